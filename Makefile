@@ -1,0 +1,30 @@
+# baccarat-kit: two commands on a fresh machine.
+#   make lab   -> creates .venv, installs the kit, opens JupyterLab on the course
+#   make test  -> same environment, then ruff and every test (library, doctests, notebooks)
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+BIN := $(VENV)/bin
+PYTEST_TMP ?= $(CURDIR)/.pytest-tmp
+
+.PHONY: venv lab test test-fast lint clean
+
+venv: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@
+
+lab: venv
+	$(BIN)/jupyter lab notebooks/
+
+lint: venv
+	$(BIN)/ruff check baccarat_kit tests
+
+test: venv lint
+	$(PY) -m pytest --basetemp=$(PYTEST_TMP) tests baccarat_kit --doctest-modules
+
+clean:
+	rm -rf $(VENV) $(PYTEST_TMP) build *.egg-info

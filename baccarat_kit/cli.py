@@ -1,0 +1,112 @@
+"""The ``baccarat-kit`` command: a thin layer over the library.
+
+Each sub-command lives beside the code it drives and registers itself through
+:data:`COMMANDS` ("module:function"; the function receives the sub-parsers object
+and adds its parser with ``set_defaults(func=…)``). Every
+:class:`~baccarat_kit.errors.BaccaratError` becomes one line on stderr and exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from .errors import BaccaratError
+from .i18n import message, normalize_language, set_language
+
+COMMANDS: list[str] = [
+    "baccarat_kit.cli:register_play",
+]
+
+
+def register_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "play",
+        help="play one coup from cards in deal order and explain it / 依發牌順序打一局並逐步說明",
+        description="Deal P1 B1 P2 B2, then the third cards, explain every decision, settle bets.",
+    )
+    p.add_argument("cards", help='cards in deal order, e.g. "2 3 3 4 4"')
+    p.add_argument("--bet", action="append", default=[], metavar="AREA=STAKE",
+                   help="a bet, e.g. player=100 (repeatable; areas: player banker tie player-pair banker-pair)")
+    p.add_argument("--table", default="commission",
+                   help="pay table: commission, commission-tie-9, no-commission (default: commission)")
+    p.set_defaults(func=_cmd_play)
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from .coup import play
+    from .settlement import settle
+
+    coup = play(args.cards)
+    print(coup.explain(args.lang))
+    if args.bet:
+        bets = []
+        for item in args.bet:
+            area, sep, stake = item.partition("=")
+            if not sep:
+                raise BaccaratError("cli.bad_bet", value=item)
+            bets.append((area, stake))
+        print()
+        print(settle(coup, bets, args.table).explain(args.lang))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="baccarat-kit",
+        description="baccarat-kit: Punto Banco drawing rules and settlement, explained "
+                    "(百家樂補牌規則與結算教學工具).",
+    )
+    parser.add_argument("--lang", default=None,
+                        help="language of messages: zh (繁體中文, default) or en")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for spec in COMMANDS:
+        module_name, _, func = spec.partition(":")
+        getattr(importlib.import_module(module_name), func)(sub)
+    return parser
+
+
+def _hoist_lang(argv: list[str]) -> list[str]:
+    """Allow ``--lang`` anywhere on the line (before or after the sub-command)."""
+    out: list[str] = []
+    lang: list[str] = []
+    it = iter(argv)
+    for arg in it:
+        if arg == "--lang":
+            lang = ["--lang", next(it, "")]
+        elif arg.startswith("--lang="):
+            lang = [arg]
+        else:
+            out.append(arg)
+    return lang + out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = _hoist_lang(list(sys.argv[1:] if argv is None else argv))
+    parser = build_parser()
+    args = parser.parse_args(args_list)
+    try:
+        if args.lang is not None:
+            args.lang = set_language(args.lang)
+        else:
+            args.lang = normalize_language(None)
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return 2
+        return int(args.func(args) or 0)
+    except BaccaratError as err:
+        print(f"baccarat-kit: {err.message(getattr(args, 'lang', None) if args.lang in ('zh', 'en') else 'en')}",
+              file=sys.stderr)
+        return 2
+    except (OSError, UnicodeDecodeError) as err:
+        print(f"baccarat-kit: {message('cli.os_error', args.lang if args.lang in ('zh', 'en') else None, value=err)}",
+              file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
