@@ -23,8 +23,14 @@ lab: venv
 lint: venv
 	$(BIN)/ruff check baccarat_kit tests
 
+NOTEBOOKS := $(wildcard notebooks/*.ipynb)
+NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg
+
 test: venv lint
 	$(PY) -m pytest --basetemp=$(PYTEST_TMP) tests baccarat_kit --doctest-modules
+ifneq ($(NOTEBOOKS),)
+	$(PY) -m pytest --basetemp=$(PYTEST_TMP)/nb -p no:randomly $(NBVAL) $(NOTEBOOKS)
+endif
 
 clean:
 	rm -rf $(VENV) $(PYTEST_TMP) build *.egg-info

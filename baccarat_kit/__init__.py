@@ -62,6 +62,7 @@ __version__ = "0.1.0"
 # `import baccarat_kit` stays light (no numpy, matplotlib or ipywidgets).
 _LAZY: dict[str, str] = {
     "rules": "baccarat_kit.rules",
+    "misconceptions": "baccarat_kit.misconceptions",
 }
 
 
