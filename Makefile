@@ -29,7 +29,7 @@ NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cf
 test: venv lint
 	$(PY) -m pytest --basetemp=$(PYTEST_TMP) tests baccarat_kit --doctest-modules
 ifneq ($(NOTEBOOKS),)
-	$(PY) -m pytest --basetemp=$(PYTEST_TMP)/nb -p no:randomly $(NBVAL) $(NOTEBOOKS)
+	$(PY) -m pytest --basetemp=$(PYTEST_TMP)/nb $(NBVAL) $(NOTEBOOKS)
 endif
 
 clean:
