@@ -4,7 +4,7 @@
 >>> sim = bk.simulate(shoes=200, decks=8, seed=1)
 >>> sim.hands == sim.banker + sim.player + sim.tie
 True
->>> len(sim.outcomes(0)) == sim.rounds_per_shoe[0]
+>>> len(sim.outcomes(0)) == int(sim.rounds_per_shoe[0])
 True
 
 Every shoe is dealt the way :class:`baccarat_kit.Shoe` deals one: the shoe is shuffled,
