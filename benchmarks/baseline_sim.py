@@ -27,12 +27,15 @@ def tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     return natural, pdraw, bstood, bdraw
 
 
-def baseline_simulate(shoes: int, decks: int = 8, seed: int = 0, cut_card: int = 14):
+def baseline_simulate(shoes: int, decks: int = 8, seed: int = 0, cut_card: int = 14,
+                      ranks: np.ndarray | None = None):
+    """Deal ``shoes`` shuffled shoes (or the given ``ranks``, shape (shoes, 52 * decks))."""
     natural, pdraw, bstood, bdraw = tables()
     rng = np.random.default_rng(seed)
     size = 52 * decks
-    deck = np.repeat(np.arange(13), 4 * decks)
-    ranks = rng.permuted(np.tile(deck, (shoes, 1)), axis=1)
+    if ranks is None:
+        deck = np.repeat(np.arange(13), 4 * decks)
+        ranks = rng.permuted(np.tile(deck, (shoes, 1)), axis=1)
     values = np.concatenate([RANK_VALUE[ranks], np.zeros((shoes, 6), dtype=np.int64)], axis=1)
     first = values[:, 0]
     pos = 1 + np.where(first == 0, 10, first)
