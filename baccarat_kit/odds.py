@@ -395,6 +395,26 @@ class ExactOdds:
         return "\n".join(lines)
 
 
+def bet_label(bet: str, table: str | PayTable = "commission", lang: str | None = None) -> str:
+    """A bet under a pay table, named by what it pays: ``莊（抽 5% 傭金）``, ``和（賠 8:1）``.
+
+    >>> bet_label("tie", "commission-tie-9", "en"), bet_label("banker", "no-commission", "en")
+    ('tie (pays 9:1)', 'banker (no commission, a win on 6 pays 1:2)')
+    """
+    from .i18n import message
+
+    area = bet_area(bet)
+    pt = pay_table(table)
+    if area == "banker" and pt.banker_six is not None:
+        six = Fraction(pt.banker_six)
+        return message("odds.label-banker-six", lang, six=six.denominator // six.numerator
+                       if six.numerator == 1 else f"{float(six):g}")
+    if area == "banker" and pt.commission:
+        return message("odds.label-banker-commission", lang, pct=f"{float(pt.commission) * 100:g}")
+    return message("odds.label-odds", lang, area=message(f"area.{area}", lang),
+                   odds=f"{float(pt.odds(area)):g}")
+
+
 def _width(text: str) -> int:
     """Display width: CJK characters take two columns."""
     import unicodedata
