@@ -312,7 +312,7 @@ def simulate(
     if isinstance(shoes, bool) or not isinstance(shoes, int) or shoes < 1:
         raise OddsError("odds.bad_shoes", value=shoes)
     if isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= 16:
-        raise OddsError("odds.bad_decks", value=decks)
+        raise OddsError("odds.bad_sim_decks", value=decks)
     size = 52 * decks
     if cut_card is not None and (isinstance(cut_card, bool) or not isinstance(cut_card, int)
                                  or not 0 <= cut_card < size):

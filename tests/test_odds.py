@@ -229,3 +229,18 @@ def test_import_stays_light() -> None:
     code = "import sys, baccarat_kit; print('numpy' in sys.modules, 'matplotlib' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+def test_cli_odds(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from baccarat_kit import i18n
+    from baccarat_kit.cli import main
+
+    monkeypatch.setattr(i18n, "_current", None)   # main() sets the language; restored afterwards
+
+    assert main(["odds", "--decks", "8", "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert "1.0579%" in out and "4.8440%" in out and "1.4581%" in out and "10.3614%" in out
+    assert main(["odds", "--decks", "6", "--shoes", "20", "--seed", "1", "--lang", "zh"]) == 0
+    assert "模擬 20 靴" in capsys.readouterr().out
+    assert main(["odds", "--decks", "0"]) == 2
+    assert "0" in capsys.readouterr().err
