@@ -62,7 +62,7 @@ class CountingAnalysis:
             if (bet_area(b), pay_table(t).name) == key:
                 return j
         choices = ", ".join(f"{b}/{t}" for b, t in self.bets)
-        raise OddsError("odds.bad_key", value=f"{bet}/{table} (choices: {choices})")
+        raise OddsError("odds.not_analysed", value=f"{bet}/{table}", choices=choices)
 
     def positive_share(self, bet: str, table: str = "commission") -> float:
         """Share of coups before which ``bet`` had a negative house edge (the bettor's edge)."""

@@ -260,7 +260,7 @@ def composition(shoe: object) -> Composition:
         comp = _from_ranks(ranks)
     elif isinstance(shoe, Composition):
         comp = shoe
-    elif isinstance(shoe, bool):
+    elif isinstance(shoe, bool | str | bytes):
         raise OddsError("odds.bad_shoe", value=repr(shoe))
     elif isinstance(shoe, int | Integral) and not hasattr(shoe, "__len__"):
         decks = int(shoe)  # type: ignore[call-overload]

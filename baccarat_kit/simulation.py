@@ -130,7 +130,8 @@ class Simulation:
     def frequency(self, event: str) -> float:
         """Share of coups with ``event``: banker, player, tie, banker_six, natural, player_pair, banker_pair."""
         if event not in self.counts or event == "hands":
-            raise OddsError("odds.bad_key", value=repr(event))
+            choices = ", ".join(k for k in self.counts if k != "hands")
+            raise OddsError("odds.bad_event", value=event, choices=choices)
         return self.counts[event] / self.hands
 
     def standard_error(self, p: float) -> float:

@@ -58,6 +58,9 @@ def test_same_seed_same_shoes_and_totals_only_mode() -> None:
     assert a.counts == d.counts
     with pytest.raises(OddsError):
         d.outcomes(0)
+    with pytest.raises(OddsError) as err:
+        a.frequency("dragon")
+    assert "dragon" in err.value.message("en") and "banker" in err.value.message("en")
 
 
 def test_chunks_change_nothing_but_the_stream() -> None:
