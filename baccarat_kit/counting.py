@@ -171,6 +171,14 @@ def counting_analysis(
     shoe_of = np.repeat(np.arange(shoes), rounds)
     full = np.full(13, 4 * decks, dtype=np.int64)
     edges = np.empty((starts.size, len(bets)))
+    bar = None
+    if progress:
+        try:
+            from tqdm.auto import tqdm
+        except ImportError:  # pragma: no cover - tqdm is in the odds extra
+            tqdm = None
+        if tqdm is not None:
+            bar = tqdm(total=shoes, unit="shoe")
     for lo in range(0, shoes, chunk):
         hi = min(shoes, lo + chunk)
         ranks = to_rank[sim.cards[lo:hi]]
@@ -182,6 +190,10 @@ def counting_analysis(
         batch = exact_odds_batch(remaining)
         for j, (bet, table) in enumerate(bets):
             edges[a:b, j] = batch.house_edge(bet, table)
+        if bar is not None:
+            bar.update(hi - lo)
+    if bar is not None:
+        bar.close()
     exact = exact_odds(decks)
     full_edges = tuple(float(exact.house_edge(b, t)) for b, t in bets)
     return CountingAnalysis(sim, tuple(bets), edges, size - starts, full_edges)
