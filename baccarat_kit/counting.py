@@ -135,6 +135,8 @@ class CountingAnalysis:
         ax.set_xlabel(message("odds.count-cards-left", lang), fontproperties=font)
         ax.set_ylabel(message("odds.count-edge", lang) + " (%)", fontproperties=font)
         ax.set_title(message("odds.count-title", lang), fontproperties=font)
+        ax.text(0.99, 0.02, message("odds.count-band", lang), transform=ax.transAxes,
+                ha="right", va="bottom", fontsize="small", color="#555555", fontproperties=font)
         ax.legend(prop=font, fontsize="small")
         return ax
 

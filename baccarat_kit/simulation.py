@@ -149,6 +149,51 @@ class Simulation:
                        player=f"{self.frequency('player'):.6f}",
                        tie=f"{self.frequency('tie'):.6f}")
 
+    def plot_convergence(self, exact: Any = None, lang: str | None = None, axes: Any = None) -> Any:
+        """Running frequencies of banker, player and tie against the exact values (two panels).
+
+        Top: the running frequency of each result and its exact probability (dashed). Bottom:
+        frequency − exact in percentage points inside the ±2 standard-error funnel. Returns the
+        two axes. ``exact`` defaults to :func:`~baccarat_kit.exact_odds` for these decks.
+        """
+        import numpy as np
+
+        from .i18n import message
+        from .odds import exact_odds
+        from .roads import COLORS, _fonts, _plt
+
+        self._need_detail()
+        assert self.winner is not None
+        plt = _plt()
+        lang, font = _fonts(lang)
+        exact = exact if exact is not None else exact_odds(self.decks)
+        if axes is None:
+            _, axes = plt.subplots(2, 1, figsize=(9, 7), sharex=True)
+        top, bottom = axes
+        n = np.arange(1, self.winner.size + 1)
+        for code, event, mark in ((0, "banker", "B"), (1, "player", "P"), (2, "tie", "T")):
+            p = float(getattr(exact, event))
+            name = message(f"area.{event}", lang)
+            running = np.cumsum(self.winner == code) / n
+            top.plot(n, running, color=COLORS[mark], label=name)
+            top.axhline(p, color=COLORS[mark], linestyle="--", linewidth=1,
+                        label=message("odds.plot-exact", lang, name=name))
+            bottom.plot(n, (running - p) * 100, color=COLORS[mark], linewidth=1)
+            band = 2 * np.sqrt(p * (1 - p) / n) * 100
+            bottom.fill_between(n, -band, band, color=COLORS[mark], alpha=0.08,
+                                label=message("odds.plot-band", lang, name=name))
+        for ax in axes:
+            ax.set_xscale("log")
+            ax.set_xlim(10, self.winner.size)
+        bottom.set_ylim(-6, 6)
+        top.set_ylabel(message("odds.plot-frequency", lang), fontproperties=font)
+        bottom.set_ylabel(message("odds.plot-difference", lang), fontproperties=font)
+        bottom.set_xlabel(message("odds.plot-hands", lang), fontproperties=font)
+        top.set_title(message("odds.plot-convergence-title", lang), fontproperties=font)
+        top.legend(ncol=3, fontsize="small", prop=font)
+        bottom.legend(ncol=3, fontsize="small", prop=font)
+        return axes
+
     # -- per shoe ------------------------------------------------------------
     def _need_detail(self) -> None:
         if not self.detail or self.offsets is None:

@@ -45,3 +45,14 @@ def test_summaries(analysis) -> None:
     assert "banker (5% commission)" in analysis.report("en")
     with pytest.raises(OddsError):
         analysis.positive_share("banker-pair")     # not among the analysed bets
+
+
+def test_plot(analysis) -> None:
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    ax = analysis.plot(lang="en", bets=(("banker", "commission"), ("tie", "commission")))
+    assert [t.get_text() for t in ax.get_legend().get_texts()][:2] == ["banker (5% commission)", "tie (pays 8:1)"]
+    assert ax.xaxis_inverted()
+    plt.close("all")

@@ -104,3 +104,16 @@ def test_progress_bar_is_optional() -> None:
     pytest.importorskip("tqdm")
     sim = bk.simulate(shoes=3, seed=1, progress=True, chunk=1)
     assert sim.shoes == 3
+
+
+def test_convergence_plot() -> None:
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    before = dict(matplotlib.rcParams)
+    top, bottom = bk.simulate(shoes=20, seed=2).plot_convergence(lang="en")
+    assert len(top.lines) == 6 and len(bottom.lines) == 3      # 3 running + 3 exact; 3 differences
+    assert top.get_xscale() == "log"
+    assert dict(matplotlib.rcParams) == before
+    plt.close("all")
