@@ -8,6 +8,8 @@ from math import perm
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import baccarat_kit as bk
 from baccarat_kit.odds import OddsError, composition, resolve
@@ -245,3 +247,16 @@ def test_cli_odds(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.Monkey
     assert "模擬 20 靴" in capsys.readouterr().out
     assert main(["odds", "--decks", "0"]) == 2
     assert "0" in capsys.readouterr().err
+
+
+@settings(max_examples=12, deadline=None, derandomize=True)
+@given(st.lists(st.integers(0, 6), min_size=13, max_size=13).filter(lambda r: sum(r) >= 6))
+def test_any_small_composition_matches_the_independent_enumeration(ranks: list[int]) -> None:
+    fast = bk.exact_odds(ranks)
+    slow = naive(list(fast.composition.values))
+    for key, value in slow.items():
+        assert getattr(fast, key) == value, key
+    assert fast.player + fast.banker + fast.tie == 1
+    batch = bk.exact_odds_batch(np.array([ranks]))
+    assert batch.banker[0] == pytest.approx(float(fast.banker), abs=1e-12)
+    assert batch.player_pair[0] == pytest.approx(float(fast.player_pair), abs=1e-12)
