@@ -130,6 +130,15 @@ def totals_table(examples: Iterable[str | tuple[str, str]], lang: str | None = N
     return table(header, rows)
 
 
+def decision(draws: bool, lang: str | None = None) -> str:
+    """The word for an engine decision: ``decision(bk.player_draws(5))`` → ``'補牌'``.
+
+    >>> decision(True, "en"), decision(False, "zh")
+    ('draws', '停牌')
+    """
+    return message("action.draw" if draws else "action.stand", lang)
+
+
 def _who(who: str, lang: str | None) -> str:
     return message("display.both", lang) if who == "both" else message(f"who.{who}", lang)
 
