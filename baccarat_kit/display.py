@@ -31,7 +31,7 @@ from .coup import Coup
 from .i18n import message
 from .ledger import Ledger
 from .rules import hand_total
-from .settlement import Settlement
+from .settlement import PAY_TABLES, Settlement
 
 DASH = "—"
 
@@ -190,6 +190,20 @@ def settlement_table(settlement: Settlement, lang: str | None = None) -> Table:
                                       "returned", "net")]
     caption = message("display.pay-table", lang, table=settlement.table.name)
     return table(header, rows, caption, footer)
+
+
+def pay_tables_table(lang: str | None = None) -> Table:
+    """The pay-table presets (``bk.PAY_TABLES``) side by side, odds as "x to 1".
+
+    >>> pay_tables_table("en").rows[0]
+    ('commission', '1', '1', '0.05', '—', '8', '11', 'yes')
+    """
+    yes, no = message("display.yes", lang), message("display.no", lang)
+    rows = [[name, t.player, t.banker, t.commission, DASH if t.banker_six is None else t.banker_six,
+             t.tie, t.pair, yes if t.push_on_tie else no] for name, t in PAY_TABLES.items()]
+    header = [_col(n, lang) for n in ("table", "odds_player", "odds_banker", "commission_rate",
+                                      "banker_six", "odds_tie", "odds_pair", "push_on_tie")]
+    return table(header, rows)
 
 
 def ledger_table(ledger: Ledger, lang: str | None = None) -> Table:
