@@ -23,12 +23,14 @@ Markdown-style text table in ``repr`` (what nbval compares, so it is determinist
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .cards import Card, Rank, format_cards, parse_cards
 from .coup import Coup
-from .i18n import message
+from .errors import BaccaratError
+from .i18n import LANGUAGES, catalogue, message
 from .ledger import Ledger
 from .rules import hand_total
 from .settlement import PAY_TABLES, Settlement
@@ -220,3 +222,49 @@ def ledger_table(ledger: Ledger, lang: str | None = None) -> Table:
                                       "commission", "returned", "before", "after")]
     caption = message("display.opening", lang, balance=ledger.opening_balance)
     return table(header, rows, caption)
+
+
+class LessonError(BaccaratError):
+    """A lesson's quiz question that cannot be built (its computed answer is not an option)."""
+
+
+def _texts(label: object, params: Mapping[str, object]) -> dict[str, str]:
+    if isinstance(label, Mapping):
+        return {lang: str(label[lang]) for lang in LANGUAGES}
+    text = str(label)
+    if text in catalogue():
+        return {lang: message(text, lang, **params) for lang in LANGUAGES}
+    return dict.fromkeys(LANGUAGES, text)
+
+
+def question(qid: str, prompt: str, options: Sequence[tuple[Any, ...]], answer: object,
+             explain: str | None = None, **params: object) -> dict[str, Any]:
+    """A quiz question (the dict shape of ``bk.widgets.Quiz``) whose right answer is computed.
+
+    ``options`` are ``(value, label)`` or ``(value, label, misconception id)``; a label is a
+    message key, a ``{"zh", "en"}`` dict, or literal text (numbers, cards). ``answer`` is the
+    value the engine gave: the option with that value is marked right, so no answer is typed
+    by hand. ``prompt`` and ``explain`` are message keys formatted with ``params``.
+
+    >>> import baccarat_kit as bk
+    >>> q = question("k6", "lessons.q01.total", [(16, 16), (6, 6)], bk.hand_total("K 6"),
+    ...              cards="K＋6", source="001")
+    >>> q["answer"], q["options"][1]["zh"]
+    (1, '6')
+    """
+    values = [opt[0] for opt in options]
+    matches = [i for i, v in enumerate(values) if v == answer]
+    if len(matches) != 1:
+        raise LessonError("display.bad-answer", id=qid, value=answer,
+                          choices=", ".join(map(str, values)))
+    opts = []
+    for opt in options:
+        entry: dict[str, Any] = _texts(opt[1], {})
+        if len(opt) > 2 and opt[2]:
+            entry["misconception"] = opt[2]
+        opts.append(entry)
+    out: dict[str, Any] = {"id": qid, "prompt": _texts(prompt, params), "options": opts,
+                           "answer": matches[0]}
+    if explain:
+        out["explain"] = _texts(explain, params)
+    return out

@@ -109,3 +109,41 @@ def test_display_import_stays_light() -> None:
             "if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_question_marks_the_engine_answer() -> None:
+    # 001: 「K加6等於6」
+    q = display.question("k6", "lessons.q01.total", [(16, "16"), (6, "6"), (0, "0")],
+                         bk.hand_total("K 6"), "lessons.q01.total-why", cards="K＋6", source="001")
+    assert q["answer"] == 1
+    assert q["prompt"] == {"zh": "（001）K＋6 是幾點？",
+                           "en": "(001) What is the baccarat total of K＋6?"}
+    assert q["options"][0] == {"zh": "16", "en": "16"} and "explain" in q
+
+
+def test_question_labels_from_keys_and_misconceptions() -> None:
+    # 000 BCR-008: 莊9＞閒8，自然牌不是自動和局
+    q = display.question("b8", "lessons.q02.bcr008",
+                         [("tie", "who.tie", "naturals-tie"), ("banker", "who.banker")],
+                         bk.play("4 4 4 5").winner)
+    assert q["answer"] == 1
+    assert q["options"][0] == {"zh": "和局", "en": "tie", "misconception": "naturals-tie"}
+    assert "explain" not in q
+
+
+def test_question_refuses_an_answer_that_is_not_an_option() -> None:
+    with pytest.raises(display.LessonError) as err:
+        display.question("x", "lessons.q01.total", [(1, "1"), (2, "2")], 5, cards="K", source="-")
+    assert "5" in err.value.message("en") and "1, 2" in err.value.message("en")
+    assert isinstance(err.value, bk.BaccaratError)
+
+
+def test_quiz_widget_accepts_lesson_questions() -> None:
+    pytest.importorskip("ipywidgets")
+    q = display.question("b8", "lessons.q02.bcr008",
+                         [("tie", "who.tie", "naturals-tie"), ("banker", "who.banker")],
+                         bk.play("4 4 4 5").winner)
+    quiz = bk.widgets.Quiz([q])
+    quiz.options.value = 0
+    quiz.check()
+    assert quiz.correct is False and "naturals-tie" in quiz.feedback.value

@@ -160,3 +160,56 @@ try:
     bk.hand_total("")
 except bk.BaccaratError as err:
     print(err)
+
+# %% [markdown]
+# ## 6. 動手試試：手牌練習器（HandBuilder）
+#
+# 在下拉選單選牌，或在文字框打一串牌再按 Enter（打法同第 4 節），練習器會用引擎算出兩手的點數、每一步的理由和結果。
+# 牌依發牌順序：閒 1、莊 1、閒 2、莊 2，再來是牌靴接下來的牌。
+# 預設是 000 的 BCR-001（「發牌依序閒2、莊3、閒3、莊4」，閒家第三張 4）。把牌換成 10、J、Q、K，看點數怎麼變。
+
+# %%
+hand = bk.widgets.HandBuilder("2 3 3 4 4")
+hand
+
+# %% [markdown]
+# 下面這格替練習器打進 000 BCR-008 的牌（閒4+4、莊4+5），再讀出它顯示的點數。上面的練習器也會跟著變。
+
+# %%
+from IPython.display import HTML
+
+hand.sequence.value = "4 4 4 5"
+HTML(hand.totals.value)
+
+# %% [markdown]
+# ## 7. 自我檢查（self-check）
+#
+# 選一個答案，按「檢查答案」。每題的正確答案都是引擎算出來的（`bk.hand_total`、`bk.Card(...).value`），不是手寫的。
+
+# %%
+questions = [
+    bk.display.question(
+        "k-plus-6", "lessons.q01.total", [(16, "16"), (6, "6"), (0, "0")],
+        bk.hand_total("K 6"), "lessons.q01.total-why", cards="K＋6", source="001",
+    ),
+    bk.display.question(
+        "six-eight-seven", "lessons.q01.total", [(21, "21"), (1, "1"), (7, "7")],
+        bk.hand_total("6 8 7"), "lessons.q01.total-why", cards="6＋8＋7", source="003",
+    ),
+    bk.display.question(
+        "k-value", "lessons.q01.k-value",
+        [(10, "10", "face-card-not-in-table"), (0, "0"), (1, "1")],
+        bk.Card("K").value, "lessons.q01.k-value-why",
+    ),
+]
+quiz = bk.widgets.Quiz(questions)
+quiz
+
+# %% [markdown]
+# 選錯時，回饋會指出是哪一個常見誤解（misconception）。下面用另一份測驗示範（不會動到上面的測驗）：選了「10」——
+
+# %%
+demo = bk.widgets.Quiz(questions[2:])
+demo.options.value = 0
+demo.check()
+demo.correct, "face-card-not-in-table" in demo.feedback.value

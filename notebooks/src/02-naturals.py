@@ -153,3 +153,61 @@ bk.display.trace_table(bcr005)
 # | 例牌出現後？ | 雙方都不補牌，直接比點數 | `bk.play(...)` 的第一步 `natural-…` |
 # | 兩邊都是例牌？ | 照樣比點數，9 勝 8；同點才和局 | `coup.winner` |
 # | 補牌後的 8、9？ | 不是例牌 | `coup.natural` |
+
+# %% [markdown]
+# ## 6. 動手試試：手牌練習器（HandBuilder）
+#
+# 預設是 BCR-008（閒4、莊4、閒4、莊5）。改任何一張牌，練習器會重新跑一次規則，逐步說明，並標出哪些結果「變了」。
+# 試試：讓閒家首兩張變成 9 點；或讓某一方在**補牌後**才到 8 點，看看引擎是否把它當成例牌。
+
+# %%
+from IPython.display import HTML
+
+hand = bk.widgets.HandBuilder("4 4 4 5")
+hand
+
+# %% [markdown]
+# 下面這格替練習器做 BCR-008 的「只改一個條件」：把莊第二張 5 改成 4。練習器說明結果從莊勝變成和局：
+
+# %%
+hand.card_b2.value = "4"
+HTML(hand.winner.value + "<br>" + hand.changes.value)
+
+# %% [markdown]
+# ## 7. 自我檢查（self-check）
+#
+# 三題都來自 000 的牌例；正確答案由引擎算出（`coup.steps`、`coup.winner`、`coup.natural`）。
+
+# %%
+self_check = bk.play("2 3 3 5 4")  # 000「自己判斷」：閒2+3、莊3+5（牌靴下一張 4 取自 BCR-001 的變化）
+player_drew = any(s.who == "player" and s.action == "draw" for s in self_check.steps)
+questions = [
+    bk.display.question(
+        "self-check-2", "lessons.q02.self-check",
+        [(True, "lessons.q02.opt-player-draws", "matrix-after-natural"),
+         (False, "lessons.q02.opt-no-draw")],
+        player_drew, "lessons.q02.self-check-why",
+    ),
+    bk.display.question(
+        "bcr-008", "lessons.q02.bcr008",
+        [("tie", "who.tie", "naturals-tie"), ("banker", "who.banker"), ("player", "who.player")],
+        bcr008.winner, "lessons.q02.bcr008-why",
+    ),
+    bk.display.question(
+        "bcr-004-variant", "lessons.q02.bcr004",
+        [(True, "lessons.q02.opt-natural", "three-card-natural"),
+         (False, "lessons.q02.opt-not-natural")],
+        bcr004_variant.natural, "lessons.q02.bcr004-why",
+    ),
+]
+quiz = bk.widgets.Quiz(questions)
+quiz
+
+# %% [markdown]
+# 選錯時，回饋會指出是哪一個常見誤解。下面用另一份測驗示範（不會動到上面的測驗）：在 BCR-008 選「和局」——
+
+# %%
+demo = bk.widgets.Quiz(questions[1:2])
+demo.options.value = 0
+demo.check()
+demo.correct, "naturals-tie" in demo.feedback.value

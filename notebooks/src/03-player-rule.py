@@ -174,3 +174,55 @@ bk.display.coups_table([("BCR-006", bcr006), ("BCR-006 只改一個條件", bcr0
 
 # %%
 [step.rule for step in bcr006.steps], [step.rule for step in bcr006_variant.steps]
+
+# %% [markdown]
+# ## 7. 動手試試：手牌練習器（HandBuilder）
+#
+# 預設是 BCR-006（閒2、莊2、閒4、莊3，莊家第三張 2）。換掉閒家的牌，看閒家 0～5 點與 6～7 點時，步驟說明怎麼變；
+# 每一步都寫出規則 id 和理由。
+
+# %%
+from IPython.display import HTML
+
+hand = bk.widgets.HandBuilder("2 2 4 3 2")
+hand
+
+# %% [markdown]
+# 下面這格替練習器做 BCR-006 的「只改一個條件」：莊第二張 3 改成 4。閒家照樣 6 點停牌，變的是莊家：
+
+# %%
+hand.card_b2.value = "4"
+HTML(hand.steps.value + hand.changes.value)
+
+# %% [markdown]
+# ## 8. 自我檢查（self-check）
+#
+# 前三題由引擎直接出題（`bk.widgets.Quiz.player_rule`、`Quiz.banker_rule`：範例1 的閒家 5 點、牌例五的閒家 7 點與莊家 5 點），
+# 最後一題是 BCR-006；答案都由引擎算出。
+
+# %%
+generated = [
+    *bk.widgets.Quiz.player_rule([5, 7]).questions,
+    *bk.widgets.Quiz.banker_rule([(5, None)]).questions,
+]
+third = None if bcr006.player_third is None else bcr006.player_third.value
+questions = [
+    *generated,
+    bk.display.question(
+        "bcr-006-third", "lessons.q03.bcr006",
+        [(6, "lessons.q03.opt-final-total", "final-total-as-third"),
+         (None, "lessons.q03.opt-no-third"), (0, "0")],
+        third, "lessons.q03.bcr006-why",
+    ),
+]
+quiz = bk.widgets.Quiz(questions)
+quiz
+
+# %% [markdown]
+# 選錯時，回饋會指出是哪一個常見誤解。下面用另一份測驗示範（不會動到上面的測驗）：在 BCR-006 選「6（閒家的最後點數）」——
+
+# %%
+demo = bk.widgets.Quiz(questions[-1:])
+demo.options.value = 0
+demo.check()
+demo.correct, "final-total-as-third" in demo.feedback.value

@@ -117,7 +117,7 @@ bk.display.table(
 bk.pay_table("no-commission").banker_six
 
 # %% [markdown]
-# 來源沒有給「莊家 6 點勝」的完整牌局，所以本課不編一局。要看 Super 6 的結算，請在第 9 節的手牌練習器（HandBuilder）自己組一局試試。
+# 來源沒有給「莊家 6 點勝」的完整牌局，所以本課不編一局。要看 Super 6 的結算，請在第 10 節的免傭手牌練習器（HandBuilder）自己組一局試試。
 #
 # 免傭只改派彩，不改補牌規則（001：「免傭百家樂、Super 6或其他附加玩法通常著重派彩及投注項目的差異，不應直接拿來改寫標準第三張牌表。」）。
 # 同一副牌在兩種派彩表下，引擎跑出的是同一局。
@@ -231,7 +231,43 @@ print(problem)
 print(problem.explain("en"))
 
 # %% [markdown]
-# ## 10. 小結
+# ## 10. 動手試試：帶注碼的手牌練習器（HandBuilder with a bet）
+#
+# 練習器可以帶注碼（`bets`）和派彩表（`table`），每改一張牌，就用 `bk.settle` 重新結算。
+# 預設是 BCR-001 與閒注 100（000：「返還100本金+100淨利=200」）。
+
+# %%
+from IPython.display import HTML
+
+hand = bk.widgets.HandBuilder("2 3 3 4 4", bets={"player": 100})
+hand
+
+# %% [markdown]
+# 下面這格替練習器做 BCR-001 的「只改一個條件」：莊第二張 4 改成 5。結算跟著變成「閒注返還0、淨損100」：
+
+# %%
+hand.card_b2.value = "5"
+HTML(hand.settlement.value)
+
+# %% [markdown]
+# ### 免傭桌與 Super 6
+#
+# 這個練習器用免傭派彩表（`no-commission`），押莊 100，從 BCR-008 開始（莊家 9 點勝，賠 1:1）。
+# 自己換牌，組一局**莊家以 6 點勝**的牌，看派彩怎麼變成只賠一半；再組一局莊家以 7 點勝的牌比較。
+
+# %%
+super6 = bk.widgets.HandBuilder("4 4 4 5", bets={"banker": 100}, table="no-commission")
+super6
+
+# %% [markdown]
+# 下面這格把莊第二張改成 4（BCR-008 的「只改一個條件」，和局）：免傭桌的莊注一樣原額退回。
+
+# %%
+super6.card_b2.value = "4"
+HTML(super6.settlement.value)
+
+# %% [markdown]
+# ## 11. 小結
 #
 # | 注 | 結果 | 引擎怎麼結算 |
 # |---|---|---|
@@ -243,3 +279,44 @@ print(problem.explain("en"))
 # | 任何注 | 作廢局 | 全數退回 |
 #
 # 結算方式不會改變輸贏的機率，也不會讓任何一注的期望值變成正的（004：「三種押法長期的期望值都是負的」）。
+
+# %% [markdown]
+# ## 12. 自我檢查（self-check）
+#
+# 正確答案都由引擎算出（`bk.settle`、`bk.pay_table`），不是手寫的。
+
+# %%
+no_commission = bk.pay_table("no-commission")
+questions = [
+    bk.display.question(
+        "banker-commission", "lessons.q07.banker-commission",
+        [(200, "200"), (195, "195"), (100, "100")],
+        bk.settle(bcr008, {"banker": 100}).returned, "lessons.q07.banker-commission-why",
+    ),
+    bk.display.question(
+        "tie-push", "lessons.q07.tie-push",
+        [(0, "0", "tie-loses-main-bets"), (100, "100"), (200, "200")],
+        bk.settle(bcr002, {"player": 100}).returned, "lessons.q07.tie-push-why",
+    ),
+    bk.display.question(
+        "super-6", "lessons.q07.super6",
+        [(100, "100", "no-commission-all-even"), (95, "95"), (50, "50")],
+        100 * no_commission.banker_six, "lessons.q07.super6-why",
+    ),
+    bk.display.question(
+        "void", "lessons.q07.void",
+        [(0, "0"), (100, "100"), (110, "110")],
+        bk.settle(None, {"banker": 100, "tie": 10}, void=True).returned, "lessons.q07.void-why",
+    ),
+]
+quiz = bk.widgets.Quiz(questions)
+quiz
+
+# %% [markdown]
+# 選錯時，回饋會指出是哪一個常見誤解。下面用另一份測驗示範（不會動到上面的測驗）：和局時選「0」——
+
+# %%
+demo = bk.widgets.Quiz(questions[1:2])
+demo.options.value = 0
+demo.check()
+demo.correct, "tie-loses-main-bets" in demo.feedback.value
