@@ -49,17 +49,19 @@ class Table:
 
     def _repr_html_(self) -> str:
         esc = html.escape
+        # JupyterLab right-aligns table cells; sentences read better left-aligned.
+        th, td = '<th style="text-align:left">', '<td style="text-align:left">'
         out = ['<table class="bk-table">']
         if self.caption:
-            out.append(f"<caption>{esc(self.caption)}</caption>")
-        out.append("<thead><tr>" + "".join(f"<th>{esc(h)}</th>" for h in self.header)
+            out.append(f'<caption style="text-align:left">{esc(self.caption)}</caption>')
+        out.append("<thead><tr>" + "".join(f"{th}{esc(h)}</th>" for h in self.header)
                    + "</tr></thead>")
         out.append("<tbody>")
         for row in self.rows:
-            out.append("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>")
+            out.append("<tr>" + "".join(f"{td}{esc(c)}</td>" for c in row) + "</tr>")
         out.append("</tbody>")
         if self.footer:
-            out.append("<tfoot><tr>" + "".join(f"<th>{esc(c)}</th>" for c in self.footer)
+            out.append("<tfoot><tr>" + "".join(f"{th}{esc(c)}</th>" for c in self.footer)
                        + "</tr></tfoot>")
         out.append("</table>")
         return "".join(out)

@@ -18,8 +18,8 @@ def test_table_text_and_html_escape() -> None:
     t = display.table(["<b>", "x|y"], [["&", 1]], caption="c", footer=["f", 2])
     assert repr(t) == "c\n| <b> | x\\|y |\n|---|---|\n| & | 1 |\n| f | 2 |"
     html = t._repr_html_()
-    assert "&lt;b&gt;" in html and "<td>&amp;</td>" in html
-    assert "<caption>c</caption>" in html and "<tfoot>" in html
+    assert "&lt;b&gt;" in html and ">&amp;</td>" in html
+    assert ">c</caption>" in html and "<tfoot>" in html
 
 
 def test_values_table_matches_source_000() -> None:
