@@ -8,7 +8,7 @@
 #
 # | 頁 | 內容 | 規則依據（rules basis） |
 # |---|---|---|
-# | 000「百家樂補牌規則」 | 點數怎麼算、7＋8＝15 | Singapore GRA Commission Baccarat (RWS) Game Rules v4；Pennsylvania Code Chapter 631a（§631a.6 計點） |
+# | 000「百家樂補牌規則」 | 點數怎麼算、7＋8＝15 | Singapore GRA Commission Baccarat (RWS) Game Rules v4；Pennsylvania Code Chapter 631a（計點） |
 # | 001 DG 百家樂第三張牌 | 點數表、7＋8、K＋6 | Singapore GRA Baccarat Game Rules |
 # | 003 Taiwan Baccarat 規則書 | 1＋6、8＋7、0＋9、6＋8＋7＝21 | 標準 Punto Banco |
 # | 004 新手規則總覽 | K＋9、7＋8、9＋6、4＋5、花色 | （未列規則依據） |
