@@ -465,3 +465,10 @@ def test_widgets_are_lazy() -> None:
     code = "import sys, baccarat_kit; print('ipywidgets' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_plain_text_reads_an_output() -> None:
+    hb = HandBuilder("2 3 3 4 4", lang="en")
+    assert bk.widgets.plain_text(hb.winner) == "Result: player 9, banker 7: player wins."
+    steps = bk.widgets.plain_text(hb.steps).splitlines()
+    assert steps[0] == "Steps" and len(steps) == 4
