@@ -64,6 +64,7 @@ _LAZY: dict[str, str] = {
     "rules": "baccarat_kit.rules",
     "misconceptions": "baccarat_kit.misconceptions",
     "cases": "baccarat_kit.cases",
+    "widgets": "baccarat_kit.widgets",
 }
 
 
