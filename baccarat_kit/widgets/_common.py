@@ -76,8 +76,9 @@ def card_html(card: Card, lang: str) -> str:
     value = esc(message("widgets.card-value", lang, value=card.value))
     return (
         f'<span class="bk-card {tone}" role="img" aria-label="{attr(card_aria(card, lang))}" '
-        f'title="{attr(card_aria(card, lang))}" style="{style}">{esc(card.label)}'
-        f'<br><small style="color:#333;font-weight:normal">{value}</small></span>'
+        f'title="{attr(card_aria(card, lang))}" style="{style}">{esc(card.label)} '
+        f'<span style="display:block;font-size:smaller;color:#333;font-weight:normal">{value}'
+        "</span></span> "
     )
 
 
