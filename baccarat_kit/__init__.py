@@ -64,6 +64,7 @@ _LAZY: dict[str, str] = {
     "rules": "baccarat_kit.rules",
     "misconceptions": "baccarat_kit.misconceptions",
     "display": "baccarat_kit.display",
+    "cases": "baccarat_kit.cases",
     "widgets": "baccarat_kit.widgets",
 }
 
