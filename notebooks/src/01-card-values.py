@@ -167,6 +167,7 @@ except bk.BaccaratError as err:
 # 在下拉選單選牌，或在文字框打一串牌再按 Enter（打法同第 4 節），練習器會用引擎算出兩手的點數、每一步的理由和結果。
 # 牌依發牌順序：閒 1、莊 1、閒 2、莊 2，再來是牌靴接下來的牌。
 # 預設是 000 的 BCR-001（「發牌依序閒2、莊3、閒3、莊4」，閒家第三張 4）。把牌換成 10、J、Q、K，看點數怎麼變。
+# 右上角的「中文／English」可以切換說明的語言（language toggle）。
 
 # %%
 hand = bk.widgets.HandBuilder("2 3 3 4 4")
@@ -184,7 +185,7 @@ HTML(hand.totals.value)
 # %% [markdown]
 # ## 7. 自我檢查（self-check）
 #
-# 選一個答案，按「檢查答案」。每題的正確答案都是引擎算出來的（`bk.hand_total`、`bk.Card(...).value`），不是手寫的。
+# 選一個答案，按「提交答案」。每題的正確答案都是引擎算出來的（`bk.hand_total`、`bk.Card(...).value`），不是手寫的。
 
 # %%
 questions = [
