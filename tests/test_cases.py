@@ -454,3 +454,39 @@ def test_problem_messages_have_no_placeholder_left() -> None:
                      (Path(bk.cases.__file__).parent).glob("*.py"))
     used = set(re.findall(r'"(cases\.[a-z.-]+)"', source))
     assert used <= keys, used - keys
+
+
+# ---------------------------------------------------------------- quoted exactly
+
+
+def _seeds() -> Path | None:
+    root = Path(__file__).resolve().parents[1]
+    for candidate in (root.parent / "shared" / "seeds", root.parent.parent / "shared" / "seeds"):
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+SEEDS = _seeds()
+
+
+@pytest.mark.skipif(SEEDS is None, reason="the source pages (../shared/seeds) are not here")
+@pytest.mark.parametrize("case_id", ALL_IDS)
+def test_quotes_are_the_sources_own_words(case_id: str) -> None:
+    assert SEEDS is not None
+    case = CATALOGUE[case_id]
+    (page,) = SEEDS.glob(f"{case.source}_*.txt") if case.source in EXPECTED_IDS else (None,)
+    if page is None:
+        pytest.skip(f"{case_id} cites no source page")
+    lines = page.read_text(encoding="utf-8").splitlines()
+    text = "\n".join(lines)
+    if case.quote and case.parent is None:
+        for line in case.quote.splitlines():
+            assert any(line in src for src in lines), (case_id, line)
+    if case_id.startswith("BCR-") and case.parent is None:
+        assert f"{case_id}｜{case.title('zh')}" in lines
+        assert f"適用版本／假設：{case.assumptions('zh')}" in lines
+    if case_id.startswith("BCR-") and case.parent is not None:
+        assert f"只改一個條件：{case.change('zh')}" in lines
+    if re.match(r"^00[01]-EX-\d$", case_id):
+        assert case.title("zh") in text

@@ -445,7 +445,7 @@ def explain_case(case: Case, lang: str | None = None) -> str:
         lines.append(message("cases.show.change", lang, text=case.change(lang)))
     quote = case.quote if case.parent is None else None
     if quote:
-        lines.append(message("cases.show.quote", lang, text=quote))
+        lines.append(message("cases.show.quote", lang, text=quote.replace("\n", "\n    ")))
     lines.append("")
     if case.kind == "full":
         coup = case.coup()

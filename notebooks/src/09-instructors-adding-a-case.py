@@ -248,6 +248,14 @@ head, tail = text.split('id = "MY-FAQ-2"')
 bk.cases.check(folder)[1]
 
 # %% [markdown]
+# 收拾暫存資料夾（下面的測驗只用到記憶體裡的目錄）：
+
+# %%
+os.chdir(lesson_folder)
+shutil.rmtree(workdir)
+Path(workdir).exists()
+
+# %% [markdown]
 # ## 自我檢查（self-check quiz）
 
 # %%
@@ -291,10 +299,3 @@ for index, question in enumerate(quiz.questions):
     quiz.check()
 quiz.right, len(quiz.questions)
 
-# %% [markdown]
-# 收拾暫存資料夾：
-
-# %%
-os.chdir(lesson_folder)
-shutil.rmtree(workdir)
-Path(workdir).exists()
