@@ -492,3 +492,13 @@ def test_quotes_are_the_sources_own_words(case_id: str) -> None:
         assert f"只改一個條件：{case.change('zh')}" in lines
     if re.match(r"^00[01]-EX-\d$", case_id):
         assert case.title("zh") in text
+
+
+def test_a_given_third_card_contradicting_a_stand_claim(tmp_path: Path) -> None:
+    (tmp_path / "g.toml").write_text(HEAD + 'id = "G-1"\nplayer_third = 8\n'
+                                     'player_decision = "stand"\n', encoding="utf-8")
+    _, problems = check(tmp_path / "g.toml")
+    (p,) = problems
+    assert (p.case, p.field, p.kind) == ("G-1", "player_decision", "claim")
+    assert p.message("en").endswith("expected player decision stand, the engine gives draw "
+                                    "(the case gives the player's third card, so the player drew)")

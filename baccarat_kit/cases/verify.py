@@ -397,8 +397,9 @@ def _reason(case: Case, out: Outcome, key: str) -> Any:
                                     sum=v["sum"], total=v["total"])
     who = "player" if key.startswith("player") else "banker"
     decision = out.decisions.get(who)
-    if decision is None:  # pragma: no cover - a value exists only with its decision
-        return ""
+    if decision is None:  # the decision comes from a third card the case gives
+        return lambda lang: message("cases.reason.given-third", lang,
+                                    who=message(f"who.{who}", lang))
     return decision.reason
 
 
