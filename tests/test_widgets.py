@@ -465,3 +465,44 @@ def test_widgets_are_lazy() -> None:
     code = "import sys, baccarat_kit; print('ipywidgets' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_plain_text_reads_an_output() -> None:
+    hb = HandBuilder("2 3 3 4 4", lang="en")
+    assert bk.widgets.plain_text(hb.winner) == "Result: player 9, banker 7: player wins."
+    steps = bk.widgets.plain_text(hb.steps).splitlines()
+    assert steps[0] == "Steps" and len(steps) == 4
+
+
+# ---- CaseViewer on the shipped catalogue (bk.cases) -------------------------------
+
+def test_case_viewer_shipped_catalogue_bcr_004_variant() -> None:
+    cv = CaseViewer("BCR-004-variant", lang="zh")
+    assert cv.case_select.value == "BCR-004" and cv.variant_toggle.value is True
+    # 000: 只把閒第三張3改4：閒7；莊5遇4須補，若取得3則莊8勝
+    assert "只把閒第三張3改4" in cv.info.value
+    cv.show_all()
+    assert "閒 7 點、莊 8 點，莊家勝" in cv.case_result.value
+    cv.variant_toggle.value = False  # BCR-004: 莊5遇第三張3停在5；閒6勝
+    cv.show_all()
+    assert "閒 6 點、莊 5 點，閒家勝" in cv.case_result.value
+
+
+def test_case_viewer_shipped_partial_case_steps_are_derived() -> None:
+    cv = CaseViewer("HK-A", lang="zh")  # 002 case A: 閒 5 → 第三張 8；莊 3 → 停牌
+    assert cv.coup is None and len(cv.lines) >= 2
+    assert "閒 5 → 第三張 8" in cv.info.value  # the source's words
+    cv.show_all()
+    assert "停牌" in cv.lines[-2] or "停牌" in cv.lines[-1]
+    assert "不補造牌" in cv.case_result.value
+
+
+def test_case_viewer_every_shipped_case_can_be_shown() -> None:
+    cv = CaseViewer(lang="en")
+    for case_id in bk.cases.load().ids():
+        cv.select(case_id)
+        cv.show_all()
+        assert cv.case_id == case_id
+        if cv.coup is not None:
+            assert f"player {cv.coup.player_total}, banker {cv.coup.banker_total}" in (
+                cv.case_result.value)

@@ -12,6 +12,7 @@ class of the contract in ``docs/architecture.md`` (see ``docs/widgets.md``).
 
 from __future__ import annotations
 
+from ._common import plain_text
 from .case_viewer import CaseViewer
 from .hand_builder import HandBuilder
 from .quiz import Option, Question, Quiz, banker_misconception, load_questions
@@ -26,4 +27,5 @@ __all__ = [
     "RuleChecker",
     "banker_misconception",
     "load_questions",
+    "plain_text",
 ]

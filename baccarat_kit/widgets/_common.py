@@ -12,6 +12,7 @@ True
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -75,8 +76,9 @@ def card_html(card: Card, lang: str) -> str:
     value = esc(message("widgets.card-value", lang, value=card.value))
     return (
         f'<span class="bk-card {tone}" role="img" aria-label="{attr(card_aria(card, lang))}" '
-        f'title="{attr(card_aria(card, lang))}" style="{style}">{esc(card.label)}'
-        f'<br><small style="color:#333;font-weight:normal">{value}</small></span>'
+        f'title="{attr(card_aria(card, lang))}" style="{style}">{esc(card.label)} '
+        f'<span style="display:block;font-size:smaller;color:#333;font-weight:normal">{value}'
+        "</span></span> "
     )
 
 
@@ -208,3 +210,20 @@ def banker_reason(total: int, third: int | None, lang: str) -> str:
                        stands=format_values(stands), total=total, action=action)
     return message("widgets.rc.reason-third", lang, value=third, why=banker_why(total, lang),
                    total=total, action=action)
+
+
+_BREAKS = re.compile(r"<br\s*/?>|</?(?:li|ol|ul|div|tr|p|table|caption)(?:\s[^>]*)?>", re.IGNORECASE)
+_CELLS = re.compile(r"</?(?:td|th)(?:\s[^>]*)?>", re.IGNORECASE)
+_TAGS = re.compile(r"<[^>]+>")
+
+
+def plain_text(widget_or_html: w.Widget | str) -> str:
+    """What an HTML output says, as plain text: one line per line break, list item or row.
+
+    >>> plain_text("<b>結果</b><br>閒 9<ol><li>a</li><li>b &amp; c</li></ol>")
+    '結果\\n閒 9\\na\\nb & c'
+    """
+    value = widget_or_html if isinstance(widget_or_html, str) else widget_or_html.value
+    text = _TAGS.sub("", _CELLS.sub(" ", _BREAKS.sub("\n", value)))
+    lines = [" ".join(line.split()) for line in html.unescape(text).splitlines()]
+    return "\n".join(line for line in lines if line)
