@@ -18,6 +18,7 @@ from .i18n import message, normalize_language, set_language
 
 COMMANDS: list[str] = [
     "baccarat_kit.cli:register_play",
+    "baccarat_kit.cases.cli:register",
     "baccarat_kit.odds:register_cli",
 ]
 
@@ -104,6 +105,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BaccaratError as err:
         print(f"baccarat-kit: {err.message(lang)}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went away (`baccarat-kit cases list | head`): stop quietly.
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except (OSError, UnicodeDecodeError) as err:
         print(f"baccarat-kit: {message('cli.os_error', lang, value=err)}", file=sys.stderr)
         return 2
