@@ -55,10 +55,12 @@ __all__ = [
     "ExactOdds",
     "OddsBatch",
     "OddsError",
+    "bet_label",
     "composition",
     "decision_tables",
     "exact_odds",
     "exact_odds_batch",
+    "resolve",
 ]
 
 RANKS: tuple[Rank, ...] = tuple(Rank)

@@ -37,6 +37,7 @@ __all__ = [
     "RoadError",
     "StreakStats",
     "after_streak",
+    "after_streak_report",
     "bead_plate",
     "big_road",
     "parse_outcomes",
