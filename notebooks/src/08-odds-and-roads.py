@@ -198,6 +198,14 @@ for length, obs, exp in zip(rl["length"], rl["observed"], rl["expected"]):
 #
 # ## 5. 算牌：Thorp 與 Walden 的問題 / Card counting, after Thorp and Walden
 #
+# Thorp 與 Walden 在 1966 年的論文（*Journal of the American Statistical Association* 61(314), 313–328）
+# 問的是：牌靴發到後段時，剩下的牌能不能讓某一注變成對押注者有利？他們發現莊、閒主注實際上不可能，
+# 只有當時內華達的「例牌 8／例牌 9」副注偶爾可以。那種副注不在來源頁的注項裡；這裡用同樣的方法檢查課程裡的每一注。
+#
+# *Thorp and Walden (1966) asked whether the cards left late in a shoe can ever make a bet favourable: practically
+# never for banker and player; only the Nevada side bets on a natural 8 or 9 sometimes were. Those side bets are not
+# among the sources' bets; here the same question is asked of every bet in the course.*
+#
 # 牌靴越發越少，剩下的牌的組成會改變，各注的精確優勢也隨之改變。`bk.counting_analysis` 在 1000 靴模擬牌的每一局之前，
 # 用剩下的牌算出每一注的精確莊家優勢。這裡假設算牌者完全知道剩下的每一張牌（連燒掉、沒翻開的牌都知道），
 # 比真實世界有利得多。
