@@ -24,11 +24,13 @@
 # 本課只談規則與數學，不提供任何投注建議。 *Rules and mathematics only; no betting advice.*
 
 # %%
+from fractions import Fraction
+
 import matplotlib.pyplot as plt
-import numpy as np
 
 import baccarat_kit as bk
 from baccarat_kit import roads
+from baccarat_kit.i18n import message
 
 LANG = "zh"   # 改成 "en" 看英文 / set to "en" for English
 
@@ -87,10 +89,6 @@ for decks in (1, 6, 8):
 # *Commission costs the banker bettor 0.05 × P(banker wins) per bet; no-commission costs 0.5 × P(banker wins on 6).*
 
 # %%
-from fractions import Fraction
-
-from baccarat_kit.i18n import message
-
 commission_cost = Fraction(5, 100) * odds8.banker
 super6_cost = Fraction(1, 2) * odds8.banker_six
 print(f"P(莊贏 banker wins)          = {float(odds8.banker):.6f}")
@@ -187,7 +185,7 @@ print(roads.after_streak_report(roads.after_streak(sim, max_run=6), LANG))
 # %%
 rl = roads.run_lengths(sim, max_len=10)
 print(f"{message('road.length-col', LANG)}  {message('road.length-observed', LANG)}  {message('road.length-expected', LANG)}")
-for length, obs, exp in zip(rl["length"], rl["observed"], rl["expected"]):
+for length, obs, exp in zip(rl["length"], rl["observed"], rl["expected"], strict=True):
     label = f"{length}+" if length == rl["length"][-1] else str(length)
     print(f"{label:>4s}  {obs:9.0f}  {exp:12.1f}")
 
