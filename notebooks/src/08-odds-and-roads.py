@@ -228,8 +228,20 @@ plt.show()
 #
 # *Banker and player almost never turn in the bettor's favour (under 1 % of coups, by a hair); tie and pairs do so
 # now and then late in the shoe, rarely and by little, and only for a counter who knows every card.*
-#
+
+# %%
+# 每一種注、每一種賠率表的期望值 / the expectation of every bet of every pay table
+for table in bk.PAY_TABLES:
+    print(message(f"odds.table-{table}", LANG) + ": " + ", ".join(
+        f"{message(f'area.{area}', LANG)} {float(odds8.expected_value(area, table)):+.4%}" for area in bk.AREAS))
+    for area in bk.AREAS:
+        assert odds8.expected_value(area, table) < 0
+
+# %% [markdown]
 # ## 6. 結論：來源頁面的提醒 / What the sources say
+#
+# 上一格列出每一注在每種賠率表下的期望值（押 1 元平均的輸贏）：全部是負的。
+# *The cell above lists the expectation of every bet under every pay table (average result of a one-unit bet): all negative.*
 #
 # > 004：「不過要誠實說，三種押法長期的期望值都是負的，建議把它當成娛樂、設好預算，而不是當成穩定獲利的方法。」
 # >
@@ -242,9 +254,3 @@ plt.show()
 #
 # *The numbers say what the sources say: every bet of every pay table has a negative expectation; roads and streaks
 # do not change the next coup; even perfect counting almost never gives the main bets an edge.*
-
-# %%
-for table in bk.PAY_TABLES:
-    for area in bk.AREAS:
-        assert odds8.expected_value(area, table) < 0
-print("每一注、每種賠率表的期望值都是負的。 Every bet of every pay table has a negative expectation.")
