@@ -238,7 +238,10 @@ class CaseViewer(LangMixin, w.VBox):
         self.info.value = "<br>".join(info)
         quote = getattr(case, "quote", None)
         if quote:
-            info.append(f'<span class="bk-quote">{esc(self._t("widgets.cv.quote", text=quote))}</span>')
+            lines = "<br>".join(esc(line) for line in str(quote).splitlines())
+            label = esc(self._t("widgets.cv.quote", text="")).strip()
+            info.append(f'<blockquote class="bk-quote" style="margin:0.3em 0 0.3em 1em">'
+                        f"{label}<br>{lines}</blockquote>")
         self.info.value = "<br>".join(info)
         coup = self.coup
         if coup is not None:
