@@ -99,7 +99,7 @@ def test_buttons_and_controls_have_labels(cls: type) -> None:
     """Keyboard and screen-reader users need a description on every native control."""
     widget = make(cls)
     for d in descendants(widget):
-        if isinstance(d, w.Button | w.ToggleButton | w.Dropdown | w.Text):
+        if isinstance(d, w.Button | w.ToggleButton | w.Dropdown | w.Text | w.RadioButtons):
             assert d.description.strip(), d
         if isinstance(d, w.Output):
             pytest.fail("no Output widgets (they break nbval)")

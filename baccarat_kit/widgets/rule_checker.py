@@ -64,12 +64,12 @@ class RuleChecker(LangMixin, w.VBox):
         self.matrix = html_widget("bk-matrix")
         self.banker_total.observe(self._on_change, names="value")
         self.player_third.observe(self._on_change, names="value")
+        answer = w.VBox([self.banker_total, self.player_third, self.decision, self.reason],
+                        layout=w.Layout(flex="1 1 22em", min_width="18em"))
         self.children = [
             w.HBox([self.title, self.lang_toggle]),
-            w.HBox([self.banker_total, self.player_third]),
-            self.decision,
-            self.reason,
-            self.matrix,
+            # the answer beside the matrix; wraps below it on a narrow screen
+            w.HBox([answer, self.matrix], layout=w.Layout(flex_flow="row wrap")),
         ]
         self._relabel()
 
