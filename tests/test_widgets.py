@@ -262,6 +262,10 @@ def test_rule_checker_reason_and_language() -> None:
     rc.check(5, None)
     assert "player stood" in rc.reason.value.lower() and "banker-5-player-stood" in rc.reason.value
     assert repr(rc) == "RuleChecker(banker_total=5, player_third=None, lang='en')"
+    with pytest.raises(bk.RuleError, match="Natural"):
+        rc.check(8, 2)  # a natural: the engine's message, not a widget trait error
+    with pytest.raises(bk.RuleError):
+        RuleChecker(player_third=10)
 
 
 # ---- Quiz --------------------------------------------------------------------------

@@ -46,6 +46,7 @@ class RuleChecker(LangMixin, w.VBox):
 
     def __init__(self, *, lang: str = "zh", banker_total: int = 3,
                  player_third: int | None = None) -> None:
+        banker_rule(banker_total, player_third)  # the engine's error for a cell not in the table
         super().__init__()
         self._init_lang(lang)
         self.add_class("bk-rule-checker")
@@ -75,6 +76,7 @@ class RuleChecker(LangMixin, w.VBox):
 
     def check(self, banker_total: int, player_third: int | None) -> bool:
         """Choose a cell (``player_third=None``: the player stood); returns whether the banker draws."""
+        banker_rule(banker_total, player_third)
         self.banker_total.value = banker_total
         self.player_third.value = STOOD if player_third is None else player_third
         return self.draws
