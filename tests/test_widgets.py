@@ -99,7 +99,7 @@ def test_buttons_and_controls_have_labels(cls: type) -> None:
     """Keyboard and screen-reader users need a description on every native control."""
     widget = make(cls)
     for d in descendants(widget):
-        if isinstance(d, w.Button | w.ToggleButton | w.Dropdown | w.Text):
+        if isinstance(d, w.Button | w.ToggleButton | w.Dropdown | w.Text | w.RadioButtons):
             assert d.description.strip(), d
         if isinstance(d, w.Output):
             pytest.fail("no Output widgets (they break nbval)")
@@ -262,6 +262,10 @@ def test_rule_checker_reason_and_language() -> None:
     rc.check(5, None)
     assert "player stood" in rc.reason.value.lower() and "banker-5-player-stood" in rc.reason.value
     assert repr(rc) == "RuleChecker(banker_total=5, player_third=None, lang='en')"
+    with pytest.raises(bk.RuleError, match="Natural"):
+        rc.check(8, 2)  # a natural: the engine's message, not a widget trait error
+    with pytest.raises(bk.RuleError):
+        RuleChecker(player_third=10)
 
 
 # ---- Quiz --------------------------------------------------------------------------
@@ -506,3 +510,21 @@ def test_case_viewer_every_shipped_case_can_be_shown() -> None:
         if cv.coup is not None:
             assert f"player {cv.coup.player_total}, banker {cv.coup.banker_total}" in (
                 cv.case_result.value)
+
+
+def test_hand_builder_reproduces_every_full_case_and_variant() -> None:
+    """Issue 4: a learner can reproduce each BCR case and its variant with the HandBuilder."""
+    hb = HandBuilder(lang="en")
+    full = [c for c in bk.cases.load().all() if c.kind == "full"]
+    assert {f"BCR-00{i}" for i in range(1, 9)} | {f"BCR-00{i}-variant" for i in range(1, 9)} <= {
+        c.id for c in full}
+    for case in full:
+        hb.sequence.value = " ".join(card.label for card in case.cards)
+        assert hb.error is None, case.id
+        # what the source states (the catalogue's claims), where it states it
+        stated = {k: case.claims[k] for k in ("winner", "player_total", "banker_total")
+                  if k in case.claims}
+        shown = {"winner": hb.coup.winner, "player_total": hb.coup.player_total,
+                 "banker_total": hb.coup.banker_total}
+        assert {k: shown[k] for k in stated} == stated, case.id
+        assert f"player {hb.coup.player_total}, banker {hb.coup.banker_total}" in hb.winner.value

@@ -110,6 +110,7 @@ def lang_toggle(lang: str) -> w.ToggleButtons:
         description=message("widgets.lang", lang),
         tooltips=[message("widgets.lang-tip", "zh"), message("widgets.lang-tip", "en")],
         style={"button_width": "6em", "description_width": "initial"},
+        layout=w.Layout(width="auto", flex="0 0 auto", margin="0 0 0 1em"),
     )
     toggle.add_class("bk-lang")
     return toggle

@@ -87,11 +87,11 @@ class CaseViewer(LangMixin, w.VBox):
                                       layout=w.Layout(width="36em"),
                                       style={"description_width": "initial"})
         self.case_select.add_class("bk-case-select")
-        self.variant_toggle = w.ToggleButton(value=False, icon="random")
+        self.variant_toggle = w.ToggleButton(value=False, layout=w.Layout(width="auto"))
         self.variant_toggle.add_class("bk-variant-toggle")
-        self.prev_button = w.Button(icon="arrow-left")
+        self.prev_button = w.Button(layout=w.Layout(width="auto"))
         self.prev_button.add_class("bk-step-prev")
-        self.next_button = w.Button(icon="arrow-right")
+        self.next_button = w.Button(layout=w.Layout(width="auto"))
         self.next_button.add_class("bk-step-next")
         self.info = html_widget("bk-case-info")
         self.progress = html_widget("bk-case-progress")
@@ -238,7 +238,10 @@ class CaseViewer(LangMixin, w.VBox):
         self.info.value = "<br>".join(info)
         quote = getattr(case, "quote", None)
         if quote:
-            info.append(f'<span class="bk-quote">{esc(self._t("widgets.cv.quote", text=quote))}</span>')
+            lines = "<br>".join(esc(line) for line in str(quote).splitlines())
+            label = esc(self._t("widgets.cv.quote", text="")).strip()
+            info.append(f'<blockquote class="bk-quote" style="margin:0.3em 0 0.3em 1em">'
+                        f"{label}<br>{lines}</blockquote>")
         self.info.value = "<br>".join(info)
         coup = self.coup
         if coup is not None:
