@@ -78,7 +78,7 @@ def _outcome_table() -> np.ndarray:
     return table
 
 
-@dataclass
+@dataclass(repr=False)
 class Simulation:
     """Shoes dealt by :func:`simulate`: counts, and (``detail=True``) every coup in order.
 
@@ -107,6 +107,10 @@ class Simulation:
     """How many cards each shoe burned before its first coup."""
     cards: np.ndarray | None = field(default=None, repr=False)
     """``keep_cards=True``: the shuffled shoes as byte codes (see :func:`card_codes`)."""
+
+    def __repr__(self) -> str:
+        return (f"<Simulation {self.shoes} shoes x {self.decks} decks, seed={self.seed}: "
+                f"{self.hands} coups>")
 
     # -- totals -----------------------------------------------------------
     @property
@@ -364,7 +368,7 @@ def simulate(
                                  or not 0 <= cut_card < size):
         raise OddsError("odds.bad_cut_card", value=cut_card, size=size - 1)
     if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
-        raise OddsError("odds.bad_shoes", value=chunk)
+        raise OddsError("odds.bad_chunk", value=chunk)
     rng = np.random.default_rng(seed)
     sizes = [min(chunk, shoes - s) for s in range(0, shoes, chunk)]
     batches: Iterator[int] = iter(sizes)

@@ -117,3 +117,7 @@ def test_convergence_plot() -> None:
     assert top.get_xscale() == "log"
     assert dict(matplotlib.rcParams) == before
     plt.close("all")
+
+
+def test_repr_is_short() -> None:
+    assert repr(bk.simulate(shoes=2, seed=1)).startswith("<Simulation 2 shoes x 8 decks, seed=1: ")
