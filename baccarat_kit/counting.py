@@ -39,7 +39,7 @@ DEFAULT_BETS: tuple[tuple[str, str], ...] = (
 the probability of the player pair, so its edge is the same.)"""
 
 
-@dataclass
+@dataclass(repr=False)
 class CountingAnalysis:
     """Exact edges before every coup of simulated shoes; see :func:`counting_analysis`."""
 
@@ -55,6 +55,9 @@ class CountingAnalysis:
     @property
     def coups(self) -> int:
         return int(self.cards_left.size)
+
+    def __repr__(self) -> str:
+        return f"<CountingAnalysis {self.simulation.shoes} shoes, {self.coups} coups, {len(self.bets)} bets>"
 
     def _column(self, bet: str, table: str) -> int:
         key = (bet_area(bet), pay_table(table).name)
