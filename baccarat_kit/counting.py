@@ -140,7 +140,7 @@ class CountingAnalysis:
         ax.set_title(message("odds.count-title", lang), fontproperties=font)
         ax.text(0.99, 0.02, message("odds.count-band", lang), transform=ax.transAxes,
                 ha="right", va="bottom", fontsize="small", color="#555555", fontproperties=font)
-        ax.legend(prop=font, fontsize="small")
+        ax.legend(prop=font, fontsize="small", loc="upper right")
         return ax
 
 

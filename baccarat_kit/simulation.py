@@ -194,8 +194,8 @@ class Simulation:
         bottom.set_ylabel(message("odds.plot-difference", lang), fontproperties=font)
         bottom.set_xlabel(message("odds.plot-hands", lang), fontproperties=font)
         top.set_title(message("odds.plot-convergence-title", lang), fontproperties=font)
-        top.legend(ncol=3, fontsize="small", prop=font)
-        bottom.legend(ncol=3, fontsize="small", prop=font)
+        top.legend(ncol=3, fontsize="small", prop=font, loc="upper right")
+        bottom.legend(ncol=3, fontsize="small", prop=font, loc="upper right")
         return axes
 
     # -- per shoe ------------------------------------------------------------
