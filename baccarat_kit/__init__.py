@@ -63,6 +63,7 @@ __version__ = "0.1.0"
 _LAZY: dict[str, str] = {
     "rules": "baccarat_kit.rules",
     "misconceptions": "baccarat_kit.misconceptions",
+    "grading": "baccarat_kit.grading",
 }
 
 

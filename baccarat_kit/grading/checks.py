@@ -321,6 +321,8 @@ def grade_question(
     stop: CheckResult | None = None
     if status == "missing" or status is None:
         stop = _fail("answer", "grading.check.missing", False, name=name)
+    elif status == "bad-type" and answer.get("type") == "ellipsis":
+        stop = _fail("answer", "grading.check.unanswered", False, name=name)
     elif status == "bad-type":
         stop = _fail("answer", "grading.check.bad_type", False, name=name,
                      type=str(answer.get("type", "?"))[:60], wanted=question.type)
