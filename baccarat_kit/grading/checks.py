@@ -257,7 +257,7 @@ class CheckResult:
 
     def message(self, lang: str | None = None) -> str:
         params = dict(self.params)
-        for name in ("claim", "correction", "option_text"):
+        for name in ("claim", "correction", "reason"):
             if isinstance(params.get(name), dict):
                 params[name] = params[name].get(lang or "zh", "") if lang in ("zh", "en") else \
                     params[name].get("zh", "")
@@ -329,6 +329,9 @@ def grade_question(
     elif status == "not-function":
         stop = _fail("answer", "grading.check.not_function", False, name=name,
                      type=str(answer.get("type", "?"))[:60])
+    elif status == "run-failed":
+        reason = answer.get("reason") if isinstance(answer.get("reason"), dict) else {}
+        stop = _fail("answer", "grading.check.run_failed", False, name=name, reason=dict(reason))
     elif status != "ok":
         stop = _fail("answer", "grading.check.missing", False, name=name)
     elif question.needs_learner and not learner_id:

@@ -42,8 +42,8 @@ from typing import Any
 from ..errors import BaccaratError
 from ..i18n import both, message
 from . import _extract
-from .checks import Exercise, QuestionResult, grade_question
-from .ownwork import own_work
+from .checks import Exercise, Question, QuestionResult, grade_question
+from .ownwork import function_code, own_work
 
 DEFAULT_CELL_TIMEOUT = 10.0
 DEFAULT_NOTEBOOK_TIMEOUT = 60.0
@@ -175,15 +175,15 @@ def _which_exercise(nb: dict[str, Any], path: Path, exercises: dict[str, Exercis
     return None
 
 
-def extraction_code(exercise: Exercise, nonce: str) -> str:
+def extraction_code(questions: Sequence[Question], nonce: str) -> str:
     """The code run in the learner's kernel after the learner's cells (no expected answers)."""
     source = Path(_extract.__file__).read_text(encoding="utf-8")
     ns = f"_bk_grader_{nonce[:12]}"
-    questions = [q.extraction() for q in exercise.questions]
+    wanted = [q.extraction() for q in questions]
     return (
         f"{ns} = {{'__name__': '_bk_grader'}}\n"
         f"exec(compile({source!r}, '<baccarat-kit grader>', 'exec'), {ns})\n"
-        f"{ns}['emit'](globals(), {nonce!r}, {questions!r})\n"
+        f"{ns}['emit'](globals(), {nonce!r}, {wanted!r})\n"
     )
 
 
@@ -268,18 +268,11 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = Limi
     exercise = _which_exercise(nb, path, exercises)
     if exercise is None:
         return broken("unknown_exercise", choices=", ".join(sorted(exercises)))
-    static = {q.id: own_work(cells, q.answer) for q in exercise.questions if q.kind == "function"}
-    nonce = secrets.token_hex(16)
-    workdir = Path(tempfile.mkdtemp(prefix="bk-grade-"))
-    try:
-        (workdir / path.name).write_bytes(data)
-        report = _run_worker({
-            "workdir": str(workdir), "cells": cells, "extraction": extraction_code(exercise, nonce),
-            "cell_timeout": limits.cell_timeout, "notebook_timeout": limits.notebook_timeout,
-            "memory_mb": limits.memory_mb,
-        }, limits)
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
+    values = [q for q in exercise.questions if q.kind != "function"]
+    functions = [q for q in exercise.questions if q.kind == "function"]
+    static = {q.id: own_work(cells, q.answer) for q in functions}
+    # Run 1: the whole notebook, then the value and choice answers.
+    report, parsed = _session(path, data, cells, values, limits)
     status = report.get("status")
     if status == "cell_timeout":
         return broken("cell_timeout", exercise, cell=report.get("cell"), seconds=limits.cell_timeout)
@@ -289,13 +282,18 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = Limi
         return broken("kernel_died", exercise, cell=report.get("cell"), memory=limits.memory_mb)
     if status == "kernel_start":
         return broken("kernel_start", exercise, detail=report.get("detail", "?"))
+    if status == "kernel_broken":
+        return broken("kernel_broken", exercise, cell=report.get("cell"))
+    if status == "no_answers":
+        return broken("no_answers", exercise)
     if status != "ok":
         return broken("worker_failed", exercise, detail=str(report.get("detail", status))[:100])
-    parsed = parse_extraction(str(report.get("extraction", "")), nonce)
     if parsed is None:
         return broken("no_answers", exercise)
     learner = parsed.get("learner_id") or ""
-    answers = parsed["answers"]
+    answers = dict(parsed["answers"])
+    # Run 2: each function answer alone, from the code the grader itself read and vetted.
+    answers.update(_function_answers(path, data, cells, functions, static, limits))
     results = [
         grade_question(q, answers.get(q.id, {"status": "missing"}), learner or None, hidden=True,
                        static_ownwork=static.get(q.id))
@@ -303,6 +301,101 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = Limi
     ]
     return Submission(shown, digest, exercise.id, learner, "ok", both("grading.reason.ok"), results,
                       exercise.max_score)
+
+
+def _session(path: Path, data: bytes, cells: list[str], questions: Sequence[Question],
+             limits: Limits) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """Run ``cells`` in a fresh kernel, in a temporary copy of the submission; extract ``questions``."""
+    nonce = secrets.token_hex(16)
+    workdir = Path(tempfile.mkdtemp(prefix="bk-grade-"))
+    try:
+        (workdir / path.name).write_bytes(data)
+        report = _run_worker({
+            "workdir": str(workdir), "cells": cells, "extraction": extraction_code(questions, nonce),
+            "cell_timeout": limits.cell_timeout, "notebook_timeout": limits.notebook_timeout,
+            "memory_mb": limits.memory_mb,
+        }, limits)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    parsed = parse_extraction(str(report.get("extraction", "")), nonce) if report.get("status") == "ok" else None
+    return report, parsed
+
+
+FUNCTION_RUNNER = r"""
+import json, os, resource, sys
+job = json.loads(sys.stdin.read())
+real_stdout = sys.stdout
+sys.stdout = sys.stderr = open(os.devnull, "w")
+limit = job["memory_mb"] * 1024 * 1024
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+resource.setrlimit(resource.RLIMIT_CPU, (job["cpu_seconds"], job["cpu_seconds"]))
+resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+grader = {"__name__": "_bk_grader"}
+exec(compile(job["extract"], "<baccarat-kit grader>", "exec"), grader)
+emit = grader["emit"]
+learner = {"__name__": "__main__"}
+del job["extract"]
+try:
+    exec(compile(job.pop("code"), "<answer>", "exec"), learner)
+except Exception:
+    pass
+sys.stdout = real_stdout
+emit(learner, job["nonce"], job["questions"])
+"""
+"""Runs a function answer's own code in a bare ``python -I`` (no site-packages, so not even
+the kit can be imported), with memory, CPU and file limits, then prints the results."""
+
+
+def _function_answers(path: Path, data: bytes, cells: list[str], functions: Sequence[Question],
+                      static: dict[str, tuple[bool, str]], limits: Limits) -> dict[str, Any]:
+    """Function answers computed from only the code the grader read and vetted itself.
+
+    Each function's ``def`` and the notebook-level statements it uses (:func:`.function_code`)
+    run in a fresh, isolated Python process; nothing else of the notebook (imports of the kit,
+    patches, IPython hooks) is there.
+    """
+    empty = {"status": "ok", "results": [], "tripped": 0, "kit_function": False}
+    out: dict[str, Any] = {}
+    for q in functions:
+        ok, detail = static[q.id]
+        if not ok and detail == "":
+            out[q.id] = {"status": "missing"}
+        elif not ok:
+            out[q.id] = dict(empty)
+        else:
+            out[q.id] = _run_function(function_code(cells, q.answer) or "", q, limits)
+    return out
+
+
+def _run_function(code: str, question: Question, limits: Limits) -> dict[str, Any]:
+    nonce = secrets.token_hex(16)
+    job = {
+        "code": code, "questions": [question.extraction()], "nonce": nonce,
+        "extract": Path(_extract.__file__).read_text(encoding="utf-8"),
+        "memory_mb": limits.memory_mb, "cpu_seconds": int(limits.cell_timeout) + 2,
+    }
+    workdir = tempfile.mkdtemp(prefix="bk-grade-fn-")
+    proc = subprocess.Popen(
+        [sys.executable, "-I", "-c", FUNCTION_RUNNER], cwd=workdir, env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"},
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True,
+        text=True, encoding="utf-8", errors="replace",
+    )
+    try:
+        stdout, _ = proc.communicate(json.dumps(job), timeout=limits.cell_timeout)
+    except subprocess.TimeoutExpired:
+        _kill_group(proc)
+        return {"status": "run-failed",
+                "reason": both("grading.reason.function_timeout", seconds=limits.cell_timeout)}
+    finally:
+        if proc.poll() is None:
+            _kill_group(proc)
+        shutil.rmtree(workdir, ignore_errors=True)
+    parsed = parse_extraction(stdout[:MAX_FILE_BYTES], nonce)
+    if parsed is None:
+        return {"status": "run-failed",
+                "reason": both("grading.reason.function_failed", detail=f"exit {proc.returncode}")}
+    return parsed["answers"].get(question.id, {"status": "missing"})
 
 
 # ---------------------------------------------------------------- a batch

@@ -80,8 +80,18 @@ def _describe(stmt: ast.AST) -> str:
     return f"{names[0]} = …" if names else ast.unparse(stmt)[:40]
 
 
-FORBIDDEN_MODULES = INDIRECT_NAMES | {"baccarat_kit", "ctypes", "pickle", "marshal", "os",
-                                     "subprocess", "runpy", "pathlib", "io"}
+ALLOWED_MODULES = frozenset({
+    "math", "itertools", "functools", "collections", "operator", "fractions", "decimal",
+    "statistics", "string", "enum", "dataclasses",
+})
+"""The only modules a function answer (and what it uses) may import."""
+
+REACH_ATTRIBUTES = INDIRECT_NAMES | {
+    "modules", "import_module", "reload", "load_module", "exec_module", "resolve_name", "locate",
+    "f_globals", "f_locals", "f_back", "f_builtins", "gi_frame", "cr_frame", "ag_frame", "tb_frame",
+    "gi_code", "f_code",
+}
+"""Attribute names that lead to modules, frames or globals."""
 
 
 def _locals(node: ast.AST) -> set[str]:
@@ -99,37 +109,61 @@ def _locals(node: ast.AST) -> set[str]:
 
 def own_work(cells: Iterable[str], name: str) -> tuple[bool, str]:
     """``(True, "")`` if function ``name`` is the learner's own ``def`` that does not reach the
-    kit; else ``(False, what it reaches)``."""
+    kit; ``(False, what it reaches)`` if not; ``(False, "")`` if there is no such name at all."""
+    ok, detail, _ = _walk(list(cells), name)
+    return ok, detail
+
+
+def function_code(cells: Iterable[str], name: str) -> str | None:
+    """The code the function ``name`` needs: its ``def`` and every notebook-level statement it
+    reaches, in notebook order, as plain Python (no magics). None if it is not own work.
+
+    The grader runs only this code, in a fresh kernel, to grade a function: nothing else the
+    notebook does (hooks, patches, transformers) is there.
+
+    >>> print(function_code(["LIMIT = 5", "print('hi')", "def f(t):\\n    return t <= LIMIT"], "f"))
+    LIMIT = 5
+    def f(t):
+        return t <= LIMIT
+    """
+    ok, _, stmts = _walk(list(cells), name)
+    return "\n".join(ast.unparse(s) for s in stmts) if ok else None
+
+
+def _walk(cells: list[str], name: str) -> tuple[bool, str, list[ast.stmt]]:
     modules = [m for m in (_parse(c) for c in cells) if m is not None]
+    order = {id(stmt): i for i, stmt in enumerate(s for m in modules for s in m.body)}
     bound = _bindings(modules)
     defs = bound.get(name, [])
     if not defs:
-        return False, f"def {name}"
+        return False, "", []
     for stmt in defs:
         if not isinstance(stmt, ast.FunctionDef):
-            return False, _describe(stmt)
-    seen: set[int] = set()
+            return False, _describe(stmt), []
+    seen: dict[int, ast.AST] = {}
     todo: list[ast.AST] = [defs[-1]]
     while todo:
         node = todo.pop()
         if id(node) in seen:
             continue
-        seen.add(id(node))
+        seen[id(node)] = node
         local = _locals(node)
         for sub in ast.walk(node):
             if isinstance(sub, ast.Import | ast.ImportFrom):
                 modules_named = [sub.module or ""] if isinstance(sub, ast.ImportFrom) else []
                 modules_named += [a.name for a in sub.names]
-                if any(m.split(".")[0] in FORBIDDEN_MODULES for m in modules_named):
-                    return False, ast.unparse(sub)[:60]
+                if any(m.split(".")[0] not in ALLOWED_MODULES for m in modules_named if m):
+                    return False, ast.unparse(sub)[:60], []
             if isinstance(sub, ast.Name):
                 if sub.id in KIT_NAMES or sub.id in INDIRECT_NAMES:
-                    return False, sub.id
+                    return False, sub.id, []
                 if sub.id not in local:
                     todo.extend(b for b in bound.get(sub.id, []) if b is not node)
             elif isinstance(sub, ast.Attribute):
-                if sub.attr in KIT_NAMES or (sub.attr.startswith("__") and sub.attr.endswith("__")):
-                    return False, f".{sub.attr}"
-            elif isinstance(sub, ast.Constant) and isinstance(sub.value, str) and "baccarat" in sub.value:
-                return False, repr(sub.value)[:40]
-    return True, ""
+                if sub.attr in KIT_NAMES or sub.attr in REACH_ATTRIBUTES or sub.attr.startswith("__"):
+                    return False, f".{sub.attr}", []
+            elif isinstance(sub, ast.Constant) and isinstance(sub.value, str) and (
+                    "baccarat" in sub.value or "__" in sub.value):
+                return False, repr(sub.value)[:40], []
+    stmts = sorted((n for n in seen.values() if isinstance(n, ast.stmt)), key=lambda n: order[id(n)])
+    return True, "", stmts

@@ -92,15 +92,19 @@ def _execute(kc: Any, km: Any, code: str, timeout: float, *, capture: bool, stor
     deadline = time.monotonic() + max(timeout, 0.1)
     captured: list[str] = []
     size = 0
+    garbage = 0
     while True:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            return "timeout", ""
+            return ("broken" if garbage else "timeout"), ""
         try:
             msg = kc.get_iopub_msg(timeout=min(0.5, remaining))
         except queue.Empty:
             if not km.is_alive():
                 return "died", ""
+            continue
+        except Exception:  # noqa: BLE001 - a message the learner's code corrupted
+            garbage += 1
             continue
         if msg.get("parent_header", {}).get("msg_id") != msg_id:
             continue
@@ -113,14 +117,17 @@ def _execute(kc: Any, km: Any, code: str, timeout: float, *, capture: bool, stor
         if kind == "status" and content.get("execution_state") == "idle":
             break
     status = "ok"
-    try:
-        while True:
+    while True:
+        try:
             reply = kc.get_shell_msg(timeout=max(deadline - time.monotonic(), 1.0))
-            if reply.get("parent_header", {}).get("msg_id") == msg_id:
-                status = "error" if reply["content"].get("status") != "ok" else "ok"
-                break
-    except queue.Empty:
-        pass
+        except queue.Empty:
+            break
+        except Exception:  # noqa: BLE001 - a corrupted reply
+            status = "error"
+            break
+        if reply.get("parent_header", {}).get("msg_id") == msg_id:
+            status = "error" if reply.get("content", {}).get("status") != "ok" else "ok"
+            break
     return status, "".join(captured)
 
 
@@ -163,17 +170,19 @@ def run_job(job: dict[str, Any]) -> dict[str, Any]:
                         "cell": index}
             if status == "died":
                 return {**report, "status": "kernel_died", "cell": index}
+            if status == "broken":
+                return {**report, "status": "kernel_broken", "cell": index}
             if status == "error":
                 report["errors"] += 1
         # Undo learner hooks without going through the input transformers, then extract.
-        remaining = max(deadline - time.monotonic(), 0.0) + cell_timeout
-        _execute(kc, km, "pass", min(cell_timeout, remaining), capture=False, store_history=False,
+        # The grader's own steps get a per-cell limit each, beyond the notebook limit.
+        _execute(kc, km, "pass", cell_timeout, capture=False, store_history=False,
                  user_expressions={"reset": RESET_EXPRESSION})
-        status, out = _execute(kc, km, job["extraction"], remaining, capture=True, store_history=False)
+        status, out = _execute(kc, km, job["extraction"], cell_timeout, capture=True, store_history=False)
         if status == "died":
             return {**report, "status": "kernel_died", "cell": len(job["cells"]) + 1}
-        if status == "timeout":
-            return {**report, "status": "notebook_timeout", "cell": len(job["cells"]) + 1}
+        if status in ("timeout", "broken"):
+            return {**report, "status": "no_answers", "cell": len(job["cells"]) + 1}
         report["extraction"] = out
         return report
     finally:
