@@ -35,7 +35,7 @@ class _Refused(Exception):
 def _type_name(obj):
     try:
         name = type(obj).__name__
-    except Exception:  # noqa: BLE001 - a hostile metaclass
+    except Exception:
         return "?"
     return name[:60] if type(name) is str else "?"
 
@@ -146,7 +146,7 @@ def _function_answer(fn, inputs, modules):
         for args in inputs:
             try:
                 value = fn(*args)
-            except Exception as err:  # noqa: BLE001 - the learner's error is an answer
+            except Exception as err:
                 results.append({"$error": _type_name(err)})
                 continue
             try:
@@ -201,7 +201,7 @@ def _write(value, out):
     elif t is bool:
         out.append("true" if value else "false")
     elif t is int:
-        out.append("%d" % value)
+        out.append(f"{value:d}")
     elif t is str:
         out.append('"')
         for ch in value:
@@ -209,10 +209,10 @@ def _write(value, out):
             if 32 <= o < 127 and ch != '"' and ch != "\\":
                 out.append(ch)
             elif o < 0x10000:
-                out.append("\\u%04x" % o)
+                out.append(f"\\u{o:04x}")
             else:
                 o -= 0x10000
-                out.append("\\u%04x\\u%04x" % (0xD800 + (o >> 10), 0xDC00 + (o & 0x3FF)))
+                out.append(f"\\u{0xD800 + (o >> 10):04x}\\u{0xDC00 + (o & 0x3FF):04x}")
         out.append('"')
     elif t is list:
         out.append("[")
@@ -264,7 +264,7 @@ def emit(namespace, nonce, questions):
     reset_shell()
     try:
         text = dumps(collect(namespace, questions))
-    except Exception as err:  # noqa: BLE001
+    except Exception as err:
         text = dumps({"error": _type_name(err)})
     import sys
 

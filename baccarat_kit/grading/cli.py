@@ -56,7 +56,15 @@ def _cmd_release(args: argparse.Namespace) -> int:
 
 
 def _cmd_grade(args: argparse.Namespace) -> int:
-    from .grade import GradeUsageError, Limits, collect_paths, default_source, grade_paths, load_exercises, write_outputs
+    from .grade import (
+        GradeUsageError,
+        Limits,
+        collect_paths,
+        default_source,
+        grade_paths,
+        load_exercises,
+        write_outputs,
+    )
 
     if args.timeout <= 0 or args.notebook_timeout <= 0 or args.memory_mb < 128 or args.jobs < 1:
         raise GradeUsageError("grading.cli.bad_limits", timeout=args.timeout,

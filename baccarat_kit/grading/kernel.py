@@ -25,7 +25,7 @@ FILE_LIMIT = 64 * 1024 * 1024
 
 
 def _limit(which: int, value: int) -> None:
-    soft, hard = resource.getrlimit(which)
+    _soft, hard = resource.getrlimit(which)
     if hard != resource.RLIM_INFINITY:
         value = min(value, hard)
     resource.setrlimit(which, (value, value if hard == resource.RLIM_INFINITY else hard))

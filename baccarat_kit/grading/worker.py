@@ -30,7 +30,7 @@ from typing import Any
 
 from jupyter_client.blocking.client import BlockingKernelClient
 
-MAX_MESSAGE = 8 * 1024 * 1024
+MAX_MESSAGE = 32 * 1024 * 1024
 """Largest iopub message accepted (bytes); a bigger one is dropped by zmq."""
 MAX_CAPTURE = 4 * 1024 * 1024
 """Largest extraction output kept (characters)."""
@@ -86,24 +86,43 @@ def _write_kernelspec(folder: Path, memory_mb: int, cpu_seconds: int) -> None:
 
 def _execute(kc: Any, km: Any, code: str, timeout: float, *, capture: bool, store_history: bool = True,
              user_expressions: dict[str, str] | None = None) -> tuple[str, str]:
-    """Run ``code``; returns (``ok``/``error``/``timeout``/``died``, captured stdout)."""
+    """Run ``code``; returns (``ok``/``error``/``timeout``/``died``/``broken``, captured stdout).
+
+    Done when the kernel is idle again (iopub) or, if iopub lost messages (an oversized one is
+    dropped with its connection), shortly after the execute reply (shell).
+    """
     msg_id = kc.execute(code, store_history=store_history, allow_stdin=False, stop_on_error=False,
                         user_expressions=user_expressions or {})
     deadline = time.monotonic() + max(timeout, 0.1)
     captured: list[str] = []
     size = 0
     garbage = 0
+    status: str | None = None
+    replied_at: float | None = None
     while True:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
+        now = time.monotonic()
+        if now >= deadline:
             return ("broken" if garbage else "timeout"), ""
+        if replied_at is not None and now - replied_at > 1.0:
+            break
+        if status is None:
+            try:
+                reply = kc.get_shell_msg(timeout=0)
+            except queue.Empty:
+                reply = None
+            except Exception:
+                garbage += 1
+                reply = None
+            if reply is not None and reply.get("parent_header", {}).get("msg_id") == msg_id:
+                status = "ok" if reply.get("content", {}).get("status") == "ok" else "error"
+                replied_at = time.monotonic()
         try:
-            msg = kc.get_iopub_msg(timeout=min(0.5, remaining))
+            msg = kc.get_iopub_msg(timeout=min(0.2, max(deadline - now, 0.01)))
         except queue.Empty:
             if not km.is_alive():
                 return "died", ""
             continue
-        except Exception:  # noqa: BLE001 - a message the learner's code corrupted
+        except Exception:
             garbage += 1
             continue
         if msg.get("parent_header", {}).get("msg_id") != msg_id:
@@ -114,21 +133,19 @@ def _execute(kc: Any, km: Any, code: str, timeout: float, *, capture: bool, stor
             text = str(content.get("text", ""))[: MAX_CAPTURE - size]
             captured.append(text)
             size += len(text)
+        if kind == "status" and content.get("execution_state") == "idle" and status is not None:
+            break
         if kind == "status" and content.get("execution_state") == "idle":
+            replied_at = replied_at or time.monotonic()
+            # idle came first: collect the reply, then stop
+            try:
+                reply = kc.get_shell_msg(timeout=max(min(deadline - time.monotonic(), 5.0), 0.1))
+                if reply.get("parent_header", {}).get("msg_id") == msg_id:
+                    status = "ok" if reply.get("content", {}).get("status") == "ok" else "error"
+            except Exception:
+                status = status or "error"
             break
-    status = "ok"
-    while True:
-        try:
-            reply = kc.get_shell_msg(timeout=max(deadline - time.monotonic(), 1.0))
-        except queue.Empty:
-            break
-        except Exception:  # noqa: BLE001 - a corrupted reply
-            status = "error"
-            break
-        if reply.get("parent_header", {}).get("msg_id") == msg_id:
-            status = "error" if reply.get("content", {}).get("status") != "ok" else "ok"
-            break
-    return status, "".join(captured)
+    return status or "error", "".join(captured)
 
 
 def run_job(job: dict[str, Any]) -> dict[str, Any]:
@@ -158,7 +175,7 @@ def run_job(job: dict[str, Any]) -> dict[str, Any]:
             kc = km.client()
             kc.start_channels()
             kc.wait_for_ready(timeout=max(min(60.0, deadline - time.monotonic()), 1.0))
-        except Exception as err:  # noqa: BLE001 - reported as the submission's reason
+        except Exception as err:
             return {"status": "kernel_start", "detail": f"{type(err).__name__}: {err}"[:200]}
         for index, code in enumerate(job["cells"], 1):
             remaining = deadline - time.monotonic()
@@ -191,7 +208,7 @@ def run_job(job: dict[str, Any]) -> dict[str, Any]:
         if km is not None:
             try:
                 km.shutdown_kernel(now=True)
-            except Exception:  # noqa: BLE001, S110 - the kernel may be gone already
+            except Exception:
                 pass
         shutil.rmtree(private, ignore_errors=True)
 
