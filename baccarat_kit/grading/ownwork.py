@@ -150,15 +150,16 @@ def _walk(cells: list[str], name: str) -> tuple[bool, str, list[ast.stmt]]:
         local = _locals(node)
         for sub in ast.walk(node):
             if isinstance(sub, ast.Import | ast.ImportFrom):
-                modules_named = [sub.module or ""] if isinstance(sub, ast.ImportFrom) else []
-                modules_named += [a.name for a in sub.names]
+                modules_named = [sub.module or "."] if isinstance(sub, ast.ImportFrom) else [
+                    a.name for a in sub.names]
                 if any(m.split(".")[0] not in ALLOWED_MODULES for m in modules_named if m):
                     return False, ast.unparse(sub)[:60], []
             if isinstance(sub, ast.Name):
+                if sub.id in local and sub.id not in INDIRECT_NAMES:
+                    continue  # the function's own variable, whatever its name
                 if sub.id in KIT_NAMES or sub.id in INDIRECT_NAMES:
                     return False, sub.id, []
-                if sub.id not in local:
-                    todo.extend(b for b in bound.get(sub.id, []) if b is not node)
+                todo.extend(b for b in bound.get(sub.id, []) if b is not node)
             elif isinstance(sub, ast.Attribute):
                 if sub.attr in KIT_NAMES or sub.attr in REACH_ATTRIBUTES or sub.attr.startswith("__"):
                     return False, f".{sub.attr}", []
