@@ -9,7 +9,15 @@ from pathlib import Path
 import pytest
 
 import baccarat_kit as bk
-from baccarat_kit.grading.checks import Exercise, Question, SpecError, coerce, correct_option, decode_money, grade_question
+from baccarat_kit.grading.checks import (
+    Exercise,
+    Question,
+    SpecError,
+    coerce,
+    correct_option,
+    decode_money,
+    grade_question,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
