@@ -15,7 +15,7 @@ LEARNER = ROOT / "exercises"
 
 def test_public_checks_pass_and_say_so(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("BACCARAT_KIT_GRADING", raising=False)
-    check = Checker("03-banker-rule", folder=LEARNER)
+    check = Checker("03-banker-rule", lang="zh", folder=LEARNER)
     report = check("q1", namespace={"case_a": bk.banker_draws(3, 8)})
     assert report.passed
     assert "公開檢查通過" in repr(report) and "全部" not in repr(report)
