@@ -29,7 +29,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from ..errors import BaccaratError
-from ..i18n import message
+from ..i18n import message, normalize_language
 from . import keys as _keys
 
 SCHEMA_VERSION = 1
@@ -256,11 +256,11 @@ class CheckResult:
     hidden: bool = False
 
     def message(self, lang: str | None = None) -> str:
+        lang = normalize_language(lang)
         params = dict(self.params)
         for name in ("claim", "correction", "reason"):
             if isinstance(params.get(name), dict):
-                params[name] = params[name].get(lang or "zh", "") if lang in ("zh", "en") else \
-                    params[name].get("zh", "")
+                params[name] = params[name].get(lang, "")
         return message(self.key, lang, **params)
 
 
