@@ -80,6 +80,7 @@ EXPECTED = {
     "cheat-fake-pass": ("ok", "q1", "still `...`"),
     "cheat-input-transformer": ("ok", "q1", "wrong type"),
     "cheat-run-cell-hook": ("ok", "q1", "wrong type"),
+    "cheat-patch-shell": ("ok", "q1", "wrong type"),
     "cheat-eq-always-true": ("ok", "q1", "AlwaysTrue"),
     "cheat-patch-builtins": ("kernel_broken", None, "unreadable"),
     "cheat-kill-parent": ("worker_failed", None, "ended abnormally"),
@@ -121,7 +122,7 @@ def test_every_hostile_fixture_scores_zero(batch: dict[str, Any], fixture: Path)
 def test_forged_answers_never_arrive(batch: dict[str, Any]) -> None:
     """The transformer and the pre_run_cell hook printed engine-correct answers with the nonce;
     the grader saw the learner's real (wrong) answers instead."""
-    for name in ("cheat-input-transformer", "cheat-run-cell-hook"):
+    for name in ("cheat-input-transformer", "cheat-run-cell-hook", "cheat-patch-shell"):
         s = sub(batch, ROOT / "tests" / "fixtures" / "submissions" / f"{name}.ipynb")
         assert s["status"] == "ok" and s["learner"] == "mallory"
         assert all(not q["passed"] for q in s["questions"].values())

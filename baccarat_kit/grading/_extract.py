@@ -252,6 +252,17 @@ def reset_shell():
     if ip is None:
         return
 
+    # Methods replaced on the shell object itself (ip.transform_cell = …) are dropped, so the
+    # class's own methods apply again.
+    import types
+
+    own = vars(ip)
+    for name in list(own):
+        for klass in type(ip).__mro__:
+            if name in vars(klass):
+                if isinstance(vars(klass)[name], types.FunctionType):
+                    del own[name]
+                break
     ip.input_transformer_manager = TransformerManager()
     ip.input_transformers_post = []
     ip.ast_transformers = []
