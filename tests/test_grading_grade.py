@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from baccarat_kit.cli import main
+from baccarat_kit.grading import sandbox as _sandbox
 from baccarat_kit.grading.grade import Limits, grade_file, load_exercises
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -83,7 +84,8 @@ EXPECTED = {
     "cheat-patch-shell": ("ok", "q1", "wrong type"),
     "cheat-eq-always-true": ("ok", "q1", "AlwaysTrue"),
     "cheat-patch-builtins": ("kernel_broken", None, "unreadable"),
-    "cheat-kill-parent": ("worker_failed", None, "ended abnormally"),
+    "cheat-kill-parent": (None, None, ""),  # ok under Landlock (signal refused), else worker_failed
+    "cheat-escape": ("ok", "q1", "wrong type"),
     "endless-loop": ("cell_timeout", None, "endless loop"),
     "endless-function": ("ok", "q5", "did not finish"),
     "deleted-cells": ("ok", "q1", "No answer `case_a`"),
@@ -117,6 +119,23 @@ def test_every_hostile_fixture_scores_zero(batch: dict[str, Any], fixture: Path)
     assert words in text, text
     if fixture.stem.startswith("delegate-") and "NameError" not in words:
         assert "own rule" in text  # the feedback says why a delegating function earns nothing
+
+
+def test_learner_code_cannot_write_outside_its_folder(batch: dict[str, Any]) -> None:
+    escaped = ROOT / "tests" / "fixtures" / "escaped-by-learner.txt"
+    if _sandbox.abi_version() < 1:
+        escaped.unlink(missing_ok=True)
+        pytest.skip("Linux Landlock is not available here: writes are not confined")
+    assert not escaped.exists()
+    assert batch["doc"]["limits"]["sandbox"].startswith("landlock")
+
+
+def test_a_kernel_cannot_kill_its_grading_worker(batch: dict[str, Any]) -> None:
+    s = sub(batch, ROOT / "tests" / "fixtures" / "submissions" / "cheat-kill-parent.ipynb")
+    if _sandbox.abi_version() >= 6:
+        assert s["status"] == "ok"  # the signal was refused, the answers were read as usual
+    else:
+        assert s["status"] == "worker_failed" and "ended abnormally" in s["reason"]["en"]
 
 
 def test_forged_answers_never_arrive(batch: dict[str, Any]) -> None:

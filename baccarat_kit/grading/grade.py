@@ -22,6 +22,7 @@ Outputs (written to a temporary folder, then renamed into place): ``grades.csv``
 from __future__ import annotations
 
 import csv
+import functools
 import hashlib
 import html
 import io
@@ -42,6 +43,7 @@ from typing import Any
 from ..errors import BaccaratError
 from ..i18n import both, message
 from . import _extract
+from . import sandbox as _sandbox
 from .checks import Exercise, Question, QuestionResult, grade_question
 from .ownwork import function_code, own_work
 
@@ -51,6 +53,18 @@ DEFAULT_MEMORY_MB = 1024
 MAX_FILE_BYTES = 20 * 1024 * 1024
 STARTUP_ALLOWANCE = 60.0
 """Seconds the grader allows a worker beyond the notebook limit (kernel start and shutdown)."""
+
+
+@functools.cache
+def _source(module: Any) -> str:
+    """A module's text, read once: what the grader sends never changes during a batch."""
+    return Path(module.__file__).read_text(encoding="utf-8")
+
+
+def sandbox_description() -> str:
+    """What confines learner code on this machine (written to results.json)."""
+    abi = _sandbox.abi_version()
+    return f"landlock ABI {abi}" if abi else "none (Landlock not available)"
 
 
 class GradeUsageError(BaccaratError):
@@ -177,7 +191,7 @@ def _which_exercise(nb: dict[str, Any], path: Path, exercises: dict[str, Exercis
 
 def extraction_code(questions: Sequence[Question], nonce: str) -> str:
     """The code run in the learner's kernel after the learner's cells (no expected answers)."""
-    source = Path(_extract.__file__).read_text(encoding="utf-8")
+    source = _source(_extract)
     ns = f"_bk_grader_{nonce[:12]}"
     wanted = [q.extraction() for q in questions]
     return (
@@ -324,6 +338,9 @@ def _session(path: Path, data: bytes, cells: list[str], questions: Sequence[Ques
 FUNCTION_RUNNER = r"""
 import json, os, resource, sys
 job = json.loads(sys.stdin.read())
+sandbox = {"__name__": "_bk_sandbox"}
+exec(compile(job.pop("sandbox"), "<baccarat-kit sandbox>", "exec"), sandbox)
+sandbox["confine"]([os.getcwd()])
 real_stdout = sys.stdout
 sys.stdout = sys.stderr = open(os.devnull, "w")
 limit = job["memory_mb"] * 1024 * 1024
@@ -372,7 +389,7 @@ def _run_function(code: str, question: Question, limits: Limits) -> dict[str, An
     nonce = secrets.token_hex(16)
     job = {
         "code": code, "questions": [question.extraction()], "nonce": nonce,
-        "extract": Path(_extract.__file__).read_text(encoding="utf-8"),
+        "extract": _source(_extract), "sandbox": _source(_sandbox),
         "memory_mb": limits.memory_mb, "cpu_seconds": int(limits.cell_timeout) + 2,
     }
     workdir = tempfile.mkdtemp(prefix="bk-grade-fn-")
@@ -496,7 +513,7 @@ def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[s
         (tmp / "grades.csv").write_text(grades_csv(subs, exercises), encoding="utf-8")
         doc = {
             "limits": {"cell_timeout": limits.cell_timeout, "notebook_timeout": limits.notebook_timeout,
-                       "memory_mb": limits.memory_mb},
+                       "memory_mb": limits.memory_mb, "sandbox": sandbox_description()},
             "submissions": [s.to_json() for s in subs],
         }
         (tmp / "results.json").write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")

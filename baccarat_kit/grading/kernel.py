@@ -9,12 +9,16 @@ learner code, it sets:
 * ``RLIMIT_CPU`` to ``--cpu-seconds`` (a backstop for the wall-clock limits of the grader);
 * ``RLIMIT_FSIZE`` (files the kernel writes) and ``RLIMIT_CORE`` 0;
 * a watchdog thread that ends the kernel when the process that started it is gone, so a
-  killed grading worker never leaves a kernel running.
+  killed grading worker never leaves a kernel running;
+* a Landlock sandbox where Linux offers one (:mod:`.sandbox`): files may be written only in
+  the submission's temporary folder (the kernel's working folder) and the connection folder,
+  TCP only on the kernel's own ports, signals only inside the sandbox.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import sys
@@ -54,6 +58,18 @@ def main(argv: list[str] | None = None) -> None:
     _limit(resource.RLIMIT_FSIZE, FILE_LIMIT)
     _limit(resource.RLIMIT_CORE, 0)
     _watchdog(os.getppid())
+    ports = json.loads(open(args.connection_file, encoding="utf-8").read())
+    from .sandbox import confine
+
+    try:
+        confine(
+            [os.getcwd(), os.path.dirname(os.path.abspath(args.connection_file))],
+            bind_ports=[int(ports[k]) for k in ("shell_port", "iopub_port", "stdin_port", "control_port", "hb_port")],
+            connect_ports=[int(ports["shell_port"])],
+        )
+    except OSError as err:  # fail closed: no kernel rather than an unconfined one
+        sys.stderr.write(f"baccarat-kit grader: sandbox failed: {err}\n")
+        raise SystemExit(4) from err
     from ipykernel.kernelapp import launch_new_instance
 
     sys.argv = [sys.argv[0], "-f", args.connection_file, "--HistoryManager.enabled=False",

@@ -68,7 +68,9 @@ def kernel_env(home: Path) -> dict[str, str]:
         "PYTHONDONTWRITEBYTECODE": "1",
         "PYTHONHASHSEED": "0",
         "BACCARAT_KIT_GRADING": "1",
+        "TMPDIR": str(home / "tmp"),
     }
+    (home / "tmp").mkdir(parents=True, exist_ok=True)
     return env
 
 
