@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SOURCES = sorted((ROOT / "exercises" / "source").glob("*.ipynb"))
 COPIES = sorted((ROOT / "exercises").glob("*.ipynb"))
 FIXTURES = sorted((ROOT / "tests" / "fixtures" / "submissions").glob("*.ipynb"))
-LIMITS = ["--timeout", "3", "--notebook-timeout", "30"]
+LIMITS = ["--timeout", "4", "--notebook-timeout", "30"]
 
 
 def digest(path: Path) -> str:
@@ -158,7 +158,7 @@ def test_memory_limit_is_what_stops_the_memory_hog(tmp_path: Path) -> None:
 def test_grading_the_same_file_twice_gives_the_same_row(batch: dict[str, Any]) -> None:
     exercises = load_exercises(ROOT / "exercises" / "source")
     source = next(p for p in SOURCES if p.stem.startswith("04-"))
-    again = grade_file(source, exercises, Limits(3, 30), display=sub(batch, source)["file"])
+    again = grade_file(source, exercises, Limits(4, 30), display=sub(batch, source)["file"])
     first = sub(batch, source)
     assert {k: v for k, v in again.to_json().items() if k != "feedback"} == \
         {k: v for k, v in first.items() if k != "feedback"}

@@ -33,6 +33,14 @@ def test_own_function_passes_and_carries_its_helpers() -> None:
     ([SETUP, "from . import x\ndef banker_draws(t, v):\n    return x(t)"], "from . import x"),
     ([SETUP, "def banker_draws(t, v):\n    return ().__class__"], ".__class__"),
     ([SETUP, "def banker_draws(t, v, g=globals):\n    return g()['x'](t, v)"], "globals"),
+    # reaching frames (and the runner's nonce) through format strings or attrgetter, or leaving
+    # the runner early so that a forged line would be the only one
+    ([SETUP, "def banker_draws(t, v):\n    return '{0.gi_frame}'.format(t)"], ".format"),
+    ([SETUP, "from operator import attrgetter\ndef banker_draws(t, v):\n    return attrgetter('x')(t)"],
+     "attrgetter"),
+    ([SETUP, "import operator\ndef banker_draws(t, v):\n    return operator.lt(t, 3)"], "import operator"),
+    ([SETUP, "def banker_draws(t, v):\n    raise SystemExit"], "SystemExit"),
+    ([SETUP, "def banker_draws(t, v):\n    exit()"], "exit"),
 ])
 def test_reaching_the_kit_is_refused(cells: list[str], detail: str) -> None:
     ok, found = own_work(cells, "banker_draws")

@@ -33,7 +33,8 @@ KIT_NAMES = frozenset({
 INDIRECT_NAMES = frozenset({
     "exec", "eval", "compile", "__import__", "importlib", "getattr", "setattr", "globals",
     "locals", "vars", "open", "sys", "gc", "inspect", "builtins", "__builtins__", "get_ipython",
-    "__loader__", "__spec__", "breakpoint", "types",
+    "__loader__", "__spec__", "breakpoint", "types", "attrgetter", "methodcaller",
+    "exit", "quit", "SystemExit", "BaseException", "KeyboardInterrupt", "GeneratorExit",
 })
 """Names through which any object could be reached without naming it."""
 
@@ -81,7 +82,7 @@ def _describe(stmt: ast.AST) -> str:
 
 
 ALLOWED_MODULES = frozenset({
-    "math", "itertools", "functools", "collections", "operator", "fractions", "decimal",
+    "math", "itertools", "functools", "collections", "fractions", "decimal",
     "statistics", "string", "enum", "dataclasses",
 })
 """The only modules a function answer (and what it uses) may import."""
@@ -89,7 +90,7 @@ ALLOWED_MODULES = frozenset({
 REACH_ATTRIBUTES = INDIRECT_NAMES | {
     "modules", "import_module", "reload", "load_module", "exec_module", "resolve_name", "locate",
     "f_globals", "f_locals", "f_back", "f_builtins", "gi_frame", "cr_frame", "ag_frame", "tb_frame",
-    "gi_code", "f_code",
+    "gi_code", "f_code", "format", "format_map", "vformat",
 }
 """Attribute names that lead to modules, frames or globals."""
 
