@@ -20,6 +20,7 @@ COMMANDS: list[str] = [
     "baccarat_kit.cli:register_play",
     "baccarat_kit.cases.cli:register",
     "baccarat_kit.odds:register_cli",
+    "baccarat_kit.grading.cli:register",
 ]
 
 

@@ -1,0 +1,443 @@
+"""Questions, checks and results: the part of grading that compares.
+
+A question is data in an exercise notebook's metadata (``metadata.baccarat_kit``)::
+
+    {"id": "q5", "kind": "function", "answer": "banker_draws", "points": 4, "type": "bool",
+     "key": {"fn": "banker_draws"}, "domain": "banker",
+     "public": [{"check": "inputs", "inputs": [[3, 8], [4, 3]]}, {"check": "own-work"}],
+     "hidden": [{"check": "all-inputs"}]}
+
+``kind`` is ``value`` (a number, text, money, a list), ``function`` (graded on every input of
+its ``domain``) or ``choice`` (an option letter; each wrong option may name a misconception).
+``key`` names an engine computation in :mod:`baccarat_kit.grading.keys`. The learner's copy
+keeps only the ``public`` checks; the grader runs ``public`` and ``hidden``, in its own process.
+A question earns its points only when every check passes.
+
+>>> q = Question.from_dict({"id": "q1", "kind": "value", "answer": "t", "type": "int",
+...     "points": 1, "key": {"fn": "hand_total", "args": ["7 8"]}, "public": ["type", "equals"]})
+>>> grade_question(q, {"status": "ok", "value": 5}, "x").score
+1
+>>> grade_question(q, {"status": "ok", "value": 6}, "x").message("en")
+'`t` is not right (your answer: 6).'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from ..errors import BaccaratError
+from ..i18n import message, normalize_language
+from . import keys as _keys
+
+SCHEMA_VERSION = 1
+KINDS = ("value", "function", "choice")
+SCALAR_TYPES = ("bool", "int", "str", "money", "winner", "choice")
+TYPES = (*SCALAR_TYPES, "list[bool]", "list[int]", "list[winner]", "list[money]")
+CHECKS = ("type", "equals", "items", "inputs", "all-inputs", "own-work")
+VARIANT_KEYS = frozenset({"variant_coups", "settlement"})
+_WINNERS = {
+    "player": "player", "p": "player", "閒": "player", "閒家": "player", "閒勝": "player",
+    "banker": "banker", "b": "banker", "莊": "banker", "莊家": "banker", "莊勝": "banker",
+    "tie": "tie", "t": "tie", "和": "tie", "和局": "tie",
+}
+_MONEY = re.compile(r"^[+-]?\d{1,12}(\.\d{1,6})?$")
+
+
+class SpecError(BaccaratError):
+    """An exercise notebook whose question metadata is not usable (an authoring mistake)."""
+
+
+# ---------------------------------------------------------------- the spec
+def _as_check(item: Any, where: str) -> dict[str, Any]:
+    check = {"check": item} if isinstance(item, str) else dict(item) if isinstance(item, dict) else None
+    if check is None or check.get("check") not in CHECKS:
+        raise SpecError("grading.spec.bad_check", where=where, value=item, choices=", ".join(CHECKS))
+    return check
+
+
+@dataclass(frozen=True)
+class Question:
+    """One graded question (see the module docstring for the fields)."""
+
+    id: str
+    kind: str
+    answer: str
+    points: int
+    type: str
+    key: dict[str, Any]
+    public: tuple[dict[str, Any], ...]
+    hidden: tuple[dict[str, Any], ...] = ()
+    domain: str | None = None
+    options: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], where: str = "?") -> Question:
+        try:
+            qid, kind, answer = str(data["id"]), str(data["kind"]), str(data["answer"])
+            key = dict(data["key"])
+        except (KeyError, TypeError, ValueError):
+            raise SpecError("grading.spec.missing_field", where=where, value=data) from None
+        here = f"{where}, {qid}"
+        if kind not in KINDS:
+            raise SpecError("grading.spec.bad_kind", where=here, value=kind, choices=", ".join(KINDS))
+        qtype = str(data.get("type", "choice" if kind == "choice" else ""))
+        if qtype not in TYPES:
+            raise SpecError("grading.spec.bad_type", where=here, value=qtype, choices=", ".join(TYPES))
+        if key.get("fn") not in _keys.KEYS:
+            raise SpecError("grading.spec.bad_key", where=here, value=key.get("fn"),
+                            choices=", ".join(_keys.KEYS))
+        domain = data.get("domain")
+        if kind == "function":
+            _keys.domain(str(domain))
+        options = {str(k): dict(v) for k, v in dict(data.get("options", {})).items()}
+        if kind == "choice" and len(options) < 2:
+            raise SpecError("grading.spec.no_options", where=here)
+        points = data.get("points", 1)
+        if isinstance(points, bool) or not isinstance(points, int) or points < 1:
+            raise SpecError("grading.spec.bad_points", where=here, value=points)
+        return cls(
+            qid, kind, answer, points, qtype, key,
+            tuple(_as_check(c, here) for c in data.get("public", [])),
+            tuple(_as_check(c, here) for c in data.get("hidden", [])),
+            str(domain) if domain is not None else None, options,
+        )
+
+    @property
+    def needs_learner(self) -> bool:
+        return self.key.get("fn") in VARIANT_KEYS
+
+    def inputs(self) -> list[list[Any]]:
+        """Every input of a function question (empty for other kinds)."""
+        return _keys.domain(self.domain) if self.kind == "function" and self.domain else []
+
+    def extraction(self) -> dict[str, Any]:
+        """What the learner's kernel is told about this question: where the answer is."""
+        out: dict[str, Any] = {"id": self.id, "kind": self.kind, "answer": self.answer}
+        if self.kind == "function":
+            out["inputs"] = self.inputs()
+        return out
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """An exercise: its id, title and questions (from a notebook's ``metadata.baccarat_kit``)."""
+
+    id: str
+    title: dict[str, str]
+    questions: tuple[Question, ...]
+
+    @classmethod
+    def from_metadata(cls, meta: Any, where: str) -> Exercise:
+        if not isinstance(meta, dict) or "exercise" not in meta:
+            raise SpecError("grading.spec.no_metadata", where=where)
+        version = meta.get("schema_version")
+        if version != SCHEMA_VERSION:
+            raise SpecError("grading.spec.version", where=where, value=version, choices=SCHEMA_VERSION)
+        questions = tuple(Question.from_dict(q, where) for q in meta.get("questions", []))
+        ids = [q.id for q in questions]
+        if not questions or len(set(ids)) != len(ids):
+            raise SpecError("grading.spec.question_ids", where=where, value=", ".join(ids))
+        title = meta.get("title", {})
+        return cls(str(meta["exercise"]), {"zh": str(title.get("zh", "")), "en": str(title.get("en", ""))},
+                   questions)
+
+    def question(self, qid: str) -> Question:
+        for q in self.questions:
+            if q.id == qid:
+                return q
+        raise SpecError("grading.notebook.unknown_question", value=qid,
+                        choices=", ".join(q.id for q in self.questions))
+
+    @property
+    def max_score(self) -> int:
+        return sum(q.points for q in self.questions)
+
+
+def public_metadata(meta: dict[str, Any]) -> dict[str, Any]:
+    """The metadata of a learner's copy: every question without its hidden checks."""
+    out = dict(meta)
+    out["questions"] = [{k: v for k, v in q.items() if k != "hidden"} for q in meta.get("questions", [])]
+    return out
+
+
+# ---------------------------------------------------------------- answers as plain values
+class _Bad(Exception):
+    pass
+
+
+def decode_money(value: Any) -> Decimal:
+    """A money answer (int, decimal text, or ``{"$decimal": …}``) as Decimal; floats refused."""
+    if type(value) is int:
+        return Decimal(value)
+    if type(value) is dict and set(value) == {"$decimal"} and type(value["$decimal"]) is str:
+        value = value["$decimal"]
+    if type(value) is str:
+        text = value.strip().replace(",", "").replace("元", "").strip()
+        if _MONEY.match(text):
+            try:
+                return Decimal(text)
+            except InvalidOperation:  # pragma: no cover - the pattern admits only numbers
+                pass
+    raise _Bad
+
+
+def coerce(qtype: str, value: Any, options: dict[str, Any] | None = None) -> Any:
+    """The learner's plain value read as ``qtype``; :class:`_Bad` if it is not one."""
+    if qtype.startswith("list["):
+        if type(value) is not list:
+            raise _Bad
+        return [coerce(qtype[5:-1], v, options) for v in value]
+    if qtype == "bool" and type(value) is bool:
+        return value
+    if qtype == "int" and type(value) is int:
+        return value
+    if qtype == "str" and type(value) is str:
+        return value.strip()
+    if qtype == "winner" and type(value) is str and value.strip().lower() in _WINNERS:
+        return _WINNERS[value.strip().lower()]
+    if qtype == "money":
+        return decode_money(value)
+    if qtype == "choice" and type(value) is str and value.strip().lower() in (options or {}):
+        return value.strip().lower()
+    raise _Bad
+
+
+def _same(got: Any, want: Any) -> bool:
+    if isinstance(want, list):
+        return isinstance(got, list) and len(got) == len(want) and all(map(_same, got, want))
+    if isinstance(want, Decimal):
+        return isinstance(got, Decimal) and got == want
+    return type(got) is type(want) and got == want
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, dict) and "$error" in value:
+        return f"{value['$error']}"
+    if isinstance(value, dict) and "$bad" in value:
+        return f"<{value['$bad']}>"
+    if isinstance(value, dict) and set(value) == {"$decimal"}:
+        return str(value["$decimal"])
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "…"
+
+
+def _means(option: dict[str, Any], want: Any) -> bool:
+    means = option.get("means")
+    if isinstance(want, Decimal):
+        try:
+            return Decimal(str(means)) == want
+        except InvalidOperation:
+            return False
+    return type(means) is type(want) and means == want
+
+
+def correct_option(question: Question, learner_id: str) -> str:
+    """The letter of the option whose meaning the engine confirms."""
+    want = _keys.expected(question.key, learner_id)
+    right = [k for k, opt in question.options.items() if _means(opt, want)]
+    if len(right) != 1:
+        raise SpecError("grading.spec.choice_key", where=question.id, value=want,
+                        choices=", ".join(question.options))
+    return right[0]
+
+
+# ---------------------------------------------------------------- results
+@dataclass(frozen=True)
+class CheckResult:
+    """One check of one question: passed or not, and why (a message key and its values)."""
+
+    check: str
+    passed: bool
+    key: str
+    params: dict[str, Any]
+    hidden: bool = False
+
+    def message(self, lang: str | None = None) -> str:
+        lang = normalize_language(lang)
+        params = dict(self.params)
+        for name in ("claim", "correction", "reason"):
+            if isinstance(params.get(name), dict):
+                params[name] = params[name].get(lang, "")
+        return message(self.key, lang, **params)
+
+
+@dataclass(frozen=True)
+class QuestionResult:
+    """The result of one question: its score and every check that ran."""
+
+    id: str
+    points: int
+    score: int
+    checks: tuple[CheckResult, ...]
+
+    @property
+    def passed(self) -> bool:
+        return self.score == self.points
+
+    def message(self, lang: str | None = None) -> str:
+        # "Calls the kit's own rule" explains every other failure of a function: say it first.
+        failed = sorted((c for c in self.checks if not c.passed), key=lambda c: c.check != "own-work")
+        if not failed:
+            return message("grading.result.passed", lang, n=len(self.checks))
+        return failed[0].message(lang)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "score": self.score, "points": self.points, "passed": self.passed,
+            "message": {"zh": self.message("zh"), "en": self.message("en")},
+            "checks": [{"check": c.check, "passed": c.passed, "hidden": c.hidden} for c in self.checks],
+        }
+
+
+def _fail(check: str, key: str, hidden: bool, **params: Any) -> CheckResult:
+    return CheckResult(check, False, key, params, hidden)
+
+
+def _ok(check: str, hidden: bool) -> CheckResult:
+    return CheckResult(check, True, "grading.check.ok", {}, hidden)
+
+
+def grade_question(
+    question: Question,
+    answer: Any,
+    learner_id: str | None,
+    *,
+    hidden: bool = True,
+    static_ownwork: tuple[bool, str] | None = None,
+) -> QuestionResult:
+    """Run the question's public checks (and hidden ones if ``hidden``) on a plain answer.
+
+    ``answer`` is what :func:`baccarat_kit.grading._extract.collect` gives for this question;
+    it is validated again here, whatever produced it. ``static_ownwork`` is the grader's own
+    reading of the notebook's source for function questions: ``(ok, detail)``.
+    """
+    checks = [(c, False) for c in question.public] + ([(c, True) for c in question.hidden] if hidden else [])
+    results: list[CheckResult] = []
+    name = question.answer
+    status = answer.get("status") if isinstance(answer, dict) else None
+    stop: CheckResult | None = None
+    if status == "missing" or status is None:
+        stop = _fail("answer", "grading.check.missing", False, name=name)
+    elif status == "bad-type" and answer.get("type") == "ellipsis":
+        stop = _fail("answer", "grading.check.unanswered", False, name=name)
+    elif status == "bad-type":
+        stop = _fail("answer", "grading.check.bad_type", False, name=name,
+                     type=str(answer.get("type", "?"))[:60], wanted=question.type)
+    elif status == "not-function":
+        stop = _fail("answer", "grading.check.not_function", False, name=name,
+                     type=str(answer.get("type", "?"))[:60])
+    elif status == "run-failed":
+        reason = answer.get("reason") if isinstance(answer.get("reason"), dict) else {}
+        stop = _fail("answer", "grading.check.run_failed", False, name=name, reason=dict(reason))
+    elif status != "ok":
+        stop = _fail("answer", "grading.check.missing", False, name=name)
+    elif question.needs_learner and not learner_id:
+        stop = _fail("answer", "grading.check.no_learner", False, name=name)
+    if stop is not None:
+        return QuestionResult(question.id, question.points, 0, (stop,))
+    lid = learner_id or ""
+    for check, is_hidden in checks:
+        if question.kind == "function":
+            results.append(_function_check(question, check, answer, lid, is_hidden, static_ownwork))
+        else:
+            results.append(_value_check(question, check, answer.get("value"), lid, is_hidden))
+    score = question.points if results and all(r.passed for r in results) else 0
+    return QuestionResult(question.id, question.points, score, tuple(results))
+
+
+def _value_check(question: Question, check: dict[str, Any], raw: Any, lid: str, hidden: bool) -> CheckResult:
+    kind = check["check"]
+    name = question.answer
+    if question.kind == "choice":
+        try:
+            got = coerce("choice", raw, question.options)
+        except _Bad:
+            return _fail(kind, "grading.check.choice_invalid", hidden, name=name, got=_show(raw),
+                         choices=", ".join(question.options))
+        if kind == "type":
+            return _ok(kind, hidden)
+        right = correct_option(question, lid)
+        if got == right:
+            return _ok(kind, hidden)
+        chosen = question.options[got]
+        mid = chosen.get("misconception")
+        if mid:
+            from ..misconceptions import get
+
+            m = get(str(mid))
+            return _fail(kind, "grading.check.choice_misconception", hidden, name=name, got=got,
+                         id=m.id, claim=dict(m.claims), correction=dict(m.corrections))
+        return _fail(kind, "grading.check.choice_wrong", hidden, name=name, got=got)
+    want = _keys.expected(question.key, lid)
+    try:
+        got = coerce(question.type, raw)
+    except _Bad:
+        return _fail(kind, "grading.check.bad_type", hidden, name=name, type=_show(raw), wanted=question.type)
+    if isinstance(want, list) and (not isinstance(got, list) or len(got) != len(want)):
+        return _fail(kind, "grading.check.length", hidden, name=name, n=len(want),
+                     got=len(got) if isinstance(got, list) else "-")
+    if kind == "type":
+        return _ok(kind, hidden)
+    if kind == "items":
+        for i in check.get("indices", [0]):
+            if not _same(got[i], want[i]):
+                return _fail(kind, "grading.check.item_wrong", hidden, name=name, n=i + 1, got=_show(got[i]))
+        return _ok(kind, hidden)
+    if kind == "equals":
+        if _same(got, want):
+            return _ok(kind, hidden)
+        if isinstance(want, list):
+            wrong = [i + 1 for i, (g, w) in enumerate(zip(got, want, strict=True)) if not _same(g, w)]
+            return _fail(kind, "grading.check.items_wrong", hidden, name=name,
+                         items=", ".join(map(str, wrong)), count=len(wrong))
+        return _fail(kind, "grading.check.wrong", hidden, name=name, got=_show(raw))
+    raise SpecError("grading.spec.bad_check", where=question.id, value=kind,
+                    choices="type, equals, items")
+
+
+def _function_check(
+    question: Question, check: dict[str, Any], answer: dict[str, Any], lid: str, hidden: bool,
+    static_ownwork: tuple[bool, str] | None,
+) -> CheckResult:
+    kind = check["check"]
+    name = question.answer
+    if kind == "own-work":
+        if answer.get("kit_function") is True:
+            return _fail(kind, "grading.check.kit_function", hidden, name=name)
+        tripped = answer.get("tripped")
+        if type(tripped) is not int or tripped != 0:
+            return _fail(kind, "grading.check.delegates", hidden, name=name)
+        if static_ownwork is not None and not static_ownwork[0]:
+            return _fail(kind, "grading.check.static_delegates", hidden, name=name, detail=static_ownwork[1])
+        return _ok(kind, hidden)
+    inputs = question.inputs()
+    results = answer.get("results")
+    if type(results) is not list or len(results) != len(inputs):
+        return _fail(kind, "grading.check.no_results", hidden, name=name)
+    if kind == "inputs":
+        wanted = [list(i) for i in check.get("inputs", [])]
+        indices = [inputs.index(w) for w in wanted if w in inputs]
+    elif kind == "all-inputs":
+        indices = list(range(len(inputs)))
+    else:
+        raise SpecError("grading.spec.bad_check", where=question.id, value=kind,
+                        choices="inputs, all-inputs, own-work")
+    wrong = []
+    for i in indices:
+        want = _keys.expected(question.key, lid, inputs[i])
+        raw = results[i]
+        try:
+            ok = _same(coerce(question.type, raw), want)
+        except _Bad:
+            ok = False
+        if not ok:
+            wrong.append((i, want, raw))
+    if not wrong:
+        return _ok(kind, hidden)
+    i, want, raw = wrong[0]
+    args = ", ".join(_show(a) for a in inputs[i])
+    return _fail(kind, "grading.check.inputs_wrong", hidden, name=name, count=len(wrong), total=len(indices),
+                 call=f"{name}({args})", got=_show(raw), want=_show(want))

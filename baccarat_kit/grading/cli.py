@@ -1,0 +1,92 @@
+"""The ``release`` and ``grade`` sub-commands (a thin layer over :mod:`.release` and :mod:`.grade`)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..i18n import message
+from .grade import DEFAULT_CELL_TIMEOUT, DEFAULT_MEMORY_MB, DEFAULT_NOTEBOOK_TIMEOUT
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    r = sub.add_parser(
+        "release",
+        help="make the learners' exercise notebooks from the sources / 由原稿產生學員版練習",
+        description="Copy every SOURCE/*.ipynb to --out with solutions, hidden checks and outputs removed.",
+    )
+    r.add_argument("source", help="folder of source notebooks, e.g. exercises/source")
+    r.add_argument("--out", required=True, help="folder for the learner notebooks, e.g. exercises")
+    r.set_defaults(func=_cmd_release)
+
+    g = sub.add_parser(
+        "grade",
+        help="grade submitted exercise notebooks / 批次評分學員繳交的練習",
+        description=(
+            "Run every submission in a fresh, limited kernel and grade its answers against the "
+            "engine. Writes DIR/grades.csv, DIR/results.json and DIR/feedback/NAME.html. "
+            "Exit 0 when every submission got its row (a broken one scores 0 with the reason); "
+            "2 for a usage mistake (no such path, not a notebook)."
+        ),
+    )
+    g.add_argument("paths", nargs="+", metavar="FILES_OR_FOLDERS",
+                   help="submitted .ipynb files, or folders searched for them")
+    g.add_argument("--out", required=True, metavar="DIR", help="output folder (replaced as a whole)")
+    g.add_argument("--timeout", type=float, default=DEFAULT_CELL_TIMEOUT, metavar="S",
+                   help=f"time limit per cell in seconds (default {DEFAULT_CELL_TIMEOUT:g})")
+    g.add_argument("--notebook-timeout", type=float, default=DEFAULT_NOTEBOOK_TIMEOUT, metavar="S",
+                   help=f"time limit for a whole notebook in seconds (default {DEFAULT_NOTEBOOK_TIMEOUT:g})")
+    g.add_argument("--memory-mb", type=int, default=DEFAULT_MEMORY_MB, metavar="MB",
+                   help=f"address-space limit of each kernel in MB (default {DEFAULT_MEMORY_MB})")
+    g.add_argument("--jobs", type=int, default=1, metavar="N",
+                   help="submissions graded at the same time (default 1)")
+    g.add_argument("--source", default=None, metavar="DIR",
+                   help="exercise sources with the hidden checks (default: exercises/source of the kit)")
+    g.add_argument("--no-progress", action="store_true", help="no progress bar")
+    g.set_defaults(func=_cmd_grade)
+
+
+def _cmd_release(args: argparse.Namespace) -> int:
+    from .release import release
+
+    written = release(args.source, args.out)
+    print(message("grading.release.done", args.lang, count=len(written), out=args.out))
+    return 0
+
+
+def _cmd_grade(args: argparse.Namespace) -> int:
+    from .grade import (
+        GradeUsageError,
+        Limits,
+        collect_paths,
+        default_source,
+        grade_paths,
+        load_exercises,
+        write_outputs,
+    )
+
+    if args.timeout <= 0 or args.notebook_timeout <= 0 or args.memory_mb < 128 or args.jobs < 1:
+        raise GradeUsageError("grading.cli.bad_limits", timeout=args.timeout,
+                              notebook=args.notebook_timeout, memory=args.memory_mb, jobs=args.jobs)
+    paths = collect_paths(args.paths)
+    out = Path(args.out).resolve()
+    for p in paths:
+        if out == p.resolve() or out in p.resolve().parents:
+            raise GradeUsageError("grading.cli.out_is_input", path=args.out)
+    exercises = load_exercises(args.source or default_source())
+    limits = Limits(args.timeout, args.notebook_timeout, args.memory_mb)
+    bar = None
+    if not args.no_progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(paths), unit="nb", file=sys.stderr, desc="grade")
+    try:
+        subs = grade_paths(paths, exercises, limits, args.jobs, progress=bar.update if bar else None)
+    finally:
+        if bar is not None:
+            bar.close()
+    write_outputs(args.out, subs, exercises, limits, args.lang)
+    mean = sum(s.score for s in subs) / len(subs)
+    print(message("grading.cli.summary", args.lang, count=len(subs), mean=f"{mean:.2f}", out=args.out))
+    return 0

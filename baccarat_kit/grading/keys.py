@@ -1,0 +1,268 @@
+"""Answer keys: every expected answer is computed here, by the engine, on demand.
+
+Nothing in this module restates the rule table: a key calls :func:`baccarat_kit.play`,
+:func:`~baccarat_kit.banker_draws`, :func:`~baccarat_kit.settle` and friends. Exercise
+notebooks name a key in their question metadata (``{"fn": "banker_draws", "args": [3, 8]}``);
+the grader evaluates it in its own process, never in the learner's kernel.
+
+Per-learner hands come from a seed derived from the exercise and the learner id
+(:func:`learner_seed`), dealt from a :class:`baccarat_kit.Shoe`; the grader regenerates them.
+
+>>> expected({"fn": "banker_draws", "args": [3, 8]}, "x") == __import__("baccarat_kit").banker_draws(3, 8)
+True
+>>> learner_seed("04-whole-coups", "s123") == learner_seed("04-whole-coups", "s123")
+True
+>>> len(domain("banker")), len(domain("player")), len(domain("values"))
+(88, 8, 1100)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import random
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
+
+from ..errors import BaccaratError
+
+HANDS_PER_LEARNER = 5
+LEDGER_ROUNDS = 6
+EXAMPLE_SEED = 2024
+"""Seed of the shoe from which fixed (not per-learner) example coups are taken."""
+
+
+class AuthoringError(BaccaratError):
+    """A question names a key or a domain the grader does not know (an authoring mistake)."""
+
+
+def learner_seed(exercise: str, learner_id: str) -> int:
+    """A 64-bit seed from the exercise id and the learner id (sha256; stable across runs)."""
+    digest = hashlib.sha256(f"baccarat-kit:{exercise}:{learner_id.strip()}".encode()).hexdigest()
+    return int(digest[:16], 16)
+
+
+def _values_to_cards(values: list[int]) -> list[str]:
+    # A value 0–9 as a card the engine parses: 0 is a 10, 1 an ace.
+    return ["10" if v == 0 else "A" if v == 1 else str(v) for v in values]
+
+
+# ---------------------------------------------------------------- domains of function questions
+def domain(name: str) -> list[list[Any]]:
+    """Every input (an argument list) a function question is graded on."""
+    if name == "player":
+        return [[t] for t in range(8)]
+    if name == "banker":
+        return [[t, v] for t in range(8) for v in (None, *range(10))]
+    if name == "values":
+        return [[list(c)] for n in (2, 3) for c in itertools.product(range(10), repeat=n)]
+    raise AuthoringError("grading.unknown_domain", value=name, choices="player, banker, values")
+
+
+# ---------------------------------------------------------------- per-learner hands
+def variant_hands(exercise: str, learner_id: str, n: int = HANDS_PER_LEARNER) -> list[str]:
+    """``n`` hands for this learner: each the next six cards of a seeded shoe, in deal order.
+
+    The rules decide how many of the six are dealt; the next hand starts after the cards
+    actually used.
+    """
+    import baccarat_kit as bk
+
+    shoe = bk.Shoe(decks=8, seed=learner_seed(exercise, learner_id), cut_card=None)
+    hands = []
+    for _ in range(n):
+        window = shoe.cards_left[:6]
+        hands.append(bk.format_cards(window))
+        shoe.deal()
+    return hands
+
+
+def _find_coup(rng_seed: int, condition: str) -> Any:
+    import baccarat_kit as bk
+
+    tests: dict[str, Callable[[Any], bool]] = {
+        "banker-win": lambda c: c.winner == "banker",
+        "banker-six": lambda c: c.winner == "banker" and c.banker_total == 6,
+        "tie": lambda c: c.winner == "tie",
+        "player-win": lambda c: c.winner == "player",
+    }
+    if condition not in tests:
+        raise AuthoringError("grading.unknown_key", value=condition, choices=", ".join(tests))
+    shoe = bk.Shoe(decks=8, seed=rng_seed, cut_card=None)
+    for rnd in shoe.rounds():
+        if tests[condition](rnd.coup):
+            return rnd.coup
+    raise AssertionError("a full 8-deck shoe without the wanted coup")  # pragma: no cover
+
+
+def example_hand(condition: str, seed: int = EXAMPLE_SEED) -> str:
+    """The cards of the first coup of a seeded shoe that meets ``condition``.
+
+    ``condition``: ``banker-win``, ``banker-six``, ``tie`` or ``player-win``. Used for
+    questions that need "a hand where the banker wins on 6" without inventing cards.
+    """
+    import baccarat_kit as bk
+
+    return bk.format_cards(_find_coup(seed, condition).cards)
+
+
+def _stake(rng: random.Random) -> int:
+    return rng.randrange(2, 60) * 10 + rng.choice((0, 0, 5))
+
+
+def settlement_variant(learner_id: str, exercise: str = "05-settlement") -> dict[str, Any]:
+    """The hands, stakes and ledger of the settlement exercise for one learner.
+
+    Returns plain data (cards as text, stakes as int, the ledger as a
+    :class:`baccarat_kit.Ledger` with one wrongly paid line).
+    """
+    import baccarat_kit as bk
+
+    seed = learner_seed(exercise, learner_id)
+    rng = random.Random(seed)
+    data: dict[str, Any] = {
+        "commission_hand": bk.format_cards(_find_coup(seed, "banker-win").cards),
+        "commission_stake": _stake(rng),
+        "super6_hand": bk.format_cards(_find_coup(seed, "banker-six").cards),
+        "super6_stake": _stake(rng),
+        "tie_hand": bk.format_cards(_find_coup(seed, "tie").cards),
+        "tie_player_stake": _stake(rng),
+        "tie_tie_stake": rng.randrange(1, 11) * 10,
+    }
+    data["ledger"] = _ledger_with_one_wrong_line(seed, rng)
+    return data
+
+
+def _ledger_with_one_wrong_line(seed: int, rng: random.Random) -> Any:
+    """A ledger of :data:`LEDGER_ROUNDS` rounds; one banker win is paid without commission.
+
+    Every balance still follows (``reconcile()`` finds nothing): only settling each line
+    again with the engine shows the wrong one.
+    """
+    from dataclasses import replace
+
+    import baccarat_kit as bk
+
+    wrong = rng.randrange(LEDGER_ROUNDS)
+    shoe = bk.Shoe(decks=8, seed=seed ^ 0x5EED, cut_card=None)
+    ledger = bk.Ledger(opening_balance=rng.randrange(10, 50) * 100)
+    for i in range(LEDGER_ROUNDS):
+        coup = shoe.deal().coup
+        if i == wrong:
+            while coup.winner != "banker":
+                coup = shoe.deal().coup
+            bets: dict[str, int] = {"banker": _stake(rng)}
+        else:
+            area = rng.choice(("player", "banker", "tie", "player", "banker"))
+            bets = {area: _stake(rng)}
+            if rng.random() < 0.3:
+                other = "banker" if area == "player" else "player"
+                bets[other] = _stake(rng)
+        ledger.record(f"R{i + 1:03d}", bets, coup)
+    # Pay the wrong line's banker win at 1:1 without commission, and carry the difference.
+    line = ledger.lines[wrong]
+    extra = line.commission
+    lines = list(ledger.lines)
+    lines[wrong] = replace(line, winnings=line.winnings + extra, commission=Decimal(0),
+                           returned=line.returned + extra, balance_after=line.balance_after + extra)
+    for j in range(wrong + 1, len(lines)):
+        lines[j] = replace(lines[j], balance_before=lines[j].balance_before + extra,
+                           balance_after=lines[j].balance_after + extra)
+    return bk.Ledger(ledger.opening_balance, lines)
+
+
+def first_wrong_line(ledger: Any) -> int:
+    """The 1-based number of the first ledger line whose payout the engine does not confirm."""
+    import baccarat_kit as bk
+    from baccarat_kit.settlement import parse_bets
+
+    for n, line in enumerate(ledger, 1):
+        settled = bk.settle(bk.play(line.cards), parse_bets(line.bets))
+        if (settled.returned, settled.commission) != (line.returned, line.commission):
+            return n
+    return 0
+
+
+# ---------------------------------------------------------------- keys
+def _coup_field(cards: str, field: str) -> Any:
+    import baccarat_kit as bk
+
+    coup = bk.play(cards)
+    if field == "player_cards":
+        return len(coup.player_cards)
+    if field == "banker_cards":
+        return len(coup.banker_cards)
+    if field == "cards_used":
+        return len(coup.cards)
+    if field == "player_drew":
+        return coup.player_third is not None
+    if field == "banker_drew":
+        return coup.banker_third is not None
+    if field in ("player_total", "banker_total", "winner", "natural"):
+        return getattr(coup, field)
+    raise AuthoringError("grading.unknown_key", value=field,
+                    choices="player_total, banker_total, winner, natural, player_cards, "
+                            "banker_cards, cards_used, player_drew, banker_drew")
+
+
+def _settle_field(cards: str, bets: dict[str, Any], table: str, field: str) -> Decimal:
+    import baccarat_kit as bk
+
+    s = bk.settle(bk.play(cards), bets, table)
+    if field not in ("returned", "winnings", "commission", "net"):
+        raise AuthoringError("grading.unknown_key", value=field, choices="returned, winnings, commission, net")
+    return Decimal(getattr(s, field))
+
+
+def _settlement_key(learner: str, name: str) -> Any:
+    v = settlement_variant(learner)
+    if name == "commission_winnings":
+        return _settle_field(v["commission_hand"], {"banker": v["commission_stake"]}, "commission", "winnings")
+    if name == "commission_commission":
+        return _settle_field(v["commission_hand"], {"banker": v["commission_stake"]}, "commission", "commission")
+    if name == "super6_returned":
+        return _settle_field(v["super6_hand"], {"banker": v["super6_stake"]}, "no-commission", "returned")
+    if name == "tie_returned":
+        return _settle_field(v["tie_hand"], {"player": v["tie_player_stake"], "tie": v["tie_tie_stake"]},
+                             "commission", "returned")
+    if name == "wrong_line":
+        return first_wrong_line(v["ledger"])
+    raise AuthoringError("grading.unknown_key", value=name,
+                    choices="commission_winnings, commission_commission, super6_returned, tie_returned, wrong_line")
+
+
+def _bk() -> Any:
+    import baccarat_kit
+
+    return baccarat_kit
+
+
+KEYS: dict[str, Callable[..., Any]] = {
+    # fixed inputs (quoted from a source in the notebook)
+    "card_value": lambda learner, label: _bk().parse_card(label).value,
+    "hand_total": lambda learner, cards: _bk().hand_total(cards),
+    "values_total": lambda learner, values: _bk().hand_total(_values_to_cards(values)),
+    "is_natural": lambda learner, cards: _bk().is_natural(_bk().hand_total(cards)),
+    "player_draws": lambda learner, total: _bk().player_draws(total),
+    "banker_draws": lambda learner, total, third: _bk().banker_draws(total, third),
+    "coup": lambda learner, cards, field: _coup_field(cards, field),
+    "settle": lambda learner, cards, bets, table, field: _settle_field(cards, bets, table, field),
+    "example_settle": lambda learner, condition, bets, table, field: _settle_field(
+        example_hand(condition), bets, table, field),
+    "fixed": lambda learner, value: value,
+    # per learner
+    "variant_coups": lambda learner, exercise, field: [
+        _coup_field(h, field) for h in variant_hands(exercise, learner)],
+    "settlement": _settlement_key,
+}
+"""Key name → function ``(learner_id, *args)`` giving the expected answer."""
+
+
+def expected(key: dict[str, Any], learner_id: str, extra_args: list[Any] | None = None) -> Any:
+    """Evaluate a key spec ``{"fn": name, "args": [...]}`` (plus a function input's arguments)."""
+    fn = KEYS.get(str(key.get("fn")))
+    if fn is None:
+        raise AuthoringError("grading.unknown_key", value=key.get("fn"), choices=", ".join(KEYS))
+    args = list(key.get("args", [])) + list(extra_args or [])
+    return fn(learner_id, *args)

@@ -1,0 +1,128 @@
+"""Make the learners' copies of the exercises from the instructor's sources.
+
+``baccarat-kit release exercises/source --out exercises``. In a source notebook:
+
+* lines between ``# BEGIN SOLUTION`` and ``# END SOLUTION`` are replaced by a placeholder
+  (``# 在這裡寫你的程式碼 / your code here`` and ``...``) at the same indentation;
+* ``name = value  # SOLUTION`` becomes ``name = ...``; ``name = value  # SOLUTION: text``
+  becomes ``name = text``;
+* cells tagged ``instructor`` are dropped; outputs and execution counts are cleared;
+* the hidden checks are removed from ``metadata.baccarat_kit``.
+
+The copy keeps the source's cell ids, so releasing twice gives the same bytes.
+
+>>> release_source("x = 5  # SOLUTION\\ny = 2  # SOLUTION: 0", "nb", 1)
+'x = ...\\ny = 0'
+>>> print(release_source("def f(t):\\n    # BEGIN SOLUTION\\n    return t < 3\\n    # END SOLUTION", "nb", 1))
+def f(t):
+    # 在這裡寫你的程式碼 (your code here)
+    ...
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from ..errors import BaccaratError
+from ..i18n import message
+from .checks import Exercise, public_metadata
+
+BEGIN = re.compile(r"^(\s*)#\s*BEGIN SOLUTION\s*$")
+END = re.compile(r"^\s*#\s*END SOLUTION\s*$")
+SOLUTION_LINE = re.compile(r"^(\s*[A-Za-z_][\w.\[\]'\"]*\s*=\s*)(.+?)\s*#\s*SOLUTION(?::\s*(.*))?\s*$")
+INSTRUCTOR_TAG = "instructor"
+
+
+class ReleaseError(BaccaratError):
+    """A source notebook that cannot be released (its markers do not pair up)."""
+
+
+def _placeholder(indent: str) -> list[str]:
+    text = f"{message('grading.release.placeholder', 'zh')} ({message('grading.release.placeholder', 'en')[2:]})"
+    return [f"{indent}{text}", f"{indent}..."]
+
+
+def release_source(source: str, where: str, cell: int) -> str:
+    """One code cell's source with its solutions removed."""
+    out: list[str] = []
+    inside: str | None = None
+    for line in source.split("\n"):
+        if inside is not None:
+            if END.match(line):
+                out.extend(_placeholder(inside))
+                inside = None
+            continue
+        m = BEGIN.match(line)
+        if m:
+            inside = m.group(1)
+            continue
+        if END.match(line):
+            raise ReleaseError("grading.release.stray_end", where=where, cell=cell)
+        if re.search(r"#\s*SOLUTION\b", line):
+            sm = SOLUTION_LINE.match(line)
+            if not sm:
+                raise ReleaseError("grading.release.bad_solution_line", where=where, cell=cell, line=line.strip())
+            replacement = sm.group(3)
+            out.append(sm.group(1) + (replacement.strip() if replacement is not None else "..."))
+            continue
+        out.append(line)
+    if inside is not None:
+        raise ReleaseError("grading.release.unclosed", where=where, cell=cell)
+    return "\n".join(out)
+
+
+def release_notebook(nb: dict[str, Any], where: str = "?") -> dict[str, Any]:
+    """The learner's copy of a source notebook (a notebook as a JSON dict)."""
+    meta = nb.get("metadata", {}).get("baccarat_kit")
+    Exercise.from_metadata(meta, where)  # refuse a source whose questions are not valid
+    out = copy.deepcopy(nb)
+    out["metadata"]["baccarat_kit"] = public_metadata(meta)
+    cells = []
+    for index, cell in enumerate(nb.get("cells", []), 1):
+        tags = cell.get("metadata", {}).get("tags", [])
+        if INSTRUCTOR_TAG in tags:
+            continue
+        new = copy.deepcopy(cell)
+        if new.get("cell_type") == "code":
+            src = new["source"] if isinstance(new["source"], str) else "".join(new["source"])
+            new["source"] = release_source(src, where, index)
+            new["outputs"] = []
+            new["execution_count"] = None
+        cells.append(new)
+    out["cells"] = cells
+    return out
+
+
+def dumps_notebook(nb: dict[str, Any]) -> str:
+    """A notebook as text the way Jupyter writes it (indent 1, sorted keys, UTF-8)."""
+    return json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def sources(folder: Path) -> list[Path]:
+    found = sorted(p for p in Path(folder).glob("*.ipynb") if p.is_file())
+    if not found:
+        raise ReleaseError("grading.release.no_sources", path=folder)
+    return found
+
+
+def release(source_dir: str | Path, out_dir: str | Path) -> list[Path]:
+    """Write the learner's copy of every ``source_dir/*.ipynb`` into ``out_dir``; returns them."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for path in sources(Path(source_dir)):
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        text = dumps_notebook(release_notebook(nb, str(path)))
+        target = out / path.name
+        fd, tmp = tempfile.mkstemp(dir=out, prefix=f".{path.stem}.", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, target)
+        written.append(target)
+    return written

@@ -1,0 +1,177 @@
+"""The batch grader on the shipped solutions, the learners' copies and every hostile fixture.
+
+One batch (module-scoped, ``--jobs 2``) is graded through the CLI and shared by the tests.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from baccarat_kit.cli import main
+from baccarat_kit.grading import sandbox as _sandbox
+from baccarat_kit.grading.grade import Limits, grade_file, load_exercises
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCES = sorted((ROOT / "exercises" / "source").glob("*.ipynb"))
+COPIES = sorted((ROOT / "exercises").glob("*.ipynb"))
+FIXTURES = sorted((ROOT / "tests" / "fixtures" / "submissions").glob("*.ipynb"))
+LIMITS = ["--timeout", "4", "--notebook-timeout", "30"]
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    paths = [*SOURCES, *COPIES, *FIXTURES]
+    before = {p: digest(p) for p in paths}
+    parent = tmp_path_factory.mktemp("grading")
+    out = parent / "out"
+    code = main(["--lang", "en", "grade", *map(str, paths), "--out", str(out), "--jobs", "2",
+                 "--no-progress", *LIMITS])
+    doc = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    rows = list(csv.DictReader(io.StringIO((out / "grades.csv").read_text(encoding="utf-8"))))
+    return {"code": code, "out": out, "parent": parent, "before": before, "paths": paths,
+            "subs": {Path(s["file"]).resolve(): s for s in doc["submissions"]},
+            "rows": {Path(r["file"]).resolve(): r for r in rows}, "doc": doc}
+
+
+def sub(batch: dict[str, Any], path: Path) -> dict[str, Any]:
+    return batch["subs"][path.resolve()]
+
+
+def test_every_submission_gets_a_row_and_exit_0(batch: dict[str, Any]) -> None:
+    assert batch["code"] == 0
+    assert len(batch["subs"]) == len(batch["paths"]) == len(batch["rows"])
+    assert [p.name for p in batch["parent"].iterdir()] == ["out"]  # no temporary folder left behind
+
+
+def test_submissions_are_never_modified(batch: dict[str, Any]) -> None:
+    for path, before in batch["before"].items():
+        assert digest(path) == before, path
+        assert sub(batch, path)["sha256"] == before
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem)
+def test_every_solution_scores_full_marks(batch: dict[str, Any], source: Path) -> None:
+    s = sub(batch, source)
+    assert s["status"] == "ok"
+    assert s["score"] == s["max_score"] > 0, {q: r["message"]["en"] for q, r in s["questions"].items()}
+    assert s["learner"] == "demo-learner"
+
+
+@pytest.mark.parametrize("copy", COPIES, ids=lambda p: p.stem)
+def test_every_learner_copy_scores_zero(batch: dict[str, Any], copy: Path) -> None:
+    s = sub(batch, copy)
+    assert s["status"] == "ok" and s["score"] == 0 and s["max_score"] > 0
+    assert all(not q["passed"] for q in s["questions"].values())
+
+
+EXPECTED = {
+    # fixture: (status, question whose message is checked, words in that message)
+    "cheat-patch-checker": ("ok", "q5", "banker_draws = …"),
+    "cheat-fake-pass": ("ok", "q1", "still `...`"),
+    "cheat-input-transformer": ("ok", "q1", "wrong type"),
+    "cheat-run-cell-hook": ("ok", "q1", "wrong type"),
+    "cheat-patch-shell": ("ok", "q1", "wrong type"),
+    "cheat-eq-always-true": ("ok", "q1", "AlwaysTrue"),
+    "cheat-patch-builtins": ("kernel_broken", None, "unreadable"),
+    "cheat-kill-parent": (None, None, ""),  # ok under Landlock (signal refused), else worker_failed
+    "cheat-escape": ("ok", "q1", "wrong type"),
+    "endless-loop": ("cell_timeout", None, "endless loop"),
+    "endless-function": ("ok", "q5", "did not finish"),
+    "deleted-cells": ("ok", "q1", "No answer `case_a`"),
+    "giant-output": (None, None, ""),
+    "memory-hog": ("ok", "q1", "No answer `case_a`"),
+    "delegate-call": ("ok", "q5", "uses .banker_draws"),
+    "delegate-default-arg": ("ok", "q5", "uses .banker_draws"),
+    "delegate-table": ("ok", "q5", "uses .BANKER_DRAWS_ON"),
+    "delegate-assign": ("ok", "q5", "uses banker_draws = …"),
+    "delegate-getattr": ("ok", "q5", "uses getattr"),
+    "delegate-hidden-global": ("ok", "q5", "NameError"),
+    "delegate-typing-sys": ("ok", "q5", "uses .modules"),
+    "not-json": ("not_json", None, "Not a JSON file"),
+    "not-a-notebook": ("not_notebook", None, "Not a readable Jupyter notebook"),
+}
+
+
+def test_every_fixture_has_an_expectation() -> None:
+    assert sorted(p.stem for p in FIXTURES) == sorted(EXPECTED)
+
+
+@pytest.mark.parametrize("fixture", FIXTURES, ids=lambda p: p.stem)
+def test_every_hostile_fixture_scores_zero(batch: dict[str, Any], fixture: Path) -> None:
+    s = sub(batch, fixture)
+    status, qid, words = EXPECTED[fixture.stem]
+    assert s["score"] == 0
+    assert batch["rows"][fixture.resolve()]["score"] == "0"
+    if status is not None:
+        assert s["status"] == status, s["reason"]["en"]
+    text = s["questions"][qid]["message"]["en"] if qid else s["reason"]["en"]
+    assert words in text, text
+    if fixture.stem.startswith("delegate-") and "NameError" not in words:
+        assert "own rule" in text  # the feedback says why a delegating function earns nothing
+
+
+def test_learner_code_cannot_write_outside_its_folder(batch: dict[str, Any]) -> None:
+    escaped = ROOT / "tests" / "fixtures" / "escaped-by-learner.txt"
+    if _sandbox.abi_version() < 1:
+        escaped.unlink(missing_ok=True)
+        pytest.skip("Linux Landlock is not available here: writes are not confined")
+    assert not escaped.exists()
+    assert batch["doc"]["limits"]["sandbox"].startswith("landlock")
+
+
+def test_a_kernel_cannot_kill_its_grading_worker(batch: dict[str, Any]) -> None:
+    s = sub(batch, ROOT / "tests" / "fixtures" / "submissions" / "cheat-kill-parent.ipynb")
+    if _sandbox.abi_version() >= 6:
+        assert s["status"] == "ok"  # the signal was refused, the answers were read as usual
+    else:
+        assert s["status"] == "worker_failed" and "ended abnormally" in s["reason"]["en"]
+
+
+def test_forged_answers_never_arrive(batch: dict[str, Any]) -> None:
+    """The transformer and the pre_run_cell hook printed engine-correct answers with the nonce;
+    the grader saw the learner's real (wrong) answers instead."""
+    for name in ("cheat-input-transformer", "cheat-run-cell-hook", "cheat-patch-shell"):
+        s = sub(batch, ROOT / "tests" / "fixtures" / "submissions" / f"{name}.ipynb")
+        assert s["status"] == "ok" and s["learner"] == "mallory"
+        assert all(not q["passed"] for q in s["questions"].values())
+
+
+def test_memory_limit_is_what_stops_the_memory_hog(tmp_path: Path) -> None:
+    """Positive control: with a generous limit the same notebook does answer (and scores)."""
+    exercises = load_exercises(ROOT / "exercises" / "source")
+    hog = ROOT / "tests" / "fixtures" / "submissions" / "memory-hog.ipynb"
+    roomy = grade_file(hog, exercises, Limits(cell_timeout=20, notebook_timeout=60, memory_mb=4096))
+    assert roomy.score > 0
+
+
+def test_grading_the_same_file_twice_gives_the_same_row(batch: dict[str, Any]) -> None:
+    exercises = load_exercises(ROOT / "exercises" / "source")
+    source = next(p for p in SOURCES if p.stem.startswith("04-"))
+    again = grade_file(source, exercises, Limits(4, 30), display=sub(batch, source)["file"])
+    first = sub(batch, source)
+    assert {k: v for k, v in again.to_json().items() if k != "feedback"} == \
+        {k: v for k, v in first.items() if k != "feedback"}
+
+
+def test_gradebook_columns_and_feedback_pages(batch: dict[str, Any]) -> None:
+    text = (batch["out"] / "grades.csv").read_text(encoding="utf-8")
+    header = text.splitlines()[0].split(",")
+    assert header[:4] == ["file", "learner", "score", "max_score"]
+    exercises = load_exercises(ROOT / "exercises" / "source")
+    assert header[4:] == [f"{ex}:{q.id}" for ex in sorted(exercises) for q in exercises[ex].questions]
+    pages = sorted(p.name for p in (batch["out"] / "feedback").iterdir())
+    assert len(pages) == len(batch["paths"])
+    s = sub(batch, next(p for p in FIXTURES if p.stem == "cheat-eq-always-true"))
+    page = (batch["out"] / s["feedback"]).read_text(encoding="utf-8")
+    assert "q5" in page and "0 / 8" in page and "<AlwaysTrue>" not in page and "&lt;AlwaysTrue&gt;" in page

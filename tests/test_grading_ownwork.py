@@ -1,0 +1,56 @@
+"""Static own-work check of function answers (read in the grader's process)."""
+
+from __future__ import annotations
+
+import pytest
+
+from baccarat_kit.grading.ownwork import function_code, own_work
+
+SETUP = "import baccarat_kit as bk\nLEARNER_ID = 'x'\ncheck = bk.grading.Checker('03-banker-rule')"
+OWN = "def banker_draws(total, player_third):\n    if player_third is None:\n        return total <= 5\n    return total < 3"
+
+
+def test_own_function_passes_and_carries_its_helpers() -> None:
+    cells = [SETUP, "LOW = 3", "def helper(t):\n    return t < LOW",
+             "def banker_draws(t, v):\n    return helper(t)", "%time x = 1"]
+    assert own_work(cells, "banker_draws") == (True, "")
+    code = function_code(cells, "banker_draws")
+    assert code is not None
+    assert "LOW = 3" in code and "def helper" in code and "bk" not in code and "LEARNER_ID" not in code
+
+
+@pytest.mark.parametrize("cells, detail", [
+    ([SETUP, "def banker_draws(t, v):\n    return bk.banker_draws(t, v)"], ".banker_draws"),
+    ([SETUP, "banker_draws = bk.banker_draws"], "banker_draws = …"),
+    ([SETUP, "T = bk.rules.BANKER_DRAWS_ON", "def banker_draws(t, v):\n    return v in T[t]"], ".BANKER_DRAWS_ON"),
+    ([SETUP, "from baccarat_kit import banker_draws as f", "def banker_draws(t, v):\n    return f(t, v)"],
+     "from baccarat_kit import banker_draws as f"),
+    ([SETUP, "def banker_draws(t, v):\n    return getattr(bk, 'banker_draws')(t, v)"], "getattr"),
+    ([SETUP, "def banker_draws(t, v):\n    return __import__('bacc' + 'arat_kit').banker_draws(t, v)"],
+     ".banker_draws"),
+    ([SETUP, "import typing\ndef banker_draws(t, v):\n    return typing.sys.modules['x'].f(t, v)"], ".modules"),
+    ([SETUP, "import typing\ndef banker_draws(t, v):\n    return typing.cast(bool, t)"], "import typing"),
+    ([SETUP, "from . import x\ndef banker_draws(t, v):\n    return x(t)"], "from . import x"),
+    ([SETUP, "def banker_draws(t, v):\n    return ().__class__"], ".__class__"),
+    ([SETUP, "def banker_draws(t, v, g=globals):\n    return g()['x'](t, v)"], "globals"),
+    # reaching frames (and the runner's nonce) through format strings or attrgetter, or leaving
+    # the runner early so that a forged line would be the only one
+    ([SETUP, "def banker_draws(t, v):\n    return '{0.gi_frame}'.format(t)"], ".format"),
+    ([SETUP, "from operator import attrgetter\ndef banker_draws(t, v):\n    return attrgetter('x')(t)"],
+     "attrgetter"),
+    ([SETUP, "import operator\ndef banker_draws(t, v):\n    return operator.lt(t, 3)"], "import operator"),
+    ([SETUP, "def banker_draws(t, v):\n    raise SystemExit"], "SystemExit"),
+    ([SETUP, "def banker_draws(t, v):\n    exit()"], "exit"),
+])
+def test_reaching_the_kit_is_refused(cells: list[str], detail: str) -> None:
+    ok, found = own_work(cells, "banker_draws")
+    assert not ok and found == detail
+    assert function_code(cells, "banker_draws") is None
+
+
+def test_missing_function() -> None:
+    assert own_work([SETUP], "banker_draws") == (False, "")
+
+
+def test_own_solution_with_allowed_import() -> None:
+    assert own_work(["from functools import lru_cache", "@lru_cache\n" + OWN], "banker_draws") == (True, "")
