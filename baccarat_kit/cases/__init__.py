@@ -1,0 +1,72 @@
+"""The worked-case catalogue: every case of the five source pages, as data the engine checks.
+
+Cases live in TOML files shipped here (``bcr.toml``, ``examples-000.toml`` …); instructors
+add their own files or folders. :func:`load` reads them; each :class:`Case` can play its
+cards (:meth:`Case.coup`), explain itself and check every claim against the engine.
+
+>>> import baccarat_kit as bk
+>>> cat = bk.cases.load()
+>>> case = cat["BCR-001"]
+>>> case.kind, case.source, case.coup().winner
+('full', '000', 'player')
+>>> cat["BCR-001-variant"].coup().winner, cat["BCR-001-variant"].parent.id
+('banker', 'BCR-001')
+>>> cat["HK-A"].kind, cat["HK-A"].cards is None
+('partial', True)
+>>> cat.check()          # every claim in the shipped catalogue holds
+()
+"""
+
+from __future__ import annotations
+
+from .catalogue import (
+    CLAIM_KEYS,
+    SCHEMA_VERSION,
+    BetClaim,
+    Case,
+    CaseFileError,
+    Catalogue,
+    Problem,
+    UnknownCase,
+    case_label,
+    load,
+    read,
+    shipped_files,
+)
+from .coverage import Coverage, coverage
+from .verify import Decision, Outcome, check_case, count_claims, outcome
+
+
+def check(paths=None, *, shipped: bool | None = None) -> tuple[Catalogue, tuple[Problem, ...]]:  # type: ignore[no-untyped-def]
+    """Read case files and check every claim: the catalogue and all problems (schema first).
+
+    >>> catalogue, problems = check()
+    >>> problems
+    ()
+    """
+    catalogue, problems = read(paths, shipped=shipped)
+    return catalogue, (*problems, *catalogue.check())
+
+
+__all__ = [
+    "CLAIM_KEYS",
+    "SCHEMA_VERSION",
+    "BetClaim",
+    "Case",
+    "CaseFileError",
+    "Catalogue",
+    "Coverage",
+    "Decision",
+    "Outcome",
+    "Problem",
+    "UnknownCase",
+    "case_label",
+    "check",
+    "check_case",
+    "count_claims",
+    "coverage",
+    "load",
+    "outcome",
+    "read",
+    "shipped_files",
+]

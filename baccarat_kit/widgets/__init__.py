@@ -1,0 +1,31 @@
+"""Widgets for the lessons: thin views over the engine (needs the ``widgets`` extra).
+
+``bk.widgets.HandBuilder``, ``RuleChecker``, ``CaseViewer`` and ``Quiz`` are ipywidgets
+``VBox`` containers; every control and output is an attribute, and each carries the CSS
+class of the contract in ``docs/architecture.md`` (see ``docs/widgets.md``).
+
+>>> import baccarat_kit as bk
+>>> hb = bk.widgets.HandBuilder("4 4 4 5 7", lang="en")     # BCR-008
+>>> hb.winner.value
+'<b>Result: player 8, banker 9: banker wins.</b>'
+"""
+
+from __future__ import annotations
+
+from ._common import plain_text
+from .case_viewer import CaseViewer
+from .hand_builder import HandBuilder
+from .quiz import Option, Question, Quiz, banker_misconception, load_questions
+from .rule_checker import RuleChecker
+
+__all__ = [
+    "CaseViewer",
+    "HandBuilder",
+    "Option",
+    "Question",
+    "Quiz",
+    "RuleChecker",
+    "banker_misconception",
+    "load_questions",
+    "plain_text",
+]

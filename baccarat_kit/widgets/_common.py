@@ -1,0 +1,228 @@
+"""Shared pieces of the widgets: the language toggle, cards drawn as cards, HTML helpers.
+
+Nothing here decides a rule; it only renders what the engine returns.
+
+>>> from baccarat_kit import Card
+>>> "9♥" in card_html(Card("9♥"), "en") and "bk-red" in card_html(Card("9♥"), "en")
+True
+>>> "bk-black" in card_html(Card("K♠"), "zh")
+True
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable
+from typing import Any
+
+import ipywidgets as w
+
+from ..cards import Card, Rank, Suit
+from ..coup import Coup
+from ..errors import BaccaratError
+from ..i18n import LANGUAGES, message, normalize_language
+from ..rules import (
+    BANKER_DRAWS_WHEN_PLAYER_STOOD,
+    VALUES,
+    banker_draws,
+    draw_values,
+    format_values,
+    hand_total,
+)
+
+_SUIT_KEY = {
+    Suit.SPADES: "widgets.suit-spades",
+    Suit.HEARTS: "widgets.suit-hearts",
+    Suit.DIAMONDS: "widgets.suit-diamonds",
+    Suit.CLUBS: "widgets.suit-clubs",
+}
+
+
+def esc(text: object) -> str:
+    """``text`` escaped for HTML element content (quotes kept as typed)."""
+    return html.escape(str(text), quote=False)
+
+
+def attr(text: object) -> str:
+    """``text`` escaped for an HTML attribute value."""
+    return html.escape(str(text), quote=True)
+
+
+def card_aria(card: Card, lang: str) -> str:
+    """A card in words: rank, suit, colour and value, so colour is never the only signal."""
+    if card.suit is None:
+        return message("widgets.card-aria-nosuit", lang, rank=card.rank.value, value=card.value)
+    else:
+        suit = message(_SUIT_KEY[card.suit], lang)
+        colour = message("widgets.colour-red" if card.suit.is_red else "widgets.colour-black", lang)
+    return message("widgets.card-aria", lang, rank=card.rank.value, suit=suit, colour=colour,
+                   value=card.value)
+
+
+def card_html(card: Card, lang: str) -> str:
+    """One card drawn as a card: rank and suit symbol, red or black, its value written below."""
+    if card.suit is None:
+        tone, colour = "bk-nosuit", "#333"
+    elif card.suit.is_red:
+        tone, colour = "bk-red", "#b00020"
+    else:
+        tone, colour = "bk-black", "#111"
+    style = (
+        "display:inline-block;min-width:2.6em;padding:0.25em 0.35em;margin:0 0.2em;"
+        "border:1px solid #555;border-radius:0.35em;background:#fff;text-align:center;"
+        f"color:{colour};font-weight:bold;line-height:1.2;vertical-align:top"
+    )
+    value = esc(message("widgets.card-value", lang, value=card.value))
+    return (
+        f'<span class="bk-card {tone}" role="img" aria-label="{attr(card_aria(card, lang))}" '
+        f'title="{attr(card_aria(card, lang))}" style="{style}">{esc(card.label)}'
+        f'<br><small style="color:#333;font-weight:normal">{value}</small></span>'
+    )
+
+
+def cards_html(cards: Iterable[Card], lang: str) -> str:
+    return "".join(card_html(c, lang) for c in cards)
+
+
+def card_options(lang: str, *, blank: bool) -> list[tuple[str, str]]:
+    """Dropdown options for one card: each rank without a suit, then with each suit.
+
+    The value is the card's label (``"9"``, ``"9♥"``), ``""`` for "no card".
+    """
+    opts: list[tuple[str, str]] = []
+    if blank:
+        opts.append((message("widgets.no-card", lang), ""))
+    for rank in Rank:
+        opts.append((rank.value, rank.value))
+        for suit in Suit:
+            label = rank.value + suit.value
+            opts.append((f"{label} {message(_SUIT_KEY[suit], lang)}", label))
+    return opts
+
+
+def lang_toggle(lang: str) -> w.ToggleButtons:
+    """The language switch every widget carries (CSS class ``bk-lang``)."""
+    toggle = w.ToggleButtons(
+        options=[(message("widgets.lang-zh", "zh"), "zh"), (message("widgets.lang-en", "en"), "en")],
+        value=lang,
+        description=message("widgets.lang", lang),
+        tooltips=[message("widgets.lang-tip", "zh"), message("widgets.lang-tip", "en")],
+        style={"button_width": "6em", "description_width": "initial"},
+    )
+    toggle.add_class("bk-lang")
+    return toggle
+
+
+def html_widget(css: str, value: str = "") -> w.HTML:
+    out = w.HTML(value=value)
+    out.add_class(css)
+    return out
+
+
+def check_lang(lang: str | None) -> str:
+    """``"zh"`` or ``"en"``; a :class:`~baccarat_kit.errors.LanguageError` otherwise."""
+    normalized = normalize_language(lang)
+    assert normalized in LANGUAGES
+    return normalized
+
+
+class LangMixin:
+    """A ``lang`` property shared by the widgets: setting it relabels and re-renders."""
+
+    _lang: str
+    lang_toggle: w.ToggleButtons
+
+    def _init_lang(self, lang: str | None) -> None:
+        self._lang = check_lang(lang)
+        self.lang_toggle = lang_toggle(self._lang)
+        self.lang_toggle.observe(self._on_lang, names="value")
+
+    @property
+    def lang(self) -> str:
+        """The widget's language, ``"zh"`` or ``"en"``; set it (or click ``bk-lang``) to switch."""
+        return self._lang
+
+    @lang.setter
+    def lang(self, value: str) -> None:
+        new = check_lang(value)
+        if self.lang_toggle.value != new:
+            self.lang_toggle.value = new  # calls _on_lang
+        elif new != self._lang:
+            self._lang = new
+            self._relabel()
+
+    def _on_lang(self, change: dict[str, Any]) -> None:
+        self._lang = check_lang(change["new"])
+        self.lang_toggle.description = message("widgets.lang", self._lang)
+        self._relabel()
+
+    def _relabel(self) -> None:  # pragma: no cover - every widget overrides
+        raise NotImplementedError
+
+    def _t(self, key: str, /, **params: Any) -> str:
+        return message(key, self._lang, **params)
+
+
+class WidgetError(BaccaratError):
+    """A widget asked for something that does not exist (an unknown case, a bad question)."""
+
+
+def opening_line(coup: Coup, lang: str) -> str:
+    """The first-two-cards sentence of a coup, with the engine's own message."""
+    p, b = coup.player_cards, coup.banker_cards
+    key = "coup.opening-natural" if coup.natural else "coup.opening"
+    return message(
+        key, lang, p1=p[0].label, p2=p[1].label, pt=hand_total(p[:2]),
+        b1=b[0].label, b2=b[1].label, bt=hand_total(b[:2]),
+    )
+
+
+def result_line(coup: Coup, lang: str) -> str:
+    """The result sentence of a coup (who won, with the totals)."""
+    return message(f"coup.result-{coup.winner}", lang, player=coup.player_total,
+                   banker=coup.banker_total)
+
+
+def banker_why(total: int, lang: str) -> str:
+    """Why a banker with ``total`` draws or stands after a player third card, read from the
+    engine's table ``BANKER_DRAWS_ON`` with the engine's own ``why.banker-*`` messages."""
+    values = draw_values(total)
+    if len(values) == len(VALUES):
+        return message("why.banker-always", lang, total=total)
+    if not values:
+        return message("why.banker-never", lang, total=total)
+    if len(values) == len(VALUES) - 1:
+        (missing,) = set(VALUES) - values
+        return message("why.banker-except", lang, total=total, value=missing)
+    return message("why.banker-some", lang, total=total, values=format_values(values))
+
+
+def banker_reason(total: int, third: int | None, lang: str) -> str:
+    """The banker's decision and its reason, every fact asked of the rules engine."""
+    drew = banker_draws(total, third)
+    action = message("action.draw" if drew else "action.stand", lang)
+    if third is None:
+        draws = BANKER_DRAWS_WHEN_PLAYER_STOOD
+        stands = set(range(8)) - draws
+        return message("widgets.rc.reason-stood", lang, draws=format_values(draws),
+                       stands=format_values(stands), total=total, action=action)
+    return message("widgets.rc.reason-third", lang, value=third, why=banker_why(total, lang),
+                   total=total, action=action)
+
+
+_BREAKS = re.compile(r"<br\s*/?>|</?(?:li|ol|ul|div|tr|p|table|caption)(?:\s[^>]*)?>", re.IGNORECASE)
+_CELLS = re.compile(r"</?(?:td|th)(?:\s[^>]*)?>", re.IGNORECASE)
+_TAGS = re.compile(r"<[^>]+>")
+
+
+def plain_text(widget_or_html: w.Widget | str) -> str:
+    """What an HTML output says, as plain text: one line per line break, list item or row.
+
+    >>> plain_text("<b>結果</b><br>閒 9<ol><li>a</li><li>b &amp; c</li></ol>")
+    '結果\\n閒 9\\na\\nb & c'
+    """
+    value = widget_or_html if isinstance(widget_or_html, str) else widget_or_html.value
+    text = _TAGS.sub("", _CELLS.sub(" ", _BREAKS.sub("\n", value)))
+    lines = [" ".join(line.split()) for line in html.unescape(text).splitlines()]
+    return "\n".join(line for line in lines if line)

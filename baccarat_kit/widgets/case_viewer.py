@@ -1,0 +1,262 @@
+"""CaseViewer: pick a case of the catalogue, step through it, toggle its variant.
+
+Works on the case catalogue's contract (``docs/architecture.md``): a catalogue iterates
+cases and gives ``catalogue[id]``; a case has ``id``, ``title(lang)``, ``source``,
+``basis``, ``assumptions(lang)``, ``kind``, ``cards``, ``variants``, ``parent``,
+``change(lang)`` and ``coup()``. The steps and the result are the engine's
+(``Step.explain``), never the widget's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Protocol
+
+import ipywidgets as w
+
+from ..cards import Card
+from ..coup import Coup
+from ._common import (
+    LangMixin,
+    WidgetError,
+    cards_html,
+    esc,
+    html_widget,
+    opening_line,
+    result_line,
+)
+
+
+class CaseLike(Protocol):
+    """What the viewer needs of a case (the catalogue contract)."""
+
+    id: str
+    source: str
+    basis: str
+    kind: str
+    cards: tuple[Card, ...] | None
+    variants: tuple[Any, ...]
+    parent: Any
+
+    def title(self, lang: str | None = None) -> str: ...
+    def assumptions(self, lang: str | None = None) -> str: ...
+    def change(self, lang: str | None = None) -> str: ...
+    def coup(self) -> Coup: ...
+
+
+def _default_catalogue() -> Any:
+    from .. import cases
+
+    return cases.load()
+
+
+class CaseViewer(LangMixin, w.VBox):
+    """Choose a case (``case_select``), step with ``prev_button``/``next_button``, switch to
+    its "change one condition" variant with ``variant_toggle``.
+
+    ``case`` is the case shown (the variant when the toggle is on), ``coup`` its engine coup
+    (None for a partial case), ``position`` how many lines of ``lines`` are shown.
+    ``catalogue``: any object of the catalogue contract (default: ``bk.cases.load()``).
+    """
+
+    def __init__(self, case_id: str | None = None, *, lang: str = "zh",
+                 catalogue: Any = None) -> None:
+        super().__init__()
+        self._init_lang(lang)
+        self.add_class("bk-case-viewer")
+        self.catalogue = _default_catalogue() if catalogue is None else catalogue
+        self.cases: tuple[CaseLike, ...] = tuple(
+            c for c in self._iter_catalogue() if getattr(c, "parent", None) is None
+        )
+        if not self.cases:
+            raise WidgetError("widgets.cv.empty")
+        self.case: CaseLike = self.cases[0]
+        self.coup: Coup | None = None
+        self.lines: tuple[str, ...] = ()
+        self.position = 0
+        self.variant_index = 0
+        """Which of the case's variants the toggle shows (0: the first, ``-variant``)."""
+        self._busy = False
+
+        self.title = html_widget("bk-title")
+        self.case_select = w.Dropdown(options=self._case_options(),
+                                      layout=w.Layout(width="36em"),
+                                      style={"description_width": "initial"})
+        self.case_select.add_class("bk-case-select")
+        self.variant_toggle = w.ToggleButton(value=False, icon="random")
+        self.variant_toggle.add_class("bk-variant-toggle")
+        self.prev_button = w.Button(icon="arrow-left")
+        self.prev_button.add_class("bk-step-prev")
+        self.next_button = w.Button(icon="arrow-right")
+        self.next_button.add_class("bk-step-next")
+        self.info = html_widget("bk-case-info")
+        self.progress = html_widget("bk-case-progress")
+        self.case_steps = html_widget("bk-case-steps")
+        self.case_result = html_widget("bk-case-result")
+        self.case_select.observe(self._on_select, names="value")
+        self.variant_toggle.observe(self._on_select, names="value")
+        self.prev_button.on_click(lambda _b: self.step(-1))
+        self.next_button.on_click(lambda _b: self.step(+1))
+        self.children = [
+            w.HBox([self.title, self.lang_toggle]),
+            w.HBox([self.case_select, self.variant_toggle]),
+            self.info,
+            w.HBox([self.prev_button, self.next_button, self.progress]),
+            self.case_steps,
+            self.case_result,
+        ]
+        self._label_controls()
+        self.select(case_id if case_id is not None else self.cases[0].id)
+
+    # ---- catalogue ----------------------------------------------------------------
+    def _iter_catalogue(self) -> Iterable[CaseLike]:
+        return iter(self.catalogue)
+
+    def _case_options(self) -> list[tuple[str, str]]:
+        return [(f"{c.id}　{c.title(self._lang)}", c.id) for c in self.cases]
+
+    def _lookup(self, case_id: str) -> CaseLike:
+        try:
+            return self.catalogue[case_id]  # type: ignore[no-any-return]
+        except (KeyError, LookupError, ValueError):
+            ids = self.catalogue.ids() if hasattr(self.catalogue, "ids") else [
+                c.id for c in self.cases]
+            raise WidgetError("widgets.cv.unknown", value=case_id,
+                              choices=", ".join(ids)) from None
+
+    # ---- state --------------------------------------------------------------------
+    @property
+    def case_id(self) -> str:
+        """The id of the case shown (a variant id such as ``BCR-004-variant`` when toggled)."""
+        return self.case.id
+
+    @property
+    def base_case(self) -> CaseLike:
+        """The case chosen in the dropdown (not its variant)."""
+        return self._lookup(self.case_select.value)
+
+    @property
+    def finished(self) -> bool:
+        """Every step is shown, and the result."""
+        return bool(self.lines) and self.position >= len(self.lines)
+
+    def select(self, case_id: str, variant: bool | None = None) -> None:
+        """Show a case by id; a variant id selects its case with the toggle on."""
+        case = self._lookup(case_id)
+        parent = getattr(case, "parent", None)
+        if parent is not None:
+            base, on = parent, variant is not False
+            self.variant_index = max(0, [v.id for v in parent.variants].index(case.id))
+        else:
+            base, on = case, bool(variant)
+            self.variant_index = 0
+        self._busy = True
+        try:
+            self.case_select.value = base.id
+            self.variant_toggle.value = on and bool(base.variants)
+        finally:
+            self._busy = False
+        self._show(base)
+
+    def step(self, delta: int) -> None:
+        """Show one more step (``+1``) or one fewer (``-1``)."""
+        if self.lines:
+            self.position = max(1, min(len(self.lines), self.position + delta))
+        self._render()
+
+    def show_all(self) -> None:
+        """Show every step and the result."""
+        self.position = len(self.lines)
+        self._render()
+
+    # ---- events -------------------------------------------------------------------
+    def _on_select(self, change: dict[str, Any]) -> None:
+        if self._busy:
+            return
+        if change["owner"] is self.case_select:
+            self.variant_index = 0
+        self._show(self.base_case)
+
+    def _show(self, base: CaseLike) -> None:
+        variants = tuple(getattr(base, "variants", ()) or ())
+        if not variants and self.variant_toggle.value:
+            self._busy = True
+            try:
+                self.variant_toggle.value = False
+            finally:
+                self._busy = False
+        self.variant_toggle.disabled = not variants
+        if self.variant_index >= len(variants):
+            self.variant_index = 0
+        on = bool(variants) and self.variant_toggle.value
+        self.case = variants[self.variant_index] if on else base
+        self.coup = self.case.coup() if self.case.kind == "full" and self.case.cards else None
+        self.position = 1 if self.coup is not None else 0
+        self._render()
+
+    # ---- view ---------------------------------------------------------------------
+    def _label_controls(self) -> None:
+        self.title.value = f"<b>{esc(self._t('widgets.cv.title'))}</b>"
+        self.case_select.description = self._t("widgets.cv.case")
+        self.case_select.tooltip = self._t("widgets.cv.case-tip")
+        value = self.case_select.value
+        self._busy = True
+        try:
+            self.case_select.options = self._case_options()
+            if value is not None:
+                self.case_select.value = value
+        finally:
+            self._busy = False
+        self.variant_toggle.description = self._t("widgets.cv.variant")
+        self.prev_button.description = self._t("widgets.cv.prev")
+        self.prev_button.tooltip = self._t("widgets.cv.prev-tip")
+        self.next_button.description = self._t("widgets.cv.next")
+        self.next_button.tooltip = self._t("widgets.cv.next-tip")
+
+    def _relabel(self) -> None:
+        self._label_controls()
+        self._render()
+
+    def _render(self) -> None:
+        lang, case = self._lang, self.case
+        self.variant_toggle.tooltip = self._t(
+            "widgets.cv.variant-tip" if not self.variant_toggle.disabled else "widgets.cv.no-variant")
+        info = [f"<b>{esc(case.id)}　{esc(case.title(lang))}</b>",
+                esc(self._t("widgets.cv.source", source=case.source, basis=case.basis))]
+        if getattr(case, "parent", None) is not None:
+            info.append(f'<span class="bk-change">{esc(self._t("widgets.cv.change", change=case.change(lang)))}</span>')
+        assumptions = case.assumptions(lang)
+        if assumptions:
+            info.append(esc(self._t("widgets.cv.assumptions", text=assumptions)))
+        if case.cards:
+            info.append(esc(self._t("widgets.cv.cards", cards=" ".join(c.label for c in case.cards)))
+                        + "<br>" + cards_html(case.cards, lang))
+        self.info.value = "<br>".join(info)
+        coup = self.coup
+        if coup is None:
+            self.lines = ()
+            self.case_steps.value = esc(self._t("widgets.cv.partial"))
+            self.case_result.value = ""
+            self.progress.value = ""
+            self.prev_button.disabled = self.next_button.disabled = True
+            return
+        self.lines = (opening_line(coup, lang), *(s.explain(lang) for s in coup.steps))
+        shown = self.lines[: self.position]
+        self.case_steps.value = "<ol>" + "".join(f"<li>{esc(x)}</li>" for x in shown) + "</ol>"
+        self.progress.value = esc(self._t("widgets.cv.progress", shown=self.position,
+                                          total=len(self.lines)))
+        self.prev_button.disabled = self.position <= 1
+        self.next_button.disabled = self.position >= len(self.lines)
+        if self.finished:
+            result = f"<b>{esc(result_line(coup, lang))}</b>"
+            if coup.unused:
+                from ..i18n import message
+
+                result += "<br>" + esc(message("coup.unused", lang,
+                                               cards=" ".join(c.label for c in coup.unused)))
+            self.case_result.value = result
+        else:
+            self.case_result.value = esc(self._t("widgets.cv.pending"))
+
+    def __repr__(self) -> str:
+        return f"CaseViewer(case_id={self.case_id!r}, lang={self._lang!r})"

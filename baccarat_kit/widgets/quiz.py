@@ -1,0 +1,326 @@
+"""Quiz: multiple choice with immediate feedback that names the misconception.
+
+A question is data (:class:`Question`, or a dict / TOML table of the same shape)::
+
+    {"id": "banker-3",
+     "prompt": {"zh": "…", "en": "…"},
+     "options": [{"zh": "…", "en": "…"},                                  # the right one
+                 {"zh": "…", "en": "…", "misconception": "banker-3-always"}],
+     "answer": 0,                                   # index of the correct option
+     "explain": {"zh": "…", "en": "…"}}            # optional
+
+A wrong option may name a misconception id from :mod:`baccarat_kit.misconceptions`;
+its feedback then shows that misconception's claim and correction. Questions about
+the drawing rules can be generated from the engine (:meth:`Quiz.banker_rule`,
+:meth:`Quiz.player_rule`), so no question restates the table.
+
+>>> quiz = Quiz.banker_rule([(3, 8)], lang="en")
+>>> quiz.question.options[quiz.question.answer].text["en"]
+'stands'
+>>> quiz.options.value = 1 - quiz.question.answer
+>>> quiz.submit.click()
+>>> quiz.correct, "banker-3-always" in quiz.feedback.value
+(False, True)
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import ipywidgets as w
+
+from ..errors import BaccaratError
+from ..i18n import LANGUAGES, both
+from ..misconceptions import get as get_misconception
+from ..rules import (
+    PLAYER_DRAWS_ON,
+    banker_draws,
+    banker_rule,
+    format_values,
+    player_draws,
+    player_rule,
+)
+from ._common import LangMixin, WidgetError, banker_reason, esc, html_widget
+
+
+def _texts(value: object, qid: str, name: str) -> dict[str, str]:
+    if not isinstance(value, Mapping) or any(not isinstance(value.get(k), str) for k in LANGUAGES):
+        raise WidgetError("widgets.quiz.bad-field", id=qid, field=name,
+                          expected='{"zh": "…", "en": "…"}')
+    return {k: str(value[k]) for k in LANGUAGES}
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One answer: its text in each language and, for a wrong one, a misconception id."""
+
+    text: dict[str, str]
+    misconception: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """One multiple-choice question; ``answer`` is the index of the correct option."""
+
+    id: str
+    prompt: dict[str, str]
+    options: tuple[Option, ...]
+    answer: int
+    explain: dict[str, str] | None = field(default=None)
+
+    def __post_init__(self) -> None:
+        if len(self.options) < 2:
+            raise WidgetError("widgets.quiz.too-few-options", id=self.id, given=len(self.options))
+        if (isinstance(self.answer, bool) or not isinstance(self.answer, int)
+                or not 0 <= self.answer < len(self.options)):
+            raise WidgetError("widgets.quiz.bad-answer", id=self.id, value=self.answer,
+                              last=len(self.options) - 1)
+        for opt in self.options:
+            if opt.misconception is not None:
+                get_misconception(opt.misconception)  # an unknown id is an error now
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Question:
+        """A question from a dict (or a TOML table) of the documented shape."""
+        qid = str(data.get("id", "?"))
+        raw_options = data.get("options")
+        if not isinstance(raw_options, Sequence) or isinstance(raw_options, str):
+            raise WidgetError("widgets.quiz.bad-field", id=qid, field="options",
+                              expected="[{zh, en, misconception?}, …]")
+        options = tuple(
+            Option(_texts(o, qid, "options"), o.get("misconception") if isinstance(o, Mapping) else None)
+            for o in raw_options
+        )
+        explain = data.get("explain")
+        return cls(
+            id=qid,
+            prompt=_texts(data.get("prompt"), qid, "prompt"),
+            options=options,
+            answer=data.get("answer"),  # type: ignore[arg-type]  # checked in __post_init__
+            explain=_texts(explain, qid, "explain") if explain is not None else None,
+        )
+
+
+def load_questions(path: str | Path) -> tuple[Question, ...]:
+    """Questions from a TOML file of ``[[question]]`` tables (the dict shape above)."""
+    data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    return tuple(Question.from_dict(q) for q in data.get("question", []))
+
+
+def _draw_stand_options(draws: bool, wrong_misconception: str | None) -> tuple[tuple[Option, ...], int]:
+    """Options "draws" / "stands" (always in this order), the answer index from the engine."""
+    draw = Option(both("widgets.quiz.draw"), None if draws else wrong_misconception)
+    stand = Option(both("widgets.quiz.stand"), wrong_misconception if draws else None)
+    return (draw, stand), (0 if draws else 1)
+
+
+def _known(mid: str) -> str | None:
+    try:
+        get_misconception(mid)
+    except BaccaratError:
+        return None
+    return mid
+
+
+def banker_misconception(total: int, third: int | None) -> str | None:
+    """The misconception a wrong answer to "banker ``total``, player third ``third``" shows.
+
+    Chosen by comparing the engine's answer with the answer each misconception gives;
+    ``None`` when none fits.
+
+    >>> banker_misconception(3, 8), banker_misconception(6, 7), banker_misconception(1, 8)
+    ('banker-3-always', 'banker-6-always-stands', 'eight-stops-low-banker')
+    >>> banker_misconception(5, None), banker_misconception(4, 1)
+    ('banker-copies-player', 'banker-0-5-always')
+    """
+    draws = banker_draws(total, third)
+    if third is None:
+        # wrongly standing with a low total: "the player stood, so the banker stands too"
+        return "banker-copies-player" if draws else None
+    # a belief about this very total ("banker 3 always draws", "banker 6 always stands")
+    specific = _known(f"banker-{total}-always-stands" if draws else f"banker-{total}-always")
+    if specific:
+        return specific
+    if draws and third == 8:
+        return "eight-stops-low-banker"  # the wrong answer stands on the player's 8
+    if draws != banker_draws(total, None):
+        return "banker-0-5-always"  # the wrong answer is the player-stood rule's answer
+    return None
+
+
+class Quiz(LangMixin, w.VBox):
+    """Questions one at a time: pick an option (``options``), press ``submit``, read ``feedback``.
+
+    ``index`` is the current question, ``answers`` maps question index → chosen option,
+    ``correct`` says whether the last submitted answer was right, ``right`` counts right answers.
+    """
+
+    def __init__(self, questions: Iterable[Question | Mapping[str, Any]], *, lang: str = "zh") -> None:
+        super().__init__()
+        self._init_lang(lang)
+        self.add_class("bk-quiz")
+        self.questions: tuple[Question, ...] = tuple(
+            q if isinstance(q, Question) else Question.from_dict(q) for q in questions
+        )
+        if not self.questions:
+            raise WidgetError("widgets.quiz.empty")
+        self.index = 0
+        self.answers: dict[int, int] = {}
+        self.correct: bool | None = None
+        self.title = html_widget("bk-title")
+        self.progress = html_widget("bk-quiz-progress")
+        self.prompt = html_widget("bk-quiz-prompt")
+        self.options = w.RadioButtons(options=[], layout=w.Layout(width="auto"))
+        self.options.add_class("bk-quiz-options")
+        self.submit = w.Button(icon="check", button_style="primary")
+        self.submit.add_class("bk-quiz-submit")
+        self.submit.on_click(lambda _b: self.check())
+        self.prev_button = w.Button(icon="arrow-left")
+        self.prev_button.add_class("bk-quiz-prev")
+        self.prev_button.on_click(lambda _b: self.go(self.index - 1))
+        self.next_button = w.Button(icon="arrow-right")
+        self.next_button.add_class("bk-quiz-next")
+        self.next_button.on_click(lambda _b: self.go(self.index + 1))
+        self.feedback = html_widget("bk-quiz-feedback")
+        self.score = html_widget("bk-quiz-score")
+        nav = [self.prev_button, self.next_button] if len(self.questions) > 1 else []
+        self.children = [
+            w.HBox([self.title, self.lang_toggle]),
+            self.progress,
+            self.prompt,
+            self.options,
+            w.HBox([self.submit, *nav]),
+            self.feedback,
+            self.score,
+        ]
+        self._relabel()
+
+    # ---- generated questions --------------------------------------------------
+    @classmethod
+    def banker_rule(cls, cells: Iterable[tuple[int, int | None]], *, lang: str = "zh") -> Quiz:
+        """A quiz asking, for each (banker total, player third value or None), draw or stand.
+
+        The answer, its reason and the misconception a wrong answer shows all come from the
+        engine.
+        """
+        questions = []
+        for total, third in cells:
+            draws = banker_draws(total, third)
+            options, answer = _draw_stand_options(draws, banker_misconception(total, third))
+            prompt = (both("widgets.quiz.banker-question-stood", total=total) if third is None
+                      else both("widgets.quiz.banker-question-third", total=total, value=third))
+            rule = banker_rule(total, third)
+            explain = {lang_: both("widgets.quiz.rule-reason", rule=rule,
+                                   reason=banker_reason(total, third, lang_))[lang_]
+                       for lang_ in LANGUAGES}
+            questions.append(Question(rule, prompt, options, answer, explain))
+        return cls(questions, lang=lang)
+
+    @classmethod
+    def player_rule(cls, totals: Iterable[int], *, lang: str = "zh") -> Quiz:
+        """A quiz asking, for each player two-card total (0–7, no natural), draw or stand."""
+        questions = []
+        draws_on = format_values(PLAYER_DRAWS_ON)
+        stands_on = format_values(set(range(8)) - PLAYER_DRAWS_ON)
+        for total in totals:
+            draws = player_draws(total)
+            options, answer = _draw_stand_options(draws, None)
+            rule = player_rule(total)
+            explain = {
+                k: both("widgets.quiz.rule-reason", rule=rule, reason=both(
+                    "widgets.quiz.player-reason", total=total, draws=draws_on, stands=stands_on,
+                    action=both("action.draw" if draws else "action.stand")[k])[k])[k]
+                for k in LANGUAGES
+            }
+            questions.append(Question(rule, both("widgets.quiz.player-question", total=total),
+                                      options, answer, explain))
+        return cls(questions, lang=lang)
+
+    # ---- state ----------------------------------------------------------------
+    @property
+    def question(self) -> Question:
+        """The question shown."""
+        return self.questions[self.index]
+
+    @property
+    def right(self) -> int:
+        """How many questions have been answered correctly."""
+        return sum(1 for i, a in self.answers.items() if self.questions[i].answer == a)
+
+    def go(self, index: int) -> None:
+        """Show question ``index`` (clamped to the quiz), with its answer if it has one."""
+        self.index = max(0, min(index, len(self.questions) - 1))
+        self.correct = None
+        self._relabel(chosen=self.answers.get(self.index))
+
+    def check(self) -> bool | None:
+        """Check the selected option (what the submit button does); returns whether it is right."""
+        chosen = self.options.value
+        if chosen is None:
+            self.correct = None
+            self.feedback.value = f'<span role="alert">{esc(self._t("widgets.quiz.choose-first"))}</span>'
+            return None
+        self.answers[self.index] = int(chosen)
+        self.correct = int(chosen) == self.question.answer
+        self._render_feedback()
+        return self.correct
+
+    # ---- view -----------------------------------------------------------------
+    def _relabel(self, chosen: int | str | None = "keep") -> None:
+        q = self.question
+        lang = self._lang
+        if chosen == "keep":
+            chosen = self.options.value
+        self.title.value = f"<b>{esc(self._t('widgets.quiz.title'))}</b>"
+        self.progress.value = esc(self._t("widgets.quiz.progress", number=self.index + 1,
+                                          total=len(self.questions)))
+        self.prompt.value = f"<b>{esc(q.prompt[lang])}</b>"
+        self.options.options = [(f"{chr(ord('A') + i)}. {o.text[lang]}", i)
+                                for i, o in enumerate(q.options)]
+        self.options.value = chosen
+        self.submit.description = self._t("widgets.quiz.submit")
+        self.submit.tooltip = self._t("widgets.quiz.submit-tip")
+        self.prev_button.description = self._t("widgets.quiz.prev")
+        self.prev_button.tooltip = self._t("widgets.quiz.prev-tip")
+        self.prev_button.disabled = self.index == 0
+        self.next_button.description = self._t("widgets.quiz.next")
+        self.next_button.tooltip = self._t("widgets.quiz.next-tip")
+        self.next_button.disabled = self.index == len(self.questions) - 1
+        if self.index in self.answers:
+            self._render_feedback()
+        else:
+            self.feedback.value = ""
+            self._render_score()
+
+    def _render_feedback(self) -> None:
+        q, lang = self.question, self._lang
+        chosen = self.answers[self.index]
+        opt = q.options[chosen]
+        label = f"{chr(ord('A') + chosen)}. {opt.text[lang]}"
+        parts: list[str] = []
+        if chosen == q.answer:
+            parts.append(f'<b class="bk-right">{esc(self._t("widgets.quiz.right", answer=label))}</b>')
+        else:
+            parts.append(f'<b class="bk-wrong">{esc(self._t("widgets.quiz.wrong", answer=label))}</b>')
+            if opt.misconception:
+                m = get_misconception(opt.misconception)
+                parts.append(esc(self._t("widgets.quiz.misconception", id=m.id,
+                                         claim=m.claim(lang), correction=m.correction(lang))))
+            good = q.options[q.answer]
+            parts.append(esc(self._t("widgets.quiz.correct-is",
+                                     answer=f"{chr(ord('A') + q.answer)}. {good.text[lang]}")))
+        if q.explain:
+            parts.append(esc(self._t("widgets.quiz.why", text=q.explain[lang])))
+        self.feedback.value = '<div role="status">' + "<br>".join(parts) + "</div>"
+        self._render_score()
+
+    def _render_score(self) -> None:
+        self.score.value = esc(self._t("widgets.quiz.score", right=self.right,
+                                       total=len(self.questions)))
+
+    def __repr__(self) -> str:
+        return f"Quiz({len(self.questions)} questions, lang={self._lang!r})"

@@ -1,0 +1,172 @@
+"""RuleChecker: banker total and the player's third card → draw or stand, with the reason.
+
+Beside the answer, the banker matrix (rendered from the engine's own table) with the
+chosen cell highlighted (class ``bk-selected``). Draw and stand cells say 補／停 (D/S)
+in text, so colour is never the only signal.
+
+>>> rc = RuleChecker(lang="en")
+>>> rc.banker_total.value = 3
+>>> rc.player_third.value = 8
+>>> rc.draws, rc.rule
+(False, 'banker-3-vs-8')
+>>> rc.player_third.value = RuleChecker.STOOD
+>>> rc.draws, rc.rule
+(True, 'banker-3-player-stood')
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ipywidgets as w
+
+from ..rules import VALUES, banker_draws, banker_rule
+from ._common import LangMixin, attr, banker_reason, esc, html_widget
+
+STOOD = "stood"
+"""The value of ``bk-player-third`` meaning "the player stood (no third card)"."""
+
+BANKER_TOTALS = tuple(range(8))
+"""The banker totals the drawing table uses (8 and 9 are naturals)."""
+
+
+def _third(value: int | str) -> int | None:
+    return None if value == STOOD else int(value)
+
+
+class RuleChecker(LangMixin, w.VBox):
+    """Pick a banker total and the player's third card (or "player stood"); see the decision.
+
+    ``banker_total`` and ``player_third`` are the two dropdowns (values ``0``–``7`` and
+    ``"stood"`` or ``0``–``9``); ``decision``, ``reason`` and ``matrix`` are HTML outputs.
+    ``draws`` and ``rule`` hold the engine's answer for the current choice.
+    """
+
+    STOOD = STOOD
+
+    def __init__(self, *, lang: str = "zh", banker_total: int = 3,
+                 player_third: int | None = None) -> None:
+        super().__init__()
+        self._init_lang(lang)
+        self.add_class("bk-rule-checker")
+        self.draws: bool = False
+        self.rule: str = ""
+        self.title = html_widget("bk-title")
+        self.banker_total = w.Dropdown(options=[(str(t), t) for t in BANKER_TOTALS],
+                                       value=banker_total, style={"description_width": "initial"})
+        self.banker_total.add_class("bk-banker-total")
+        self.player_third = w.Dropdown(options=self._third_options(),
+                                       value=STOOD if player_third is None else player_third,
+                                       style={"description_width": "initial"})
+        self.player_third.add_class("bk-player-third")
+        self.decision = html_widget("bk-decision")
+        self.reason = html_widget("bk-reason")
+        self.matrix = html_widget("bk-matrix")
+        self.banker_total.observe(self._on_change, names="value")
+        self.player_third.observe(self._on_change, names="value")
+        self.children = [
+            w.HBox([self.title, self.lang_toggle]),
+            w.HBox([self.banker_total, self.player_third]),
+            self.decision,
+            self.reason,
+            self.matrix,
+        ]
+        self._relabel()
+
+    def check(self, banker_total: int, player_third: int | None) -> bool:
+        """Choose a cell (``player_third=None``: the player stood); returns whether the banker draws."""
+        self.banker_total.value = banker_total
+        self.player_third.value = STOOD if player_third is None else player_third
+        return self.draws
+
+    def _third_options(self) -> list[tuple[str, int | str]]:
+        opts: list[tuple[str, int | str]] = [(self._t("widgets.rc.stood"), STOOD)]
+        for v in VALUES:
+            label = self._t(f"widgets.rc.value-{v}") if v in (0, 1) else str(v)
+            opts.append((label, v))
+        return opts
+
+    def _on_change(self, change: dict[str, Any]) -> None:
+        self._render()
+
+    def _relabel(self) -> None:
+        self.title.value = f"<b>{esc(self._t('widgets.rc.title'))}</b>"
+        self.banker_total.description = self._t("widgets.rc.banker-total")
+        self.banker_total.tooltip = self._t("widgets.rc.banker-total-tip")
+        value = self.player_third.value
+        self.player_third.unobserve(self._on_change, names="value")
+        try:
+            self.player_third.options = self._third_options()
+            self.player_third.value = value
+        finally:
+            self.player_third.observe(self._on_change, names="value")
+        self.player_third.description = self._t("widgets.rc.player-third")
+        self.player_third.tooltip = self._t("widgets.rc.player-third-tip")
+        self._render()
+
+    def _render(self) -> None:
+        total = int(self.banker_total.value)
+        third = _third(self.player_third.value)
+        self.draws = banker_draws(total, third)
+        self.rule = banker_rule(total, third)
+        key = "widgets.rc.decision-draw" if self.draws else "widgets.rc.decision-stand"
+        self.decision.value = f'<b style="font-size:1.2em">{esc(self._t(key))}</b>'
+        self.reason.value = (
+            f"{esc(banker_reason(total, third, self._lang))}<br>"
+            f"<small>{esc(self._t('widgets.rc.rule-id', rule=self.rule))}</small>"
+        )
+        self.matrix.value = self.matrix_html(total, third)
+
+    def matrix_html(self, total: int | None = None, third: int | str | None = "none") -> str:
+        """The banker matrix as an HTML table; the cell (total, third) has class ``bk-selected``.
+
+        Columns: "player stood", then the player's third-card values 0–9; every cell is
+        asked of :func:`~baccarat_kit.banker_draws`.
+        """
+        cols: list[int | None] = [None, *VALUES]
+        cell_css = "border:1px solid #999;padding:0.15em 0.4em;text-align:center;min-width:2em"
+        head = [f'<th scope="col" style="{cell_css}">{esc(self._t("widgets.rc.corner"))}</th>']
+        for v in cols:
+            label = self._t("widgets.rc.col-stood") if v is None else str(v)
+            bold = "font-weight:bold;text-decoration:underline;" if (total is not None
+                                                                     and v == third) else ""
+            head.append(f'<th scope="col" style="{cell_css};{bold}">{esc(label)}</th>')
+        rows = [f"<tr>{''.join(head)}</tr>"]
+        for t in BANKER_TOTALS:
+            bold = "font-weight:bold;text-decoration:underline;" if t == total else ""
+            cells = [f'<th scope="row" style="{cell_css};{bold}">{t}</th>']
+            for v in cols:
+                drew = banker_draws(t, v)
+                kind = "draw" if drew else "stand"
+                text = self._t(f"widgets.rc.cell-{kind}")
+                long = self._t(f"widgets.rc.cell-{kind}-long")
+                column = self._t("widgets.rc.col-stood") if v is None else self._t(
+                    "widgets.rc.col-value", value=v)
+                aria = f"{self._t('widgets.rc.selected', total=t, column=column)}: {long}"
+                selected = t == total and v == third
+                css = f"bk-cell bk-{kind}" + (" bk-selected" if selected else "")
+                bg = "#d8f0d8" if drew else "#f4dcdc"
+                style = f"{cell_css};background:{bg}"
+                if selected:
+                    style += ";outline:3px solid #000;outline-offset:-3px;font-weight:bold"
+                    text = f"［{text}］"
+                extra = ' aria-selected="true"' if selected else ""
+                cells.append(f'<td class="{css}" data-total="{t}" '
+                             f'data-third="{"stood" if v is None else v}" title="{attr(aria)}" '
+                             f'style="{style}"{extra}>{esc(text)}</td>')
+            rows.append(f"<tr>{''.join(cells)}</tr>")
+        if total is None:
+            selected_text = self._t("widgets.dash")
+        else:
+            column = self._t("widgets.rc.col-stood") if third is None else self._t(
+                "widgets.rc.col-value", value=third)
+            selected_text = self._t("widgets.rc.selected", total=total, column=column)
+        caption = esc(self._t("widgets.rc.matrix-caption", selected=selected_text))
+        return (f'<table class="bk-matrix-table" style="border-collapse:collapse">'
+                f'<caption style="caption-side:top;text-align:left">{caption}</caption>'
+                f"{''.join(rows)}</table>")
+
+    def __repr__(self) -> str:
+        third = _third(self.player_third.value)
+        return (f"RuleChecker(banker_total={self.banker_total.value}, player_third={third!r}, "
+                f"lang={self._lang!r})")

@@ -1,0 +1,474 @@
+"""Widget logic without a browser: set a control's value, read the result widget's value.
+
+Expected outcomes are quoted from the source pages (``../shared/seeds``), not computed
+with the engine the widgets show, so these tests can fail.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+import pytest
+
+pytest.importorskip("ipywidgets")
+
+import ipywidgets as w
+
+import baccarat_kit as bk
+from baccarat_kit.widgets import (
+    CaseViewer,
+    HandBuilder,
+    Question,
+    Quiz,
+    RuleChecker,
+    banker_misconception,
+    load_questions,
+)
+from baccarat_kit.widgets._common import WidgetError
+
+
+def descendants(widget: w.Widget) -> list[w.Widget]:
+    out = [widget]
+    for child in getattr(widget, "children", ()):
+        out.extend(descendants(child))
+    return out
+
+
+def by_class(widget: w.Widget, css: str) -> list[w.Widget]:
+    return [d for d in descendants(widget) if css in getattr(d, "_dom_classes", ())]
+
+
+def one(widget: w.Widget, css: str) -> w.Widget:
+    found = by_class(widget, css)
+    assert len(found) == 1, f"{css}: {len(found)} widgets"
+    return found[0]
+
+
+def text(html: str) -> str:
+    """An HTML value as plain text."""
+    return re.sub(r"<[^>]+>", "", html)
+
+
+# ---- the contract of docs/architecture.md -----------------------------------------
+
+CONTRACT = {
+    HandBuilder: ("bk-hand-builder", ["bk-card-p1", "bk-card-b1", "bk-card-p2", "bk-card-b2",
+                                      "bk-card-next1", "bk-card-next2", "bk-sequence", "bk-totals",
+                                      "bk-steps", "bk-winner", "bk-settlement", "bk-changes",
+                                      "bk-lang"]),
+    RuleChecker: ("bk-rule-checker", ["bk-banker-total", "bk-player-third", "bk-decision",
+                                      "bk-reason", "bk-matrix", "bk-lang"]),
+    Quiz: ("bk-quiz", ["bk-quiz-options", "bk-quiz-submit", "bk-quiz-feedback", "bk-lang"]),
+    CaseViewer: ("bk-case-viewer", ["bk-case-select", "bk-variant-toggle", "bk-step-prev",
+                                    "bk-step-next", "bk-case-steps", "bk-case-result", "bk-lang"]),
+}
+
+
+def make(cls: type) -> w.VBox:
+    if cls is Quiz:
+        return Quiz.banker_rule([(3, 8)])
+    if cls is CaseViewer:
+        return CaseViewer(catalogue=CATALOGUE)
+    return cls()
+
+
+@pytest.mark.parametrize("cls", list(CONTRACT), ids=lambda c: c.__name__)
+def test_contract_css_classes(cls: type) -> None:
+    widget = make(cls)
+    root, parts = CONTRACT[cls]
+    assert isinstance(widget, w.VBox)
+    assert root in widget._dom_classes
+    for css in parts:
+        one(widget, css)
+    assert widget.lang == "zh"
+
+
+@pytest.mark.parametrize("cls", list(CONTRACT), ids=lambda c: c.__name__)
+def test_text_plain_repr_is_deterministic(cls: type) -> None:
+    a, b = make(cls), make(cls)
+    text_a = a._repr_mimebundle_()["text/plain"]
+    assert text_a == b._repr_mimebundle_()["text/plain"]
+    assert a.model_id not in text_a
+    assert cls.__name__ in text_a
+
+
+@pytest.mark.parametrize("cls", list(CONTRACT), ids=lambda c: c.__name__)
+def test_buttons_and_controls_have_labels(cls: type) -> None:
+    """Keyboard and screen-reader users need a description on every native control."""
+    widget = make(cls)
+    for d in descendants(widget):
+        if isinstance(d, w.Button | w.ToggleButton | w.Dropdown | w.Text):
+            assert d.description.strip(), d
+        if isinstance(d, w.Output):
+            pytest.fail("no Output widgets (they break nbval)")
+
+
+# ---- HandBuilder -------------------------------------------------------------------
+
+def test_hand_builder_bcr_001() -> None:
+    # 000 BCR-001: 閒2、莊3、閒3、莊4; 閒5補4 → 9; 莊7停; 閒9＞莊7，閒勝
+    hb = HandBuilder("2 3 3 4 4")
+    assert [hb.dropdowns[s].value for s in ("p1", "b1", "p2", "b2", "next1", "next2")] == [
+        "2", "3", "3", "4", "4", ""]
+    assert "閒家 9 點，莊家 7 點" in text(hb.totals.value)
+    assert "閒家勝" in text(hb.winner.value)
+    items = re.findall(r"<li>(.*?)</li>", hb.steps.value)
+    assert len(items) == 3  # the first two cards, the player's draw, the banker's stand
+    assert "補 4" in items[1] and "停牌" in items[2]
+    assert hb.settlement.layout.display == "none"
+
+
+def test_hand_builder_change_one_card_marks_what_flipped() -> None:
+    # BCR-001's variant: 只把莊第二張4改成5：莊3+5=8為天牌；閒停在5，不能補4，莊勝
+    hb = HandBuilder("2 3 3 4 4")
+    hb.card_b2.value = "5"
+    assert hb.sequence.value == "2 3 3 5 4"
+    assert "莊家勝" in text(hb.winner.value)
+    assert "閒家 5 點，莊家 8 點" in text(hb.totals.value)
+    assert set(hb.flipped) == {"winner", "player_total", "banker_total", "player_drew"}
+    changes = text(hb.changes.value)
+    assert "閒家 → 莊家" in changes and "閒家點數 9 → 5" in changes and "補牌 → 停牌" in changes
+    assert "bk-flipped" in hb.winner.value
+    assert "4" in text(hb.hands.value).split("未發出")[1]  # the 4 is not dealt
+    # the same hand again: nothing flipped
+    hb.sequence.value = "2 3 3 5 4"
+    hb.card_next2.value = "9"
+    assert hb.flipped == ()
+    assert "沒有改變" in hb.changes.value
+
+
+def test_hand_builder_typed_sequence_sets_the_dropdowns() -> None:
+    hb = HandBuilder(lang="en")
+    # 000 BCR-006: 閒2+4=6; 莊2+3=5; 閒6停牌; 莊5補2 → 7; 莊勝
+    hb.sequence.value = "2, 2, 4, 3, 2"
+    assert [hb.card_p1.value, hb.card_b1.value, hb.card_p2.value, hb.card_b2.value,
+            hb.card_next1.value] == ["2", "2", "4", "3", "2"]
+    assert "banker wins" in hb.winner.value
+    assert "Player 6, banker 7" in text(hb.totals.value)
+    # its variant: 只把莊第二張3改4：莊6，雙方均停牌，6:6和局；原本要補的2不發
+    hb.card_b2.value = "4"
+    assert "tie" in hb.winner.value
+    assert "Not dealt: 2" in text(hb.hands.value)
+
+
+def test_hand_builder_bad_sequence_shows_the_kits_message() -> None:
+    hb = HandBuilder("2 3 3 4 4")
+    hb.sequence.value = "2 3 11"  # no exception escapes
+    expected = bk.CardError("card.invalid", value="11").message("zh")
+    assert hb.error == expected
+    assert expected in hb.steps.value and "bk-error" in hb.steps.value
+    assert hb.coup is None and text(hb.winner.value) == "—"
+    assert "Traceback" not in hb.steps.value
+    hb.lang = "en"
+    assert "'11' is not a card" in hb.steps.value
+
+
+def test_hand_builder_not_enough_and_too_many_cards() -> None:
+    hb = HandBuilder(lang="en")
+    hb.sequence.value = "2 3 3 4"  # the player (5) must draw, but there is no fifth card
+    assert "not enough cards" in hb.error
+    hb.sequence.value = "2 3 3 4 4 5 6"
+    assert "at most six cards" in hb.error and "7 given" in hb.error
+    hb.card_next1.value = "4"  # the dropdowns still hold the last good cards
+    assert hb.error is None and hb.coup is not None and hb.coup.winner == "player"
+
+
+def test_hand_builder_settles_bets() -> None:
+    # BCR-001: 閒注100 … 返還100本金+100淨利=200
+    hb = HandBuilder("2 3 3 4 4", bets={"player": 100}, lang="en")
+    assert hb.settled is not None and hb.settled.returned == Decimal(200)
+    assert "200" in hb.settlement.value and hb.settlement.layout.display is None
+    # 004: banker pays 0.95: stake 100 → 195 back (banker natural 9 here, BCR-008)
+    hb = HandBuilder("4 4 4 5", bets={"banker": 100}, lang="en")
+    assert hb.settled.returned == Decimal("195.00")
+    assert "195.00" in hb.settlement.value
+
+
+def test_hand_builder_cards_as_cards_colour_not_the_only_signal() -> None:
+    hb = HandBuilder("Q♥ 9S 8D 5C", lang="en")  # player natural 8
+    hands = hb.hands.value
+    assert hands.count("bk-red") == 2 and hands.count("bk-black") == 2
+    assert "Q♥" in hands and "9♠" in hands
+    assert "hearts, red" in hands and "spades, black" in hands  # said in words, too
+    assert hb.card_p1.value == "Q♥" and hb.card_b1.value == "9♠"
+
+
+def test_hand_builder_language_toggle() -> None:
+    hb = HandBuilder("2 3 3 4 4")
+    assert hb.card_p1.description == "閒 1"
+    hb.lang_toggle.value = "en"
+    assert hb.lang == "en"
+    assert hb.card_p1.description == "Player 1"
+    assert "player wins" in hb.winner.value
+    assert hb.card_p1.value == "2"  # relabelling keeps the cards
+    with pytest.raises(bk.LanguageError):
+        hb.lang = "fr"
+
+
+# ---- RuleChecker -------------------------------------------------------------------
+
+# Quoted from the sources: 000 範例2–4, 002 cases A–D (banker total, player third or None).
+SOURCE_DECISIONS = [
+    ((3, 8), False),   # 000 範例2 / 002 case A: 莊家停牌
+    ((6, 6), True),    # 000 範例3: 莊家補牌
+    ((5, None), True),  # 000 範例4: 閒家停牌且沒有第三張 → 莊家5點補牌
+    ((4, 3), True),    # 002 case B
+    ((5, 3), False),   # 002 case C
+    ((6, 7), True),    # 002 case D
+]
+
+
+@pytest.mark.parametrize(("cell", "draws"), SOURCE_DECISIONS)
+def test_rule_checker_source_examples(cell: tuple[int, int | None], draws: bool) -> None:
+    rc = RuleChecker()
+    total, third = cell
+    rc.banker_total.value = total
+    rc.player_third.value = RuleChecker.STOOD if third is None else third
+    assert rc.draws is draws
+    assert ("補牌" if draws else "停牌") in rc.decision.value
+    assert ("Draw" if draws else "Stand") in rc.decision.value  # text, not colour
+    selected = re.findall(r'<td class="([^"]*)" data-total="(\d)" data-third="(\w+)"[^>]*>([^<]*)<',
+                          rc.matrix.value)
+    chosen = [s for s in selected if "bk-selected" in s[0]]
+    assert len(chosen) == 1
+    _css, t, v, label = chosen[0]
+    assert (int(t), v) == (total, "stood" if third is None else str(third))
+    assert ("補" if draws else "停") in label
+
+
+def test_rule_checker_matrix_every_cell() -> None:
+    rc = RuleChecker(lang="en")
+    cells = re.findall(r'<td class="bk-cell bk-(draw|stand)[^"]*" data-total="(\d)" '
+                       r'data-third="(\w+)"[^>]*>([^<]*)<', rc.matrix.value)
+    assert len(cells) == 8 * 11
+    for kind, t, v, label in cells:
+        third = None if v == "stood" else int(v)
+        assert (kind == "draw") is bk.banker_draws(int(t), third)
+        assert label.strip("［］") == ("D" if kind == "draw" else "S")
+    # the source's row for banker 3 (002): 補 except 停 under 8
+    row3 = [label.strip("［］") for kind, t, v, label in cells if t == "3" and v != "stood"]
+    assert row3 == ["D"] * 8 + ["S", "D"]
+
+
+def test_rule_checker_reason_and_language() -> None:
+    rc = RuleChecker()
+    assert rc.check(3, 8) is False
+    assert "banker-3-vs-8" in rc.reason.value and "8" in rc.reason.value
+    rc.lang = "en"
+    assert "except 8" in rc.reason.value
+    assert rc.player_third.value == 8  # the choice survives the relabelling
+    rc.check(5, None)
+    assert "player stood" in rc.reason.value.lower() and "banker-5-player-stood" in rc.reason.value
+    assert repr(rc) == "RuleChecker(banker_total=5, player_third=None, lang='en')"
+
+
+# ---- Quiz --------------------------------------------------------------------------
+
+QUESTION = {
+    "id": "bcr-002",
+    "prompt": {"zh": "閒首兩張5、莊3；閒第三張8。莊補還是停？",
+               "en": "Player 5, banker 3; the player's third card is 8. Does the banker draw?"},
+    "options": [
+        {"zh": "補牌", "en": "draws", "misconception": "banker-3-always"},
+        {"zh": "停牌", "en": "stands"},
+        {"zh": "用閒家最後 3 點查表", "en": "read the table with the player's final 3",
+         "misconception": "final-total-as-third"},
+    ],
+    "answer": 1,
+    "explain": {"zh": "莊首兩張3遇第三張8停牌。", "en": "A banker 3 stands on a third card of 8."},
+}
+
+
+def test_quiz_wrong_option_names_the_misconception() -> None:
+    quiz = Quiz([QUESTION])
+    quiz.options.value = 0
+    quiz.submit.click()
+    assert quiz.correct is False
+    m = bk.misconceptions.get("banker-3-always")
+    assert m.claim("zh") in quiz.feedback.value and m.correction("zh") in quiz.feedback.value
+    assert "B. 停牌" in quiz.feedback.value  # the right answer is given
+    quiz.options.value = 2
+    quiz.submit.click()
+    assert bk.misconceptions.get("final-total-as-third").claim("zh") in quiz.feedback.value
+
+
+def test_quiz_right_option_is_confirmed() -> None:
+    quiz = Quiz([QUESTION], lang="en")
+    quiz.options.value = 1
+    quiz.submit.click()
+    assert quiz.correct is True
+    assert "Correct: B. stands" in quiz.feedback.value
+    assert "misconception" not in quiz.feedback.value
+    assert quiz.right == 1 and "1 of 1" in quiz.score.value
+
+
+def test_quiz_needs_a_choice_and_switches_language() -> None:
+    quiz = Quiz([QUESTION, QUESTION | {"id": "again"}])
+    assert quiz.options.value is None
+    quiz.submit.click()
+    assert "請先選一個答案" in quiz.feedback.value and quiz.correct is None
+    quiz.options.value = 0
+    quiz.submit.click()
+    quiz.lang_toggle.value = "en"
+    assert "not right" in quiz.feedback.value.lower()
+    assert quiz.options.value == 0 and quiz.options.options[0][0] == "A. draws"
+    quiz.next_button.click()
+    assert quiz.index == 1 and quiz.options.value is None and quiz.feedback.value == ""
+    quiz.prev_button.click()
+    assert quiz.options.value == 0 and "not right" in quiz.feedback.value.lower()
+
+
+def test_quiz_checks_its_data(tmp_path) -> None:
+    with pytest.raises(WidgetError, match="0–2"):
+        Quiz([QUESTION | {"answer": 3}])
+    with pytest.raises(bk.BaccaratError, match="no-such-id"):
+        Quiz([QUESTION | {"options": [{"zh": "a", "en": "a", "misconception": "no-such-id"},
+                                      {"zh": "b", "en": "b"}]}])
+    with pytest.raises(WidgetError, match="prompt"):
+        Quiz([QUESTION | {"prompt": "only one language"}])
+    with pytest.raises(WidgetError):
+        Quiz([])
+    path = tmp_path / "q.toml"
+    path.write_text(
+        '[[question]]\nid = "t"\nprompt = { zh = "和局時押閒的注？", en = "On a tie, a player bet?" }\n'
+        "answer = 0\n"
+        'options = [{ zh = "原額退回", en = "is returned" },\n'
+        '  { zh = "輸掉", en = "loses", misconception = "tie-loses-main-bets" }]\n',
+        encoding="utf-8")
+    (q,) = load_questions(path)
+    assert isinstance(q, Question) and q.options[1].misconception == "tie-loses-main-bets"
+
+
+def test_quiz_generated_from_the_engine() -> None:
+    quiz = Quiz.banker_rule([cell for cell, _ in SOURCE_DECISIONS], lang="en")
+    for i, (_cell, draws) in enumerate(SOURCE_DECISIONS):
+        quiz.go(i)
+        assert quiz.question.options[quiz.question.answer].text["en"] == (
+            "draws" if draws else "stands")
+    quiz.go(0)  # banker 3, third 8: answering "draws" is the banker-3-always belief
+    quiz.options.value = 0
+    quiz.submit.click()
+    assert "banker-3-always" in quiz.feedback.value
+    player = Quiz.player_rule([5, 6])
+    assert [q.answer for q in player.questions] == [0, 1]  # 002: 5 補牌, 6 停牌
+
+
+def test_banker_misconception_choice() -> None:
+    assert banker_misconception(2, 8) == "eight-stops-low-banker"  # 000 BCR-007
+    assert banker_misconception(6, 6) == "banker-6-always-stands"
+    assert banker_misconception(5, None) == "banker-copies-player"  # 002
+    assert banker_misconception(5, 3) == "banker-0-5-always"  # 002 case C
+    assert banker_misconception(7, None) is None
+
+
+# ---- CaseViewer on a small in-test catalogue (the catalogue contract) -------------
+
+@dataclass
+class FakeCase:
+    id: str
+    titles: dict[str, str]
+    source: str
+    basis: str
+    kind: str
+    cards: tuple[bk.Card, ...] | None
+    variants: tuple[FakeCase, ...] = ()
+    parent: FakeCase | None = None
+    changes: dict[str, str] = field(default_factory=dict)
+
+    def title(self, lang: str | None = None) -> str:
+        return self.titles[lang or "zh"]
+
+    def assumptions(self, lang: str | None = None) -> str:
+        return "標準補牌" if (lang or "zh") == "zh" else "standard drawing rules"
+
+    def change(self, lang: str | None = None) -> str:
+        return self.changes.get(lang or "zh", "")
+
+    def coup(self) -> bk.Coup:
+        assert self.cards is not None
+        return bk.play(self.cards)
+
+
+class FakeCatalogue:
+    def __init__(self, cases: list[FakeCase]) -> None:
+        self._cases = cases
+        self._all = {c.id: c for c in cases} | {v.id: v for c in cases for v in c.variants}
+
+    def __iter__(self):
+        return iter(self._cases)
+
+    def __getitem__(self, key: str) -> FakeCase:
+        return self._all[key]
+
+    def ids(self) -> list[str]:
+        return list(self._all)
+
+
+def _catalogue() -> FakeCatalogue:
+    bcr1 = FakeCase("BCR-001", {"zh": "閒5補到9、莊7停牌", "en": "player 5 draws to 9"},
+                    "000", "Pennsylvania Code §631a.11", "full", bk.parse_cards("2 3 3 4 4"))
+    var = FakeCase("BCR-001-variant", {"zh": "莊第二張改5", "en": "banker's second card 5"},
+                   "000", "Pennsylvania Code §631a.11", "full", bk.parse_cards("2 3 3 5 4"),
+                   parent=bcr1, changes={"zh": "只把莊第二張4改成5", "en": "banker's 4 → 5"})
+    bcr1.variants = (var,)
+    case_a = FakeCase("HK-A", {"zh": "閒 5 → 第三張 8；莊 3", "en": "player 5 → 8; banker 3"},
+                      "002", "Massachusetts Gaming Commission", "partial", None)
+    return FakeCatalogue([bcr1, case_a])
+
+
+CATALOGUE = _catalogue()
+
+
+def test_case_viewer_steps_through_a_case() -> None:
+    cv = CaseViewer("BCR-001", catalogue=CATALOGUE)
+    assert cv.case_select.value == "BCR-001" and cv.position == 1
+    assert text(cv.case_steps.value).count("。") == 1
+    assert "閒家勝" not in cv.case_result.value
+    assert cv.prev_button.disabled and not cv.next_button.disabled
+    cv.next_button.click()
+    cv.next_button.click()
+    assert cv.finished and cv.next_button.disabled
+    assert "閒家勝" in cv.case_result.value  # BCR-001: 閒9＞莊7，閒勝
+    cv.prev_button.click()
+    assert not cv.finished and "閒家勝" not in cv.case_result.value
+
+
+def test_case_viewer_variant_toggle() -> None:
+    cv = CaseViewer(catalogue=CATALOGUE, lang="en")
+    cv.variant_toggle.value = True
+    assert cv.case_id == "BCR-001-variant"
+    assert "banker's 4 → 5" in cv.info.value
+    cv.show_all()
+    assert "banker wins" in cv.case_result.value  # 莊3+5=8為天牌 … 莊勝
+    cv.variant_toggle.value = False
+    assert cv.case_id == "BCR-001" and cv.position == 1
+    cv.select("BCR-001-variant")
+    assert cv.variant_toggle.value is True and cv.case_id == "BCR-001-variant"
+
+
+def test_case_viewer_partial_case_and_unknown_id() -> None:
+    cv = CaseViewer(catalogue=CATALOGUE)
+    cv.case_select.value = "HK-A"
+    assert cv.coup is None and cv.variant_toggle.disabled
+    assert cv.next_button.disabled and "只給點數" in cv.case_steps.value
+    with pytest.raises(WidgetError, match="BCR-001"):
+        cv.select("BCR-999")
+    assert repr(cv) == "CaseViewer(case_id='HK-A', lang='zh')"
+
+
+def test_widgets_are_lazy() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, baccarat_kit; print('ipywidgets' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_plain_text_reads_an_output() -> None:
+    hb = HandBuilder("2 3 3 4 4", lang="en")
+    assert bk.widgets.plain_text(hb.winner) == "Result: player 9, banker 7: player wins."
+    steps = bk.widgets.plain_text(hb.steps).splitlines()
+    assert steps[0] == "Steps" and len(steps) == 4
