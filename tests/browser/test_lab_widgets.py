@@ -11,8 +11,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pytest
-
 import baccarat_kit as bk
 from baccarat_kit.i18n import message
 
@@ -131,35 +129,39 @@ def _choose_case(page: Any, root: str, case_id: str) -> None:
     select.select_option(value=value)
 
 
-def _toggle_variant(page: Any, root: str) -> None:
-    toggle = page.locator(f"{root} .bk-variant-toggle")
-    checkbox = toggle.locator("input[type=checkbox]")
-    if checkbox.count():
-        checkbox.click()
-    elif toggle.locator("button").count() > 1:  # ToggleButtons: original | variant
-        toggle.locator("button").nth(1).click()
-    else:
-        toggle.click()
+def _step_to_the_end(page: Any, root: str, coup: bk.Coup) -> None:
+    """Click "next step" until every line (first two cards, then each step) is shown."""
+    lines = 1 + len(coup.steps)
+    for shown in range(2, lines + 1):
+        page.locator(f"{root} button.bk-step-next").click()
+        expect_text(page, f"{root} .bk-case-progress",
+                    message("widgets.cv.progress", LANG, shown=shown, total=lines))
+    assert page.locator(f"{root} button.bk-step-next").is_disabled()
 
 
 def test_case_viewer_toggle_the_variant_and_the_result_flips_as_the_source_says(
     open_lab, make_notebook, shot
 ):
-    cases = pytest.importorskip("baccarat_kit.cases", reason="case catalogue not merged")
-    catalogue = cases.load()
+    catalogue = bk.cases.load()
     case, variant = catalogue["BCR-001"], catalogue["BCR-001-variant"]
     # Source 000, BCR-001: 閒9＞莊7，閒勝; its variant (莊第二張4改成5): 莊3+5=8為天牌 … 莊勝.
     assert (case.coup().winner, variant.coup().winner) == ("player", "banker")
 
     page = open_lab(make_notebook(
         "from baccarat_kit.widgets import CaseViewer",
-        "CaseViewer()",
+        'CaseViewer("BCR-008")',
     ))
     root = ".bk-case-viewer"
     _choose_case(page, root, "BCR-001")
+    expect_text(page, f"{root} .bk-case-info", "BCR-001")
+    _step_to_the_end(page, root, case.coup())
     expect_text(page, f"{root} .bk-case-result", result_line(case.coup()))
-    _toggle_variant(page, root)
-    expect_text(page, f"{root} .bk-case-result", result_line(variant.coup()))
+
+    page.locator(f"{root} button.bk-variant-toggle").click()
+    expect_text(page, f"{root} .bk-case-info", variant.change(LANG))
+    _step_to_the_end(page, root, variant.coup())
+    result = expect_text(page, f"{root} .bk-case-result", result_line(variant.coup()))
+    assert squash(result_line(case.coup())) not in result
     shot(page.locator(root), "case-viewer")
 
 
