@@ -25,27 +25,3 @@ def test_a_dropdown_change_reaches_the_kernel_and_back(open_lab, make_notebook):
         "() => document.querySelector('.probe-out').innerText.trim() === 'picked C'"
     )
 
-
-def test_voila_serves_the_widgets_without_code_and_takes_keyboard_input(
-    voila, page, make_notebook, tmp_path
-):
-    import json
-
-    nb = tmp_path / "probe.ipynb"
-    nb.write_text(json.dumps(make_notebook(*CELLS)), encoding="utf-8")
-    with voila(nb) as url:
-        page.goto(url, wait_until="domcontentloaded")
-        out = page.locator(".probe-out")
-        out.wait_for()
-        assert out.inner_text().strip() == "picked A"
-        assert page.get_by_text("import ipywidgets").count() == 0  # no code shown
-        # Keyboard only: Tab to the dropdown, arrow down twice.
-        for _ in range(20):
-            if page.evaluate("() => !!document.activeElement.closest('.probe-pick')"):
-                break
-            page.keyboard.press("Tab")
-        page.keyboard.press("ArrowDown")
-        page.keyboard.press("ArrowDown")
-        page.wait_for_function(
-            "() => document.querySelector('.probe-out').innerText.trim() === 'picked C'"
-        )

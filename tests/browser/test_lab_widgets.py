@@ -9,12 +9,14 @@ quoted from the source pages; nothing restates the drawing table.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import baccarat_kit as bk
 from baccarat_kit.i18n import message
 
 LANG = "zh"  # what a learner sees first
+LESSON_04 = Path(__file__).resolve().parents[2] / "notebooks" / "04-banker-rule.ipynb"
 
 
 def squash(text: str) -> str:
@@ -83,30 +85,32 @@ def test_hand_builder_change_a_card_updates_totals_steps_and_winner(
 # --------------------------------------------------------------------------- RuleChecker
 
 
-def test_rule_checker_choose_a_cell_shows_draw_or_stand_and_the_reason(
-    open_lab, make_notebook, shot
+def test_rule_checker_in_lesson_04_choose_a_cell_shows_draw_or_stand_and_the_reason(
+    open_lab, shot
 ):
-    page = open_lab(make_notebook(
-        "from baccarat_kit.widgets import RuleChecker",
-        "RuleChecker()",
-    ))
+    # The lesson itself (a copy), run from top to bottom as a learner would.
+    page = open_lab(LESSON_04)
     root = ".bk-rule-checker"
+    assert page.locator(root).count() == 1
     # Source 000, BCR-002 and its variant: a banker 3 meets the player's third card 8, then 9.
     for third in (8, 9):
         page.locator(f"{root} .bk-banker-total select").select_option("3")
         page.locator(f"{root} .bk-player-third select").select_option(str(third))
+        # The widget re-renders decision, reason and matrix together: once the matrix marks
+        # the chosen cell, the kernel has answered this choice (not the one before).
+        selected = page.locator(
+            f'{root} .bk-matrix td.bk-selected[data-total="3"][data-third="{third}"]'
+        )
+        selected.wait_for()
+        assert page.locator(f"{root} .bk-matrix td.bk-selected").count() == 1
         draws = bk.banker_draws(3, third)
-        decision = message("widgets.rc.decision-draw" if draws else "widgets.rc.decision-stand",
-                           LANG)
-        expect_text(page, f"{root} .bk-decision", decision)
-        expect_text(page, f"{root} .bk-reason", bk.banker_rule(3, third),
-                    message("action.draw" if draws else "action.stand", LANG))
-        selected = page.locator(f"{root} .bk-matrix td.bk-selected")
-        assert selected.count() == 1
-        assert selected.get_attribute("data-total") == "3"
-        assert selected.get_attribute("data-third") == str(third)
         kind = "draw" if draws else "stand"
         assert f"bk-{kind}" in (selected.get_attribute("class") or "")
+        decision = squash(page.locator(f"{root} .bk-decision").inner_text())
+        assert decision == message(f"widgets.rc.decision-{kind}", LANG)
+        reason = squash(page.locator(f"{root} .bk-reason").inner_text())
+        assert bk.banker_rule(3, third) in reason
+        assert message(f"action.{kind}", LANG) in reason
         if third == 8:
             shot(page.locator(root), "rule-checker")
     assert bk.banker_draws(3, 8) != bk.banker_draws(3, 9)  # the two cells differ: a real flip
