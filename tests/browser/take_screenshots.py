@@ -19,9 +19,12 @@ FOLDER = REPO / "docs" / "screenshots"
 
 def main() -> int:
     env = dict(os.environ, BK_SCREENSHOTS=str(FOLDER), REQUIRE_BROWSER="1")
+    basetemp = REPO / ".pytest-tmp" / "screenshots"
+    basetemp.parent.mkdir(parents=True, exist_ok=True)
+    tests = REPO / "tests" / "browser"
     cmd = [
-        sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-        f"--basetemp={REPO / '.pytest-tmp' / 'screenshots'}", str(REPO / "tests" / "browser"),
+        sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--basetemp={basetemp}",
+        str(tests / "test_lab_widgets.py"), str(tests / "test_trainer_voila.py"),
     ]
     code = subprocess.call(cmd, cwd=REPO, env=env)
     if code == 0:
