@@ -23,7 +23,6 @@ import json
 import os
 import re
 import secrets
-import shutil
 import signal
 import socket
 import subprocess
@@ -52,6 +51,8 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 ARTIFACTS = REPO / "test-artifacts"
 TIMEOUT_MS = 30_000
+KERNEL_START_MS = 60_000
+RUN_ALL_MS = 90_000
 SERVER_START_S = 90.0
 
 
@@ -219,37 +220,61 @@ class Lab:
 
     def add_notebook(self, source: Path | dict[str, Any], stem: str) -> str:
         """Copy a notebook (a file or an nbformat dict) into the server's root under a unique
-        name; return that name."""
+        name, without its stored outputs (so what the test sees is its own run); return the
+        name."""
+        nb = json.loads(source.read_text(encoding="utf-8")) if isinstance(source, Path) else source
+        nb = json.loads(json.dumps(nb))
+        nb.get("metadata", {}).pop("widgets", None)
+        for cell in nb["cells"]:
+            if cell["cell_type"] == "code":
+                cell["outputs"], cell["execution_count"] = [], None
         name = f"{re.sub(r'[^A-Za-z0-9_-]+', '-', stem)}-{uuid.uuid4().hex[:8]}.ipynb"
-        target = self.root / name
-        if isinstance(source, Path):
-            shutil.copyfile(source, target)
-        else:
-            target.write_text(json.dumps(source, ensure_ascii=False), encoding="utf-8")
+        (self.root / name).write_text(json.dumps(nb, ensure_ascii=False), encoding="utf-8")
         return name
+
+    @staticmethod
+    def _status(name: str) -> str:
+        return f'.jp-StatusBar-TextItem[title="Change kernel for {name}"]'
 
     def open(self, page: Any, name: str) -> None:
         """Open a notebook and wait until its kernel is idle."""
         page.goto(f"{self.base}/lab/tree/{name}?reset&token={self.token}")
-        status = page.locator(f'.jp-StatusBar-TextItem[title="Change kernel for {name}"]')
-        status.wait_for()
         page.wait_for_function(
-            "el => /\\| Idle$/.test(el.textContent.trim())",
-            arg=status.element_handle(),
+            """sel => {
+                const el = document.querySelector(sel);
+                return !!el && /\\| Idle$/.test(el.textContent.trim());
+            }""",
+            arg=self._status(name),
+            timeout=KERNEL_START_MS,
         )
 
-    def run_all(self, page: Any) -> None:
-        """Run > Run All Cells, then wait until every code cell has an execution count."""
+    def run_all(self, page: Any, name: str) -> None:
+        """Run > Run All Cells, then wait until every code cell has an execution count.
+
+        If the run stops early (a cell raised), fail with the error output shown.
+        """
         page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
         page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Run All Cells$")).click()
-        page.wait_for_function(
-            """() => {
+        state = page.wait_for_function(
+            """sel => {
                 const prompts = [...document.querySelectorAll(
-                    '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-CodeCell .jp-InputPrompt')];
-                return prompts.length > 0 && prompts.every(p => /^\\[\\d+\\]:$/.test(p.textContent.trim()));
+                    '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-CodeCell .jp-InputPrompt'
+                )].map(p => p.textContent.trim());
+                const numbered = prompts.filter(p => /^\\[\\d+\\]:$/.test(p));
+                if (prompts.length > 0 && numbered.length === prompts.length) return 'done';
+                const status = document.querySelector(sel);
+                const idle = !!status && /\\| Idle$/.test(status.textContent.trim());
+                const busy = prompts.some(p => p.includes('*'));
+                return idle && !busy && numbered.length > 0 ? 'stopped' : false;
             }""",
-            timeout=60_000,
-        )
+            arg=self._status(name),
+            timeout=RUN_ALL_MS,
+        ).json_value()
+        if state != "done":
+            errors = page.locator(
+                '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'
+            ).all_inner_texts()
+            raise AssertionError(f"Run All Cells stopped early in {name}:\n" + "\n".join(errors))
 
     def api(self, method: str, path: str) -> Any:
         request = urllib.request.Request(
@@ -403,7 +428,7 @@ def open_lab(lab: Lab, page: Any, request: pytest.FixtureRequest) -> Iterator[An
         name = lab.add_notebook(source, request.node.name)
         opened.append(name)
         lab.open(page, name)
-        lab.run_all(page)
+        lab.run_all(page, name)
         return page
 
     yield run
