@@ -45,3 +45,8 @@ endif
 
 clean:
 	rm -rf $(VENV) $(PYTEST_TMP) build *.egg-info
+
+# Rebuild and execute the lesson notebooks from notebooks/src/*.py (outputs stored for nbval).
+.PHONY: notebooks
+notebooks: venv
+	$(PY) notebooks/build.py

@@ -63,6 +63,7 @@ __version__ = "0.1.0"
 _LAZY: dict[str, str] = {
     "rules": "baccarat_kit.rules",
     "misconceptions": "baccarat_kit.misconceptions",
+    "display": "baccarat_kit.display",
     "cases": "baccarat_kit.cases",
     "widgets": "baccarat_kit.widgets",
 }

@@ -85,28 +85,38 @@ def _hoist_lang(argv: list[str]) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code (0 ok, 1 checked and found wrong, 2 bad input)."""
+    from . import i18n
+
     args_list = _hoist_lang(list(sys.argv[1:] if argv is None else argv))
     parser = build_parser()
     args = parser.parse_args(args_list)
+    saved = i18n._current
+    lang = "en"
     try:
-        if args.lang is not None:
-            args.lang = set_language(args.lang)
-        else:
-            args.lang = normalize_language(None)
+        # The chosen language holds for this command only (restored afterwards).
+        lang = set_language(args.lang) if args.lang is not None else normalize_language(None)
+        args.lang = lang
         if not getattr(args, "func", None):
             parser.print_help()
             return 2
         return int(args.func(args) or 0)
     except BaccaratError as err:
-        print(f"baccarat-kit: {err.message(getattr(args, 'lang', None) if args.lang in ('zh', 'en') else 'en')}",
-              file=sys.stderr)
+        print(f"baccarat-kit: {err.message(lang)}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went away (`baccarat-kit cases list | head`): stop quietly.
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except (OSError, UnicodeDecodeError) as err:
-        print(f"baccarat-kit: {message('cli.os_error', args.lang if args.lang in ('zh', 'en') else None, value=err)}",
-              file=sys.stderr)
+        print(f"baccarat-kit: {message('cli.os_error', lang, value=err)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
+    finally:
+        i18n._current = saved
 
 
 if __name__ == "__main__":  # pragma: no cover

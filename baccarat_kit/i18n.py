@@ -95,12 +95,27 @@ def _flatten(data: dict[str, Any], prefix: str = "") -> list[tuple[str, dict[str
     return out
 
 
+class Term(str):
+    """A parameter that is itself a message key, translated when the message is rendered.
+
+    >>> message("rule.total_range", "zh", who=Term("who.banker"), value=12)[:7]
+    '莊家點數 12'
+    """
+
+    __slots__ = ()
+
+
 def message(key: str, lang: str | None = None, /, **params: Any) -> str:
-    """The message ``key`` in ``lang`` (default: the current language), formatted with ``params``."""
+    """The message ``key`` in ``lang`` (default: the current language), formatted with ``params``.
+
+    Parameters that are :class:`Term` are message keys themselves and are translated too.
+    """
     texts = catalogue().get(key)
     if texts is None:
         raise KeyError(f"no message {key!r} in baccarat_kit/locale/*.toml")
-    return texts[normalize_language(lang)].format(**params)
+    code = normalize_language(lang)
+    rendered = {k: message(v, code) if isinstance(v, Term) else v for k, v in params.items()}
+    return texts[code].format(**rendered)
 
 
 def both(key: str, /, **params: Any) -> dict[str, str]:

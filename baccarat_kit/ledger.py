@@ -63,10 +63,10 @@ class Discrepancy:
     found: Decimal
 
     def explain(self, lang: str | None = None) -> str:
-        from .i18n import message
+        from .i18n import Term, message
 
         return message("ledger.discrepancy", lang, line=self.line, round_id=self.round_id,
-                       field=self.field, expected=self.expected, found=self.found)
+                       field=Term(f"field.{self.field}"), expected=self.expected, found=self.found)
 
     def __str__(self) -> str:
         return self.explain()

@@ -27,6 +27,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from .errors import RuleError
+from .i18n import Term
 
 if TYPE_CHECKING:
     from .cards import Card
@@ -59,7 +60,8 @@ MAX_CARDS_PER_HAND = 3
 """At most one extra card per hand."""
 
 
-def _check_total(total: object, who: str) -> int:
+def _check_total(total: object, hand: str) -> int:
+    who = Term(f"who.{hand}")
     if isinstance(total, bool) or not isinstance(total, int):
         raise RuleError("rule.total_type", who=who, value=repr(total))
     if total in NATURALS:

@@ -99,11 +99,12 @@ def test_catalogue_contract() -> None:
 EXPECTED_IDS = {
     "000": ["BCR-001", "BCR-002", "BCR-003", "BCR-004", "BCR-005", "BCR-006", "BCR-007",
             "BCR-008", "000-EX-1", "000-EX-2", "000-EX-3", "000-EX-4", "000-EX-5", "000-DEMO",
-            "000-SELF-1", "000-SELF-2", "000-VAL-1"],
+            "000-SELF-1", "000-SELF-2", "000-VAL-1", "000-VAL-2"],
     "001": ["001-EX-1", "001-EX-2", "001-EX-3", "001-EX-4", "001-EX-5", "001-VAL-1",
             "001-VAL-2"],
     "002": ["HK-A", "HK-B", "HK-C", "HK-D"],
-    "003": ["TW-A", "TW-B", "TW-C", "TW-D", "003-VAL-1", "003-VAL-2", "003-VAL-3", "003-VAL-4"],
+    "003": ["TW-A", "TW-B", "TW-C", "TW-D", "003-VAL-1", "003-VAL-2", "003-VAL-3", "003-VAL-4",
+            "003-NATURAL"],
     "004": ["004-VAL-1", "004-VAL-2", "004-VAL-3", "004-VAL-4"],
 }
 
@@ -139,7 +140,8 @@ def test_partial_cases_invent_no_card() -> None:
 
 # Card-value examples of 000, 001, 003, 004: (cards or values, sum, total) from the sources.
 VALUE_EXAMPLES = {
-    "000-VAL-1": ("7 8", 15, 5), "001-VAL-1": ("7 8", 15, 5), "001-VAL-2": ("K 6", 6, 6),
+    "000-VAL-1": ("7 8", 15, 5), "000-VAL-2": ("7 8", 15, 5),
+    "001-VAL-1": ("7 8", 15, 5), "001-VAL-2": ("K 6", 6, 6),
     "003-VAL-1": ([1, 6], 7, 7), "003-VAL-2": ("8 7", 15, 5), "003-VAL-3": ([0, 9], 9, 9),
     "003-VAL-4": ("6 8 7", 21, 1), "004-VAL-1": ("K 9", 9, 9), "004-VAL-2": ("7 8", 15, 5),
     "004-VAL-3": ("9 6", 15, 5), "004-VAL-4": ("4 5", 9, 9),
@@ -454,3 +456,49 @@ def test_problem_messages_have_no_placeholder_left() -> None:
                      (Path(bk.cases.__file__).parent).glob("*.py"))
     used = set(re.findall(r'"(cases\.[a-z.-]+)"', source))
     assert used <= keys, used - keys
+
+
+# ---------------------------------------------------------------- quoted exactly
+
+
+def _seeds() -> Path | None:
+    root = Path(__file__).resolve().parents[1]
+    for candidate in (root.parent / "shared" / "seeds", root.parent.parent / "shared" / "seeds"):
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+SEEDS = _seeds()
+
+
+@pytest.mark.skipif(SEEDS is None, reason="the source pages (../shared/seeds) are not here")
+@pytest.mark.parametrize("case_id", ALL_IDS)
+def test_quotes_are_the_sources_own_words(case_id: str) -> None:
+    assert SEEDS is not None
+    case = CATALOGUE[case_id]
+    (page,) = SEEDS.glob(f"{case.source}_*.txt") if case.source in EXPECTED_IDS else (None,)
+    if page is None:
+        pytest.skip(f"{case_id} cites no source page")
+    lines = page.read_text(encoding="utf-8").splitlines()
+    text = "\n".join(lines)
+    if case.quote and case.parent is None:
+        for line in case.quote.splitlines():
+            assert any(line in src for src in lines), (case_id, line)
+    if case_id.startswith("BCR-") and case.parent is None:
+        assert f"{case_id}｜{case.title('zh')}" in lines
+        assert f"適用版本／假設：{case.assumptions('zh')}" in lines
+    if case_id.startswith("BCR-") and case.parent is not None:
+        assert f"只改一個條件：{case.change('zh')}" in lines
+    if re.match(r"^00[01]-EX-\d$", case_id):
+        assert case.title("zh") in text
+
+
+def test_a_given_third_card_contradicting_a_stand_claim(tmp_path: Path) -> None:
+    (tmp_path / "g.toml").write_text(HEAD + 'id = "G-1"\nplayer_third = 8\n'
+                                     'player_decision = "stand"\n', encoding="utf-8")
+    _, problems = check(tmp_path / "g.toml")
+    (p,) = problems
+    assert (p.case, p.field, p.kind) == ("G-1", "player_decision", "claim")
+    assert p.message("en").endswith("expected player decision stand, the engine gives draw "
+                                    "(the case gives the player's third card, so the player drew)")

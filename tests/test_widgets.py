@@ -99,7 +99,7 @@ def test_buttons_and_controls_have_labels(cls: type) -> None:
     """Keyboard and screen-reader users need a description on every native control."""
     widget = make(cls)
     for d in descendants(widget):
-        if isinstance(d, w.Button | w.ToggleButton | w.Dropdown | w.Text):
+        if isinstance(d, w.Button | w.ToggleButton | w.Dropdown | w.Text | w.RadioButtons):
             assert d.description.strip(), d
         if isinstance(d, w.Output):
             pytest.fail("no Output widgets (they break nbval)")
@@ -262,6 +262,10 @@ def test_rule_checker_reason_and_language() -> None:
     rc.check(5, None)
     assert "player stood" in rc.reason.value.lower() and "banker-5-player-stood" in rc.reason.value
     assert repr(rc) == "RuleChecker(banker_total=5, player_third=None, lang='en')"
+    with pytest.raises(bk.RuleError, match="Natural"):
+        rc.check(8, 2)  # a natural: the engine's message, not a widget trait error
+    with pytest.raises(bk.RuleError):
+        RuleChecker(player_third=10)
 
 
 # ---- Quiz --------------------------------------------------------------------------
@@ -472,3 +476,55 @@ def test_plain_text_reads_an_output() -> None:
     assert bk.widgets.plain_text(hb.winner) == "Result: player 9, banker 7: player wins."
     steps = bk.widgets.plain_text(hb.steps).splitlines()
     assert steps[0] == "Steps" and len(steps) == 4
+
+
+# ---- CaseViewer on the shipped catalogue (bk.cases) -------------------------------
+
+def test_case_viewer_shipped_catalogue_bcr_004_variant() -> None:
+    cv = CaseViewer("BCR-004-variant", lang="zh")
+    assert cv.case_select.value == "BCR-004" and cv.variant_toggle.value is True
+    # 000: 只把閒第三張3改4：閒7；莊5遇4須補，若取得3則莊8勝
+    assert "只把閒第三張3改4" in cv.info.value
+    cv.show_all()
+    assert "閒 7 點、莊 8 點，莊家勝" in cv.case_result.value
+    cv.variant_toggle.value = False  # BCR-004: 莊5遇第三張3停在5；閒6勝
+    cv.show_all()
+    assert "閒 6 點、莊 5 點，閒家勝" in cv.case_result.value
+
+
+def test_case_viewer_shipped_partial_case_steps_are_derived() -> None:
+    cv = CaseViewer("HK-A", lang="zh")  # 002 case A: 閒 5 → 第三張 8；莊 3 → 停牌
+    assert cv.coup is None and len(cv.lines) >= 2
+    assert "閒 5 → 第三張 8" in cv.info.value  # the source's words
+    cv.show_all()
+    assert "停牌" in cv.lines[-2] or "停牌" in cv.lines[-1]
+    assert "不補造牌" in cv.case_result.value
+
+
+def test_case_viewer_every_shipped_case_can_be_shown() -> None:
+    cv = CaseViewer(lang="en")
+    for case_id in bk.cases.load().ids():
+        cv.select(case_id)
+        cv.show_all()
+        assert cv.case_id == case_id
+        if cv.coup is not None:
+            assert f"player {cv.coup.player_total}, banker {cv.coup.banker_total}" in (
+                cv.case_result.value)
+
+
+def test_hand_builder_reproduces_every_full_case_and_variant() -> None:
+    """Issue 4: a learner can reproduce each BCR case and its variant with the HandBuilder."""
+    hb = HandBuilder(lang="en")
+    full = [c for c in bk.cases.load().all() if c.kind == "full"]
+    assert {f"BCR-00{i}" for i in range(1, 9)} | {f"BCR-00{i}-variant" for i in range(1, 9)} <= {
+        c.id for c in full}
+    for case in full:
+        hb.sequence.value = " ".join(card.label for card in case.cards)
+        assert hb.error is None, case.id
+        # what the source states (the catalogue's claims), where it states it
+        stated = {k: case.claims[k] for k in ("winner", "player_total", "banker_total")
+                  if k in case.claims}
+        shown = {"winner": hb.coup.winner, "player_total": hb.coup.player_total,
+                 "banker_total": hb.coup.banker_total}
+        assert {k: shown[k] for k in stated} == stated, case.id
+        assert f"player {hb.coup.player_total}, banker {hb.coup.banker_total}" in hb.winner.value

@@ -397,8 +397,9 @@ def _reason(case: Case, out: Outcome, key: str) -> Any:
                                     sum=v["sum"], total=v["total"])
     who = "player" if key.startswith("player") else "banker"
     decision = out.decisions.get(who)
-    if decision is None:  # pragma: no cover - a value exists only with its decision
-        return ""
+    if decision is None:  # the decision comes from a third card the case gives
+        return lambda lang: message("cases.reason.given-third", lang,
+                                    who=message(f"who.{who}", lang))
     return decision.reason
 
 
@@ -445,7 +446,7 @@ def explain_case(case: Case, lang: str | None = None) -> str:
         lines.append(message("cases.show.change", lang, text=case.change(lang)))
     quote = case.quote if case.parent is None else None
     if quote:
-        lines.append(message("cases.show.quote", lang, text=quote))
+        lines.append(message("cases.show.quote", lang, text=quote.replace("\n", "\n    ")))
     lines.append("")
     if case.kind == "full":
         coup = case.coup()

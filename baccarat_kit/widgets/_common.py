@@ -76,8 +76,9 @@ def card_html(card: Card, lang: str) -> str:
     value = esc(message("widgets.card-value", lang, value=card.value))
     return (
         f'<span class="bk-card {tone}" role="img" aria-label="{attr(card_aria(card, lang))}" '
-        f'title="{attr(card_aria(card, lang))}" style="{style}">{esc(card.label)}'
-        f'<br><small style="color:#333;font-weight:normal">{value}</small></span>'
+        f'title="{attr(card_aria(card, lang))}" style="{style}">{esc(card.label)} '
+        f'<span style="display:block;font-size:smaller;color:#333;font-weight:normal">{value}'
+        "</span></span> "
     )
 
 
@@ -109,6 +110,7 @@ def lang_toggle(lang: str) -> w.ToggleButtons:
         description=message("widgets.lang", lang),
         tooltips=[message("widgets.lang-tip", "zh"), message("widgets.lang-tip", "en")],
         style={"button_width": "6em", "description_width": "initial"},
+        layout=w.Layout(width="auto", flex="0 0 auto", margin="0 0 0 1em"),
     )
     toggle.add_class("bk-lang")
     return toggle

@@ -9,6 +9,7 @@ cases and gives ``catalogue[id]``; a case has ``id``, ``title(lang)``, ``source`
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any, Protocol
 
@@ -16,6 +17,7 @@ import ipywidgets as w
 
 from ..cards import Card
 from ..coup import Coup
+from ..i18n import message
 from ._common import (
     LangMixin,
     WidgetError,
@@ -25,6 +27,8 @@ from ._common import (
     opening_line,
     result_line,
 )
+
+_NUMBERED = re.compile(r"^\d+\.\s+(.*)$")
 
 
 class CaseLike(Protocol):
@@ -83,11 +87,11 @@ class CaseViewer(LangMixin, w.VBox):
                                       layout=w.Layout(width="36em"),
                                       style={"description_width": "initial"})
         self.case_select.add_class("bk-case-select")
-        self.variant_toggle = w.ToggleButton(value=False, icon="random")
+        self.variant_toggle = w.ToggleButton(value=False, layout=w.Layout(width="auto"))
         self.variant_toggle.add_class("bk-variant-toggle")
-        self.prev_button = w.Button(icon="arrow-left")
+        self.prev_button = w.Button(layout=w.Layout(width="auto"))
         self.prev_button.add_class("bk-step-prev")
-        self.next_button = w.Button(icon="arrow-right")
+        self.next_button = w.Button(layout=w.Layout(width="auto"))
         self.next_button.add_class("bk-step-next")
         self.info = html_widget("bk-case-info")
         self.progress = html_widget("bk-case-progress")
@@ -191,7 +195,7 @@ class CaseViewer(LangMixin, w.VBox):
         on = bool(variants) and self.variant_toggle.value
         self.case = variants[self.variant_index] if on else base
         self.coup = self.case.coup() if self.case.kind == "full" and self.case.cards else None
-        self.position = 1 if self.coup is not None else 0
+        self.position = 1
         self._render()
 
     # ---- view ---------------------------------------------------------------------
@@ -232,31 +236,52 @@ class CaseViewer(LangMixin, w.VBox):
             info.append(esc(self._t("widgets.cv.cards", cards=" ".join(c.label for c in case.cards)))
                         + "<br>" + cards_html(case.cards, lang))
         self.info.value = "<br>".join(info)
+        quote = getattr(case, "quote", None)
+        if quote:
+            lines = "<br>".join(esc(line) for line in str(quote).splitlines())
+            label = esc(self._t("widgets.cv.quote", text="")).strip()
+            info.append(f'<blockquote class="bk-quote" style="margin:0.3em 0 0.3em 1em">'
+                        f"{label}<br>{lines}</blockquote>")
+        self.info.value = "<br>".join(info)
         coup = self.coup
-        if coup is None:
-            self.lines = ()
+        if coup is not None:
+            self.lines = (opening_line(coup, lang), *(s.explain(lang) for s in coup.steps))
+        else:
+            self.lines = self._partial_lines()
+        if not self.lines:
+            self.position = 0
             self.case_steps.value = esc(self._t("widgets.cv.partial"))
             self.case_result.value = ""
             self.progress.value = ""
             self.prev_button.disabled = self.next_button.disabled = True
             return
-        self.lines = (opening_line(coup, lang), *(s.explain(lang) for s in coup.steps))
+        self.position = max(1, min(self.position, len(self.lines)))
         shown = self.lines[: self.position]
         self.case_steps.value = "<ol>" + "".join(f"<li>{esc(x)}</li>" for x in shown) + "</ol>"
         self.progress.value = esc(self._t("widgets.cv.progress", shown=self.position,
                                           total=len(self.lines)))
         self.prev_button.disabled = self.position <= 1
         self.next_button.disabled = self.position >= len(self.lines)
-        if self.finished:
+        if not self.finished:
+            self.case_result.value = esc(self._t("widgets.cv.pending"))
+        elif coup is not None:
             result = f"<b>{esc(result_line(coup, lang))}</b>"
             if coup.unused:
-                from ..i18n import message
-
                 result += "<br>" + esc(message("coup.unused", lang,
                                                cards=" ".join(c.label for c in coup.unused)))
             self.case_result.value = result
         else:
-            self.case_result.value = esc(self._t("widgets.cv.pending"))
+            # a partial case: its last derived step is the result; say how it was derived
+            self.case_result.value = esc(self._t("widgets.cv.partial-derived"))
+
+    def _partial_lines(self) -> tuple[str, ...]:
+        """The numbered steps the catalogue derives for a partial case (``Case.explain``),
+        or nothing when the case has no steps (a card-value example)."""
+        explain = getattr(self.case, "explain", None)
+        if explain is None:
+            return ()
+        steps = [_NUMBERED.match(line) for line in str(explain(self._lang)).splitlines()]
+        return tuple(m.group(1) for m in steps if m)
 
     def __repr__(self) -> str:
         return f"CaseViewer(case_id={self.case_id!r}, lang={self._lang!r})"

@@ -174,15 +174,16 @@ class Quiz(LangMixin, w.VBox):
         self.title = html_widget("bk-title")
         self.progress = html_widget("bk-quiz-progress")
         self.prompt = html_widget("bk-quiz-prompt")
-        self.options = w.RadioButtons(options=[], layout=w.Layout(width="auto"))
+        self.options = w.RadioButtons(options=[], layout=w.Layout(width="auto"),
+                                      style={"description_width": "initial"})
         self.options.add_class("bk-quiz-options")
         self.submit = w.Button(icon="check", button_style="primary")
         self.submit.add_class("bk-quiz-submit")
         self.submit.on_click(lambda _b: self.check())
-        self.prev_button = w.Button(icon="arrow-left")
+        self.prev_button = w.Button(layout=w.Layout(width="auto"))
         self.prev_button.add_class("bk-quiz-prev")
         self.prev_button.on_click(lambda _b: self.go(self.index - 1))
-        self.next_button = w.Button(icon="arrow-right")
+        self.next_button = w.Button(layout=w.Layout(width="auto"))
         self.next_button.add_class("bk-quiz-next")
         self.next_button.on_click(lambda _b: self.go(self.index + 1))
         self.feedback = html_widget("bk-quiz-feedback")
@@ -282,6 +283,7 @@ class Quiz(LangMixin, w.VBox):
         self.options.options = [(f"{chr(ord('A') + i)}. {o.text[lang]}", i)
                                 for i, o in enumerate(q.options)]
         self.options.value = chosen
+        self.options.description = self._t("widgets.quiz.answer")
         self.submit.description = self._t("widgets.quiz.submit")
         self.submit.tooltip = self._t("widgets.quiz.submit-tip")
         self.prev_button.description = self._t("widgets.quiz.prev")

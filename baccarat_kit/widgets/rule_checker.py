@@ -46,6 +46,7 @@ class RuleChecker(LangMixin, w.VBox):
 
     def __init__(self, *, lang: str = "zh", banker_total: int = 3,
                  player_third: int | None = None) -> None:
+        banker_rule(banker_total, player_third)  # the engine's error for a cell not in the table
         super().__init__()
         self._init_lang(lang)
         self.add_class("bk-rule-checker")
@@ -64,17 +65,18 @@ class RuleChecker(LangMixin, w.VBox):
         self.matrix = html_widget("bk-matrix")
         self.banker_total.observe(self._on_change, names="value")
         self.player_third.observe(self._on_change, names="value")
+        answer = w.VBox([self.banker_total, self.player_third, self.decision, self.reason],
+                        layout=w.Layout(flex="1 1 22em", min_width="18em"))
         self.children = [
             w.HBox([self.title, self.lang_toggle]),
-            w.HBox([self.banker_total, self.player_third]),
-            self.decision,
-            self.reason,
-            self.matrix,
+            # the answer beside the matrix; wraps below it on a narrow screen
+            w.HBox([answer, self.matrix], layout=w.Layout(flex_flow="row wrap")),
         ]
         self._relabel()
 
     def check(self, banker_total: int, player_third: int | None) -> bool:
         """Choose a cell (``player_third=None``: the player stood); returns whether the banker draws."""
+        banker_rule(banker_total, player_third)
         self.banker_total.value = banker_total
         self.player_third.value = STOOD if player_third is None else player_third
         return self.draws

@@ -1,0 +1,216 @@
+# %% [markdown]
+# # 第 1 課　牌值與點數（Card values and totals）
+#
+# 標準百家樂（Punto Banco）每一局都比較兩手牌的**點數**（total）：閒家（Player）與莊家（Banker），接近 9 點的一方勝出。
+# 所有補牌判斷都從點數開始，所以第一課只學一件事：**一手牌怎麼算點數**。
+#
+# 本課依據的來源頁（見 `../shared/seeds/`）：
+#
+# | 頁 | 內容 | 規則依據（rules basis） |
+# |---|---|---|
+# | 000「百家樂補牌規則」 | 點數怎麼算、7＋8＝15 | Singapore GRA Commission Baccarat (RWS) Game Rules v4；Pennsylvania Code Chapter 631a（計點） |
+# | 001 DG 百家樂第三張牌 | 點數表、7＋8、K＋6 | Singapore GRA Baccarat Game Rules |
+# | 003 Taiwan Baccarat 規則書 | 1＋6、8＋7、0＋9、6＋8＋7＝21 | 標準 Punto Banco |
+# | 004 新手規則總覽 | K＋9、7＋8、9＋6、4＋5、花色 | （未列規則依據） |
+#
+# > 本課是規則教育，不是下注建議：點數怎麼算，不會改變任何一注的期望值。
+
+# %% [markdown]
+# ## 0. 載入工具包（the kit）
+#
+# 每一課都匯入已安裝的 `baccarat_kit`。所有規則判斷都由它的規則引擎（rules engine）計算，筆記本裡不另寫規則。
+# 說明文字預設為繁體中文；把 `"zh"` 改成 `"en"` 可改看英文。
+
+# %%
+import baccarat_kit as bk
+
+bk.set_language("zh")
+
+# %% [markdown]
+# ## 1. 每張牌值幾點（card value）
+#
+# 來源 000 的說法：
+#
+# > 「A 算 1 點，2～9 按牌面點數，10、J、Q、K 都算 0 點；合計只取個位數。」
+#
+# 下表不是手寫的，而是逐一問引擎「這張牌值幾點」（`bk.Card(rank).value`）得到的：
+
+# %%
+bk.display.values_table()
+
+# %% [markdown]
+# 單獨問一張牌也可以：`bk.Card("K").value`。注意 10、J、Q、K 都是 0 點，不是 10 點。
+
+# %%
+[(rank, bk.Card(rank).value) for rank in ["A", "9", "10", "J", "Q", "K"]]
+
+# %% [markdown]
+# ## 2. 加總後只取個位數（last digit only）
+#
+# 點數相加後，十位數直接丟掉，所以百家樂點數永遠是 0 到 9。來源 004 說：
+#
+# > 「7 加 8 等於 15，但百家樂只算個位的 5，所以這手是 5 點，不是 15 點。」
+#
+# 用 `bk.hand_total` 計算一手牌的點數：
+
+# %%
+bk.hand_total("7 8")
+
+# %% [markdown]
+# 下面把來源給的每一個例子都交給引擎算一次（「出處」欄寫來源頁的編號）。
+#
+# * 003 把 A 寫成它的點數「1 + 6 = 7 點」，在工具包裡 A 要打成 `A`；
+# * 003 的「0 + 9 = 9 點」寫在「10、J、Q、K = 0 點」旁邊，所以 10、J、Q、K 四種都算一次。
+
+# %%
+examples = [
+    ("7 8", "000、001、004"),
+    ("K 6", "001"),
+    ("6 8 7", "003"),
+    ("K 9", "004"),
+    ("9 6", "004"),
+    ("4 5", "004"),
+    ("A 6", "003（寫作 1 + 6）"),
+    ("8 7", "003"),
+    ("10 9", "003（寫作 0 + 9）"),
+    ("J 9", "003（寫作 0 + 9）"),
+    ("Q 9", "003（寫作 0 + 9）"),
+]
+bk.display.totals_table(examples)
+
+# %% [markdown]
+# 再和來源寫下的答案逐一對照（這些數字是**抄自來源的結果**，不是規則）：
+# 000「7＋8＝15，百家樂點數為 5 點」、001「K加6等於6」、003「6 + 8 + 7 = 21,最後就是 1 點」、
+# 004「一手 K 配 9，點數是 0 加 9 等於 9」「9 加 6 等於 15，一樣是 5 點」「4 加 5 等於 9」、
+# 003「1 + 6 = 7 點」「8 + 7 = 15 → 5 點」「0 + 9 = 9 點」。
+
+# %%
+quoted = {"7 8": 5, "K 6": 6, "6 8 7": 1, "K 9": 9, "9 6": 5, "4 5": 9,
+          "A 6": 7, "8 7": 5, "10 9": 9, "J 9": 9, "Q 9": 9}
+bk.display.table(
+    ["牌 (cards)", "來源寫的點數 (quoted)", "引擎算的點數 (engine)", "一致 (agree)"],
+    [[c, t, bk.hand_total(c), "✓" if bk.hand_total(c) == t else "✗"] for c, t in quoted.items()],
+)
+
+# %% [markdown]
+# 三張牌也一樣只取個位數：003 的 6 + 8 + 7 = 21，百家樂點數是 1。
+# 一手牌最多三張（002：「每一手最多只可再取得一張額外牌」），所以不會有四張牌的點數。
+
+# %% [markdown]
+# ## 3. 花色不影響點數（suits）
+#
+# 004：「花色（黑桃、紅心、方塊、梅花）完全不影響點數，只看數字。」003 也說「花色不影響點數」。
+# 把 004 的 K 配 9 換上四種花色（suit）問引擎：
+
+# %%
+{f"{king} 9": bk.hand_total(f"{king} 9") for king in ["K♠", "K♥", "K♦", "K♣"]}
+
+# %% [markdown]
+# ## 4. 怎麼輸入牌（`bk.parse_cards`）
+#
+# `bk.parse_cards` 把文字變成牌（`Card`）。學習者可以這樣打：
+#
+# * 點數：`A`、`2`～`10`、`J`、`Q`、`K`（大小寫都可以；`10` 也可以寫 `T`）；
+# * 花色可省略：`♠♥♦♣` 或 `S H D C`；
+# * 牌與牌之間用空白、逗號（`,` `，`）、頓號（`、`）或分號隔開。
+#
+# 下面每一行都是來源裡的牌，只是打法不同；引擎讀出的牌與點數都一樣：
+
+# %%
+typed = ["7 8", "K，6", "6、8、7", "k,9", "Q♥ 9S", "t 9"]
+bk.display.table(
+    ["輸入 (typed)", "讀成 (parsed)", "點數 (total)"],
+    [[text, bk.format_cards(bk.parse_cards(text)), bk.hand_total(text)] for text in typed],
+)
+
+# %% [markdown]
+# 讀出來的牌可以原樣再讀回去（`repr` round-trips）：
+
+# %%
+cards = bk.parse_cards("6、8、7")
+cards, bk.parse_cards(bk.format_cards(cards)) == cards
+
+# %% [markdown]
+# ## 5. 打錯時，工具包會說清楚（clear errors）
+#
+# 打了不是牌的東西，工具包會拋出 `bk.CardError`（屬於 `bk.BaccaratError`），訊息會指出**錯在哪個字**以及**可以打什麼**。
+# 例如照著 003 的寫法打「1 + 6」的 `1`，或把 003 的 `0` 當成一張牌：
+
+# %%
+for text in ["1 6", "0 9", "11", "7 + 8"]:
+    try:
+        bk.parse_cards(text)
+    except bk.CardError as err:
+        print(f"{text!r}: {err}")
+
+# %% [markdown]
+# 同一個錯誤也有英文版（`err.message("en")`）：
+
+# %%
+try:
+    bk.hand_total("1 6")
+except bk.BaccaratError as err:
+    print(err.message("en"))
+
+# %% [markdown]
+# 沒有牌就沒有點數：
+
+# %%
+try:
+    bk.hand_total("")
+except bk.BaccaratError as err:
+    print(err)
+
+# %% [markdown]
+# ## 6. 動手試試：手牌練習器（HandBuilder）
+#
+# 在下拉選單選牌，或在文字框打一串牌再按 Enter（打法同第 4 節），練習器會用引擎算出兩手的點數、每一步的理由和結果。
+# 牌依發牌順序：閒 1、莊 1、閒 2、莊 2，再來是牌靴接下來的牌。
+# 預設是 000 的 BCR-001（「發牌依序閒2、莊3、閒3、莊4」，閒家第三張 4）。把牌換成 10、J、Q、K，看點數怎麼變。
+# 右上角的「中文／English」可以切換說明的語言（language toggle）。
+
+# %%
+hand = bk.widgets.HandBuilder("2 3 3 4 4")
+hand
+
+# %% [markdown]
+# 下面這格替練習器打進 000 BCR-008 的牌（閒4+4、莊4+5），再讀出它顯示的點數。上面的練習器也會跟著變。
+
+# %%
+from IPython.display import HTML
+
+hand.sequence.value = "4 4 4 5"
+HTML(hand.totals.value)
+
+# %% [markdown]
+# ## 7. 自我檢查（self-check）
+#
+# 選一個答案，按「提交答案」。每題的正確答案都是引擎算出來的（`bk.hand_total`、`bk.Card(...).value`），不是手寫的。
+
+# %%
+questions = [
+    bk.display.question(
+        "k-plus-6", "lessons.q01.total", [(16, "16"), (6, "6"), (0, "0")],
+        bk.hand_total("K 6"), "lessons.q01.total-why", cards="K＋6", source="001",
+    ),
+    bk.display.question(
+        "six-eight-seven", "lessons.q01.total", [(21, "21"), (1, "1"), (7, "7")],
+        bk.hand_total("6 8 7"), "lessons.q01.total-why", cards="6＋8＋7", source="003",
+    ),
+    bk.display.question(
+        "k-value", "lessons.q01.k-value",
+        [(10, "10", "face-card-not-in-table"), (0, "0"), (1, "1")],
+        bk.Card("K").value, "lessons.q01.k-value-why",
+    ),
+]
+quiz = bk.widgets.Quiz(questions)
+quiz
+
+# %% [markdown]
+# 選錯時，回饋會指出是哪一個常見誤解（misconception）。下面用另一份測驗示範（不會動到上面的測驗）：選了「10」——
+
+# %%
+demo = bk.widgets.Quiz(questions[2:])
+demo.options.value = 0
+demo.check()
+demo.correct, "face-card-not-in-table" in demo.feedback.value

@@ -1,0 +1,301 @@
+# %% [markdown]
+# # 第 9 課（講師）　新增一個案例到目錄（For instructors: adding a case to the catalogue）
+#
+# 課程裡的每個案例——BCR-001～008、範例1–5、牌例一～五、兩組 A–D、牌值範例——都是
+# `baccarat_kit/cases/*.toml` 裡的**資料**，而且**每一項宣稱都由規則引擎（rules engine）查核**。
+# 講師新增案例只有三步：
+#
+# 1. **寫**一個 TOML 案例檔（case file）；
+# 2. **查核**：`baccarat-kit cases check 資料夾`（或在 Python 裡 `bk.cases.check(...)`）；
+# 3. **在課程中看到**：`bk.cases.load(資料夾, shipped=True)`、CaseViewer，或設定環境變數 `BACCARAT_KIT_CASES`。
+#
+# 完整欄位說明見 `docs/instructors.md`。本課在一個暫存資料夾裡完成整個流程，最後刪掉它。
+
+# %%
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import baccarat_kit as bk
+from baccarat_kit.cli import main as baccarat_kit_cli
+
+bk.set_language("zh")
+lesson_folder = os.getcwd()
+workdir = tempfile.mkdtemp(prefix="bk-cases-")
+os.chdir(workdir)  # relative paths keep the messages below the same on every machine
+folder = Path("my-cases")
+folder.mkdir()
+
+# %% [markdown]
+# ## 1. 寫一個完整牌局（full hand）
+#
+# `cards` 依**發牌順序**（deal order）：閒1、莊1、閒2、莊2，再閒家第三張、莊家第三張。
+# 這是講師自編的教學牌局（source 寫 `instructor`），用來補上目錄還沒有的「莊 4 遇閒第三張 8」；
+# 它的變化題只改閒家第三張。要查核的宣稱：`winner`、`player_total`、`banker_total`（必填），
+# 以及任何想強調的步驟（`banker_decision` …）。
+
+# %%
+case_file = folder / "my-cases.toml"
+case_file.write_text('''\
+schema_version = 1
+
+[[case]]
+id = "MY-001"
+source = "instructor"
+basis = "Pennsylvania Code §631a.11"
+title.zh = "莊4：閒第三張8停牌、7補牌"
+title.en = "Banker 4: stands on a player third card 8, draws on 7"
+assumptions.zh = "標準補牌；講師自編的教學牌局"
+assumptions.en = "Standard drawing rules; a teaching hand made up by the instructor."
+cards = "A 2 3 2 8"
+player_first_total = 4
+banker_first_total = 4
+player_third = 8
+banker_decision = "stand"
+player_total = 2
+banker_total = 4
+winner = "banker"
+
+[[case.variant]]
+change.zh = "只把閒第三張8改成7：莊4遇7補牌，補到5成9。"
+change.en = "Only the player's third card changes from 8 to 7: banker 4 draws on a 7 and makes 9 with a 5."
+cards = "A 2 3 2 7 5"
+player_third = 7
+banker_decision = "draw"
+player_total = 1
+banker_total = 9
+winner = "banker"
+''', encoding="utf-8")
+print(case_file.read_text(encoding="utf-8").count("[[case"), "tables written")
+
+# %% [markdown]
+# ## 2. 查核（check）
+#
+# 在終端機執行 `baccarat-kit cases check my-cases`；在筆記本裡可以直接呼叫同一個命令。
+# 結束碼（exit code）：**0** 全部成立、**1** 有宣稱與引擎不符、**2** 檔案格式問題。
+
+# %%
+code_ok = baccarat_kit_cli(["cases", "check", "my-cases"])
+code_ok
+
+# %% [markdown]
+# 在 Python 裡：`bk.cases.check(路徑)` 傳回目錄與所有問題（空的就是全部成立）。
+
+# %%
+mine, problems = bk.cases.check(folder)
+mine.ids(), problems
+
+# %% [markdown]
+# ## 3. 在課程中看到
+#
+# `shipped=True` 把內建目錄一起讀進來（也會找出與內建案例重複的 id）。
+# 啟動 JupyterLab 前設定 `BACCARAT_KIT_CASES=~/my-cases`，`bk.cases.load()` 與各課的 CaseViewer 就會列出你的案例。
+
+# %%
+catalogue = bk.cases.load(folder, shipped=True)
+print(catalogue["MY-001-variant"].explain())
+
+# %%
+viewer = bk.widgets.CaseViewer("MY-001", catalogue=catalogue)
+viewer
+
+# %%
+viewer.select("MY-001-variant")
+viewer.show_all()
+viewer.case_id, viewer.coup.winner, viewer.finished
+
+# %% [markdown]
+# 新案例補上了莊家矩陣（banker matrix）的哪些格子？`cases coverage` 從引擎的規則 id 計算：
+
+# %%
+before = bk.cases.load().coverage()
+after = catalogue.coverage()
+[(rule, before.count(rule), after.count(rule)) for rule in ("banker-4-vs-8", "banker-4-vs-7")]
+
+# %% [markdown]
+# ## 4. 一個故意寫錯的宣稱（a deliberately wrong claim）
+#
+# 把 BCR-004 的變化題抄錯：閒家第三張寫成 3（原題的牌），卻仍宣稱莊家補到 8 而勝。
+# 引擎會指出檔案、案例、哪一項宣稱、它算出的值，以及理由（從引擎的規則 id 產生）。
+
+# %%
+(folder / "wrong.toml").write_text('''\
+schema_version = 1
+
+[[case]]
+id = "MY-002"
+source = "instructor"
+basis = "Pennsylvania Code §631a.11"
+title.zh = "抄錯的 BCR-004 變化題"
+title.en = "A miscopied BCR-004 variant"
+cards = "A 2 2 3 3 3"
+banker_decision = "draw"
+player_total = 7
+banker_total = 8
+winner = "banker"
+''', encoding="utf-8")
+code_wrong = baccarat_kit_cli(["cases", "check", "my-cases"])
+code_wrong
+
+# %% [markdown]
+# 同一件事也有英文（`--lang en`）；問題也可以在 Python 裡逐筆取得（檔案、案例、欄位）：
+
+# %%
+_, problems = bk.cases.check(folder)
+[(p.file, p.case, p.field) for p in problems]
+
+# %%
+print(problems[3].message("en"))
+
+# %% [markdown]
+# ## 5. 格式問題（schema problems）：一次全部列出
+#
+# 無效的 TOML 會指出檔案與行號；不認得的欄位、不是牌的牌、與內建目錄重複的 id、牌不夠打完一局，
+# 都會指出檔案、案例與欄位。一次執行列出**所有**問題，不只第一個；結束碼是 2。
+
+# %%
+(folder / "wrong.toml").unlink()
+(folder / "broken.toml").write_text('schema_version = 1\n[[case]]\nid = "MY-003"\ntitle.zh = \n',
+                                    encoding="utf-8")
+(folder / "typos.toml").write_text('''\
+schema_version = 1
+
+[[case]]
+id = "BCR-001"
+source = "instructor"
+basis = "Pennsylvania Code §631a.11"
+title.zh = "重複的 id"
+title.en = "a duplicate id"
+hand = "7 8"
+total = 5
+
+[[case]]
+id = "MY-004"
+source = "instructor"
+basis = "Pennsylvania Code §631a.11"
+title.zh = "打錯字"
+title.en = "typos"
+cards = "2 3 3 11"
+winer = "player"
+player_total = 9
+banker_total = 7
+
+[[case]]
+id = "MY-005"
+source = "instructor"
+basis = "Pennsylvania Code §631a.11"
+title.zh = "少一張牌"
+title.en = "a card short"
+cards = "2 3 3 4"
+winner = "player"
+player_total = 9
+banker_total = 7
+''', encoding="utf-8")
+code_schema = baccarat_kit_cli(["cases", "check", "--with-shipped", "my-cases"])
+code_schema
+
+# %% [markdown]
+# ## 6. 部分案例（partial case）：不補造牌
+#
+# 來源只給點數與第三張牌值時（例如 002 的常見問題：「莊家 3 點是不是一定補牌？不是。如果閒家已補第三張牌，
+# 而第三張的百家樂點值是 8，莊家 3 點停牌」），就只寫來源給的，**不要補造牌**。
+# 給了 `player_third` 就等於宣稱閒家有補牌，引擎也會查。來源沒給、引擎也推不出的宣稱（例如莊家最後點數）
+# 會被回報為「無法查核」。
+
+# %%
+for name in ("broken.toml", "typos.toml"):
+    (folder / name).unlink()
+(folder / "faq.toml").write_text('''\
+schema_version = 1
+
+[[case]]
+id = "MY-FAQ-1"
+source = "002"
+basis = "Massachusetts Gaming Commission, Baccarat 4.11.2024"
+title.zh = "莊家 3 點不一定補牌"
+title.en = "A banker 3 does not always draw"
+quote = "不是。 如果閒家已補第三張牌， 而第三張的百家樂點值是 8， 莊家 3 點停牌； 其他第三張牌值則補牌。"
+player_third = 8
+banker_first_total = 3
+banker_decision = "stand"
+banker_total = 3
+
+[[case]]
+id = "MY-FAQ-2"
+source = "002"
+basis = "Massachusetts Gaming Commission, Baccarat 4.11.2024"
+title.zh = "莊家 3 點遇其他第三張補牌"
+title.en = "A banker 3 draws on any other third card"
+player_third = 9
+banker_first_total = 3
+banker_decision = "draw"
+banker_total = 3
+''', encoding="utf-8")
+_, problems = bk.cases.check(folder / "faq.toml")
+for p in problems:
+    print(p.message())
+
+# %% [markdown]
+# 第一個案例的 `banker_total = 3` 查得到（莊家停牌，點數不變）；第二個案例莊家補牌，
+# 但來源沒有給補到的牌，所以這項宣稱無法查核——把它刪掉，案例就通過了：
+
+# %%
+text = (folder / "faq.toml").read_text(encoding="utf-8")
+head, tail = text.split('id = "MY-FAQ-2"')
+(folder / "faq.toml").write_text(head + 'id = "MY-FAQ-2"' + tail.replace("banker_total = 3\n", ""),
+                                 encoding="utf-8")
+bk.cases.check(folder)[1]
+
+# %% [markdown]
+# 收拾暫存資料夾（下面的測驗只用到記憶體裡的目錄）：
+
+# %%
+os.chdir(lesson_folder)
+shutil.rmtree(workdir)
+Path(workdir).exists()
+
+# %% [markdown]
+# ## 自我檢查（self-check quiz）
+
+# %%
+variant_ids = ["MY-001-v", "MY-001-variant", "variant-MY-001"]
+quiz = bk.widgets.Quiz([
+    {
+        "id": "partial-case",
+        "prompt": {"zh": "來源只寫「閒 5 → 第三張 8；莊 3 → 停牌」，沒有給任何一張牌。怎麼寫進目錄？",
+                   "en": "A source says only 'player 5 → third card 8; banker 3 → stands', with no cards. How do you add it?"},
+        "options": [
+            {"zh": "寫成部分案例：只放點數、第三張牌值與判定", "en": "as a partial case: totals, third-card value, decision"},
+            {"zh": "補上幾張合理的牌，寫成完整牌局", "en": "make up plausible cards and write a full hand"},
+        ],
+        "answer": 0,
+        "explain": {"zh": "不補造來源沒有給的牌；引擎會查核部分案例的每一項宣稱。",
+                    "en": "Never invent a card; the engine checks every claim of a partial case."},
+    },
+    {
+        "id": "exit-code",
+        "prompt": {"zh": "`cases check` 找到一項與引擎不符的宣稱（檔案格式都正確），結束碼是？",
+                   "en": "`cases check` finds a claim the engine disagrees with (files well-formed). Exit code?"},
+        "options": [{"zh": str(n), "en": str(n)} for n in (0, 1, 2)],
+        "answer": code_wrong,
+    },
+    {
+        "id": "variant-id",
+        "prompt": {"zh": "案例 MY-001 的第一個變化題，id 是？", "en": "The id of case MY-001's first variant?"},
+        "options": [{"zh": v, "en": v} for v in variant_ids],
+        "answer": variant_ids.index(catalogue["MY-001"].variants[0].id),
+    },
+])
+quiz
+
+# %% [markdown]
+# （給講師：下一格用程式作答，確認測驗的邏輯。）
+
+# %%
+for index, question in enumerate(quiz.questions):
+    quiz.go(index)
+    quiz.options.value = question.answer
+    quiz.check()
+quiz.right, len(quiz.questions)
+
