@@ -16,7 +16,9 @@ import baccarat_kit as bk
 from baccarat_kit.i18n import message
 
 LANG = "zh"  # what a learner sees first
-LESSON_04 = Path(__file__).resolve().parents[2] / "notebooks" / "04-banker-rule.ipynb"
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+LESSON_04 = NOTEBOOKS / "04-banker-rule.ipynb"
+LESSON_05 = NOTEBOOKS / "05-bcr-cases.ipynb"
 
 
 def squash(text: str) -> str:
@@ -134,35 +136,44 @@ def _choose_case(page: Any, root: str, case_id: str) -> None:
 
 
 def _step_to_the_end(page: Any, root: str, coup: bk.Coup) -> None:
-    """Click "next step" until every line (first two cards, then each step) is shown."""
+    """From the first line (a case just shown), click "next step" until the last line (first
+    two cards, then each step) is shown, waiting for the kernel's answer to each click."""
     lines = 1 + len(coup.steps)
-    for shown in range(2, lines + 1):
-        page.locator(f"{root} button.bk-step-next").click()
+    next_step = page.locator(f"{root} button.bk-step-next")
+    for shown in range(1, lines + 1):
+        if shown > 1:
+            next_step.click()
         expect_text(page, f"{root} .bk-case-progress",
                     message("widgets.cv.progress", LANG, shown=shown, total=lines))
-    assert page.locator(f"{root} button.bk-step-next").is_disabled()
+    assert next_step.is_disabled()
 
 
-def test_case_viewer_toggle_the_variant_and_the_result_flips_as_the_source_says(
-    open_lab, make_notebook, shot
+def test_case_viewer_in_lesson_05_toggle_the_variant_and_the_result_flips_as_the_source_says(
+    open_lab, shot
 ):
     catalogue = bk.cases.load()
     case, variant = catalogue["BCR-001"], catalogue["BCR-001-variant"]
     # Source 000, BCR-001: 閒9＞莊7，閒勝; its variant (莊第二張4改成5): 莊3+5=8為天牌 … 莊勝.
     assert (case.coup().winner, variant.coup().winner) == ("player", "banker")
 
-    page = open_lab(make_notebook(
-        "from baccarat_kit.widgets import CaseViewer",
-        'CaseViewer("BCR-008")',
-    ))
+    page = open_lab(LESSON_05)  # its viewer ends on BCR-004's variant, toggle on
     root = ".bk-case-viewer"
+    assert page.locator(root).count() == 1
+    toggle = page.locator(f"{root} button.bk-variant-toggle")
     _choose_case(page, root, "BCR-001")
-    expect_text(page, f"{root} .bk-case-info", "BCR-001")
+    if "mod-active" in (toggle.get_attribute("class") or ""):
+        toggle.click()  # back to the case itself
+    page.wait_for_function(
+        """sel => !document.querySelector(sel).classList.contains('mod-active')""",
+        arg=f"{root} button.bk-variant-toggle",
+    )
+    info = expect_text(page, f"{root} .bk-case-info", f"{case.id}\u3000{case.title(LANG)}")
+    assert variant.id not in info
     _step_to_the_end(page, root, case.coup())
     expect_text(page, f"{root} .bk-case-result", result_line(case.coup()))
 
-    page.locator(f"{root} button.bk-variant-toggle").click()
-    expect_text(page, f"{root} .bk-case-info", variant.change(LANG))
+    toggle.click()
+    expect_text(page, f"{root} .bk-case-info", variant.id, variant.change(LANG))
     _step_to_the_end(page, root, variant.coup())
     result = expect_text(page, f"{root} .bk-case-result", result_line(variant.coup()))
     assert squash(result_line(case.coup())) not in result
