@@ -74,6 +74,7 @@ def missing_browser_parts() -> str | None:
 # --------------------------------------------------------------------------- pytest hooks
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     reason = missing_browser_parts()
     for item in items:

@@ -5,6 +5,10 @@ If this fails, the browser setup (server, Chromium, widget rendering) is broken,
 
 from __future__ import annotations
 
+import pytest
+
+pytestmark = pytest.mark.browser
+
 CELLS = (
     "import ipywidgets as w\n"
     "pick = w.Dropdown(options=['A', 'B', 'C'], value='A')\n"

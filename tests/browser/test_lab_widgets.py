@@ -12,8 +12,12 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import baccarat_kit as bk
 from baccarat_kit.i18n import message
+
+pytestmark = pytest.mark.browser
 
 LANG = "zh"  # what a learner sees first
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"

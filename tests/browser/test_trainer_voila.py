@@ -2,8 +2,9 @@
 
 A learner who does not want code opens the trainer in a browser. This test serves
 ``trainer/trainer.ipynb`` with Voilà, checks that no code is shown and that the hand builder,
-the rule checker and the quiz are there, and answers the quiz with the keyboard only (Tab,
-arrow keys, Space, Enter): wrong first (the misconception is named), then right (confirmed).
+the rule checker and the quiz are there, then uses them with the keyboard only (Tab, typing,
+arrow keys, Space, Enter): the rule checker's list of third-card values, and the quiz, answered
+wrong first (the misconception is named), then right (confirmed).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import pytest
 
 import baccarat_kit as bk
 from baccarat_kit.i18n import message
+
+pytestmark = pytest.mark.browser
 
 TRAINER = Path(__file__).resolve().parents[2] / "trainer" / "trainer.ipynb"
 LANG = "zh"
@@ -65,7 +68,7 @@ def submit_by_keyboard(page: Any) -> None:
     page.keyboard.press("Enter")
 
 
-def test_trainer_shows_the_widgets_without_code_and_the_quiz_works_from_the_keyboard(
+def test_trainer_shows_the_widgets_without_code_and_works_from_the_keyboard(
     trainer_url, page, shot
 ):
     page.goto(trainer_url, wait_until="domcontentloaded")
@@ -82,6 +85,20 @@ def test_trainer_shows_the_widgets_without_code_and_the_quiz_works_from_the_keyb
     winner = message(f"coup.result-{coup.winner}", LANG, player=coup.player_total,
                      banker=coup.banker_total)
     assert winner in squash(page.locator(".bk-hand-builder .bk-winner").inner_text())
+
+    # The rule checker from the keyboard: Tab to the player's-third-card list, type 8, then
+    # arrow down to 9 (source 000, BCR-002 and its variant: a banker 3 meets 8, then 9).
+    checker = ".bk-rule-checker"
+    banker = int(page.locator(f"{checker} .bk-banker-total select").evaluate(
+        "el => el.options[el.selectedIndex].textContent.trim()"))
+    tab_to(page, "el.closest('.bk-player-third') && el.tagName === 'SELECT'")
+    for third, key in ((8, "type"), (9, "ArrowDown")):
+        page.keyboard.press("8" if key == "type" else key)
+        page.locator(f'{checker} td.bk-selected[data-total="{banker}"][data-third="{third}"]'
+                     ).wait_for()
+        kind = "draw" if bk.banker_draws(banker, third) else "stand"
+        decision = squash(page.locator(f"{checker} .bk-decision").inner_text())
+        assert decision == message(f"widgets.rc.decision-{kind}", LANG)
 
     # The quiz's first question is source 000's self-check: banker 3, player's third card 8.
     draws = bk.banker_draws(3, 8)
