@@ -66,6 +66,14 @@ _LAZY: dict[str, str] = {
     "display": "baccarat_kit.display",
     "cases": "baccarat_kit.cases",
     "widgets": "baccarat_kit.widgets",
+    "odds": "baccarat_kit.odds",
+    "exact_odds": "baccarat_kit.odds:exact_odds",
+    "exact_odds_batch": "baccarat_kit.odds:exact_odds_batch",
+    "simulate": "baccarat_kit.simulation:simulate",
+    "simulation": "baccarat_kit.simulation",
+    "counting_analysis": "baccarat_kit.counting:counting_analysis",
+    "counting": "baccarat_kit.counting",
+    "roads": "baccarat_kit.roads",
 }
 
 

@@ -19,6 +19,7 @@ from .i18n import message, normalize_language, set_language
 COMMANDS: list[str] = [
     "baccarat_kit.cli:register_play",
     "baccarat_kit.cases.cli:register",
+    "baccarat_kit.odds:register_cli",
 ]
 
 

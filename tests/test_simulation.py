@@ -1,0 +1,123 @@
+"""Simulation: real shoes as the engine deals them, converging to the exact odds."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import baccarat_kit as bk
+from baccarat_kit.odds import OddsError
+from baccarat_kit.simulation import _shuffled, card_codes
+
+
+def engine_replay(sim: bk.simulation.Simulation, i: int) -> None:
+    """Deal shoe ``i``'s cards through the engine's Shoe and compare every coup."""
+    shoe = sim.engine_shoe(i)
+    rounds = list(shoe.rounds())
+    a, b = int(sim.offsets[i]), int(sim.offsets[i + 1])
+    assert len(shoe.burned) == int(sim.burned[i])
+    assert "".join(r.coup.winner[0].upper() for r in rounds) == sim.outcomes(i)
+    assert [r.coup.player_total for r in rounds] == sim.player_total[a:b].tolist()
+    assert [r.coup.banker_total for r in rounds] == sim.banker_total[a:b].tolist()
+    assert [len(r.coup.cards) for r in rounds] == sim.cards_used[a:b].tolist()
+    assert [r.coup.natural for r in rounds] == sim.natural[a:b].tolist()
+    assert [r.coup.player_pair for r in rounds] == sim.player_pair[a:b].tolist()
+    assert [r.coup.banker_pair for r in rounds] == sim.banker_pair[a:b].tolist()
+    assert rounds[-1].last == (sim.cut_card is not None)
+
+
+def test_simulated_shoes_replay_through_the_engine() -> None:
+    sim = bk.simulate(shoes=25, decks=8, seed=11, keep_cards=True)
+    for i in range(sim.shoes):
+        engine_replay(sim, i)
+
+
+@pytest.mark.parametrize(("decks", "cut_card", "burn"), [(6, 14, True), (1, None, True), (2, 20, False)])
+def test_other_shoe_procedures_replay_too(decks: int, cut_card: int | None, burn: bool) -> None:
+    sim = bk.simulate(shoes=10, decks=decks, seed=5, cut_card=cut_card, burn=burn, keep_cards=True)
+    for i in range(sim.shoes):
+        engine_replay(sim, i)
+
+
+def test_seeded_simulation_is_within_four_standard_errors() -> None:
+    sim = bk.simulate(shoes=3000, decks=8, seed=20261130)
+    exact = bk.exact_odds(8)
+    assert sim.hands == sim.banker + sim.player + sim.tie > 200_000
+    for event in ("banker", "player", "tie", "banker_six", "natural", "player_pair", "banker_pair"):
+        p = float(getattr(exact, event))
+        assert abs(sim.frequency(event) - p) < 4 * sim.standard_error(p), event
+
+
+def test_same_seed_same_shoes_and_totals_only_mode() -> None:
+    a = bk.simulate(shoes=50, seed=3)
+    b = bk.simulate(shoes=50, seed=3)
+    c = bk.simulate(shoes=50, seed=4)
+    d = bk.simulate(shoes=50, seed=3, detail=False)
+    assert np.array_equal(a.winner, b.winner)
+    assert not np.array_equal(a.winner[:500], c.winner[:500])
+    assert a.counts == d.counts
+    with pytest.raises(OddsError):
+        d.outcomes(0)
+    with pytest.raises(OddsError) as err:
+        a.frequency("dragon")
+    assert "dragon" in err.value.message("en") and "banker" in err.value.message("en")
+
+
+def test_chunks_change_nothing_but_the_stream() -> None:
+    sim = bk.simulate(shoes=30, seed=9, chunk=7)
+    assert sim.offsets[-1] == sim.hands == len(sim.winner)
+    assert len(sim.rounds_per_shoe) == 30
+
+
+class _TyingRng:
+    """Every random key equal: forces the re-shuffle path of _shuffled."""
+
+    def __init__(self) -> None:
+        self.real = np.random.default_rng(0)
+
+    def integers(self, low, high, size, dtype):
+        return np.zeros(size, dtype=dtype)
+
+    def permuted(self, x, axis):
+        return self.real.permuted(x, axis=axis)
+
+
+def test_shuffle_gives_permutations_even_when_keys_tie() -> None:
+    deck = np.array(sorted(card_codes()) * 4, dtype=np.uint8)
+    for rng in (np.random.default_rng(1), _TyingRng()):
+        out = _shuffled(rng, 200, deck)
+        assert (np.sort(out, axis=1) == np.sort(deck)).all()
+        first = out[:, 0]
+        # every code comes first sometimes: not the fixed order
+        assert len(set(first.tolist())) > 5
+
+
+@pytest.mark.parametrize("kwargs", [{"shoes": 0}, {"shoes": True}, {"decks": 0}, {"decks": 17},
+                                    {"cut_card": 416}, {"cut_card": -1}, {"chunk": 0}])
+def test_bad_arguments(kwargs: dict) -> None:
+    with pytest.raises(OddsError) as err:
+        bk.simulate(**{"shoes": 2, **kwargs})
+    assert err.value.message("en")
+
+
+def test_progress_bar_is_optional() -> None:
+    pytest.importorskip("tqdm")
+    sim = bk.simulate(shoes=3, seed=1, progress=True, chunk=1)
+    assert sim.shoes == 3
+
+
+def test_convergence_plot() -> None:
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    before = dict(matplotlib.rcParams)
+    top, bottom = bk.simulate(shoes=20, seed=2).plot_convergence(lang="en")
+    assert len(top.lines) == 6 and len(bottom.lines) == 3      # 3 running + 3 exact; 3 differences
+    assert top.get_xscale() == "log"
+    assert dict(matplotlib.rcParams) == before
+    plt.close("all")
+
+
+def test_repr_is_short() -> None:
+    assert repr(bk.simulate(shoes=2, seed=1)).startswith("<Simulation 2 shoes x 8 decks, seed=1: ")
