@@ -20,6 +20,17 @@ $(VENV)/.installed: pyproject.toml
 lab: venv
 	$(BIN)/jupyter lab notebooks/
 
+# The trainer: hand builder, rule checker and a quiz as a web app without code (Voilà).
+.PHONY: trainer screenshots
+TRAINER_PORT ?= 8866
+trainer: venv
+	@echo "Trainer: open http://127.0.0.1:$(TRAINER_PORT)/ (Ctrl-C stops it)"
+	$(BIN)/voila trainer/trainer.ipynb --no-browser --port=$(TRAINER_PORT) --Voila.ip=127.0.0.1
+
+# Retake the README's screenshots (docs/screenshots/*.png) with the browser tests.
+screenshots: venv
+	$(PY) tests/browser/take_screenshots.py
+
 lint: venv
 	$(BIN)/ruff check baccarat_kit tests
 

@@ -1,0 +1,438 @@
+"""Browser tests: JupyterLab and Voilà in Debian's headless Chromium, driven by Playwright.
+
+Every test here carries the ``browser`` marker. Where ``/usr/bin/chromium`` (or the
+Playwright package, JupyterLab or Voilà) is missing they are skipped with the reason shown
+in pytest's summary; with ``REQUIRE_BROWSER=1`` (set by ``.ci/run``) such a skip is a failure.
+
+One JupyterLab server serves the whole session, on loopback, with a random free port, a
+random token and every Jupyter/IPython/matplotlib folder in a temporary directory. It runs in
+its own process group and is stopped by that group. Each test opens its own copy of a notebook
+and shuts its kernel down afterwards. On failure a full-page screenshot is saved to
+``test-artifacts/``.
+
+``BK_SCREENSHOTS=DIR`` makes the tests also save the screenshots a learner sees (the widget
+after the interaction) into DIR; ``tests/browser/take_screenshots.py`` uses it for
+``docs/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import json
+import os
+import re
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = os.environ.get("BK_CHROMIUM", "/usr/bin/chromium")  # override only to test the skip
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+ARTIFACTS = REPO / "test-artifacts"
+TIMEOUT_MS = 30_000
+KERNEL_START_MS = 60_000
+RUN_ALL_MS = 90_000
+SERVER_START_S = 90.0
+
+
+def require_browser() -> bool:
+    """Whether a skipped browser test must count as a failure (``REQUIRE_BROWSER=1``)."""
+    return os.environ.get("REQUIRE_BROWSER", "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def missing_browser_parts() -> str | None:
+    """Why the browser tests cannot run here, or ``None`` when everything is present."""
+    if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
+        return f"{CHROMIUM} not found (Debian: apt-get install -y chromium)"
+    for module, extra in (("playwright", "test"), ("jupyterlab", "lab"), ("voila", "lab")):
+        if importlib.util.find_spec(module) is None:
+            return f"Python package {module!r} not installed (pip install -e '.[{extra}]')"
+    return None
+
+
+# --------------------------------------------------------------------------- pytest hooks
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    reason = missing_browser_parts()
+    for item in items:
+        if HERE not in Path(str(item.path)).resolve().parents:
+            continue
+        item.add_marker(pytest.mark.browser)
+        if reason is not None:
+            item.add_marker(pytest.mark.skip(reason=f"browser tests skipped: {reason}"))
+
+
+_REPORTS = pytest.StashKey[dict[str, pytest.TestReport]]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Iterator[None] | pytest.TestReport:
+    report: pytest.TestReport = yield
+    item.stash.setdefault(_REPORTS, {})[report.when] = report
+    if report.skipped and require_browser() and item.get_closest_marker("browser"):
+        longrepr = report.longrepr
+        why = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+        report.outcome = "failed"
+        report.longrepr = f"REQUIRE_BROWSER=1, so a skipped browser test fails: {why}"
+    return report
+
+
+def _failed(item: pytest.Item) -> bool:
+    reports = item.stash.get(_REPORTS, {})
+    return any(r.failed for r in reports.values())
+
+
+# --------------------------------------------------------------------------- servers
+
+
+def free_port() -> int:
+    """A TCP port on loopback that is free right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def isolated_env(home: Path) -> dict[str, str]:
+    """The environment for a Jupyter server whose folders all live under ``home``.
+
+    It also holds a ``python3`` kernelspec pointing at this interpreter, so the kernel is the
+    test's own environment even where the machine has another ``python3`` kernelspec.
+    """
+    folders = {
+        "JUPYTER_CONFIG_DIR": "config",
+        "JUPYTER_DATA_DIR": "data",
+        "JUPYTER_RUNTIME_DIR": "runtime",
+        "JUPYTERLAB_SETTINGS_DIR": "lab-settings",
+        "JUPYTERLAB_WORKSPACES_DIR": "lab-workspaces",
+        "IPYTHONDIR": "ipython",
+        "MPLCONFIGDIR": "matplotlib",
+    }
+    env = dict(os.environ)
+    for var, name in folders.items():
+        path = home / name
+        path.mkdir(parents=True, exist_ok=True)
+        env[var] = str(path)
+    env["JUPYTER_PLATFORM_DIRS"] = "1"
+    env["PYTHONUNBUFFERED"] = "1"
+    env.pop("JUPYTER_PATH", None)
+    # The news / announcements pop-up would cover the notebook.
+    labconfig = home / "config" / "labconfig"
+    labconfig.mkdir(parents=True, exist_ok=True)
+    (labconfig / "page_config.json").write_text(
+        json.dumps({"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True}}),
+        encoding="utf-8",
+    )
+    kernel = home / "data" / "kernels" / "python3"
+    kernel.mkdir(parents=True, exist_ok=True)
+    (kernel / "kernel.json").write_text(
+        json.dumps({
+            "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+            "display_name": "Python 3 (ipykernel)",
+            "language": "python",
+            "metadata": {"debugger": False},
+        }),
+        encoding="utf-8",
+    )
+    return env
+
+
+class Server:
+    """A Jupyter server (JupyterLab or Voilà) in its own process group."""
+
+    def __init__(self, name: str, cmd: list[str], env: dict[str, str], cwd: Path, log: Path):
+        self.name = name
+        self.log = log
+        self._log_file = log.open("wb")
+        self.proc = subprocess.Popen(
+            cmd, env=env, cwd=cwd, stdout=self._log_file, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, start_new_session=True,
+        )
+
+    def log_tail(self, lines: int = 40) -> str:
+        text = self.log.read_text(encoding="utf-8", errors="replace")
+        return "\n".join(text.splitlines()[-lines:])
+
+    def wait_http(self, url: str, timeout: float = SERVER_START_S) -> None:
+        """Wait until ``url`` answers 200; fail with the server's log if it dies or times out."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(
+                    f"{self.name} exited with {self.proc.returncode}:\n{self.log_tail()}"
+                )
+            with contextlib.suppress(OSError):
+                with urllib.request.urlopen(url, timeout=2) as response:
+                    if response.status == 200:
+                        return
+            time.sleep(0.2)
+        self.stop()
+        raise RuntimeError(f"{self.name} did not answer {url} in {timeout:.0f} s:\n{self.log_tail()}")
+
+    def stop(self) -> None:
+        """Stop the whole process group (server and kernels): TERM, then KILL."""
+        if self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(timeout=10)
+        # Kernels started by the server share its process group; make sure none is left.
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self._log_file.close()
+
+
+class Lab:
+    """A running JupyterLab and the helpers a test needs to drive a notebook in it."""
+
+    def __init__(self, server: Server, port: int, token: str, root: Path):
+        self.server = server
+        self.base = f"http://127.0.0.1:{port}"
+        self.token = token
+        self.root = root
+
+    def add_notebook(self, source: Path | dict[str, Any], stem: str) -> str:
+        """Copy a notebook (a file or an nbformat dict) into the server's root under a unique
+        name, without its stored outputs (so what the test sees is its own run); return the
+        name."""
+        nb = json.loads(source.read_text(encoding="utf-8")) if isinstance(source, Path) else source
+        nb = json.loads(json.dumps(nb))
+        nb.get("metadata", {}).pop("widgets", None)
+        for cell in nb["cells"]:
+            if cell["cell_type"] == "code":
+                cell["outputs"], cell["execution_count"] = [], None
+        name = f"{re.sub(r'[^A-Za-z0-9_-]+', '-', stem)}-{uuid.uuid4().hex[:8]}.ipynb"
+        (self.root / name).write_text(json.dumps(nb, ensure_ascii=False), encoding="utf-8")
+        return name
+
+    @staticmethod
+    def _status(name: str) -> str:
+        return f'.jp-StatusBar-TextItem[title="Change kernel for {name}"]'
+
+    def open(self, page: Any, name: str) -> None:
+        """Open a notebook and wait until its kernel is idle."""
+        page.goto(f"{self.base}/lab/tree/{name}?reset&token={self.token}")
+        page.wait_for_function(
+            """sel => {
+                const el = document.querySelector(sel);
+                return !!el && /\\| Idle$/.test(el.textContent.trim());
+            }""",
+            arg=self._status(name),
+            timeout=KERNEL_START_MS,
+        )
+
+    def run_all(self, page: Any, name: str) -> None:
+        """Run > Run All Cells, then wait until every code cell has an execution count.
+
+        If the run stops early (a cell raised), fail with the error output shown.
+        """
+        page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
+        page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Run All Cells$")).click()
+        state = page.wait_for_function(
+            """sel => {
+                const prompts = [...document.querySelectorAll(
+                    '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-CodeCell .jp-InputPrompt'
+                )].map(p => p.textContent.trim());
+                const numbered = prompts.filter(p => /^\\[\\d+\\]:$/.test(p));
+                if (prompts.length > 0 && numbered.length === prompts.length) return 'done';
+                const status = document.querySelector(sel);
+                const idle = !!status && /\\| Idle$/.test(status.textContent.trim());
+                const busy = prompts.some(p => p.includes('*'));
+                return idle && !busy && numbered.length > 0 ? 'stopped' : false;
+            }""",
+            arg=self._status(name),
+            timeout=RUN_ALL_MS,
+        ).json_value()
+        if state != "done":
+            errors = page.locator(
+                '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'
+            ).all_inner_texts()
+            raise AssertionError(f"Run All Cells stopped early in {name}:\n" + "\n".join(errors))
+
+    def api(self, method: str, path: str) -> Any:
+        request = urllib.request.Request(
+            f"{self.base}{path}", method=method,
+            headers={"Authorization": f"token {self.token}"},
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            body = response.read()
+        return json.loads(body) if body else None
+
+    def shutdown(self, name: str) -> None:
+        """Delete the notebook's session (its kernel outlives the page otherwise)."""
+        for session in self.api("GET", "/api/sessions"):
+            if session.get("path") == name or session.get("notebook", {}).get("path") == name:
+                with contextlib.suppress(urllib.error.URLError):
+                    self.api("DELETE", f"/api/sessions/{session['id']}")
+
+
+@pytest.fixture(scope="session")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    """One JupyterLab for the whole session (loopback, random port and token)."""
+    home = tmp_path_factory.mktemp("lab-home")
+    root = tmp_path_factory.mktemp("lab-root")
+    port, token = free_port(), secrets.token_hex(16)
+    cmd = [
+        sys.executable, "-m", "jupyterlab", "--no-browser", "--ip", "127.0.0.1",
+        "--port", str(port), "--port-retries=0", f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={root}", "--allow-root",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        "--FileContentsManager.delete_to_trash=False",
+    ]
+    server = Server("JupyterLab", cmd, isolated_env(home), root, home / "lab.log")
+    try:
+        server.wait_http(f"http://127.0.0.1:{port}/api/status?token={token}")
+        yield Lab(server, port, token, root)
+    finally:
+        server.stop()
+
+
+@contextlib.contextmanager
+def voila_server(notebook: Path, home: Path) -> Iterator[str]:
+    """Serve one notebook with Voilà on loopback; yield its URL."""
+    port = free_port()
+    cmd = [
+        sys.executable, "-m", "voila", str(notebook), "--no-browser",
+        f"--port={port}", "--Voila.ip=127.0.0.1",
+    ]
+    server = Server("Voilà", cmd, isolated_env(home), notebook.parent, home / "voila.log")
+    try:
+        url = f"http://127.0.0.1:{port}/"
+        server.wait_http(url)
+        yield url
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def voila(tmp_path_factory: pytest.TempPathFactory):
+    """A function that serves a notebook with Voilà: ``with voila(path) as url: …``."""
+
+    def start(notebook: Path) -> contextlib.AbstractContextManager[str]:
+        return voila_server(notebook, tmp_path_factory.mktemp("voila-home"))
+
+    return start
+
+
+# --------------------------------------------------------------------------- browser
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless, launched by Playwright (never ``playwright install``)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def _only_loopback(route: Any) -> None:
+    url = route.request.url
+    if url.startswith(("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:", "about:")):
+        route.continue_()
+    else:
+        route.abort()
+
+
+@pytest.fixture
+def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A fresh page (own context) that may only reach loopback; screenshot on failure."""
+    context = browser.new_context(viewport={"width": 1280, "height": 1000}, locale="zh-TW")
+    context.route("**/*", _only_loopback)
+    pg = context.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    try:
+        yield pg
+    finally:
+        if _failed(request.node):
+            ARTIFACTS.mkdir(exist_ok=True)
+            safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.nodeid)
+            with contextlib.suppress(Exception):
+                pg.screenshot(path=str(ARTIFACTS / f"{safe}.png"), full_page=True)
+        context.close()
+
+
+@pytest.fixture
+def shot() -> Any:
+    """``shot(locator, name)`` saves what the learner sees into ``$BK_SCREENSHOTS`` (if set)."""
+    folder = os.environ.get("BK_SCREENSHOTS")
+
+    def take(locator: Any, name: str) -> None:
+        if folder:
+            Path(folder).mkdir(parents=True, exist_ok=True)
+            locator.screenshot(path=str(Path(folder) / f"{name}.png"), animations="disabled")
+
+    return take
+
+
+def notebook(*cells: str) -> dict[str, Any]:
+    """An nbformat-4 notebook (as a dict) with these code cells and the ``python3`` kernel."""
+    return {
+        "nbformat": 4,
+        "nbformat_minor": 5,
+        "metadata": {
+            "kernelspec": {"name": "python3", "display_name": "Python 3 (ipykernel)",
+                           "language": "python"},
+            "language_info": {"name": "python"},
+        },
+        "cells": [
+            {"cell_type": "code", "id": f"cell-{i}", "metadata": {}, "source": src,
+             "outputs": [], "execution_count": None}
+            for i, src in enumerate(cells)
+        ],
+    }
+
+
+@pytest.fixture
+def make_notebook() -> Any:
+    """``make_notebook(*cells)``: an nbformat dict with those code cells."""
+    return notebook
+
+
+@pytest.fixture
+def open_lab(lab: Lab, page: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """``open_lab(source)``: copy a notebook into the server, open it, run all cells; the
+    kernel is shut down after the test."""
+    opened: list[str] = []
+
+    def run(source: Path | dict[str, Any]) -> Any:
+        name = lab.add_notebook(source, request.node.name)
+        opened.append(name)
+        lab.open(page, name)
+        lab.run_all(page, name)
+        return page
+
+    yield run
+    for name in opened:
+        with contextlib.suppress(Exception):
+            lab.shutdown(name)

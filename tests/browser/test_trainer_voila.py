@@ -1,0 +1,125 @@
+"""The trainer (``make trainer``): the widgets as a Voilà app with no code, driven by keyboard.
+
+A learner who does not want code opens the trainer in a browser. This test serves
+``trainer/trainer.ipynb`` with Voilà, checks that no code is shown and that the hand builder,
+the rule checker and the quiz are there, then uses them with the keyboard only (Tab, typing,
+arrow keys, Space, Enter): the rule checker's list of third-card values, and the quiz, answered
+wrong first (the misconception is named), then right (confirmed).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import baccarat_kit as bk
+from baccarat_kit.i18n import message
+
+pytestmark = pytest.mark.browser
+
+TRAINER = Path(__file__).resolve().parents[2] / "trainer" / "trainer.ipynb"
+LANG = "zh"
+
+
+@pytest.fixture(scope="module")
+def trainer_url(voila: Any) -> Any:
+    with voila(TRAINER) as url:
+        yield url
+
+
+def squash(text: str) -> str:
+    return re.sub(r"\s+", " ", text.replace("\xa0", " ")).strip()
+
+
+def focused(page: Any, script: str) -> Any:
+    return page.evaluate(f"() => {{ const el = document.activeElement; return {script}; }}")
+
+
+def tab_to(page: Any, condition: str, limit: int = 80) -> None:
+    """Press Tab until ``condition`` (JS, with ``el`` the focused element) holds."""
+    for _ in range(limit):
+        if focused(page, f"!!({condition})"):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached an element where {condition}")
+
+
+def radio_label(page: Any) -> str:
+    return squash(focused(page, "el.closest('label') ? el.closest('label').innerText : ''"))
+
+
+def choose_by_keyboard(page: Any, text: str) -> None:
+    """With focus in the quiz's options, move (arrow keys) to the option ending in ``text``
+    and check it (Space)."""
+    for _ in range(10):
+        if radio_label(page).endswith(text):
+            page.keyboard.press("Space")
+            return
+        page.keyboard.press("ArrowDown")
+    raise AssertionError(f"no quiz option ending in {text!r}")
+
+
+def submit_by_keyboard(page: Any) -> None:
+    tab_to(page, "el.closest('.bk-quiz-submit')", limit=10)
+    page.keyboard.press("Enter")
+
+
+def test_trainer_shows_the_widgets_without_code_and_works_from_the_keyboard(
+    trainer_url, page, shot
+):
+    page.goto(trainer_url, wait_until="domcontentloaded")
+    page.locator(".bk-quiz .bk-quiz-options").wait_for(timeout=60_000)
+    for root in (".bk-hand-builder", ".bk-rule-checker", ".bk-quiz"):
+        assert page.locator(root).count() == 1, f"{root} missing from the trainer"
+    source = json.loads(TRAINER.read_text(encoding="utf-8"))
+    for cell in source["cells"]:
+        if cell["cell_type"] == "code":
+            first = "".join(cell["source"]).splitlines()[0]
+            assert page.get_by_text(first, exact=False).count() == 0, f"code shown: {first}"
+    # The hand builder starts on BCR-001 and shows the engine's result.
+    coup = bk.play("2 3 3 4 4")
+    winner = message(f"coup.result-{coup.winner}", LANG, player=coup.player_total,
+                     banker=coup.banker_total)
+    assert winner in squash(page.locator(".bk-hand-builder .bk-winner").inner_text())
+
+    # The rule checker from the keyboard: Tab to the player's-third-card list, type 8, then
+    # arrow down to 9 (source 000, BCR-002 and its variant: a banker 3 meets 8, then 9).
+    checker = ".bk-rule-checker"
+    banker = int(page.locator(f"{checker} .bk-banker-total select").evaluate(
+        "el => el.options[el.selectedIndex].textContent.trim()"))
+    tab_to(page, "el.closest('.bk-player-third') && el.tagName === 'SELECT'")
+    for third, key in ((8, "type"), (9, "ArrowDown")):
+        page.keyboard.press("8" if key == "type" else key)
+        page.locator(f'{checker} td.bk-selected[data-total="{banker}"][data-third="{third}"]'
+                     ).wait_for()
+        kind = "draw" if bk.banker_draws(banker, third) else "stand"
+        decision = squash(page.locator(f"{checker} .bk-decision").inner_text())
+        assert decision == message(f"widgets.rc.decision-{kind}", LANG)
+
+    # The quiz's first question is source 000's self-check: banker 3, player's third card 8.
+    draws = bk.banker_draws(3, 8)
+    right = message("widgets.quiz.draw" if draws else "widgets.quiz.stand", LANG)
+    wrong = message("widgets.quiz.stand" if draws else "widgets.quiz.draw", LANG)
+    feedback = page.locator(".bk-quiz .bk-quiz-feedback")
+
+    tab_to(page, "el.closest('.bk-quiz-options') && el.type === 'radio'")
+    choose_by_keyboard(page, wrong)
+    submit_by_keyboard(page)
+    misconception = bk.misconceptions.get("banker-3-always")
+    page.locator(".bk-quiz .bk-quiz-feedback .bk-wrong").wait_for()
+    text = squash(feedback.inner_text())
+    assert misconception.claim(LANG) in text and misconception.correction(LANG) in text
+    shot(page.locator(".bk-quiz"), "trainer-quiz-wrong")
+
+    page.keyboard.press("Shift+Tab")  # back to the options
+    tab_to(page, "el.closest('.bk-quiz-options') && el.type === 'radio'")
+    choose_by_keyboard(page, right)
+    submit_by_keyboard(page)
+    page.locator(".bk-quiz .bk-quiz-feedback .bk-right").wait_for()
+    assert misconception.claim(LANG) not in squash(feedback.inner_text())
+    page.locator("h1").first.scroll_into_view_if_needed()
+    shot(page, "trainer")  # the top of the app, as it opens
