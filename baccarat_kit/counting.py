@@ -99,7 +99,7 @@ class CountingAnalysis:
     def report(self, lang: str | None = None) -> str:
         """A text table: full-shoe edge, how often the bettor had the edge, and what it was worth."""
         from .i18n import message
-        from .odds import _width
+        from .odds import text_table
 
         head = [message("odds.count-col-bet", lang), message("odds.count-col-full", lang),
                 message("odds.count-col-positive", lang), message("odds.count-col-gain", lang)]
@@ -108,12 +108,7 @@ class CountingAnalysis:
             name = bet_label(bet, table, lang)
             rows.append([name, f"{self.full_shoe[j]:.4%}", f"{self.positive_share(bet, table):.3%}",
                          f"{self.gain_per_coup(bet, table):.5%}"])
-        widths = [max(_width(r[i]) for r in rows) for i in range(len(head))]
-        lines = []
-        for r in rows:
-            cells = [r[0] + " " * (widths[0] - _width(r[0]))]
-            cells += [" " * (w - _width(c)) + c for c, w in zip(r[1:], widths[1:], strict=True)]
-            lines.append("  ".join(cells))
+        lines = text_table(rows)
         lines.append(message("odds.count-summary", lang, shoes=self.simulation.shoes, coups=self.coups))
         return "\n".join(lines)
 
@@ -176,14 +171,9 @@ def counting_analysis(
     shoe_of = np.repeat(np.arange(shoes), rounds)
     full = np.full(13, 4 * decks, dtype=np.int64)
     edges = np.empty((starts.size, len(bets)))
-    bar = None
-    if progress:
-        try:
-            from tqdm.auto import tqdm
-        except ImportError:  # pragma: no cover - tqdm is in the odds extra
-            tqdm = None
-        if tqdm is not None:
-            bar = tqdm(total=shoes, unit="shoe")
+    from .simulation import progress_bar
+
+    bar = progress_bar(shoes) if progress else None
     for lo in range(0, shoes, chunk):
         hi = min(shoes, lo + chunk)
         ranks = to_rank[sim.cards[lo:hi]]

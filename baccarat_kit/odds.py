@@ -385,12 +385,7 @@ class ExactOdds:
             row = [message(f"area.{area}", lang), f"{float(self.probability(area)):.6f}"]
             row += [f"{float(self.house_edge(area, n)):.4%}" for n in names]
             rows.append(row)
-        widths = [max(_width(r[i]) for r in rows) for i in range(len(head))]
-        lines = []
-        for r in rows:
-            cells = [r[0] + " " * (widths[0] - _width(r[0]))]
-            cells += [" " * (w - _width(c)) + c for c, w in zip(r[1:], widths[1:], strict=True)]
-            lines.append("  ".join(cells))
+        lines = text_table(rows)
         lines.append(message("odds.report-footer", lang, cards=self.cards,
                              natural=f"{float(self.natural):.6f}",
                              per_coup=f"{float(self.cards_per_coup):.4f}"))
@@ -415,6 +410,18 @@ def bet_label(bet: str, table: str | PayTable = "commission", lang: str | None =
         return message("odds.label-banker-commission", lang, pct=f"{float(pt.commission) * 100:g}")
     return message("odds.label-odds", lang, area=message(f"area.{area}", lang),
                    odds=f"{float(pt.odds(area)):g}")
+
+
+def text_table(rows: list[list[str]]) -> list[str]:
+    """Rows of cells as aligned text lines: first column left, the others right-aligned,
+    counting CJK characters as two columns wide."""
+    widths = [max(_width(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = []
+    for r in rows:
+        cells = [r[0] + " " * (widths[0] - _width(r[0]))]
+        cells += [" " * (w - _width(c)) + c for c, w in zip(r[1:], widths[1:], strict=True)]
+        lines.append("  ".join(cells))
+    return lines
 
 
 def _width(text: str) -> int:

@@ -278,7 +278,7 @@ def after_streak(shoes: Simulation | str | Iterable[Any], max_run: int = 8,
 def after_streak_report(rows: Sequence[dict[str, Any]], lang: str | None = None) -> str:
     """The rows of :func:`after_streak` as a text table."""
     from .i18n import message
-    from .odds import _width
+    from .odds import text_table
 
     head = [message("road.streak-col-after", lang), message("road.streak-col-coups", lang),
             message("road.streak-col-banker", lang), message("road.streak-col-expected", lang),
@@ -288,13 +288,7 @@ def after_streak_report(rows: Sequence[dict[str, Any]], lang: str | None = None)
         who = message("area.banker" if r["side"] == "B" else "area.player", lang)
         table.append([message("road.streak-run", lang, n=r["run"], who=who), str(r["coups"]),
                       f"{r['banker_next']:.4f}", f"{r['expected']:.4f}", f"{r['z']:+.2f}"])
-    widths = [max(_width(t[i]) for t in table) for i in range(len(head))]
-    lines = []
-    for t in table:
-        cells = [t[0] + " " * (widths[0] - _width(t[0]))]
-        cells += [" " * (wd - _width(c)) + c for c, wd in zip(t[1:], widths[1:], strict=True)]
-        lines.append("  ".join(cells))
-    return "\n".join(lines)
+    return "\n".join(text_table(table))
 
 
 def run_lengths(shoes: Simulation | str | Iterable[Any], max_len: int = 10,

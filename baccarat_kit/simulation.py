@@ -336,6 +336,15 @@ def _deal_batch(rng: Any, n: int, decks: int, cut_card: int | None, burn: bool,
     return out
 
 
+def progress_bar(total: int) -> Any:
+    """A tqdm progress bar over ``total`` shoes, or None when tqdm is not installed."""
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:  # pragma: no cover - tqdm is in the odds extra
+        return None
+    return tqdm(total=total, unit="shoe")
+
+
 def simulate(
     shoes: int = 1000,
     decks: int = 8,
@@ -372,14 +381,7 @@ def simulate(
     rng = np.random.default_rng(seed)
     sizes = [min(chunk, shoes - s) for s in range(0, shoes, chunk)]
     batches: Iterator[int] = iter(sizes)
-    bar = None
-    if progress:
-        try:
-            from tqdm.auto import tqdm
-        except ImportError:  # pragma: no cover - tqdm is in the odds extra
-            tqdm = None
-        if tqdm is not None:
-            bar = tqdm(total=shoes, unit="shoe")
+    bar = progress_bar(shoes) if progress else None
     parts = []
     totals = dict.fromkeys(("hands", "banker", "player", "tie", "banker_six", "natural",
                             "player_pair", "banker_pair"), 0)
