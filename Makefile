@@ -17,8 +17,13 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $@
 
+# JupyterLab refuses to run as root unless told; containers and these machines run as root.
+ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
+
+# Opens the first lesson; the file browser shows the whole course (notebooks/, exercises/).
 lab: venv
-	$(BIN)/jupyter lab notebooks/
+	$(BIN)/jupyter lab $(ALLOW_ROOT) --ServerApp.root_dir=$(CURDIR) \
+		--LabApp.default_url=/lab/tree/notebooks/00-how-to-use.ipynb
 
 # The trainer: hand builder, rule checker and a quiz as a web app without code (Voilà).
 .PHONY: trainer screenshots
