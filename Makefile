@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 BIN := $(VENV)/bin
 PYTEST_TMP ?= $(CURDIR)/.pytest-tmp
 
-.PHONY: venv lab test test-fast lint clean
+.PHONY: venv lab test lint typecheck clean
 
 venv: $(VENV)/.installed
 
@@ -42,7 +42,15 @@ lint: venv
 NOTEBOOKS := $(wildcard notebooks/*.ipynb)
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg
 
-test: venv lint
+# The engine's public API is typed strictly (the optional parts are checked by their tests).
+ENGINE := baccarat_kit/__init__.py baccarat_kit/cards.py baccarat_kit/rules.py baccarat_kit/coup.py \
+	baccarat_kit/shoe.py baccarat_kit/settlement.py baccarat_kit/ledger.py baccarat_kit/i18n.py \
+	baccarat_kit/errors.py baccarat_kit/cli.py baccarat_kit/misconceptions.py
+
+typecheck: venv
+	$(BIN)/mypy --strict --follow-imports=silent $(ENGINE)
+
+test: venv lint typecheck
 	$(PY) -m pytest --basetemp=$(PYTEST_TMP) tests baccarat_kit --doctest-modules
 ifneq ($(NOTEBOOKS),)
 	$(PY) -m pytest --basetemp=$(PYTEST_TMP)/nb $(NBVAL) $(NOTEBOOKS)
