@@ -45,7 +45,7 @@ from ..i18n import both, message
 from . import _extract
 from . import sandbox as _sandbox
 from .checks import Exercise, Question, QuestionResult, grade_question
-from .ownwork import function_code, own_work
+from .ownwork import ALLOWED_MODULES, function_code, own_work
 
 DEFAULT_CELL_TIMEOUT = 10.0
 DEFAULT_NOTEBOOK_TIMEOUT = 60.0
@@ -336,11 +336,26 @@ def _session(path: Path, data: bytes, cells: list[str], questions: Sequence[Ques
 
 
 FUNCTION_RUNNER = r"""
-import json, os, resource, sys
+import builtins, importlib, json, os, resource, sys, types
 job = json.loads(sys.stdin.read())
+allowed = job["allowed_modules"]
+for name in allowed:  # imported now: once confined, nothing else can be read from disk
+    importlib.import_module(name)
+for name in ("collections.abc", "threading", "types"):  # what the grader's own code needs
+    importlib.import_module(name)
 sandbox = {"__name__": "_bk_sandbox"}
 exec(compile(job.pop("sandbox"), "<baccarat-kit sandbox>", "exec"), sandbox)
-sandbox["confine"]([os.getcwd()])
+grader = {"__name__": "_bk_grader"}
+exec(compile(job.pop("extract"), "<baccarat-kit grader>", "exec"), grader)
+emit = grader["emit"]
+real_import = builtins.__import__
+def limited_import(name, globals=None, locals=None, fromlist=(), level=0):
+    if level or name.split(".")[0] not in allowed:
+        raise ImportError(f"{name} is not available to a function answer")
+    return real_import(name, globals, locals, fromlist, level)
+safe = {k: v for k, v in vars(builtins).items() if k not in job["removed_builtins"]}
+safe["__import__"] = limited_import
+sandbox["confine"]([os.getcwd()], readable=[])
 real_stdout = sys.stdout
 sys.stdout = sys.stderr = open(os.devnull, "w")
 limit = job["memory_mb"] * 1024 * 1024
@@ -348,11 +363,7 @@ resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 resource.setrlimit(resource.RLIMIT_CPU, (job["cpu_seconds"], job["cpu_seconds"]))
 resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
 resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-grader = {"__name__": "_bk_grader"}
-exec(compile(job["extract"], "<baccarat-kit grader>", "exec"), grader)
-emit = grader["emit"]
-learner = {"__name__": "__main__"}
-del job["extract"]
+learner = {"__name__": "__main__", "__builtins__": safe}
 try:
     exec(compile(job.pop("code"), "<answer>", "exec"), learner)
 except Exception:
@@ -360,8 +371,17 @@ except Exception:
 sys.stdout = real_stdout
 emit(learner, job["nonce"], job["questions"])
 """
-"""Runs a function answer's own code in a bare ``python -I`` (no site-packages, so not even
-the kit can be imported), with memory, CPU and file limits, then prints the results."""
+"""Runs a function answer's own code in a bare ``python -I -S`` (no site-packages, so the kit
+cannot be imported), with memory, CPU and file limits, then prints the results. The allowed
+standard modules are imported first; then, where Landlock exists, the process is confined so
+that it can read no file at all (not the kit, not the sources, not ``/proc``). The learner's
+code sees builtins without ``open``, ``exec``, ``eval``, ``compile``, ``getattr`` … and an
+``__import__`` that gives only the allowed modules (a speed bump, not the barrier: see
+docs/grading.md)."""
+
+REMOVED_BUILTINS = ("open", "exec", "eval", "compile", "breakpoint", "input", "help", "getattr",
+                    "setattr", "delattr", "globals", "locals", "vars", "exit", "quit", "copyright",
+                    "credits", "license", "__loader__", "__spec__")
 
 
 def _function_answers(path: Path, data: bytes, cells: list[str], functions: Sequence[Question],
@@ -390,11 +410,12 @@ def _run_function(code: str, question: Question, limits: Limits) -> dict[str, An
     job = {
         "code": code, "questions": [question.extraction()], "nonce": nonce,
         "extract": _source(_extract), "sandbox": _source(_sandbox),
+        "allowed_modules": sorted(ALLOWED_MODULES), "removed_builtins": list(REMOVED_BUILTINS),
         "memory_mb": limits.memory_mb, "cpu_seconds": int(limits.cell_timeout) + 2,
     }
     workdir = tempfile.mkdtemp(prefix="bk-grade-fn-")
     proc = subprocess.Popen(
-        [sys.executable, "-I", "-c", FUNCTION_RUNNER], cwd=workdir, env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"},
+        [sys.executable, "-I", "-S", "-c", FUNCTION_RUNNER], cwd=workdir, env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"},
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True,
         text=True, encoding="utf-8", errors="replace",
     )

@@ -4,7 +4,9 @@ The grader reads the submission's code cells itself (not what the kernel reports
 the answer function and every notebook-level name it uses. The answer earns nothing if that
 code reaches the kit (``bk``, ``baccarat_kit``, an attribute named like one of the kit's rule
 functions or tables) or something that can reach anything indirectly (``getattr``, ``exec``,
-``__import__``, ``globals``, ``importlib``, ``sys``, dunder attributes …). A second, dynamic
+``__import__``, ``globals``, ``importlib``, ``sys``, private and dunder attributes, also in
+``match`` class patterns …). This is a deny-list, so a best effort: the barrier is that the
+function then runs alone in a process that cannot import or read the kit (see ``grade.py``). A second, dynamic
 layer runs in the kernel (:mod:`baccarat_kit.grading._extract`: the kit's rule functions are
 replaced by tripwires while the function is called).
 
@@ -91,6 +93,9 @@ REACH_ATTRIBUTES = INDIRECT_NAMES | {
     "modules", "import_module", "reload", "load_module", "exec_module", "resolve_name", "locate",
     "f_globals", "f_locals", "f_back", "f_builtins", "gi_frame", "cr_frame", "ag_frame", "tb_frame",
     "gi_code", "f_code", "format", "format_map", "vformat",
+    # getattr in disguise: string.Formatter().get_field("0.name", …), functools' copying of
+    # named attributes; builtins under another name (enum.bltns)
+    "Formatter", "get_field", "get_value", "update_wrapper", "wraps", "bltns", "attrgetter",
 }
 """Attribute names that lead to modules, frames or globals."""
 
@@ -161,9 +166,12 @@ def _walk(cells: list[str], name: str) -> tuple[bool, str, list[ast.stmt]]:
                 if sub.id in KIT_NAMES or sub.id in INDIRECT_NAMES:
                     return False, sub.id, []
                 todo.extend(b for b in bound.get(sub.id, []) if b is not node)
-            elif isinstance(sub, ast.Attribute):
-                if sub.attr in KIT_NAMES or sub.attr in REACH_ATTRIBUTES or sub.attr.startswith("__"):
-                    return False, f".{sub.attr}", []
+            elif isinstance(sub, ast.Attribute | ast.MatchClass):
+                # ``case object(__globals__=g)`` reads attributes too, named in kwd_attrs
+                attrs = [sub.attr] if isinstance(sub, ast.Attribute) else sub.kwd_attrs
+                for attr in attrs:
+                    if attr in KIT_NAMES or attr in REACH_ATTRIBUTES or attr.startswith("_"):
+                        return False, f".{attr}", []
             elif isinstance(sub, ast.Constant) and isinstance(sub.value, str) and (
                     "baccarat" in sub.value or "__" in sub.value):
                 return False, repr(sub.value)[:40], []

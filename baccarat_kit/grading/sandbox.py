@@ -10,7 +10,9 @@ its children:
 * can send signals only to processes confined the same way (not to the grader or its workers),
   and cannot reach abstract unix sockets outside (Landlock ABI 6 or later).
 
-Reading is not restricted. Where Landlock is missing, :func:`confine` returns 0 and nothing is
+Reading is not restricted unless ``readable`` is given (the function runner): then files and
+folders can be read (or executed) only below ``readable`` and ``writable``, so code that escapes
+every other check still cannot read the kit, the instructor's sources or ``/proc``. Where Landlock is missing, :func:`confine` returns 0 and nothing is
 confined: the grader then relies on its other limits (see docs/grading.md).
 
 This module's source is also run on its own (inside ``python -I``), so it imports only the
@@ -26,7 +28,10 @@ _CREATE_RULESET, _ADD_RULE, _RESTRICT_SELF = 444, 445, 446  # the same on every 
 _RULE_PATH_BENEATH, _RULE_NET_PORT = 1, 2
 _PR_SET_NO_NEW_PRIVS = 38
 
+_FS_EXECUTE = 1 << 0
 _FS_WRITE_FILE = 1 << 1
+_FS_READ_FILE = 1 << 2
+_FS_READ_DIR = 1 << 3
 _FS_REMOVE_DIR = 1 << 4
 _FS_REMOVE_FILE = 1 << 5
 _FS_MAKE = sum(1 << b for b in range(6, 13))  # char, dir, reg, sock, fifo, block, sym
@@ -46,14 +51,22 @@ def abi_version() -> int:
     return max(int(version), 0)
 
 
-def confine(writable: list[str], bind_ports: list[int] = (), connect_ports: list[int] = ()) -> int:  # type: ignore[assignment]
-    """Confine this process (see the module docstring); returns the ABI used, 0 if none."""
+def confine(writable: list[str], bind_ports: list[int] = (), connect_ports: list[int] = (),  # type: ignore[assignment]
+            readable: list[str] | None = None) -> int:
+    """Confine this process (see the module docstring); returns the ABI used, 0 if none.
+
+    ``readable`` None leaves reading alone; a list (even empty) confines reading and executing
+    to those folders and ``writable``."""
     abi = abi_version()
     if abi < 1:
         return 0
     libc = ctypes.CDLL(None, use_errno=True)
     write_dir = _FS_WRITE_FILE | _FS_REMOVE_DIR | _FS_REMOVE_FILE | _FS_MAKE
     write_file = _FS_WRITE_FILE
+    read_dir = read_file = 0
+    if readable is not None:
+        read_file = _FS_READ_FILE | _FS_EXECUTE
+        read_dir = read_file | _FS_READ_DIR
     if abi >= 2:
         write_dir |= _FS_REFER
     if abi >= 3:
@@ -62,17 +75,18 @@ def confine(writable: list[str], bind_ports: list[int] = (), connect_ports: list
     net = (_NET_BIND_TCP | _NET_CONNECT_TCP) if abi >= 4 else 0
     scoped = (_SCOPE_ABSTRACT_UNIX | _SCOPE_SIGNAL) if abi >= 6 else 0
     if abi >= 6:
-        attr = struct.pack("=QQQ", write_dir, net, scoped)
+        attr = struct.pack("=QQQ", write_dir | read_dir, net, scoped)
     elif abi >= 4:
-        attr = struct.pack("=QQ", write_dir, net)
+        attr = struct.pack("=QQ", write_dir | read_dir, net)
     else:
-        attr = struct.pack("=Q", write_dir)
+        attr = struct.pack("=Q", write_dir | read_dir)
     buf = ctypes.create_string_buffer(attr, len(attr))
     ruleset = libc.syscall(_CREATE_RULESET, buf, ctypes.c_size_t(len(attr)), ctypes.c_uint32(0))
     if ruleset < 0:
         return 0
     try:
-        rules = [(path, write_dir) for path in writable] + [(os.devnull, write_file)]
+        rules = [(path, write_dir | read_dir) for path in writable] + [(os.devnull, write_file | read_file)]
+        rules += [(path, read_dir) for path in readable or () if read_dir]
         for path, access in rules:
             fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
             try:
