@@ -53,6 +53,8 @@ DEFAULT_MEMORY_MB = 1024
 MAX_FILE_BYTES = 20 * 1024 * 1024
 STARTUP_ALLOWANCE = 60.0
 """Seconds the grader allows a worker beyond the notebook limit (kernel start and shutdown)."""
+WORKER_GRACE = 10.0
+"""Seconds a worker told to stop (SIGTERM) has to clean up before it is killed."""
 
 
 @functools.cache
@@ -233,6 +235,11 @@ def _run_worker(job: dict[str, Any], limits: Limits) -> dict[str, Any]:
     try:
         out, _ = proc.communicate(payload, timeout=limits.notebook_timeout + STARTUP_ALLOWANCE)
     except subprocess.TimeoutExpired:
+        proc.terminate()  # the worker then ends its kernel and everything the kernel left behind
+        try:
+            proc.wait(WORKER_GRACE)
+        except subprocess.TimeoutExpired:
+            pass
         _kill_group(proc)
         return {"status": "notebook_timeout", "cell": None}
     finally:

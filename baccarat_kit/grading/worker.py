@@ -11,17 +11,22 @@ extraction code, the limits and a nonce. The worker
    the whole-notebook limit or a dead kernel ends the run);
 3. resets IPython's hooks (``user_expressions``, which no input transformer sees), then runs
    the extraction code and keeps only that execution's stdout;
-4. prints one line, ``nonce + JSON``, on its own stdout and shuts the kernel down.
+4. prints one line, ``nonce + JSON``, on its own stdout and shuts the kernel down;
+5. ends every process the kernel left behind: the worker is a child subreaper, so a learner's
+   daemon (``os.fork`` + ``os.setsid``, double fork) is re-parented to it, not to init, and is
+   killed before the worker exits (also when the grader ends the worker with SIGTERM).
 
 Nothing here reads answers or grades: the grader parses the extraction output itself.
 """
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import queue
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -150,6 +155,70 @@ def _execute(kc: Any, km: Any, code: str, timeout: float, *, capture: bool, stor
     return status or "error", "".join(captured)
 
 
+PR_SET_CHILD_SUBREAPER = 36
+
+
+def become_subreaper() -> bool:
+    """Make orphaned descendants re-parent to this process (Linux); False where unsupported."""
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _children() -> dict[int, int]:
+    """pid -> parent pid of every process visible in /proc."""
+    out = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as fh:
+                stat = fh.read()
+            out[int(entry)] = int(stat[stat.rindex(b")") + 2:].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    return out
+
+
+def end_descendants(rounds: int = 100) -> int:
+    """SIGKILL every descendant of this process (repeatedly, for forks in flight) and reap them.
+
+    Returns how many were killed."""
+    me = os.getpid()
+    killed = 0
+    for _ in range(rounds):
+        parents = _children() if os.path.isdir("/proc") else {}
+        mine = {me}
+        grew = True
+        while grew:
+            new = {pid for pid, ppid in parents.items() if ppid in mine and pid not in mine}
+            mine |= new
+            grew = bool(new)
+        mine.discard(me)
+        for pid in mine:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                killed += 1
+            except OSError:
+                pass
+        while True:
+            try:
+                pid, _ = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                pid = 0
+            if pid == 0:
+                break
+        if not mine:
+            break
+        time.sleep(0.02)
+    return killed
+
+
+def _terminate(signum: int, frame: Any) -> None:
+    raise SystemExit(128 + signum)
+
+
 def run_job(job: dict[str, Any]) -> dict[str, Any]:
     """Run one submission (see the module docstring); returns the worker's report."""
     from jupyter_client import KernelManager
@@ -212,10 +281,13 @@ def run_job(job: dict[str, Any]) -> dict[str, Any]:
                 km.shutdown_kernel(now=True)
             except Exception:
                 pass
+        end_descendants()
         shutil.rmtree(private, ignore_errors=True)
 
 
 def main() -> int:
+    signal.signal(signal.SIGTERM, _terminate)
+    become_subreaper()
     job = json.loads(sys.stdin.read())
     nonce = job.pop("result_nonce")
     report = run_job(job)
