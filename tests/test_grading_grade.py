@@ -16,7 +16,7 @@ import pytest
 
 from baccarat_kit.cli import main
 from baccarat_kit.grading import sandbox as _sandbox
-from baccarat_kit.grading.grade import Limits, grade_file, load_exercises
+from baccarat_kit.grading.grade import Limits, _run_function, grade_file, load_exercises
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = sorted((ROOT / "exercises" / "source").glob("*.ipynb"))
@@ -98,6 +98,11 @@ EXPECTED = {
     "delegate-getattr": ("ok", "q5", "uses getattr"),
     "delegate-hidden-global": ("ok", "q5", "NameError"),
     "delegate-typing-sys": ("ok", "q5", "uses .modules"),
+    "delegate-match-pattern": ("ok", "q5", "uses .__globals__"),
+    "delegate-formatter": ("ok", "q5", "uses .get_field"),
+    "delegate-update-wrapper": ("ok", "q5", "uses .update_wrapper"),
+    "cheat-daemon": ("ok", "q1", "still `...`"),
+    "cheat-metadata": ("ok", "q1", "wrong type"),
     "not-json": ("not_json", None, "Not a JSON file"),
     "not-a-notebook": ("not_notebook", None, "Not a readable Jupyter notebook"),
 }
@@ -175,3 +180,94 @@ def test_gradebook_columns_and_feedback_pages(batch: dict[str, Any]) -> None:
     s = sub(batch, next(p for p in FIXTURES if p.stem == "cheat-eq-always-true"))
     page = (batch["out"] / s["feedback"]).read_text(encoding="utf-8")
     assert "q5" in page and "0 / 8" in page and "<AlwaysTrue>" not in page and "&lt;AlwaysTrue&gt;" in page
+
+
+def test_the_submissions_own_metadata_is_never_trusted(batch: dict[str, Any]) -> None:
+    """cheat-metadata claims 100 points per question and no checks: the sources decide."""
+    s = sub(batch, ROOT / "tests" / "fixtures" / "submissions" / "cheat-metadata.ipynb")
+    assert s["max_score"] == 8 and s["questions"]["q1"]["points"] == 1
+
+
+def _processes_named(name: str) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and (entry / "comm").read_text().strip() == name:
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
+def test_no_process_of_a_kernel_outlives_its_grading(batch: dict[str, Any]) -> None:
+    """cheat-daemon leaves three double-forked, setsid daemons (named bk-fx-daemon) running."""
+    if not Path("/proc").is_dir():
+        pytest.skip("no /proc")
+    assert _processes_named("bk-fx-daemon") == []
+
+
+def test_end_descendants_kills_a_daemonized_grandchild(tmp_path: Path) -> None:
+    """Positive control for the above: a subreaper finds and ends a setsid double-forked daemon."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "reaper.py"
+    script.write_text(
+        "import os, sys, time\n"
+        "from baccarat_kit.grading.worker import become_subreaper, end_descendants\n"
+        "assert become_subreaper()\n"
+        "r, w = os.pipe()\n"
+        "if os.fork() == 0:\n"
+        "    os.setsid()\n"
+        "    if os.fork() == 0:\n"
+        "        os.write(w, str(os.getpid()).encode())\n"
+        "        time.sleep(60)\n"
+        "    os._exit(0)\n"
+        "daemon = int(os.read(r, 20))\n"
+        "time.sleep(0.2)\n"
+        "alive_before = os.path.exists(f'/proc/{daemon}')\n"
+        "killed = end_descendants()\n"
+        "print(alive_before, killed >= 1, os.path.exists(f'/proc/{daemon}'))\n", encoding="utf-8")
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=30)
+    assert out.stdout.split() == ["True", "True", "False"], out.stderr
+
+
+ESCAPE = """
+U = "_" * 2
+def real_builtins():
+    for klass in ().__class__.__base__.__subclasses__():
+        try:
+            found = klass.__init__.__globals__.get(U + "builtins" + U)
+        except Exception:
+            continue
+        if isinstance(found, dict) and "open" in found:
+            return found
+def banker_draws(total, player_third):
+    b = real_builtins()
+    outcome = []
+    for what, attempt in (("kit", lambda: b["__import__"]("baccarat_kit")),
+                          ("rules", lambda: b["open"](RULES).read()),
+                          ("proc", lambda: b["open"]("/proc/" + str(b["__import__"]("os").getppid())
+                                                     + "/cmdline").read())):
+        try:
+            attempt()
+            outcome.append(what + ":read")
+        except Exception as err:
+            outcome.append(what + ":" + type(err).__name__)
+    return " ".join(outcome)
+"""
+
+
+def test_function_runner_can_neither_import_nor_read_the_kit() -> None:
+    """Were the static check fooled (this code is given to the runner directly), the function
+    still runs where the kit is not importable and, under Landlock, no file can be read."""
+    exercises = load_exercises(ROOT / "exercises" / "source")
+    question = next(q for q in exercises["03-banker-rule"].questions if q.kind == "function")
+    code = f"RULES = {str(ROOT / 'baccarat_kit' / 'rules.py')!r}\n" + ESCAPE
+    answer = _run_function(code, question, Limits(cell_timeout=20))
+    assert answer["status"] == "ok", answer
+    outcome = dict(item.split(":") for item in answer["results"][0].split())
+    assert outcome["kit"] == "ModuleNotFoundError"
+    if _sandbox.abi_version() < 1:
+        pytest.skip("Linux Landlock is not available here: reading is not confined")
+    assert outcome["rules"] == outcome["proc"] == "PermissionError"
