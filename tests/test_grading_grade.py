@@ -103,6 +103,7 @@ EXPECTED = {
     "delegate-update-wrapper": ("ok", "q5", "uses .update_wrapper"),
     "cheat-daemon": ("ok", "q1", "still `...`"),
     "cheat-metadata": ("ok", "q1", "wrong type"),
+    "cheat-formula-id": ("ok", "q1", "still `...`"),
     "not-json": ("not_json", None, "Not a JSON file"),
     "not-a-notebook": ("not_notebook", None, "Not a readable Jupyter notebook"),
 }
@@ -271,3 +272,18 @@ def test_function_runner_can_neither_import_nor_read_the_kit() -> None:
     if _sandbox.abi_version() < 1:
         pytest.skip("Linux Landlock is not available here: reading is not confined")
     assert outcome["rules"] == outcome["proc"] == "PermissionError"
+
+
+def test_a_learner_id_never_becomes_a_spreadsheet_formula(batch: dict[str, Any]) -> None:
+    path = (ROOT / "tests" / "fixtures" / "submissions" / "cheat-formula-id.ipynb").resolve()
+    assert sub(batch, path)["learner"].startswith("=HYPERLINK(")  # results.json keeps the claim
+    assert batch["rows"][path]["learner"].startswith("'=HYPERLINK(")
+
+
+def test_a_learner_id_claimed_by_several_files_is_flagged(batch: dict[str, Any]) -> None:
+    """Ids are the notebook's own claim: the many fixtures that say "mallory" are flagged;
+    a submission with an id of its own is not."""
+    fake = sub(batch, ROOT / "tests" / "fixtures" / "submissions" / "cheat-fake-pass.ipynb")
+    assert any("mallory" in w["en"] and "cheat-escape.ipynb" in w["en"] for w in fake["warnings"])
+    source = sub(batch, SOURCES[0])
+    assert source["warnings"] == []

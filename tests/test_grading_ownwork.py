@@ -41,6 +41,18 @@ def test_own_function_passes_and_carries_its_helpers() -> None:
     ([SETUP, "import operator\ndef banker_draws(t, v):\n    return operator.lt(t, 3)"], "import operator"),
     ([SETUP, "def banker_draws(t, v):\n    raise SystemExit"], "SystemExit"),
     ([SETUP, "def banker_draws(t, v):\n    exit()"], "exit"),
+    # getattr in disguise (red-team round): class patterns, Formatter fields, functools'
+    # attribute copying, builtins and sys under private or other names
+    ([SETUP, "def h():\n    pass", "def banker_draws(t, v):\n    match h:\n        case object(__globals__=g):\n"
+      "            return g"], ".__globals__"),
+    ([SETUP, "def banker_draws(t, v):\n    match t:\n        case int(real=r, banker_draws=f):\n"
+      "            return f(t, v)"], ".banker_draws"),
+    ([SETUP, "import string\ndef banker_draws(t, v):\n    return string.Formatter().get_field('0.x', (t,), {})"],
+     ".get_field"),
+    ([SETUP, "import functools\ndef banker_draws(t, v):\n    return functools.update_wrapper(t, v)"],
+     ".update_wrapper"),
+    ([SETUP, "import collections\ndef banker_draws(t, v):\n    return collections._sys"], "._sys"),
+    ([SETUP, "import enum\ndef banker_draws(t, v):\n    return enum.bltns"], ".bltns"),
 ])
 def test_reaching_the_kit_is_refused(cells: list[str], detail: str) -> None:
     ok, found = own_work(cells, "banker_draws")

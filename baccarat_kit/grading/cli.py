@@ -87,6 +87,9 @@ def _cmd_grade(args: argparse.Namespace) -> int:
         if bar is not None:
             bar.close()
     write_outputs(args.out, subs, exercises, limits, args.lang)
+    for s in subs:
+        for warning in s.warnings:
+            print(f"{s.file}: {warning[args.lang]}", file=sys.stderr)
     mean = sum(s.score for s in subs) / len(subs)
     print(message("grading.cli.summary", args.lang, count=len(subs), mean=f"{mean:.2f}", out=args.out))
     return 0

@@ -95,6 +95,7 @@ class Submission:
     questions: list[QuestionResult] = field(default_factory=list)
     max_score: int = 0
     feedback_name: str = ""
+    warnings: list[dict[str, str]] = field(default_factory=list)
 
     @property
     def score(self) -> int:
@@ -106,6 +107,7 @@ class Submission:
             "learner": self.learner, "score": self.score, "max_score": self.max_score,
             "status": self.status, "reason": self.reason, "feedback": f"feedback/{self.feedback_name}.html",
             "questions": {q.id: q.to_json() for q in self.questions},
+            "warnings": self.warnings,
         }
 
 
@@ -464,7 +466,28 @@ def grade_paths(
                 progress(1)
     ordered = [results[i] for i in range(len(paths))]
     _name_feedback(ordered)
+    _flag_duplicates(ordered)
     return ordered
+
+
+def _flag_duplicates(subs: list[Submission]) -> None:
+    """Warn (for the instructor) when files share a learner id within an exercise, or are the
+    same bytes: the learner id is the notebook's own claim, so one learner can claim another's."""
+    groups: dict[tuple[str, ...], list[Submission]] = {}
+    for s in subs:
+        if s.status == "ok" and s.learner:
+            groups.setdefault(("learner", s.exercise or "", s.learner), []).append(s)
+        if s.sha256:
+            groups.setdefault(("file", s.sha256), []).append(s)
+    for key, members in groups.items():
+        if len(members) < 2:
+            continue
+        for s in members:
+            others = ", ".join(o.file for o in members if o is not s)
+            if key[0] == "learner":
+                s.warnings.append(both("grading.warning.same_learner", learner=s.learner, others=others))
+            else:
+                s.warnings.append(both("grading.warning.same_file", others=others))
 
 
 def _name_feedback(subs: list[Submission]) -> None:
@@ -484,6 +507,15 @@ def question_columns(subs: Sequence[Submission], exercises: dict[str, Exercise])
     return [(ex, q.id) for ex in seen for q in exercises[ex].questions]
 
 
+def spreadsheet_text(text: str) -> str:
+    """Text a spreadsheet will not run as a formula (a learner id such as ``=HYPERLINK(…)``).
+
+    >>> spreadsheet_text("=1+1"), spreadsheet_text("s123")
+    ("'=1+1", 's123')
+    """
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
 def grades_csv(subs: Sequence[Submission], exercises: dict[str, Exercise]) -> str:
     cols = question_columns(subs, exercises)
     buf = io.StringIO()
@@ -491,7 +523,7 @@ def grades_csv(subs: Sequence[Submission], exercises: dict[str, Exercise]) -> st
     writer.writerow(["file", "learner", "score", "max_score", *(f"{ex}:{q}" for ex, q in cols)])
     for s in subs:
         scores = {(s.exercise, q.id): q.score for q in s.questions} if s.status == "ok" else {}
-        row = [s.file, s.learner, s.score, s.max_score]
+        row = [spreadsheet_text(s.file), spreadsheet_text(s.learner), s.score, s.max_score]
         for ex, q in cols:
             row.append(scores.get((ex, q), 0 if s.exercise == ex else ""))
         writer.writerow(row)
