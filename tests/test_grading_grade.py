@@ -287,3 +287,26 @@ def test_a_learner_id_claimed_by_several_files_is_flagged(batch: dict[str, Any])
     assert any("mallory" in w["en"] and "cheat-escape.ipynb" in w["en"] for w in fake["warnings"])
     source = sub(batch, SOURCES[0])
     assert source["warnings"] == []
+
+
+DAEMON = ESCAPE.split("def banker_draws")[0] + """
+def ANSWER(*args):
+    imp = real_builtins()["__import__"]
+    os = imp("os")
+    if os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            imp("ctypes").CDLL(None).prctl(15, b"bk-fx-rdaemon", 0, 0, 0)
+            imp("time").sleep(90)
+        os._exit(0)
+    return True
+"""
+
+
+def test_no_process_of_a_function_answer_outlives_its_run() -> None:
+    """A function that escaped the static check forks daemons (one per input): all are ended."""
+    exercises = load_exercises(ROOT / "exercises" / "source")
+    question = next(q for q in exercises["02-naturals-player"].questions if q.kind == "function")
+    answer = _run_function(DAEMON.replace("ANSWER", question.answer), question, Limits(cell_timeout=20))
+    assert answer["status"] == "ok" and answer["results"][0] is True, answer
+    assert _processes_named("bk-fx-rdaemon") == []

@@ -43,6 +43,7 @@ from typing import Any
 from ..errors import BaccaratError
 from ..i18n import both, message
 from . import _extract
+from . import reaper as _reaper
 from . import sandbox as _sandbox
 from .checks import Exercise, Question, QuestionResult, grade_question
 from .ownwork import ALLOWED_MODULES, function_code, own_work
@@ -237,12 +238,7 @@ def _run_worker(job: dict[str, Any], limits: Limits) -> dict[str, Any]:
     try:
         out, _ = proc.communicate(payload, timeout=limits.notebook_timeout + STARTUP_ALLOWANCE)
     except subprocess.TimeoutExpired:
-        proc.terminate()  # the worker then ends its kernel and everything the kernel left behind
-        try:
-            proc.wait(WORKER_GRACE)
-        except subprocess.TimeoutExpired:
-            pass
-        _kill_group(proc)
+        _stop(proc)
         return {"status": "notebook_timeout", "cell": None}
     finally:
         if proc.poll() is None:
@@ -256,6 +252,17 @@ def _run_worker(job: dict[str, Any], limits: Limits) -> dict[str, Any]:
             if isinstance(report, dict):
                 return report
     return {"status": "worker_failed", "detail": f"exit {proc.returncode}"}
+
+
+def _stop(proc: subprocess.Popen[str]) -> None:
+    """SIGTERM (a worker or reaper then ends everything the learner's code left behind), then
+    SIGKILL to the whole group after :data:`WORKER_GRACE` seconds."""
+    proc.terminate()
+    try:
+        proc.wait(WORKER_GRACE)
+    except subprocess.TimeoutExpired:
+        pass
+    _kill_group(proc)
 
 
 def _kill_group(proc: subprocess.Popen[str]) -> None:
@@ -424,14 +431,15 @@ def _run_function(code: str, question: Question, limits: Limits) -> dict[str, An
     }
     workdir = tempfile.mkdtemp(prefix="bk-grade-fn-")
     proc = subprocess.Popen(
-        [sys.executable, "-I", "-S", "-c", FUNCTION_RUNNER], cwd=workdir, env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"},
+        [sys.executable, "-I", "-S", "-c", _source(_reaper), sys.executable, "-I", "-S", "-c", FUNCTION_RUNNER],
+        cwd=workdir, env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"},
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True,
         text=True, encoding="utf-8", errors="replace",
     )
     try:
         stdout, _ = proc.communicate(json.dumps(job), timeout=limits.cell_timeout)
     except subprocess.TimeoutExpired:
-        _kill_group(proc)
+        _stop(proc)
         return {"status": "run-failed",
                 "reason": both("grading.reason.function_timeout", seconds=limits.cell_timeout)}
     finally:

@@ -21,7 +21,6 @@ Nothing here reads answers or grades: the grader parses the extraction output it
 
 from __future__ import annotations
 
-import ctypes
 import json
 import os
 import queue
@@ -34,6 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from jupyter_client.blocking.client import BlockingKernelClient
+
+from .reaper import _terminate, become_subreaper, end_descendants
 
 MAX_MESSAGE = 32 * 1024 * 1024
 """Largest iopub message accepted (bytes); a bigger one is dropped by zmq."""
@@ -153,70 +154,6 @@ def _execute(kc: Any, km: Any, code: str, timeout: float, *, capture: bool, stor
                 status = status or "error"
             break
     return status or "error", "".join(captured)
-
-
-PR_SET_CHILD_SUBREAPER = 36
-
-
-def become_subreaper() -> bool:
-    """Make orphaned descendants re-parent to this process (Linux); False where unsupported."""
-    try:
-        return ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
-    except (OSError, AttributeError):
-        return False
-
-
-def _children() -> dict[int, int]:
-    """pid -> parent pid of every process visible in /proc."""
-    out = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as fh:
-                stat = fh.read()
-            out[int(entry)] = int(stat[stat.rindex(b")") + 2:].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue
-    return out
-
-
-def end_descendants(rounds: int = 100) -> int:
-    """SIGKILL every descendant of this process (repeatedly, for forks in flight) and reap them.
-
-    Returns how many were killed."""
-    me = os.getpid()
-    killed = 0
-    for _ in range(rounds):
-        parents = _children() if os.path.isdir("/proc") else {}
-        mine = {me}
-        grew = True
-        while grew:
-            new = {pid for pid, ppid in parents.items() if ppid in mine and pid not in mine}
-            mine |= new
-            grew = bool(new)
-        mine.discard(me)
-        for pid in mine:
-            try:
-                os.kill(pid, signal.SIGKILL)
-                killed += 1
-            except OSError:
-                pass
-        while True:
-            try:
-                pid, _ = os.waitpid(-1, os.WNOHANG)
-            except ChildProcessError:
-                pid = 0
-            if pid == 0:
-                break
-        if not mine:
-            break
-        time.sleep(0.02)
-    return killed
-
-
-def _terminate(signum: int, frame: Any) -> None:
-    raise SystemExit(128 + signum)
 
 
 def run_job(job: dict[str, Any]) -> dict[str, Any]:
