@@ -104,6 +104,7 @@ EXPECTED = {
     "cheat-daemon": ("ok", "q1", "still `...`"),
     "cheat-metadata": ("ok", "q1", "wrong type"),
     "cheat-formula-id": ("ok", "q1", "still `...`"),
+    "cheat-snoop": ("ok", "q4", "wrong type"),
     "not-json": ("not_json", None, "Not a JSON file"),
     "not-a-notebook": ("not_notebook", None, "Not a readable Jupyter notebook"),
 }
@@ -310,3 +311,14 @@ def test_no_process_of_a_function_answer_outlives_its_run() -> None:
     answer = _run_function(DAEMON.replace("ANSWER", question.answer), question, Limits(cell_timeout=20))
     assert answer["status"] == "ok" and answer["results"][0] is True, answer
     assert _processes_named("bk-fx-rdaemon") == []
+
+
+def test_a_kernel_reads_only_python_the_kit_and_its_own_folder(batch: dict[str, Any]) -> None:
+    """cheat-snoop's answers are what its reads gave: the worker's environment and command line
+    and the instructor's source are refused; the kit's own code can be read (control)."""
+    if _sandbox.abi_version() < 1:
+        pytest.skip("Linux Landlock is not available here: reading is not confined")
+    s = sub(batch, ROOT / "tests" / "fixtures" / "submissions" / "cheat-snoop.ipynb")
+    got = {q: s["questions"][q]["message"]["en"] for q in ("q1", "q2", "q3", "q4")}
+    assert all("'PermissionError'" in got[q] for q in ("q1", "q2", "q3")), got
+    assert "'read'" in got["q4"], got

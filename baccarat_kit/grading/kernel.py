@@ -12,7 +12,11 @@ learner code, it sets:
   killed grading worker never leaves a kernel running;
 * a Landlock sandbox where Linux offers one (:mod:`.sandbox`): files may be written only in
   the submission's temporary folder (the kernel's working folder) and the connection folder,
-  TCP only on the kernel's own ports, signals only inside the sandbox.
+  and read only there, in Python's installation and the kit's package, and in the system's
+  program folders (:func:`readable_paths`): not other submissions, the instructor's sources,
+  earlier results, the grader's home, nor another process's ``/proc`` entry (the grader's
+  environment and command line); TCP only on the kernel's own ports, signals only inside the
+  sandbox.
 """
 
 from __future__ import annotations
@@ -47,6 +51,25 @@ def _watchdog(parent: int) -> None:
     threading.Thread(target=watch, name="bk-grader-watchdog", daemon=True).start()
 
 
+SYSTEM_READABLE = ("/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", "/etc", "/dev", "/sys",
+                   "/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/proc/filesystems")
+"""System folders and files a kernel may read (programs, libraries, fonts, time zones…)."""
+
+
+def readable_paths() -> list[str]:
+    """What the learner's kernel may read besides its own folders: Python (the installation,
+    the virtual environment, every folder on ``sys.path``), the kit's package folder (not the
+    checkout around it), :data:`SYSTEM_READABLE` and its own ``/proc`` entry."""
+    kit = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    wanted = [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, kit,
+              *[p for p in sys.path if p and os.path.isabs(p)], *SYSTEM_READABLE, f"/proc/{os.getpid()}"]
+    out: list[str] = []
+    for path in wanted:
+        if os.path.exists(path) and path not in out:
+            out.append(path)
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="baccarat_kit.grading.kernel")
     parser.add_argument("--memory-mb", type=int, required=True)
@@ -66,6 +89,7 @@ def main(argv: list[str] | None = None) -> None:
             [os.getcwd(), os.path.dirname(os.path.abspath(args.connection_file))],
             bind_ports=[int(ports[k]) for k in ("shell_port", "iopub_port", "stdin_port", "control_port", "hb_port")],
             connect_ports=[int(ports["shell_port"])],
+            readable=readable_paths(),
         )
     except OSError as err:  # fail closed: no kernel rather than an unconfined one
         sys.stderr.write(f"baccarat-kit grader: sandbox failed: {err}\n")

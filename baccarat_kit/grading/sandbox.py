@@ -86,7 +86,7 @@ def confine(writable: list[str], bind_ports: list[int] = (), connect_ports: list
         return 0
     try:
         rules = [(path, write_dir | read_dir) for path in writable] + [(os.devnull, write_file | read_file)]
-        rules += [(path, read_dir) for path in readable or () if read_dir]
+        rules += [(path, read_dir if os.path.isdir(path) else read_file) for path in readable or () if read_dir]
         for path, access in rules:
             fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
             try:
