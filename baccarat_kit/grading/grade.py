@@ -182,16 +182,40 @@ def _code_cells(nb: Any) -> list[str]:
 
 
 def _which_exercise(nb: dict[str, Any], path: Path, exercises: dict[str, Exercise]) -> Exercise | None:
+    claimed = _claimed_exercise(nb, exercises)
+    return claimed or _named_exercise(path, exercises)
+
+
+def _claimed_exercise(nb: dict[str, Any], exercises: dict[str, Exercise]) -> Exercise | None:
     meta = nb.get("metadata", {})
     claimed = meta.get("baccarat_kit", {}).get("exercise") if isinstance(meta, dict) and isinstance(
         meta.get("baccarat_kit"), dict) else None
-    if isinstance(claimed, str) and claimed in exercises:
-        return exercises[claimed]
+    return exercises[claimed] if isinstance(claimed, str) and claimed in exercises else None
+
+
+def _named_exercise(path: Path, exercises: dict[str, Exercise]) -> Exercise | None:
     for ex_id in sorted(exercises):
         number = ex_id.split("-", 1)[0]
         if path.stem.startswith(ex_id) or (number.isdigit() and path.stem.startswith(number + "-")):
             return exercises[ex_id]
     return None
+
+
+def exercise_warnings(nb: dict[str, Any], path: Path, exercises: dict[str, Exercise]) -> list[dict[str, str]]:
+    """A warning when the notebook's metadata claims another exercise than its file name: the
+    notebook is graded as what it claims, so a learner could hand in an easier exercise.
+
+    >>> ex = load_exercises(default_source())
+    >>> nb = {"metadata": {"baccarat_kit": {"exercise": "06-misconceptions"}}}
+    >>> [w["en"][:40] for w in exercise_warnings(nb, Path("03-banker-rule-s123.ipynb"), ex)]
+    ['The notebook says it is exercise 06-misc']
+    >>> exercise_warnings(nb, Path("s123.ipynb"), ex)
+    []
+    """
+    claimed, named = _claimed_exercise(nb, exercises), _named_exercise(path, exercises)
+    if claimed is not None and named is not None and named is not claimed:
+        return [both("grading.warning.other_exercise", claimed=claimed.id, named=named.id)]
+    return []
 
 
 def extraction_code(questions: Sequence[Question], nonce: str) -> str:
@@ -298,6 +322,7 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = Limi
     exercise = _which_exercise(nb, path, exercises)
     if exercise is None:
         return broken("unknown_exercise", choices=", ".join(sorted(exercises)))
+    warnings = exercise_warnings(nb, path, exercises)
     values = [q for q in exercise.questions if q.kind != "function"]
     functions = [q for q in exercise.questions if q.kind == "function"]
     static = {q.id: own_work(cells, q.answer) for q in functions}
@@ -330,7 +355,7 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = Limi
         for q in exercise.questions
     ]
     return Submission(shown, digest, exercise.id, learner, "ok", both("grading.reason.ok"), results,
-                      exercise.max_score)
+                      exercise.max_score, warnings=warnings)
 
 
 def _session(path: Path, data: bytes, cells: list[str], questions: Sequence[Question],
@@ -483,8 +508,8 @@ def _flag_duplicates(subs: list[Submission]) -> None:
     same bytes: the learner id is the notebook's own claim, so one learner can claim another's."""
     groups: dict[tuple[str, ...], list[Submission]] = {}
     for s in subs:
-        if s.status == "ok" and s.learner:
-            groups.setdefault(("learner", s.exercise or "", s.learner), []).append(s)
+        if s.status == "ok" and s.learner.strip():  # the seed strips the id too
+            groups.setdefault(("learner", s.exercise or "", s.learner.strip().casefold()), []).append(s)
         if s.sha256:
             groups.setdefault(("file", s.sha256), []).append(s)
     for key, members in groups.items():
