@@ -34,7 +34,7 @@ bk.set_language("zh")
 # %%
 bk.display.table(
     ["首兩張點數 (first-two-card total)", "例牌？(natural?)"],
-    [[t, "是 Natural" if bk.is_natural(t) else "否"] for t in range(10)],
+    [[t, "是（例牌）" if bk.is_natural(t) else "否"] for t in range(10)],
 )
 
 # %% [markdown]
@@ -179,7 +179,7 @@ HTML(hand.winner.value + "<br>" + hand.changes.value)
 # 三題都來自 000 的牌例；正確答案由引擎算出（`coup.steps`、`coup.winner`、`coup.natural`）。
 
 # %%
-self_check = bk.play("2 3 3 5 4")  # 000「自己判斷」：閒2+3、莊3+5（牌靴下一張 4 取自 BCR-001 的變化）
+self_check = bk.play("2 3 3 5")  # 000「自己判斷」：閒2+3、莊3+5（發牌順序 閒2、莊3、閒3、莊5）
 player_drew = any(s.who == "player" and s.action == "draw" for s in self_check.steps)
 questions = [
     bk.display.question(

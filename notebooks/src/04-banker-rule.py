@@ -86,7 +86,7 @@ for total in range(8):
         shown = bk.rules.format_values(values)
         print(f"莊家 {total} 點：閒家第三張為 {shown} 時補牌（{len(values)} 個值）")
     else:
-        print(f"莊家 {total} 點：不論閒家第三張是甚麼都停牌（0 個值）")
+        print(f"莊家 {total} 點：不論閒家第三張是什麼都停牌（0 個值）")
 
 # %% [markdown]
 # ### 10、J、Q、K 算 0
@@ -218,7 +218,7 @@ print(bk.play("2 A 3 2 9 4").explain())
 # ## 8. 自己動手：手牌組合器（HandBuilder）
 #
 # 下面是 BCR-002 的牌。改「下一張」（閒家第三張）或任何一張牌，組合器會重新發牌、寫出每一步的理由，
-# 並在最後一行標出改變了甚麼（勝方、點數、誰補牌）。也可以在「牌序」欄直接輸入，例如 `2 A 3 2 9 4`，按 Enter。
+# 並在最後一行標出改變了什麼（勝方、點數、誰補牌）。也可以在「牌序」欄直接輸入，例如 `2 A 3 2 9 4`，按 Enter。
 
 # %%
 builder = bk.widgets.HandBuilder("2 A 3 2 8")
@@ -236,7 +236,7 @@ print(bk.widgets.plain_text(builder.changes))
 # %% [markdown]
 # ## 9. 莊家補牌檢查器（RuleChecker）
 #
-# 選莊家首兩張點數（0～7）和閒家第三張牌值（或「閒家停牌」），檢查器會說補還是停、為甚麼，
+# 選莊家首兩張點數（0～7）和閒家第三張牌值（或「閒家停牌」），檢查器會說補還是停、為什麼，
 # 並在右邊的矩陣標出你選的格子（框線加上［ ］）。
 
 # %%

@@ -3,7 +3,7 @@
 # ### Lesson 8 — The numbers: exact odds, simulation, card counting and roads
 #
 # 來源頁面答應過要「用數字算給你看」（004：「完整的莊閒期望值比較，我們在賠率與機率那篇會用數字算給你看」）。
-# 這一課把數字算出來：每一注的精確機率與莊家優勢、傭金桌與免傭桌的差別、模擬牌靴如何收斂到精確值、
+# 這一課把數字算出來：每一注的精確機率與賭場優勢、傭金桌與免傭桌的差別、模擬牌靴如何收斂到精確值、
 # 路單與連莊連閒，以及 Thorp 與 Walden（1966）式的算牌分析。所有的補牌決定都來自課程的規則引擎
 # （`bk.player_draws`、`bk.banker_draws`），這裡沒有另外寫一份補牌表。
 #
@@ -53,7 +53,7 @@ print(odds8.report("en"))
 
 # %% [markdown]
 # 這些數字與公開文獻一致（Wizard of Odds 附錄；Thorp & Walden 1966）：8 副牌莊 0.458597、閒 0.446247、和 0.095156；
-# 莊家優勢：押莊（5% 傭金）1.0579%、押閒 1.2351%、押和 8:1 為 14.3596%、9:1 為 4.8440%，對子 11:1 為 10.3614%。
+# 賭場優勢：押莊（5% 傭金）1.0579%、押閒 1.2351%、押和 8:1 為 14.3596%、9:1 為 4.8440%，對子 11:1 為 10.3614%。
 # 精確分數加起來正好是 1：
 #
 # *These match the published figures. The exact fractions add up to exactly 1:*
@@ -96,7 +96,7 @@ print(f"P(莊以 6 點贏 banker wins on 6) = {float(odds8.banker_six):.6f}")
 print(f"傭金桌的代價 commission cost   = {float(commission_cost):.6f} per unit")
 print(f"免傭桌的代價 Super 6 cost      = {float(super6_cost):.6f} per unit")
 for table in ("commission", "no-commission"):
-    print(f"{bk.odds.bet_label('banker', table, LANG)}: 莊家優勢 house edge {float(odds8.house_edge('banker', table)):.4%}")
+    print(f"{bk.odds.bet_label('banker', table, LANG)}: 賭場優勢 house edge {float(odds8.house_edge('banker', table)):.4%}")
 
 # %% [markdown]
 # 兩者相差約 0.4 個百分點：很接近，但免傭桌對押莊的人略差；兩種版本的押莊都是負期望值。
@@ -205,7 +205,7 @@ for length, obs, exp in zip(rl["length"], rl["observed"], rl["expected"], strict
 # among the sources' bets; here the same question is asked of every bet in the course.*
 #
 # 牌靴越發越少，剩下的牌的組成會改變，各注的精確優勢也隨之改變。`bk.counting_analysis` 在 1000 靴模擬牌的每一局之前，
-# 用剩下的牌算出每一注的精確莊家優勢。這裡假設算牌者完全知道剩下的每一張牌（連燒掉、沒翻開的牌都知道），
+# 用剩下的牌算出每一注的精確賭場優勢。這裡假設算牌者完全知道剩下的每一張牌（連燒掉、沒翻開的牌都知道），
 # 比真實世界有利得多。
 #
 # *As a shoe is dealt, the cards left change and so does every bet's exact edge. Before every coup of 1000 simulated
