@@ -14,7 +14,7 @@
 # | 000「百家樂補牌規則」 | 莊家第三張牌完整判斷表、範例2～4、補牌判讀示意、BCR-002 | Singapore GRA Commission Baccarat (RWS) Game Rules v4；Pennsylvania Code §631a.11 |
 # | 001 DG 百家樂第三張牌 | 10、J、Q、K 算 0 點；莊家 3～6 點的記法 | Singapore GRA Baccarat Game Rules |
 # | 002 HKCash 第三張牌矩陣 | 情況 A／情況 B、完整矩陣、「莊 3、4、5、6 的補牌範圍會逐步收窄」 | Massachusetts Gaming Commission, Baccarat 4.11.2024 |
-# | 003 Taiwan Baccarat 規則書 | 「閒家 7 點停牌，莊家 5 點補一張」 | 標準 Punto Banco |
+# | 003 Taiwan Baccarat 規則書 | 「此例閒家 7 點停牌,莊家 5 點補一張」 | 標準 Punto Banco |
 #
 # 本課所有的「補／停」都由規則引擎回答（`bk.banker_draws`、`bk.banker_rule`、`bk.banker_matrix()`），
 # 筆記本裡沒有另抄一份補牌表。
