@@ -319,4 +319,4 @@ quiz
 demo = bk.widgets.Quiz(questions[1:2])
 demo.options.value = 0
 demo.check()
-demo.correct, "tie-loses-main-bets" in demo.feedback.value
+print(bk.widgets.plain_text(demo.feedback))
