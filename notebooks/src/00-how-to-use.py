@@ -56,7 +56,7 @@
 #
 # | 代號 | 來源頁 | 引用的規則依據 | 課程用到的內容 |
 # |---|---|---|---|
-# | 000 | 「百家樂補牌規則」規則查核頁 | Singapore GRA Commission Baccarat (RWS) Game Rules v4；Pennsylvania Code §631a.11 與 Chapter 631a | 閒家與莊家補牌表、範例1～5、BCR-001～BCR-008（完整牌局與變化題）、自己判斷、傭金與免傭、帳務軌跡、常見誤解 |
+# | 000 | 「百家樂補牌規則」規則查核頁 | 補牌表與範例1～5：Singapore GRA Commission Baccarat (RWS) Game Rules v4；BCR-001～008 與自己判斷：Pennsylvania Code §631a.11（計點與下注定義：Chapter 631a） | 閒家與莊家補牌表、範例1～5、BCR-001～BCR-008（完整牌局與變化題）、自己判斷、傭金與免傭、帳務軌跡、常見誤解 |
 # | 001 | DG 百家樂第三張牌解說 | Singapore GRA Baccarat Game Rules | 三步順序（例牌 → 閒家 → 莊家）、10／J／Q／K 算 0、牌例一～五 |
 # | 002 | HKCash 第三張牌矩陣 | Massachusetts Gaming Commission, Baccarat 4.11.2024 | 完整莊家矩陣、案例 A～D、常見錯誤表、每手最多補一張 |
 # | 003 | Taiwan Baccarat 規則書 | 標準 Punto Banco | 一局流程、牌值例子、牌例 A～D（含最後結果） |

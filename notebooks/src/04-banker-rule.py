@@ -83,7 +83,7 @@ bk.player_draws(7), bk.banker_draws(5, None)
 for total in range(8):
     values = bk.rules.draw_values(total)
     if values:
-        shown = bk.rules.format_values(values)
+        shown = bk.rules.format_values(values).replace(", ", "、")
         print(f"莊家 {total} 點：閒家第三張為 {shown} 時補牌（{len(values)} 個值）")
     else:
         print(f"莊家 {total} 點：不論閒家第三張是什麼都停牌（0 個值）")
@@ -151,7 +151,7 @@ sum(draws for row in matrix for draws in row), [sum(row) for row in matrix]
 # %%
 for total in (3, 4, 5, 6):
     values = bk.rules.draw_values(total)
-    print(f"莊 {total}：{bk.rules.format_values(values)}（{len(values)} 個值）")
+    print(f"莊 {total}：{bk.rules.format_values(values).replace(', ', '、')}（{len(values)} 個值）")
 
 [bk.rules.draw_values(total + 1) < bk.rules.draw_values(total) for total in (3, 4, 5)]
 
