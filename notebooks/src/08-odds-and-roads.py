@@ -254,3 +254,67 @@ for table in bk.PAY_TABLES:
 #
 # *The numbers say what the sources say: every bet of every pay table has a negative expectation; roads and streaks
 # do not change the next coup; even perfect counting almost never gives the main bets an edge.*
+
+# %% [markdown]
+# ## 7. 自我檢測 / Self-check
+#
+# 每一題的正確答案都由上面算出的數字決定（`odds8`、`sim`），不是手寫的；答錯時會指出是哪一個常見誤解。
+#
+# *Every answer is decided by the numbers computed above (`odds8`, `sim`); a wrong answer names the misconception.*
+
+# %%
+banker_loss = 100 * float(odds8.house_edge("banker"))
+after6 = next(r for r in roads.after_streak(sim, max_run=6) if r["side"] == "B" and r["run"] == 6)
+any_positive = any(odds8.expected_value(area, table) > 0 for table in bk.PAY_TABLES for area in bk.AREAS)
+questions = [
+    {
+        "id": "banker-edge",
+        "prompt": {"zh": "8 副牌的傭金桌，每押莊 100，長期平均的結果是？",
+                   "en": "Eight decks, commission table: what does each 100 on the banker do on average?"},
+        "options": [
+            {"zh": f"平均輸 {banker_loss:.2f}", "en": f"loses {banker_loss:.2f} on average"},
+            {"zh": "不輸不贏", "en": "breaks even", "misconception": "bet-beats-edge"},
+            {"zh": f"平均贏 {banker_loss:.2f}", "en": f"wins {banker_loss:.2f} on average",
+             "misconception": "bet-beats-edge"},
+        ],
+        "answer": 0 if banker_loss > 0 else 2,
+    },
+    {
+        "id": "after-six-bankers",
+        "prompt": {"zh": f"模擬裡連開 6 局莊之後，下一局開莊的頻率是 {after6['banker_next']:.2%}；"
+                         f"各局獨立時應為 {after6['expected']:.2%}，差 {after6['z']:+.2f} 個標準誤。這表示？",
+                   "en": f"In the simulation, after 6 banker wins in a row the next coup went to the banker "
+                         f"{after6['banker_next']:.2%} of the time; independence predicts {after6['expected']:.2%}, "
+                         f"{after6['z']:+.2f} standard errors away. What does that say?"},
+        "options": [
+            {"zh": "連莊會延續，跟著押比較有利", "en": "streaks go on: following them pays",
+             "misconception": "roads-change-rules"},
+            {"zh": "和各局獨立一致：路單不能預測下一局", "en": "it is what independent coups give: a road predicts nothing"},
+        ],
+        "answer": 1 if abs(after6["z"]) < 3 else 0,
+    },
+    {
+        "id": "any-positive",
+        "prompt": {"zh": "課程的三種派彩表裡，有沒有哪一注的期望值是正的？",
+                   "en": "Under the course's three pay tables, does any bet have a positive expectation?"},
+        "options": [
+            {"zh": "有，選對注就能長期贏", "en": "yes: pick the right bet and win in the long run",
+             "misconception": "bet-beats-edge"},
+            {"zh": "沒有，每一注的期望值都是負的", "en": "no: every bet has a negative expectation"},
+        ],
+        "answer": 0 if any_positive else 1,
+    },
+]
+quiz = bk.widgets.Quiz(questions, lang=LANG)
+quiz
+
+# %% [markdown]
+# 選錯時，回饋會指出是哪一個常見誤解。下面另建一份同樣的測驗示範（不會動到上面的測驗）：在第 2 題選「連莊會延續」——
+#
+# *A wrong answer names the misconception; a separate copy of the quiz shows it (the quiz above stays unanswered):*
+
+# %%
+demo = bk.widgets.Quiz(questions[1:2], lang=LANG)
+demo.options.value = 0
+demo.check()
+print(bk.widgets.plain_text(demo.feedback))
