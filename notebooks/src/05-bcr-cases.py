@@ -78,7 +78,7 @@ def side_by_side(case_id):
 # ## BCR-001｜閒5補到9、莊7停牌
 #
 # 閒 2+3=5 補牌（player 0–5 draws），補到 4 成 9；莊首兩張 7 停牌。變化題只把莊第二張 4 改成 5：
-# 莊 3+5=8 是天牌（Natural），雙方都不再補牌——那張 4 根本沒有發出去。
+# 莊 3+5=8 是例牌（Natural，來源稱天牌），雙方都不再補牌——那張 4 根本沒有發出去。
 
 # %%
 side_by_side("BCR-001")
@@ -126,7 +126,7 @@ side_by_side("BCR-004")
 # %% [markdown]
 # ## BCR-005｜莊6：第三張5與6的邊界
 #
-# 閒補成 8 不是天牌，莊家照樣查表；變化題閒第三張 6，莊 6 補牌，9:9 和局（tie）。
+# 閒補成 8 不是例牌，莊家照樣查表；變化題閒第三張 6，莊 6 補牌，9:9 和局（tie）。
 
 # %%
 side_by_side("BCR-005")
@@ -152,7 +152,7 @@ side_by_side("BCR-007")
 # %% [markdown]
 # ## BCR-008｜兩邊自然牌不再發第三張
 #
-# 自然牌（Natural）不是自動和局：莊 9 勝閒 8。變化題雙方自然 8，才是和局。
+# 例牌（Natural）不是自動和局：莊 9 勝閒 8。變化題雙方都是例牌 8，才是和局。
 
 # %%
 side_by_side("BCR-008")
@@ -225,12 +225,12 @@ questions = [
     },
     {
         "id": "bcr-004-variant-natural",
-        "prompt": {"zh": "BCR-004 變化題：莊 5 補到 3，最後 8 點。這是天牌（Natural）嗎？",
+        "prompt": {"zh": "BCR-004 變化題：莊 5 補到 3，最後 8 點。這是例牌（Natural，來源稱天牌）嗎？",
                    "en": "BCR-004 variant: banker 5 draws a 3 and ends on 8. Is that a natural?"},
         "options": [
-            {"zh": "是，8 點就是天牌", "en": "yes, an 8 is a natural",
+            {"zh": "是，8 點就是例牌", "en": "yes, an 8 is a natural",
              "misconception": "three-card-natural"},
-            {"zh": "不是，天牌只看首兩張", "en": "no, only the first two cards make a natural"},
+            {"zh": "不是，例牌只看首兩張", "en": "no, only the first two cards make a natural"},
         ],
         "answer": 0 if catalogue["BCR-004-variant"].coup().natural else 1,
         "explain": {"zh": "來源：「這個8是補牌後結果，不是天牌。」",
