@@ -12,7 +12,7 @@
 # | 頁 | 本課用到的內容 | 規則依據（rules basis） |
 # |---|---|---|
 # | 000「百家樂補牌規則」 | 莊家第三張牌完整判斷表、範例2～4、補牌判讀示意、BCR-002 | Singapore GRA Commission Baccarat (RWS) Game Rules v4；Pennsylvania Code §631a.11 |
-# | 001 DG 百家樂第三張牌 | 10、J、Q、K 算 0 點；莊家 3～6 點的記法 | Singapore GRA Baccarat Game Rules |
+# | 001 DG 百家樂第三張牌 | 10、J、Q、K 算 0 點；莊家 3～6 點的記法；牌例一～四 | Singapore GRA Baccarat Game Rules |
 # | 002 HKCash 第三張牌矩陣 | 情況 A／情況 B、完整矩陣、「莊 3、4、5、6 的補牌範圍會逐步收窄」 | Massachusetts Gaming Commission, Baccarat 4.11.2024 |
 # | 003 Taiwan Baccarat 規則書 | 「此例閒家 7 點停牌,莊家 5 點補一張」 | 標準 Punto Banco |
 #
@@ -195,6 +195,23 @@ bk.player_draws(6), bk.banker_draws(5, None), bk.banker_rule(5, None)
 
 # %%
 bk.player_draws(5), bk.banker_draws(5, 7)
+
+# %% [markdown]
+# **001 的牌例一～四**（「5組實際牌例」；牌例五在第 3 課）：來源給了雙方起手兩張牌與閒家第三張，
+# 但只寫到「莊家補不補」，沒有給莊家的第三張牌，所以它們是部分案例（partial case），這裡也不替它們補牌。
+# 下表並列來源的判斷與引擎的判斷（案例資料在 `bk.cases`）：
+
+# %%
+catalogue = bk.cases.load()
+rows = []
+for case_id in ("001-EX-1", "001-EX-2", "001-EX-3", "001-EX-4"):
+    case = catalogue[case_id]
+    claims = case.claims
+    engine = case.outcome().decisions["banker"]
+    rows.append([case.title(), f"莊 {claims['banker_first_total']} 點、閒家第三張 {claims['player_third']}",
+                 bk.display.decision(claims["banker_decision"] == "draw"),
+                 bk.display.decision(engine.action == "draw"), engine.rule])
+bk.display.table(["牌例", "條件", "來源的判斷", "引擎的判斷", "規則 id"], rows)
 
 # %% [markdown]
 # ## 7. 一整局：BCR-002「莊3：閒第三張8與9的翻轉」
