@@ -238,25 +238,7 @@ for table in bk.PAY_TABLES:
         assert odds8.expected_value(area, table) < 0
 
 # %% [markdown]
-# ## 6. 結論：來源頁面的提醒 / What the sources say
-#
-# 上一格列出每一注在每種賠率表下的期望值（押 1 元平均的輸贏）：全部是負的。
-# *The cell above lists the expectation of every bet under every pay table (average result of a one-unit bet): all negative.*
-#
-# > 004：「不過要誠實說，三種押法長期的期望值都是負的，建議把它當成娛樂、設好預算，而不是當成穩定獲利的方法。」
-# >
-# > 003：「本篇是規則教育內容,不提供勝率保證,也不代表任何投注策略能改變遊戲的數學期望。」
-# >
-# > 000：「路單只是歷史結果紀錄，不會改變固定補牌規則或下一局結果。」
-#
-# 上面的數字說的是同一件事：每一種注、每一種賠率表，期望值都是負的；路單與連莊連閒不改變下一局；
-# 就算完美算牌，主注也幾乎從不占優。
-#
-# *The numbers say what the sources say: every bet of every pay table has a negative expectation; roads and streaks
-# do not change the next coup; even perfect counting almost never gives the main bets an edge.*
-
-# %% [markdown]
-# ## 7. 自我檢測 / Self-check
+# ## 6. 自我檢測 / Self-check
 #
 # 每一題的正確答案都由上面算出的數字決定（`odds8`、`sim`），不是手寫的；答錯時會指出是哪一個常見誤解。
 #
@@ -318,3 +300,21 @@ demo = bk.widgets.Quiz(questions[1:2], lang=LANG)
 demo.options.value = 0
 demo.check()
 print(bk.widgets.plain_text(demo.feedback))
+
+# %% [markdown]
+# ## 7. 結論：來源頁面的提醒 / What the sources say
+#
+# 第 5 節最後一格列出每一注在每種賠率表下的期望值（押 1 元平均的輸贏）：全部是負的。
+# *The last cell of section 5 lists the expectation of every bet under every pay table (average result of a one-unit bet): all negative.*
+#
+# > 004：「不過要誠實說，三種押法長期的期望值都是負的，建議把它當成娛樂、設好預算，而不是當成穩定獲利的方法。」
+# >
+# > 003：「本篇是規則教育內容,不提供勝率保證,也不代表任何投注策略能改變遊戲的數學期望。」
+# >
+# > 000：「路單只是歷史結果紀錄，不會改變固定補牌規則或下一局結果。」
+#
+# 上面的數字說的是同一件事：每一種注、每一種賠率表，期望值都是負的；路單與連莊連閒不改變下一局；
+# 就算完美算牌，主注也幾乎從不占優。
+#
+# *The numbers say what the sources say: every bet of every pay table has a negative expectation; roads and streaks
+# do not change the next coup; even perfect counting almost never gives the main bets an edge.*
