@@ -192,7 +192,7 @@ def settlement_table(settlement: Settlement, lang: str | None = None) -> Table:
               settlement.commission, settlement.returned, settlement.net]
     header = [_col(n, lang) for n in ("area", "stake", "result", "winnings", "commission",
                                       "returned", "net")]
-    caption = message("display.pay-table", lang, table=settlement.table.name)
+    caption = message("display.pay-table", lang, table=settlement.table.label(lang))
     return table(header, rows, caption, footer)
 
 

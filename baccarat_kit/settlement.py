@@ -95,6 +95,17 @@ class PayTable:
         return {"player": self.player, "banker": self.banker, "tie": self.tie,
                 "player-pair": self.pair, "banker-pair": self.pair}[area]
 
+    def label(self, lang: str | None = None) -> str:
+        """The table's name for readers: a preset's localized name, else ``name``.
+
+        >>> PAY_TABLES["no-commission"].label("zh"), PayTable("house").label("en")
+        ('免傭桌（Super 6）', 'house')
+        """
+        from .i18n import catalogue, message
+
+        key = f"paytable.{self.name}"
+        return message(key, lang) if key in catalogue() else self.name
+
 
 PAY_TABLES: Mapping[str, PayTable] = {
     "commission": PayTable("commission"),
@@ -246,7 +257,7 @@ class Settlement:
                 winnings=line.winnings, commission=line.commission, returned=line.returned,
             ))
         out.append(message("settle.total", lang, staked=self.staked, returned=self.returned,
-                           net=self.net, table=self.table.name))
+                           net=self.net, table=self.table.label(lang)))
         return "\n".join(out)
 
 

@@ -65,7 +65,9 @@ def test_settlement_table_sources() -> None:
     assert player.footer[5] == "200" and player.rows[0][2] == "win"
     banker = display.settlement_table(bk.settle(bk.play("4 4 4 5"), {"banker": 100}), "zh")
     assert banker.rows[0][3:6] == ("95.00", "5.00", "195.00")
-    assert banker.caption == "派彩表：commission"
+    assert banker.caption == "派彩表：傭金桌"
+    assert display.settlement_table(bk.settle(bk.play("4 4 4 5"), {"banker": 100}, "no-commission"),
+                                    "en").caption == "Pay table: no-commission table (Super 6)"
 
 
 def test_decision_words() -> None:

@@ -260,3 +260,24 @@ def test_any_small_composition_matches_the_independent_enumeration(ranks: list[i
     batch = bk.exact_odds_batch(np.array([ranks]))
     assert batch.banker[0] == pytest.approx(float(fast.banker), abs=1e-12)
     assert batch.player_pair[0] == pytest.approx(float(fast.player_pair), abs=1e-12)
+
+
+def test_misconception_figures_are_the_engines() -> None:
+    """The numbers quoted in misconceptions.toml (roads, betting patterns) are computed ones."""
+    import re
+
+    from baccarat_kit import roads
+
+    odds = bk.exact_odds(8)
+    edges = bk.misconceptions.get("bet-beats-edge").correction("zh")
+    quoted = [float(x) for x in re.findall(r"(\d+\.\d\d)%", edges)]
+    assert quoted == [round(float(odds.house_edge(bet, table)) * 100, 2) for bet, table in
+                      (("banker", "commission"), ("player", "commission"), ("tie", "commission"))]
+    road = bk.misconceptions.get("roads-change-rules").correction("zh")
+    share, low, high = (float(x) for x in re.findall(r"(\d+\.\d+)%", road))
+    assert share == round(float(odds.banker / (odds.banker + odds.player)) * 100, 2)
+    # lesson 08's simulation: 5000 shoes, seed 2026; after 1–6 wins in a row
+    rows = roads.after_streak(bk.simulate(shoes=5000, decks=8, seed=2026), max_run=6)
+    nexts = [r["banker_next"] * 100 for r in rows]
+    assert (round(min(nexts), 1), round(max(nexts), 1)) == (low, high)
+    assert max(abs(r["z"]) for r in rows) < 2

@@ -167,6 +167,16 @@ class Case:
             return message("cases.variant-title", lang, title=self.parent.title(lang))
         return self._titles[lang]
 
+    def basis_text(self, lang: str | None = None) -> str:
+        """``basis`` for readers: the regulators' names as cited, 003's and 004's in words.
+
+        >>> from baccarat_kit.cases import load
+        >>> load()["TW-A"].basis_text("zh"), load()["HK-A"].basis_text("zh")
+        ('標準 Punto Banco', 'Massachusetts Gaming Commission, Baccarat 4.11.2024')
+        """
+        key = {"standard Punto Banco": "cases.basis.standard", "—": "cases.basis.none"}.get(self.basis)
+        return self.basis if key is None else message(key, normalize_language(lang))
+
     def assumptions(self, lang: str | None = None) -> str | None:
         """The assumptions the source states (適用版本／假設), or None."""
         own = self._assumptions if self.parent is None else self.parent._assumptions

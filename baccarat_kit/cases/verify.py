@@ -439,7 +439,7 @@ def explain_case(case: Case, lang: str | None = None) -> str:
     """The case header, the engine's explained trace, and whether every claim holds."""
     lang = normalize_language(lang)
     lines = [f"{case.id} — {case.title(lang)}"]
-    lines.append(message("cases.show.source", lang, source=case.source, basis=case.basis))
+    lines.append(message("cases.show.source", lang, source=case.source, basis=case.basis_text(lang)))
     if case.assumptions(lang):
         lines.append(message("cases.show.assumptions", lang, text=case.assumptions(lang)))
     if case.change(lang):

@@ -31,6 +31,12 @@ from ._common import (
 _NUMBERED = re.compile(r"^\d+\.\s+(.*)$")
 
 
+def _basis(case: Any, lang: str) -> str:
+    """The rules basis in the reader's language when the catalogue offers it."""
+    text = getattr(case, "basis_text", None)
+    return str(text(lang)) if callable(text) else str(case.basis)
+
+
 class CaseLike(Protocol):
     """What the viewer needs of a case (the catalogue contract)."""
 
@@ -226,7 +232,7 @@ class CaseViewer(LangMixin, w.VBox):
         self.variant_toggle.tooltip = self._t(
             "widgets.cv.variant-tip" if not self.variant_toggle.disabled else "widgets.cv.no-variant")
         info = [f"<b>{esc(case.id)}　{esc(case.title(lang))}</b>",
-                esc(self._t("widgets.cv.source", source=case.source, basis=case.basis))]
+                esc(self._t("widgets.cv.source", source=case.source, basis=_basis(case, self._lang)))]
         if getattr(case, "parent", None) is not None:
             info.append(f'<span class="bk-change">{esc(self._t("widgets.cv.change", change=case.change(lang)))}</span>')
         assumptions = case.assumptions(lang)

@@ -271,7 +271,7 @@ class HandBuilder(LangMixin, w.VBox):
         self.steps.value = f"<b>{esc(self._t('widgets.hb.steps-title'))}</b><ol>{items}</ol>"
         self.winner.value = f"<b>{esc(result_line(coup, lang))}</b>{self._mark('winner')}"
         if self.settled is not None:
-            title = self._t("widgets.hb.settlement-title", table=self.table.name)
+            title = self._t("widgets.hb.settlement-title", table=self.table.label(self.lang))
             body = "<br>".join(esc(line) for line in self.settled.explain(lang).splitlines())
             self.settlement.value = f"<b>{esc(title)}</b><br>{body}"
             self.settlement.layout.display = None

@@ -17,7 +17,7 @@
 # %% [markdown]
 # ## 1. 課程的立場：規則教育，不是下注系統
 #
-# 這門課只解釋**固定規則做了甚麼**：誰補牌、為甚麼補、最後怎麼比點數、怎麼派彩。它不提供押注方法（betting system），
+# 這門課只解釋**固定規則做了什麼**：誰補牌、為什麼補、最後怎麼比點數、怎麼派彩。它不提供押注方法（betting system），
 # 也不預測下一局。來源頁本身也是這樣說的：
 #
 # > 使用提醒：本頁用於規則查核與風險教育，不構成獲利保證、下注建議或法律意見；請遵守所在地法律，未達法定年齡者請勿參與。（000）
@@ -27,6 +27,8 @@
 # > 不過要誠實說，三種押法長期的期望值都是負的，建議把它當成娛樂、設好預算，而不是當成穩定獲利的方法。（004）
 #
 # 第 8 課（賠率與路單，odds and roads）會用精確的數字說明：不論押哪一注、跟不跟路單或連莊，賭場優勢（house edge）都不會改變。
+# 例如 8 副牌的精確值：押莊（抽 5% 傭金）的賭場優勢是 1.06%、押閒 1.24%、押和（8:1）14.36%，也就是每押 100 長期平均輸掉 1.06、1.24、14.36；
+# 連開幾局莊之後，下一局開莊的機率（不計和局）仍是約 50.7%。本課最後的自我檢測會請引擎把這些數字算出來。
 
 # %% [markdown]
 # ## 2. 課程地圖
@@ -54,7 +56,7 @@
 #
 # | 代號 | 來源頁 | 引用的規則依據 | 課程用到的內容 |
 # |---|---|---|---|
-# | 000 | 「百家樂補牌規則」規則查核頁 | Singapore GRA Commission Baccarat (RWS) Game Rules v4；Pennsylvania Code §631a.11 與 Chapter 631a | 閒家與莊家補牌表、範例1～5、BCR-001～BCR-008（完整牌局與變化題）、自己判斷、傭金與免傭、帳務軌跡、常見誤解 |
+# | 000 | 「百家樂補牌規則」規則查核頁 | 補牌表與範例1～5：Singapore GRA Commission Baccarat (RWS) Game Rules v4；BCR-001～008 與自己判斷：Pennsylvania Code §631a.11（計點與下注定義：Chapter 631a） | 閒家與莊家補牌表、範例1～5、BCR-001～BCR-008（完整牌局與變化題）、自己判斷、傭金與免傭、帳務軌跡、常見誤解 |
 # | 001 | DG 百家樂第三張牌解說 | Singapore GRA Baccarat Game Rules | 三步順序（例牌 → 閒家 → 莊家）、10／J／Q／K 算 0、牌例一～五 |
 # | 002 | HKCash 第三張牌矩陣 | Massachusetts Gaming Commission, Baccarat 4.11.2024 | 完整莊家矩陣、案例 A～D、常見錯誤表、每手最多補一張 |
 # | 003 | Taiwan Baccarat 規則書 | 標準 Punto Banco | 一局流程、牌值例子、牌例 A～D（含最後結果） |
@@ -87,7 +89,7 @@ print(coup.explain())
 [(step.who, step.action, step.rule) for step in coup.steps]
 
 # %% [markdown]
-# 牌可以用很多寫法輸入：`"2 3 3 4 4"`、`"A,K,10"`、`"Q♥ 9S"`（花色可省略，10 也可以寫 T）。寫錯時，引擎會說哪裡錯、可以用甚麼：
+# 牌可以用很多寫法輸入：`"2 3 3 4 4"`、`"A,K,10"`、`"Q♥ 9S"`（花色可省略，10 也可以寫 T）。寫錯時，引擎會說哪裡錯、可以用什麼：
 
 # %%
 try:
@@ -124,7 +126,7 @@ print(coup.explain("en"))
 # ### 6.1 手牌組合器（HandBuilder）
 #
 # 選每一張牌（閒家兩張、莊家兩張、牌靴裡接下來的兩張），或在「牌序」欄輸入整串牌再按 Enter。
-# 組合器會畫出兩手牌、點數、每一步的理由和勝方；改了任何一張牌，最後一行會標出改變了甚麼。
+# 組合器會畫出兩手牌、點數、每一步的理由和勝方；改了任何一張牌，最後一行會標出改變了什麼。
 # 加上 `bets=` 還會算派彩。
 
 # %%
@@ -143,7 +145,7 @@ print(bk.widgets.plain_text(builder.settlement))
 # %% [markdown]
 # ### 6.2 莊家補牌檢查器（RuleChecker）
 #
-# 選莊家首兩張點數和閒家第三張牌值（或「閒家停牌」），看莊家補還是停、為甚麼，旁邊的矩陣會框出你選的格子。第 4 課會詳細用它。
+# 選莊家首兩張點數和閒家第三張牌值（或「閒家停牌」），看莊家補還是停、為什麼，旁邊的矩陣會框出你選的格子。第 4 課會詳細用它。
 
 # %%
 checker = bk.widgets.RuleChecker()
@@ -179,20 +181,30 @@ print(bk.widgets.plain_text(viewer.case_result))
 # %% [markdown]
 # ### 6.4 自我檢測（Quiz）
 #
-# 選一個答案，按「提交答案」。答錯時，回饋會點出這是哪一個常見誤解（misconception）、正確的說法是甚麼；答對時會確認。
+# 選一個答案，按「提交答案」。答錯時，回饋會點出這是哪一個常見誤解（misconception）、正確的說法是什麼；答對時會確認。
 # 常見誤解都來自來源頁，收在 `bk.misconceptions`：
 
 # %%
 [m.id for m in bk.misconceptions.all_misconceptions()][:6]
 
 # %% [markdown]
-# ## 7. 自我檢測：這門課在講甚麼？
+# ## 7. 自我檢測：這門課在講什麼？
+#
+# 第 3 題的說明用到的數字由引擎算出（8 副牌的精確機率，`bk.exact_odds(8)`；第 8 課會詳細說明）。
 
 # %%
+odds8 = bk.exact_odds(8)
+banker_share = float(odds8.banker / (odds8.banker + odds8.player))
+
+
+def edge(bet):
+    return f"{float(odds8.house_edge(bet)):.2%}"
+
+
 questions = [
     {
         "id": "what-is-banker",
-        "prompt": {"zh": "百家樂的「莊家（Banker）」是甚麼？",
+        "prompt": {"zh": "百家樂的「莊家（Banker）」是什麼？",
                    "en": "In baccarat, what is the 'banker'?"},
         "options": [
             {"zh": "賭場或平台本身", "en": "The casino or platform itself",
@@ -215,6 +227,11 @@ questions = [
         "id": "after-a-streak",
         "prompt": {"zh": "已經連開五局莊。下一局會怎樣？",
                    "en": "The banker has won five coups in a row. What about the next coup?"},
+        "explain": {"zh": f"8 副牌的精確值：押莊的賭場優勢 {edge('banker')}、押閒 {edge('player')}、"
+                          f"押和 {edge('tie')}；不計和局時開莊的機率 {banker_share:.2%}。這些數字不看路單。",
+                    "en": f"Exact 8-deck figures: house edge {edge('banker')} on banker, "
+                          f"{edge('player')} on player, {edge('tie')} on tie; with ties left out, the banker wins "
+                          f"{banker_share:.2%} of coups. None of this depends on the road."},
         "options": [
             {"zh": "補牌規則會跟著路單改變", "en": "The drawing rules change with the road",
              "misconception": "roads-change-rules"},

@@ -34,7 +34,7 @@ bk.set_language("zh")
 # %%
 bk.display.table(
     ["首兩張點數 (first-two-card total)", "例牌？(natural?)"],
-    [[t, "是 Natural" if bk.is_natural(t) else "否"] for t in range(10)],
+    [[t, "是（例牌）" if bk.is_natural(t) else "否"] for t in range(10)],
 )
 
 # %% [markdown]
@@ -43,7 +43,7 @@ bk.display.table(
 # %% [markdown]
 # ## 2. 例牌一出現，雙方都不補牌（both hands stop）
 #
-# 001 的例子：「例如閒家拿到4和4，合計8點；即使莊家只有2點，莊家也不會再拿第三張牌。這項規則的優先順序最高。」
+# 001 的例子：「例如閒家拿到4和4，合計8點；即使莊家只有2點，莊家也不會再拿第三張牌。這項規則的優先順序最高……」
 #
 # 來源只給了閒家的牌（4、4）和莊家的點數（2），沒有給莊家的牌，所以這裡只算閒家：
 
@@ -79,7 +79,7 @@ coup = bk.play("2 3 3 5 4")
 bk.display.trace_table(coup)
 
 # %% [markdown]
-# 閒家只有 5 點，本來 0～5 點要補牌，但莊家首兩張已是天牌 8，所以那張 4 **沒有發出**（`coup.unused`）：
+# 閒家只有 5 點，本來 0～5 點要補牌，但莊家首兩張已是例牌 8，所以那張 4 **沒有發出**（`coup.unused`）：
 
 # %%
 coup.natural, coup.unused
@@ -111,13 +111,13 @@ bcr008_variant = bk.play("4 4 4 4")
 bk.display.coups_table([("BCR-008", bcr008), ("BCR-008 只改一個條件", bcr008_variant)])
 
 # %% [markdown]
-# 003 的**牌例 D｜自然牌直接結束**也是同一件事：「因閒家起手自然 9 點，雙方不補牌，直接判定閒家獲勝。」
+# 003 的**牌例 D｜自然牌直接結束**也是同一件事：「因閒家起手自然 9 點,雙方不補牌,直接判定閒家獲勝。」
 # （003 只給點數——閒家自然 9 點、莊家 7 點——沒有給牌，所以這裡不發牌。）
 
 # %% [markdown]
-# ## 4. 補牌後的 8、9 不是天牌
+# ## 4. 補牌後的 8、9 不是例牌
 #
-# 003：「注意：自然牌只看『起手兩張』。如果補第三張後湊到 8 或 9 點，不叫自然牌。」
+# 003：「注意:自然牌只看『起手兩張』。如果補第三張後湊到 8 或 9 點,不叫自然牌。」
 # 000：「第三張後的8／9不是天牌。」
 #
 # 000 的 **BCR-004｜莊5：第三張3與4的邊界**，它的「只改一個條件」：
@@ -179,7 +179,7 @@ HTML(hand.winner.value + "<br>" + hand.changes.value)
 # 三題都來自 000 的牌例；正確答案由引擎算出（`coup.steps`、`coup.winner`、`coup.natural`）。
 
 # %%
-self_check = bk.play("2 3 3 5 4")  # 000「自己判斷」：閒2+3、莊3+5（牌靴下一張 4 取自 BCR-001 的變化）
+self_check = bk.play("2 3 3 5")  # 000「自己判斷」：閒2+3、莊3+5（發牌順序 閒2、莊3、閒3、莊5）
 player_drew = any(s.who == "player" and s.action == "draw" for s in self_check.steps)
 questions = [
     bk.display.question(
@@ -210,4 +210,4 @@ quiz
 demo = bk.widgets.Quiz(questions[1:2])
 demo.options.value = 0
 demo.check()
-demo.correct, "naturals-tie" in demo.feedback.value
+print(bk.widgets.plain_text(demo.feedback))

@@ -12,9 +12,9 @@
 # | 頁 | 本課用到的內容 | 規則依據（rules basis） |
 # |---|---|---|
 # | 000「百家樂補牌規則」 | 莊家第三張牌完整判斷表、範例2～4、補牌判讀示意、BCR-002 | Singapore GRA Commission Baccarat (RWS) Game Rules v4；Pennsylvania Code §631a.11 |
-# | 001 DG 百家樂第三張牌 | 10、J、Q、K 算 0 點；莊家 3～6 點的記法 | Singapore GRA Baccarat Game Rules |
+# | 001 DG 百家樂第三張牌 | 10、J、Q、K 算 0 點；莊家 3～6 點的記法；牌例一～四 | Singapore GRA Baccarat Game Rules |
 # | 002 HKCash 第三張牌矩陣 | 情況 A／情況 B、完整矩陣、「莊 3、4、5、6 的補牌範圍會逐步收窄」 | Massachusetts Gaming Commission, Baccarat 4.11.2024 |
-# | 003 Taiwan Baccarat 規則書 | 「閒家 7 點停牌，莊家 5 點補一張」 | 標準 Punto Banco |
+# | 003 Taiwan Baccarat 規則書 | 「此例閒家 7 點停牌,莊家 5 點補一張」 | 標準 Punto Banco |
 #
 # 本課所有的「補／停」都由規則引擎回答（`bk.banker_draws`、`bk.banker_rule`、`bk.banker_matrix()`），
 # 筆記本裡沒有另抄一份補牌表。
@@ -83,10 +83,10 @@ bk.player_draws(7), bk.banker_draws(5, None)
 for total in range(8):
     values = bk.rules.draw_values(total)
     if values:
-        shown = bk.rules.format_values(values)
+        shown = bk.rules.format_values(values).replace(", ", "、")
         print(f"莊家 {total} 點：閒家第三張為 {shown} 時補牌（{len(values)} 個值）")
     else:
-        print(f"莊家 {total} 點：不論閒家第三張是甚麼都停牌（0 個值）")
+        print(f"莊家 {total} 點：不論閒家第三張是什麼都停牌（0 個值）")
 
 # %% [markdown]
 # ### 10、J、Q、K 算 0
@@ -151,7 +151,7 @@ sum(draws for row in matrix for draws in row), [sum(row) for row in matrix]
 # %%
 for total in (3, 4, 5, 6):
     values = bk.rules.draw_values(total)
-    print(f"莊 {total}：{bk.rules.format_values(values)}（{len(values)} 個值）")
+    print(f"莊 {total}：{bk.rules.format_values(values).replace(', ', '、')}（{len(values)} 個值）")
 
 [bk.rules.draw_values(total + 1) < bk.rules.draw_values(total) for total in (3, 4, 5)]
 
@@ -197,6 +197,23 @@ bk.player_draws(6), bk.banker_draws(5, None), bk.banker_rule(5, None)
 bk.player_draws(5), bk.banker_draws(5, 7)
 
 # %% [markdown]
+# **001 的牌例一～四**（「5組實際牌例」；牌例五在第 3 課）：來源給了雙方起手兩張牌與閒家第三張，
+# 但只寫到「莊家補不補」，沒有給莊家的第三張牌，所以它們是部分案例（partial case），這裡也不替它們補牌。
+# 下表並列來源的判斷與引擎的判斷（案例資料在 `bk.cases`）：
+
+# %%
+catalogue = bk.cases.load()
+rows = []
+for case_id in ("001-EX-1", "001-EX-2", "001-EX-3", "001-EX-4"):
+    case = catalogue[case_id]
+    claims = case.claims
+    engine = case.outcome().decisions["banker"]
+    rows.append([case.title(), f"莊 {claims['banker_first_total']} 點、閒家第三張 {claims['player_third']}",
+                 bk.display.decision(claims["banker_decision"] == "draw"),
+                 bk.display.decision(engine.action == "draw"), engine.rule])
+bk.display.table(["牌例", "條件", "來源的判斷", "引擎的判斷", "規則 id"], rows)
+
+# %% [markdown]
 # ## 7. 一整局：BCR-002「莊3：閒第三張8與9的翻轉」
 #
 # 000 的 BCR-002 給了整副牌：「閒2+3=5，莊A+2=3；牌靴下一張先假設8。」
@@ -218,7 +235,7 @@ print(bk.play("2 A 3 2 9 4").explain())
 # ## 8. 自己動手：手牌組合器（HandBuilder）
 #
 # 下面是 BCR-002 的牌。改「下一張」（閒家第三張）或任何一張牌，組合器會重新發牌、寫出每一步的理由，
-# 並在最後一行標出改變了甚麼（勝方、點數、誰補牌）。也可以在「牌序」欄直接輸入，例如 `2 A 3 2 9 4`，按 Enter。
+# 並在最後一行標出改變了什麼（勝方、點數、誰補牌）。也可以在「牌序」欄直接輸入，例如 `2 A 3 2 9 4`，按 Enter。
 
 # %%
 builder = bk.widgets.HandBuilder("2 A 3 2 8")
@@ -236,7 +253,7 @@ print(bk.widgets.plain_text(builder.changes))
 # %% [markdown]
 # ## 9. 莊家補牌檢查器（RuleChecker）
 #
-# 選莊家首兩張點數（0～7）和閒家第三張牌值（或「閒家停牌」），檢查器會說補還是停、為甚麼，
+# 選莊家首兩張點數（0～7）和閒家第三張牌值（或「閒家停牌」），檢查器會說補還是停、為什麼，
 # 並在右邊的矩陣標出你選的格子（框線加上［ ］）。
 
 # %%

@@ -11,12 +11,14 @@
 # 看**改了什麼**、**什麼翻轉了**（what flipped）。牌的順序就是發牌順序（deal order）：
 # 閒1、莊1、閒2、莊2，再閒家第三張、莊家第三張。例如 BCR-001「發牌依序閒2、莊3、閒3、莊4」，閒補 4，寫成 `2 3 3 4 4`。
 #
-# > 本課是規則教育，不是下注建議：補牌表是固定的，看懂它不會改變任何一局的結果，也不會改變莊家優勢（house edge）。
+# > 本課是規則教育，不是下注建議：補牌表是固定的，看懂它不會改變任何一局的結果，也不會改變賭場優勢（house edge）。
 
 # %%
 import baccarat_kit as bk
 
 bk.set_language("zh")
+from baccarat_kit.i18n import message
+
 catalogue = bk.cases.load()
 bcr = [case for case in catalogue.by_source("000") if case.id.startswith("BCR-")]
 [(case.id, case.title()) for case in bcr]
@@ -32,15 +34,23 @@ def drew(coup, who):
     return len(getattr(coup, f"{who}_cards")) == 3
 
 
+def shown(name, value):
+    """A coup's value in words: 閒家／莊家／和局, 是／否, 補牌／停牌, or the number."""
+    if name == "winner":
+        return message(f"who.{value}")
+    if isinstance(value, bool):
+        return ("補牌" if value else "停牌") if name.endswith("draws") else ("是" if value else "否")
+    return value
+
+
 def flipped(before, after):
     """What the engine gives differently for two coups."""
-    labels = {"winner": "結果 winner", "player_total": "閒家點數 player total",
-              "banker_total": "莊家點數 banker total", "natural": "例牌 natural"}
-    out = [f"{label}：{getattr(before, name)} → {getattr(after, name)}"
+    labels = {"winner": "結果", "player_total": "閒家點數", "banker_total": "莊家點數", "natural": "例牌"}
+    out = [f"{label}：{shown(name, getattr(before, name))} → {shown(name, getattr(after, name))}"
            for name, label in labels.items() if getattr(before, name) != getattr(after, name)]
-    for who, label in (("player", "閒家補牌 player draws"), ("banker", "莊家補牌 banker draws")):
+    for who, label in (("player", "閒家"), ("banker", "莊家")):
         if drew(before, who) != drew(after, who):
-            out.append(f"{label}：{drew(before, who)} → {drew(after, who)}")
+            out.append(f"{label}：{shown('draws', drew(before, who))} → {shown('draws', drew(after, who))}")
     return out
 
 
@@ -48,27 +58,27 @@ def side_by_side(case_id):
     case = catalogue[case_id]
     (variant,) = case.variants
     print(f"【{case.id}】{case.title()}")
-    print("發牌順序 deal order：", bk.format_cards(case.cards))
+    print("發牌順序：", bk.format_cards(case.cards))
     print(case.coup().explain())
     print()
-    print(f"【{variant.id}】只改一個條件 change one condition：")
+    print(f"【{variant.id}】只改一個條件：")
     print(variant.change())
-    print("發牌順序 deal order：", bk.format_cards(variant.cards))
+    print("發牌順序：", bk.format_cards(variant.cards))
     print(variant.coup().explain())
     print()
-    print("翻轉了什麼 what flipped：")
+    print("翻轉了什麼：")
     for line in flipped(case.coup(), variant.coup()):
         print("  •", line)
     rules = [s.rule for s in case.coup().steps], [s.rule for s in variant.coup().steps]
-    print("規則 rule ids：", " / ".join(rules[0]), "→", " / ".join(rules[1]))
+    print("規則 id：", " / ".join(rules[0]), "→", " / ".join(rules[1]))
     problems = case.check() + variant.check()
-    print("引擎查核 engine check：", "來源的每一項宣稱都成立 ✔" if not problems else problems)
+    print("引擎查核：", "來源的每一項宣稱都成立 ✔" if not problems else problems)
 
 # %% [markdown]
 # ## BCR-001｜閒5補到9、莊7停牌
 #
 # 閒 2+3=5 補牌（player 0–5 draws），補到 4 成 9；莊首兩張 7 停牌。變化題只把莊第二張 4 改成 5：
-# 莊 3+5=8 是天牌（Natural），雙方都不再補牌——那張 4 根本沒有發出去。
+# 莊 3+5=8 是例牌（Natural，來源稱天牌），雙方都不再補牌——那張 4 根本沒有發出去。
 
 # %%
 side_by_side("BCR-001")
@@ -85,7 +95,7 @@ for case in (catalogue["BCR-001"], catalogue["BCR-001-variant"]):
     print(f"【{case.id}】")
     print(settled.explain())
     (bet,) = case.bets
-    print(f"來源寫的 the source says：返還 returned {bet.returned}，淨額 net {bet.net}")
+    print(f"來源寫的：返還 {bet.returned}，淨額 {bet.net}")
     print()
 
 # %% [markdown]
@@ -116,7 +126,7 @@ side_by_side("BCR-004")
 # %% [markdown]
 # ## BCR-005｜莊6：第三張5與6的邊界
 #
-# 閒補成 8 不是天牌，莊家照樣查表；變化題閒第三張 6，莊 6 補牌，9:9 和局（tie）。
+# 閒補成 8 不是例牌，莊家照樣查表；變化題閒第三張 6，莊 6 補牌，9:9 和局（tie）。
 
 # %%
 side_by_side("BCR-005")
@@ -142,7 +152,7 @@ side_by_side("BCR-007")
 # %% [markdown]
 # ## BCR-008｜兩邊自然牌不再發第三張
 #
-# 自然牌（Natural）不是自動和局：莊 9 勝閒 8。變化題雙方自然 8，才是和局。
+# 例牌（Natural）不是自動和局：莊 9 勝閒 8。變化題雙方都是例牌 8，才是和局。
 
 # %%
 side_by_side("BCR-008")
@@ -158,7 +168,7 @@ for case in bcr:
         coup = c.coup()
         mark = "✔" if not c.check() else "✘"
         print(f"{c.id:<16} {bk.format_cards(c.cards):<13} 閒 {coup.player_total} 莊 {coup.banker_total}"
-              f"  引擎 {coup.winner:<6} 來源 {c.claims['winner']:<6} {mark}")
+              f"  引擎：{message(f'who.{coup.winner}')}  來源：{message(f'who.' + c.claims['winner'])}  {mark}")
 
 # %% [markdown]
 # ## 自己打一手：CaseViewer 與 HandBuilder
@@ -174,7 +184,8 @@ viewer
 # %%
 viewer.select("BCR-004-variant")
 viewer.show_all()
-viewer.case_id, viewer.coup.banker_total, viewer.coup.winner, viewer.finished
+print(bk.widgets.plain_text(viewer.case_steps))
+print(bk.widgets.plain_text(viewer.case_result))
 
 # %% [markdown]
 # 用 HandBuilder 重現 BCR-001，再只改莊第二張（4 → 5），看它標出的翻轉：
@@ -185,12 +196,14 @@ builder
 
 # %%
 builder.card_b2.value = "5"
-builder.coup.winner, builder.coup.natural, builder.flipped, builder.settled.net
+print(bk.widgets.plain_text(builder.winner))
+print(bk.widgets.plain_text(builder.changes))
+print(bk.widgets.plain_text(builder.settlement))
 
 # %% [markdown]
 # ## 自我檢查（self-check quiz）
 #
-# 選一個答案，按「送出」；答錯時會說出是哪一種常見誤解（misconception）。
+# 選一個答案，按「提交答案」；答錯時會說出是哪一種常見誤解（misconception）。
 # 前兩題的答案由引擎產生（`Quiz.banker_rule`），不是抄表。
 
 # %%
@@ -212,12 +225,12 @@ questions = [
     },
     {
         "id": "bcr-004-variant-natural",
-        "prompt": {"zh": "BCR-004 變化題：莊 5 補到 3，最後 8 點。這是天牌（Natural）嗎？",
+        "prompt": {"zh": "BCR-004 變化題：莊 5 補到 3，最後 8 點。這是例牌（Natural，來源稱天牌）嗎？",
                    "en": "BCR-004 variant: banker 5 draws a 3 and ends on 8. Is that a natural?"},
         "options": [
-            {"zh": "是，8 點就是天牌", "en": "yes, an 8 is a natural",
+            {"zh": "是，8 點就是例牌", "en": "yes, an 8 is a natural",
              "misconception": "three-card-natural"},
-            {"zh": "不是，天牌只看首兩張", "en": "no, only the first two cards make a natural"},
+            {"zh": "不是，例牌只看首兩張", "en": "no, only the first two cards make a natural"},
         ],
         "answer": 0 if catalogue["BCR-004-variant"].coup().natural else 1,
         "explain": {"zh": "來源：「這個8是補牌後結果，不是天牌。」",
@@ -228,12 +241,10 @@ quiz = bk.widgets.Quiz(questions)
 quiz
 
 # %% [markdown]
-# （給講師：下一格用程式作答，確認測驗的邏輯；學習者請直接在上面的元件作答。）
+# 選錯時，回饋會指出是哪一個常見誤解。下面另建一份同樣的測驗示範（不會動到上面的測驗）：在第 3 題選「閒家最後點數 3」——
 
 # %%
-quiz.options.value = 1 - quiz.question.answer      # a wrong answer first
-quiz.check()
-wrong = quiz.correct
-quiz.options.value = quiz.question.answer
-quiz.check()
-wrong, quiz.correct, [q.id for q in quiz.questions]
+demo = bk.widgets.Quiz(questions[2:3])
+demo.options.value = 1
+demo.check()
+print(bk.widgets.plain_text(demo.feedback))

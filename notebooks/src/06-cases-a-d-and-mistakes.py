@@ -42,10 +42,11 @@ def engine_decision(case, who="banker"):
 for case in hk:
     action, reason, rule = engine_decision(case)
     c = case.claims
+    source_says = bk.display.decision(c["banker_decision"] == "draw")
     print(f"{case.id}：閒 {c['player_first_total']} → 第三張 {c['player_third']}；莊 {c['banker_first_total']}")
-    print(f"    來源 source：{c['banker_decision']}　｜　引擎 engine：{action}　{rule}")
+    print(f"    來源：{source_says}　｜　引擎：{bk.display.decision(action == 'draw')}　{rule}")
     print(f"    {reason}")
-    print(f"    查核 check：{'✔' if not case.check() else case.check()}")
+    print(f"    查核：{'✔' if not case.check() else case.check()}")
 
 # %% [markdown]
 # 用 **RuleChecker**（莊家補牌判斷工具）逐一重現：選莊家點數與閒家第三張，它從引擎讀出補或停，
@@ -56,13 +57,11 @@ checker = bk.widgets.RuleChecker(banker_total=3, player_third=8)
 checker
 
 # %%
-answers = []
 for case in hk:
     checker.banker_total.value = case.claims["banker_first_total"]
     checker.player_third.value = case.claims["player_third"]
-    answers.append((case.id, checker.rule, "draw" if checker.draws else "stand",
-                    case.claims["banker_decision"]))
-answers
+    source_says = bk.display.decision(case.claims["banker_decision"] == "draw")
+    print(f"{case.id}：檢查器 {bk.widgets.plain_text(checker.decision)}（{checker.rule}）；來源：{source_says}")
 
 # %% [markdown]
 # ## 2. 003 的牌例 A–D：一直算到勝負
@@ -86,30 +85,38 @@ coverage = catalogue.coverage()
 coverage.cases["banker-3-vs-8"]
 
 # %% [markdown]
-# 兩組合起來，仍有許多格子沒有任何來源的案例（例如莊家 0、1 點的整列）：
+# 兩組合起來，仍有許多格子沒有任何來源的案例（例如莊家 0、1 點的整列）。下表每一格是用到那一格規則的案例數，「·」是沒有案例：
 
 # %%
-print(coverage.table())
+grid = coverage.table().splitlines()
+print("\n".join(grid[2:11]))
+from baccarat_kit.cases.coverage import banker_cells
+
+cells = len(banker_cells())
+print(f"莊家的 {cells} 格（8 格閒家停牌 ＋ 80 格矩陣）裡，有案例的 {coverage.covered_banker} 格。")
 
 # %% [markdown]
 # ### CaseViewer
 #
-# 部分案例沒有完整的牌，所以 CaseViewer 只顯示它的資料；完整牌局（例如 BCR-006）才能一步一步發牌。
+# 部分案例沒有完整的牌，所以 CaseViewer 不發牌：它一步一步列出來源給的條件，以及引擎由這些條件推出的每一個判斷，
+# 不補造任何一張牌。完整牌局（例如 BCR-006）則是真的一張一張發牌。
 
 # %%
 viewer = bk.widgets.CaseViewer("TW-B")
 viewer
 
+# %% [markdown]
+# 下一格把 003 的牌例 B 一次看到最後一步：
+
 # %%
-partial = (viewer.case_id, viewer.coup is None)
-viewer.select("BCR-006")
 viewer.show_all()
-partial, viewer.case_id, [line[:12] for line in viewer.lines]
+print(bk.widgets.plain_text(viewer.case_steps))
+print(bk.widgets.plain_text(viewer.case_result))
 
 # %% [markdown]
 # ## 3. 常見錯誤（common mistakes）
 #
-# 002 的表說得很直接：「補表通常不是記錯數字，而是用錯前提」。下面是 `bk.misconceptions`
+# 002 的表說得很直接：「補牌表通常不是記錯數字，而是用錯前提」。下面是 `bk.misconceptions`
 # 收錄、出自來源的常見錯誤，每一條配一個目錄裡的案例，由引擎示範正確的做法。
 
 # %%
@@ -184,10 +191,10 @@ quiz = bk.widgets.Quiz(questions)
 quiz
 
 # %% [markdown]
-# （給講師：下一格用程式作答，確認測驗的邏輯。）
+# 選錯時，回饋會指出是哪一個常見誤解。下面另建一份同樣的測驗示範（不會動到上面的測驗）：在牌例 D 選「要，莊家 7 點要查表」——
 
 # %%
-quiz.go(len(quiz.questions) - 1)
-quiz.options.value = 0
-quiz.check()
-quiz.correct, "matrix-after-natural" in quiz.feedback.value, len(quiz.questions)
+demo = bk.widgets.Quiz(questions[-1:])
+demo.options.value = 0
+demo.check()
+print(bk.widgets.plain_text(demo.feedback))

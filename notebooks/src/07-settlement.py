@@ -7,7 +7,7 @@
 #
 # | 頁 | 內容 | 規則依據（rules basis） |
 # |---|---|---|
-# | 004 新手規則總覽 | 押莊 100 拿回 195、押閒 1:1、和局退注、免水／超級 6、副注分開結算 | （未列規則依據） |
+# | 004 新手規則總覽 | 押莊 100 拿回 195、押閒 1:1、和局退注、免傭（004 稱「免水」）與 Super 6（超級 6）、副注分開結算 | （未列規則依據） |
 # | 000「百家樂補牌規則」 | BCR-001 的注碼與返還、下注區表、傭金的最小計價單位與四捨五入、作廢局、帳務軌跡（下注明細、派彩、傭金、餘額） | Pennsylvania Code Chapter 631a（§631a.6、.8、.9、.12 下注定義）；Singapore GRA Commission Baccarat (RWS) Game Rules v4 |
 #
 # > 本課是規則教育，不是下注建議。004：「三種押法長期的期望值都是負的」；結算方式不會改變這件事。
@@ -111,7 +111,7 @@ bk.display.table(
 )
 
 # %% [markdown]
-# 莊家以 9 點勝，免傭桌賠足 1:1。莊家以 **6** 點勝時，免傭桌只賠 1:2（`banker_six`）：
+# 莊家以 9 點勝，免傭桌賠足 1:1。莊家以 **6** 點勝時，免傭桌只賠一半（派彩表的 `banker_six` 是 0.5，即 0.5:1）：
 
 # %%
 bk.pay_table("no-commission").banker_six
@@ -125,7 +125,7 @@ bk.pay_table("no-commission").banker_six
 # %% [markdown]
 # ## 6. 對子（pair）是副注，分開結算
 #
-# 004：「桌上除了莊、閒、和，常常還有對子、龍寶這類額外的下注選項，統稱副注（Side Bet）。它們和主注是分開結算的。」
+# 004：「桌上除了莊、閒、和，常常還有對子、龍寶這類額外的下注選項，統稱副注（Side Bet）。它們和主注是分開結算的……」
 #
 # BCR-008 的閒家首兩張是 4 和 4，是一對（`coup.player_pair`）；莊家 4、5 不是：
 
@@ -274,7 +274,7 @@ HTML(super6.settlement.value)
 # | 閒 100（BCR-001） | 閒勝 | 返還 200 |
 # | 莊 100（BCR-008） | 莊勝 | 扣傭金 5，返還 195（004） |
 # | 莊、閒（BCR-002） | 和局 | 原額退回；和注另外派彩 |
-# | 莊（免傭桌） | 莊 6 點勝 | 只賠 1:2（Super 6） |
+# | 莊 100（免傭桌） | 莊 6 點勝 | 只賠一半：淨贏 50，返還 150（Super 6） |
 # | 閒對、莊對 | 首兩張牌面相同（如 BCR-008 的 4、4） | 與主注分開結算 |
 # | 任何注 | 作廢局 | 全數退回 |
 #
@@ -319,4 +319,4 @@ quiz
 demo = bk.widgets.Quiz(questions[1:2])
 demo.options.value = 0
 demo.check()
-demo.correct, "tie-loses-main-bets" in demo.feedback.value
+print(bk.widgets.plain_text(demo.feedback))

@@ -3,7 +3,7 @@
 # ### Lesson 8 — The numbers: exact odds, simulation, card counting and roads
 #
 # 來源頁面答應過要「用數字算給你看」（004：「完整的莊閒期望值比較，我們在賠率與機率那篇會用數字算給你看」）。
-# 這一課把數字算出來：每一注的精確機率與莊家優勢、傭金桌與免傭桌的差別、模擬牌靴如何收斂到精確值、
+# 這一課把數字算出來：每一注的精確機率與賭場優勢、傭金桌與免傭桌的差別、模擬牌靴如何收斂到精確值、
 # 路單與連莊連閒，以及 Thorp 與 Walden（1966）式的算牌分析。所有的補牌決定都來自課程的規則引擎
 # （`bk.player_draws`、`bk.banker_draws`），這裡沒有另外寫一份補牌表。
 #
@@ -16,7 +16,7 @@
 #
 # | 頁 | 本課用到的內容 |
 # |---|---|
-# | 004 新手規則總覽 | 押莊抽 5% 的理由、免水與超級 6、6 副與 8 副、「三種押法長期的期望值都是負的」 |
+# | 004 新手規則總覽 | 押莊抽 5% 的理由、免傭（004 稱「免水」）與 Super 6（超級 6）、6 副與 8 副、「三種押法長期的期望值都是負的」 |
 # | 000「百家樂補牌規則」 | 燒牌、切牌、路單「只是歷史結果紀錄」 |
 # | 003 台灣百家樂規則頁 | 「不代表任何投注策略能改變遊戲的數學期望」 |
 # | 公開的精確值 | Wizard of Odds 百家樂附錄；E. O. Thorp & W. E. Walden (1966), *A Favorable Side Bet in Nevada Baccarat* |
@@ -53,7 +53,7 @@ print(odds8.report("en"))
 
 # %% [markdown]
 # 這些數字與公開文獻一致（Wizard of Odds 附錄；Thorp & Walden 1966）：8 副牌莊 0.458597、閒 0.446247、和 0.095156；
-# 莊家優勢：押莊（5% 傭金）1.0579%、押閒 1.2351%、押和 8:1 為 14.3596%、9:1 為 4.8440%，對子 11:1 為 10.3614%。
+# 賭場優勢：押莊（5% 傭金）1.0579%、押閒 1.2351%、押和 8:1 為 14.3596%、9:1 為 4.8440%，對子 11:1 為 10.3614%。
 # 精確分數加起來正好是 1：
 #
 # *These match the published figures. The exact fractions add up to exactly 1:*
@@ -96,7 +96,7 @@ print(f"P(莊以 6 點贏 banker wins on 6) = {float(odds8.banker_six):.6f}")
 print(f"傭金桌的代價 commission cost   = {float(commission_cost):.6f} per unit")
 print(f"免傭桌的代價 Super 6 cost      = {float(super6_cost):.6f} per unit")
 for table in ("commission", "no-commission"):
-    print(f"{bk.odds.bet_label('banker', table, LANG)}: 莊家優勢 house edge {float(odds8.house_edge('banker', table)):.4%}")
+    print(f"{bk.odds.bet_label('banker', table, LANG)}: 賭場優勢 house edge {float(odds8.house_edge('banker', table)):.4%}")
 
 # %% [markdown]
 # 兩者相差約 0.4 個百分點：很接近，但免傭桌對押莊的人略差；兩種版本的押莊都是負期望值。
@@ -205,7 +205,7 @@ for length, obs, exp in zip(rl["length"], rl["observed"], rl["expected"], strict
 # among the sources' bets; here the same question is asked of every bet in the course.*
 #
 # 牌靴越發越少，剩下的牌的組成會改變，各注的精確優勢也隨之改變。`bk.counting_analysis` 在 1000 靴模擬牌的每一局之前，
-# 用剩下的牌算出每一注的精確莊家優勢。這裡假設算牌者完全知道剩下的每一張牌（連燒掉、沒翻開的牌都知道），
+# 用剩下的牌算出每一注的精確賭場優勢。這裡假設算牌者完全知道剩下的每一張牌（連燒掉、沒翻開的牌都知道），
 # 比真實世界有利得多。
 #
 # *As a shoe is dealt, the cards left change and so does every bet's exact edge. Before every coup of 1000 simulated
@@ -238,10 +238,74 @@ for table in bk.PAY_TABLES:
         assert odds8.expected_value(area, table) < 0
 
 # %% [markdown]
-# ## 6. 結論：來源頁面的提醒 / What the sources say
+# ## 6. 自我檢測 / Self-check
 #
-# 上一格列出每一注在每種賠率表下的期望值（押 1 元平均的輸贏）：全部是負的。
-# *The cell above lists the expectation of every bet under every pay table (average result of a one-unit bet): all negative.*
+# 每一題的正確答案都由上面算出的數字決定（`odds8`、`sim`），不是手寫的；答錯時會指出是哪一個常見誤解。
+#
+# *Every answer is decided by the numbers computed above (`odds8`, `sim`); a wrong answer names the misconception.*
+
+# %%
+banker_loss = 100 * float(odds8.house_edge("banker"))
+after6 = next(r for r in roads.after_streak(sim, max_run=6) if r["side"] == "B" and r["run"] == 6)
+any_positive = any(odds8.expected_value(area, table) > 0 for table in bk.PAY_TABLES for area in bk.AREAS)
+questions = [
+    {
+        "id": "banker-edge",
+        "prompt": {"zh": "8 副牌的傭金桌，每押莊 100，長期平均的結果是？",
+                   "en": "Eight decks, commission table: what does each 100 on the banker do on average?"},
+        "options": [
+            {"zh": f"平均輸 {banker_loss:.2f}", "en": f"loses {banker_loss:.2f} on average"},
+            {"zh": "不輸不贏", "en": "breaks even", "misconception": "bet-beats-edge"},
+            {"zh": f"平均贏 {banker_loss:.2f}", "en": f"wins {banker_loss:.2f} on average",
+             "misconception": "bet-beats-edge"},
+        ],
+        "answer": 0 if banker_loss > 0 else 2,
+    },
+    {
+        "id": "after-six-bankers",
+        "prompt": {"zh": f"模擬裡連開 6 局莊之後，下一局開莊的頻率是 {after6['banker_next']:.2%}；"
+                         f"各局獨立時應為 {after6['expected']:.2%}，差 {after6['z']:+.2f} 個標準誤。這表示？",
+                   "en": f"In the simulation, after 6 banker wins in a row the next coup went to the banker "
+                         f"{after6['banker_next']:.2%} of the time; independence predicts {after6['expected']:.2%}, "
+                         f"{after6['z']:+.2f} standard errors away. What does that say?"},
+        "options": [
+            {"zh": "連莊會延續，跟著押比較有利", "en": "streaks go on: following them pays",
+             "misconception": "roads-change-rules"},
+            {"zh": "和各局獨立一致：路單不能預測下一局", "en": "it is what independent coups give: a road predicts nothing"},
+        ],
+        "answer": 1 if abs(after6["z"]) < 3 else 0,
+    },
+    {
+        "id": "any-positive",
+        "prompt": {"zh": "課程的三種派彩表裡，有沒有哪一注的期望值是正的？",
+                   "en": "Under the course's three pay tables, does any bet have a positive expectation?"},
+        "options": [
+            {"zh": "有，選對注就能長期贏", "en": "yes: pick the right bet and win in the long run",
+             "misconception": "bet-beats-edge"},
+            {"zh": "沒有，每一注的期望值都是負的", "en": "no: every bet has a negative expectation"},
+        ],
+        "answer": 0 if any_positive else 1,
+    },
+]
+quiz = bk.widgets.Quiz(questions, lang=LANG)
+quiz
+
+# %% [markdown]
+# 選錯時，回饋會指出是哪一個常見誤解。下面另建一份同樣的測驗示範（不會動到上面的測驗）：在第 2 題選「連莊會延續」——
+#
+# *A wrong answer names the misconception; a separate copy of the quiz shows it (the quiz above stays unanswered):*
+
+# %%
+demo = bk.widgets.Quiz(questions[1:2], lang=LANG)
+demo.options.value = 0
+demo.check()
+print(bk.widgets.plain_text(demo.feedback))
+
+# %% [markdown]
+# ## 7. 結論：來源頁面的提醒 / What the sources say
+#
+# 第 5 節最後一格列出每一注在每種賠率表下的期望值（押 1 元平均的輸贏）：全部是負的。
+# *The last cell of section 5 lists the expectation of every bet under every pay table (average result of a one-unit bet): all negative.*
 #
 # > 004：「不過要誠實說，三種押法長期的期望值都是負的，建議把它當成娛樂、設好預算，而不是當成穩定獲利的方法。」
 # >

@@ -290,12 +290,13 @@ quiz = bk.widgets.Quiz([
 quiz
 
 # %% [markdown]
-# （給講師：下一格用程式作答，確認測驗的邏輯。）
+# （給講師：下一格在另一份同樣的測驗上用程式作答，確認測驗的邏輯；上面那份留給你自己作答。）
 
 # %%
-for index, question in enumerate(quiz.questions):
-    quiz.go(index)
-    quiz.options.value = question.answer
-    quiz.check()
-quiz.right, len(quiz.questions)
+trial = bk.widgets.Quiz(quiz.questions)
+for index, question in enumerate(trial.questions):
+    trial.go(index)
+    trial.options.value = question.answer
+    trial.check()
+print(bk.widgets.plain_text(trial.score))
 
