@@ -304,6 +304,20 @@ def _frac(x: Decimal | int) -> Fraction:
     return Fraction(x)
 
 
+def _expected_value(odds: Any, area: str, pt: PayTable, p: Any, num: Any) -> Any:
+    """Expected net result of a one-unit bet, for exact (``num=Fraction``) or batch
+    (``num=float``, numpy arrays) odds alike; ``p`` is the win probability of a side bet."""
+    lose_on_tie = 0 if pt.push_on_tie else 1
+    if area == "player":
+        return odds.player * num(pt.player) - odds.banker - lose_on_tie * odds.tie
+    if area == "banker":
+        keep = 1 - num(pt.commission)
+        six_odds = num(pt.banker if pt.banker_six is None else pt.banker_six)
+        win = (odds.banker - odds.banker_six) * num(pt.banker) + odds.banker_six * six_odds
+        return win * keep - odds.player - lose_on_tie * odds.tie
+    return p * num(pt.odds(area)) - (1 - p)
+
+
 @dataclass(frozen=True, slots=True)
 class ExactOdds:
     """Exact probabilities of one coup dealt from a given shoe composition.
@@ -349,17 +363,8 @@ class ExactOdds:
         Commission is taken exactly (no rounding to a minimum unit).
         """
         area = bet_area(bet)
-        pt = pay_table(table)
-        lose_on_tie = 0 if pt.push_on_tie else 1
-        if area == "player":
-            return self.player * _frac(pt.player) - self.banker - lose_on_tie * self.tie
-        if area == "banker":
-            keep = 1 - _frac(pt.commission)
-            six_odds = _frac(pt.banker if pt.banker_six is None else pt.banker_six)
-            win = (self.banker - self.banker_six) * _frac(pt.banker) + self.banker_six * six_odds
-            return win * keep - self.player - lose_on_tie * self.tie
-        p = self.probability(area)
-        return p * _frac(pt.odds(area)) - (1 - p)
+        p = None if area in ("player", "banker") else self.probability(area)
+        return _expected_value(self, area, pay_table(table), p, _frac)
 
     def house_edge(self, bet: str, table: str | PayTable = "commission") -> Fraction:
         """The house edge of ``bet`` under ``table``: the expected loss per unit staked.
@@ -500,17 +505,8 @@ class OddsBatch:
     def expected_value(self, bet: str, table: str | PayTable = "commission") -> np.ndarray:
         """Expected net result of a one-unit bet, per composition (see :meth:`ExactOdds.expected_value`)."""
         area = bet_area(bet)
-        pt = pay_table(table)
-        lose_on_tie = 0.0 if pt.push_on_tie else 1.0
-        if area == "player":
-            return self.player * float(pt.player) - self.banker - lose_on_tie * self.tie
-        if area == "banker":
-            keep = 1.0 - float(pt.commission)
-            six = float(pt.banker if pt.banker_six is None else pt.banker_six)
-            win = (self.banker - self.banker_six) * float(pt.banker) + self.banker_six * six
-            return win * keep - self.player - lose_on_tie * self.tie
-        p = getattr(self, area.replace("-", "_"))
-        return p * float(pt.odds(area)) - (1.0 - p)
+        p = None if area in ("player", "banker") else getattr(self, area.replace("-", "_"))
+        return _expected_value(self, area, pay_table(table), p, float)
 
     def house_edge(self, bet: str, table: str | PayTable = "commission") -> np.ndarray:
         """The house edge of ``bet`` per composition (negative: the bettor has the edge)."""

@@ -159,8 +159,11 @@ class LangMixin:
         self.lang_toggle.description = message("widgets.lang", self._lang)
         self._relabel()
 
-    def _relabel(self) -> None:  # pragma: no cover - every widget overrides
-        raise NotImplementedError
+    def _relabel(self) -> None:
+        """Re-render every label and output in the current language.
+
+        The base has nothing beyond the language toggle (relabelled in ``_on_lang``);
+        each widget overrides this for its own controls."""
 
     def _t(self, key: str, /, **params: Any) -> str:
         return message(key, self._lang, **params)
