@@ -528,3 +528,16 @@ def test_hand_builder_reproduces_every_full_case_and_variant() -> None:
                  "banker_total": hb.coup.banker_total}
         assert {k: shown[k] for k in stated} == stated, case.id
         assert f"player {hb.coup.player_total}, banker {hb.coup.banker_total}" in hb.winner.value
+
+
+def test_quiz_preview_leaves_the_quiz_untouched() -> None:
+    from baccarat_kit.widgets import Quiz, plain_text
+
+    quiz = Quiz.banker_rule([(3, 8), (6, 7)])
+    wrong = 1 - quiz.questions[0].answer
+    text = quiz.preview(0, wrong)
+    assert quiz.answers == {} and quiz.options.value is None and plain_text(quiz.feedback) == ""
+    demo = Quiz([quiz.questions[0]])
+    demo.options.value = wrong
+    demo.check()
+    assert text and text == plain_text(demo.feedback)

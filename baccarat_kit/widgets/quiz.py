@@ -44,7 +44,7 @@ from ..rules import (
     player_draws,
     player_rule,
 )
-from ._common import LangMixin, WidgetError, banker_reason, esc, html_widget
+from ._common import LangMixin, WidgetError, banker_reason, esc, html_widget, plain_text
 
 
 def _texts(value: object, qid: str, name: str) -> dict[str, str]:
@@ -257,6 +257,14 @@ class Quiz(LangMixin, w.VBox):
         self.index = max(0, min(index, len(self.questions) - 1))
         self.correct = None
         self._relabel(chosen=self.answers.get(self.index))
+
+    def preview(self, index: int, option: int) -> str:
+        """The feedback a learner choosing ``option`` on question ``index`` would see, as plain
+        text, from a separate copy: this quiz's own answers and display stay untouched."""
+        copy = type(self)([self.questions[index]], lang=self._lang)
+        copy.options.value = option
+        copy.check()
+        return plain_text(copy.feedback)
 
     def check(self) -> bool | None:
         """Check the selected option (what the submit button does); returns whether it is right."""

@@ -210,7 +210,4 @@ quiz
 # 選錯時，回饋會指出是哪一個常見誤解（misconception）。下面用另一份測驗示範（不會動到上面的測驗）：選了「10」——
 
 # %%
-demo = bk.widgets.Quiz(questions[2:])
-demo.options.value = 0
-demo.check()
-print(bk.widgets.plain_text(demo.feedback))
+print(quiz.preview(2, 0))

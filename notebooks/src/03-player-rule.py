@@ -222,7 +222,4 @@ quiz
 # 選錯時，回饋會指出是哪一個常見誤解。下面用另一份測驗示範（不會動到上面的測驗）：在 BCR-006 選「6（閒家的最後點數）」——
 
 # %%
-demo = bk.widgets.Quiz(questions[-1:])
-demo.options.value = 0
-demo.check()
-print(bk.widgets.plain_text(demo.feedback))
+print(quiz.preview(-1, 0))

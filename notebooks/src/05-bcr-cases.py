@@ -244,7 +244,4 @@ quiz
 # 選錯時，回饋會指出是哪一個常見誤解。下面另建一份同樣的測驗示範（不會動到上面的測驗）：在第 3 題選「閒家最後點數 3」——
 
 # %%
-demo = bk.widgets.Quiz(questions[2:3])
-demo.options.value = 1
-demo.check()
-print(bk.widgets.plain_text(demo.feedback))
+print(quiz.preview(2, 1))

@@ -194,7 +194,4 @@ quiz
 # 選錯時，回饋會指出是哪一個常見誤解。下面另建一份同樣的測驗示範（不會動到上面的測驗）：在牌例 D 選「要，莊家 7 點要查表」——
 
 # %%
-demo = bk.widgets.Quiz(questions[-1:])
-demo.options.value = 0
-demo.check()
-print(bk.widgets.plain_text(demo.feedback))
+print(quiz.preview(-1, 0))

@@ -296,10 +296,7 @@ quiz
 # *A wrong answer names the misconception; a separate copy of the quiz shows it (the quiz above stays unanswered):*
 
 # %%
-demo = bk.widgets.Quiz(questions[1:2], lang=LANG)
-demo.options.value = 0
-demo.check()
-print(bk.widgets.plain_text(demo.feedback))
+print(quiz.preview(1, 0))
 
 # %% [markdown]
 # ## 7. 結論：來源頁面的提醒 / What the sources say
