@@ -164,12 +164,12 @@ class Simulation:
 
         from .i18n import message
         from .odds import exact_odds
-        from .roads import COLORS, _fonts, _plt
+        from .plotting import COLORS, fonts, pyplot
 
         self._need_detail()
         assert self.winner is not None
-        plt = _plt()
-        lang, font = _fonts(lang)
+        plt = pyplot()
+        lang, font = fonts(lang)
         exact = exact if exact is not None else exact_odds(self.decks)
         if axes is None:
             _, axes = plt.subplots(2, 1, figsize=(9, 7), sharex=True)
