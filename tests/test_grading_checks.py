@@ -62,7 +62,7 @@ def test_function_question_reports_a_wrong_input_and_delegation() -> None:
     i = inputs.index([7, None])
     wrong[i] = not wrong[i]
     r = grade_question(q, {**ok, "results": wrong}, None, static_ownwork=(True, ""))
-    assert r.score == 0 and "banker_draws(7, None)" in r.message("en")
+    assert r.score == 3 and "banker_draws(7, None)" in r.message("en")  # 87 of 88: 3 of 4 points
     assert grade_question(q, {**ok, "results": wrong}, None, hidden=False).score == 4  # public inputs only
     r = grade_question(q, {**ok, "tripped": 3}, None, static_ownwork=(True, ""))
     assert r.score == 0 and "kit" in r.message("en")
@@ -79,10 +79,11 @@ def test_choice_feedback_names_the_misconception() -> None:
         assert "misconception" not in q.options[right], q.id
         wrong = [k for k in q.options if k != right]
         assert wrong and all("misconception" in q.options[k] for k in wrong), q.id
-        assert grade_question(q, {"status": "ok", "value": right.upper()}, None).score == 1
+        letter = {key: shown for shown, key in q.shown_options(None).items()}
+        assert grade_question(q, {"status": "ok", "value": letter[right].upper()}, None).score == 1
         for k in wrong:
             m = bk.misconceptions.get(q.options[k]["misconception"])
-            r = grade_question(q, {"status": "ok", "value": k}, None)
+            r = grade_question(q, {"status": "ok", "value": letter[k]}, None)
             assert r.score == 0
             assert m.claim("zh") in r.message("zh") and m.id in r.message("en")
             assert m.correction("en") in r.message("en")
