@@ -211,11 +211,50 @@ class Exercise:
     def max_score(self) -> int:
         return sum(q.points for q in self.questions)
 
+    def with_texts(self, texts: dict[str, dict[str, str]]) -> Exercise:
+        """This exercise with each question's text (from the notebook) where the metadata has none."""
+        from dataclasses import replace
+
+        return replace(self, questions=tuple(
+            q if any(q.text.values()) or q.id not in texts else replace(q, text=texts[q.id])
+            for q in self.questions))
+
+
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]")
+
+
+def question_texts(nb: dict[str, Any]) -> dict[str, dict[str, str]]:
+    r"""Each question's text from the exercise notebook: the markdown cell headed ``### qN``;
+    its lines with Chinese characters are the zh text, the others the en text.
+
+    >>> question_texts({"cells": [{"cell_type": "markdown", "source": "### q1\n莊家補牌嗎？\nDoes it draw?"}]})
+    {'q1': {'zh': '莊家補牌嗎？', 'en': 'Does it draw?'}}
+    """
+    out: dict[str, dict[str, str]] = {}
+    for cell in nb.get("cells", []) if isinstance(nb, dict) else []:
+        if not isinstance(cell, dict) or cell.get("cell_type") != "markdown":
+            continue
+        src = cell.get("source", "")
+        src = "".join(src) if isinstance(src, list) else str(src)
+        lines = src.strip().split("\n")
+        head = re.match(r"^#{2,4}\s*(q\d+)\s*$", lines[0].strip()) if lines else None
+        if not head:
+            continue
+        zh, en = [], []
+        for line in lines[1:]:
+            text = line.strip()
+            if text:
+                (zh if _CJK.search(text) else en).append(text)
+        out[head.group(1)] = {"zh": " ".join(zh), "en": " ".join(en)}
+    return out
+
 
 def public_metadata(meta: dict[str, Any]) -> dict[str, Any]:
-    """The metadata of a learner's copy: every question without its hidden checks."""
+    """The metadata of a learner's copy: every question without its hidden checks, and
+    ``"released": true`` (the grader refuses such a copy as a source)."""
     out = dict(meta)
     out["questions"] = [{k: v for k, v in q.items() if k != "hidden"} for q in meta.get("questions", [])]
+    out["released"] = True
     return out
 
 
