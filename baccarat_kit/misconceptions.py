@@ -68,6 +68,9 @@ class MistakenRule:
     id: str
     rules: Any = None
     table_changes: tuple[tuple[str, Any], ...] = ()
+    keys: tuple[str, ...] = ()
+    """The answer keys this mistake is played on (empty: every key). Card-value mistakes are
+    asked of card values and totals only: a coup played with totals over 9 means nothing."""
 
     def pay_table(self, table: Any) -> Any:
         from .settlement import pay_table, with_changes
@@ -123,6 +126,9 @@ def _face_not_in_table(total: int, third: int | None, player_total: int) -> bool
     return False if third == 0 else banker_draws(total, third)
 
 
+_VALUE_KEYS = ("card_value", "hand_total", "values_total")
+
+
 @cache
 def mistaken_rules() -> dict[str, MistakenRule]:
     """Every misconception that a value question can express, as a rule the engine plays.
@@ -152,8 +158,8 @@ def mistaken_rules() -> dict[str, MistakenRule]:
         drawing("banker-0-5-always", _banker_0_5),
         MistakenRule("naturals-tie", Rules("naturals-tie", two_naturals_tie=True)),
         MistakenRule("matrix-after-natural", Rules("matrix-after-natural", naturals_stop=False)),
-        MistakenRule("face-card-ten", Rules("face-card-ten", value=lambda card: card.rank.pips)),
-        MistakenRule("total-keeps-tens", Rules("total-keeps-tens", total=sum)),
+        MistakenRule("face-card-ten", Rules("face-card-ten", value=lambda card: card.rank.pips), keys=_VALUE_KEYS),
+        MistakenRule("total-keeps-tens", Rules("total-keeps-tens", total=sum), keys=_VALUE_KEYS),
         MistakenRule("tie-loses-main-bets", table_changes=(("push_on_tie", False),)),
         MistakenRule("no-commission-all-even", table_changes=(("banker_six", None),)),
         MistakenRule("banker-pays-even", table_changes=(("commission", Decimal(0)),)),

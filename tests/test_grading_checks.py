@@ -62,7 +62,7 @@ def test_function_question_reports_a_wrong_input_and_delegation() -> None:
     i = inputs.index([7, None])
     wrong[i] = not wrong[i]
     r = grade_question(q, {**ok, "results": wrong}, None, static_ownwork=(True, ""))
-    assert r.score == 3 and "banker_draws(7, None)" in r.message("en")  # 87 of 88: 3 of 4 points
+    assert r.score == 3.5 and "banker_draws(7, None)" in r.message("en")  # 87 of 88: 3.5 of 4 (steps 8)
     assert grade_question(q, {**ok, "results": wrong}, None, hidden=False).score == 4  # public inputs only
     r = grade_question(q, {**ok, "tripped": 3}, None, static_ownwork=(True, ""))
     assert r.score == 0 and "kit" in r.message("en")

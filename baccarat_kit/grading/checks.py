@@ -89,6 +89,9 @@ class Question:
     """Money answers are compared after rounding to this unit (half-even)."""
     shuffle: bool = True
     """Choice options are shown in an order drawn for each learner (seeded by the learner id)."""
+    misconceptions: tuple[str, ...] = ()
+    """The misconceptions this question examines: named first when several mistakes give the
+    same wrong value."""
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], where: str = "?") -> Question:
@@ -131,7 +134,7 @@ class Question:
             str(domain) if domain is not None else None, options,
             {"zh": str(text.get("zh", "")), "en": str(text.get("en", ""))} if isinstance(text, dict) else {},
             steps, bool(data.get("per_item", False)), str(data.get("precision", MONEY_PRECISION)),
-            bool(data.get("shuffle", True)),
+            bool(data.get("shuffle", True)), tuple(str(m) for m in data.get("misconceptions", [])),
         )
         if kind != "function" and not question.needs_learner:
             # Evaluate the key once now: a wrong card text or bet fails here, naming the question.
@@ -243,7 +246,7 @@ def question_texts(nb: dict[str, Any]) -> dict[str, dict[str, str]]:
         zh, en = [], []
         for line in lines[1:]:
             text = line.strip()
-            if text:
+            if text and not (text.startswith("(") and text.endswith(")")) and not text.startswith("（"):
                 (zh if _CJK.search(text) else en).append(text)
         out[head.group(1)] = {"zh": " ".join(zh), "en": " ".join(en)}
     return out
@@ -270,7 +273,7 @@ def _number(value: Any) -> Decimal:
         return Decimal(value)
     if type(value) is dict and len(value) == 1 and type(next(iter(value.values()))) is str:
         (tag, text), = value.items()
-        if tag == "$decimal" and _MONEY.match(text.strip()) or tag == "$float" and _FLOAT.match(text.lower()):
+        if (tag == "$decimal" and _MONEY.match(text.strip())) or (tag == "$float" and _FLOAT.match(text.lower())):
             try:
                 return Decimal(text)
             except InvalidOperation:  # pragma: no cover - the patterns admit only numbers
@@ -586,7 +589,9 @@ def _choice_check(question: Question, kind: str, raw: Any, lid: str, hidden: boo
 
 def _misconception_of(question: Question, got: Any, lid: str) -> str | None:
     """The misconception whose mistaken rule, played by the engine, gives ``got``."""
-    for mid, value in _keys.mistaken_answers(question.key, lid):
+    found = _keys.mistaken_answers(question.key, lid)
+    found.sort(key=lambda item: item[0] not in question.misconceptions)
+    for mid, value in found:
         try:
             if _same(got, value if not isinstance(value, list) else list(value), question.precision):
                 return mid

@@ -21,11 +21,9 @@ Outputs (written to a temporary folder, then renamed into place): ``grades.csv``
 
 from __future__ import annotations
 
-import csv
 import functools
 import hashlib
 import html
-import io
 import json
 import os
 import secrets

@@ -336,18 +336,20 @@ def mistaken_answers(key: dict[str, Any], learner_id: str) -> list[tuple[str, An
         out = []
         want = expected(key, learner_id)
         for mid, m in mistaken_rules().items():
-            if m.rules is None:
-                continue
+            if m.rules is None or mid in ("final-total-as-third", "three-card-natural"):
+                continue  # these need the player's whole hand, which a bare decision lacks
             try:
                 got = m.rules.banker_draws(total, third, third if third is not None else 0)
             except (BaccaratError, TypeError, ValueError):
                 continue
-            if got != want and mid not in ("final-total-as-third",):
+            if got != want:
                 out.append((mid, got))
         return out
     want = expected(key, learner_id)
     out = []
     for mid, m in mistaken_rules().items():
+        if m.keys and key.get("fn") not in m.keys:
+            continue
         try:
             got = expected(key, learner_id, mistake=m)
         except (BaccaratError, TypeError, ValueError, KeyError, IndexError):

@@ -30,7 +30,16 @@ from typing import Any
 
 from ..i18n import message, normalize_language
 from . import _extract
-from .checks import VALUE_CHECKS, Exercise, Question, QuestionResult, SpecError, grade_question, public_metadata
+from .checks import (
+    VALUE_CHECKS,
+    Exercise,
+    Question,
+    QuestionResult,
+    SpecError,
+    _means,
+    grade_question,
+    public_metadata,
+)
 
 GRADING_ENV = "BACCARAT_KIT_GRADING"
 
@@ -126,7 +135,7 @@ class Checker:
         ns = namespace if namespace is not None else sys._getframe(1).f_globals
         learner = _extract.collect(ns, [])["learner_id"]
         for letter, key in question.shown_options(learner).items():
-            if str(question.options[key].get("means")) == str(means):
+            if _means(question.options[key], means):
                 return letter
         raise SpecError("grading.notebook.unknown_question", value=means, choices=", ".join(question.options))
 
