@@ -69,6 +69,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="notebooks inside each learner folder (default **/*.ipynb; JupyterHub: exercises/*.ipynb)")
     c.add_argument("--deadline", default=None, metavar="ISO",
                    help="hand-in deadline (ISO 8601, UTC if no zone): later files are flagged late")
+    c.add_argument("--name", default=None, help="name of the new folder (default: the UTC date and time)")
     c.set_defaults(func=_cmd_collect)
 
     t = sub.add_parser(
@@ -151,7 +152,7 @@ def _cmd_grade(args: argparse.Namespace) -> int:
 def _cmd_collect(args: argparse.Namespace) -> int:
     from .collect import collect
 
-    done = collect(args.root, args.out, pattern=args.glob, deadline=args.deadline)
+    done = collect(args.root, args.out, pattern=args.glob, deadline=args.deadline, name=args.name)
     for item in done.skipped:
         print(f"{item['file']}: {item[args.lang]}", file=sys.stderr)
     print(message("grading.collect.done", args.lang, count=len(done.files), out=done.folder))

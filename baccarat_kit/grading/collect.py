@@ -76,15 +76,16 @@ def _skip(skipped: list[dict[str, str]], path: Path, root: Path, reason: str) ->
 
 
 def collect(root: str | Path, out: str | Path, *, pattern: str = "**/*.ipynb", deadline: str | None = None,
-            now: datetime | None = None) -> Collected:
-    """Copy every learner's notebooks (see the module docstring); returns the dated folder."""
+            now: datetime | None = None, name: str | None = None) -> Collected:
+    """Copy every learner's notebooks (see the module docstring) into ``out/<date-time>`` (or
+    ``out/<name>``); returns that folder, the files and what was skipped."""
     src = Path(root)
     if not src.is_dir():
         raise CollectError("grading.collect.no_root", path=root)
     if deadline is not None:
         deadline = iso(parse_deadline(deadline))
     moment = now or datetime.now(UTC)
-    target = Path(out) / moment.astimezone(UTC).strftime("%Y-%m-%dT%H%M%SZ")
+    target = Path(out) / (safe_part(name) if name else moment.astimezone(UTC).strftime("%Y-%m-%dT%H%M%SZ"))
     if target.exists():
         raise CollectError("grading.collect.exists", path=target)
     result = Collected(target)
