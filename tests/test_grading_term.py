@@ -205,7 +205,7 @@ def test_a_whole_term_with_the_documented_commands(tmp_path: Path, monkeypatch: 
     for name in ("grades.csv", "grades-long.csv", "canvas.csv", "moodle.csv"):
         for row in csv.reader(io.StringIO((graded / name).read_text(encoding="utf-8"))):
             for cell in row:
-                assert not cell.lstrip()[:1] in ("=", "+", "-", "@") or cell.startswith("'"), (name, cell)
+                assert cell.lstrip()[:1] not in ("=", "+", "-", "@") or cell.startswith("'"), (name, cell)
                 assert "\t" not in cell and "\n" not in cell, (name, cell)
 
     # exports' columns

@@ -124,6 +124,14 @@ class Question:
         if isinstance(points, bool) or not isinstance(points, int) or points < 1:
             raise SpecError("grading.spec.bad_points", where=here, value=points)
         text = data.get("text", {})
+        for mid in data.get("misconceptions", []):
+            from ..misconceptions import UnknownMisconception, get
+
+            try:
+                get(str(mid))
+            except UnknownMisconception as err:
+                raise SpecError("grading.spec.key_error", where=f"{here}, misconceptions", value=mid,
+                                reason={"zh": err.message("zh"), "en": err.message("en")}) from None
         steps = data.get("steps", 0)
         if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
             raise SpecError("grading.spec.bad_points", where=f"{here}, steps", value=steps)
@@ -243,7 +251,8 @@ def question_texts(nb: dict[str, Any]) -> dict[str, dict[str, str]]:
         head = re.match(r"^#{2,4}\s*(q\d+)\s*$", lines[0].strip()) if lines else None
         if not head:
             continue
-        zh, en = [], []
+        zh: list[str] = []
+        en: list[str] = []
         for line in lines[1:]:
             text = line.strip()
             if text and not (text.startswith("(") and text.endswith(")")) and not text.startswith("（"):

@@ -758,7 +758,7 @@ def check_out_folder(out: str | Path, update: bool = False) -> None:
 def _merge(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Old rows, each replaced by a new row of the same file or the same learner and exercise."""
     def keys(row: dict[str, Any]) -> set[tuple[str, ...]]:
-        out = {("file", str(row.get("file")))}
+        out: set[tuple[str, ...]] = {("file", str(row.get("file")))}
         if row.get("learner") and row.get("exercise"):
             out.add(("learner", str(row["exercise"]), str(row["learner"]).strip().casefold()))
         return out
