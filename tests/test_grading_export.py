@@ -7,7 +7,13 @@ import io
 
 import pytest
 
-from baccarat_kit.grading.export import canvas_csv, grades_csv, long_csv, moodle_csv, spreadsheet_text
+from baccarat_kit.grading.export import (
+    canvas_csv,
+    grades_csv,
+    long_csv,
+    moodle_csv,
+    spreadsheet_text,
+)
 
 
 @pytest.mark.parametrize("text", ["=1+1", "+1", "-1", "@SUM(A1)", " =HYPERLINK(1)", "\t=1", "\n@x", "  -2"])
