@@ -29,6 +29,8 @@ def home(tmp_path: Path) -> Path:
     (root / "ann" / "exercises" / ".secret.ipynb").write_text("{}", encoding="utf-8")
     (root / "ben" / "exercises" / "copy.ipynb").symlink_to(root / "ann" / "exercises" / "03-banker-rule.ipynb")
     (root / "ann" / ".ipynb_checkpoints").mkdir()
+    (root / "cai").mkdir()
+    (root / "cai" / "exercises").symlink_to(root / "ann" / "exercises")  # cai hands in ann's work
     return root
 
 
@@ -47,6 +49,8 @@ def test_collect_keeps_times_flags_late_and_reports_what_it_skips(home: Path, tm
     skipped = {s["file"]: s["en"] for s in done.skipped}
     assert "hidden" in skipped["ann/exercises/.secret.ipynb"]
     assert "symbolic link" in skipped["ben/exercises/copy.ipynb"]
+    assert "symbolic link" in skipped["cai/exercises/03-banker-rule.ipynb"]
+    assert not (done.folder / "cai").exists()
     assert json.loads((done.folder / MANIFEST).read_text(encoding="utf-8"))["deadline"] == DEADLINE
     assert sorted((str(p), p.stat().st_mtime) for p in home.rglob("*") if p.is_file()) == before
 

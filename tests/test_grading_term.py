@@ -226,9 +226,10 @@ def test_a_whole_term_with_the_documented_commands(tmp_path: Path, monkeypatch: 
     assert "alice--01-card-values.html" in pages and "carol--03-banker-rule.html" in pages
     page = (graded / "feedback" / "bob--03-banker-rule.html").read_text(encoding="utf-8")
     assert "Source 002, case A" in page and str(tmp_path) not in page and "collected/" not in page
-    assert "1 hidden check(s) failed" in page  # q7: its check is hidden; never its input
+    assert "[eight-stops-low-banker]" in page  # q7's check is hidden, the misconception is named
     page = (graded / "feedback" / "dave--03-banker-rule.html").read_text(encoding="utf-8")
     assert "banker_draws(6, 7)" in page  # one failing public input shown
+    assert "1 hidden check(s) failed" in page and "banker_draws(6, None)" not in page  # hidden: counted only
 
     # an instructor's own files in the output folder
     (graded / "notes.txt").write_text("my notes", encoding="utf-8")

@@ -96,7 +96,10 @@ def collect(root: str | Path, out: str | Path, *, pattern: str = "**/*.ipynb", d
         for learner_dir in sorted(p for p in src.iterdir()):
             if learner_dir.name.startswith("."):
                 continue
-            if learner_dir.is_symlink() or not learner_dir.is_dir():
+            if learner_dir.is_symlink():
+                _skip(result.skipped, learner_dir, src, "symlink")
+                continue
+            if not learner_dir.is_dir():
                 continue
             try:
                 found = sorted(learner_dir.glob(pattern))
@@ -109,8 +112,9 @@ def collect(root: str | Path, out: str | Path, *, pattern: str = "**/*.ipynb", d
                     if not any(part == ".ipynb_checkpoints" for part in rel.parts):
                         _skip(result.skipped, path, src, "hidden")
                     continue
-                if path.is_symlink():
-                    _skip(result.skipped, path, src, "symlink")
+                if path.is_symlink() or any(part.is_symlink() for part in list(path.parents)[
+                        :len(rel.parts) - 1]):
+                    _skip(result.skipped, path, src, "symlink")  # may lead to another learner's file
                     continue
                 if not path.is_file():
                     continue
@@ -164,6 +168,18 @@ def safe_part(text: str, fallback: str = "x") -> str:
     return cleaned if cleaned.strip("_") else fallback
 
 
+def _give_to_owner_of(folder: Path, paths: list[Path]) -> None:
+    """Run as root (a JupyterHub), make the returned pages the learner's own, like their folder."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return
+    st = folder.stat()
+    for path in paths:
+        try:
+            os.chown(path, st.st_uid, st.st_gid, follow_symlinks=False)
+        except OSError:
+            pass
+
+
 def return_feedback(graded: str | Path, to: str | Path) -> tuple[list[Path], list[str]]:
     """Copy each feedback page of ``graded`` into ``to/<learner folder>/feedback/``.
 
@@ -203,5 +219,6 @@ def return_feedback(graded: str | Path, to: str | Path) -> tuple[list[Path], lis
         tmp = target.with_name(f".{target.name}.tmp")
         shutil.copyfile(page, tmp)
         os.replace(tmp, target)
+        _give_to_owner_of(folder, [target.parent, target])
         written.append(target)
     return written, problems

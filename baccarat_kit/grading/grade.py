@@ -688,9 +688,12 @@ def feedback_html(sub: Submission | dict[str, Any], exercises: dict[str, Exercis
         result = results.get(q.id)
         lines = []
         if result is not None:
+            # Every failing public check; of the hidden ones only a named misconception (it shows
+            # the learner's own answer and the correction, no input of the check) and a count.
             public = result.failed(hidden=False)
-            lines = [e(c.message(lang)) for c in public]
-            hidden_failed = len(result.failed(hidden=True))
+            named = [c for c in result.failed(hidden=True) if c.misconception]
+            lines = [e(c.message(lang)) for c in [*public, *named]]
+            hidden_failed = len(result.failed(hidden=True)) - len(named)
         else:
             lines = [e(got.get("message", {}).get(lang, ""))] if not passed else []
             hidden_failed = sum(1 for c in got.get("checks", []) if c.get("hidden") and not c.get("passed"))
