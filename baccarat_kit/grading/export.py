@@ -71,7 +71,8 @@ def question_columns(rows: Sequence[Mapping[str, Any]], questions: Mapping[str, 
 
 def grades_csv(rows: Sequence[Mapping[str, Any]], questions: Mapping[str, Sequence[str]]) -> str:
     """The wide gradebook: ``file, learner, score, max_score``, one column per
-    ``exercise:question``, then ``graded_at, submitted_at, late, status``."""
+    ``exercise:question``, then ``graded_at, submitted_at, late, status, owner`` (``owner``: the
+    learner folder ``collect`` took the file from)."""
     cols = question_columns(rows, questions)
     out = []
     for r in rows:
@@ -79,10 +80,10 @@ def grades_csv(rows: Sequence[Mapping[str, Any]], questions: Mapping[str, Sequen
         line: list[Any] = [r.get("file"), r.get("learner"), r.get("score"), r.get("max_score")]
         for ex, q in cols:
             line.append(scores.get(q, 0) if r.get("exercise") == ex else None)
-        line += [r.get("graded_at"), r.get("submitted_at"), r.get("late"), r.get("status")]
+        line += [r.get("graded_at"), r.get("submitted_at"), r.get("late"), r.get("status"), r.get("owner")]
         out.append(line)
     header = ["file", "learner", "score", "max_score", *(f"{ex}:{q}" for ex, q in cols),
-              "graded_at", "submitted_at", "late", "status"]
+              "graded_at", "submitted_at", "late", "status", "owner"]
     return _csv(header, out)
 
 
@@ -102,11 +103,15 @@ def long_csv(rows: Sequence[Mapping[str, Any]]) -> str:
 
 
 def per_learner(rows: Sequence[Mapping[str, Any]]) -> tuple[dict[str, dict[str, Any]], list[Mapping[str, Any]]]:
-    """learner → exercise → the latest-graded row; and the rows that have no learner id."""
+    """learner → exercise → the latest-graded row; and the rows that have no learner id.
+
+    The learner id is the notebook's ``LEARNER_ID``, or, when it has none, the learner folder
+    the file was collected from (``owner``).
+    """
     table: dict[str, dict[str, Any]] = {}
     nameless = []
     for r in rows:
-        learner = str(r.get("learner") or "").strip()
+        learner = str(r.get("learner") or r.get("owner") or "").strip()
         if not learner or not r.get("exercise"):
             nameless.append(r)
             continue
