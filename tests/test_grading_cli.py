@@ -105,6 +105,15 @@ def test_learner_copies_are_refused_as_sources(tmp_path: Path, capsys: pytest.Ca
     code, err = _run(capsys, "release", str(ROOT / "exercises"), "--out", str(tmp_path / "again"))
     assert code == 2 and "learner copy" in err
     assert not (tmp_path / "out").exists()
+    old = tmp_path / "old-copies"  # released before copies were marked: the placeholder tells
+    old.mkdir()
+    for path in (ROOT / "exercises").glob("*.ipynb"):
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        del nb["metadata"]["baccarat_kit"]["released"]
+        (old / path.name).write_text(json.dumps(nb, ensure_ascii=False), encoding="utf-8")
+    code, err = _run(capsys, "grade", str(SOURCE / "03-banker-rule.ipynb"), "--source", str(old),
+                     "--out", str(tmp_path / "out"))
+    assert code == 2 and "learner copy" in err
 
 
 def _sources_with(tmp_path: Path, name: str, edit: object) -> Path:

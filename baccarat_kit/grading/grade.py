@@ -46,6 +46,7 @@ from . import reaper as _reaper
 from . import sandbox as _sandbox
 from .checks import Exercise, Question, QuestionResult, grade_question, question_texts
 from .ownwork import ALLOWED_MODULES, function_code, own_work
+from .release import is_learner_copy
 
 DEFAULT_CELL_TIMEOUT = 10.0
 DEFAULT_NOTEBOOK_TIMEOUT = 60.0
@@ -137,7 +138,7 @@ def load_exercises(source: str | Path) -> dict[str, Exercise]:
     for path in sorted(folder.glob("*.ipynb")):
         nb = json.loads(path.read_text(encoding="utf-8"))
         meta = nb.get("metadata", {}).get("baccarat_kit")
-        if isinstance(meta, dict) and meta.get("released"):
+        if is_learner_copy(nb):
             raise GradeUsageError("grading.cli.released_source", path=path)
         ex = Exercise.from_metadata(meta, str(path)).with_texts(question_texts(nb))
         out[ex.id] = ex
@@ -500,7 +501,7 @@ def _run_function(code: str, question: Question, limits: Limits) -> dict[str, An
 
 
 # ---------------------------------------------------------------- a batch
-REQUIRED_MODULES = ("jupyter_client", "ipykernel", "zmq", "nbformat")
+REQUIRED_MODULES = ("jupyter_client", "ipykernel", "zmq", "nbformat", "tqdm")
 """What running a submission needs (the ``grade`` extra)."""
 NOT_THE_LEARNERS = frozenset({"kernel_start", "worker_failed"})
 """Statuses that are not the learner's doing when every submission of a batch shares them."""

@@ -115,10 +115,25 @@ def answer_leaks(source: str, answer: str, kind: str) -> bool:
     return False
 
 
+def is_learner_copy(nb: Any) -> bool:
+    """Whether a notebook is a learner's copy made by release: marked ``"released": true``, or
+    (a copy released before the mark existed) holding release's placeholder in a code cell."""
+    meta = nb.get("metadata", {}).get("baccarat_kit") if isinstance(nb, dict) else None
+    if isinstance(meta, dict) and meta.get("released"):
+        return True
+    mark = message("grading.release.placeholder", "zh")
+    for cell in nb.get("cells", []) if isinstance(nb, dict) else []:
+        if isinstance(cell, dict) and cell.get("cell_type") == "code":
+            src = cell.get("source", "")
+            if mark in ("".join(src) if isinstance(src, list) else str(src)):
+                return True
+    return False
+
+
 def release_notebook(nb: dict[str, Any], where: str = "?") -> dict[str, Any]:
     """The learner's copy of a source notebook (a notebook as a JSON dict)."""
     meta = nb.get("metadata", {}).get("baccarat_kit")
-    if isinstance(meta, dict) and meta.get("released"):
+    if is_learner_copy(nb):
         raise ReleaseError("grading.release.is_copy", where=where)
     exercise = Exercise.from_metadata(meta, where)  # refuse a source whose questions are not valid
     for index, cell in enumerate(nb.get("cells", []), 1):
