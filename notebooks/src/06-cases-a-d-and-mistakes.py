@@ -148,7 +148,7 @@ for mid, case_id in examples.items():
     print()
 
 # %% [markdown]
-# 其他由來源列出、與補牌判斷無關的誤解（下注區名稱、路單、傭金、和局）：
+# 其他由來源列出、與補牌判斷無關的誤解（牌值、下注區名稱、路單、傭金、和局）：
 
 # %%
 for m in bk.misconceptions.all_misconceptions():
