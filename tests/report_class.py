@@ -16,7 +16,7 @@ credit), ``points``, ``text``, ``answer`` and ``misconception``.
 from __future__ import annotations
 
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from baccarat_kit.grading.grade import default_source, load_exercises
@@ -40,7 +40,7 @@ VALUE_MISCONCEPTIONS = {
 """Misconceptions a wrong value of each exercise may express (the class workflow computes them
 by playing the mistaken rule; here they are drawn)."""
 
-START = datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc)
+START = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 DEADLINE = START + timedelta(days=7)
 
 

@@ -160,15 +160,15 @@ class ClassReport:
     sandbox: str
     submissions: int
     graded_at: str | None
-    _totals: Counter[str] | None = field(default=None, repr=False, compare=False)
+    _totals: dict[str, float] | None = field(default=None, repr=False, compare=False)
 
     def total(self, learner: str) -> tuple[float, float]:
         """(score, maximum) over every exercise of the class; a missing submission scores 0."""
         if self._totals is None:
-            self._totals = Counter()
+            self._totals = {}
             for (lk, _), c in self.cells.items():
-                self._totals[lk] += c.score
-        return self._totals[learner], sum(e.max_score for e in self.exercises)
+                self._totals[lk] = self._totals.get(lk, 0.0) + c.score
+        return self._totals.get(learner, 0.0), sum(e.max_score for e in self.exercises)
 
 
 def load_results(graded: str | Path) -> dict[str, Any]:
@@ -250,12 +250,26 @@ def _question_answer(q: dict[str, Any]) -> str | None:
     return found.group(1) if found else None
 
 
-def _learner(sub: dict[str, Any]) -> Learner:
+def _learner(sub: dict[str, Any], file: str) -> Learner:
     raw = sub.get("learner")
     lid = raw.strip() if isinstance(raw, str) else ""
     if lid:
         return Learner(lid.casefold(), lid, True)
-    return Learner("\0" + str(sub.get("file", "")), str(sub.get("file", "")), False)
+    return Learner("\0" + file, file, False)
+
+
+def short_names(files: Sequence[str]) -> dict[str, str]:
+    """File names without the folder they all share (the grader records absolute paths).
+
+    >>> short_names(["/srv/t1/alice/03.ipynb", "/srv/t1/bob/03.ipynb"])["/srv/t1/bob/03.ipynb"]
+    'bob/03.ipynb'
+    """
+    dirs = [os.path.dirname(f) for f in files if f]
+    try:
+        base = os.path.commonpath(dirs) if dirs and all(os.path.isabs(d) for d in dirs) else ""
+    except ValueError:
+        base = ""
+    return {f: os.path.relpath(f, base) if base else f for f in files}
 
 
 def _when(sub: dict[str, Any]) -> str:
@@ -272,18 +286,20 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
     counts: Counter[tuple[str, str]] = Counter()
     exercises: dict[str, ExerciseStat] = {}
     attention: list[Attention] = []
+    short = short_names([str(s.get("file", "")) for s in subs])
     for i, sub in enumerate(subs):
-        who = _learner(sub)
+        file = short[str(sub.get("file", ""))]
+        who = _learner(sub, file)
         ex = sub.get("exercise")
         if who.known or (isinstance(ex, str) and ex):  # a file of no exercise and no id: no row
             learners.setdefault(who.key, who)
         status = str(sub.get("status", "?"))
         if status != "ok":
             reason = _texts(sub.get("reason"), status)
-            attention.append(Attention(STATUS_CATEGORY.get(status, "other"), str(sub.get("file", "")),
+            attention.append(Attention(STATUS_CATEGORY.get(status, "other"), file,
                                        who.label if who.known else "", str(ex or ""), "", reason))
         for w in sub.get("warnings") or []:
-            attention.append(Attention("warning", str(sub.get("file", "")), who.label if who.known else "",
+            attention.append(Attention("warning", file, who.label if who.known else "",
                                        str(ex or ""), "", _texts(w, "?")))
         if not isinstance(ex, str) or not ex:
             continue
@@ -303,13 +319,13 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
         late = sub.get("late") if isinstance(sub.get("late"), bool) else None
         submitted = sub.get("submitted_at") if isinstance(sub.get("submitted_at"), str) else None
         cells[key] = Cell(score, _num(sub.get("max_score"), stat.max_score), str(sub.get("status", "?")),
-                          late, counts[key], str(sub.get("file", "")), submitted)
+                          late, counts[key], short[str(sub.get("file", ""))], submitted)
         if not ok:
             stat.not_graded += 1
             continue
         stat.scores.append(score)
-        questions = sub.get("questions") if isinstance(sub.get("questions"), dict) else {}
-        for qid, q in questions.items():
+        questions = sub.get("questions")
+        for qid, q in (questions.items() if isinstance(questions, dict) else ()):
             if not isinstance(q, dict):
                 continue
             qs = next((x for x in stat.questions if x.id == qid), None)
@@ -322,7 +338,7 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
             qs.graded += 1
             qs.earned += got
             qs.full += got >= points - _EPS and points > 0
-            _question_attention(q, sub, learners[key[0]], stat.id, str(qid), attention)
+            _question_attention(q, short[str(sub.get("file", ""))], learners[key[0]], stat.id, str(qid), attention)
             mid = _question_misconception(q) if got < points - _EPS else None
             if mid:
                 qs.misconceptions[mid] += 1
@@ -336,8 +352,9 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
     misconceptions = sorted(found.values(), key=lambda m: (-len(m.learners), order.get(m.id, 999), m.id))
     rank = {c: i for i, c in enumerate(CATEGORIES)}
     attention.sort(key=lambda a: (rank[a.category], a.file, a.exercise, a.question))
-    stamps = [s.get("graded_at") for s in subs if isinstance(s.get("graded_at"), str)]
-    limits = doc.get("limits") if isinstance(doc.get("limits"), dict) else {}
+    stamps = [str(s["graded_at"]) for s in subs if isinstance(s.get("graded_at"), str)]
+    limits = doc.get("limits")
+    limits = limits if isinstance(limits, dict) else {}
     return ClassReport(
         [exercises[k] for k in sorted(exercises)],
         sorted(learners.values(), key=lambda lr: (not lr.known, lr.label.casefold(), lr.label)),
@@ -352,20 +369,21 @@ def _known_misconceptions_order() -> list[str]:
     return [m.id for m in all_misconceptions()]
 
 
-def _question_attention(q: dict[str, Any], sub: dict[str, Any], who: Learner, ex: str, qid: str,
+def _question_attention(q: dict[str, Any], file: str, who: Learner, ex: str, qid: str,
                         out: list[Attention]) -> None:
     """Question-level statuses: a function answer refused for reaching the kit, or timed out."""
     if q.get("passed") is True:
         return
     msg = _texts(q.get("message"), "")
-    checks = q.get("checks") if isinstance(q.get("checks"), list) else []
-    failed = {c.get("check") for c in checks if isinstance(c, dict) and c.get("passed") is False}
+    checks = q.get("checks")
+    failed = {c.get("check") for c in (checks if isinstance(checks, list) else [])
+              if isinstance(c, dict) and c.get("passed") is False}
     learner = who.label if who.known else ""
     if "own-work" in failed:
         detail = {lang: message("report.sandbox_refusal.own_work", lang, message=msg[lang]) for lang in ("zh", "en")}
-        out.append(Attention("sandbox", str(sub.get("file", "")), learner, ex, qid, detail))
+        out.append(Attention("sandbox", file, learner, ex, qid, detail))
     elif _message_pattern("grading.reason.function_timeout").search(msg["en"]):
-        out.append(Attention("timeout", str(sub.get("file", "")), learner, ex, qid, msg))
+        out.append(Attention("timeout", file, learner, ex, qid, msg))
 
 
 # ---------------------------------------------------------------- lesson links
@@ -482,6 +500,7 @@ def exercise_plot(ex: ExerciseStat, lang: str, salt: str) -> str:
     """Score histogram (one bar per point value) beside each question's success rate."""
     import matplotlib
     from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
     questions = ex.hardest_first()
     height = max(2.4, 0.32 * len(questions) + 1.0)
@@ -496,7 +515,7 @@ def exercise_plot(ex: ExerciseStat, lang: str, salt: str) -> str:
         left.set_xlabel(message("report.plot.scores", lang))
         left.set_ylabel(message("report.plot.learners", lang))
         left.set_xticks(xs if top <= 12 else xs[:: max(1, top // 10)])
-        left.yaxis.get_major_locator().set_params(integer=True)
+        left.yaxis.set_major_locator(MaxNLocator(integer=True))
         left.spines[["top", "right"]].set_visible(False)
         names = [q.id for q in questions][::-1]
         rates = [100 * q.rate for q in questions][::-1]
@@ -516,6 +535,7 @@ def exercise_plot(ex: ExerciseStat, lang: str, salt: str) -> str:
 def misconception_plot(ms: Sequence[MisconceptionStat], lang: str, salt: str) -> str:
     import matplotlib
     from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
     with matplotlib.rc_context({"font.size": 9}), warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -524,7 +544,7 @@ def misconception_plot(ms: Sequence[MisconceptionStat], lang: str, salt: str) ->
         ax = fig.subplots()
         ax.barh([m.id for m in ms][::-1], [len(m.learners) for m in ms][::-1], color="#a5563b")
         ax.set_xlabel(message("report.plot.learners", lang))
-        ax.xaxis.get_major_locator().set_params(integer=True)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.spines[["top", "right"]].set_visible(False)
         fig.subplots_adjust(left=1.9 / 8, right=0.97, bottom=0.5 / height, top=1 - 0.15 / height)
         return _svg(fig, salt, message("report.misconceptions.caption", lang))
