@@ -497,38 +497,28 @@ _BAR = "#3b6ea5"
 
 
 def exercise_plot(ex: ExerciseStat, lang: str, salt: str) -> str:
-    """Score histogram (one bar per point value) beside each question's success rate."""
+    """The score histogram of an exercise: one bar per point value (a fractional score counts
+    in the bar of its whole part). Each question's success rate is a bar in its table row."""
     import matplotlib
     from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
 
-    questions = ex.hardest_first()
-    height = max(2.4, 0.32 * len(questions) + 1.0)
+    height = 2.1
     with matplotlib.rc_context({"font.size": 9}), warnings.catch_warnings():
         warnings.simplefilter("ignore")  # CJK glyphs are drawn by the browser (svg.fonttype none)
         fig = Figure(figsize=(6.0, height))
-        left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1.2, 1]})
+        ax = fig.subplots()
         top = int(ex.max_score) if ex.max_score else 1
         bins = Counter(min(int(s + _EPS), top) for s in ex.scores)
         xs = list(range(top + 1))
-        left.bar(xs, [bins.get(x, 0) for x in xs], color=_BAR, width=0.8)
-        left.set_xlabel(message("report.plot.scores", lang))
-        left.set_ylabel(message("report.plot.learners", lang))
-        left.set_xticks(xs if top <= 12 else xs[:: max(1, top // 10)])
-        left.yaxis.set_major_locator(MaxNLocator(integer=True))
-        left.spines[["top", "right"]].set_visible(False)
-        names = [q.id for q in questions][::-1]
-        rates = [100 * q.rate for q in questions][::-1]
-        right.barh(names, rates, color=_BAR)
-        right.set_xlim(0, 100)
-        right.set_xlabel(message("report.plot.success", lang) + " (%)")
-        for y, r in enumerate(rates):
-            inside = r > 85
-            right.text(r - 2 if inside else r + 2, y, f"{r:.0f}%", va="center", fontsize=8,
-                       ha="right" if inside else "left", color="white" if inside else "black")
-        right.spines[["top", "right"]].set_visible(False)
+        ax.bar(xs, [bins.get(x, 0) for x in xs], color=_BAR, width=0.8)
+        ax.set_xlabel(message("report.plot.scores", lang))
+        ax.set_ylabel(message("report.plot.learners", lang))
+        ax.set_xticks(xs if top <= 12 else xs[:: max(1, top // 10)])
+        ax.yaxis.set_major_locator(MaxNLocator(nbins=4, integer=True))  # few ticks: each is a text layout
+        ax.spines[["top", "right"]].set_visible(False)
         # Fixed margins (in inches) instead of tight_layout, which draws the figure once more.
-        fig.subplots_adjust(left=0.55 / 6, right=0.97, bottom=0.5 / height, top=1 - 0.15 / height, wspace=0.22)
+        fig.subplots_adjust(left=0.6 / 6, right=0.98, bottom=0.5 / height, top=1 - 0.12 / height)
         return _svg(fig, salt, message("report.plot.dist_caption", lang, exercise=ex.id))
 
 
@@ -544,7 +534,7 @@ def misconception_plot(ms: Sequence[MisconceptionStat], lang: str, salt: str) ->
         ax = fig.subplots()
         ax.barh([m.id for m in ms][::-1], [len(m.learners) for m in ms][::-1], color="#a5563b")
         ax.set_xlabel(message("report.plot.learners", lang))
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=5, integer=True))
         ax.spines[["top", "right"]].set_visible(False)
         fig.subplots_adjust(left=1.9 / 8, right=0.97, bottom=0.5 / height, top=1 - 0.15 / height)
         return _svg(fig, salt, message("report.misconceptions.caption", lang))
@@ -590,7 +580,9 @@ th button::after{content:" ⇅";color:#888}th[aria-sort=descending] button::afte
 th[aria-sort=ascending] button::after{content:" ▲"}
 .grid td.refused{background:repeating-linear-gradient(45deg,#fdecea,#fdecea 5px,#fff 5px,#fff 10px)}
 .grid td.missing{color:#666}.mark{display:block;font-size:.82em}.late .mark.l{color:#8a4b00}
-.grid td.unknown{font-style:italic}.m-claim{font-weight:bold}.small{font-size:.85em;color:#444}
+.grid td.unknown{font-style:italic}td.rate{position:relative;min-width:8.5em;white-space:nowrap}
+td.rate .bar{position:absolute;left:0;top:2px;bottom:2px;background:#c9dcf0;border-right:2px solid #3b6ea5}
+td.rate .t{position:relative}.m-claim{font-weight:bold}.small{font-size:.85em;color:#444}
 """
 
 
@@ -646,7 +638,9 @@ def render_html(rep: ClassReport, lang: str = "zh", lessons_url: str = "notebook
             mis = ", ".join(f'<a href="#m-{esc(mid)}">{esc(mid)}</a> ({c})' for mid, c in q.misconceptions.most_common())
             add(f'<tr data-q="{esc(q.id)}" data-rate="{q.rate:.6f}" data-full="{q.full}" data-graded="{q.graded}">'
                 f'<td><b>{esc(q.id)}</b> {esc(q.text.get(lang, q.id), 200) if q.text.get(lang) != q.id else ""}</td>'
-                f"<td>{pct(q.rate)} ({q.full}/{q.graded})</td><td>{fmt(q.mean)} / {fmt(q.points)}</td><td>{mis}</td></tr>")
+                f'<td class="rate"><span class="bar" style="width:{100 * q.rate:.1f}%"></span>'
+                f'<span class="t">{pct(q.rate)} ({q.full}/{q.graded})</span></td>'
+                f"<td>{fmt(q.mean)} / {fmt(q.points)}</td><td>{mis}</td></tr>")
         add("</tbody></table></div>")
     add("</div></section>")
     # 2. misconceptions
