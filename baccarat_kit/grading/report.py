@@ -580,7 +580,8 @@ th button::after{content:" ⇅";color:#888}th[aria-sort=descending] button::afte
 th[aria-sort=ascending] button::after{content:" ▲"}
 .grid td.refused{background:repeating-linear-gradient(45deg,#fdecea,#fdecea 5px,#fff 5px,#fff 10px)}
 .grid td.missing{color:#666}.mark{display:block;font-size:.82em}.late .mark.l{color:#8a4b00}
-.grid td.unknown{font-style:italic}td.rate{position:relative;min-width:8.5em;white-space:nowrap}
+.grid td.lr{max-width:16em;overflow-wrap:anywhere}.grid td.unknown{font-style:italic}
+ul.glance{background:#f4f7fb;border-left:4px solid #3b6ea5;padding:.5em 1em .5em 2em}td.rate{position:relative;min-width:8.5em;white-space:nowrap}
 td.rate .bar{position:absolute;left:0;top:2px;bottom:2px;background:#c9dcf0;border-right:2px solid #3b6ea5}
 td.rate .t{position:relative}.m-claim{font-weight:bold}.small{font-size:.85em;color:#444}
 """
@@ -613,6 +614,16 @@ def render_html(rep: ClassReport, lang: str = "zh", lessons_url: str = "notebook
         add(f'<p class="small">{esc(m("report.sandbox", value=rep.sandbox))}</p>')
     if rep.sandbox.startswith("none"):
         add(f'<p class="warn">{esc(m("report.sandbox_none"))}</p>')
+    glance = []
+    if rep.misconceptions:
+        top = rep.misconceptions[0]
+        glance.append(m("report.glance.misconception", id=top.id, count=len(top.learners)))
+    graded_qs = [q for e in rep.exercises for q in e.questions if q.graded]
+    if graded_qs:
+        hard = min(graded_qs, key=lambda q: (q.rate, q.exercise, q.id))
+        glance.append(m("report.glance.hardest", question=f"{hard.exercise}:{hard.id}", rate=pct(hard.rate)))
+    glance.append(m("report.glance.attention", count=len(rep.attention)))
+    add('<ul class="glance">' + "".join(f"<li>{esc(g, 300)}</li>" for g in glance) + "</ul>")
     add("<nav>" + "".join(f'<a href="#{a}">{esc(m("report.nav." + a))}</a>'
                           for a in ("exercises", "misconceptions", "grid", "attention")) + "</nav>")
     # 1. exercises
