@@ -123,3 +123,35 @@ def test_a_hostile_learner_id_shows_as_text(page: Any, report_url: tuple[str, An
     cell = page.locator("table.grid tbody td.lr", has_text="onerror").first
     assert cell.evaluate("el => el.children.length") == 0
     assert cell.inner_text() == HOSTILE_IDS[0]
+
+
+def test_a_300_learner_report_stays_usable(page: Any, tmp_path: Path) -> None:
+    """The benchmark's class size: the page loads, the grid scrolls in its own box with the
+    header in view, and sorting 300 rows by total works (no timing asserted here; see
+    benchmarks/bench_report.py for the figures)."""
+    graded = tmp_path / "graded"
+    graded.mkdir()
+    (graded / "results.json").write_text(json.dumps(make_class(300, hostile=False)), encoding="utf-8")
+    path, _ = write_report(graded, tmp_path / "big.html", "en")
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()),
+                                             functools.partial(_Quiet, directory=str(tmp_path)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        _open(page, f"http://127.0.0.1:{server.server_address[1]}/{path.name}")
+        box = page.locator("#grid .scroll")
+        assert box.evaluate("el => el.scrollHeight > el.clientHeight")
+        box.evaluate("el => { el.scrollTop = el.scrollHeight; }")
+        head = page.locator("table.grid thead th").first
+        assert head.is_visible()
+        assert head.evaluate("el => getComputedStyle(el).position") == "sticky"
+        page.locator("table.grid button.total").click()
+        from playwright.sync_api import expect
+
+        expect(page.locator("table.grid thead th", has=page.locator("button.total"))).to_have_attribute(
+            "aria-sort", "descending")
+        totals = [float(v) for v in page.locator("table.grid tbody td.tot").evaluate_all(
+            "cells => cells.map(c => c.dataset.v)")]
+        assert len(totals) == 300 and totals == sorted(totals, reverse=True)
+    finally:
+        server.shutdown()
+        server.server_close()
