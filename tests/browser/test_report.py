@@ -12,6 +12,7 @@ import functools
 import http.server
 import json
 import os
+import socket
 import sys
 import threading
 from collections.abc import Iterator
@@ -19,13 +20,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import free_port
 
 from baccarat_kit.grading.report import write_report
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests"))
 from report_class import HOSTILE_IDS, make_class  # noqa: E402
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
