@@ -1,6 +1,6 @@
 """A generated class: a ``results.json`` as the class-workflow grader writes it.
 
-Used by ``tests/test_report.py``, ``tests/browser/test_report.py`` (and the README's screenshot)
+Used by ``tests/test_report.py``, ``tests/browser/test_class_report.py`` (and the README's screenshot)
 and ``benchmarks/bench_report.py``. The exercises, questions, points and the misconceptions of
 exercise 06's options are the kit's own (``exercises/source``); the learners' answers are
 drawn from a seeded generator, so the same arguments give the same class.

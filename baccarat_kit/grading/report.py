@@ -815,7 +815,7 @@ def register(sub: Any) -> None:
             "Write a self-contained HTML report from a graded folder (its results.json): score "
             "distributions, each question's success rate, the misconceptions the class showed with "
             "links to the lessons, a learners × exercises grid and the statuses that need your eye. "
-            "Use the global --lang zh|en for its language."
+            "--lang zh|en (anywhere on the line) chooses its language."
         ),
     )
     p.add_argument("graded", metavar="GRADED_DIR", help="folder written by `baccarat-kit grade … --out DIR`")

@@ -27,7 +27,7 @@ def main() -> int:
     cmd = [
         sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--basetemp={basetemp}",
         str(tests / "test_lab_widgets.py"), str(tests / "test_trainer_voila.py"),
-        str(tests / "test_report.py"),
+        str(tests / "test_class_report.py"),
     ]
     code = subprocess.call(cmd, cwd=REPO, env=env)
     if code == 0:
