@@ -161,3 +161,31 @@ def test_a_300_learner_report_stays_usable(page: Any, tmp_path: Path) -> None:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_a_lesson_link_opens_the_lesson_whose_heading_has_that_id(lab: Any, page: Any) -> None:
+    """``--lessons-url http://HOST/lab/tree/notebooks/``: the link of a misconception opens its
+    lesson in JupyterLab, and the link's fragment is the very id JupyterLab gives the heading
+    that teaches the correction. (JupyterLab does not scroll to it on a first page load: the
+    page names the section in words, and the lesson's table of contents jumps to it.)"""
+    import shutil
+    from urllib.parse import unquote
+
+    from playwright.sync_api import expect
+
+    from baccarat_kit.grading.report import lesson_href, lesson_links
+
+    lesson = lesson_links()["banker-3-always"]  # a heading far down lesson 04
+    name = lesson.partition("#")[0]
+    (lab.root / "notebooks").mkdir(exist_ok=True)
+    shutil.copy(REPO / "notebooks" / name, lab.root / "notebooks" / name)
+    href = lesson_href(lesson, f"{lab.base}/lab/tree/notebooks/")
+    path, _, fragment = href.partition("#")
+    try:
+        page.goto(f"{path}?reset&token={lab.token}#{fragment}")
+        anchor = unquote(fragment)
+        heading = page.locator(f'.jp-MarkdownOutput [id="{anchor}"], .jp-MarkdownOutput [data-jupyter-id="{anchor}"]')
+        expect(heading.first).to_be_attached(timeout=60_000)
+        assert (heading.first.text_content() or "").startswith("7. 一整局")
+    finally:
+        lab.shutdown(f"notebooks/{name}")
