@@ -190,6 +190,15 @@ def _notebook(path: Path, lid: str, replace: dict[str, str] | None = None) -> di
 HOSTILE = '<b id="pwned">carol</b>'
 
 
+def _shown(path: Path, qid: str, lid: str, key: str = "a") -> str:
+    """The letter this learner sees for option ``key`` (choices are shuffled per learner)."""
+    from baccarat_kit.grading.checks import Question
+
+    meta = json.loads(path.read_text(encoding="utf-8"))["metadata"]["baccarat_kit"]
+    question = Question.from_dict(next(q for q in meta["questions"] if q["id"] == qid))
+    return next(letter for letter, k in question.shown_options(lid).items() if k == key)
+
+
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     root = tmp_path_factory.mktemp("report-class")
@@ -202,8 +211,9 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
     six = SOURCE / "06-misconceptions.ipynb"
     put("alice", "06-misconceptions.ipynb", _notebook(six, "alice"))
-    put("bob", "06-misconceptions.ipynb", _notebook(six, "bob", {r"^q1 = .*": 'q1 = "a"', r"^q3 = .*": 'q3 = "a"'}))
-    put("carol", "06-misconceptions.ipynb", _notebook(six, HOSTILE, {r"^q1 = .*": 'q1 = "a"'}))
+    put("bob", "06-misconceptions.ipynb", _notebook(six, "bob", {
+        r"^q1 = .*": f'q1 = "{_shown(six, "q1", "bob")}"', r"^q3 = .*": f'q3 = "{_shown(six, "q3", "bob")}"'}))
+    put("carol", "06-misconceptions.ipynb", _notebook(six, HOSTILE, {r"^q1 = .*": f'q1 = "{_shown(six, "q1", HOSTILE)}"'}))
     put("dave", "06-misconceptions.ipynb", _notebook(ROOT / "exercises" / "06-misconceptions.ipynb", "dave"))
     put("erin", "03-banker-rule.ipynb", _notebook(SOURCE / "03-banker-rule.ipynb", "erin"))
     put("frank", "03-banker-rule.ipynb", "this is not a notebook {")
