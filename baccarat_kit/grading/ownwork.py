@@ -116,8 +116,27 @@ def _locals(node: ast.AST) -> set[str]:
 def own_work(cells: Iterable[str], name: str) -> tuple[bool, str]:
     """``(True, "")`` if function ``name`` is the learner's own ``def`` that does not reach the
     kit; ``(False, what it reaches)`` if not; ``(False, "")`` if there is no such name at all."""
-    ok, detail, _ = _walk(list(cells), name)
+    ok, detail, _ = _walk(_modules(cells), name)
     return ok, detail
+
+
+def analyse(cells: Iterable[str], names: Iterable[str]) -> dict[str, tuple[bool, str, str | None]]:
+    """For each function name: :func:`own_work`'s verdict and :func:`function_code`'s code, with
+    every cell parsed once.
+
+    >>> analyse(["def f(t):\\n    return t < 3", "g = print"], ["f", "g"])
+    {'f': (True, '', 'def f(t):\\n    return t < 3'), 'g': (False, 'g = …', None)}
+    """
+    modules = _modules(cells)
+    out: dict[str, tuple[bool, str, str | None]] = {}
+    for name in names:
+        ok, detail, stmts = _walk(modules, name)
+        out[name] = (ok, detail, "\n".join(ast.unparse(s) for s in stmts) if ok else None)
+    return out
+
+
+def _modules(cells: Iterable[str]) -> list[ast.Module]:
+    return [m for m in (_parse(c) for c in cells) if m is not None]
 
 
 def function_code(cells: Iterable[str], name: str) -> str | None:
@@ -132,12 +151,11 @@ def function_code(cells: Iterable[str], name: str) -> str | None:
     def f(t):
         return t <= LIMIT
     """
-    ok, _, stmts = _walk(list(cells), name)
+    ok, _, stmts = _walk(_modules(cells), name)
     return "\n".join(ast.unparse(s) for s in stmts) if ok else None
 
 
-def _walk(cells: list[str], name: str) -> tuple[bool, str, list[ast.stmt]]:
-    modules = [m for m in (_parse(c) for c in cells) if m is not None]
+def _walk(modules: list[ast.Module], name: str) -> tuple[bool, str, list[ast.stmt]]:
     order = {id(stmt): i for i, stmt in enumerate(s for m in modules for s in m.body)}
     bound = _bindings(modules)
     defs = bound.get(name, [])
