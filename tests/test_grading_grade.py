@@ -83,7 +83,7 @@ EXPECTED = {
     "cheat-run-cell-hook": ("ok", "q1", "wrong type"),
     "cheat-patch-shell": ("ok", "q1", "wrong type"),
     "cheat-eq-always-true": ("ok", "q1", "AlwaysTrue"),
-    "cheat-patch-builtins": ("kernel_broken", None, "unreadable"),
+    "cheat-patch-builtins": ("no_answers", None, "no answers"),
     "cheat-kill-parent": (None, None, ""),  # ok under Landlock (signal refused), else worker_failed
     "cheat-escape": ("ok", "q1", "wrong type"),
     "endless-loop": ("cell_timeout", None, "endless loop"),
@@ -134,7 +134,7 @@ def test_learner_code_cannot_write_outside_its_folder(batch: dict[str, Any]) -> 
         escaped.unlink(missing_ok=True)
         pytest.skip("Linux Landlock is not available here: writes are not confined")
     assert not escaped.exists()
-    assert batch["doc"]["limits"]["sandbox"].startswith("landlock")
+    assert batch["doc"]["limits"]["sandbox"].startswith("bubblewrap")
 
 
 def test_a_kernel_cannot_kill_its_grading_worker(batch: dict[str, Any]) -> None:
@@ -216,7 +216,7 @@ def test_end_descendants_kills_a_daemonized_grandchild(tmp_path: Path) -> None:
     script = tmp_path / "reaper.py"
     script.write_text(
         "import os, sys, time\n"
-        "from baccarat_kit.grading.worker import become_subreaper, end_descendants\n"
+        "from baccarat_kit.grading.reaper import become_subreaper, end_descendants\n"
         "assert become_subreaper()\n"
         "r, w = os.pipe()\n"
         "if os.fork() == 0:\n"

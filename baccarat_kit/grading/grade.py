@@ -61,6 +61,8 @@ MAX_REPORT_BYTES = 32 * 1024 * 1024
 PROCESSES = 64
 """Processes (threads included) one sandbox may run at once (``RLIMIT_NPROC`` inside it)."""
 OPEN_FILES = 256
+READER_MEMORY_MB = _reader.MEMORY_MB
+"""Address space of the process that parses a submission (:mod:`.reader`)."""
 FILE_MB = 64
 """Largest file learner code may write, in MB (``RLIMIT_FSIZE``)."""
 STARTUP_ALLOWANCE = 60.0
@@ -458,7 +460,8 @@ def _read_submission(path: Path, functions: Sequence[str]) -> tuple[str, int, di
     digest.update(data)
     if len(data) > MAX_FILE_BYTES:
         return digest.hexdigest(), len(data), {"status": "too_large"}
-    header = json.dumps({"ownwork": _source(ownwork), "names": sorted(set(functions)), "size": len(data)})
+    header = json.dumps({"ownwork": _source(ownwork), "names": sorted(set(functions)), "size": len(data),
+                         "memory_mb": READER_MEMORY_MB})
     proc = subprocess.Popen([sys.executable, "-I", "-S", "-c", _source(_reader)], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True,
                             env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"})
@@ -493,7 +496,7 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = Limi
     if read["status"] == "too_large":
         return broken("too_large", size=size, limit=MAX_FILE_BYTES)
     if read["status"] == "too_complex":
-        return broken("too_complex", memory=_reader.MEMORY_MB, seconds=_reader.CPU_SECONDS)
+        return broken("too_complex", memory=READER_MEMORY_MB, seconds=_reader.CPU_SECONDS)
     if read["status"] == "too_much_code":
         return broken("too_much_code", size=read.get("detail", "?"), limit=_reader.MAX_CODE_BYTES)
     if read["status"] == "not_json":

@@ -83,11 +83,11 @@ def read(data, names, ownwork):
 
 
 def main():
-    limit = MEMORY_MB * 1024 * 1024
+    header = json.loads(sys.stdin.buffer.readline())
+    limit = int(header.get("memory_mb", MEMORY_MB)) * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     resource.setrlimit(resource.RLIMIT_CPU, (CPU_SECONDS, CPU_SECONDS))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    header = json.loads(sys.stdin.buffer.readline())
     ownwork = types.ModuleType("ownwork")
     exec(compile(header["ownwork"], "ownwork.py", "exec"), ownwork.__dict__)
     data = sys.stdin.buffer.read(header["size"] + 1)
