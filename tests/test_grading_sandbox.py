@@ -131,7 +131,11 @@ def test_nothing_a_submission_made_outlives_it(batch: dict[str, Any]) -> None:
 
 
 def _uid(pid: str) -> int:
+    """The owner of a live process (-1 for one that ended: gone, or a zombie not yet reaped by
+    the machine's init, which holds nothing but its pid)."""
     try:
+        if not bwrap._alive(int(pid)):
+            return -1
         return os.stat(f"/proc/{pid}").st_uid
     except OSError:
         return -1

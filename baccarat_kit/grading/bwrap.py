@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import json
 import os
 import shutil
 import subprocess
@@ -80,13 +81,15 @@ def bwrap_argv(
     layout: Mapping[str, str],
     files: Sequence[str] = SYSTEM_FILES,
     tmp_mb: int = TMP_MB,
+    info_fd: int | None = None,
     bwrap: str = "/usr/bin/bwrap",
 ) -> list[str]:
     """The whole command line of one sandbox (every bind read-only; see the module docstring).
 
     ``binds``: ``(source, path)`` pairs bound read-only at ``path``; ``source`` is a folder or an
     open file descriptor (int). ``layout``: :func:`host_layout`. ``files``: host files bound
-    read-only when they exist. Nothing is bound writable: the only writable places are the
+    read-only when they exist. ``info_fd``: where bwrap writes the host pid of the sandbox's
+    init (``{"child-pid": N}``), whose end is the end of every process in it. Nothing is bound writable: the only writable places are the
     tmpfs ``/tmp`` (``tmp_mb`` MB) and ``/dev/shm`` (a part of that size).
 
     >>> argv = bwrap_argv(["python3", "-c", "pass"], [(5, "/opt/py")], {"HOME": "/tmp/home"},
@@ -128,6 +131,8 @@ def bwrap_argv(
             argv += ["--ro-bind-fd", str(source), path]
         else:
             argv += ["--ro-bind", source, path]
+    if info_fd is not None:
+        argv += ["--info-fd", str(info_fd)]
     argv += ["--remount-ro", "/", "--clearenv"]
     for key in sorted(env):
         argv += ["--setenv", key, env[key]]
@@ -136,20 +141,21 @@ def bwrap_argv(
 
 
 def python_folders() -> list[str]:
-    """What Python needs to run the kit: its installation, the virtual environment and the
-    folders on ``sys.path`` outside those (never the checkout around the kit's package)."""
-    kit = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    """What Python needs to run the kit: its installation, the virtual environment, other
+    ``site-packages`` folders on ``sys.path`` and the kit's *package* folder. No other entry of
+    ``sys.path``: ``python -m`` and pytest put the current folder there, which may be the
+    checkout with the instructor's sources."""
+    kit = os.path.realpath(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     wanted = [sys.base_prefix, sys.base_exec_prefix, sys.prefix, sys.exec_prefix, kit,
               os.path.dirname(os.path.realpath(sys.executable))]
-    for entry in sys.path:
-        if entry and os.path.isabs(entry) and os.path.isdir(entry):
-            wanted.append(entry)
+    wanted += [p for p in sys.path if p and os.path.isabs(p) and os.path.basename(p) in ("site-packages", "dist-packages")]
     out: list[str] = []
     for path in sorted({os.path.realpath(p) for p in wanted}, key=len):
-        if path.startswith("/usr/") or path == "/usr" or any(path == o or path.startswith(o + "/") for o in out):
+        if path == "/" or path == "/usr" or path.startswith("/usr/"):
             continue
-        if os.path.isdir(path):
-            out.append(path)
+        if any(path == o or path.startswith(o + "/") for o in out) or not os.path.isdir(path):
+            continue
+        out.append(path)
     return out
 
 
@@ -183,31 +189,96 @@ class Sandbox:
         assert self.bwrap is not None
         kwargs.pop("cwd", None)
         folders = python_folders()
-        if os.geteuid() != 0:
-            argv = bwrap_argv(command, [(f, f) for f in folders], env, layout=host_layout(), bwrap=self.bwrap)
-        else:
-            # bwrap runs as a fresh unprivileged uid. Folders that uid cannot reach (a Python under
-            # /root) are first bound, in a private mount namespace of root's, onto world-readable
-            # empty folders, which bwrap then binds read-only where Python expects them.
-            uid = _host_uid()
-            stage = _stage_folder()
-            binds: list[tuple[int | str, str]] = []
-            staged: list[str] = []
-            for i, folder in enumerate(folders):
-                if _world_readable(folder):
-                    binds.append((folder, folder))
-                else:
-                    target = os.path.join(stage, str(i))
-                    os.makedirs(target, mode=0o755, exist_ok=True)
-                    staged += [folder, target]
-                    binds.append((target, folder))
-            inner = bwrap_argv(command, binds, env, layout=host_layout(), bwrap=self.bwrap)
-            argv = ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--", *inner]
-            if staged:
-                argv = ["unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", STAGE_SCRIPT,
-                        "sh", *staged, "--", *argv]
-        return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                start_new_session=True, env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}, cwd="/")
+        info_read, info_write = os.pipe()
+        try:
+            if os.geteuid() != 0:
+                argv = bwrap_argv(command, [(f, f) for f in folders], env, layout=host_layout(), info_fd=info_write,
+                                  bwrap=self.bwrap)
+            else:
+                # bwrap runs as a fresh unprivileged uid. Folders that uid cannot reach (a Python
+                # under /root) are first bound, in a private mount namespace of root's, onto
+                # world-readable empty folders, which bwrap then binds where Python expects them.
+                uid = _host_uid()
+                stage = _stage_folder()
+                binds: list[tuple[int | str, str]] = []
+                staged: list[str] = []
+                for i, folder in enumerate(folders):
+                    if _world_readable(folder):
+                        binds.append((folder, folder))
+                    else:
+                        target = os.path.join(stage, str(i))
+                        os.makedirs(target, mode=0o755, exist_ok=True)
+                        staged += [folder, target]
+                        binds.append((target, folder))
+                inner = bwrap_argv(command, binds, env, layout=host_layout(), info_fd=info_write, bwrap=self.bwrap)
+                argv = ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--", *inner]
+                if staged:
+                    argv = ["unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", STAGE_SCRIPT,
+                            "sh", *staged, "--", *argv]
+            proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                    start_new_session=True, env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}, cwd="/",
+                                    pass_fds=[info_write])
+        except BaseException:
+            os.close(info_read)
+            raise
+        finally:
+            os.close(info_write)
+        with _info_lock:
+            _info[proc.pid] = info_read
+        return proc
+
+    def end(self, proc: subprocess.Popen[bytes], grace: float = 1.0) -> None:
+        """End a sandbox: wait ``grace`` seconds for it to finish by itself, else SIGKILL its
+        ``bwrap`` (whose init, and with it the whole PID namespace, then dies); return only
+        once its init has ended (every process of the submission ended and reaped, its IPC
+        namespace and tmpfs freed)."""
+        import signal
+        import time
+
+        try:
+            proc.wait(grace)
+        except subprocess.TimeoutExpired:
+            pass
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        proc.wait()
+        with _info_lock:
+            fd = _info.pop(proc.pid, None)
+        if fd is None:
+            return
+        try:
+            os.set_blocking(fd, False)
+            try:
+                info = os.read(fd, 4096)
+            except BlockingIOError:
+                info = b""
+        finally:
+            os.close(fd)
+        try:
+            child = int(json.loads(info.decode("utf-8", "replace").split("\n\n")[0] or "{}").get("child-pid", 0))
+        except (ValueError, AttributeError):
+            child = 0
+        deadline = time.monotonic() + 10
+        while child > 0 and _alive(child) and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` still runs: a zombie has ended (a PID namespace's init becomes one only
+    after every other process of its namespace has been killed and reaped)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            stat = fh.read()
+    except OSError:
+        return False
+    return stat[stat.rindex(b")") + 2:][:1] not in (b"Z", b"X")
+
+
+_info_lock = threading.Lock()
+_info: dict[int, int] = {}
+"""Read ends of bwrap's ``--info-fd`` pipes, by the pid of the ``bwrap`` (or its wrapper)."""
 
 
 STAGE_SCRIPT = 'set -e; while [ "$1" != "--" ]; do mount --bind -o ro "$1" "$2"; shift 2; done; shift; exec "$@"'

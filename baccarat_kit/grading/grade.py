@@ -358,7 +358,7 @@ def _finish(proc: subprocess.Popen[bytes], box: _bwrap.Sandbox, workdir: str | N
     the submission. Without, the reaper gets SIGTERM (and ends what the code forked)."""
     try:
         if box.isolated:
-            _kill_group(proc)
+            box.end(proc)
         else:
             try:
                 proc.wait(2 if proc.poll() is None else 0)
