@@ -66,17 +66,6 @@ def make_batch(folder: Path, copies: int) -> list[Path]:
     return paths
 
 
-def run_timed(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, int, int]:
-    """Wall seconds, exit code and peak resident KB (largest of the process and its children)."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode:
-        sys.stderr.write(proc.stderr.read().decode(errors="replace")[-2000:] if proc.stderr else "")
-    return time.perf_counter() - start, proc.returncode, usage.ru_maxrss
-
-
 def grade(paths: list[Path], out: Path, jobs: int) -> tuple[float, int]:
     script = ("import json, resource, sys\nfrom baccarat_kit.cli import main\ncode = main(sys.argv[1:])\n"
               "sys.stderr.write('PEAK ' + json.dumps([resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,"
@@ -140,7 +129,7 @@ def main() -> None:
                 else:
                     wall, _ = nbconvert(paths, work / f"nbconvert-{run}", args.jobs, env)
                     theirs.append(wall)
-                print(f"run {run + 1}: {which:9s} {wall:6.1f} s")
+                print(f"run {run + 1}: {which:9s} {wall:6.1f} s", flush=True)
         a, b = statistics.median(ours), statistics.median(theirs)
         ratios = [t / o for o, t in zip(ours, theirs, strict=True)]
         self_kb = max(p[0] for p in grade.peaks)  # type: ignore[attr-defined]

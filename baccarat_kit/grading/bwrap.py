@@ -92,10 +92,11 @@ def bwrap_argv(
     init (``{"child-pid": N}``), whose end is the end of every process in it. Nothing is bound writable: the only writable places are the
     tmpfs ``/tmp`` (``tmp_mb`` MB) and ``/dev/shm`` (a part of that size).
 
-    >>> argv = bwrap_argv(["python3", "-c", "pass"], [(5, "/opt/py")], {"HOME": "/tmp/home"},
+    >>> argv = bwrap_argv(["python3", "-c", "pass"], [("/opt/py", "/opt/py")], {"HOME": "/tmp/home"},
     ...                   layout={"/lib": "link:usr/lib", "/lib64": "dir"}, files=())
-    >>> " ".join(argv[argv.index("--ro-bind-fd") - 2:argv.index("--")])
-    '--ro-bind /lib64 /lib64 --ro-bind-fd 5 /opt/py --clearenv --setenv HOME /tmp/home --chdir /tmp/submission'
+    >>> argv[argv.index("--dir"):argv.index("--")]  # doctest: +NORMALIZE_WHITESPACE
+    ['--dir', '/tmp/home', '--dir', '/tmp/submission', '--ro-bind', '/opt/py', '/opt/py',
+     '--remount-ro', '/', '--clearenv', '--setenv', 'HOME', '/tmp/home', '--chdir', '/tmp/submission']
     >>> argv[argv.index("--"):]
     ['--', 'python3', '-c', 'pass']
     >>> [a for a in argv if a.startswith("--bind") or a == "--dev-bind"]
@@ -184,8 +185,10 @@ class Sandbox:
         stderr to /dev/null, a new session. Without isolation it runs as is, in a temporary
         working folder that the caller removes (``kwargs['cwd']``)."""
         if not self.isolated:
+            cwd = kwargs.get("cwd")
             return subprocess.Popen(list(command), env=dict(env), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.DEVNULL, start_new_session=True, **kwargs)  # type: ignore[call-overload]
+                                    stderr=subprocess.DEVNULL, start_new_session=True,
+                                    cwd=str(cwd) if cwd is not None else None)
         assert self.bwrap is not None
         kwargs.pop("cwd", None)
         folders = python_folders()

@@ -23,6 +23,7 @@ import json
 import resource
 import sys
 import types
+from typing import Any
 
 MEMORY_MB = 1024
 CPU_SECONDS = 30
@@ -30,13 +31,13 @@ MAX_CODE_BYTES = 1024 * 1024
 """All code cells together, in bytes of UTF-8: more is refused (status ``too_much_code``)."""
 
 
-def code_cells(nb):
+def code_cells(nb: Any) -> list[str]:
     """The code cells' text, or ValueError naming what makes ``nb`` not a notebook."""
     if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list):
         raise ValueError("no list of cells")
     if nb.get("nbformat") != 4:
         raise ValueError(f"nbformat {nb.get('nbformat')!r}, not 4")
-    cells = []
+    cells: list[str] = []
     for cell in nb["cells"]:
         if not isinstance(cell, dict) or "cell_type" not in cell:
             raise ValueError("a cell without a type")
@@ -51,14 +52,14 @@ def code_cells(nb):
     return cells
 
 
-def claimed_exercise(nb):
+def claimed_exercise(nb: dict[str, Any]) -> str | None:
     meta = nb.get("metadata")
     kit = meta.get("baccarat_kit") if isinstance(meta, dict) else None
     claimed = kit.get("exercise") if isinstance(kit, dict) else None
     return claimed if isinstance(claimed, str) and len(claimed) <= 200 else None
 
 
-def read(data, names, ownwork):
+def read(data: bytes, names: list[str], ownwork: Any) -> dict[str, Any]:
     """The reader's answer for the bytes ``data`` (see the module docstring)."""
     try:
         nb = json.loads(data.decode("utf-8"))
@@ -82,7 +83,7 @@ def read(data, names, ownwork):
             "functions": {k: list(v) for k, v in functions.items()}}
 
 
-def main():
+def main() -> None:
     header = json.loads(sys.stdin.buffer.readline())
     limit = int(header.get("memory_mb", MEMORY_MB)) * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))

@@ -106,16 +106,16 @@ def main() -> int:
     send("ready")
     for index, code in enumerate(job["cells"], 1):
         send(f"start {index}")
-        result = shell.run_cell(code, store_history=True)
+        result = shell.run_cell(code, store_history=True)  # type: ignore[no-untyped-call]
         send(f"done {index} {'ok' if result.success else 'error'}")
     send("cells")
     extraction = json.loads(stdin.readline())
-    reset_shell()
+    reset_shell()  # type: ignore[no-untyped-call]
     capture = capture_class()
     real = sys.stdout
-    sys.stdout = capture  # type: ignore[assignment]
+    sys.stdout = capture  # type: ignore[assignment,unused-ignore]
     try:
-        shell.run_cell(extraction, store_history=False)
+        shell.run_cell(extraction, store_history=False)  # type: ignore[no-untyped-call]
     finally:
         sys.stdout = real
     send("answers " + json.dumps("".join(capture.parts)))
