@@ -99,6 +99,10 @@ REACH_ATTRIBUTES = INDIRECT_NAMES | {
 }
 """Attribute names that lead to modules, frames or globals."""
 
+SELF_MATCHING = frozenset({"bool", "bytearray", "bytes", "dict", "float", "frozenset", "int", "list", "set", "str",
+                           "tuple"})
+"""Classes whose positional pattern ``case int(x)`` matches the value itself (no attribute read)."""
+
 
 def _locals(node: ast.AST) -> set[str]:
     """Parameters and local names of a function (and of functions inside it)."""
@@ -181,10 +185,20 @@ def _walk(modules: list[ast.Module], name: str) -> tuple[bool, str, list[ast.stm
             if isinstance(sub, ast.Name):
                 if sub.id in local and sub.id not in INDIRECT_NAMES:
                     continue  # the function's own variable, whatever its name
-                if sub.id in KIT_NAMES or sub.id in INDIRECT_NAMES:
+                if sub.id in KIT_NAMES or sub.id in INDIRECT_NAMES or sub.id.startswith("__"):
                     return False, sub.id, []
                 todo.extend(b for b in bound.get(sub.id, []) if b is not node)
-            elif isinstance(sub, ast.Attribute | ast.MatchClass):
+            elif isinstance(sub, ast.ClassDef) and sub.keywords:
+                # ``class C(metaclass=M)``: a metaclass whose ``__instancecheck__`` always says yes
+                # turns ``case C(x)`` into an attribute read of anything
+                return False, f"class {sub.name}(metaclass=…)", []
+            elif isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef) and sub.name.startswith("__"):
+                return False, f"def {sub.name}", []
+            elif isinstance(sub, ast.MatchClass) and sub.patterns and not (
+                    isinstance(sub.cls, ast.Name) and sub.cls.id in SELF_MATCHING):
+                # positional class patterns read the attributes named by ``__match_args__``
+                return False, f"case {ast.unparse(sub.cls)[:30]}(…)", []
+            if isinstance(sub, ast.Attribute | ast.MatchClass):
                 # ``case object(__globals__=g)`` reads attributes too, named in kwd_attrs
                 attrs = [sub.attr] if isinstance(sub, ast.Attribute) else sub.kwd_attrs
                 for attr in attrs:
