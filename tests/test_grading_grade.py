@@ -188,7 +188,10 @@ def test_gradebook_columns_and_feedback_pages(batch: dict[str, Any]) -> None:
     assert len(pages) == len(batch["paths"])
     s = sub(batch, next(p for p in FIXTURES if p.stem == "cheat-eq-always-true"))
     page = (batch["out"] / s["feedback"]).read_text(encoding="utf-8")
-    assert "q5" in page and "0 / 8" in page and "<AlwaysTrue>" not in page and "&lt;AlwaysTrue&gt;" in page
+    assert "q5" in page and "0 / 8" in page and "<AlwaysTrue>" not in page
+    # its function (an ``__eq__`` that always says yes) is refused by the own-work check now;
+    # a learner's text with markup is escaped
+    assert "uses def __eq__" in page or "&lt;AlwaysTrue&gt;" in page
 
 
 def test_the_submissions_own_metadata_is_never_trusted(batch: dict[str, Any]) -> None:
@@ -321,11 +324,13 @@ def test_no_process_of_a_function_answer_outlives_its_run() -> None:
 
 
 def test_a_kernel_reads_only_python_the_kit_and_its_own_folder(batch: dict[str, Any]) -> None:
-    """cheat-snoop's answers are what its reads gave: the worker's environment and command line
-    and the instructor's source are refused; the kit's own code can be read (control)."""
+    """cheat-snoop's answers are what its reads gave: the parent's environment and command line
+    are refused, the instructor's source is refused or (in the bubblewrap sandbox) not there;
+    the kit's own code can be read (control)."""
     if _sandbox.abi_version() < 1:
         pytest.skip("Linux Landlock is not available here: reading is not confined")
     s = sub(batch, ROOT / "tests" / "fixtures" / "submissions" / "cheat-snoop.ipynb")
     got = {q: s["questions"][q]["message"]["en"] for q in ("q1", "q2", "q3", "q4")}
-    assert all("'PermissionError'" in got[q] for q in ("q1", "q2", "q3")), got
+    assert all("'PermissionError'" in got[q] for q in ("q1", "q3")), got
+    assert "'PermissionError'" in got["q2"] or "'FileNotFoundError'" in got["q2"], got
     assert "'read'" in got["q4"], got

@@ -2,15 +2,17 @@
 
 For each submission the grader (this process):
 
-1. reads the file once (it is never written to), hashes it, parses it as JSON and takes its
-   code cells; a file that is not JSON or not a notebook scores 0 with the reason;
+1. checks the file's size, reads it once (it is never written to), hashes it, and has it parsed
+   once in a memory-limited process (:mod:`.reader`): code cells, the exercise it claims, the
+   own-work check of function answers (:mod:`.ownwork`); a file that is too large, not JSON or
+   not a notebook scores 0 with the reason;
 2. finds the exercise (``metadata.baccarat_kit.exercise`` or the file name) among the trusted
    sources (``exercises/source``), whose questions, public and hidden checks it uses;
    the submission's own metadata is never trusted for checks or points;
-3. reads function answers' source itself (:mod:`.ownwork`);
-4. runs the code in a fresh kernel through :mod:`.worker` (a subprocess), in a temporary
-   copy, with per-cell, whole-notebook and memory limits; the kernel only prints the answers
-   as plain JSON after a random nonce (:mod:`._extract`);
+3. runs the code cells with IPython in a sandbox of their own (:mod:`.bwrap` namespaces,
+   :mod:`.runner`), with per-cell, whole-notebook and memory limits; the runner only prints
+   the answers as plain JSON after a random nonce (:mod:`._extract`);
+4. runs each function answer's vetted code alone, in another sandbox;
 5. parses that JSON strictly, validates every type, computes the expected answers with the
    engine (:mod:`.keys`) and compares (:mod:`.checks`).
 
