@@ -12,7 +12,9 @@ alternating order (the grader first in even runs, nbconvert first in odd ones), 
 subprocess; nbconvert executes every notebook once, with ``--allow-errors`` (a blank copy stops
 at its first ``...`` otherwise), no sandbox and no grading at all: the least that nbgrader and
 otter do per notebook. Prints each run, the medians, their ratio and the grader's peak memory
-(largest resident size of the grader process and of any one process it started).
+(largest resident size of the grader process and of the children it reaped itself). Wall time
+depends on the machine's load (both sides slow down, nbconvert's start-up, which imports
+jsonschema's grammars, the most): report the load average with the figures.
 """
 
 from __future__ import annotations
@@ -136,8 +138,9 @@ def main() -> None:
         child_kb = max(p[1] for p in grade.peaks)  # type: ignore[attr-defined]
         print(f"median: baccarat-kit grade {a:.1f} s, nbconvert --execute {b:.1f} s: {b / a:.1f}x faster "
               f"(per-run ratios {', '.join(f'{r:.1f}' for r in ratios)}; median {statistics.median(ratios):.1f}x)")
-        print(f"grader peak memory: {self_kb / 1024:.0f} MB (its own process), "
-              f"{child_kb / 1024:.0f} MB (largest process it started)")
+        print(f"grader peak memory: {self_kb / 1024:.0f} MB (its own process), {child_kb / 1024:.0f} MB (largest "
+              "child it reaped: the readers; a sandbox's processes are reaped inside their PID namespace "
+              "and not counted here)")
         results = json.loads((work / "out-0" / "results.json").read_text(encoding="utf-8"))
         full = sum(1 for s in results["submissions"] if s["score"] == s["max_score"])
         print(f"check: {full} of {len(paths)} at full marks (the {len(paths) // (args.copies + 2)} solutions); "
