@@ -285,10 +285,11 @@ def test_no_sandbox_is_loud_and_recorded(tmp_path: Path, capsys: pytest.CaptureF
 NOBODY = 65534
 
 
-def _as_nobody_command() -> list[str] | None:
+def _as_nobody_command(stage: Path) -> list[str] | None:
     """A command prefix that runs as uid 65534 with no groups, and can still reach this Python
     when it lives under a folder only root may enter (``/root/.pyenv``): in a private mount
-    namespace, that folder is shown in place of an empty tmpfs over ``/root``."""
+    namespace, that folder is shown in place of an empty tmpfs over ``/root`` (``stage``: an
+    empty folder of the caller's, used as a stepping stone)."""
     if os.geteuid() != 0 or not shutil.which("setpriv") or not shutil.which("unshare"):
         return None
     hidden = [f for f in bwrap.python_folders() if not bwrap._world_readable(f)]
@@ -298,24 +299,26 @@ def _as_nobody_command() -> list[str] | None:
     tops = sorted({"/" + f.split("/")[1] for f in hidden})
     script = ["set -e"]
     for i, folder in enumerate(hidden):
-        script.append(f"mkdir -p /tmp/.bk-nobody-{os.getpid()}-{i} && mount --bind {folder} /tmp/.bk-nobody-{os.getpid()}-{i}")
+        (stage / str(i)).mkdir()
+        script.append(f"mount --bind {folder} {stage / str(i)}")
     for top in tops:
         script.append(f"mount -t tmpfs -o mode=755 tmpfs {top}")
     for i, folder in enumerate(hidden):
-        script.append(f"mkdir -p {folder} && mount --bind /tmp/.bk-nobody-{os.getpid()}-{i} {folder}")
+        script.append(f"mkdir -p {folder} && mount --bind {stage / str(i)} {folder}")
     script.append('exec "$@"')
     return ["unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", "; ".join(script), "sh", *drop]
 
 
 @needs_bwrap
 def test_the_same_batch_as_an_unprivileged_user(tmp_path: Path) -> None:
-    prefix = _as_nobody_command()
-    if prefix is None:
-        pytest.skip("needs root (to become uid 65534) with setpriv and unshare")
     work = Path("/tmp") / f"bk-nobody-{os.getpid()}"
     work.mkdir(mode=0o777)
     try:
         os.chmod(work, 0o777)
+        (work / "stage").mkdir()
+        prefix = _as_nobody_command(work / "stage")
+        if prefix is None:
+            pytest.skip("needs root (to become uid 65534) with setpriv and unshare")
         subs = []
         for path in [WRITER, *SOURCES, READER, NEIGHBOURS, SECRETS]:
             shutil.copy(path, work / path.name)
