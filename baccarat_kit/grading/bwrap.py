@@ -329,7 +329,13 @@ def _host_uid() -> int:
 
 
 class SandboxMissing(RuntimeError):
-    """No working bubblewrap here: the message names what is missing and how to install it."""
+    """No working bubblewrap here: ``reason`` is ``missing`` (no bwrap program) or ``broken``
+    (bwrap cannot make the namespaces: ``detail`` says why); the message names both."""
+
+    def __init__(self, reason: str, message: str, detail: str = "") -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.detail = detail
 
 
 @functools.cache
@@ -338,17 +344,17 @@ def check() -> Sandbox:
     and no capabilities), or :class:`SandboxMissing` saying what is wrong."""
     bwrap = find_bwrap()
     if bwrap is None:
-        raise SandboxMissing(f"bubblewrap (bwrap) is not installed; install it with `{INSTALL_COMMAND}`")
+        raise SandboxMissing("missing", f"bubblewrap (bwrap) is not installed; install it with `{INSTALL_COMMAND}`")
     box = Sandbox("bwrap", bwrap)
     probe = "import os; print(os.getuid(), open('/proc/self/status').read().split('CapEff:')[1].split()[0])"
     try:
         proc = box.popen([sys.executable, "-I", "-S", "-c", probe], {"PATH": "/usr/bin:/bin"})
         out, _ = proc.communicate(timeout=30)
     except (OSError, subprocess.SubprocessError) as err:
-        raise SandboxMissing(f"bubblewrap ({bwrap}) could not be started: {err}") from err
+        raise SandboxMissing("broken", f"bubblewrap ({bwrap}) could not be started: {err}", str(err)) from err
     if proc.returncode != 0 or out.split() != [str(SANDBOX_UID).encode(), b"0000000000000000"]:
         detail = _why_not(bwrap)
-        raise SandboxMissing(f"bubblewrap ({bwrap}) cannot create the sandbox here: {detail}")
+        raise SandboxMissing("broken", f"bubblewrap ({bwrap}) cannot create the sandbox here: {detail}", detail)
     return box
 
 

@@ -86,7 +86,8 @@ def _cmd_grade(args: argparse.Namespace) -> int:
         try:
             check()
         except SandboxMissing as err:
-            print(f"baccarat-kit grade: {message('grading.cli.no_sandbox', args.lang, detail=err, install=INSTALL_COMMAND)}",
+            what = message(f"grading.cli.sandbox_{err.reason}", args.lang, detail=err.detail)
+            print(f"baccarat-kit grade: {message('grading.cli.no_sandbox', args.lang, detail=what, install=INSTALL_COMMAND)}",
                   file=sys.stderr)
             return 2
     limits = Limits(args.timeout, args.notebook_timeout, args.memory_mb, "none" if args.no_sandbox else "bwrap")
