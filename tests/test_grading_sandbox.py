@@ -44,8 +44,11 @@ def _observed(doc: dict[str, Any], path: Path) -> dict[str, str]:
     assert sub["score"] == 0, sub
     out = {}
     for q in ("q1", "q2", "q3", "q4"):
-        text = sub["questions"][q]["message"]["en"]
-        out[q] = text.split("(got '", 1)[1].split("')", 1)[0] if "(got '" in text else text
+        answer = sub["questions"][q].get("answer")  # the learner's answer as results.json shows it
+        text = answer if isinstance(answer, str) else sub["questions"][q]["message"]["en"]
+        if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+            text = text[1:-1]
+        out[q] = text
     return out
 
 

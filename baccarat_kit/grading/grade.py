@@ -401,12 +401,12 @@ def _finish(proc: subprocess.Popen[bytes], box: _bwrap.Sandbox, workdir: str | N
 
 
 def _drive(proc: subprocess.Popen[bytes], cells: list[str], extraction: str, limits: Limits,
-           writable: list[str]) -> dict[str, Any]:
+           writable: list[str], public: dict[str, Any] | None = None) -> dict[str, Any]:
     """Talk to :mod:`.runner` (see there) and keep its clocks: the status of the run."""
     lines = _Lines(proc.stdout)
     job = {"cells": cells, "memory_mb": limits.memory_mb, "cpu_seconds": int(limits.notebook_timeout) + 10,
            "processes": PROCESSES if limits.sandbox == "bwrap" else 0, "file_mb": FILE_MB,
-           "open_files": OPEN_FILES, "writable": writable}
+           "open_files": OPEN_FILES, "writable": writable, "notebook": public}
     if not _send(proc, json.dumps(job)):
         return {"status": "kernel_start", "detail": "the sandbox did not start"}
     ready = lines.next(time.monotonic() + STARTUP_ALLOWANCE)
@@ -544,7 +544,7 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = Limi
         static[q.id] = (ok is True, str(detail))
         code[q.id] = text if isinstance(text, str) else ""
     # Run 1: the whole notebook, then the value and choice answers.
-    report, parsed = _session(cells, values, limits)
+    report, parsed = _session(cells, values, limits, exercise)
     status = report.get("status")
     if status == "cell_timeout":
         return broken("cell_timeout", exercise, cell=report.get("cell"), seconds=limits.cell_timeout)
@@ -575,16 +575,21 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = Limi
                       exercise.max_score, warnings=warnings)
 
 
-def _session(cells: list[str], questions: Sequence[Question], limits: Limits
+def _session(cells: list[str], questions: Sequence[Question], limits: Limits, exercise: Exercise | None = None,
              ) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """Run ``cells`` in a fresh sandbox (:mod:`.runner`); extract ``questions``."""
+    """Run ``cells`` in a fresh sandbox (:mod:`.runner`); extract ``questions``.
+
+    The sandbox's working folder gets ``EXERCISE.ipynb`` holding only the learner copy's public
+    metadata (from the trusted sources), as beside a learner's notebook, so ``check.options`` and
+    ``check.letter`` work there as in the learner's kernel."""
     nonce = secrets.token_hex(16)
     box = _box(limits)
     proc, workdir = _start(box, [sys.executable, "-I", "-m", "baccarat_kit.grading.runner"],
                            lambda home: _runner_env(home, "/tmp" if box.isolated else f"{home}/tmp"))
     try:
         writable = ["/tmp"] if box.isolated else []
-        report = _drive(proc, cells, extraction_code(questions, nonce), limits, writable)
+        public = {"name": f"{exercise.id}.ipynb", "metadata": {"baccarat_kit": exercise.public}} if exercise else None
+        report = _drive(proc, cells, extraction_code(questions, nonce), limits, writable, public)
     finally:
         _finish(proc, box, workdir)
     parsed = parse_extraction(str(report.get("extraction", "")), nonce) if report.get("status") == "ok" else None

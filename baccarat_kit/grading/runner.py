@@ -97,6 +97,11 @@ def main() -> int:
     os.close(null)
     set_limits(int(job["memory_mb"]), int(job["cpu_seconds"]), int(job["processes"]), int(job["file_mb"]),
                int(job["open_files"]))
+    notebook = job.get("notebook")
+    if notebook:  # the learner copy's public metadata, as beside a learner's notebook (for check())
+        name = os.path.basename(str(notebook["name"]))
+        with open(os.path.join(os.getcwd(), name), "w", encoding="utf-8") as fh:
+            json.dump({"cells": [], "metadata": notebook["metadata"], "nbformat": 4, "nbformat_minor": 5}, fh)
     writable = [os.getcwd(), *job.get("writable", [])]
     try:
         confine(writable, readable=readable_paths(writable))
