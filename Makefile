@@ -1,5 +1,6 @@
 # baccarat-kit: two commands on a fresh machine.
-#   make lab   -> creates .venv, installs the kit, opens JupyterLab on the course
+#   make lab   -> creates .venv, installs the kit, copies the course into workspace/ (yours,
+#                 git-ignored) and opens JupyterLab on it
 #   make test  -> same environment, then ruff and every test (library, doctests, notebooks)
 PYTHON ?= python3
 VENV ?= .venv
@@ -11,19 +12,45 @@ PYTEST_TMP ?= $(CURDIR)/.pytest-tmp
 
 venv: $(VENV)/.installed
 
+# uv (from PyPI) makes the environment in seconds; where no uv is on PATH it is installed into
+# the new venv with pip, and where even that fails pip installs everything (slower, same result).
+UV ?= $(shell command -v uv 2>/dev/null)
 $(VENV)/.installed: pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	@set -e; \
+	if [ -n "$(UV)" ]; then \
+		"$(UV)" venv --quiet --allow-existing --python $(PYTHON) $(VENV); \
+		"$(UV)" pip install --quiet --python $(PY) -e '.[test]'; \
+	else \
+		$(PYTHON) -m venv $(VENV); \
+		if $(PY) -m pip install --quiet uv; then \
+			$(BIN)/uv pip install --quiet --python $(PY) -e '.[test]'; \
+		else \
+			echo "uv not available: installing with pip (slower)"; \
+			$(PY) -m pip install --quiet --upgrade pip; \
+			$(PY) -m pip install --quiet -e '.[test]'; \
+		fi; \
+	fi
 	touch $@
 
 # JupyterLab refuses to run as root unless told; containers and these machines run as root.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-# Opens the first lesson; the file browser shows the whole course (notebooks/, exercises/).
+# Your own copy of the course: workspace/ (git-ignored; make test and CI never read it).
+# The first `make lab` copies the lessons, the exercises (learner copies, never
+# exercises/source/) and the trainer; later runs keep your work and only add what is missing.
+# `make update-workspace` brings the files you have not changed up to the current course and
+# lists the ones it kept. JupyterLab shows only workspace/ and opens the first lesson.
+WORKSPACE ?= workspace
+LAB_ARGS ?=
 lab: venv
-	$(BIN)/jupyter lab $(ALLOW_ROOT) --ServerApp.root_dir=$(CURDIR) \
-		--LabApp.default_url=/lab/tree/notebooks/00-how-to-use.ipynb
+	$(BIN)/baccarat-kit lab $(WORKSPACE) $(LAB_ARGS)
+
+.PHONY: workspace update-workspace
+workspace: venv
+	$(BIN)/baccarat-kit course $(WORKSPACE)
+
+update-workspace: venv
+	$(BIN)/baccarat-kit course $(WORKSPACE) --update
 
 # The trainer: hand builder, rule checker and a quiz as a web app without code (Voilà).
 .PHONY: trainer screenshots
