@@ -77,7 +77,8 @@ ENGINE := baccarat_kit/__init__.py baccarat_kit/cards.py baccarat_kit/rules.py b
 typecheck: venv
 	$(BIN)/mypy --strict --follow-imports=silent $(ENGINE)
 
-test: venv lint typecheck
+# The Lite site and the hub's proxy are built/installed first (cached: fast the second time).
+test: venv lint typecheck lite hub-deps
 	$(PY) -m pytest --basetemp=$(PYTEST_TMP) tests baccarat_kit --doctest-modules
 ifneq ($(NOTEBOOKS),)
 	$(PY) -m pytest --basetemp=$(PYTEST_TMP)/nb $(NBVAL) $(NOTEBOOKS)
@@ -90,3 +91,32 @@ clean:
 .PHONY: notebooks
 notebooks: venv
 	$(PY) notebooks/build.py
+
+# ---------------------------------------------------------------------------- delivery
+# The zero-install edition: a JupyterLite site in lite/_output (Pyodide from npm and every wheel
+# served by the site itself; downloads cached in .cache/). Serve it: make lite-serve.
+LITE_OUT := lite/_output
+LITE_DEPS := lite/build.py lite/jupyter-lite.json lite/jupyter_lite_config.json pyproject.toml \
+	baccarat_kit/data/course.toml $(wildcard notebooks/*.ipynb exercises/*.ipynb trainer/*.ipynb \
+	baccarat_kit/*.py baccarat_kit/*/*.py baccarat_kit/*/*.toml)
+LITE_PORT ?= 8870
+.PHONY: lite lite-serve hub-deps hub
+lite: $(LITE_OUT)/baccarat-kit-lite.json
+$(LITE_OUT)/baccarat-kit-lite.json: $(VENV)/.installed $(LITE_DEPS)
+	$(PY) lite/build.py --output $(LITE_OUT)
+
+lite-serve: lite
+	@echo "JupyterLite: open http://127.0.0.1:$(LITE_PORT)/lab/index.html (Ctrl-C stops it)"
+	$(PY) lite/serve.py $(LITE_OUT) --port $(LITE_PORT)
+
+# JupyterHub's proxy (configurable-http-proxy, npm), cached in .cache/npm/chp.
+CHP := .cache/npm/chp/node_modules/.bin/configurable-http-proxy
+hub-deps: $(CHP)
+$(CHP):
+	mkdir -p .cache/npm/chp
+	npm install --silent --no-audit --no-fund --prefix .cache/npm/chp configurable-http-proxy@4
+	test -x $@
+
+# A class on this machine: every learner gets their own course copy at first login.
+hub: venv hub-deps
+	$(BIN)/jupyterhub -f deploy/jupyterhub/jupyterhub_config.py

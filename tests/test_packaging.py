@@ -117,6 +117,8 @@ def test_readme_reads_right_on_an_index_page() -> None:
     relative = [u for u in links if not u.startswith(("https://", "http://", "#"))]
     assert not relative, relative
     assert 'pip install "baccarat-kit[lab]"' in text and "baccarat-kit lab" in text
+    # Commands work from an install (a clone's .venv path is mentioned once, as a note).
+    assert len(re.findall(r"^\$? ?\.venv/bin/", text, re.M)) == 0
 
 
 # ---------------------------------------------------------------------------- fresh venvs
