@@ -14,10 +14,15 @@ venv: $(VENV)/.installed
 
 # uv (from PyPI) makes the environment in seconds; where no uv is on PATH it is installed into
 # the new venv with pip, and where even that fails pip installs everything (slower, same result).
+# NO_UV=1 forces plain pip (to compare).
 UV ?= $(shell command -v uv 2>/dev/null)
 $(VENV)/.installed: pyproject.toml
 	@set -e; \
-	if [ -n "$(UV)" ]; then \
+	if [ -n "$(NO_UV)" ]; then \
+		$(PYTHON) -m venv $(VENV); \
+		$(PY) -m pip install --quiet --upgrade pip; \
+		$(PY) -m pip install --quiet -e '.[test]'; \
+	elif [ -n "$(UV)" ]; then \
 		"$(UV)" venv --quiet --allow-existing --python $(PYTHON) $(VENV); \
 		"$(UV)" pip install --quiet --python $(PY) -e '.[test]'; \
 	else \
