@@ -13,28 +13,37 @@ PYTEST_TMP ?= $(CURDIR)/.pytest-tmp
 venv: $(VENV)/.installed
 
 # uv (from PyPI) makes the environment in seconds; where no uv is on PATH it is installed into
-# the new venv with pip, and where even that fails pip installs everything (slower, same result).
-# NO_UV=1 forces plain pip (to compare).
+# the new venv with pip, and where even that fails pip installs everything (slower, same
+# result). NO_UV=1 forces plain pip (to compare). `make lab` installs the [lab] extra only (the
+# learner's first start); `make test` adds the test tools to the same .venv.
 UV ?= $(shell command -v uv 2>/dev/null)
-$(VENV)/.installed: pyproject.toml
+define install_kit
 	@set -e; \
 	if [ -n "$(NO_UV)" ]; then \
-		$(PYTHON) -m venv $(VENV); \
+		[ -x $(PY) ] || $(PYTHON) -m venv $(VENV); \
 		$(PY) -m pip install --quiet --upgrade pip; \
-		$(PY) -m pip install --quiet -e '.[test]'; \
+		$(PY) -m pip install --quiet -e '.[$(1)]'; \
 	elif [ -n "$(UV)" ]; then \
 		"$(UV)" venv --quiet --allow-existing --python $(PYTHON) $(VENV); \
-		"$(UV)" pip install --quiet --python $(PY) -e '.[test]'; \
+		"$(UV)" pip install --quiet --python $(PY) -e '.[$(1)]'; \
 	else \
-		$(PYTHON) -m venv $(VENV); \
+		[ -x $(PY) ] || $(PYTHON) -m venv $(VENV); \
 		if $(PY) -m pip install --quiet uv; then \
-			$(BIN)/uv pip install --quiet --python $(PY) -e '.[test]'; \
+			$(BIN)/uv pip install --quiet --python $(PY) -e '.[$(1)]'; \
 		else \
 			echo "uv not available: installing with pip (slower)"; \
 			$(PY) -m pip install --quiet --upgrade pip; \
-			$(PY) -m pip install --quiet -e '.[test]'; \
+			$(PY) -m pip install --quiet -e '.[$(1)]'; \
 		fi; \
 	fi
+endef
+
+$(VENV)/.installed: pyproject.toml
+	$(call install_kit,test)
+	touch $@ $(VENV)/.installed-lab
+
+$(VENV)/.installed-lab: pyproject.toml
+	$(call install_kit,lab)
 	touch $@
 
 # JupyterLab refuses to run as root unless told; containers and these machines run as root.
@@ -47,14 +56,14 @@ ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 # lists the ones it kept. JupyterLab shows only workspace/ and opens the first lesson.
 WORKSPACE ?= workspace
 LAB_ARGS ?=
-lab: venv
+lab: $(VENV)/.installed-lab
 	$(BIN)/baccarat-kit lab $(WORKSPACE) $(LAB_ARGS)
 
 .PHONY: workspace update-workspace
-workspace: venv
+workspace: $(VENV)/.installed-lab
 	$(BIN)/baccarat-kit course $(WORKSPACE)
 
-update-workspace: venv
+update-workspace: $(VENV)/.installed-lab
 	$(BIN)/baccarat-kit course $(WORKSPACE) --update
 
 # The trainer: hand builder, rule checker and a quiz as a web app without code (Voilà).

@@ -74,7 +74,7 @@ def main() -> None:
                 browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=[
                     "--no-sandbox", "--disable-gpu", "--no-first-run"])
                 page = browser.new_page()
-                page.goto(f"http://127.0.0.1:{port}/lab?token={token}")  # default_url: lesson 00
+                page.goto(f"http://127.0.0.1:{port}/?token={token}")  # → default_url: lesson 00
                 status = page.locator(".jp-StatusBar-TextItem[title^='Change kernel']")
                 expect(status).to_have_text(re.compile(r"\| Idle$"), timeout=120_000)
                 opened = time.monotonic() - start

@@ -73,6 +73,8 @@ c.Spawner.default_url = f"/lab/tree/{course.Spec.load().first}"
 c.Spawner.args = [
     "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
     "--FileContentsManager.delete_to_trash=False",
+    # The hub waits on the port it chose: never let the server drift to another one.
+    "--ServerApp.port_retries=0",
 ]
 c.Spawner.env_keep = ["PATH", "LANG", "LC_ALL", "BACCARAT_KIT_LANG"]
 c.Spawner.start_timeout = 120
