@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, Server, free_port, require_browser
+from conftest import ARTIFACTS, CHROMIUM, Server, free_port, require_browser
 
 from baccarat_kit import course
 
@@ -104,46 +104,43 @@ def api(page: Any, method: str, path: str, body: Any = None) -> Any:
 
 
 def test_two_learners_each_get_their_own_course_and_work_is_gathered(
-        hub: dict[str, Any], tmp_path: Path) -> None:
+        hub: dict[str, Any], browser: Any, tmp_path: Path) -> None:
     _need(None if Path(CHROMIUM).exists() else f"{CHROMIUM} not found")
-    from playwright.sync_api import sync_playwright
 
     base, data = hub["base"], hub["data"]
     exercise = sorted(p for p in course.discover() if p.startswith("exercises/"))[0]
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        opened = []
-        try:
-            for name in LEARNERS:
-                context, page = login_and_run_lesson_00(browser, base, name)
-                opened.append((name, context, page))
-                # Only their own copy: the course's folders, no instructor source.
-                root = api(page, "GET", f"/user/{name}/api/contents")
-                assert root["status"] == 200
-                names = {item["name"] for item in json.loads(root["body"])["content"]}
-                assert names == {rel.split("/")[0] for rel in course.discover()}, names
-                listing = json.loads(api(page, "GET", f"/user/{name}/api/contents/exercises")["body"])
-                assert "source" not in {item["name"] for item in listing["content"]}
-                # A learner saves an answer (as JupyterLab's save does, through the API).
-                nb = json.loads(api(page, "GET", f"/user/{name}/api/contents/{exercise}")["body"])
-                nb["content"]["metadata"]["answered_by"] = name
-                saved = api(page, "PUT", f"/user/{name}/api/contents/{exercise}",
-                            {"type": "notebook", "format": "json", "content": nb["content"]})
-                assert saved["status"] == 200, saved
-            # Neither can reach the other's server.
-            alice_page, bob = opened[0][2], LEARNERS[1]
-            other = api(alice_page, "GET", f"/user/{bob}/api/contents")
-            assert other["status"] in (403, 404) or '"content"' not in other["body"], other
-        except Exception:
-            ARTIFACTS.mkdir(exist_ok=True)
-            for name, _, page in opened:
-                with contextlib.suppress(Exception):
-                    page.screenshot(path=str(ARTIFACTS / f"hub-{name}.png"), full_page=True)
-            raise
-        finally:
-            for _, context, _ in opened:
-                context.close()
-            browser.close()
+    # The session's Chromium (tests/browser/conftest.py), one context per learner.
+    opened = []
+    try:
+        for name in LEARNERS:
+            context, page = login_and_run_lesson_00(browser, base, name)
+            opened.append((name, context, page))
+            # Only their own copy: the course's folders, no instructor source.
+            root = api(page, "GET", f"/user/{name}/api/contents")
+            assert root["status"] == 200
+            names = {item["name"] for item in json.loads(root["body"])["content"]}
+            assert names == {rel.split("/")[0] for rel in course.discover()}, names
+            listing = json.loads(api(page, "GET", f"/user/{name}/api/contents/exercises")["body"])
+            assert "source" not in {item["name"] for item in listing["content"]}
+            # A learner saves an answer (as JupyterLab's save does, through the API).
+            nb = json.loads(api(page, "GET", f"/user/{name}/api/contents/{exercise}")["body"])
+            nb["content"]["metadata"]["answered_by"] = name
+            saved = api(page, "PUT", f"/user/{name}/api/contents/{exercise}",
+                        {"type": "notebook", "format": "json", "content": nb["content"]})
+            assert saved["status"] == 200, saved
+        # Neither can reach the other's server.
+        alice_page, bob = opened[0][2], LEARNERS[1]
+        other = api(alice_page, "GET", f"/user/{bob}/api/contents")
+        assert other["status"] in (403, 404) or '"content"' not in other["body"], other
+    except Exception:
+        ARTIFACTS.mkdir(exist_ok=True)
+        for name, _, page in opened:
+            with contextlib.suppress(Exception):
+                page.screenshot(path=str(ARTIFACTS / f"hub-{name}.png"), full_page=True)
+        raise
+    finally:
+        for _, context, _ in opened:
+            context.close()
 
     # Each home holds its own copy, made by the course code (manifest present).
     for name in LEARNERS:

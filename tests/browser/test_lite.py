@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
-from conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, free_port, require_browser
+from conftest import ARTIFACTS, CHROMIUM, free_port, require_browser
 
 import baccarat_kit as bk
 from baccarat_kit.i18n import message
@@ -90,7 +90,7 @@ def test_site_serves_pyodide_and_every_wheel_itself(site: Path) -> None:
         assert all(c["cell_type"] == "markdown" and "numpy" in c["source"] for c in shown), rel
 
 
-def test_lesson_00_runs_offline_and_the_hand_builder_answers(site: Path) -> None:
+def test_lesson_00_runs_offline_and_the_hand_builder_answers(site: Path, browser: Any) -> None:
     reason = None
     if not Path(CHROMIUM).exists():
         reason = f"{CHROMIUM} not found"
@@ -98,7 +98,7 @@ def test_lesson_00_runs_offline_and_the_hand_builder_answers(site: Path) -> None
         if require_browser():
             pytest.fail(reason)
         pytest.skip(reason)
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     first = json.loads((site / "baccarat-kit-lite.json").read_text())["first"]
     blocked: list[str] = []
@@ -111,13 +111,13 @@ def test_lesson_00_runs_offline_and_the_hand_builder_answers(site: Path) -> None
             blocked.append(url)
             route.abort()
 
-    with serve(site) as base, sync_playwright() as p:
+    with serve(site) as base:
         # Two fences: a proxy that does not exist for every host but loopback (so even a
         # request of JupyterLite's service worker cannot leave the machine), and routing that
         # aborts and records every non-loopback request of the page.
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
-                                    proxy={"server": "http://127.0.0.1:9", "bypass": "127.0.0.1"})
-        context = browser.new_context(viewport={"width": 1280, "height": 1000}, locale="zh-TW")
+        context = browser.new_context(viewport={"width": 1280, "height": 1000}, locale="zh-TW",
+                                      proxy={"server": "http://127.0.0.1:9",
+                                             "bypass": "127.0.0.1"})
         context.route("**/*", only_loopback)
         page = context.new_page()
         page.set_default_timeout(60_000)
@@ -166,7 +166,6 @@ def test_lesson_00_runs_offline_and_the_hand_builder_answers(site: Path) -> None
             raise
         finally:
             context.close()
-            browser.close()
     # Nothing the kernel needs was asked of another host (a blocked font or icon would show
     # here too; none is expected).
     assert not blocked, blocked
