@@ -75,6 +75,9 @@ def main() -> None:
                     "--no-sandbox", "--disable-gpu", "--no-first-run"])
                 page = browser.new_page()
                 page.goto(f"http://127.0.0.1:{port}/?token={token}")  # → default_url: lesson 00
+                page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for(timeout=120_000)
+                print(f"lesson rendered in Chromium: {time.monotonic() - start:.1f} s",
+                      flush=True)
                 status = page.locator(".jp-StatusBar-TextItem[title^='Change kernel']")
                 expect(status).to_have_text(re.compile(r"\| Idle$"), timeout=120_000)
                 opened = time.monotonic() - start
