@@ -15,6 +15,7 @@ from __future__ import annotations
 from ._common import plain_text
 from .case_viewer import CaseViewer
 from .hand_builder import HandBuilder
+from .question_sets import lesson_names, lesson_questions
 from .quiz import Option, Question, Quiz, banker_misconception, load_questions
 from .rule_checker import RuleChecker
 
@@ -26,6 +27,8 @@ __all__ = [
     "Quiz",
     "RuleChecker",
     "banker_misconception",
+    "lesson_names",
+    "lesson_questions",
     "load_questions",
     "plain_text",
 ]

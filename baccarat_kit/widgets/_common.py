@@ -116,6 +116,32 @@ def lang_toggle(lang: str) -> w.ToggleButtons:
     return toggle
 
 
+# JupyterLab binds ↑/↓ (and J/K, Space …) in a notebook's command mode to moving between
+# cells; a focused <select> or radio button is not "editable" to it, so without this the
+# arrow keys move the cell selection instead of the value. Lumino skips its shortcuts for an
+# event whose target carries ``data-lm-suppress-shortcuts``: when focus enters one of the
+# widget's value pickers, mark that element. The snippet runs in the browser once per widget
+# root (an image that cannot load calls ``onerror``); it changes nothing else, and outside
+# JupyterLab (Voilà, a saved page) the attribute is ignored.
+_KEYS_JS = (
+    "var r=this.closest('.bk-widget');if(r&&!r.dataset.bkKeys){r.dataset.bkKeys='1';"
+    "r.addEventListener('focusin',function(e){var t=e.target;"
+    "if(t&&(t.tagName==='SELECT'||(t.tagName==='INPUT'&&t.type==='radio')))"
+    "{t.setAttribute('data-lm-suppress-shortcuts','true');}});}"
+)
+KEYBOARD_HTML = (
+    f'<img class="bk-keys" src="data:," alt="" aria-hidden="true" '
+    f'style="display:none" onerror="{_KEYS_JS}">'
+)
+"""Markup every widget carries in its title (see ``_KEYS_JS``): ↑/↓ change a picker's value
+in JupyterLab instead of moving between cells."""
+
+
+def title_html(text: str) -> str:
+    """A widget's bold title, with the keyboard markup (:data:`KEYBOARD_HTML`)."""
+    return f"<b>{esc(text)}</b>{KEYBOARD_HTML}"
+
+
 def html_widget(css: str, value: str = "") -> w.HTML:
     out = w.HTML(value=value)
     out.add_class(css)
@@ -137,6 +163,7 @@ class LangMixin:
 
     def _init_lang(self, lang: str | None) -> None:
         self._lang = check_lang(lang)
+        self.add_class("bk-widget")  # type: ignore[attr-defined]
         self.lang_toggle = lang_toggle(self._lang)
         self.lang_toggle.observe(self._on_lang, names="value")
 

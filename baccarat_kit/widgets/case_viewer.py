@@ -24,6 +24,7 @@ from ._common import (
     cards_html,
     esc,
     html_widget,
+    title_html,
     opening_line,
     result_line,
 )
@@ -206,7 +207,7 @@ class CaseViewer(LangMixin, w.VBox):
 
     # ---- view ---------------------------------------------------------------------
     def _label_controls(self) -> None:
-        self.title.value = f"<b>{esc(self._t('widgets.cv.title'))}</b>"
+        self.title.value = title_html(self._t("widgets.cv.title"))
         self.case_select.description = self._t("widgets.cv.case")
         self.case_select.tooltip = self._t("widgets.cv.case-tip")
         value = self.case_select.value

@@ -35,6 +35,7 @@ from ._common import (
     cards_html,
     esc,
     html_widget,
+    title_html,
     opening_line,
     result_line,
 )
@@ -210,7 +211,7 @@ class HandBuilder(LangMixin, w.VBox):
 
     # ---- view ---------------------------------------------------------------
     def _label_controls(self) -> None:
-        self.title.value = f"<b>{esc(self._t('widgets.hb.title'))}</b>"
+        self.title.value = title_html(self._t("widgets.hb.title"))
         for slot, dd in self.dropdowns.items():
             value = dd.value
             self._syncing = True

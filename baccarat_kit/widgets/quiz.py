@@ -44,7 +44,7 @@ from ..rules import (
     player_draws,
     player_rule,
 )
-from ._common import LangMixin, WidgetError, banker_reason, esc, html_widget, plain_text
+from ._common import LangMixin, WidgetError, banker_reason, esc, html_widget, title_html, plain_text
 
 
 def _texts(value: object, qid: str, name: str) -> dict[str, str]:
@@ -170,6 +170,9 @@ class Quiz(LangMixin, w.VBox):
             raise WidgetError("widgets.quiz.empty")
         self.index = 0
         self.answers: dict[int, int] = {}
+        """Question index → the option chosen last (what the feedback shows)."""
+        self.first: dict[int, int] = {}
+        """Question index → the option submitted first: the one that is scored."""
         self.correct: bool | None = None
         self.title = html_widget("bk-title")
         self.progress = html_widget("bk-quiz-progress")
@@ -186,17 +189,22 @@ class Quiz(LangMixin, w.VBox):
         self.next_button = w.Button(layout=w.Layout(width="auto"))
         self.next_button.add_class("bk-quiz-next")
         self.next_button.on_click(lambda _b: self.go(self.index + 1))
+        self.reset_button = w.Button(icon="refresh", layout=w.Layout(width="auto"))
+        self.reset_button.add_class("bk-quiz-reset")
+        self.reset_button.on_click(lambda _b: self.reset())
         self.feedback = html_widget("bk-quiz-feedback")
         self.score = html_widget("bk-quiz-score")
+        self.summary = html_widget("bk-quiz-summary")
         nav = [self.prev_button, self.next_button] if len(self.questions) > 1 else []
         self.children = [
             w.HBox([self.title, self.lang_toggle]),
             self.progress,
             self.prompt,
             self.options,
-            w.HBox([self.submit, *nav]),
+            w.HBox([self.submit, *nav, self.reset_button]),
             self.feedback,
             self.score,
+            self.summary,
         ]
         self._relabel()
 
@@ -249,8 +257,32 @@ class Quiz(LangMixin, w.VBox):
 
     @property
     def right(self) -> int:
-        """How many questions have been answered correctly."""
-        return sum(1 for i, a in self.answers.items() if self.questions[i].answer == a)
+        """How many questions were answered correctly at the first submission (the score)."""
+        return sum(1 for i, a in self.first.items() if self.questions[i].answer == a)
+
+    @property
+    def finished(self) -> bool:
+        """Every question has been answered once."""
+        return len(self.first) == len(self.questions)
+
+    def reset(self) -> None:
+        """Clear every answer and the score; back to question 1."""
+        self.answers.clear()
+        self.first.clear()
+        self.options.value = None
+        self.go(0)
+
+    @classmethod
+    def lesson(cls, name: str, *, lang: str = "zh") -> Quiz:
+        """The named question set of a lesson (``baccarat_kit/data/quizzes.toml``), every
+        answer computed by the engine when the quiz is built.
+
+        >>> Quiz.lesson("04", lang="en").question.id
+        'banker-5-vs-8'
+        """
+        from .question_sets import lesson_questions
+
+        return cls(lesson_questions(name), lang=lang)
 
     def go(self, index: int) -> None:
         """Show question ``index`` (clamped to the quiz), with its answer if it has one."""
@@ -274,6 +306,7 @@ class Quiz(LangMixin, w.VBox):
             self.feedback.value = f'<span role="alert">{esc(self._t("widgets.quiz.choose-first"))}</span>'
             return None
         self.answers[self.index] = int(chosen)
+        self.first.setdefault(self.index, int(chosen))
         self.correct = int(chosen) == self.question.answer
         self._render_feedback()
         return self.correct
@@ -284,7 +317,7 @@ class Quiz(LangMixin, w.VBox):
         lang = self._lang
         if chosen == "keep":
             chosen = self.options.value
-        self.title.value = f"<b>{esc(self._t('widgets.quiz.title'))}</b>"
+        self.title.value = title_html(self._t("widgets.quiz.title"))
         self.progress.value = esc(self._t("widgets.quiz.progress", number=self.index + 1,
                                           total=len(self.questions)))
         self.prompt.value = f"<b>{esc(q.prompt[lang])}</b>"
@@ -300,6 +333,8 @@ class Quiz(LangMixin, w.VBox):
         self.next_button.description = self._t("widgets.quiz.next")
         self.next_button.tooltip = self._t("widgets.quiz.next-tip")
         self.next_button.disabled = self.index == len(self.questions) - 1
+        self.reset_button.description = self._t("widgets.quiz.reset")
+        self.reset_button.tooltip = self._t("widgets.quiz.reset-tip")
         if self.index in self.answers:
             self._render_feedback()
         else:
@@ -325,12 +360,31 @@ class Quiz(LangMixin, w.VBox):
                                      answer=f"{chr(ord('A') + q.answer)}. {good.text[lang]}")))
         if q.explain:
             parts.append(esc(self._t("widgets.quiz.why", text=q.explain[lang])))
+        if self.first.get(self.index, chosen) != chosen:
+            parts.append(f'<i class="bk-not-counted">{esc(self._t("widgets.quiz.not-counted"))}</i>')
         self.feedback.value = '<div role="status">' + "<br>".join(parts) + "</div>"
         self._render_score()
 
     def _render_score(self) -> None:
         self.score.value = esc(self._t("widgets.quiz.score", right=self.right,
                                        total=len(self.questions)))
+        self.summary.value = self._summary_html() if self.finished else ""
+
+    def _summary_html(self) -> str:
+        lang = self._lang
+        lines = [f"<b>{esc(self._t('widgets.quiz.summary', right=self.right, total=len(self.questions)))}</b>"]
+        review = []
+        for i, q in enumerate(self.questions):
+            chosen = self.first[i]
+            if chosen == q.answer:
+                continue
+            mid = q.options[chosen].misconception
+            what = get_misconception(mid).correction(lang) if mid else q.prompt[lang]
+            review.append(f"<li>{esc(self._t('widgets.quiz.summary-review', number=i + 1, id=q.id, what=what))}</li>")
+        lines.append(f"<ul>{''.join(review)}</ul>" if review
+                     else esc(self._t("widgets.quiz.summary-all")))
+        lines.append(esc(self._t("widgets.quiz.summary-reset")))
+        return '<div role="status">' + "<br>".join(lines) + "</div>"
 
     def __repr__(self) -> str:
         return f"Quiz({len(self.questions)} questions, lang={self._lang!r})"
