@@ -18,6 +18,7 @@ from .hand_builder import HandBuilder
 from .question_sets import lesson_names, lesson_questions
 from .quiz import Option, Question, Quiz, banker_misconception, load_questions
 from .rule_checker import RuleChecker
+from .shoe_tracker import ShoeTracker
 
 __all__ = [
     "CaseViewer",
@@ -26,6 +27,7 @@ __all__ = [
     "Question",
     "Quiz",
     "RuleChecker",
+    "ShoeTracker",
     "banker_misconception",
     "lesson_names",
     "lesson_questions",
