@@ -71,14 +71,17 @@ class CaseViewer(LangMixin, w.VBox):
     """
 
     def __init__(self, case_id: str | None = None, *, lang: str = "zh",
-                 catalogue: Any = None) -> None:
+                 catalogue: Any = None, cases: Iterable[str] | None = None) -> None:
         super().__init__()
         self._init_lang(lang)
         self.add_class("bk-case-viewer")
         self.catalogue = _default_catalogue() if catalogue is None else catalogue
-        self.cases: tuple[CaseLike, ...] = tuple(
-            c for c in self._iter_catalogue() if getattr(c, "parent", None) is None
-        )
+        if cases is None:
+            self.cases: tuple[CaseLike, ...] = tuple(
+                c for c in self._iter_catalogue() if getattr(c, "parent", None) is None
+            )
+        else:  # only these cases, in this order (a lesson's own list)
+            self.cases = tuple(self._lookup(cid) for cid in cases)
         if not self.cases:
             raise WidgetError("widgets.cv.empty")
         self.case: CaseLike = self.cases[0]
@@ -103,6 +106,9 @@ class CaseViewer(LangMixin, w.VBox):
         self.info = html_widget("bk-case-info")
         self.progress = html_widget("bk-case-progress")
         self.case_steps = html_widget("bk-case-steps")
+        self.source_words = html_widget("bk-case-source")
+        self.source_words.layout = w.Layout(flex="1 1 20em", min_width="16em", margin="0 1em 0 0")
+        self.case_steps.layout = w.Layout(flex="1 1 24em", min_width="18em")
         self.case_result = html_widget("bk-case-result")
         self.case_select.observe(self._on_select, names="value")
         self.variant_toggle.observe(self._on_select, names="value")
@@ -113,7 +119,8 @@ class CaseViewer(LangMixin, w.VBox):
             w.HBox([self.case_select, self.variant_toggle]),
             self.info,
             w.HBox([self.prev_button, self.next_button, self.progress]),
-            self.case_steps,
+            # the source's words beside the engine's trace; wraps below on a narrow screen
+            w.HBox([self.source_words, self.case_steps], layout=w.Layout(flex_flow="row wrap")),
             self.case_result,
         ]
         self._label_controls()
@@ -239,17 +246,16 @@ class CaseViewer(LangMixin, w.VBox):
         assumptions = case.assumptions(lang)
         if assumptions:
             info.append(esc(self._t("widgets.cv.assumptions", text=assumptions)))
-        if case.cards:
+        value_example = bool(getattr(case, "is_value_example", False))
+        if case.cards and not value_example:
             info.append(esc(self._t("widgets.cv.cards", cards=" ".join(c.label for c in case.cards)))
                         + "<br>" + cards_html(case.cards, lang))
+        hand = (getattr(case, "givens", {}) or {}).get("hand") if value_example else None
+        if hand:  # a card-value example: each card and its value, not a hand
+            info.append(esc(self._t("widgets.cv.values", values="、".join(
+                f"{c.label}＝{c.value}" for c in hand))))
         self.info.value = "<br>".join(info)
-        quote = getattr(case, "quote", None)
-        if quote:
-            lines = "<br>".join(esc(line) for line in str(quote).splitlines())
-            label = esc(self._t("widgets.cv.quote", text="")).strip()
-            info.append(f'<blockquote class="bk-quote" style="margin:0.3em 0 0.3em 1em">'
-                        f"{label}<br>{lines}</blockquote>")
-        self.info.value = "<br>".join(info)
+        self.source_words.value = self._source_html()
         coup = self.coup
         if coup is not None:
             self.lines = (opening_line(coup, lang), *(s.explain(lang) for s in coup.steps))
@@ -280,6 +286,22 @@ class CaseViewer(LangMixin, w.VBox):
         else:
             # a partial case: its last derived step is the result; say how it was derived
             self.case_result.value = esc(self._t("widgets.cv.partial-derived"))
+
+    def _source_html(self) -> str:
+        """The source's own words for the case shown: its quote, or for a variant the
+        source's "change one condition" sentence (class ``bk-quote``)."""
+        case = self.case
+        quote = getattr(case, "quote", None)
+        label = esc(self._t("widgets.cv.source-words", source=case.source))
+        if quote:
+            text = "<br>".join(esc(line) for line in str(quote).splitlines())
+        elif getattr(case, "parent", None) is not None:
+            text = esc(case.change(self._lang))
+        else:
+            text = esc(self._t("widgets.dash"))
+        return (f"<b>{label}</b>"
+                f'<blockquote class="bk-quote" style="margin:0.3em 0;padding:0.3em 0.6em;'
+                f'border-left:4px solid #888;background:#f6f6f6">{text}</blockquote>')
 
     def _partial_lines(self) -> tuple[str, ...]:
         """The numbered steps the catalogue derives for a partial case (``Case.explain``),
