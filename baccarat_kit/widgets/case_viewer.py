@@ -24,9 +24,9 @@ from ._common import (
     cards_html,
     esc,
     html_widget,
-    title_html,
     opening_line,
     result_line,
+    title_html,
 )
 
 _NUMBERED = re.compile(r"^\d+\.\s+(.*)$")

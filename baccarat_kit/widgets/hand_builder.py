@@ -35,9 +35,9 @@ from ._common import (
     cards_html,
     esc,
     html_widget,
-    title_html,
     opening_line,
     result_line,
+    title_html,
 )
 
 SLOTS = ("p1", "b1", "p2", "b2", "next1", "next2")

@@ -176,5 +176,11 @@ def lesson_questions(name: str) -> tuple[Question, ...]:
     return tuple(build_question(q) for q in sets[name])
 
 
-__all__ = ["DATA", "KINDS", "build_question", "banker_misconception", "lesson_names",
-           "lesson_questions"]
+__all__ = [
+    "DATA",
+    "KINDS",
+    "banker_misconception",
+    "build_question",
+    "lesson_names",
+    "lesson_questions",
+]

@@ -44,7 +44,7 @@ from ..rules import (
     player_draws,
     player_rule,
 )
-from ._common import LangMixin, WidgetError, banker_reason, esc, html_widget, title_html, plain_text
+from ._common import LangMixin, WidgetError, banker_reason, esc, html_widget, plain_text, title_html
 
 
 def _texts(value: object, qid: str, name: str) -> dict[str, str]:

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from fractions import Fraction
+
 import ipywidgets as w
 
-from ..odds import ExactOdds, bet_label, exact_odds
+from ..odds import bet_label, exact_odds
 from ..shoe import DEFAULT_CUT_CARD, Round, Shoe
 from ._common import (
     LangMixin,
