@@ -20,6 +20,7 @@ from ..coup import Coup
 from ..i18n import message
 from ._common import (
     LangMixin,
+    plain_text,
     WidgetError,
     cards_html,
     esc,
@@ -314,3 +315,77 @@ class CaseViewer(LangMixin, w.VBox):
 
     def __repr__(self) -> str:
         return f"CaseViewer(case_id={self.case_id!r}, lang={self._lang!r})"
+
+
+class CaseCard:
+    """A case (and its "change one condition" variants) as HTML: for each, the source's own
+    words beside the engine's trace, then what flipped. Displays as HTML in a notebook; its
+    ``repr`` is the same content as plain text (deterministic, so nbval compares it).
+
+    >>> card = case_card("BCR-004", lang="en")
+    >>> "BCR-004-variant" in card.html and "bk-quote" in card.html
+    True
+    """
+
+    def __init__(self, html: str) -> None:
+        self.html = html
+
+    def _repr_html_(self) -> str:
+        return self.html
+
+    def __repr__(self) -> str:
+        return plain_text(self.html)
+
+
+def _trace(case: Any, lang: str) -> tuple[list[str], str]:
+    """The engine's lines and result sentence for a case (a partial one: its derived steps)."""
+    if case.kind == "full" and case.cards:
+        coup = case.coup()
+        lines = [opening_line(coup, lang), *(s.explain(lang) for s in coup.steps)]
+        result = result_line(coup, lang)
+        if coup.unused:
+            result += " " + message("coup.unused", lang, cards=" ".join(c.label for c in coup.unused))
+        return lines, result
+    steps = [_NUMBERED.match(line) for line in str(case.explain(lang)).splitlines()]
+    lines = [m.group(1) for m in steps if m]
+    return lines, ""
+
+
+def case_card(case_id: str, *, lang: str = "zh", catalogue: Any = None) -> CaseCard:
+    """The case ``case_id`` and its variants: source's words | engine's trace, as HTML."""
+    from .hand_builder import HandBuilder
+
+    cat = _default_catalogue() if catalogue is None else catalogue
+    case = cat[case_id]
+    cell = "border:1px solid #bbb;padding:0.3em 0.6em;vertical-align:top"
+    head = (f'<tr><th style="{cell};width:40%">{esc(message("widgets.cv.col-source", lang))}</th>'
+            f'<th style="{cell}">{esc(message("widgets.cv.col-engine", lang))}</th></tr>')
+    rows = [head]
+    for c in (case, *case.variants):
+        if c.parent is None:
+            words = str(c.quote or "")
+            label = f"{c.id}　{c.title(lang)}"
+        else:
+            words = c.change(lang)
+            label = f"{c.id}　{message('widgets.cv.variant', lang)}"
+        lines, result = _trace(c, lang)
+        cards = (esc(message("widgets.cv.cards", lang, cards=" ".join(x.label for x in c.cards)))
+                 if c.cards else esc(message("widgets.cv.partial-card", lang)))
+        quote = "<br>".join(esc(x) for x in words.splitlines())
+        steps = "".join(f"<li>{esc(x)}</li>" for x in lines)
+        check = c.check()
+        verdict = message("widgets.cv.checked" if not check else "widgets.cv.check-failed", lang,
+                          problems="; ".join(map(str, check)))
+        rows.append(
+            f'<tr class="bk-case-row" data-case="{esc(c.id)}">'
+            f'<td style="{cell}"><b>{esc(label)}</b><br><small>{esc(message("widgets.cv.source", lang, source=c.source, basis=_basis(c, lang)))}</small><br>'
+            f'<blockquote class="bk-quote" style="margin:0.3em 0;padding:0.2em 0.5em;border-left:4px solid #888">{quote}</blockquote></td>'
+            f'<td style="{cell}">{cards}<ol>{steps}</ol>{f"<b>{esc(result)}</b><br>" if result else ""}<small>{esc(verdict)}</small></td></tr>')
+    flips = []
+    for v in case.variants:
+        if case.kind == "full" and case.cards and v.cards:
+            hb = HandBuilder(case.cards, lang=lang)
+            hb.set_cards(v.cards)
+            flips.append(f"<p><b>{esc(v.id)}</b>：{esc(plain_text(hb.changes))}</p>")
+    return CaseCard(f'<div class="bk-case-card"><table style="border-collapse:collapse;width:100%">'
+                    f"{''.join(rows)}</table>{''.join(flips)}</div>")
