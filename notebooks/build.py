@@ -11,6 +11,12 @@ bottom in a fresh kernel (outputs stored, as nbval needs them).
     .venv/bin/python notebooks/build.py --check         # sources and notebooks agree?
 
 ``tests/test_lessons.py`` checks that every notebook's cells match its source.
+
+The executed notebook keeps the widgets' state in its metadata (nbclient stores it), so a
+trusted notebook shows its widgets before anything runs; each widget output also carries a
+static ``text/html`` preview for the untrusted case (``docs/widgets.md``). The widget model
+ids are renamed to ids derived from the lesson's name, so rebuilding an unchanged lesson
+gives the same file.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import argparse
 import json
 import re
 import sys
+import uuid
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -88,8 +95,26 @@ def build(name: str, execute: bool = True) -> Path:
         NotebookClient(nb, timeout=120, kernel_name="python3",
                        resources={"metadata": {"path": str(HERE)}}).execute()
     out = HERE / f"{name}.ipynb"
-    nbformat.write(nb, out)
+    text = stable_model_ids(nbformat.writes(nb), name)
+    out.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
     return out
+
+
+_MODEL_ID = re.compile(r"\b[0-9a-f]{32}\b")
+
+
+def stable_model_ids(text: str, name: str) -> str:
+    """The notebook's JSON with every widget model id (random uuid4 hex) replaced by an id
+    derived from the lesson's name and the id's order of first appearance."""
+    nb = json.loads(text)
+    state = nb.get("metadata", {}).get("widgets", {}).get(
+        "application/vnd.jupyter.widget-state+json", {}).get("state", {})
+    known = set(state)
+    mapping: dict[str, str] = {}
+    for found in _MODEL_ID.findall(text):
+        if found in known and found not in mapping:
+            mapping[found] = uuid.uuid5(uuid.NAMESPACE_URL, f"baccarat-kit/{name}/{len(mapping)}").hex
+    return _MODEL_ID.sub(lambda m: mapping.get(m.group(0), m.group(0)), text)
 
 
 def check(name: str) -> list[str]:

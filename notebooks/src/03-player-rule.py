@@ -40,7 +40,7 @@ bcr001 = bk.play("2 3 3 4 4")
 print(bcr001.explain())
 
 # %% [markdown]
-# 第 1 行先查例牌（沒有），第 2 行才輪到閒家，第 3 行最後才是莊家。每一步都有規則 id（rule id）：
+# 第 1 行先查例牌（沒有），第 2 行才輪到閒家，第 3 行最後才是莊家。每一步都有規則編號（rule id）：
 
 # %%
 [(step.who, step.action, step.rule) for step in bcr001.steps]
@@ -65,7 +65,7 @@ def player_row(total):
     return [total, bk.display.decision(bk.player_draws(total)), bk.player_rule(total)]
 
 
-bk.display.table(["閒家首兩張點數 (player total)", "閒家處理 (decision)", "規則 id (rule)"], [player_row(t) for t in range(10)])
+bk.display.table(["閒家首兩張點數 (player total)", "閒家處理 (decision)", "規則編號 (rule)"], [player_row(t) for t in range(10)])
 
 # %% [markdown]
 # 002：「閒家的判斷比莊家簡單，不需要查看莊家點數才決定自己是否補牌。」
@@ -120,7 +120,7 @@ start, bk.player_draws(start), bk.hand_total("2 3 7")
 player = bk.hand_total("3 4")
 banker = bk.hand_total("A 4")
 bk.display.table(
-    ["誰 (who)", "點數 (total)", "決定 (decision)", "規則 id (rule)"],
+    ["誰 (who)", "點數 (total)", "決定 (decision)", "規則編號 (rule)"],
     [
         ["閒家", player, bk.display.decision(bk.player_draws(player)), bk.player_rule(player)],
         ["莊家", banker, bk.display.decision(bk.banker_draws(banker, None)),
@@ -179,7 +179,7 @@ bk.display.coups_table([("BCR-006", bcr006), ("BCR-006 只改一個條件", bcr0
 # ## 7. 動手試試：手牌組合器（HandBuilder）
 #
 # 預設是 BCR-006（閒2、莊2、閒4、莊3，莊家第三張 2）。換掉閒家的牌，看閒家 0～5 點與 6～7 點時，步驟說明怎麼變；
-# 每一步都寫出規則 id 和理由。
+# 每一步都寫出規則編號 和理由。
 
 # %%
 from IPython.display import HTML

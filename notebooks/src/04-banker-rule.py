@@ -212,7 +212,7 @@ for case_id in ("001-EX-1", "001-EX-2", "001-EX-3", "001-EX-4"):
     rows.append([case.title(), f"莊 {claims['banker_first_total']} 點、閒家第三張 {claims['player_third']}",
                  bk.display.decision(claims["banker_decision"] == "draw"),
                  bk.display.decision(engine.action == "draw"), engine.rule])
-bk.display.table(["牌例", "條件", "來源的判斷", "引擎的判斷", "規則 id"], rows)
+bk.display.table(["牌例", "條件", "來源的判斷", "引擎的判斷", "規則編號"], rows)
 
 # %% [markdown]
 # ## 7. 一整局：BCR-002「莊3：閒第三張8與9的翻轉」
