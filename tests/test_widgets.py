@@ -554,7 +554,7 @@ def _answer(quiz: Quiz, option: int) -> bool | None:
 def test_a_resubmission_after_the_answer_was_shown_does_not_count() -> None:
     # Source 000's self-check: 閒第三張8、莊3 → 停 (stands).
     quiz = Quiz.banker_rule([(3, 8), (5, None)], lang="en")
-    stands = [i for i, o in enumerate(quiz.question.options) if o.text["en"] == "stands"][0]
+    stands = next(i for i, o in enumerate(quiz.question.options) if o.text["en"] == "stands")
     assert _answer(quiz, 1 - stands) is False
     assert "stands" in quiz.feedback.value  # the correct answer is shown now
     assert _answer(quiz, stands) is True  # confirmed as right …

@@ -20,12 +20,12 @@ from ..coup import Coup
 from ..i18n import message
 from ._common import (
     LangMixin,
-    plain_text,
     WidgetError,
     cards_html,
     esc,
     html_widget,
     opening_line,
+    plain_text,
     result_line,
     title_html,
 )

@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 
 pytest.importorskip("playwright")
-from playwright.sync_api import expect  # noqa: E402
+from playwright.sync_api import expect
 
-import baccarat_kit as bk  # noqa: E402
-from baccarat_kit.i18n import message  # noqa: E402
+import baccarat_kit as bk
+from baccarat_kit.i18n import message
 
 pytestmark = pytest.mark.browser
 
