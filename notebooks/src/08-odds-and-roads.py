@@ -276,6 +276,13 @@ while not walk.shoe.finished:
 print(f"這一靴發了 {walk.rounds} 局；下一局有某注期望值為正的時刻：{len({m[0] for m in moments})} 次。")
 bk.display.table(["第幾局之前 before coup", "剩下的牌 cards left", "注 bet", "期望值 expectation"], moments)
 
+# %% [markdown]
+# 正期望只出現在這一靴的最後幾局、牌靴快發完的時候，多半是對子旁注；知道這些時刻的前提是知道剩下的每一張牌。
+# 換一個種子（上面追蹤器的「洗牌種子」）再發一靴，看看這樣的時刻出現在哪裡、出現幾次。
+#
+# *Positive moments come only in the last coups of the shoe, mostly for the pair side bets, and seeing them takes
+# knowing every card left. Try another seed in the tracker above.*
+
 # %%
 # 每一種注、每一種賠率表的期望值 / the expectation of every bet of every pay table
 for table in bk.PAY_TABLES:
