@@ -92,8 +92,10 @@ def build(name: str, execute: bool = True) -> Path:
     if execute:
         from nbclient import NotebookClient
 
-        NotebookClient(nb, timeout=120, kernel_name="python3",
+        # No timings and no interpreter version in the stored notebook: the same on every machine.
+        NotebookClient(nb, timeout=120, kernel_name="python3", record_timing=False,
                        resources={"metadata": {"path": str(HERE)}}).execute()
+        nb.metadata["language_info"] = {"name": "python"}
     out = HERE / f"{name}.ipynb"
     text = stable_model_ids(nbformat.writes(nb), name)
     out.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
