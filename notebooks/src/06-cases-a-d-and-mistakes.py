@@ -145,7 +145,7 @@ for mid, case_id in examples.items():
 bk.display.table(["常見錯誤", "正確的說法", "引擎示範的案例"], rows)
 
 # %% [markdown]
-# 其他由來源列出、與補牌判斷無關的誤解（下注區名稱、路單、傭金、和局）：
+# 其他由來源列出、與補牌判斷無關的誤解（牌值、下注區名稱、路單、傭金、和局）：
 
 # %%
 bk.display.table(
