@@ -174,5 +174,10 @@ BELIEFS = {
     "third-card-helps": "a claim about chances, not a rule that gives a value",
     "commission-vs-drawing": "a no-commission table draws the same cards: the mistake changes no value",
     "bet-beats-edge": "about long-run results (lesson 08), not one coup's value",
+    # issue 13: asked as choices in the lessons' question sets (data/quizzes.toml)
+    "player-draws-before-natural": "about the order of the checks; asked as a choice in lesson 02",
+    "six-seven-natural": "about what a natural is; asked as a choice in lesson 02",
+    "bet-changes-drawing": "about who bets where: the mistake changes no value",
+    "no-commission-standard-5pct": "about which pay table a table uses; asked as a choice in lesson 07",
 }
 """The misconceptions that no value question can express (asked as choices or in lessons)."""

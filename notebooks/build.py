@@ -11,6 +11,12 @@ bottom in a fresh kernel (outputs stored, as nbval needs them).
     .venv/bin/python notebooks/build.py --check         # sources and notebooks agree?
 
 ``tests/test_lessons.py`` checks that every notebook's cells match its source.
+
+The executed notebook keeps the widgets' state in its metadata (nbclient stores it), so a
+trusted notebook shows its widgets before anything runs; each widget output also carries a
+static ``text/html`` preview for the untrusted case (``docs/widgets.md``). Only displayed
+widgets keep their state, under model ids derived from the lesson's name, so rebuilding an
+unchanged lesson gives the same file.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import argparse
 import json
 import re
 import sys
+import uuid
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -90,8 +97,48 @@ def build(name: str, execute: bool = True) -> Path:
                        resources={"metadata": {"path": str(HERE)}}).execute()
         nb.metadata["language_info"] = {"name": "python"}
     out = HERE / f"{name}.ipynb"
+    stable_widget_state(nb, name)
     nbformat.write(nb, out)
     return out
+
+
+_STATE = "application/vnd.jupyter.widget-state+json"
+_VIEW = "application/vnd.jupyter.widget-view+json"
+_REF = re.compile(r"IPY_MODEL_([0-9a-f]{32})")
+
+
+def stable_widget_state(nb, name: str) -> None:  # nb: nbformat.NotebookNode
+    """Keep the state of the widgets the notebook displays (and the models they use), under
+    ids derived from the lesson's name in the order they are reached from the outputs, so a
+    rebuild of an unchanged lesson writes the same file. Undisplayed widgets (the lessons'
+    demonstration widgets) are left out: JupyterLab never draws them."""
+    meta = nb.metadata.get("widgets", {}).get(_STATE)
+    if not meta:
+        return
+    state = meta["state"]
+    views = [out["data"][_VIEW] for cell in nb.cells if cell.cell_type == "code"
+             for out in cell.get("outputs", []) if _VIEW in out.get("data", {})]
+    order: list[str] = []
+
+    def visit(mid: str) -> None:
+        if mid in order or mid not in state:
+            return
+        order.append(mid)
+        for ref in _REF.findall(json.dumps(state[mid], sort_keys=True)):
+            visit(ref)
+
+    for view in views:
+        visit(view["model_id"])
+    new = {old: uuid.uuid5(uuid.NAMESPACE_URL, f"baccarat-kit/{name}/{i}").hex
+           for i, old in enumerate(order)}
+
+    def rename(match: re.Match[str]) -> str:
+        return "IPY_MODEL_" + new.get(match.group(1), match.group(1))
+
+    meta["state"] = {new[old]: json.loads(_REF.sub(rename, json.dumps(state[old])))
+                     for old in order}
+    for view in views:
+        view["model_id"] = new.get(view["model_id"], view["model_id"])
 
 
 def check(name: str) -> list[str]:

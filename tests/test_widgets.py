@@ -541,3 +541,253 @@ def test_quiz_preview_leaves_the_quiz_untouched() -> None:
     demo.options.value = wrong
     demo.check()
     assert text and text == plain_text(demo.feedback)
+
+
+# ---------------------------------------------------------------- quiz mechanics (issue 13)
+
+
+def _answer(quiz: Quiz, option: int) -> bool | None:
+    quiz.options.value = option
+    return quiz.check()
+
+
+def test_a_resubmission_after_the_answer_was_shown_does_not_count() -> None:
+    # Source 000's self-check: 閒第三張8、莊3 → 停 (stands).
+    quiz = Quiz.banker_rule([(3, 8), (5, None)], lang="en")
+    stands = next(i for i, o in enumerate(quiz.question.options) if o.text["en"] == "stands")
+    assert _answer(quiz, 1 - stands) is False
+    assert "stands" in quiz.feedback.value  # the correct answer is shown now
+    assert _answer(quiz, stands) is True  # confirmed as right …
+    assert quiz.right == 0  # … but not scored
+    assert "bk-not-counted" in quiz.feedback.value
+    assert "0 of 2" in quiz.score.value
+
+
+def test_the_first_answer_is_scored_and_the_quiz_ends_with_a_summary_and_can_be_reset() -> None:
+    quiz = Quiz.banker_rule([(3, 8), (5, None)], lang="en")
+    assert quiz.summary.value == ""
+    _answer(quiz, quiz.question.answer)
+    assert quiz.right == 1 and not quiz.finished and quiz.summary.value == ""
+    quiz.go(1)
+    _answer(quiz, 1 - quiz.question.answer)  # wrong: banker 5, player stood → draws
+    assert quiz.finished
+    summary = bk.widgets.plain_text(quiz.summary)
+    assert "1 of 2 right" in summary
+    # the review names the misconception behind the wrong answer, with its correction
+    m = bk.misconceptions.get("banker-copies-player")
+    assert m.correction("en") in summary
+    quiz.reset_button.click()
+    assert (quiz.index, quiz.right, quiz.answers, quiz.first, quiz.summary.value) == (0, 0, {}, {}, "")
+    assert quiz.feedback.value == "" and quiz.options.value is None
+
+
+@pytest.mark.parametrize("name", bk.widgets.lesson_names())
+def test_every_question_set_builds_with_engine_answers(name: str) -> None:
+    quiz = Quiz.lesson(name)
+    assert len(quiz.questions) >= 4
+    assert len({q.id for q in quiz.questions}) == len(quiz.questions)
+    for q in quiz.questions:
+        for opt in q.options:
+            if opt.misconception:
+                bk.misconceptions.get(opt.misconception)
+        assert q.options[q.answer].misconception is None  # the right option is no misconception
+
+
+def test_question_sets_open_differently() -> None:
+    firsts = [Quiz.lesson(n).question.prompt["zh"] for n in bk.widgets.lesson_names()]
+    assert len(set(firsts)) == len(firsts)
+
+
+def test_question_set_answers_are_the_engines() -> None:
+    # Quoted from the sources: 10、J、Q、K 都算 0 點 (000); 莊家 3 點遇閒家第三張 8 停牌 (000).
+    sets = {q.id: q for n in bk.widgets.lesson_names() for q in bk.widgets.lesson_questions(n)}
+    j = sets["j-value"]
+    assert j.options[j.answer].text["zh"] == "0"
+    k = sets["banker-3-vs-0"]  # a K is a third card of 0: banker 3 draws (it stands only on 8)
+    assert k.options[k.answer].text["en"] == "draws"
+    void = sets["void-round"]  # 000: 取消結算並退回適用下注
+    assert "退回適用下注" in void.options[void.answer].text["zh"]
+
+
+def test_a_question_set_whose_options_miss_the_engines_answer_is_an_error() -> None:
+    from baccarat_kit.widgets.question_sets import build_question
+
+    with pytest.raises(WidgetError, match="q-bad"):
+        build_question({"id": "q-bad", "kind": "total", "cards": "K 6",
+                        "prompt": {"zh": "?", "en": "?"}, "options": [{"value": 16}, {"value": 0}]})
+    with pytest.raises(WidgetError, match="nope"):
+        Quiz.lesson("nope")
+
+
+def test_lesson_quizzes_do_not_reuse_source_case_cells() -> None:
+    """Lesson 04's banker questions are matrix cells no case of the catalogue covers."""
+    coverage = bk.cases.load().coverage()
+    for q in Quiz.lesson("04").questions:
+        assert not coverage.cases.get(q.id), f"{q.id} is a cell a source case already shows"
+
+
+# ---------------------------------------------------------------- ShoeTracker
+
+
+def test_shoe_tracker_deals_a_seeded_shoe_with_burn_and_cut_card() -> None:
+    a, b = bk.widgets.ShoeTracker(seed=7, lang="en"), bk.widgets.ShoeTracker(seed=7, lang="en")
+    assert a.shoe.burned == b.shoe.burned  # same seed, same shoe
+    first = a.shoe.burned[0]
+    assert len(a.shoe.burned) == 1 + first.rank.pips  # the turned card, then as many as it counts
+    status = bk.widgets.plain_text(a.status)
+    assert "the kit's choice" in status and "14 cards from the end" in status
+    assert "bk-cut-card" in a.status.value
+    before = a.expectation("banker")
+    a.deal_button.click()
+    assert a.rounds == 1 and a.last is not None
+    assert a.expectation("banker") != before  # the odds moved with the cards dealt
+    assert a.expectation("banker") == bk.exact_odds(a.shoe).expected_value("banker")
+    while not a.shoe.finished:
+        a.deal_ten_button.click()
+    assert a.deal_button.disabled and a.odds is None
+    assert "finished" in bk.widgets.plain_text(a.status)
+    assert a.last is not None and a.last.last  # the coup after the cut card ended the shoe
+
+
+def test_shoe_tracker_marks_a_positive_expectation_only_where_the_engine_says_so() -> None:
+    st = bk.widgets.ShoeTracker(seed=2026, lang="en")
+    seen = 0
+    while not st.shoe.finished:
+        rows = re.findall(r'<tr class="(bk-positive|bk-negative)" data-bet="([^"]+)"', st.odds_table.value)
+        assert len(rows) == 6
+        for css, key in rows:
+            bet, table = key.split("/")
+            assert (css == "bk-positive") == (st.expectation(bet, table) > 0)
+        seen += sum(css == "bk-positive" for css, _ in rows)
+        st.deal()
+    assert seen > 0
+
+
+def test_percent_is_exact_at_a_rounding_boundary() -> None:
+    from fractions import Fraction
+
+    from baccarat_kit.widgets.shoe_tracker import percent
+
+    assert percent(Fraction(1, 80000), 3) == "+0.001%"  # 0.00125 % → half-even → 0.001
+    assert percent(Fraction(-3, 80000), 3) == "-0.004%"  # -0.00375 % → -0.004
+
+
+# ---------------------------------------------------------------- preview, keyboard, glyphs
+
+
+@pytest.mark.parametrize("make", [
+    lambda: HandBuilder("2 3 3 4 4"), lambda: RuleChecker(), lambda: CaseViewer("BCR-006"),
+    lambda: Quiz.lesson("04"), lambda: bk.widgets.ShoeTracker(seed=1),
+])
+def test_widgets_carry_a_static_preview_and_the_keyboard_markup(make) -> None:
+    widget = make()
+    data = widget._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in data
+    html = data["text/html"]
+    assert "bk-static" in html and "Run All Cells" in html
+    assert "bk-keys" not in html  # the script is for the live widget only
+    assert "data-lm-suppress-shortcuts" in widget.title.value
+    assert "bk-widget" in widget._dom_classes
+
+
+def test_the_static_preview_shows_what_the_widget_shows() -> None:
+    rc = RuleChecker(banker_total=3, player_third=8)
+    text = bk.widgets.plain_text(rc._repr_mimebundle_()["text/html"])
+    assert bk.widgets.plain_text(rc.decision) in text and "banker-3-vs-8" in text
+
+
+def _font_has(char: str) -> bool | None:
+    import shutil
+    import subprocess
+
+    if shutil.which("fc-list") is None:
+        return None
+    out = subprocess.run(["fc-list", f":charset={ord(char):x}", "family"], capture_output=True,
+                         text=True, check=False).stdout
+    return bool(out.strip())
+
+
+def _symbols() -> set[str]:
+    from pathlib import Path
+
+    root = Path(bk.__file__).parent
+    text = (root / "locale" / "widgets.toml").read_text(encoding="utf-8")
+    text += "".join(p.read_text(encoding="utf-8") for p in (root / "widgets").glob("*.py"))
+    text += (root / "data" / "quizzes.toml").read_text(encoding="utf-8")
+    def cjk(c: str) -> bool:
+        return 0x2E80 <= ord(c) <= 0x9FFF or 0xF900 <= ord(c) <= 0xFAFF or 0xFF00 <= ord(c) <= 0xFFEF
+    return {c for c in text if ord(c) > 0x7F and not cjk(c) and not c.isspace()}
+
+
+def test_every_symbol_the_widgets_show_is_in_an_installed_font() -> None:
+    """Chinese needs a CJK font (docs/widgets.md); every other symbol must be in the fonts
+    installed with Debian's Chromium (DejaVu, Liberation), or it renders as a box (✋ did)."""
+    symbols = _symbols()
+    assert "✋" not in symbols
+    if _font_has("A") is None:
+        pytest.skip("fc-list is not installed")
+    missing = sorted(c for c in symbols if not _font_has(c))
+    assert missing == [], [f"U+{ord(c):04X} {c}" for c in missing]
+
+
+# ---------------------------------------------------------------- case cards
+
+
+def test_case_card_puts_the_sources_words_beside_the_engines_trace() -> None:
+    card = bk.widgets.case_card("BCR-001", lang="zh")
+    text = repr(card)
+    # Source 000, BCR-001: 「閒5補4，(2+3+4) mod 10=9。莊首兩張7停牌。」 and its variant
+    assert "閒5補4，(2+3+4) mod 10=9。莊首兩張7停牌。" in text
+    assert "只把莊第二張4改成5：莊3+5=8為天牌" in text
+    assert text.count("引擎查核：來源的每一項宣稱都成立。") == 2
+    assert card._repr_html_().count('class="bk-quote"') == 2
+    tw = repr(bk.widgets.case_card("TW-A"))
+    assert "TW-A" in tw and "閒家 7 點停牌;莊家 5 點補到 8" in tw  # 003's own words, with the id
+
+
+def test_case_viewer_shows_the_source_beside_the_steps_and_a_value_example_card_by_card() -> None:
+    cv = CaseViewer("BCR-002", cases=["BCR-001", "BCR-002"])
+    assert [c.id for c in cv.cases] == ["BCR-001", "BCR-002"]
+    assert "這裡查表用8，不是閒最後3" in cv.source_words.value  # 000's words
+    cv = CaseViewer("001-VAL-3")
+    info = bk.widgets.plain_text(cv.info)
+    assert "10＝0、J＝0、Q＝0、K＝0" in info and "不是一手牌" in info
+
+
+# ---------------------------------------------------------------- misconceptions: "quote" means quoted
+
+
+def _seeds():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    for candidate in (root.parent / "shared" / "seeds", root.parent.parent / "shared" / "seeds"):
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+def _misconception_entries() -> list[dict]:
+    import tomllib
+    from pathlib import Path
+
+    path = Path(bk.__file__).parent / "data" / "misconceptions.toml"
+    return tomllib.loads(path.read_text(encoding="utf-8"))["misconception"]
+
+
+def test_misconceptions_file_says_quoted_only_for_its_quote_fields() -> None:
+    from pathlib import Path
+
+    head = (Path(bk.__file__).parent / "data" / "misconceptions.toml").read_text(encoding="utf-8")
+    head = head.split("[[misconception]]")[0]
+    assert "quoted from them" not in head and "paraphrase" in head
+
+
+@pytest.mark.skipif(_seeds() is None, reason="the source pages (../shared/seeds) are not here")
+@pytest.mark.parametrize("entry", [e for e in _misconception_entries() if "quote" in e],
+                         ids=lambda e: e["id"])
+def test_misconception_quotes_are_the_sources_own_words(entry: dict) -> None:
+    seeds = _seeds()
+    pages = [p for sid in re.findall(r"\d{3}", entry["source"]) for p in seeds.glob(f"{sid}_*.txt")]
+    assert pages, entry["id"]
+    assert any(entry["quote"] in p.read_text(encoding="utf-8") for p in pages), entry["id"]

@@ -13,19 +13,26 @@ class of the contract in ``docs/architecture.md`` (see ``docs/widgets.md``).
 from __future__ import annotations
 
 from ._common import plain_text
-from .case_viewer import CaseViewer
+from .case_viewer import CaseCard, CaseViewer, case_card
 from .hand_builder import HandBuilder
+from .question_sets import lesson_names, lesson_questions
 from .quiz import Option, Question, Quiz, banker_misconception, load_questions
 from .rule_checker import RuleChecker
+from .shoe_tracker import ShoeTracker
 
 __all__ = [
+    "CaseCard",
     "CaseViewer",
     "HandBuilder",
     "Option",
     "Question",
     "Quiz",
     "RuleChecker",
+    "ShoeTracker",
     "banker_misconception",
+    "case_card",
+    "lesson_names",
+    "lesson_questions",
     "load_questions",
     "plain_text",
 ]

@@ -116,6 +116,32 @@ def lang_toggle(lang: str) -> w.ToggleButtons:
     return toggle
 
 
+# JupyterLab binds ↑/↓ (and J/K, Space …) in a notebook's command mode to moving between
+# cells; a focused <select> or radio button is not "editable" to it, so without this the
+# arrow keys move the cell selection instead of the value. Lumino skips its shortcuts for an
+# event whose target carries ``data-lm-suppress-shortcuts``: when focus enters one of the
+# widget's value pickers, mark that element. The snippet runs in the browser once per widget
+# root (an image that cannot load calls ``onerror``); it changes nothing else, and outside
+# JupyterLab (Voilà, a saved page) the attribute is ignored.
+_KEYS_JS = (
+    "var r=this.closest('.bk-widget');if(r&&!r.dataset.bkKeys){r.dataset.bkKeys='1';"
+    "r.addEventListener('focusin',function(e){var t=e.target;"
+    "if(t&&(t.tagName==='SELECT'||(t.tagName==='INPUT'&&t.type==='radio')))"
+    "{t.setAttribute('data-lm-suppress-shortcuts','true');}});}"
+)
+KEYBOARD_HTML = (
+    f'<img class="bk-keys" src="data:," alt="" aria-hidden="true" '
+    f'style="display:none" onerror="{_KEYS_JS}">'
+)
+"""Markup every widget carries in its title (see ``_KEYS_JS``): ↑/↓ change a picker's value
+in JupyterLab instead of moving between cells."""
+
+
+def title_html(text: str) -> str:
+    """A widget's bold title, with the keyboard markup (:data:`KEYBOARD_HTML`)."""
+    return f"<b>{esc(text)}</b>{KEYBOARD_HTML}"
+
+
 def html_widget(css: str, value: str = "") -> w.HTML:
     out = w.HTML(value=value)
     out.add_class(css)
@@ -137,6 +163,7 @@ class LangMixin:
 
     def _init_lang(self, lang: str | None) -> None:
         self._lang = check_lang(lang)
+        self.add_class("bk-widget")  # type: ignore[attr-defined]
         self.lang_toggle = lang_toggle(self._lang)
         self.lang_toggle.observe(self._on_lang, names="value")
 
@@ -167,6 +194,56 @@ class LangMixin:
 
     def _t(self, key: str, /, **params: Any) -> str:
         return message(key, self._lang, **params)
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        """The widget view, plus a static ``text/html`` preview of what the widget shows.
+
+        JupyterLab draws a stored widget only in a trusted notebook (or once its cell has
+        run); a lesson fresh from the repository is not trusted, so it falls back to the
+        richest safe type: this preview, instead of the bare ``text/plain`` repr."""
+        data: dict[str, Any] = super()._repr_mimebundle_(**kwargs)  # type: ignore[misc]
+        data["text/html"] = static_html(self, self._lang)  # type: ignore[arg-type]
+        return data
+
+
+def _control_text(widget: w.Widget) -> str | None:
+    """A value picker's description and its current choice, as text."""
+    if isinstance(widget, w.ToggleButtons):
+        return None  # the language switch
+    if isinstance(widget, w.RadioButtons):
+        items = "".join(f"<li>{esc(label)}</li>" for label in widget._options_labels)
+        return f"<ul>{items}</ul>"
+    if isinstance(widget, w.Dropdown | w.Select):
+        label = widget.label if widget.label is not None else ""
+        return f"{esc(widget.description)}　<b>{esc(label)}</b>"
+    if isinstance(widget, w.Text | w.IntText | w.BoundedIntText):
+        return f"{esc(widget.description)}　<b>{esc(widget.value)}</b>"
+    return None
+
+
+def static_html(widget: w.Widget, lang: str) -> str:
+    """What a widget shows, as static HTML (for notebooks that are not trusted yet):
+    a note saying how to make it live, then every output and the current choice of every
+    picker, in order. Buttons and the language switch are left out."""
+    parts: list[str] = []
+
+    def walk(node: w.Widget) -> None:
+        if isinstance(node, w.HTML):
+            if node.value:
+                parts.append(f"<div>{node.value.replace(KEYBOARD_HTML, '')}</div>")
+            return
+        if isinstance(node, w.Box):
+            for child in node.children:
+                walk(child)
+            return
+        text = _control_text(node)
+        if text:
+            parts.append(f"<div>{text}</div>")
+
+    walk(widget)
+    note = esc(message("widgets.static-note", lang))
+    return (f'<div class="bk-static" style="border:1px dashed #888;padding:0.4em 0.6em">'
+            f'<p class="bk-static-note"><i>{note}</i></p>{"".join(parts)}</div>')
 
 
 class WidgetError(BaccaratError):

@@ -25,7 +25,9 @@ from ._common import (
     esc,
     html_widget,
     opening_line,
+    plain_text,
     result_line,
+    title_html,
 )
 
 _NUMBERED = re.compile(r"^\d+\.\s+(.*)$")
@@ -70,14 +72,17 @@ class CaseViewer(LangMixin, w.VBox):
     """
 
     def __init__(self, case_id: str | None = None, *, lang: str = "zh",
-                 catalogue: Any = None) -> None:
+                 catalogue: Any = None, cases: Iterable[str] | None = None) -> None:
         super().__init__()
         self._init_lang(lang)
         self.add_class("bk-case-viewer")
         self.catalogue = _default_catalogue() if catalogue is None else catalogue
-        self.cases: tuple[CaseLike, ...] = tuple(
-            c for c in self._iter_catalogue() if getattr(c, "parent", None) is None
-        )
+        if cases is None:
+            self.cases: tuple[CaseLike, ...] = tuple(
+                c for c in self._iter_catalogue() if getattr(c, "parent", None) is None
+            )
+        else:  # only these cases, in this order (a lesson's own list)
+            self.cases = tuple(self._lookup(cid) for cid in cases)
         if not self.cases:
             raise WidgetError("widgets.cv.empty")
         self.case: CaseLike = self.cases[0]
@@ -102,6 +107,9 @@ class CaseViewer(LangMixin, w.VBox):
         self.info = html_widget("bk-case-info")
         self.progress = html_widget("bk-case-progress")
         self.case_steps = html_widget("bk-case-steps")
+        self.source_words = html_widget("bk-case-source")
+        self.source_words.layout = w.Layout(flex="1 1 20em", min_width="16em", margin="0 1em 0 0")
+        self.case_steps.layout = w.Layout(flex="1 1 24em", min_width="18em")
         self.case_result = html_widget("bk-case-result")
         self.case_select.observe(self._on_select, names="value")
         self.variant_toggle.observe(self._on_select, names="value")
@@ -112,7 +120,8 @@ class CaseViewer(LangMixin, w.VBox):
             w.HBox([self.case_select, self.variant_toggle]),
             self.info,
             w.HBox([self.prev_button, self.next_button, self.progress]),
-            self.case_steps,
+            # the source's words beside the engine's trace; wraps below on a narrow screen
+            w.HBox([self.source_words, self.case_steps], layout=w.Layout(flex_flow="row wrap")),
             self.case_result,
         ]
         self._label_controls()
@@ -206,7 +215,7 @@ class CaseViewer(LangMixin, w.VBox):
 
     # ---- view ---------------------------------------------------------------------
     def _label_controls(self) -> None:
-        self.title.value = f"<b>{esc(self._t('widgets.cv.title'))}</b>"
+        self.title.value = title_html(self._t("widgets.cv.title"))
         self.case_select.description = self._t("widgets.cv.case")
         self.case_select.tooltip = self._t("widgets.cv.case-tip")
         value = self.case_select.value
@@ -238,17 +247,16 @@ class CaseViewer(LangMixin, w.VBox):
         assumptions = case.assumptions(lang)
         if assumptions:
             info.append(esc(self._t("widgets.cv.assumptions", text=assumptions)))
-        if case.cards:
+        value_example = bool(getattr(case, "is_value_example", False))
+        if case.cards and not value_example:
             info.append(esc(self._t("widgets.cv.cards", cards=" ".join(c.label for c in case.cards)))
                         + "<br>" + cards_html(case.cards, lang))
+        hand = (getattr(case, "givens", {}) or {}).get("hand") if value_example else None
+        if hand:  # a card-value example: each card and its value, not a hand
+            info.append(esc(self._t("widgets.cv.values", values="、".join(
+                f"{c.label}＝{c.value}" for c in hand))))
         self.info.value = "<br>".join(info)
-        quote = getattr(case, "quote", None)
-        if quote:
-            lines = "<br>".join(esc(line) for line in str(quote).splitlines())
-            label = esc(self._t("widgets.cv.quote", text="")).strip()
-            info.append(f'<blockquote class="bk-quote" style="margin:0.3em 0 0.3em 1em">'
-                        f"{label}<br>{lines}</blockquote>")
-        self.info.value = "<br>".join(info)
+        self.source_words.value = self._source_html()
         coup = self.coup
         if coup is not None:
             self.lines = (opening_line(coup, lang), *(s.explain(lang) for s in coup.steps))
@@ -280,6 +288,22 @@ class CaseViewer(LangMixin, w.VBox):
             # a partial case: its last derived step is the result; say how it was derived
             self.case_result.value = esc(self._t("widgets.cv.partial-derived"))
 
+    def _source_html(self) -> str:
+        """The source's own words for the case shown: its quote, or for a variant the
+        source's "change one condition" sentence (class ``bk-quote``)."""
+        case = self.case
+        quote = getattr(case, "quote", None)
+        label = esc(self._t("widgets.cv.source-words", source=case.source))
+        if quote:
+            text = "<br>".join(esc(line) for line in str(quote).splitlines())
+        elif getattr(case, "parent", None) is not None:
+            text = esc(case.change(self._lang))
+        else:
+            text = esc(self._t("widgets.dash"))
+        return (f"<b>{label}</b>"
+                f'<blockquote class="bk-quote" style="margin:0.3em 0;padding:0.3em 0.6em;'
+                f'border-left:4px solid #888;background:#f6f6f6">{text}</blockquote>')
+
     def _partial_lines(self) -> tuple[str, ...]:
         """The numbered steps the catalogue derives for a partial case (``Case.explain``),
         or nothing when the case has no steps (a card-value example)."""
@@ -291,3 +315,77 @@ class CaseViewer(LangMixin, w.VBox):
 
     def __repr__(self) -> str:
         return f"CaseViewer(case_id={self.case_id!r}, lang={self._lang!r})"
+
+
+class CaseCard:
+    """A case (and its "change one condition" variants) as HTML: for each, the source's own
+    words beside the engine's trace, then what flipped. Displays as HTML in a notebook; its
+    ``repr`` is the same content as plain text (deterministic, so nbval compares it).
+
+    >>> card = case_card("BCR-004", lang="en")
+    >>> "BCR-004-variant" in card.html and "bk-quote" in card.html
+    True
+    """
+
+    def __init__(self, html: str) -> None:
+        self.html = html
+
+    def _repr_html_(self) -> str:
+        return self.html
+
+    def __repr__(self) -> str:
+        return plain_text(self.html)
+
+
+def _trace(case: Any, lang: str) -> tuple[list[str], str]:
+    """The engine's lines and result sentence for a case (a partial one: its derived steps)."""
+    if case.kind == "full" and case.cards:
+        coup = case.coup()
+        lines = [opening_line(coup, lang), *(s.explain(lang) for s in coup.steps)]
+        result = result_line(coup, lang)
+        if coup.unused:
+            result += " " + message("coup.unused", lang, cards=" ".join(c.label for c in coup.unused))
+        return lines, result
+    steps = [_NUMBERED.match(line) for line in str(case.explain(lang)).splitlines()]
+    lines = [m.group(1) for m in steps if m]
+    return lines, ""
+
+
+def case_card(case_id: str, *, lang: str = "zh", catalogue: Any = None) -> CaseCard:
+    """The case ``case_id`` and its variants: source's words | engine's trace, as HTML."""
+    from .hand_builder import HandBuilder
+
+    cat = _default_catalogue() if catalogue is None else catalogue
+    case = cat[case_id]
+    cell = "border:1px solid #bbb;padding:0.3em 0.6em;vertical-align:top"
+    head = (f'<tr><th style="{cell};width:40%">{esc(message("widgets.cv.col-source", lang))}</th>'
+            f'<th style="{cell}">{esc(message("widgets.cv.col-engine", lang))}</th></tr>')
+    rows = [head]
+    for c in (case, *case.variants):
+        if c.parent is None:
+            words = str(c.quote or "")
+            label = f"{c.id}　{c.title(lang)}"
+        else:
+            words = c.change(lang)
+            label = f"{c.id}　{message('widgets.cv.variant', lang)}"
+        lines, result = _trace(c, lang)
+        cards = (esc(message("widgets.cv.cards", lang, cards=" ".join(x.label for x in c.cards)))
+                 if c.cards else esc(message("widgets.cv.partial-card", lang)))
+        quote = "<br>".join(esc(x) for x in words.splitlines())
+        steps = "".join(f"<li>{esc(x)}</li>" for x in lines)
+        check = c.check()
+        verdict = message("widgets.cv.checked" if not check else "widgets.cv.check-failed", lang,
+                          problems="; ".join(map(str, check)))
+        rows.append(
+            f'<tr class="bk-case-row" data-case="{esc(c.id)}">'
+            f'<td style="{cell}"><b>{esc(label)}</b><br><small>{esc(message("widgets.cv.source", lang, source=c.source, basis=_basis(c, lang)))}</small><br>'
+            f'<blockquote class="bk-quote" style="margin:0.3em 0;padding:0.2em 0.5em;border-left:4px solid #888">{quote}</blockquote></td>'
+            f'<td style="{cell}">{cards}<ol>{steps}</ol>{f"<b>{esc(result)}</b><br>" if result else ""}<small>{esc(verdict)}</small></td></tr>')
+    flips = []
+    for v in case.variants:
+        if case.kind == "full" and case.cards and v.cards:
+            hb = HandBuilder(case.cards, lang=lang)
+            hb.set_cards(v.cards)
+            flips.append(f"<p><b>{esc(v.id)}</b>：{esc(plain_text(hb.changes))}</p>")
+    return CaseCard(f'<div class="bk-case-card"><table style="border-collapse:collapse;width:100%">'
+                    f"{''.join(rows)}</table>{''.join(flips)}</div>")

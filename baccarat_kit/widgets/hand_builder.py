@@ -37,6 +37,7 @@ from ._common import (
     html_widget,
     opening_line,
     result_line,
+    title_html,
 )
 
 SLOTS = ("p1", "b1", "p2", "b2", "next1", "next2")
@@ -210,7 +211,7 @@ class HandBuilder(LangMixin, w.VBox):
 
     # ---- view ---------------------------------------------------------------
     def _label_controls(self) -> None:
-        self.title.value = f"<b>{esc(self._t('widgets.hb.title'))}</b>"
+        self.title.value = title_html(self._t("widgets.hb.title"))
         for slot, dd in self.dropdowns.items():
             value = dd.value
             self._syncing = True

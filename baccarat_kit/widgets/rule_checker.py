@@ -21,7 +21,7 @@ from typing import Any
 import ipywidgets as w
 
 from ..rules import VALUES, banker_draws, banker_rule
-from ._common import LangMixin, attr, banker_reason, esc, html_widget
+from ._common import LangMixin, attr, banker_reason, esc, html_widget, title_html
 
 STOOD = "stood"
 """The value of ``bk-player-third`` meaning "the player stood (no third card)"."""
@@ -92,7 +92,7 @@ class RuleChecker(LangMixin, w.VBox):
         self._render()
 
     def _relabel(self) -> None:
-        self.title.value = f"<b>{esc(self._t('widgets.rc.title'))}</b>"
+        self.title.value = title_html(self._t("widgets.rc.title"))
         self.banker_total.description = self._t("widgets.rc.banker-total")
         self.banker_total.tooltip = self._t("widgets.rc.banker-total-tip")
         value = self.player_third.value

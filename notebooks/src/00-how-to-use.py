@@ -1,21 +1,76 @@
 # %% [markdown]
 # # 第 0 課　怎麼使用這門課（How to use this course）
 #
+# > **先讀這裡。** 這是一本 Jupyter 筆記本（notebook）。灰色的格子是程式格（code cell），要**執行**才會動：
+# > 選單 **Run → Run All Cells** 會從上到下執行每一格。還沒執行時，小工具（widgets）只會顯示成一個虛線框的
+# > 「靜態預覽」；執行之後才能點選、切換。
+#
 # 這是一門講**百家樂（Punto Banco / Baccarat）固定補牌規則（drawing rules, third-card rules）與結算（settlement）**的課。
-# 每一課都是一本 Jupyter 筆記本（notebook）：文字說明、可以執行的程式格（code cell），以及可以動手操作的小工具（widgets）。
+# 每一課都是一本筆記本：文字說明、可以執行的程式格，以及可以動手操作的小工具。
 #
 # 本課介紹：
 #
-# 1. 課程的立場（the course's stance）；
-# 2. 課程地圖（course map）；
-# 3. 五個來源頁與各自的規則依據（sources and rules bases）；
-# 4. 規則引擎 `baccarat_kit` 的用法；
-# 5. 語言切換（中文／English）；
-# 6. 四個小工具：手牌組合器、莊家補牌檢查器、案例檢視器、自我檢測；
-# 7. 最後一個自我檢測（self-check quiz）。
+# 1. 怎麼執行筆記本（run a cell, Run All, restart）；
+# 2. 課程地圖（course map）：每一課、每一份練習與訓練器的連結；
+# 3. 課程的立場（the course's stance）；
+# 4. 五個來源頁與各自的規則依據（sources and rules bases）；
+# 5. 規則引擎 `baccarat_kit` 的用法；
+# 6. 語言切換（中文／English）；
+# 7. 五個小工具：手牌組合器、莊家補牌檢查器、案例檢視器、牌靴追蹤器、自我檢測；
+# 8. 第一個自我檢測（self-check）。
 
 # %% [markdown]
-# ## 1. 課程的立場：規則教育，不是下注系統
+# ## 1. 怎麼執行筆記本（running a notebook）
+#
+# | 想做的事 | 怎麼做 |
+# |---|---|
+# | 執行一格 | 點一下那一格，按 **Shift+Enter**（或工具列的 ▶）。格子左邊的 `[ ]` 變成 `[1]`、`[2]`… 表示執行過、第幾個執行。 |
+# | 從頭執行整本 | 選單 **Run → Run All Cells**。 |
+# | 全部重來 | 選單 **Kernel → Restart Kernel and Run All Cells…**：清掉所有變數，從第一格重新執行。跳著執行、改了前面的格子、結果看起來不對時，就這樣做。 |
+# | 只清掉結果 | **Kernel → Restart Kernel…**，之後要再執行一次才會有結果。 |
+# | 存檔 | **Ctrl+S**（File → Save Notebook）。 |
+#
+# 筆記本是**從上往下**執行的：後面的格子會用到前面格子建立的東西（例如 `bk`），所以第一次打開時請先 Run All Cells。
+# 程式格可以修改：改一個數字、再按 Shift+Enter，就能看到引擎怎麼回答。改壞了就用「全部重來」。
+#
+# 小工具（widgets）要在執行之後才能操作。沒有執行時看到的虛線框是靜態預覽，只顯示它的樣子。
+# 操作小工具：**Tab** 移到下一個控制項，下拉選單用 **↑／↓** 換值，按鈕用 **Space** 或 **Enter**。
+
+# %% [markdown]
+# 試一試：點一下下面這一格，按 Shift+Enter。它會算出 7＋8 的百家樂點數（第 1 課會解釋為什麼是 5）。
+
+# %%
+import baccarat_kit as bk
+
+bk.set_language("zh")
+bk.hand_total("7 8")
+
+# %% [markdown]
+# ## 2. 課程地圖（course map）
+#
+# 建議依序讀 01 → 04，再用 05、06 的案例練習；07 講錢怎麼算，08 用數字說明沒有押法能改變賭場優勢，10 是總結。
+# 每一課最後都有自我檢測，以及下一課和對應練習的連結。
+#
+# | 課 | 主題 | 英文 | 對應的練習 |
+# |---|---|---|---|
+# | [00](00-how-to-use.ipynb) | 怎麼使用這門課（本課） | How to use the course | — |
+# | [01](01-card-values.ipynb) | 牌值與點數 | Card values and totals | [練習 01　牌值與點數](../exercises/01-card-values.ipynb) |
+# | [02](02-naturals.ipynb) | 例牌（Natural） | Naturals | [練習 02　例牌與閒家規則](../exercises/02-naturals-player.ipynb) |
+# | [03](03-player-rule.ipynb) | 閒家補牌規則 | The player rule | [練習 02　例牌與閒家規則](../exercises/02-naturals-player.ipynb) |
+# | [04](04-banker-rule.ipynb) | 莊家補牌規則（兩個分支、矩陣、檢查器） | The banker rule | [練習 03　莊家補牌規則](../exercises/03-banker-rule.ipynb) |
+# | [05](05-bcr-cases.ipynb) | BCR-001～BCR-008：逐步打完每一局與「只改一個條件」的變化題 | The BCR cases and their variants | [練習 04　整局判斷](../exercises/04-whole-coups.ipynb) |
+# | [06](06-cases-a-d-and-mistakes.ipynb) | 兩組案例 A～D 與常見錯誤 | Cases A–D and common mistakes | [練習 06　常見錯誤](../exercises/06-misconceptions.ipynb) |
+# | [07](07-settlement.ipynb) | 結算：傭金、免傭、和局退注、對子、燒牌與切牌、作廢局、帳務軌跡 | Settlement | [練習 05　結算](../exercises/05-settlement.ipynb) |
+# | [08](08-odds-and-roads.ipynb) | 賠率、模擬、算牌、牌靴追蹤器與路單 | Odds, counting and roads | — |
+# | [09](09-instructors-adding-a-case.ipynb) | 給講師：把案例加進案例目錄 | For instructors: adding a case | — |
+# | [10](10-summary.ipynb) | 總結：規則與數字 | Summing up | — |
+#
+# **練習**（exercises）在 `exercises/` 資料夾：每一份都是要你自己寫答案的筆記本，寫完一題執行 `check("q1")` 立刻知道對不對。
+# **補牌訓練器**（[trainer](../trainer/trainer.ipynb)）是不用寫程式的練習頁：手牌組合器、檢查器和一組題目；
+# 也可以在終端機執行 `make trainer`，用瀏覽器當成網頁打開。
+
+# %% [markdown]
+# ## 3. 課程的立場：規則教育，不是下注系統
 #
 # 這門課只解釋**固定規則做了什麼**：誰補牌、為什麼補、最後怎麼比點數、怎麼派彩。它不提供押注方法（betting system），
 # 也不預測下一局。來源頁本身也是這樣說的：
@@ -28,28 +83,10 @@
 #
 # 第 8 課（賠率與路單，odds and roads）會用精確的數字說明：不論押哪一注、跟不跟路單或連莊，賭場優勢（house edge）都不會改變。
 # 例如 8 副牌的精確值：押莊（抽 5% 傭金）的賭場優勢是 1.06%、押閒 1.24%、押和（8:1）14.36%，也就是每押 100 長期平均輸掉 1.06、1.24、14.36；
-# 連開幾局莊之後，下一局開莊的機率（不計和局）仍是約 50.7%。本課最後的自我檢測會請引擎把這些數字算出來。
+# 連開幾局莊之後，下一局開莊的機率（不計和局）仍是約 50.7%。本課最後的自我檢測會請引擎算其中一個。
 
 # %% [markdown]
-# ## 2. 課程地圖
-#
-# | 課 | 主題 | 英文 |
-# |---|---|---|
-# | 00 | 怎麼使用這門課（本課） | How to use the course |
-# | 01 | 牌值與點數 | Card values and totals |
-# | 02 | 例牌（天牌） | Naturals |
-# | 03 | 閒家補牌規則 | The player rule |
-# | 04 | 莊家補牌規則（兩個分支、矩陣、檢查器） | The banker rule |
-# | 05 | BCR-001～BCR-008：逐步打完每一局，旁邊是「只改一個條件」的變化題 | The BCR cases and their variants |
-# | 06 | 案例 A～D（兩組）與常見錯誤 | Cases A–D and common mistakes |
-# | 07 | 結算：傭金、免傭（Super 6）、和局退注、對子、帳務軌跡 | Settlement |
-# | 08 | 賠率與路單 | Odds and roads |
-# | 09 | 給講師：把案例加進案例目錄 | For instructors: adding a case |
-#
-# 建議依序讀 01 → 04，再用 05、06 的案例練習；07 講錢怎麼算。每一課最後都有一個小小的自我檢測。
-
-# %% [markdown]
-# ## 3. 五個來源頁與規則依據（sources and rules bases）
+# ## 4. 五個來源頁與規則依據（sources and rules bases）
 #
 # 課程的內容、案例和牌序都來自下面五個公開的繁體中文網頁。它們引用的規則依據不同，但補牌表都是同一套標準 Punto Banco 規則。
 # 課程照原文引用牌序，**來源沒有給的牌不會被補造**：只給點數的案例就保留為「部分案例（partial case）」。
@@ -65,14 +102,10 @@
 # 注意有兩組不同的「案例 A～D」：002 的（只判斷莊家補不補）和 003 的（有最後結果），課程用不同的編號區分（`HK-A`、`TW-A`）。
 
 # %% [markdown]
-# ## 4. 規則引擎：`import baccarat_kit as bk`
+# ## 5. 規則引擎：`import baccarat_kit as bk`
 #
-# 每一課都從同一行開始。整門課只有**一個**規則引擎，筆記本、小工具和案例都去問它，不另外抄一份補牌表。
-
-# %%
-import baccarat_kit as bk
-
-bk.set_language("zh")
+# 每一課都從 `import baccarat_kit as bk` 開始（第 1 節已經執行過）。整門課只有**一個**規則引擎，
+# 筆記本、小工具和案例都去問它，不另外抄一份補牌表。
 
 # %% [markdown]
 # `bk.play(...)` 依發牌順序（閒 1、莊 1、閒 2、莊 2，再補牌）打一局，並記下每一步的理由。
@@ -101,7 +134,7 @@ except bk.BaccaratError as err:
 # 在終端機（terminal）也可以用同一個引擎：`baccarat-kit play 2 3 3 4 4`，或 `baccarat-kit --lang en play 2 3 3 4 4`。
 
 # %% [markdown]
-# ## 5. 語言切換（中文／English）
+# ## 6. 語言切換（中文／English）
 #
 # 所有說明預設是繁體中文，也都有英文。兩種切換方式：
 #
@@ -115,15 +148,16 @@ print(coup.explain("en"))
 # 每個小工具都有自己的語言開關（右上角的「中文／English」按鈕），也可以在建立時指定：`bk.widgets.RuleChecker(lang="en")`。
 
 # %% [markdown]
-# ## 6. 四個小工具（widgets）
+# ## 7. 小工具（widgets）
 #
 # 小工具只是規則引擎的「畫面」：每一個判斷都是引擎算的。全部可以用鍵盤操作：
-# **Tab** 移到下一個控制項，下拉選單用 **↑／↓** 選、**Enter** 確認，按鈕用 **Space** 或 **Enter**。
+# **Tab** 移到下一個控制項，下拉選單用 **↑／↓** 換值，按鈕用 **Space** 或 **Enter**。
 # 顏色從來不是唯一的提示：紅色的牌同時寫著花色（♥、♦）與文字，補牌／停牌寫成「補」「停」，答對答錯寫成 ✔／✘ 與文字。
 #
-# 每個小工具下面都有一格程式，用程式去操作它、讀出結果；在自己的電腦上，你也可以直接用滑鼠和鍵盤操作。
+# 每個小工具下面都有一格程式，用**另一個不顯示的**同款小工具示範、讀出結果，所以執行完整本之後，
+# 你看到的小工具仍停在文字描述的那一手；你可以直接用滑鼠和鍵盤操作它。
 #
-# ### 6.1 手牌組合器（HandBuilder）
+# ### 7.1 手牌組合器（HandBuilder）
 #
 # 選每一張牌（閒家兩張、莊家兩張、牌靴裡接下來的兩張），或在「牌序」欄輸入整串牌再按 Enter。
 # 組合器會畫出兩手牌、點數、每一步的理由和勝方；改了任何一張牌，最後一行會標出改變了什麼。
@@ -137,13 +171,14 @@ builder
 # 000 的 BCR-001 變化題：「只把莊第二張4改成5：莊3+5=8為天牌；閒停在5，不能補4，莊勝，閒注返還0、淨損100。」
 
 # %%
-builder.card_b2.value = "5"
-print(bk.widgets.plain_text(builder.winner))
-print(bk.widgets.plain_text(builder.changes))
-print(bk.widgets.plain_text(builder.settlement))
+demo = bk.widgets.HandBuilder("2 3 3 4 4", bets={"player": 100})
+demo.card_b2.value = "5"
+print(bk.widgets.plain_text(demo.winner))
+print(bk.widgets.plain_text(demo.changes))
+print(bk.widgets.plain_text(demo.settlement))
 
 # %% [markdown]
-# ### 6.2 莊家補牌檢查器（RuleChecker）
+# ### 7.2 莊家補牌檢查器（RuleChecker）
 #
 # 選莊家首兩張點數和閒家第三張牌值（或「閒家停牌」），看莊家補還是停、為什麼，旁邊的矩陣會框出你選的格子。第 4 課會詳細用它。
 
@@ -152,12 +187,13 @@ checker = bk.widgets.RuleChecker()
 checker
 
 # %%
-checker.check(6, 7)
-print(bk.widgets.plain_text(checker.decision))
-print(bk.widgets.plain_text(checker.reason))
+demo_checker = bk.widgets.RuleChecker()
+demo_checker.check(6, 7)
+print(bk.widgets.plain_text(demo_checker.decision))
+print(bk.widgets.plain_text(demo_checker.reason))
 
 # %% [markdown]
-# ### 6.3 案例檢視器（CaseViewer）
+# ### 7.3 案例檢視器（CaseViewer）
 #
 # 從案例目錄（`bk.cases`）選一個來源中的案例，按「下一步」一步一步看，或切到「只改一個條件」的變化題。
 # 只給點數的部分案例（partial case）也可以逐步看：步驟是引擎依來源給的條件推出來的，不會補造牌。
@@ -171,96 +207,39 @@ viewer
 # （「只把莊第二張3改4：莊6，雙方均停牌，6:6和局；原本要補的2不發。」）：
 
 # %%
-viewer.show_all()
-print(bk.widgets.plain_text(viewer.case_steps))
-print(bk.widgets.plain_text(viewer.case_result))
-viewer.variant_toggle.value = True
-viewer.show_all()
-print(bk.widgets.plain_text(viewer.case_result))
+demo_viewer = bk.widgets.CaseViewer("BCR-006")
+demo_viewer.show_all()
+print(bk.widgets.plain_text(demo_viewer.case_steps))
+print(bk.widgets.plain_text(demo_viewer.case_result))
+demo_viewer.variant_toggle.value = True
+demo_viewer.show_all()
+print(bk.widgets.plain_text(demo_viewer.case_result))
 
 # %% [markdown]
-# ### 6.4 自我檢測（Quiz）
+# ### 7.4 牌靴追蹤器（ShoeTracker）
+#
+# 第 8 課用它一局一局發一整靴牌，看每一注的期望值怎麼變：`bk.widgets.ShoeTracker(seed=2026)`。
+#
+# ### 7.5 自我檢測（Quiz）
 #
 # 選一個答案，按「提交答案」。答錯時，回饋會點出這是哪一個常見誤解（misconception）、正確的說法是什麼；答對時會確認。
-# 常見誤解都來自來源頁，收在 `bk.misconceptions`：
-
-# %%
-[m.id for m in bk.misconceptions.all_misconceptions()][:6]
+# 每題以**第一次提交**的答案計分：看過正確答案之後再交，不再計分。做完會有總結，按「重新開始」可以再做一次。
+# 常見誤解都來自來源頁，收在 `bk.misconceptions`。
+#
+# 每一課的題目都是課程資料裡的一組題（`bk.widgets.Quiz.lesson("00")`）：程式格裡看不到答案，
+# 每一題的正確答案都在建立測驗時由規則引擎算出（定義類的題目則依來源的說法）。
 
 # %% [markdown]
-# ## 7. 自我檢測：這門課在講什麼？
-#
-# 第 3 題的說明用到的數字由引擎算出（8 副牌的精確機率，`bk.exact_odds(8)`；第 8 課會詳細說明）。
+# ## 8. 自我檢測：這門課在講什麼？
 
 # %%
-odds8 = bk.exact_odds(8)
-banker_share = float(odds8.banker / (odds8.banker + odds8.player))
-
-
-def edge(bet):
-    return f"{float(odds8.house_edge(bet)):.2%}"
-
-
-questions = [
-    {
-        "id": "what-is-banker",
-        "prompt": {"zh": "百家樂的「莊家（Banker）」是什麼？",
-                   "en": "In baccarat, what is the 'banker'?"},
-        "options": [
-            {"zh": "賭場或平台本身", "en": "The casino or platform itself",
-             "misconception": "banker-is-house"},
-            {"zh": "一個下注區（一手牌）的名稱，任何人都可以押", "en": "The name of one hand (a bet area) anyone may bet on"},
-        ],
-        "answer": 1,
-    },
-    {
-        "id": "who-draws",
-        "prompt": {"zh": "誰決定要不要補第三張牌？", "en": "Who decides whether a third card is drawn?"},
-        "options": [
-            {"zh": "下注的人", "en": "The bettor", "misconception": "choose-to-draw"},
-            {"zh": "荷官", "en": "The dealer", "misconception": "choose-to-draw"},
-            {"zh": "固定的補牌規則，自動決定", "en": "The fixed drawing rules, automatically"},
-        ],
-        "answer": 2,
-    },
-    {
-        "id": "after-a-streak",
-        "prompt": {"zh": "已經連開五局莊。下一局會怎樣？",
-                   "en": "The banker has won five coups in a row. What about the next coup?"},
-        "explain": {"zh": f"8 副牌的精確值：押莊的賭場優勢 {edge('banker')}、押閒 {edge('player')}、"
-                          f"押和 {edge('tie')}；不計和局時開莊的機率 {banker_share:.2%}。這些數字不看路單。",
-                    "en": f"Exact 8-deck figures: house edge {edge('banker')} on banker, "
-                          f"{edge('player')} on player, {edge('tie')} on tie; with ties left out, the banker wins "
-                          f"{banker_share:.2%} of coups. None of this depends on the road."},
-        "options": [
-            {"zh": "補牌規則會跟著路單改變", "en": "The drawing rules change with the road",
-             "misconception": "roads-change-rules"},
-            {"zh": "跟著押，長期就能贏過賭場優勢", "en": "Following the streak beats the house edge in the long run",
-             "misconception": "bet-beats-edge"},
-            {"zh": "補牌規則不變，每一注的賭場優勢也不變", "en": "The rules and every bet's house edge stay the same"},
-        ],
-        "answer": 2,
-    },
-    {
-        "id": "no-commission-rules",
-        "prompt": {"zh": "免傭桌（no-commission）和傭金桌的補牌規則一樣嗎？",
-                   "en": "Do no-commission and commission tables use the same drawing rules?"},
-        "options": [
-            {"zh": "一樣；免傭只改莊注的派彩", "en": "Yes; no-commission changes only the banker payout"},
-            {"zh": "不一樣；免傭桌有自己的補牌表", "en": "No; no-commission tables have their own drawing table",
-             "misconception": "commission-vs-drawing"},
-        ],
-        "answer": 0,
-    },
-]
-quiz = bk.widgets.Quiz(questions)
+quiz = bk.widgets.Quiz.lesson("00")
 quiz
 
 # %% [markdown]
-# 下一格另建一份同樣的測驗（不碰上面那份，免得先看到答案），選錯第 1 題，看回饋怎麼點出誤解：
-
-# %%
-check = bk.widgets.Quiz(questions)
-check.options.value = 0
-check.submit.click()
-print(bk.widgets.plain_text(check.feedback))
+# ## 下一步（what next）
+#
+# * 下一課：[第 1 課　牌值與點數](01-card-values.ipynb)
+# * 本課的練習：[練習 01　牌值與點數](../exercises/01-card-values.ipynb)（在自己的副本裡作答，`check("q1")` 立刻回饋）
+# * 不寫程式的練習：[補牌訓練器（trainer）](../trainer/trainer.ipynb)
+# * 回到[課程地圖](00-how-to-use.ipynb)

@@ -4,7 +4,7 @@
 # 標準百家樂（Punto Banco）每一局都比較兩手牌的**點數**（total）：閒家（Player）與莊家（Banker），接近 9 點的一方勝出。
 # 所有補牌判斷都從點數開始，所以第一課只學一件事：**一手牌怎麼算點數**。
 #
-# 本課依據的來源頁（見 `../shared/seeds/`）：
+# 本課依據的來源頁（課程引用五個公開的規則網頁，代號 000～004，見[第 0 課的來源表](00-how-to-use.ipynb)）：
 #
 # | 頁 | 內容 | 規則依據（rules basis） |
 # |---|---|---|
@@ -162,9 +162,9 @@ except bk.BaccaratError as err:
     print(err)
 
 # %% [markdown]
-# ## 6. 動手試試：手牌練習器（HandBuilder）
+# ## 6. 動手試試：手牌組合器（HandBuilder）
 #
-# 在下拉選單選牌，或在文字框打一串牌再按 Enter（打法同第 4 節），練習器會用引擎算出兩手的點數、每一步的理由和結果。
+# 在下拉選單選牌，或在文字框打一串牌再按 Enter（打法同第 4 節），組合器會用引擎算出兩手的點數、每一步的理由和結果。
 # 牌依發牌順序：閒 1、莊 1、閒 2、莊 2，再來是牌靴接下來的牌。
 # 預設是 000 的 BCR-001（「發牌依序閒2、莊3、閒3、莊4」，閒家第三張 4）。把牌換成 10、J、Q、K，看點數怎麼變。
 # 右上角的「中文／English」可以切換說明的語言（language toggle）。
@@ -174,40 +174,29 @@ hand = bk.widgets.HandBuilder("2 3 3 4 4")
 hand
 
 # %% [markdown]
-# 下面這格替練習器打進 000 BCR-008 的牌（閒4+4、莊4+5），再讀出它顯示的點數。上面的練習器也會跟著變。
+# 下面這格用**另一個**組合器（不顯示，上面那個仍停在 BCR-001）打進 000 BCR-008 的牌（閒4+4、莊4+5），再讀出它顯示的點數：
 
 # %%
 from IPython.display import HTML
 
-hand.sequence.value = "4 4 4 5"
-HTML(hand.totals.value)
+demo = bk.widgets.HandBuilder("2 3 3 4 4")
+demo.sequence.value = "4 4 4 5"
+HTML(demo.totals.value)
 
 # %% [markdown]
-# ## 7. 自我檢查（self-check）
+# ## 7. 自我檢測（self-check）
 #
-# 選一個答案，按「提交答案」。每題的正確答案都是引擎算出來的（`bk.hand_total`、`bk.Card(...).value`），不是手寫的。
+# 題目是課程資料裡的一組題（`Quiz.lesson("01")`），每一題的正確答案都在建立測驗時由規則引擎算出，這一格看不到答案。
+# 每題以**第一次提交**的答案計分；答錯時會看到正確答案與它對應的常見誤解，之後再交不再計分。做完會有總結，按「重新開始」可以再做一次。
 
 # %%
-questions = [
-    bk.display.question(
-        "k-plus-6", "lessons.q01.total", [(16, "16"), (6, "6"), (0, "0")],
-        bk.hand_total("K 6"), "lessons.q01.total-why", cards="K＋6", source="001",
-    ),
-    bk.display.question(
-        "six-eight-seven", "lessons.q01.total", [(21, "21"), (1, "1"), (7, "7")],
-        bk.hand_total("6 8 7"), "lessons.q01.total-why", cards="6＋8＋7", source="003",
-    ),
-    bk.display.question(
-        "k-value", "lessons.q01.k-value",
-        [(10, "10", "face-card-not-in-table"), (0, "0"), (1, "1")],
-        bk.Card("K").value, "lessons.q01.k-value-why",
-    ),
-]
-quiz = bk.widgets.Quiz(questions)
+quiz = bk.widgets.Quiz.lesson("01")
 quiz
 
 # %% [markdown]
-# 選錯時，回饋會指出是哪一個常見誤解（misconception）。下面用另一份測驗示範（不會動到上面的測驗）：選了「10」——
-
-# %%
-print(quiz.preview(2, 0))
+# ## 下一步（what next）
+#
+# * 下一課：[第 2 課　例牌（Natural）](02-naturals.ipynb)
+# * 本課的練習：[練習 01　牌值與點數](../exercises/01-card-values.ipynb)（在自己的副本裡作答，`check("q1")` 立刻回饋）
+# * 不寫程式的練習：[補牌訓練器（trainer）](../trainer/trainer.ipynb)
+# * 回到[課程地圖](00-how-to-use.ipynb)

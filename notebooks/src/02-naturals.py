@@ -155,9 +155,9 @@ bk.display.trace_table(bcr005)
 # | 補牌後的 8、9？ | 不是例牌 | `coup.natural` |
 
 # %% [markdown]
-# ## 6. 動手試試：手牌練習器（HandBuilder）
+# ## 6. 動手試試：手牌組合器（HandBuilder）
 #
-# 預設是 BCR-008（閒4、莊4、閒4、莊5）。改任何一張牌，練習器會重新跑一次規則，逐步說明，並標出哪些結果「變了」。
+# 預設是 BCR-008（閒4、莊4、閒4、莊5）。改任何一張牌，組合器會重新跑一次規則，逐步說明，並標出哪些結果「變了」。
 # 試試：讓閒家首兩張變成 9 點；或讓某一方在**補牌後**才到 8 點，看看引擎是否把它當成例牌。
 
 # %%
@@ -167,44 +167,27 @@ hand = bk.widgets.HandBuilder("4 4 4 5")
 hand
 
 # %% [markdown]
-# 下面這格替練習器做 BCR-008 的「只改一個條件」：把莊第二張 5 改成 4。練習器說明結果從莊勝變成和局：
+# 下面這格用**另一個**組合器（不顯示，上面那個仍停在 BCR-008）做 BCR-008 的「只改一個條件」：把莊第二張 5 改成 4。組合器說明結果從莊勝變成和局：
 
 # %%
-hand.card_b2.value = "4"
-HTML(hand.winner.value + "<br>" + hand.changes.value)
+demo = bk.widgets.HandBuilder("4 4 4 5")
+demo.card_b2.value = "4"
+HTML(demo.winner.value + "<br>" + demo.changes.value)
 
 # %% [markdown]
-# ## 7. 自我檢查（self-check）
+# ## 7. 自我檢測（self-check）
 #
-# 三題都來自 000 的牌例；正確答案由引擎算出（`coup.steps`、`coup.winner`、`coup.natural`）。
+# 題目是課程資料裡的一組題（`Quiz.lesson("02")`），每一題的正確答案都在建立測驗時由規則引擎算出，這一格看不到答案。
+# 每題以**第一次提交**的答案計分；答錯時會看到正確答案與它對應的常見誤解，之後再交不再計分。做完會有總結，按「重新開始」可以再做一次。
 
 # %%
-self_check = bk.play("2 3 3 5")  # 000「自己判斷」：閒2+3、莊3+5（發牌順序 閒2、莊3、閒3、莊5）
-player_drew = any(s.who == "player" and s.action == "draw" for s in self_check.steps)
-questions = [
-    bk.display.question(
-        "self-check-2", "lessons.q02.self-check",
-        [(True, "lessons.q02.opt-player-draws", "matrix-after-natural"),
-         (False, "lessons.q02.opt-no-draw")],
-        player_drew, "lessons.q02.self-check-why",
-    ),
-    bk.display.question(
-        "bcr-008", "lessons.q02.bcr008",
-        [("tie", "who.tie", "naturals-tie"), ("banker", "who.banker"), ("player", "who.player")],
-        bcr008.winner, "lessons.q02.bcr008-why",
-    ),
-    bk.display.question(
-        "bcr-004-variant", "lessons.q02.bcr004",
-        [(True, "lessons.q02.opt-natural", "three-card-natural"),
-         (False, "lessons.q02.opt-not-natural")],
-        bcr004_variant.natural, "lessons.q02.bcr004-why",
-    ),
-]
-quiz = bk.widgets.Quiz(questions)
+quiz = bk.widgets.Quiz.lesson("02")
 quiz
 
 # %% [markdown]
-# 選錯時，回饋會指出是哪一個常見誤解。下面用另一份測驗示範（不會動到上面的測驗）：在 BCR-008 選「和局」——
-
-# %%
-print(quiz.preview(1, 0))
+# ## 下一步（what next）
+#
+# * 下一課：[第 3 課　閒家補牌規則](03-player-rule.ipynb)
+# * 本課的練習：[練習 02　例牌與閒家規則](../exercises/02-naturals-player.ipynb)（在自己的副本裡作答，`check("q1")` 立刻回饋）
+# * 不寫程式的練習：[補牌訓練器（trainer）](../trainer/trainer.ipynb)
+# * 回到[課程地圖](00-how-to-use.ipynb)

@@ -40,7 +40,7 @@ bcr001 = bk.play("2 3 3 4 4")
 print(bcr001.explain())
 
 # %% [markdown]
-# 第 1 行先查例牌（沒有），第 2 行才輪到閒家，第 3 行最後才是莊家。每一步都有規則 id（rule id）：
+# 第 1 行先查例牌（沒有），第 2 行才輪到閒家，第 3 行最後才是莊家。每一步都有規則編號（rule id）：
 
 # %%
 [(step.who, step.action, step.rule) for step in bcr001.steps]
@@ -65,7 +65,7 @@ def player_row(total):
     return [total, bk.display.decision(bk.player_draws(total)), bk.player_rule(total)]
 
 
-bk.display.table(["閒家首兩張點數 (player total)", "閒家處理 (decision)", "規則 id (rule)"], [player_row(t) for t in range(10)])
+bk.display.table(["閒家首兩張點數 (player total)", "閒家處理 (decision)", "規則編號 (rule)"], [player_row(t) for t in range(10)])
 
 # %% [markdown]
 # 002：「閒家的判斷比莊家簡單，不需要查看莊家點數才決定自己是否補牌。」
@@ -120,7 +120,7 @@ start, bk.player_draws(start), bk.hand_total("2 3 7")
 player = bk.hand_total("3 4")
 banker = bk.hand_total("A 4")
 bk.display.table(
-    ["誰 (who)", "點數 (total)", "決定 (decision)", "規則 id (rule)"],
+    ["誰 (who)", "點數 (total)", "決定 (decision)", "規則編號 (rule)"],
     [
         ["閒家", player, bk.display.decision(bk.player_draws(player)), bk.player_rule(player)],
         ["莊家", banker, bk.display.decision(bk.banker_draws(banker, None)),
@@ -176,10 +176,10 @@ bk.display.coups_table([("BCR-006", bcr006), ("BCR-006 只改一個條件", bcr0
 [step.rule for step in bcr006.steps], [step.rule for step in bcr006_variant.steps]
 
 # %% [markdown]
-# ## 7. 動手試試：手牌練習器（HandBuilder）
+# ## 7. 動手試試：手牌組合器（HandBuilder）
 #
 # 預設是 BCR-006（閒2、莊2、閒4、莊3，莊家第三張 2）。換掉閒家的牌，看閒家 0～5 點與 6～7 點時，步驟說明怎麼變；
-# 每一步都寫出規則 id 和理由。
+# 每一步都寫出規則編號 和理由。
 
 # %%
 from IPython.display import HTML
@@ -188,38 +188,27 @@ hand = bk.widgets.HandBuilder("2 2 4 3 2")
 hand
 
 # %% [markdown]
-# 下面這格替練習器做 BCR-006 的「只改一個條件」：莊第二張 3 改成 4。閒家照樣 6 點停牌，變的是莊家：
+# 下面這格用**另一個**組合器（不顯示，上面那個仍停在 BCR-006）做 BCR-006 的「只改一個條件」：莊第二張 3 改成 4。閒家照樣 6 點停牌，變的是莊家：
 
 # %%
-hand.card_b2.value = "4"
-HTML(hand.steps.value + hand.changes.value)
+demo = bk.widgets.HandBuilder("2 2 4 3 2")
+demo.card_b2.value = "4"
+HTML(demo.steps.value + demo.changes.value)
 
 # %% [markdown]
-# ## 8. 自我檢查（self-check）
+# ## 8. 自我檢測（self-check）
 #
-# 前三題由引擎直接出題（`bk.widgets.Quiz.player_rule`、`Quiz.banker_rule`：範例1 的閒家 5 點、牌例五的閒家 7 點與莊家 5 點），
-# 最後一題是 BCR-006；答案都由引擎算出。
+# 題目是課程資料裡的一組題（`Quiz.lesson("03")`），每一題的正確答案都在建立測驗時由規則引擎算出，這一格看不到答案。
+# 每題以**第一次提交**的答案計分；答錯時會看到正確答案與它對應的常見誤解，之後再交不再計分。做完會有總結，按「重新開始」可以再做一次。
 
 # %%
-generated = [
-    *bk.widgets.Quiz.player_rule([5, 7]).questions,
-    *bk.widgets.Quiz.banker_rule([(5, None)]).questions,
-]
-third = None if bcr006.player_third is None else bcr006.player_third.value
-questions = [
-    *generated,
-    bk.display.question(
-        "bcr-006-third", "lessons.q03.bcr006",
-        [(6, "lessons.q03.opt-final-total", "final-total-as-third"),
-         (None, "lessons.q03.opt-no-third"), (0, "0")],
-        third, "lessons.q03.bcr006-why",
-    ),
-]
-quiz = bk.widgets.Quiz(questions)
+quiz = bk.widgets.Quiz.lesson("03")
 quiz
 
 # %% [markdown]
-# 選錯時，回饋會指出是哪一個常見誤解。下面用另一份測驗示範（不會動到上面的測驗）：在 BCR-006 選「6（閒家的最後點數）」——
-
-# %%
-print(quiz.preview(-1, 0))
+# ## 下一步（what next）
+#
+# * 下一課：[第 4 課　莊家補牌規則](04-banker-rule.ipynb)
+# * 本課的練習：[練習 02　例牌與閒家規則](../exercises/02-naturals-player.ipynb)（在自己的副本裡作答，`check("q1")` 立刻回饋）
+# * 不寫程式的練習：[補牌訓練器（trainer）](../trainer/trainer.ipynb)
+# * 回到[課程地圖](00-how-to-use.ipynb)

@@ -64,7 +64,8 @@ bk.player_draws(7), bk.banker_draws(5, None)
 # %% [markdown]
 # ## 3. 分支 B：閒家已補第三張（player drew）→ 莊家矩陣
 #
-# 002「情況 B：閒家已取得第三張牌」給了完整矩陣；000 的「莊家第三張牌完整判斷表」是同一張表的另一種寫法：
+# 002「情況 B：閒家已取得第三張牌」給了完整矩陣；000 的「莊家第三張牌完整判斷表」是同一張表的另一種寫法。
+# 下面引用 000 的表時**省略了它的最後一列**「8～9｜不適用｜自然牌，通常停止補牌」：那一列講的是例牌（第 2 課），不屬於閒家已補牌的分支。
 #
 # > | 莊家首兩張點數 | 閒家第三張牌 | 莊家處理 |
 # > |---|---|---|
@@ -211,7 +212,7 @@ for case_id in ("001-EX-1", "001-EX-2", "001-EX-3", "001-EX-4"):
     rows.append([case.title(), f"莊 {claims['banker_first_total']} 點、閒家第三張 {claims['player_third']}",
                  bk.display.decision(claims["banker_decision"] == "draw"),
                  bk.display.decision(engine.action == "draw"), engine.rule])
-bk.display.table(["牌例", "條件", "來源的判斷", "引擎的判斷", "規則 id"], rows)
+bk.display.table(["牌例", "條件", "來源的判斷", "引擎的判斷", "規則編號"], rows)
 
 # %% [markdown]
 # ## 7. 一整局：BCR-002「莊3：閒第三張8與9的翻轉」
@@ -242,13 +243,14 @@ builder = bk.widgets.HandBuilder("2 A 3 2 8")
 builder
 
 # %% [markdown]
-# 下一格用程式把閒家第三張改成 9、再下一張設成 4（就是 BCR-002 的變化題），再讀出組合器顯示的結果：
+# 下一格用**另一個**組合器（不顯示，上面那個仍停在 BCR-002）把閒家第三張改成 9、再下一張設成 4（就是 BCR-002 的變化題），再讀出它顯示的結果：
 
 # %%
-builder.card_next1.value = "9"
-builder.card_next2.value = "4"
-print(bk.widgets.plain_text(builder.winner))
-print(bk.widgets.plain_text(builder.changes))
+demo = bk.widgets.HandBuilder("2 A 3 2 8")
+demo.card_next1.value = "9"
+demo.card_next2.value = "4"
+print(bk.widgets.plain_text(demo.winner))
+print(bk.widgets.plain_text(demo.changes))
 
 # %% [markdown]
 # ## 9. 莊家補牌檢查器（RuleChecker）
@@ -261,36 +263,38 @@ checker = bk.widgets.RuleChecker()
 checker
 
 # %% [markdown]
-# 用程式選 002 的案例 A（「閒 5 → 第三張 8； 莊 3」，來源的判定是停牌），讀出檢查器的判定與理由：
+# 用**另一個**檢查器（不顯示，上面那個仍停在「莊 3 點、閒家停牌」）選 002 的案例 A（「閒 5 → 第三張 8； 莊 3」，來源的判定是停牌），讀出判定與理由：
 
 # %%
-checker.banker_total.value = 3
-checker.player_third.value = 8
-print(bk.widgets.plain_text(checker.decision))
-print(bk.widgets.plain_text(checker.reason))
+demo_checker = bk.widgets.RuleChecker()
+demo_checker.banker_total.value = 3
+demo_checker.player_third.value = 8
+print(bk.widgets.plain_text(demo_checker.decision))
+print(bk.widgets.plain_text(demo_checker.reason))
 
 # %% [markdown]
 # 再選範例4（閒家停牌、莊家 5 點）：
 
 # %%
-checker.check(5, None)
-print(bk.widgets.plain_text(checker.decision))
-print(bk.widgets.plain_text(checker.reason))
+demo_checker.check(5, None)
+print(bk.widgets.plain_text(demo_checker.decision))
+print(bk.widgets.plain_text(demo_checker.reason))
 
 # %% [markdown]
 # ## 10. 自我檢測（self-check）
 #
-# 每一題的答案、理由，以及選錯時提醒的常見誤解（misconception），都由規則引擎和誤解清單產生。
+# 這一組題目問的是來源的案例**沒有**用到的矩陣格子（例如莊 5 遇閒第三張 8、莊 1 遇 8、莊 3 遇 K），所以不能靠背案例作答，要會查表。
+# 題目是課程資料裡的一組題（`Quiz.lesson("04")`），每一題的正確答案都在建立測驗時由規則引擎算出，這一格看不到答案。
+# 每題以**第一次提交**的答案計分；答錯時會看到正確答案與它對應的常見誤解，之後再交不再計分。做完會有總結，按「重新開始」可以再做一次。
 
 # %%
-quiz = bk.widgets.Quiz.banker_rule([(3, 8), (6, 7), (5, None), (4, 1), (2, 8), (5, 3)])
+quiz = bk.widgets.Quiz.lesson("04")
 quiz
 
 # %% [markdown]
-# 下一格不碰上面的測驗（免得先看到答案），而是另建一份同樣的題目，選錯第 1 題，看回饋怎麼點出誤解：
-
-# %%
-check = bk.widgets.Quiz.banker_rule([(3, 8)])
-check.options.value = 0  # 「補牌」
-check.submit.click()
-print(bk.widgets.plain_text(check.feedback))
+# ## 下一步（what next）
+#
+# * 下一課：[第 5 課　BCR-001～BCR-008](05-bcr-cases.ipynb)
+# * 本課的練習：[練習 03　莊家補牌規則](../exercises/03-banker-rule.ipynb)（在自己的副本裡作答，`check("q1")` 立刻回饋）
+# * 不寫程式的練習：[補牌訓練器（trainer）](../trainer/trainer.ipynb)
+# * 回到[課程地圖](00-how-to-use.ipynb)

@@ -24,55 +24,21 @@ bcr = [case for case in catalogue.by_source("000") if case.id.startswith("BCR-")
 [(case.id, case.title()) for case in bcr]
 
 # %% [markdown]
-# 每個案例都是資料（`baccarat_kit/cases/bcr.toml`），而且**每一項宣稱都由引擎查核**
-# （`baccarat-kit cases check`）。下面這個小工具把一個案例和它的變化題並排印出，
-# 最後列出引擎算出的差別：結果、點數、誰補牌、用到的規則 id（rule id）。
+# 每個案例都是資料（`baccarat_kit/cases/bcr.toml`），而且**每一項宣稱都由引擎查核**（`baccarat-kit cases check`）。
+#
+# ## 案例檢視器：一步一步走完八手牌
+#
+# 下面的案例檢視器（CaseViewer）只放 BCR-001～BCR-008。選一手牌，按「下一步」一步一步看引擎怎麼打；
+# 左邊是來源的原文，右邊是引擎的每一步。按「只改一個條件」切到變化題，再一步一步看什麼翻轉了。
+# 鍵盤也可以：Tab 移到選單，↑／↓ 換案例。
 
 # %%
-def drew(coup, who):
-    """Whether a hand drew a third card (read from the engine's coup)."""
-    return len(getattr(coup, f"{who}_cards")) == 3
+viewer = bk.widgets.CaseViewer("BCR-001", cases=[case.id for case in bcr])
+viewer
 
-
-def shown(name, value):
-    """A coup's value in words: 閒家／莊家／和局, 是／否, 補牌／停牌, or the number."""
-    if name == "winner":
-        return message(f"who.{value}")
-    if isinstance(value, bool):
-        return ("補牌" if value else "停牌") if name.endswith("draws") else ("是" if value else "否")
-    return value
-
-
-def flipped(before, after):
-    """What the engine gives differently for two coups."""
-    labels = {"winner": "結果", "player_total": "閒家點數", "banker_total": "莊家點數", "natural": "例牌"}
-    out = [f"{label}：{shown(name, getattr(before, name))} → {shown(name, getattr(after, name))}"
-           for name, label in labels.items() if getattr(before, name) != getattr(after, name)]
-    for who, label in (("player", "閒家"), ("banker", "莊家")):
-        if drew(before, who) != drew(after, who):
-            out.append(f"{label}：{shown('draws', drew(before, who))} → {shown('draws', drew(after, who))}")
-    return out
-
-
-def side_by_side(case_id):
-    case = catalogue[case_id]
-    (variant,) = case.variants
-    print(f"【{case.id}】{case.title()}")
-    print("發牌順序：", bk.format_cards(case.cards))
-    print(case.coup().explain())
-    print()
-    print(f"【{variant.id}】只改一個條件：")
-    print(variant.change())
-    print("發牌順序：", bk.format_cards(variant.cards))
-    print(variant.coup().explain())
-    print()
-    print("翻轉了什麼：")
-    for line in flipped(case.coup(), variant.coup()):
-        print("  •", line)
-    rules = [s.rule for s in case.coup().steps], [s.rule for s in variant.coup().steps]
-    print("規則 id：", " / ".join(rules[0]), "→", " / ".join(rules[1]))
-    problems = case.check() + variant.check()
-    print("引擎查核：", "來源的每一項宣稱都成立 ✔" if not problems else problems)
+# %% [markdown]
+# 接下來每一節是一手牌的整張對照表：左欄是 000 的原文（變化題是它「只改一個條件」的那一句），
+# 右欄是引擎依發牌順序一步一步打出來的結果，最後一行是引擎比較兩局後「翻轉了什麼」。
 
 # %% [markdown]
 # ## BCR-001｜閒5補到9、莊7停牌
@@ -81,7 +47,7 @@ def side_by_side(case_id):
 # 莊 3+5=8 是例牌（Natural，來源稱天牌），雙方都不再補牌——那張 4 根本沒有發出去。
 
 # %%
-side_by_side("BCR-001")
+bk.widgets.case_card("BCR-001")
 
 # %% [markdown]
 # ### BCR-001 的結算（settlement）
@@ -90,13 +56,13 @@ side_by_side("BCR-001")
 # 結算交給 `bk.settle`（金額一律是 `Decimal`）：
 
 # %%
+rows = []
 for case in (catalogue["BCR-001"], catalogue["BCR-001-variant"]):
     settled = bk.settle(case.coup(), {"player": 100})
-    print(f"【{case.id}】")
-    print(settled.explain())
     (bet,) = case.bets
-    print(f"來源寫的：返還 {bet.returned}，淨額 {bet.net}")
-    print()
+    rows.append([case.id, message(f"who.{case.coup().winner}"), settled.returned, settled.net,
+                 bet.returned, bet.net])
+bk.display.table(["案例", "結果", "引擎：返還", "引擎：淨額", "來源：返還", "來源：淨額"], rows)
 
 # %% [markdown]
 # ## BCR-002｜莊3：閒第三張8與9的翻轉
@@ -105,7 +71,7 @@ for case in (catalogue["BCR-001"], catalogue["BCR-001-variant"]):
 # 補到 4 成 7。來源特別說「停牌分支不消耗這張4」：原題裡引擎也把這張 4 列為「未發出的牌」（unused）。
 
 # %%
-side_by_side("BCR-002")
+bk.widgets.case_card("BCR-002")
 
 # %% [markdown]
 # ## BCR-003｜莊4：第三張1不補，2才補
@@ -113,7 +79,7 @@ side_by_side("BCR-002")
 # 「莊家不是0～5一律補」：莊 4 遇閒第三張 A（牌值 1）停牌；變化題改成 2，莊 4 就補。
 
 # %%
-side_by_side("BCR-003")
+bk.widgets.case_card("BCR-003")
 
 # %% [markdown]
 # ## BCR-004｜莊5：第三張3與4的邊界
@@ -121,7 +87,7 @@ side_by_side("BCR-003")
 # 要分清楚「莊首兩張 5」和「閒第三張 3」。變化題裡莊補到 8——「這個8是補牌後結果，不是天牌」。
 
 # %%
-side_by_side("BCR-004")
+bk.widgets.case_card("BCR-004")
 
 # %% [markdown]
 # ## BCR-005｜莊6：第三張5與6的邊界
@@ -129,7 +95,7 @@ side_by_side("BCR-004")
 # 閒補成 8 不是例牌，莊家照樣查表；變化題閒第三張 6，莊 6 補牌，9:9 和局（tie）。
 
 # %%
-side_by_side("BCR-005")
+bk.widgets.case_card("BCR-005")
 
 # %% [markdown]
 # ## BCR-006｜閒不補：改走莊0～5分支
@@ -138,7 +104,7 @@ side_by_side("BCR-005")
 # 「原本要補的2不發」。
 
 # %%
-side_by_side("BCR-006")
+bk.widgets.case_card("BCR-006")
 
 # %% [markdown]
 # ## BCR-007｜莊0～2無條件補的適用前提
@@ -147,7 +113,7 @@ side_by_side("BCR-006")
 # （只改一個條件，所以牌靴裡那張 5 還在，只是莊家不再補它。）
 
 # %%
-side_by_side("BCR-007")
+bk.widgets.case_card("BCR-007")
 
 # %% [markdown]
 # ## BCR-008｜兩邊自然牌不再發第三張
@@ -155,7 +121,7 @@ side_by_side("BCR-007")
 # 例牌（Natural）不是自動和局：莊 9 勝閒 8。變化題雙方都是例牌 8，才是和局。
 
 # %%
-side_by_side("BCR-008")
+bk.widgets.case_card("BCR-008")
 
 # %% [markdown]
 # ## 一次看八手：引擎與來源對照
@@ -163,85 +129,48 @@ side_by_side("BCR-008")
 # 每一列是一手牌（或它的變化題）：發牌順序、引擎算出的點數與結果、來源宣稱的結果。
 
 # %%
-for case in bcr:
-    for c in (case, *case.variants):
-        coup = c.coup()
-        mark = "✔" if not c.check() else "✘"
-        print(f"{c.id:<16} {bk.format_cards(c.cards):<13} 閒 {coup.player_total} 莊 {coup.banker_total}"
-              f"  引擎：{message(f'who.{coup.winner}')}  來源：{message(f'who.' + c.claims['winner'])}  {mark}")
+bk.display.table(
+    ["案例", "發牌順序", "閒", "莊", "引擎的結果", "來源的結果", "一致"],
+    [[c.id, bk.format_cards(c.cards), c.coup().player_total, c.coup().banker_total,
+      message(f"who.{c.coup().winner}"), message(f"who.{c.claims['winner']}"),
+      "✔ 一致" if not c.check() else "✘ 不一致"]
+     for case in bcr for c in (case, *case.variants)],
+)
 
 # %% [markdown]
-# ## 自己打一手：CaseViewer 與 HandBuilder
+# ## 自己打一手：手牌組合器（HandBuilder）
 #
-# **CaseViewer**：選一個案例，按「下一步」一步一步看，按「只改一個條件」切到變化題。
-# **HandBuilder**：自己選牌（或輸入發牌順序），它會標出改動後什麼翻轉了。
-# （在 JupyterLab 裡才會顯示成互動元件。）
-
-# %%
-viewer = bk.widgets.CaseViewer("BCR-004")
-viewer
-
-# %%
-viewer.select("BCR-004-variant")
-viewer.show_all()
-print(bk.widgets.plain_text(viewer.case_steps))
-print(bk.widgets.plain_text(viewer.case_result))
-
-# %% [markdown]
-# 用 HandBuilder 重現 BCR-001，再只改莊第二張（4 → 5），看它標出的翻轉：
+# 自己選牌（或輸入發牌順序），組合器會重新發牌、寫出每一步的理由，並標出改動後什麼翻轉了。預設是 BCR-001 與閒注 100。
 
 # %%
 builder = bk.widgets.HandBuilder(bk.format_cards(catalogue["BCR-001"].cards), bets={"player": 100})
 builder
 
+# %% [markdown]
+# 下一格用**另一個**組合器（不顯示，上面那個仍停在 BCR-001）只改莊第二張（4 → 5），讀出它標出的翻轉：
+
 # %%
-builder.card_b2.value = "5"
-print(bk.widgets.plain_text(builder.winner))
-print(bk.widgets.plain_text(builder.changes))
-print(bk.widgets.plain_text(builder.settlement))
+demo = bk.widgets.HandBuilder(bk.format_cards(catalogue["BCR-001"].cards), bets={"player": 100})
+demo.card_b2.value = "5"
+print(bk.widgets.plain_text(demo.winner))
+print(bk.widgets.plain_text(demo.changes))
+print(bk.widgets.plain_text(demo.settlement))
 
 # %% [markdown]
-# ## 自我檢查（self-check quiz）
+# ## 自我檢測（self-check）
 #
-# 選一個答案，按「提交答案」；答錯時會說出是哪一種常見誤解（misconception）。
-# 前兩題的答案由引擎產生（`Quiz.banker_rule`），不是抄表。
+# 這一組題目用的是來源**沒有**給的牌局：自己一步一步打，不能靠記住 BCR 的答案。
+# 題目是課程資料裡的一組題（`Quiz.lesson("05")`），每一題的正確答案都在建立測驗時由規則引擎算出，這一格看不到答案。
+# 每題以**第一次提交**的答案計分；答錯時會看到正確答案與它對應的常見誤解，之後再交不再計分。做完會有總結，按「重新開始」可以再做一次。
 
 # %%
-third_value = catalogue["BCR-002"].coup().player_third.value
-questions = [
-    *bk.widgets.Quiz.banker_rule([(3, third_value), (2, 8)]).questions,
-    {
-        "id": "bcr-002-lookup",
-        "prompt": {"zh": "BCR-002：閒 5 補到 8，最後 3 點；莊 3。查莊家補牌表時用哪個數字？",
-                   "en": "BCR-002: player 5 draws an 8 and ends on 3; banker 3. Which number do you look up?"},
-        "options": [
-            {"zh": "閒家第三張牌值 8", "en": "the player's third card, 8"},
-            {"zh": "閒家最後點數 3", "en": "the player's final total, 3",
-             "misconception": "final-total-as-third"},
-        ],
-        "answer": 0,
-        "explain": {"zh": "來源：「這裡查表用8，不是閒最後3。」",
-                    "en": "The source: look up the 8, not the player's final 3."},
-    },
-    {
-        "id": "bcr-004-variant-natural",
-        "prompt": {"zh": "BCR-004 變化題：莊 5 補到 3，最後 8 點。這是例牌（Natural，來源稱天牌）嗎？",
-                   "en": "BCR-004 variant: banker 5 draws a 3 and ends on 8. Is that a natural?"},
-        "options": [
-            {"zh": "是，8 點就是例牌", "en": "yes, an 8 is a natural",
-             "misconception": "three-card-natural"},
-            {"zh": "不是，例牌只看首兩張", "en": "no, only the first two cards make a natural"},
-        ],
-        "answer": 0 if catalogue["BCR-004-variant"].coup().natural else 1,
-        "explain": {"zh": "來源：「這個8是補牌後結果，不是天牌。」",
-                    "en": "The source: this 8 comes after a draw; it is not a natural."},
-    },
-]
-quiz = bk.widgets.Quiz(questions)
+quiz = bk.widgets.Quiz.lesson("05")
 quiz
 
 # %% [markdown]
-# 選錯時，回饋會指出是哪一個常見誤解。下面另建一份同樣的測驗示範（不會動到上面的測驗）：在第 3 題選「閒家最後點數 3」——
-
-# %%
-print(quiz.preview(2, 1))
+# ## 下一步（what next）
+#
+# * 下一課：[第 6 課　兩組案例 A～D 與常見錯誤](06-cases-a-d-and-mistakes.ipynb)
+# * 本課的練習：[練習 04　整局判斷](../exercises/04-whole-coups.ipynb)（在自己的副本裡作答，`check("q1")` 立刻回饋）
+# * 不寫程式的練習：[補牌訓練器（trainer）](../trainer/trainer.ipynb)
+# * 回到[課程地圖](00-how-to-use.ipynb)

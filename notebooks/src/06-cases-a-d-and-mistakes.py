@@ -30,38 +30,47 @@ tw = [catalogue[f"TW-{x}"] for x in "ABCD"]
 # 002：「最容易犯的錯誤是先看到『莊家 5 點』就直接決定補或停。正確做法應先問：閒家有沒有第三張？
 # 如果有，第三張的百家樂點值是多少？」
 #
-# 下表左邊是來源的已知條件與判定，右邊是引擎的判定、理由與規則 id。
+# 下表左邊是來源的已知條件與判定，右邊是引擎的判定、理由與規則編號。
 
 # %%
-def engine_decision(case, who="banker"):
-    """The engine's decision for a case, with its reason and rule id."""
-    decision = case.outcome().decisions[who]
-    return decision.action, f"{decision.reason()}（{decision.why()}）", decision.rule
-
-
-for case in hk:
-    action, reason, rule = engine_decision(case)
-    c = case.claims
-    source_says = bk.display.decision(c["banker_decision"] == "draw")
-    print(f"{case.id}：閒 {c['player_first_total']} → 第三張 {c['player_third']}；莊 {c['banker_first_total']}")
-    print(f"    來源：{source_says}　｜　引擎：{bk.display.decision(action == 'draw')}　{rule}")
-    print(f"    {reason}")
-    print(f"    查核：{'✔' if not case.check() else case.check()}")
+viewer = bk.widgets.CaseViewer("HK-A", cases=[c.id for c in hk + tw])
+viewer
 
 # %% [markdown]
-# 用 **RuleChecker**（莊家補牌判斷工具）逐一重現：選莊家點數與閒家第三張，它從引擎讀出補或停，
-# 並在矩陣（matrix）上標出那一格。
+# 上面的案例檢視器（CaseViewer）放了兩組案例 A–D：選一個案例，按「下一步」一步一步看；左邊是來源的原文，右邊是引擎推出的每一步。
+# 下面每一張對照表是同樣的內容，一次看完：
+
+# %%
+bk.widgets.case_card("HK-A")
+
+# %%
+bk.widgets.case_card("HK-B")
+
+# %%
+bk.widgets.case_card("HK-C")
+
+# %%
+bk.widgets.case_card("HK-D")
+
+# %% [markdown]
+# 用**莊家補牌檢查器**（RuleChecker）自己重現：選莊家點數與閒家第三張，它從引擎讀出補或停，
+# 並在矩陣（matrix）上標出那一格。它從案例 A（莊 3、閒第三張 8）開始。
 
 # %%
 checker = bk.widgets.RuleChecker(banker_total=3, player_third=8)
 checker
 
+# %% [markdown]
+# 下一格用**另一個**檢查器（不顯示，上面那個仍停在案例 A）逐一重現四個案例，並和來源的判定並排：
+
 # %%
+demo_checker = bk.widgets.RuleChecker()
+rows = []
 for case in hk:
-    checker.banker_total.value = case.claims["banker_first_total"]
-    checker.player_third.value = case.claims["player_third"]
-    source_says = bk.display.decision(case.claims["banker_decision"] == "draw")
-    print(f"{case.id}：檢查器 {bk.widgets.plain_text(checker.decision)}（{checker.rule}）；來源：{source_says}")
+    demo_checker.check(case.claims["banker_first_total"], case.claims["player_third"])
+    rows.append([case.id, bk.widgets.plain_text(demo_checker.decision), demo_checker.rule,
+                 bk.display.decision(case.claims["banker_decision"] == "draw")])
+bk.display.table(["案例", "檢查器", "規則編號", "來源的判定"], rows)
 
 # %% [markdown]
 # ## 2. 003 的牌例 A–D：一直算到勝負
@@ -70,15 +79,22 @@ for case in hk:
 # 閒家的兩張牌沒有給，所以引擎查核的是：莊家首兩張合計、閒家 7 點停牌、莊家 5 點補牌、兩邊最後點數與勝負。
 
 # %%
-for case in tw:
-    print(case.explain().split("\n\n", 1)[1])
-    print()
+bk.widgets.case_card("TW-A")
+
+# %%
+bk.widgets.case_card("TW-B")
+
+# %%
+bk.widgets.case_card("TW-C")
+
+# %%
+bk.widgets.case_card("TW-D")
 
 # %% [markdown]
 # ### 同一個問題，兩組都有
 #
 # 002 的案例 A（莊 3 遇閒第三張 8）和 003 的牌例 C（閒 4 補 8、莊 3 停）用的是**同一格規則**。
-# `cases coverage` 從引擎的規則 id 算出每一格有哪些案例：
+# `cases coverage` 從引擎的規則編號 算出每一格有哪些案例：
 
 # %%
 coverage = catalogue.coverage()
@@ -94,24 +110,6 @@ from baccarat_kit.cases.coverage import banker_cells
 
 cells = len(banker_cells())
 print(f"莊家的 {cells} 格（8 格閒家停牌 ＋ 80 格矩陣）裡，有案例的 {coverage.covered_banker} 格。")
-
-# %% [markdown]
-# ### CaseViewer
-#
-# 部分案例沒有完整的牌，所以 CaseViewer 不發牌：它一步一步列出來源給的條件，以及引擎由這些條件推出的每一個判斷，
-# 不補造任何一張牌。完整牌局（例如 BCR-006）則是真的一張一張發牌。
-
-# %%
-viewer = bk.widgets.CaseViewer("TW-B")
-viewer
-
-# %% [markdown]
-# 下一格把 003 的牌例 B 一次看到最後一步：
-
-# %%
-viewer.show_all()
-print(bk.widgets.plain_text(viewer.case_steps))
-print(bk.widgets.plain_text(viewer.case_result))
 
 # %% [markdown]
 # ## 3. 常見錯誤（common mistakes）
@@ -132,11 +130,10 @@ examples = {
     "eight-stops-low-banker": "BCR-007",
     "naturals-tie": "BCR-008",
 }
+rows = []
 for mid, case_id in examples.items():
     m = bk.misconceptions.get(mid)
     case = catalogue[case_id]
-    print(f"✘ {m.claim()}（{m.claim('en')}）")
-    print(f"✔ {m.correction()}")
     if case.is_value_example:
         evidence = case.explain().split("\n")[-3]
     elif "banker" in case.outcome().decisions:
@@ -144,54 +141,34 @@ for mid, case_id in examples.items():
         evidence = f"{decision.reason()}（{decision.why()}）"
     else:
         evidence = case.coup().explain().split("\n")[-1]
-    print(f"   例 example {case_id}（來源 {case.source}）：{evidence}")
-    print()
+    rows.append([f"✘ {m.claim()}", f"✔ {m.correction()}", f"{case_id}（來源 {case.source}）：{evidence}"])
+bk.display.table(["常見錯誤", "正確的說法", "引擎示範的案例"], rows)
 
 # %% [markdown]
 # 其他由來源列出、與補牌判斷無關的誤解（牌值、下注區名稱、路單、傭金、和局）：
 
 # %%
-for m in bk.misconceptions.all_misconceptions():
-    if m.id not in examples:
-        print(f"• {m.claim()} → {m.correction()}（{m.source}）")
+bk.display.table(
+    ["常見錯誤", "正確的說法", "來源"],
+    [[m.claim(), m.correction(), m.source]
+     for m in bk.misconceptions.all_misconceptions() if m.id not in examples],
+)
 
 # %% [markdown]
-# ## 自我檢查（self-check quiz）
+# ## 自我檢測（self-check）
 #
-# 前四題從 002 的案例 A–D 產生，答案由引擎決定（`Quiz.banker_rule`）；答錯時會說出是哪一種常見誤解。
+# 題目換了來源案例沒有的格子與牌（例如閒家第三張是 Q、閒家補牌後最後 9 點），每一題都對應上面的一種常見錯誤。
+# 題目是課程資料裡的一組題（`Quiz.lesson("06")`），每一題的正確答案都在建立測驗時由規則引擎算出，這一格看不到答案。
+# 每題以**第一次提交**的答案計分；答錯時會看到正確答案與它對應的常見誤解，之後再交不再計分。做完會有總結，按「重新開始」可以再做一次。
 
 # %%
-situations = [(c.claims["banker_first_total"], c.claims["player_third"]) for c in hk]
-questions = [
-    *bk.widgets.Quiz.banker_rule([*situations, (5, None)]).questions,
-    {
-        "id": "k-third-card",
-        "prompt": {"zh": "閒家第三張是 K，莊家 4 點。查表時閒家第三張算幾點？",
-                   "en": "The player's third card is a K; banker 4. What value do you look up?"},
-        "options": [
-            {"zh": "0 點（10、J、Q、K 都算 0）", "en": "0 (10, J, Q, K all count 0)"},
-            {"zh": "表內沒有 K，不能查", "en": "K is not in the table",
-             "misconception": "face-card-not-in-table"},
-        ],
-        "answer": 0 if bk.parse_card("K").value == 0 else 1,
-    },
-    {
-        "id": "tw-d-natural",
-        "prompt": {"zh": "牌例 D：閒家自然 9 點、莊家 7 點。還要查莊家矩陣嗎？",
-                   "en": "Hand D: player natural 9, banker 7. Do you still read the banker matrix?"},
-        "options": [
-            {"zh": "要，莊家 7 點要查表", "en": "yes, a banker 7 reads the table",
-             "misconception": "matrix-after-natural"},
-            {"zh": "不用，例牌成立後雙方都不補", "en": "no: after a natural neither hand draws"},
-        ],
-        "answer": 1 if catalogue["TW-D"].outcome().values["natural"] else 0,
-    },
-]
-quiz = bk.widgets.Quiz(questions)
+quiz = bk.widgets.Quiz.lesson("06")
 quiz
 
 # %% [markdown]
-# 選錯時，回饋會指出是哪一個常見誤解。下面另建一份同樣的測驗示範（不會動到上面的測驗）：在牌例 D 選「要，莊家 7 點要查表」——
-
-# %%
-print(quiz.preview(-1, 0))
+# ## 下一步（what next）
+#
+# * 下一課：[第 7 課　結算](07-settlement.ipynb)
+# * 本課的練習：[練習 06　常見錯誤](../exercises/06-misconceptions.ipynb)（在自己的副本裡作答，`check("q1")` 立刻回饋）
+# * 不寫程式的練習：[補牌訓練器（trainer）](../trainer/trainer.ipynb)
+# * 回到[課程地圖](00-how-to-use.ipynb)

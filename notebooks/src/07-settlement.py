@@ -7,7 +7,7 @@
 #
 # | 頁 | 內容 | 規則依據（rules basis） |
 # |---|---|---|
-# | 004 新手規則總覽 | 押莊 100 拿回 195、押閒 1:1、和局退注、免傭（004 稱「免水」）與 Super 6（超級 6）、副注分開結算 | （未列規則依據） |
+# | 004 新手規則總覽 | 押莊 100 拿回 195、押閒 1:1、和局退注、免傭（004 稱「免水」）與 Super 6（超級 6）、旁注（004 稱「副注」）分開結算 | （未列規則依據） |
 # | 000「百家樂補牌規則」 | BCR-001 的注碼與返還、下注區表、傭金的最小計價單位與四捨五入、作廢局、帳務軌跡（下注明細、派彩、傭金、餘額） | Pennsylvania Code Chapter 631a（§631a.6、.8、.9、.12 下注定義）；Singapore GRA Commission Baccarat (RWS) Game Rules v4 |
 #
 # > 本課是規則教育，不是下注建議。004：「三種押法長期的期望值都是負的」；結算方式不會改變這件事。
@@ -18,6 +18,7 @@
 from decimal import Decimal
 
 import baccarat_kit as bk
+from baccarat_kit.i18n import message
 
 bk.set_language("zh")
 
@@ -28,9 +29,10 @@ bk.set_language("zh")
 #
 # * `commission`：標準傭金桌（commission），莊注贏了扣 5% 傭金；
 # * `commission-tie-9`：同上，但和注 9:1；
-# * `no-commission`：免傭（no-commission），莊家以 6 點勝時只賠一半（Super 6）。
+# * `no-commission`：免傭（no-commission）的一種版本：004 描述的 Super 6，莊家以 6 點勝時只賠一半。
+#   000 說免傭桌「可能取消一般傭金，但在莊家以特定點數獲勝時降低派彩，或採其他補償規則」：Super 6 只是其中一種，不是所有免傭桌的規則；實際以該桌的派彩表為準。
 #
-# 和注與對子的賠率來源沒有寫（000：附加注「每桌定義與派彩可能不同」），下表是工具包的預設值：
+# 和注與對子的賠率來源沒有寫（000 說旁注，原文稱「附加注」，「每桌定義與派彩可能不同」），下表是工具包的預設值：
 
 # %%
 bk.display.pay_tables_table()
@@ -97,6 +99,8 @@ bk.display.settlement_table(bk.settle(bcr002, bets, "commission-tie-9"))
 # %% [markdown]
 # ## 5. 免傭與 Super 6（no-commission）
 #
+# 000：「免傭桌則可能取消一般傭金，但在莊家以特定點數獲勝時降低派彩，或採其他補償規則。」本課用的是 004 描述的那一種：
+#
 # 004：「押莊贏不抽那 5%……但它有個交換條件：當莊家以剛好 6 點獲勝時，這注只賠一半，這個規則常被叫做『超級 6』。」
 # 000 也提醒：「看到免傭兩字不能直接推定所有莊注都按一比一結算」，以及「若是莊6勝，先查免傭版本差異，不能直接沿用標準5%傭金」。
 #
@@ -117,13 +121,13 @@ bk.display.table(
 bk.pay_table("no-commission").banker_six
 
 # %% [markdown]
-# 來源沒有給「莊家 6 點勝」的完整牌局，所以本課不編一局。要看 Super 6 的結算，請在第 10 節的免傭手牌練習器（HandBuilder）自己組一局試試。
+# 來源沒有給「莊家 6 點勝」的完整牌局，所以本課不編一局。要看 Super 6 的結算，請在第 10 節的免傭手牌組合器（HandBuilder）自己組一局試試。
 #
-# 免傭只改派彩，不改補牌規則（001：「免傭百家樂、Super 6或其他附加玩法通常著重派彩及投注項目的差異，不應直接拿來改寫標準第三張牌表。」）。
+# 免傭桌通常沿用標準補牌表，只改派彩（000：「補牌表通常沿用標準規則，但特定莊注派彩、旁注或桌台版本可能不同，必須查看當桌規則。」；001：「免傭百家樂、Super 6或其他附加玩法通常著重派彩及投注項目的差異，不應直接拿來改寫標準第三張牌表。」）。
 # 同一副牌在兩種派彩表下，引擎跑出的是同一局。
 
 # %% [markdown]
-# ## 6. 對子（pair）是副注，分開結算
+# ## 6. 對子（pair）是旁注（side bet），分開結算
 #
 # 004：「桌上除了莊、閒、和，常常還有對子、龍寶這類額外的下注選項，統稱副注（Side Bet）。它們和主注是分開結算的……」
 #
@@ -174,12 +178,45 @@ except bk.BetError as err:
     print(err)
 
 # %% [markdown]
-# ## 8. 作廢局（void round）：退回所有注碼
+# ## 8. 牌靴、燒牌、切牌與作廢局（shoe, burn, cut card, void round）
 #
-# 000 的名詞解釋：「作廢局：因符合桌規所列異常條件而取消結算並退回適用下注的牌局。」
-# 也提醒：「若遇到發牌中斷、牌面無法辨識或系統重開局，先保留局號與時間，不把尚未結算的畫面自行當成輸贏結果。」
+# 000 的名詞解釋（原文）：
 #
-# 作廢局沒有可以結算的牌（`coup` 是 `None`），用 `void=True`：
+# > 牌靴：一局局依序發牌所使用的多副牌集合。
+# >
+# > 燒牌：依桌台程序在正式發牌前移除指定牌張，具體數量依規則而定。
+# >
+# > 切牌：在牌靴中放置切牌卡，用於標示接近換靴位置或完成洗牌程序。
+# >
+# > 作廢局：因符合桌規所列異常條件而取消結算並退回適用下注的牌局。
+#
+# 000 也說：「真人桌可能在新靴開始時依首張牌點數燒除若干牌，也可能使用預先洗牌牌靴或連續洗牌設備。」
+#
+# 工具包的 `bk.Shoe` 用其中一種做法：翻開第一張牌，再依它的點數燒掉同樣多張（10、J、Q、K 燒 10 張）。
+# **切牌卡放在離牌靴底 14 張處，是本套件的選擇**（`cut_card=14`），來源沒有規定位置；切牌卡出現後再發一局，這靴就結束。
+# 用固定的種子（seed）洗一靴 8 副牌，同一個種子每次都洗出同一副：
+
+# %%
+shoe = bk.Shoe(decks=8, seed=2026)
+first = shoe.burned[0]
+print(f"翻開第一張：{first.label}（燒牌點數 {first.rank.pips}）；燒掉 {len(shoe.burned) - 1} 張：{bk.format_cards(shoe.burned[1:])}")
+print(f"燒牌後牌靴裡有 {len(shoe)} 張；切牌卡在第 {shoe.cut_position + 1} 張之前（離牌靴底 14 張，本套件的選擇）。")
+
+# %%
+rounds = list(shoe.rounds())
+for rnd in rounds[-3:]:
+    mark = "（切牌卡出現後的最後一局）" if rnd.last else ""
+    print(f"{rnd.round_id}：{bk.format_cards(rnd.coup.cards)} → {message(f'who.{rnd.coup.winner}')}{mark}")
+print(f"這靴共發 {len(rounds)} 局，剩下 {len(shoe)} 張沒有發。")
+
+# %% [markdown]
+# ### 作廢局怎麼結算
+#
+# 000 說異常的處理「可能是更正牌值、重發指定牌、整局作廢或保留原結果，並非所有異常都採同一方案」，
+# 而且「若遇到發牌中斷、牌面無法辨識或系統重開局，先保留局號與時間，不把尚未結算的畫面自行當成輸贏結果。」
+#
+# 一局被作廢時，000 的說法是「取消結算並退回適用下注」。哪些下注「適用」要看該桌的桌規；工具包的 `void=True`
+# 把**你傳入的注當作適用下注**，逐一原額退回（這是本套件的教學假設）。作廢局沒有可以結算的牌（`coup` 是 `None`）：
 
 # %%
 bk.display.settlement_table(
@@ -231,9 +268,9 @@ print(problem)
 print(problem.explain("en"))
 
 # %% [markdown]
-# ## 10. 動手試試：帶注碼的手牌練習器（HandBuilder with a bet）
+# ## 10. 動手試試：帶注碼的手牌組合器（HandBuilder with a bet）
 #
-# 練習器可以帶注碼（`bets`）和派彩表（`table`），每改一張牌，就用 `bk.settle` 重新結算。
+# 組合器可以帶注碼（`bets`）和派彩表（`table`），每改一張牌，就用 `bk.settle` 重新結算。
 # 預設是 BCR-001 與閒注 100（000：「返還100本金+100淨利=200」）。
 
 # %%
@@ -243,16 +280,17 @@ hand = bk.widgets.HandBuilder("2 3 3 4 4", bets={"player": 100})
 hand
 
 # %% [markdown]
-# 下面這格替練習器做 BCR-001 的「只改一個條件」：莊第二張 4 改成 5。結算跟著變成「閒注返還0、淨損100」：
+# 下面這格用**另一個**組合器（不顯示，上面那個仍停在 BCR-001）做 BCR-001 的「只改一個條件」：莊第二張 4 改成 5。結算跟著變成「閒注返還0、淨損100」：
 
 # %%
-hand.card_b2.value = "5"
-HTML(hand.settlement.value)
+demo = bk.widgets.HandBuilder("2 3 3 4 4", bets={"player": 100})
+demo.card_b2.value = "5"
+HTML(demo.settlement.value)
 
 # %% [markdown]
 # ### 免傭桌與 Super 6
 #
-# 這個練習器用免傭派彩表（`no-commission`），押莊 100，從 BCR-008 開始（莊家 9 點勝，賠 1:1）。
+# 這個組合器用免傭派彩表（`no-commission`），押莊 100，從 BCR-008 開始（莊家 9 點勝，賠 1:1）。
 # 自己換牌，組一局**莊家以 6 點勝**的牌，看派彩怎麼變成只賠一半；再組一局莊家以 7 點勝的牌比較。
 
 # %%
@@ -260,11 +298,12 @@ super6 = bk.widgets.HandBuilder("4 4 4 5", bets={"banker": 100}, table="no-commi
 super6
 
 # %% [markdown]
-# 下面這格把莊第二張改成 4（BCR-008 的「只改一個條件」，和局）：免傭桌的莊注一樣原額退回。
+# 下面這格用**另一個**組合器（不顯示）把莊第二張改成 4（BCR-008 的「只改一個條件」，和局）：免傭桌的莊注一樣原額退回。
 
 # %%
-super6.card_b2.value = "4"
-HTML(super6.settlement.value)
+demo_super6 = bk.widgets.HandBuilder("4 4 4 5", bets={"banker": 100}, table="no-commission")
+demo_super6.card_b2.value = "4"
+HTML(demo_super6.settlement.value)
 
 # %% [markdown]
 # ## 11. 小結
@@ -274,46 +313,26 @@ HTML(super6.settlement.value)
 # | 閒 100（BCR-001） | 閒勝 | 返還 200 |
 # | 莊 100（BCR-008） | 莊勝 | 扣傭金 5，返還 195（004） |
 # | 莊、閒（BCR-002） | 和局 | 原額退回；和注另外派彩 |
-# | 莊 100（免傭桌） | 莊 6 點勝 | 只賠一半：淨贏 50，返還 150（Super 6） |
+# | 莊 100（本課的 Super 6 免傭表） | 莊 6 點勝 | 只賠一半：淨贏 50，返還 150（其他免傭桌可能另有補償規則） |
 # | 閒對、莊對 | 首兩張牌面相同（如 BCR-008 的 4、4） | 與主注分開結算 |
-# | 任何注 | 作廢局 | 全數退回 |
+# | 適用下注（依桌規） | 作廢局 | 取消結算並退回（`void=True` 退回傳入的每一注） |
 #
 # 結算方式不會改變輸贏的機率，也不會讓任何一注的期望值變成正的（004：「三種押法長期的期望值都是負的」）。
 
 # %% [markdown]
-# ## 12. 自我檢查（self-check）
+# ## 12. 自我檢測（self-check）
 #
-# 正確答案都由引擎算出（`bk.settle`、`bk.pay_table`），不是手寫的。
+# 題目是課程資料裡的一組題（`Quiz.lesson("07")`），每一題的正確答案都在建立測驗時由規則引擎算出，這一格看不到答案。
+# 每題以**第一次提交**的答案計分；答錯時會看到正確答案與它對應的常見誤解，之後再交不再計分。做完會有總結，按「重新開始」可以再做一次。
 
 # %%
-no_commission = bk.pay_table("no-commission")
-questions = [
-    bk.display.question(
-        "banker-commission", "lessons.q07.banker-commission",
-        [(200, "200"), (195, "195"), (100, "100")],
-        bk.settle(bcr008, {"banker": 100}).returned, "lessons.q07.banker-commission-why",
-    ),
-    bk.display.question(
-        "tie-push", "lessons.q07.tie-push",
-        [(0, "0", "tie-loses-main-bets"), (100, "100"), (200, "200")],
-        bk.settle(bcr002, {"player": 100}).returned, "lessons.q07.tie-push-why",
-    ),
-    bk.display.question(
-        "super-6", "lessons.q07.super6",
-        [(100, "100", "no-commission-all-even"), (95, "95"), (50, "50")],
-        100 * no_commission.banker_six, "lessons.q07.super6-why",
-    ),
-    bk.display.question(
-        "void", "lessons.q07.void",
-        [(0, "0"), (100, "100"), (110, "110")],
-        bk.settle(None, {"banker": 100, "tie": 10}, void=True).returned, "lessons.q07.void-why",
-    ),
-]
-quiz = bk.widgets.Quiz(questions)
+quiz = bk.widgets.Quiz.lesson("07")
 quiz
 
 # %% [markdown]
-# 選錯時，回饋會指出是哪一個常見誤解。下面用另一份測驗示範（不會動到上面的測驗）：和局時選「0」——
-
-# %%
-print(quiz.preview(1, 0))
+# ## 下一步（what next）
+#
+# * 下一課：[第 8 課　賠率、模擬、算牌與路單](08-odds-and-roads.ipynb)
+# * 本課的練習：[練習 05　結算](../exercises/05-settlement.ipynb)（在自己的副本裡作答，`check("q1")` 立刻回饋）
+# * 不寫程式的練習：[補牌訓練器（trainer）](../trainer/trainer.ipynb)
+# * 回到[課程地圖](00-how-to-use.ipynb)

@@ -82,6 +82,8 @@ for decks in (1, 6, 8):
 #
 # 004：押莊贏要抽 5%，因為「莊家這一方因為補牌規則的關係，長期勝率比閒家略高一點點」；免傭桌不抽傭金，但
 # 「當莊家以剛好 6 點獲勝時，這注只賠一半」，「長期算下來兩種版本的結果其實很接近」。
+# 這是 004 描述的免傭版本（Super 6），也是本課 `no-commission` 派彩表的設定；000 提醒免傭桌「可能取消一般傭金，
+# 但在莊家以特定點數獲勝時降低派彩，或採其他補償規則」，所以別家免傭桌的數字可能不同。
 #
 # 兩種做法讓押莊的人各付出多少？傭金桌：每次莊贏付 0.05，平均每注付 0.05 × P(莊贏)。
 # 免傭桌：莊以 6 點贏時少拿 0.5，平均每注付 0.5 × P(莊以 6 點贏)。
@@ -106,7 +108,7 @@ for table in ("commission", "no-commission"):
 # ## 3. 模擬真實牌靴 / Simulating real shoes
 #
 # `bk.simulate` 用 numpy 一次發很多靴牌，流程與引擎的 `bk.Shoe` 相同：洗牌、翻第一張並依點數燒牌、
-# 切牌放在離底 14 張處，切牌出現後再發一局就結束。
+# 切牌卡放在離底 14 張處（本套件的選擇，來源沒有規定位置；第 7 課第 8 節），切牌卡出現後再發一局就結束。
 # 模擬出的頻率應在精確值附近，差距以標準誤衡量。
 #
 # *`bk.simulate` deals many shoes at once with numpy, exactly as the engine's `Shoe` does: shuffle, burn, cut card
@@ -198,7 +200,7 @@ for length, obs, exp in zip(rl["length"], rl["observed"], rl["expected"], strict
 #
 # Thorp 與 Walden 在 1966 年的論文（*Journal of the American Statistical Association* 61(314), 313–328）
 # 問的是：牌靴發到後段時，剩下的牌能不能讓某一注變成對押注者有利？他們發現莊、閒主注實際上不可能，
-# 只有當時內華達的「例牌 8／例牌 9」副注偶爾可以。那種副注不在來源頁的注項裡；這裡用同樣的方法檢查課程裡的每一注。
+# 只有當時內華達的「例牌 8／例牌 9」旁注偶爾可以。那種旁注不在來源頁的注項裡；這裡用同樣的方法檢查課程裡的每一注。
 #
 # *Thorp and Walden (1966) asked whether the cards left late in a shoe can ever make a bet favourable: practically
 # never for banker and player; only the Nevada side bets on a natural 8 or 9 sometimes were. Those side bets are not
@@ -213,8 +215,20 @@ for length, obs, exp in zip(rl["length"], rl["observed"], rl["expected"], strict
 # knows every card left, even the burned ones.*
 
 # %%
+import math
+
 ca = bk.counting_analysis(shoes=1000, decks=8, seed=1966)
-print(ca.report(LANG))
+rows = []
+for j, (bet, table) in enumerate(ca.bets):
+    edges = ca.edges[:, j]
+    average = -math.fsum(edges) / len(edges)  # betting every coup: the average expectation
+    rows.append([bk.odds.bet_label(bet, table, LANG), f"{-ca.full_shoe[j]:+.4%}",
+                 f"{ca.positive_share(bet, table):.2%}", f"{average:+.4%}", f"{-edges.min():+.3%}"])
+bk.display.table(
+    ["注 bet", "整靴開始時的期望值 full shoe", "期望值為正的局 share of coups > 0（完美記牌）",
+     "每局都押的平均期望值 average", "看到過的最大正期望 best seen"],
+    rows,
+)
 
 # %%
 fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 4.8))
@@ -223,11 +237,53 @@ ca.plot(ax=ax2, lang=LANG, bets=(("tie", "commission"), ("tie", "commission-tie-
 plt.show()
 
 # %% [markdown]
-# 莊與閒幾乎從不轉為押注者占優（不到 1% 的局，而且優勢極小）；和局與對子偶爾在牌靴末段轉正，但出現得少、
-# 幅度小，而且要完美記住每一張牌才知道何時出現。
+# 這張表說的事（*what the table says*）：
 #
-# *Banker and player almost never turn in the bettor's favour (under 1 % of coups, by a hair); tie and pairs do so
-# now and then late in the shoe, rarely and by little, and only for a counter who knows every card.*
+# * 莊、閒幾乎從不轉為押注者占優（表中「期望值為正的局」不到 1%，而且幅度極小）。
+# * 和局與對子這些旁注，偶爾在**牌靴末段**出現期望值為正的時刻；但這些時刻很少，而且只有**完美知道剩下每一張牌**
+#   （連燒掉、沒有人看過的牌也知道）的人才看得到。真實的算牌者做不到。
+# * 每一注「每局都押」的平均期望值都是負的（第四欄）；一靴開始時也都是負的（第二欄）。
+# * 所以**沒有可行的下注系統**由此而來：那些罕見的正期望時刻不能讓一般人長期贏錢。本課最後的自我檢測問的也是同一件事。
+#
+# *Banker and player almost never favour the bettor. Tie and pair side bets do now and then, late in a shoe, rarely,
+# and only for someone who knows every card left, even the burned ones nobody saw. Every bet's average expectation is
+# negative; no practical system follows. The quiz at the end asks exactly this.*
+#
+# ## 6. 牌靴追蹤器：一局一局看期望值怎麼動 / The shoe tracker
+#
+# 下面的牌靴追蹤器（ShoeTracker）用固定的種子洗一靴 8 副牌，照 `bk.Shoe` 的程序燒牌、放切牌卡（離牌靴底 14 張，本套件的選擇），
+# 每按一次「發下一局」就發一局，再用**剩下的每一張牌**重算下一局的精確機率與每一注的期望值（每次更新不到 10 毫秒，
+# 見 `benchmarks/bench_shoe_tracker.py`）。期望值為正的那一列會標出來。
+#
+# *Deal a seeded shoe coup by coup; after every coup the exact odds of the next coup and each bet's expectation are
+# recomputed from every card left.*
+
+# %%
+tracker = bk.widgets.ShoeTracker(decks=8, seed=2026, lang=LANG)
+tracker
+
+# %% [markdown]
+# 下一格用**另一個**追蹤器（不顯示，上面那個仍在一靴的開頭）把同一靴發完，列出每一個有某注期望值為正的時刻：
+#
+# *A separate tracker deals the same shoe to the end and lists every moment some bet had a positive expectation:*
+
+# %%
+walk = bk.widgets.ShoeTracker(decks=8, seed=2026, lang=LANG)
+moments = []
+while not walk.shoe.finished:
+    for bet, table in walk.positives:
+        moments.append([walk.rounds + 1, len(walk.shoe), bk.odds.bet_label(bet, table, LANG),
+                        bk.widgets.shoe_tracker.percent(walk.expectation(bet, table))])
+    walk.deal()
+print(f"這一靴發了 {walk.rounds} 局；下一局有某注期望值為正的時刻：{len({m[0] for m in moments})} 次。")
+bk.display.table(["第幾局之前 before coup", "剩下的牌 cards left", "注 bet", "期望值 expectation"], moments)
+
+# %% [markdown]
+# 正期望只出現在這一靴的最後幾局、牌靴快發完的時候，多半是對子旁注；知道這些時刻的前提是知道剩下的每一張牌。
+# 換一個種子（上面追蹤器的「洗牌種子」）再發一靴，看看這樣的時刻出現在哪裡、出現幾次。
+#
+# *Positive moments come only in the last coups of the shoe, mostly for the pair side bets, and seeing them takes
+# knowing every card left. Try another seed in the tracker above.*
 
 # %%
 # 每一種注、每一種賠率表的期望值 / the expectation of every bet of every pay table
@@ -238,68 +294,18 @@ for table in bk.PAY_TABLES:
         assert odds8.expected_value(area, table) < 0
 
 # %% [markdown]
-# ## 6. 自我檢測 / Self-check
+# ## 7. 自我檢測 / Self-check
 #
-# 每一題的正確答案都由上面算出的數字決定（`odds8`、`sim`），不是手寫的；答錯時會指出是哪一個常見誤解。
+# 題目是課程資料裡的一組題（`Quiz.lesson("08")`）；每一題的正確答案都在建立測驗時由 `bk.exact_odds` 等引擎函式算出。
 #
-# *Every answer is decided by the numbers computed above (`odds8`, `sim`); a wrong answer names the misconception.*
+# *The questions are the kit's question set for this lesson; every answer is computed by the engine when the quiz is built.*
 
 # %%
-banker_loss = 100 * float(odds8.house_edge("banker"))
-after6 = next(r for r in roads.after_streak(sim, max_run=6) if r["side"] == "B" and r["run"] == 6)
-any_positive = any(odds8.expected_value(area, table) > 0 for table in bk.PAY_TABLES for area in bk.AREAS)
-questions = [
-    {
-        "id": "banker-edge",
-        "prompt": {"zh": "8 副牌的傭金桌，每押莊 100，長期平均的結果是？",
-                   "en": "Eight decks, commission table: what does each 100 on the banker do on average?"},
-        "options": [
-            {"zh": f"平均輸 {banker_loss:.2f}", "en": f"loses {banker_loss:.2f} on average"},
-            {"zh": "不輸不贏", "en": "breaks even", "misconception": "bet-beats-edge"},
-            {"zh": f"平均贏 {banker_loss:.2f}", "en": f"wins {banker_loss:.2f} on average",
-             "misconception": "bet-beats-edge"},
-        ],
-        "answer": 0 if banker_loss > 0 else 2,
-    },
-    {
-        "id": "after-six-bankers",
-        "prompt": {"zh": f"模擬裡連開 6 局莊之後，下一局開莊的頻率是 {after6['banker_next']:.2%}；"
-                         f"各局獨立時應為 {after6['expected']:.2%}，差 {after6['z']:+.2f} 個標準誤。這表示？",
-                   "en": f"In the simulation, after 6 banker wins in a row the next coup went to the banker "
-                         f"{after6['banker_next']:.2%} of the time; independence predicts {after6['expected']:.2%}, "
-                         f"{after6['z']:+.2f} standard errors away. What does that say?"},
-        "options": [
-            {"zh": "連莊會延續，跟著押比較有利", "en": "streaks go on: following them pays",
-             "misconception": "roads-change-rules"},
-            {"zh": "和各局獨立一致：路單不能預測下一局", "en": "it is what independent coups give: a road predicts nothing"},
-        ],
-        "answer": 1 if abs(after6["z"]) < 3 else 0,
-    },
-    {
-        "id": "any-positive",
-        "prompt": {"zh": "課程的三種派彩表裡，有沒有哪一注的期望值是正的？",
-                   "en": "Under the course's three pay tables, does any bet have a positive expectation?"},
-        "options": [
-            {"zh": "有，選對注就能長期贏", "en": "yes: pick the right bet and win in the long run",
-             "misconception": "bet-beats-edge"},
-            {"zh": "沒有，每一注的期望值都是負的", "en": "no: every bet has a negative expectation"},
-        ],
-        "answer": 0 if any_positive else 1,
-    },
-]
-quiz = bk.widgets.Quiz(questions, lang=LANG)
+quiz = bk.widgets.Quiz.lesson("08", lang=LANG)
 quiz
 
 # %% [markdown]
-# 選錯時，回饋會指出是哪一個常見誤解。下面另建一份同樣的測驗示範（不會動到上面的測驗）：在第 2 題選「連莊會延續」——
-#
-# *A wrong answer names the misconception; a separate copy of the quiz shows it (the quiz above stays unanswered):*
-
-# %%
-print(quiz.preview(1, 0))
-
-# %% [markdown]
-# ## 7. 結論：來源頁面的提醒 / What the sources say
+# ## 8. 結論：來源頁面的提醒 / What the sources say
 #
 # 第 5 節最後一格列出每一注在每種賠率表下的期望值（押 1 元平均的輸贏）：全部是負的。
 # *The last cell of section 5 lists the expectation of every bet under every pay table (average result of a one-unit bet): all negative.*
@@ -311,7 +317,16 @@ print(quiz.preview(1, 0))
 # > 000：「路單只是歷史結果紀錄，不會改變固定補牌規則或下一局結果。」
 #
 # 上面的數字說的是同一件事：每一種注、每一種賠率表，期望值都是負的；路單與連莊連閒不改變下一局；
-# 就算完美算牌，主注也幾乎從不占優。
+# 就算完美算牌，主注也幾乎從不占優，旁注只有在罕見的牌靴末段、而且知道每一張牌時才短暫為正，平均仍是負的。
 #
 # *The numbers say what the sources say: every bet of every pay table has a negative expectation; roads and streaks
-# do not change the next coup; even perfect counting almost never gives the main bets an edge.*
+# do not change the next coup; even perfect counting almost never gives the main bets an edge, and the side bets only
+# rarely, late in a shoe, for someone who knows every card, while their average stays negative.*
+
+# %% [markdown]
+# ## 下一步（what next）
+#
+# * 下一課：[第 10 課　總結：規則與數字](10-summary.ipynb)
+# * 不寫程式的練習：[補牌訓練器（trainer）](../trainer/trainer.ipynb)
+# * 回到[課程地圖](00-how-to-use.ipynb)
+# * 給講師：[第 9 課　新增一個案例](09-instructors-adding-a-case.ipynb)

@@ -106,7 +106,7 @@ viewer.show_all()
 viewer.case_id, viewer.coup.winner, viewer.finished
 
 # %% [markdown]
-# 新案例補上了莊家矩陣（banker matrix）的哪些格子？`cases coverage` 從引擎的規則 id 計算：
+# 新案例補上了莊家矩陣（banker matrix）的哪些格子？`cases coverage` 從引擎的規則編號 計算：
 
 # %%
 before = bk.cases.load().coverage()
@@ -117,7 +117,7 @@ after = catalogue.coverage()
 # ## 4. 一個故意寫錯的宣稱（a deliberately wrong claim）
 #
 # 把 BCR-004 的變化題抄錯：閒家第三張寫成 3（原題的牌），卻仍宣稱莊家補到 8 而勝。
-# 引擎會指出檔案、案例、哪一項宣稱、它算出的值，以及理由（從引擎的規則 id 產生）。
+# 引擎會指出檔案、案例、哪一項宣稱、它算出的值，以及理由（從引擎的規則編號 產生）。
 
 # %%
 (folder / "wrong.toml").write_text('''\
@@ -256,7 +256,7 @@ shutil.rmtree(workdir)
 Path(workdir).exists()
 
 # %% [markdown]
-# ## 自我檢查（self-check quiz）
+# ## 自我檢測（self-check）
 
 # %%
 variant_ids = ["MY-001-v", "MY-001-variant", "variant-MY-001"]
@@ -300,3 +300,10 @@ for index, question in enumerate(trial.questions):
     trial.check()
 print(bk.widgets.plain_text(trial.score))
 
+
+# %% [markdown]
+# ## 下一步（what next）
+#
+# * 課程的最後一頁：[第 10 課　總結：規則與數字](10-summary.ipynb)
+# * 回到[課程地圖](00-how-to-use.ipynb)
+# * 講師文件：`docs/instructors.md`（欄位說明）與 `docs/grading.md`（評分）。

@@ -219,19 +219,32 @@ class Lab:
         self.token = token
         self.root = root
 
-    def add_notebook(self, source: Path | dict[str, Any], stem: str) -> str:
+    def add_notebook(self, source: Path | dict[str, Any], stem: str, *,
+                     keep_outputs: bool = False) -> str:
         """Copy a notebook (a file or an nbformat dict) into the server's root under a unique
-        name, without its stored outputs (so what the test sees is its own run); return the
-        name."""
+        name, without its stored outputs (so what the test sees is its own run) unless
+        ``keep_outputs`` (a learner's first view of a lesson); return the name."""
         nb = json.loads(source.read_text(encoding="utf-8")) if isinstance(source, Path) else source
         nb = json.loads(json.dumps(nb))
-        nb.get("metadata", {}).pop("widgets", None)
-        for cell in nb["cells"]:
-            if cell["cell_type"] == "code":
-                cell["outputs"], cell["execution_count"] = [], None
+        if not keep_outputs:
+            nb.get("metadata", {}).pop("widgets", None)
+            for cell in nb["cells"]:
+                if cell["cell_type"] == "code":
+                    cell["outputs"], cell["execution_count"] = [], None
         name = f"{re.sub(r'[^A-Za-z0-9_-]+', '-', stem)}-{uuid.uuid4().hex[:8]}.ipynb"
         (self.root / name).write_text(json.dumps(nb, ensure_ascii=False), encoding="utf-8")
         return name
+
+    def add_course(self) -> str:
+        """Copy the course as a learner has it (``notebooks/``, the learner copies in
+        ``exercises/``, ``trainer/``) into a fresh folder of the server's root; return it."""
+        folder = f"course-{uuid.uuid4().hex[:8]}"
+        for sub, pattern in (("notebooks", "*.ipynb"), ("exercises", "*.ipynb"),
+                             ("trainer", "*.ipynb")):
+            (self.root / folder / sub).mkdir(parents=True)
+            for path in sorted((REPO / sub).glob(pattern)):
+                (self.root / folder / sub / path.name).write_bytes(path.read_bytes())
+        return folder
 
     @staticmethod
     def _status(name: str) -> str:
@@ -239,15 +252,11 @@ class Lab:
 
     def open(self, page: Any, name: str) -> None:
         """Open a notebook and wait until its kernel is idle."""
+        from playwright.sync_api import expect
+
         page.goto(f"{self.base}/lab/tree/{name}?reset&token={self.token}")
-        page.wait_for_function(
-            """sel => {
-                const el = document.querySelector(sel);
-                return !!el && /\\| Idle$/.test(el.textContent.trim());
-            }""",
-            arg=self._status(name),
-            timeout=KERNEL_START_MS,
-        )
+        expect(page.locator(self._status(name.rsplit("/", 1)[-1]))).to_have_text(
+            re.compile(r"\| Idle$"), timeout=KERNEL_START_MS)
 
     def run_all(self, page: Any, name: str) -> None:
         """Run > Run All Cells, then wait until every code cell has an execution count.
@@ -417,6 +426,24 @@ def notebook(*cells: str) -> dict[str, Any]:
 def make_notebook() -> Any:
     """``make_notebook(*cells)``: an nbformat dict with those code cells."""
     return notebook
+
+
+@pytest.fixture
+def open_unrun(lab: Lab, page: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """``open_unrun(path)``: copy a notebook with its stored outputs and widget state (as it
+    is in the repository), open it and run nothing: what a learner sees first."""
+    opened: list[str] = []
+
+    def run(source: Path) -> Any:
+        name = lab.add_notebook(source, request.node.name, keep_outputs=True)
+        opened.append(name)
+        lab.open(page, name)
+        return page
+
+    yield run
+    for name in opened:
+        with contextlib.suppress(Exception):
+            lab.shutdown(name)
 
 
 @pytest.fixture

@@ -21,11 +21,11 @@ CELLS = (
 
 
 def test_a_dropdown_change_reaches_the_kernel_and_back(open_lab, make_notebook):
+    from playwright.sync_api import expect
+
     page = open_lab(make_notebook(*CELLS))
     out = page.locator(".probe-out")
-    assert out.inner_text().strip() == "picked A"
+    expect(out).to_have_text("picked A")
     page.locator(".probe-pick select").select_option("C")
-    page.wait_for_function(
-        "() => document.querySelector('.probe-out').innerText.trim() === 'picked C'"
-    )
+    expect(out).to_have_text("picked C")
 

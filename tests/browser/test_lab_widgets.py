@@ -14,6 +14,9 @@ from typing import Any
 
 import pytest
 
+pytest.importorskip("playwright")
+from playwright.sync_api import expect
+
 import baccarat_kit as bk
 from baccarat_kit.i18n import message
 
@@ -31,19 +34,12 @@ def squash(text: str) -> str:
 
 
 def expect_text(page: Any, selector: str, *parts: str, timeout: float = 15_000) -> str:
-    """Wait until the element's text contains every part (white space squashed); return it."""
-    wanted = [squash(p) for p in parts]
-    page.wait_for_function(
-        """([sel, parts]) => {
-            const el = document.querySelector(sel);
-            if (!el) return false;
-            const text = el.innerText.replace(/\\s+/g, ' ').trim();
-            return parts.every(p => text.includes(p));
-        }""",
-        arg=[selector, wanted],
-        timeout=timeout,
-    )
-    return squash(page.locator(selector).inner_text())
+    """Wait (Playwright's ``expect``) until the element's text contains every part; return
+    the text, white space squashed."""
+    locator = page.locator(selector)
+    for part in parts:
+        expect(locator).to_contain_text(squash(part), timeout=timeout)
+    return squash(locator.inner_text())
 
 
 def result_line(coup: bk.Coup, lang: str = LANG) -> str:
@@ -69,18 +65,16 @@ def test_hand_builder_change_a_card_updates_totals_steps_and_winner(
     root = ".bk-hand-builder"
     expect_text(page, f"{root} .bk-winner", result_line(before))
     expect_text(page, f"{root} .bk-steps", *(s.explain(LANG) for s in before.steps))
-    totals = expect_text(page, f"{root} .bk-totals")
-    assert str(before.player_total) in totals and str(before.banker_total) in totals
+    expect_text(page, f"{root} .bk-totals", str(before.player_total), str(before.banker_total))
 
     page.locator(f"{root} .bk-card-b2 select").select_option("5")
 
     expect_text(page, f"{root} .bk-winner", result_line(after))
-    steps = expect_text(page, f"{root} .bk-steps", *(s.explain(LANG) for s in after.steps))
+    expect_text(page, f"{root} .bk-steps", *(s.explain(LANG) for s in after.steps))
     for step in before.steps:  # the player's draw of 4 is gone: a natural stops both hands
-        assert squash(step.explain(LANG)) not in steps
-    totals = expect_text(page, f"{root} .bk-totals")
-    assert str(after.player_total) in totals and str(after.banker_total) in totals
-    assert squash(page.locator(f"{root} .bk-sequence input").input_value()) == "2 3 3 5 4"
+        expect(page.locator(f"{root} .bk-steps")).not_to_contain_text(squash(step.explain(LANG)))
+    expect_text(page, f"{root} .bk-totals", str(after.player_total), str(after.banker_total))
+    expect(page.locator(f"{root} .bk-sequence input")).to_have_value("2 3 3 5 4")
     shot(page.locator(root), "hand-builder")
 
     # The language switch: the same result, now in English.
@@ -97,7 +91,7 @@ def test_rule_checker_in_lesson_04_choose_a_cell_shows_draw_or_stand_and_the_rea
     # The lesson itself (a copy), run from top to bottom as a learner would.
     page = open_lab(LESSON_04)
     root = ".bk-rule-checker"
-    assert page.locator(root).count() == 1
+    expect(page.locator(root)).to_have_count(1)
     # Source 000, BCR-002 and its variant: a banker 3 meets the player's third card 8, then 9.
     for third in (8, 9):
         page.locator(f"{root} .bk-banker-total select").select_option("3")
@@ -107,16 +101,15 @@ def test_rule_checker_in_lesson_04_choose_a_cell_shows_draw_or_stand_and_the_rea
         selected = page.locator(
             f'{root} .bk-matrix td.bk-selected[data-total="3"][data-third="{third}"]'
         )
-        selected.wait_for()
-        assert page.locator(f"{root} .bk-matrix td.bk-selected").count() == 1
+        expect(selected).to_be_visible()
+        expect(page.locator(f"{root} .bk-matrix td.bk-selected")).to_have_count(1)
         draws = bk.banker_draws(3, third)
         kind = "draw" if draws else "stand"
-        assert f"bk-{kind}" in (selected.get_attribute("class") or "")
-        decision = squash(page.locator(f"{root} .bk-decision").inner_text())
-        assert decision == message(f"widgets.rc.decision-{kind}", LANG)
-        reason = squash(page.locator(f"{root} .bk-reason").inner_text())
-        assert bk.banker_rule(3, third) in reason
-        assert message(f"action.{kind}", LANG) in reason
+        expect(selected).to_have_class(re.compile(rf"\bbk-{kind}\b"))
+        expect(page.locator(f"{root} .bk-decision")).to_have_text(
+            message(f"widgets.rc.decision-{kind}", LANG))
+        expect(page.locator(f"{root} .bk-reason")).to_contain_text(bk.banker_rule(3, third))
+        expect(page.locator(f"{root} .bk-reason")).to_contain_text(message(f"action.{kind}", LANG))
         if third == 8:
             shot(page.locator(root), "rule-checker")
     assert bk.banker_draws(3, 8) != bk.banker_draws(3, 9)  # the two cells differ: a real flip
@@ -147,9 +140,9 @@ def _step_to_the_end(page: Any, root: str, coup: bk.Coup) -> None:
     for shown in range(1, lines + 1):
         if shown > 1:
             next_step.click()
-        expect_text(page, f"{root} .bk-case-progress",
-                    message("widgets.cv.progress", LANG, shown=shown, total=lines))
-    assert next_step.is_disabled()
+        expect(page.locator(f"{root} .bk-case-progress")).to_have_text(
+            message("widgets.cv.progress", LANG, shown=shown, total=lines))
+    expect(next_step).to_be_disabled()
 
 
 def test_case_viewer_in_lesson_05_toggle_the_variant_and_the_result_flips_as_the_source_says(
@@ -160,27 +153,27 @@ def test_case_viewer_in_lesson_05_toggle_the_variant_and_the_result_flips_as_the
     # Source 000, BCR-001: 閒9＞莊7，閒勝; its variant (莊第二張4改成5): 莊3+5=8為天牌 … 莊勝.
     assert (case.coup().winner, variant.coup().winner) == ("player", "banker")
 
-    page = open_lab(LESSON_05)  # its viewer ends on BCR-004's variant, toggle on
+    page = open_lab(LESSON_05)  # after Run All its viewer is still on BCR-001, as the text says
     root = ".bk-case-viewer"
-    assert page.locator(root).count() == 1
+    expect(page.locator(root)).to_have_count(1)
     toggle = page.locator(f"{root} button.bk-variant-toggle")
+    expect(toggle).not_to_have_class(re.compile(r"\bmod-active\b"))
+    _choose_case(page, root, "BCR-002")  # away and back: the selection reaches the kernel
+    expect_text(page, f"{root} .bk-case-info", "BCR-002")
     _choose_case(page, root, "BCR-001")
-    if "mod-active" in (toggle.get_attribute("class") or ""):
-        toggle.click()  # back to the case itself
-    page.wait_for_function(
-        """sel => !document.querySelector(sel).classList.contains('mod-active')""",
-        arg=f"{root} button.bk-variant-toggle",
-    )
-    info = expect_text(page, f"{root} .bk-case-info", f"{case.id}\u3000{case.title(LANG)}")
-    assert variant.id not in info
+    expect_text(page, f"{root} .bk-case-info", f"{case.id}\u3000{case.title(LANG)}")
+    expect(page.locator(f"{root} .bk-case-info")).not_to_contain_text(variant.id)
+    # the source's words stand beside the engine's steps
+    expect(page.locator(f"{root} .bk-case-source .bk-quote")).to_contain_text("閒5補4")
     _step_to_the_end(page, root, case.coup())
     expect_text(page, f"{root} .bk-case-result", result_line(case.coup()))
 
     toggle.click()
     expect_text(page, f"{root} .bk-case-info", variant.id, variant.change(LANG))
     _step_to_the_end(page, root, variant.coup())
-    result = expect_text(page, f"{root} .bk-case-result", result_line(variant.coup()))
-    assert squash(result_line(case.coup())) not in result
+    expect_text(page, f"{root} .bk-case-result", result_line(variant.coup()))
+    expect(page.locator(f"{root} .bk-case-result")).not_to_contain_text(
+        squash(result_line(case.coup())))
     shot(page.locator(root), "case-viewer")
 
 
@@ -204,15 +197,18 @@ def test_quiz_wrong_answer_names_the_misconception_right_answer_is_confirmed(
     options.filter(has_text=wrong_text).locator("input").check()
     page.locator(f"{root} button.bk-quiz-submit").click()
     misconception = bk.misconceptions.get("banker-3-always")  # "莊家 3 點一定補牌" (source 002)
-    feedback = expect_text(page, f"{root} .bk-quiz-feedback", misconception.claim(LANG),
-                           misconception.correction(LANG))
-    assert page.locator(f"{root} .bk-quiz-feedback .bk-wrong").count() == 1
-    assert page.locator(f"{root} .bk-quiz-feedback .bk-right").count() == 0
+    expect_text(page, f"{root} .bk-quiz-feedback", misconception.claim(LANG),
+                misconception.correction(LANG))
+    expect(page.locator(f"{root} .bk-quiz-feedback .bk-wrong")).to_have_count(1)
+    expect(page.locator(f"{root} .bk-quiz-feedback .bk-right")).to_have_count(0)
     shot(page.locator(root), "quiz-wrong")
 
     options.filter(has_text=right_text).locator("input").check()
     page.locator(f"{root} button.bk-quiz-submit").click()
-    page.locator(f"{root} .bk-quiz-feedback .bk-right").wait_for()
-    feedback = squash(page.locator(f"{root} .bk-quiz-feedback").inner_text())
-    assert misconception.claim(LANG) not in feedback
-    assert page.locator(f"{root} .bk-quiz-feedback .bk-wrong").count() == 0
+    expect(page.locator(f"{root} .bk-quiz-feedback .bk-right")).to_have_count(1)
+    expect(page.locator(f"{root} .bk-quiz-feedback")).not_to_contain_text(misconception.claim(LANG))
+    expect(page.locator(f"{root} .bk-quiz-feedback .bk-wrong")).to_have_count(0)
+    # the correct answer had been shown: this second answer is not scored
+    expect(page.locator(f"{root} .bk-quiz-feedback .bk-not-counted")).to_have_count(1)
+    expect(page.locator(f"{root} .bk-quiz-score")).to_have_text(
+        message("widgets.quiz.score", LANG, right=0, total=1))

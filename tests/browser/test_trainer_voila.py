@@ -16,6 +16,9 @@ from typing import Any
 
 import pytest
 
+pytest.importorskip("playwright")
+from playwright.sync_api import expect
+
 import baccarat_kit as bk
 from baccarat_kit.i18n import message
 
@@ -72,19 +75,19 @@ def test_trainer_shows_the_widgets_without_code_and_works_from_the_keyboard(
     trainer_url, page, shot
 ):
     page.goto(trainer_url, wait_until="domcontentloaded")
-    page.locator(".bk-quiz .bk-quiz-options").wait_for(timeout=60_000)
+    expect(page.locator(".bk-quiz .bk-quiz-options")).to_be_visible(timeout=60_000)
     for root in (".bk-hand-builder", ".bk-rule-checker", ".bk-quiz"):
-        assert page.locator(root).count() == 1, f"{root} missing from the trainer"
+        expect(page.locator(root)).to_have_count(1)
     source = json.loads(TRAINER.read_text(encoding="utf-8"))
     for cell in source["cells"]:
         if cell["cell_type"] == "code":
             first = "".join(cell["source"]).splitlines()[0]
-            assert page.get_by_text(first, exact=False).count() == 0, f"code shown: {first}"
+            expect(page.get_by_text(first, exact=False)).to_have_count(0)
     # The hand builder starts on BCR-001 and shows the engine's result.
     coup = bk.play("2 3 3 4 4")
     winner = message(f"coup.result-{coup.winner}", LANG, player=coup.player_total,
                      banker=coup.banker_total)
-    assert winner in squash(page.locator(".bk-hand-builder .bk-winner").inner_text())
+    expect(page.locator(".bk-hand-builder .bk-winner")).to_contain_text(winner)
 
     # The rule checker from the keyboard: Tab to the player's-third-card list, type 8, then
     # arrow down to 9 (source 000, BCR-002 and its variant: a banker 3 meets 8, then 9).
@@ -94,32 +97,35 @@ def test_trainer_shows_the_widgets_without_code_and_works_from_the_keyboard(
     tab_to(page, "el.closest('.bk-player-third') && el.tagName === 'SELECT'")
     for third, key in ((8, "type"), (9, "ArrowDown")):
         page.keyboard.press("8" if key == "type" else key)
-        page.locator(f'{checker} td.bk-selected[data-total="{banker}"][data-third="{third}"]'
-                     ).wait_for()
+        expect(page.locator(
+            f'{checker} td.bk-selected[data-total="{banker}"][data-third="{third}"]')).to_be_visible()
         kind = "draw" if bk.banker_draws(banker, third) else "stand"
-        decision = squash(page.locator(f"{checker} .bk-decision").inner_text())
-        assert decision == message(f"widgets.rc.decision-{kind}", LANG)
+        expect(page.locator(f"{checker} .bk-decision")).to_have_text(
+            message(f"widgets.rc.decision-{kind}", LANG))
 
-    # The quiz's first question is source 000's self-check: banker 3, player's third card 8.
-    draws = bk.banker_draws(3, 8)
-    right = message("widgets.quiz.draw" if draws else "widgets.quiz.stand", LANG)
-    wrong = message("widgets.quiz.stand" if draws else "widgets.quiz.draw", LANG)
+    # The quiz's first question is the trainer's own set: a banker-matrix cell no source case
+    # uses; its answer and the misconception a wrong answer names come from the engine.
+    question = bk.widgets.Quiz.lesson("trainer").questions[0]
+    right = question.options[question.answer].text[LANG]
+    (wrong_option,) = [o for i, o in enumerate(question.options) if i != question.answer]
+    wrong = wrong_option.text[LANG]
     feedback = page.locator(".bk-quiz .bk-quiz-feedback")
+    expect(page.locator(".bk-quiz .bk-quiz-prompt")).to_have_text(question.prompt[LANG])
 
     tab_to(page, "el.closest('.bk-quiz-options') && el.type === 'radio'")
     choose_by_keyboard(page, wrong)
     submit_by_keyboard(page)
-    misconception = bk.misconceptions.get("banker-3-always")
-    page.locator(".bk-quiz .bk-quiz-feedback .bk-wrong").wait_for()
-    text = squash(feedback.inner_text())
-    assert misconception.claim(LANG) in text and misconception.correction(LANG) in text
+    misconception = bk.misconceptions.get(wrong_option.misconception)
+    expect(page.locator(".bk-quiz .bk-quiz-feedback .bk-wrong")).to_have_count(1)
+    expect(feedback).to_contain_text(misconception.claim(LANG))
+    expect(feedback).to_contain_text(misconception.correction(LANG))
     shot(page.locator(".bk-quiz"), "trainer-quiz-wrong")
 
     page.keyboard.press("Shift+Tab")  # back to the options
     tab_to(page, "el.closest('.bk-quiz-options') && el.type === 'radio'")
     choose_by_keyboard(page, right)
     submit_by_keyboard(page)
-    page.locator(".bk-quiz .bk-quiz-feedback .bk-right").wait_for()
-    assert misconception.claim(LANG) not in squash(feedback.inner_text())
+    expect(page.locator(".bk-quiz .bk-quiz-feedback .bk-right")).to_have_count(1)
+    expect(feedback).not_to_contain_text(misconception.claim(LANG))
     page.locator("h1").first.scroll_into_view_if_needed()
     shot(page, "trainer")  # the top of the app, as it opens

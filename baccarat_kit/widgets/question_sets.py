@@ -1,0 +1,184 @@
+"""Named question sets of the lessons (``baccarat_kit/data/quizzes.toml``).
+
+A lesson shows ``bk.widgets.Quiz.lesson("04")``: the question set is data, and no answer is
+written in it. Each question names a *kind* and the facts it asks about (cards, a banker
+total and a third-card value, a bet …); when the quiz is built the engine computes the
+answer, and the option whose ``value`` equals it is marked right. A question whose value
+does not match exactly one option is an error naming the question.
+
+=================  ===============================================  ====================
+kind               what the engine computes                          option values
+=================  ===============================================  ====================
+``banker``         ``bk.banker_draws(total, third)`` (third or       generated: draws /
+                   ``"stood"``)                                      stands
+``player``         ``bk.player_draws(total)``                        generated
+``total``          ``bk.hand_total(cards)``                          integers
+``value``          ``bk.parse_card(card).value``                     integers
+``natural``        ``bk.play(cards).natural``                        ``true`` / ``false``
+``winner``         ``bk.play(cards).winner``                         player/banker/tie
+``drew``           whether ``who`` draws in ``bk.play(cards)``       ``true`` / ``false``
+``net``            ``bk.settle(bk.play(cards), bets, table)`` net    numbers (text)
+``lowest-edge``    the main bet with the lowest house edge of        banker/player/tie
+                   ``bk.exact_odds(decks)``
+``any-positive``   whether any bet of ``bk.exact_odds(decks)`` has   ``true`` / ``false``
+                   a positive expectation
+``fact``           nothing: a definition the sources give; the       ``correct = true``
+                   option marked ``correct`` is right
+=================  ===============================================  ====================
+
+>>> [q.id for q in lesson_questions("04")][:2]
+['banker-5-vs-8', 'banker-6-vs-4']
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from decimal import Decimal
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from ..cards import parse_card
+from ..coup import play
+from ..i18n import LANGUAGES, both
+from ..rules import hand_total
+from ._common import WidgetError
+from .questions import Option, Question, banker_misconception, banker_questions, player_questions
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "quizzes.toml"
+
+KINDS = ("banker", "player", "total", "value", "natural", "winner", "drew", "net",
+         "lowest-edge", "any-positive", "fact")
+
+
+@cache
+def _data() -> dict[str, Any]:
+    return tomllib.loads(DATA.read_text(encoding="utf-8"))
+
+
+def lesson_names() -> tuple[str, ...]:
+    """The names of the question sets (``"00"`` … ``"08"``, ``"trainer"``)."""
+    return tuple(_data()["quiz"])
+
+
+def _texts(value: Any, qid: str, name: str, params: Mapping[str, Any]) -> dict[str, str]:
+    if not isinstance(value, Mapping) or any(not isinstance(value.get(k), str) for k in LANGUAGES):
+        raise WidgetError("widgets.quiz.bad-field", id=qid, field=name,
+                          expected='{zh = "…", en = "…"}')
+    return {k: str(value[k]).format(**params) for k in LANGUAGES}
+
+
+def _engine_value(kind: str, q: Mapping[str, Any]) -> Any:
+    """The answer the engine gives to a question of ``kind``."""
+    if kind == "total":
+        return hand_total(q["cards"])
+    if kind == "value":
+        return parse_card(q["card"]).value
+    if kind == "natural":
+        return play(q["cards"]).natural
+    if kind == "winner":
+        return play(q["cards"]).winner
+    if kind == "drew":
+        coup = play(q["cards"])
+        return getattr(coup, f"{q['who']}_third") is not None
+    if kind == "net":
+        from ..settlement import settle
+
+        settled = settle(play(q["cards"]), dict(q["bets"]), table=q.get("table", "commission"))
+        return settled.net
+    if kind in ("lowest-edge", "any-positive"):
+        from ..odds import exact_odds
+
+        odds = exact_odds(int(q.get("decks", 8)))
+        bets = list(q.get("bets", ("banker", "player", "tie")))
+        if kind == "lowest-edge":
+            return min(bets, key=lambda b: odds.house_edge(b))
+        return any(odds.expected_value(b) > 0 for b in bets)
+    raise AssertionError(kind)  # pragma: no cover - checked by the caller
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(b, Decimal) or isinstance(a, Decimal):
+        try:
+            return Decimal(str(a)) == Decimal(str(b))
+        except ArithmeticError:  # pragma: no cover - a non-number option
+            return False
+    return bool(type(a) is type(b) and a == b)
+
+
+def _option_text(kind: str, value: Any) -> dict[str, str]:
+    if isinstance(value, bool):
+        if kind == "drew":
+            return both("widgets.quiz.draw" if value else "widgets.quiz.stand")
+        return both("widgets.quiz.yes" if value else "widgets.quiz.no")
+    if kind in ("winner", "lowest-edge"):
+        return both(f"who.{value}") if value in ("player", "banker", "tie") else {
+            k: str(value) for k in LANGUAGES}
+    return {k: str(value) for k in LANGUAGES}
+
+
+def build_question(q: Mapping[str, Any]) -> Question:
+    """One question from its table in ``quizzes.toml``, the answer computed by the engine."""
+    qid = str(q.get("id", "?"))
+    kind = q.get("kind")
+    if kind not in KINDS:
+        raise WidgetError("widgets.quiz.bad-kind", id=qid, value=kind, choices=", ".join(KINDS))
+    params = {k: v for k, v in q.items() if isinstance(v, str | int)}
+    if kind in ("banker", "player"):
+        if kind == "banker":
+            third = None if q["third"] == "stood" else int(q["third"])
+            made = banker_questions([(int(q["total"]), third)])[0]
+        else:
+            made = player_questions([int(q["total"])])[0]
+        options = made.options
+        if "misconception" in q:  # the data may name a closer misconception for the wrong option
+            options = tuple(o if i == made.answer else Option(o.text, q["misconception"])
+                            for i, o in enumerate(options))
+        prompt = _texts(q["prompt"], qid, "prompt", params) if "prompt" in q else made.prompt
+        explain = made.explain
+        if "explain" in q and explain is not None:
+            extra = _texts(q["explain"], qid, "explain", params)
+            explain = {k: f"{extra[k]} {explain[k]}" for k in LANGUAGES}
+        return Question(qid, prompt, options, made.answer, explain)
+
+    raw = q.get("options")
+    if not isinstance(raw, list) or not raw:
+        raise WidgetError("widgets.quiz.bad-field", id=qid, field="options",
+                          expected="[{value = …, misconception = …}, …]")
+    if kind == "fact":
+        matches = [i for i, o in enumerate(raw) if o.get("correct") is True]
+        shown = "correct = true"
+    else:
+        value = _engine_value(kind, q)
+        matches = [i for i, o in enumerate(raw) if _same(o.get("value"), value)]
+        shown = str(value)
+    if len(matches) != 1:
+        raise WidgetError("widgets.quiz.no-match", id=qid, value=shown,
+                          choices=", ".join(str(o.get("value", o.get("correct"))) for o in raw))
+    options = tuple(
+        Option(_texts(o["text"], qid, "options", params) if "text" in o
+               else _option_text(kind, o.get("value")), o.get("misconception"))
+        for o in raw
+    )
+    explain = _texts(q["explain"], qid, "explain", params) if "explain" in q else None
+    return Question(qid, _texts(q.get("prompt"), qid, "prompt", params), options, matches[0],
+                    explain)
+
+
+def lesson_questions(name: str) -> tuple[Question, ...]:
+    """The questions of the set ``name``, answers computed now by the engine."""
+    sets = _data()["quiz"]
+    if name not in sets:
+        raise WidgetError("widgets.quiz.unknown-set", value=name, choices=", ".join(sets))
+    return tuple(build_question(q) for q in sets[name])
+
+
+__all__ = [
+    "DATA",
+    "KINDS",
+    "banker_misconception",
+    "build_question",
+    "lesson_names",
+    "lesson_questions",
+]

@@ -1,0 +1,236 @@
+"""ShoeTracker: deal a seeded shoe coup by coup and watch the exact odds of the next coup move.
+
+A thin view over :class:`baccarat_kit.Shoe` (shuffle, burn, cut card) and
+:func:`baccarat_kit.exact_odds`: before every coup, the exact probability of each result and
+each bet's expectation are computed from *every* card left in the shoe, including the burned
+cards nobody saw. That is more than a real counter can know; even so, the main bets stay
+negative, and the side bets turn positive only now and then, late in a shoe.
+
+>>> st = ShoeTracker(decks=8, seed=2026, lang="en")
+>>> st.rounds, len(st.shoe) + len(st.shoe.burned) == 416
+(0, True)
+>>> st.deal()
+>>> st.rounds, st.last.coup.winner in ("player", "banker", "tie")
+(1, True)
+>>> st.expectation("banker") < 0
+True
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_EVEN, Decimal, localcontext
+from fractions import Fraction
+
+import ipywidgets as w
+
+from ..odds import bet_label, exact_odds
+from ..shoe import DEFAULT_CUT_CARD, Round, Shoe
+from ._common import (
+    LangMixin,
+    cards_html,
+    esc,
+    html_widget,
+    opening_line,
+    result_line,
+    title_html,
+)
+
+BETS: tuple[tuple[str, str], ...] = (
+    ("banker", "commission"),
+    ("banker", "no-commission"),
+    ("player", "commission"),
+    ("tie", "commission"),
+    ("player-pair", "commission"),
+    ("banker-pair", "commission"),
+)
+"""(bet, pay table) pairs the tracker follows."""
+
+_PROBABILITY = {"banker": "banker", "player": "player", "tie": "tie",
+                "player-pair": "player_pair", "banker-pair": "banker_pair"}
+
+
+def percent(value: Fraction, digits: int = 3) -> str:
+    """An exact fraction as a percentage rounded half-even at ``digits`` places, with a sign.
+
+    Exact, so a value on a rounding boundary prints the same on every machine.
+
+    >>> percent(Fraction(-1, 3)), percent(Fraction(1, 8), 1), percent(Fraction(0))
+    ('-33.333%', '+12.5%', '+0.000%')
+    """
+    with localcontext() as ctx:
+        ctx.prec = 50
+        d = Decimal(value.numerator) * 100 / Decimal(value.denominator)
+        q = d.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_EVEN)
+    return f"{q:+f}%"
+
+
+class ShoeTracker(LangMixin, w.VBox):
+    """Deal coups from a seeded shoe (``deal_button``, ``deal_ten_button``); start a new shoe
+    with ``new_shoe_button`` (seed ``seed_input``). ``status`` says the round, the cards
+    left, the burn and the cut card; ``coup`` shows the last coup; ``odds_table`` the exact
+    odds of the next coup and each bet's expectation, beside its value for the full shoe.
+
+    State: ``shoe`` (:class:`~baccarat_kit.Shoe`), ``last`` (the last :class:`~baccarat_kit.shoe.Round`
+    or None), ``odds`` (:class:`~baccarat_kit.odds.ExactOdds` of the next coup, None once the
+    shoe is finished), ``rounds``, ``positives`` (the bets whose expectation is positive now).
+    """
+
+    def __init__(self, *, decks: int = 8, seed: int = 2026, cut_card: int = DEFAULT_CUT_CARD,
+                 lang: str = "zh") -> None:
+        super().__init__()
+        self._init_lang(lang)
+        self.add_class("bk-shoe-tracker")
+        self.decks = decks
+        self.cut_card = cut_card
+        self.title = html_widget("bk-title")
+        self.seed_input = w.BoundedIntText(value=seed, min=0, max=2**31 - 1,
+                                           layout=w.Layout(width="14em"),
+                                           style={"description_width": "initial"})
+        self.seed_input.add_class("bk-shoe-seed")
+        self.new_shoe_button = w.Button(icon="refresh", layout=w.Layout(width="auto"))
+        self.new_shoe_button.add_class("bk-shoe-new")
+        self.deal_button = w.Button(button_style="primary", layout=w.Layout(width="auto"))
+        self.deal_button.add_class("bk-shoe-deal")
+        self.deal_ten_button = w.Button(layout=w.Layout(width="auto"))
+        self.deal_ten_button.add_class("bk-shoe-deal-ten")
+        self.status = html_widget("bk-shoe-status")
+        self.coup = html_widget("bk-shoe-coup")
+        self.odds_table = html_widget("bk-shoe-odds")
+        self.new_shoe_button.on_click(lambda _b: self.new_shoe(int(self.seed_input.value)))
+        self.deal_button.on_click(lambda _b: self.deal())
+        self.deal_ten_button.on_click(lambda _b: self.deal(10))
+        self.children = [
+            w.HBox([self.title, self.lang_toggle]),
+            w.HBox([self.seed_input, self.new_shoe_button, self.deal_button, self.deal_ten_button],
+                   layout=w.Layout(flex_flow="row wrap")),
+            self.status,
+            self.coup,
+            self.odds_table,
+        ]
+        self.new_shoe(seed)
+
+    # ---- state ----------------------------------------------------------------
+    def new_shoe(self, seed: int | None = None) -> None:
+        """Shuffle a new shoe (same seed, same order), burn, place the cut card."""
+        if seed is not None:
+            self.seed_input.value = seed
+        self.shoe = Shoe(self.decks, seed=int(self.seed_input.value), cut_card=self.cut_card)
+        self.last: Round | None = None
+        full = exact_odds(self.decks)
+        self.full_shoe: dict[tuple[str, str], Fraction] = {
+            (b, t): full.expected_value(b, t) for b, t in BETS}
+        self._burn_html: dict[str, str] = {}
+        self._update_odds()
+        self._relabel()
+
+    def _update_odds(self) -> None:
+        shoe = self.shoe
+        self.odds = None if shoe.finished or len(shoe) < 6 else exact_odds(shoe)
+        self.expectations: dict[tuple[str, str], Fraction] = (
+            {} if self.odds is None else {(b, t): self.odds.expected_value(b, t) for b, t in BETS})
+
+    @property
+    def rounds(self) -> int:
+        """Coups dealt from this shoe."""
+        return self.shoe.round_number
+
+    def deal(self, coups: int = 1) -> None:
+        """Deal ``coups`` coups (fewer if the shoe ends), then recompute the odds once."""
+        for _ in range(coups):
+            if self.shoe.finished:
+                break
+            self.last = self.shoe.deal()
+        self._update_odds()
+        self._render()
+
+    def expectation(self, bet: str, table: str = "commission") -> Fraction:
+        """The exact expected net result of one unit on ``bet`` in the next coup."""
+        if self.odds is None:
+            raise ValueError("the shoe is finished: no next coup")
+        return self.expectations.get((bet, table)) or self.odds.expected_value(bet, table)
+
+    @property
+    def positives(self) -> tuple[tuple[str, str], ...]:
+        """The (bet, pay table) pairs whose expectation for the next coup is above zero."""
+        return tuple(key for key, ev in self.expectations.items() if ev > 0)
+
+    # ---- view -----------------------------------------------------------------
+    def _relabel(self) -> None:
+        t = self._t
+        self.title.value = title_html(t("widgets.st.title"))
+        self.seed_input.description = t("widgets.st.seed")
+        self.seed_input.tooltip = t("widgets.st.seed-tip")
+        self.new_shoe_button.description = t("widgets.st.new")
+        self.new_shoe_button.tooltip = t("widgets.st.new-tip")
+        self.deal_button.description = t("widgets.st.deal")
+        self.deal_button.tooltip = t("widgets.st.deal-tip")
+        self.deal_ten_button.description = t("widgets.st.deal-ten")
+        self.deal_ten_button.tooltip = t("widgets.st.deal-ten-tip")
+        self._render()
+
+    def _render(self) -> None:
+        self.deal_button.disabled = self.deal_ten_button.disabled = self.shoe.finished
+        self.status.value = self._status_html()
+        self.coup.value = self._coup_html()
+        self.odds_table.value = self._odds_html()
+
+    def _status_html(self) -> str:
+        t, shoe, lang = self._t, self.shoe, self._lang
+        first = shoe.burned[0] if shoe.burned else None
+        lines = [esc(t("widgets.st.round", rounds=self.rounds, left=len(shoe)))]
+        if first is not None:
+            if lang not in self._burn_html:
+                self._burn_html[lang] = (
+                    esc(t("widgets.st.burn", card=first.label, value=first.rank.pips,
+                          burned=len(shoe.burned) - 1)) + "<br>" + cards_html(shoe.burned, lang))
+            lines.append(self._burn_html[lang])
+        lines.append(f'<span class="bk-cut-card">{esc(t("widgets.st.cut", cards=self.cut_card))}</span>')
+        if shoe.finished:
+            lines.append(f'<b class="bk-shoe-finished">{esc(t("widgets.st.finished", rounds=self.rounds))}</b>')
+        elif shoe.cut_position is not None and 52 * self.decks - len(shoe) > shoe.cut_position:
+            lines.append(f'<b class="bk-cut-out">{esc(t("widgets.st.cut-out"))}</b>')
+        return "<br>".join(lines)
+
+    def _coup_html(self) -> str:
+        if self.last is None:
+            return esc(self._t("widgets.st.no-coup"))
+        rnd, lang = self.last, self._lang
+        coup = rnd.coup
+        return (f"<b>{esc(self._t('widgets.st.last', round=rnd.round_id))}</b> "
+                f"{esc(result_line(coup, lang))}<br>"
+                f"{esc(self._t('widgets.st.player'))} {cards_html(coup.player_cards, lang)} "
+                f"{esc(self._t('widgets.st.banker'))} {cards_html(coup.banker_cards, lang)}"
+                f"<br><small>{esc(opening_line(coup, lang))}</small>")
+
+    def _odds_html(self) -> str:
+        t, lang = self._t, self._lang
+        if self.odds is None:
+            return esc(t("widgets.st.no-odds"))
+        cell = "border:1px solid #999;padding:0.15em 0.5em;text-align:right"
+        head = "".join(f'<th scope="col" style="{cell}">{esc(t(k))}</th>' for k in (
+            "widgets.st.col-bet", "widgets.st.col-probability", "widgets.st.col-expectation",
+            "widgets.st.col-full", "widgets.st.col-sign"))
+        rows = [f"<tr>{head}</tr>"]
+        for bet, table in BETS:
+            ev = self.expectations[(bet, table)]
+            prob = getattr(self.odds, _PROBABILITY[bet])
+            positive = ev > 0
+            sign = t("widgets.st.positive" if positive else "widgets.st.negative")
+            css = "bk-positive" if positive else "bk-negative"
+            style = ";background:#fff3c4;font-weight:bold" if positive else ""
+            rows.append(
+                f'<tr class="{css}" data-bet="{bet}/{table}">'
+                f'<th scope="row" style="{cell};text-align:left">{esc(bet_label(bet, table, lang))}</th>'
+                f'<td style="{cell}">{percent(prob).lstrip("+")}</td>'
+                f'<td class="bk-ev" style="{cell}{style}">{percent(ev)}</td>'
+                f'<td style="{cell}">{percent(self.full_shoe[(bet, table)])}</td>'
+                f'<td style="{cell};text-align:left">{esc(sign)}</td></tr>')
+        caption = esc(t("widgets.st.caption", left=len(self.shoe)))
+        note = esc(t("widgets.st.knowledge"))
+        return (f'<table class="bk-shoe-odds-table" style="border-collapse:collapse">'
+                f'<caption style="caption-side:top;text-align:left">{caption}</caption>'
+                f"{''.join(rows)}</table><small>{note}</small>")
+
+    def __repr__(self) -> str:
+        return (f"ShoeTracker(decks={self.decks}, seed={self.seed_input.value}, "
+                f"rounds={self.rounds}, lang={self._lang!r})")
