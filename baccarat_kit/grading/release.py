@@ -94,6 +94,7 @@ def release_notebook(nb: dict[str, Any], where: str = "?") -> dict[str, Any]:
         if INSTRUCTOR_TAG in tags:
             continue
         new = copy.deepcopy(cell)
+        new.get("metadata", {}).pop("translations", None)  # the other editions' text: see edition()
         if new.get("cell_type") == "code":
             src = new["source"] if isinstance(new["source"], str) else "".join(new["source"])
             new["source"] = release_source(src, where, index)

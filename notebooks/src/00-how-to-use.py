@@ -28,7 +28,7 @@
 # > the menu **Run → Run All Cells** runs every cell from top to bottom. Until then, the widgets show only as a dashed-border
 # > "static preview"; once run, you can click and change them.
 #
-# > **中文版 (Traditional Chinese edition):** [open this lesson in Chinese](../00-how-to-use.ipynb). The course is written in
+# > **Traditional Chinese edition:** [open this lesson in Chinese](../00-how-to-use.ipynb). The course is written in
 # > Traditional Chinese first; this English edition is built from the same lesson sources, with the same code and the same cases.
 #
 # This is a course on the **fixed drawing rules (third-card rules) and the settlement of baccarat (Punto Banco)**.
@@ -122,7 +122,7 @@ bk.hand_total("7 8")
 # Read 01 → 04 in order, then practise on the cases of 05 and 06; 07 is about money, 08 shows with numbers that no way of betting changes the house edge, and 10 sums up.
 # Every lesson ends with a self-check and links to the next lesson and to its exercise.
 #
-# | Lesson | Topic | 中文版 (Chinese) | Exercise |
+# | Lesson | Topic | Chinese edition | Exercise |
 # |---|---|---|---|
 # | [00](00-how-to-use.ipynb) | How to use the course (this lesson) | [中文](../00-how-to-use.ipynb) | — |
 # | [01](01-card-values.ipynb) | Card values and totals | [中文](../01-card-values.ipynb) | [Exercise 01 Card values and totals](../../exercises/en/01-card-values.ipynb) |

@@ -25,7 +25,7 @@
 #
 # | Page | What it gives | Rules it cites |
 # |---|---|---|
-# | 000 「百家樂補牌規則」 ("Baccarat drawing rules") | how totals are counted, 7 + 8 = 15 | Singapore GRA Commission Baccarat (RWS) Game Rules v4; Pennsylvania Code Chapter 631a (totals) |
+# | 000 「百家樂補牌規則」 (translation: "Baccarat drawing rules") | how totals are counted, 7 + 8 = 15 | Singapore GRA Commission Baccarat (RWS) Game Rules v4; Pennsylvania Code Chapter 631a (totals) |
 # | 001 DG, baccarat's third card | the table of values, 7 + 8, K + 6 | Singapore GRA Baccarat Game Rules |
 # | 003 Taiwan Baccarat rule book | 1 + 6, 8 + 7, 0 + 9, 6 + 8 + 7 = 21 | standard Punto Banco |
 # | 004 beginner's overview | K + 9, 7 + 8, 9 + 6, 4 + 5, suits | (cites no rules) |
@@ -141,9 +141,9 @@ bk.display.totals_table(examples)
 
 # %% [markdown] lang=en
 # Next, each result the sources write down is compared with the engine's (these numbers are **copied from the sources' results**; they are not rules):
-# 000 「7＋8＝15，百家樂點數為 5 點」 (translation: "7 + 8 = 15, a baccarat total of 5"), 001 「K加6等於6」 ("K plus 6 is 6"), 003 「6 + 8 + 7 = 21,最後就是 1 點」 ("6 + 8 + 7 = 21, so the total is 1"),
-# 004 「一手 K 配 9，點數是 0 加 9 等於 9」 ("a hand of K and 9 is 0 plus 9, which is 9"), 「9 加 6 等於 15，一樣是 5 點」 ("9 plus 6 is 15, again 5"), 「4 加 5 等於 9」 ("4 plus 5 is 9"),
-# 003 「1 + 6 = 7 點」 ("1 + 6 = 7"), 「8 + 7 = 15 → 5 點」 ("8 + 7 = 15 → 5"), 「0 + 9 = 9 點」 ("0 + 9 = 9"). (English renderings: our translations.)
+# 000 「7＋8＝15，百家樂點數為 5 點」 (translation: "7 + 8 = 15, a baccarat total of 5"), 001 「K加6等於6」 (translation: "K plus 6 is 6"), 003 「6 + 8 + 7 = 21,最後就是 1 點」 (translation: "6 + 8 + 7 = 21, so the total is 1"),
+# 004 「一手 K 配 9，點數是 0 加 9 等於 9」 (translation: "a hand of K and 9 is 0 plus 9, which is 9"), 「9 加 6 等於 15，一樣是 5 點」 (translation: "9 plus 6 is 15, again 5"), 「4 加 5 等於 9」 (translation: "4 plus 5 is 9"),
+# 003 「1 + 6 = 7 點」 (translation: "1 + 6 = 7"), 「8 + 7 = 15 → 5 點」 (translation: "8 + 7 = 15 → 5"), 「0 + 9 = 9 點」 (translation: "0 + 9 = 9"). (English renderings: our translations.)
 
 # %%
 quoted = {"7 8": 5, "K 6": 6, "6 8 7": 1, "K 9": 9, "9 6": 5, "4 5": 9,
@@ -170,7 +170,7 @@ bk.display.table(
 # %% [markdown] lang=en
 # ## 3. Suits do not matter
 #
-# 004: 「花色（黑桃、紅心、方塊、梅花）完全不影響點數，只看數字。」 (translation: "The suit (spades, hearts, diamonds, clubs) has no effect at all on the total; only the number counts.") 003 also says 「花色不影響點數」 ("suits do not affect the total").
+# 004: 「花色（黑桃、紅心、方塊、梅花）完全不影響點數，只看數字。」 (translation: "The suit (spades, hearts, diamonds, clubs) has no effect at all on the total; only the number counts.") 003 also says 「花色不影響點數」 (translation: "suits do not affect the total").
 # Give 004's K and 9 each of the four suits and ask the engine:
 
 # %%

@@ -25,11 +25,11 @@
 #
 # | Page | What it gives | Rules it cites |
 # |---|---|---|
-# | 000 「百家樂補牌規則」 ("Baccarat drawing rules") | the definition of a natural, example 5, BCR-008, BCR-004/BCR-005, the self-check | Pennsylvania Code §631a.11; Singapore GRA Commission Baccarat (RWS) Game Rules v4 |
-# | 001 DG, baccarat's third card | the natural (some players say 天牌), the player's 4 and 4 | Singapore GRA Baccarat Game Rules |
+# | 000 「百家樂補牌規則」 (translation: "Baccarat drawing rules") | the definition of a natural, example 5, BCR-008, BCR-004/BCR-005, the self-check | Pennsylvania Code §631a.11; Singapore GRA Commission Baccarat (RWS) Game Rules v4 |
+# | 001 DG, baccarat's third card | the natural (some players say 「天牌」, translation: "heaven hand"), the player's 4 and 4 | Singapore GRA Baccarat Game Rules |
 # | 002 HKCash, the third-card matrix | natural → player → banker | Massachusetts Gaming Commission, Baccarat 4.11.2024 |
 # | 003 Taiwan Baccarat rule book | a natural counts the first two cards only; card example D | standard Punto Banco |
-# | 004 beginner's overview | a natural 8 or 9, and 9 nicknamed 「天王」 ("heaven king") | (cites no rules) |
+# | 004 beginner's overview | a natural 8 or 9, and 9 nicknamed 「天王」 (translation: "heaven king") | (cites no rules) |
 #
 # > This lesson is rules education, not betting advice.
 

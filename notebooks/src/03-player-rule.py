@@ -23,7 +23,7 @@
 #
 # | Page | What it gives | Rules it cites |
 # |---|---|---|
-# | 000 「百家樂補牌規則」 ("Baccarat drawing rules") | the player's drawing table, example 1, BCR-001, BCR-006 | Pennsylvania Code §631a.11; Singapore GRA Commission Baccarat (RWS) Game Rules v4 |
+# | 000 「百家樂補牌規則」 (translation: "Baccarat drawing rules") | the player's drawing table, example 1, BCR-001, BCR-006 | Pennsylvania Code §631a.11; Singapore GRA Commission Baccarat (RWS) Game Rules v4 |
 # | 001 DG, baccarat's third card | the three steps in order (natural → player → banker), card example 5 | Singapore GRA Baccarat Game Rules |
 # | 002 HKCash, the third-card matrix | natural → player → banker, an order that cannot be reversed | Massachusetts Gaming Commission, Baccarat 4.11.2024 |
 # | 003 Taiwan Baccarat rule book | "player 5 → draws a third card", player 7 and banker 5 | standard Punto Banco |
@@ -68,7 +68,7 @@ LANG = bk.set_language(EDITION_LANG)
 # 002 also says: 「Natural → 閒家 → 莊家，次序不能倒轉」 (translation: "natural → player → banker; the order cannot be reversed").
 #
 # When the engine plays a coup it records every step in this order (`bk.play(...).steps`). Take 000's **BCR-001 「閒5補到9、莊7停牌」** (translation: "player 5 draws to 9, banker 7 stands";
-# 「發牌依序閒2、莊3、閒3、莊4」, "dealt in order player 2, banker 3, player 3, banker 4"; the player's third card is 4):
+# 「發牌依序閒2、莊3、閒3、莊4」, translation: "dealt in order player 2, banker 3, player 3, banker 4"; the player's third card is 4):
 
 # %%
 bcr001 = bk.play("2 3 3 4 4")

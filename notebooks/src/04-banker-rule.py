@@ -34,7 +34,7 @@
 #
 # | Page | What this lesson uses | Rules it cites |
 # |---|---|---|
-# | 000 「百家樂補牌規則」 ("Baccarat drawing rules") | the full table for the banker's third card, examples 2–4, a worked reading, BCR-002 | Singapore GRA Commission Baccarat (RWS) Game Rules v4; Pennsylvania Code §631a.11 |
+# | 000 「百家樂補牌規則」 (translation: "Baccarat drawing rules") | the full table for the banker's third card, examples 2–4, a worked reading, BCR-002 | Singapore GRA Commission Baccarat (RWS) Game Rules v4; Pennsylvania Code §631a.11 |
 # | 001 DG, baccarat's third card | 10, J, Q, K count 0; a way to remember banker 3–6; card examples 1–4 | Singapore GRA Baccarat Game Rules |
 # | 002 HKCash, the third-card matrix | situation A / situation B, the full matrix, "the drawing range of banker 3, 4, 5, 6 narrows step by step" | Massachusetts Gaming Commission, Baccarat 4.11.2024 |
 # | 003 Taiwan Baccarat rule book | "here the player stands on 7 and the banker draws one card on 5" | standard Punto Banco |
@@ -138,8 +138,8 @@ bk.player_draws(7), bk.banker_draws(5, None)
 # %% [markdown] lang=en
 # ## 3. Branch B: the player drew a third card → the banker matrix
 #
-# 002's 「情況 B：閒家已取得第三張牌」 (translation: "situation B: the player has drawn a third card") gives the full matrix; 000's 「莊家第三張牌完整判斷表」 ("full table for the banker's third card") is the same table written another way.
-# The quote of 000's table below **leaves out its last row**, 「8～9｜不適用｜自然牌，通常停止補牌」 ("8–9 | not applicable | a natural, usually drawing stops"): that row is about naturals (lesson 2), not the branch where the player drew.
+# 002's 「情況 B：閒家已取得第三張牌」 (translation: "situation B: the player has drawn a third card") gives the full matrix; 000's 「莊家第三張牌完整判斷表」 (translation: "full table for the banker's third card") is the same table written another way.
+# The quote of 000's table below **leaves out its last row**, 「8～9｜不適用｜自然牌，通常停止補牌」 (translation: "8–9 | not applicable | a natural, usually drawing stops"): that row is about naturals (lesson 2), not the branch where the player drew.
 #
 # > | 莊家首兩張點數 | 閒家第三張牌 | 莊家處理 |
 # > |---|---|---|
@@ -291,7 +291,7 @@ for total in (3, 4, 5, 6):
 # %% [markdown] lang=en
 # ## 6. The sources' examples
 #
-# 000's 「百家樂補牌實際判斷範例」 ("worked examples of drawing decisions") give only totals and the third card (not the whole deck), so the engine is asked about the banker's step directly.
+# 000's 「百家樂補牌實際判斷範例」 (translation: "worked examples of drawing decisions") give only totals and the third card (not the whole deck), so the engine is asked about the banker's step directly.
 #
 # **Example 2: the player's third card is 8, the banker has 3**
 #
@@ -357,7 +357,7 @@ bk.player_draws(5), bk.banker_draws(5, 7)
 # 下表並列來源的判斷與引擎的判斷（案例資料在 `bk.cases`）：
 
 # %% [markdown] lang=en
-# **001's card examples 1–4** (from its 「5組實際牌例」, "five worked card examples"; example 5 is in lesson 3): the source gives both hands' first two cards and the player's third card,
+# **001's card examples 1–4** (from its 「5組實際牌例」, translation: "five worked card examples"; example 5 is in lesson 3): the source gives both hands' first two cards and the player's third card,
 # but says only whether the banker draws, not the banker's third card, so they are partial cases, and no card is added to them here.
 # The table puts the source's decision beside the engine's (the case data is in `bk.cases`):
 
@@ -382,9 +382,9 @@ bk.display.table([message(f"nb.col.{col}") for col in
 # 發牌順序是閒、莊、閒、莊，所以牌序是 `2 A 3 2 8`：
 
 # %% [markdown] lang=en
-# ## 7. A whole coup: BCR-002 「莊3：閒第三張8與9的翻轉」
+# ## 7. A whole coup: BCR-002, banker 3 and the flip between a player third card 8 and 9
 #
-# (Translation of the title: "banker 3: the flip between a player third card 8 and 9".) 000's BCR-002 gives every card: 「閒2+3=5，莊A+2=3；牌靴下一張先假設8。」
+# 000's BCR-002, 「莊3：閒第三張8與9的翻轉」 (translation: "banker 3: the flip between a player third card 8 and 9"), gives every card: 「閒2+3=5，莊A+2=3；牌靴下一張先假設8。」
 # (translation: "player 2+3 = 5, banker A+2 = 3; suppose the next card in the shoe is 8.")
 # Cards are dealt player, banker, player, banker, so the sequence is `2 A 3 2 8`:
 

@@ -16,7 +16,7 @@
 # %% [markdown] lang=en
 # # Lesson 5 — BCR-001 to BCR-008: worked hands and one-change variants
 #
-# Source 000, 「百家樂補牌規則」 ("Baccarat drawing rules"), lists in its section 「從發牌到勝負：完整補牌判定庫」 ("from the deal to the result: a complete library of drawing decisions") eight full hands, **BCR-001 to BCR-008**,
+# Source 000, 「百家樂補牌規則」 (translation: "Baccarat drawing rules"), lists in its section 「從發牌到勝負：完整補牌判定庫」 (translation: "from the deal to the result: a complete library of drawing decisions") eight full hands, **BCR-001 to BCR-008**,
 # each with a "change one condition" variant. The source states (quoted in Chinese; the English is our translation):
 #
 # > 以下都是教學牌局，不是真實投注紀錄。適用標準百家樂補牌：先檢查首兩張自然8／9，再處理閒家，
@@ -81,7 +81,7 @@ viewer
 # ## BCR-001: player 5 draws to 9, banker 7 stands
 #
 # Player 2+3 = 5 draws (a player on 0–5 draws) a 4 and makes 9; the banker's first two cards make 7 and it stands. The variant changes only the banker's second card, 4 to 5:
-# banker 3+5 = 8 is a natural (the source says 「天牌」, "heaven hand"), and neither hand draws: the 4 is never dealt.
+# banker 3+5 = 8 is a natural (the source says 「天牌」, translation: "heaven hand"), and neither hand draws: the 4 is never dealt.
 
 # %%
 bk.widgets.case_card("BCR-001", lang=LANG)
@@ -95,7 +95,7 @@ bk.widgets.case_card("BCR-001", lang=LANG)
 # %% [markdown] lang=en
 # ### Settling BCR-001
 #
-# The source: 「閒注100，假設閒勝1:1……返還100本金+100淨利=200」 (translation: "a player bet of 100, supposing the player wins at 1:1 … returns the stake of 100 plus a net win of 100 = 200"); for the variant 「閒注返還0、淨損100」 ("the player bet returns 0, a net loss of 100").
+# The source: 「閒注100，假設閒勝1:1……返還100本金+100淨利=200」 (translation: "a player bet of 100, supposing the player wins at 1:1 … returns the stake of 100 plus a net win of 100 = 200"); for the variant 「閒注返還0、淨損100」 (translation: "the player bet returns 0, a net loss of 100").
 # The settling is done by `bk.settle` (amounts are always `Decimal`):
 
 # %%

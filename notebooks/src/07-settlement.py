@@ -23,8 +23,8 @@
 #
 # | Page | What it gives | Rules it cites |
 # |---|---|---|
-# | 004 beginner's overview | a banker bet of 100 gets back 195, player pays 1:1, a tie returns the stake, no-commission (004 says 「免水」, "no water") and Super 6 (「超級 6」), side bets (004 says 「副注」) settled separately | (cites no rules) |
-# | 000 「百家樂補牌規則」 ("Baccarat drawing rules") | BCR-001's stake and return, the table of bet areas, the minimum unit and rounding of commission, void rounds, the bookkeeping trail (bet details, winnings, commission, balance) | Pennsylvania Code Chapter 631a (§631a.6, .8, .9, .12, bet definitions); Singapore GRA Commission Baccarat (RWS) Game Rules v4 |
+# | 004 beginner's overview | a banker bet of 100 gets back 195, player pays 1:1, a tie returns the stake, no-commission (004 says 「免水」, translation: "no water") and Super 6 (「超級 6」, translation: "super 6"), side bets (004 says 「副注」, translation: "side bets") settled separately | (cites no rules) |
+# | 000 「百家樂補牌規則」 (translation: "Baccarat drawing rules") | BCR-001's stake and return, the table of bet areas, the minimum unit and rounding of commission, void rounds, the bookkeeping trail (bet details, winnings, commission, balance) | Pennsylvania Code Chapter 631a (§631a.6, .8, .9, .12, bet definitions); Singapore GRA Commission Baccarat (RWS) Game Rules v4 |
 #
 # > This lesson is rules education, not betting advice. 004: 「三種押法長期的期望值都是負的」 (translation: "all three bets have a negative expectation in the long run"); the way bets are settled does not change that.
 #
@@ -60,7 +60,7 @@ LANG = bk.set_language(EDITION_LANG)
 # * `no-commission`: one version of no-commission: the Super 6 that 004 describes, where a banker win on 6 pays only half.
 #   000 says a no-commission table 「可能取消一般傭金，但在莊家以特定點數獲勝時降低派彩，或採其他補償規則」 (translation: "may drop the usual commission but pay less when the banker wins with a particular total, or use some other compensating rule"): Super 6 is only one of them, not the rule of every no-commission table; the table's own pay table decides.
 #
-# The sources do not give the odds of the tie and pair bets (000 says side bets, in its words 「附加注」, "additional bets", 「每桌定義與派彩可能不同」, "may be defined and paid differently at each table"); the table below shows the kit's defaults:
+# The sources do not give the odds of the tie and pair bets (000 says side bets, in its words 「附加注」, translation: "additional bets", 「每桌定義與派彩可能不同」, translation: "may be defined and paid differently at each table"); the table below shows the kit's defaults:
 
 # %%
 bk.display.pay_tables_table()
@@ -180,7 +180,7 @@ bk.display.settlement_table(bk.settle(bcr002, bets, "commission-tie-9"))
 #
 # 004: 「押莊贏不抽那 5%……但它有個交換條件：當莊家以剛好 6 點獲勝時，這注只賠一半，這個規則常被叫做『超級 6』。」
 # *Translation:* "A winning banker bet pays no 5% … but there is a trade-off: when the banker wins with exactly 6, the bet pays only half; this rule is often called 'Super 6'."
-# 000 also warns: 「看到免傭兩字不能直接推定所有莊注都按一比一結算」 (translation: "seeing the words 'no commission' does not mean every banker bet is settled at one to one"), and 「若是莊6勝，先查免傭版本差異，不能直接沿用標準5%傭金」 ("if the banker wins on 6, first check how the no-commission version differs; the standard 5% commission cannot simply be carried over").
+# 000 also warns: 「看到免傭兩字不能直接推定所有莊注都按一比一結算」 (translation: "seeing the words 'no commission' does not mean every banker bet is settled at one to one"), and 「若是莊6勝，先查免傭版本差異，不能直接沿用標準5%傭金」 (translation: "if the banker wins on 6, first check how the no-commission version differs; the standard 5% commission cannot simply be carried over").
 #
 # The same coup BCR-008 (the banker wins on 9) on the two tables:
 
