@@ -39,7 +39,7 @@ screenshots: venv
 lint: venv
 	$(BIN)/ruff check baccarat_kit tests
 
-NOTEBOOKS := $(wildcard notebooks/*.ipynb)
+NOTEBOOKS := $(wildcard notebooks/*.ipynb notebooks/en/*.ipynb)
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg
 
 # The engine's public API is typed strictly (the optional parts are checked by their tests).

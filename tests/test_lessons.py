@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -258,16 +259,32 @@ def english_prose_problems(markdown: str) -> list[str]:
     return problems
 
 
+def _quoted_lines(html: str) -> set[str]:
+    """The lines of a case card's source quotes (its ``bk-quote`` blocks), as plain text."""
+    lines: set[str] = set()
+    for block in _BK_QUOTE.findall(html):
+        body = unescape(re.sub(r"<[^>]+>", "", block.replace("<br>", "\n")))
+        lines.update(line.strip() for line in body.splitlines() if line.strip())
+    return lines
+
+
 def english_output_problems(nb: dict) -> list[str]:
     """Chinese in what an English lesson's code prints: only a source's quoted words (the case
-    cards' ``bk-quote`` blocks) and the language switch's own name may be Chinese."""
+    cards' ``bk-quote`` blocks, also in their plain-text form) and the language switch's own
+    name may be Chinese."""
     problems = []
     for cell in nb["cells"]:
         for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            html = data.get("text/html", "")
+            quoted = _quoted_lines("".join(html) if isinstance(html, list) else html)
             texts = [out.get("text", "")]
-            texts += [out.get("data", {}).get(kind, "") for kind in ("text/plain", "text/html", "text/markdown")]
+            # An output with HTML is checked in its HTML (its text/plain is the fallback of the same).
+            kinds = ("text/html", "text/markdown") if html else ("text/plain", "text/markdown")
+            texts += [data.get(kind, "") for kind in kinds]
             for text in texts:
                 text = "".join(text) if isinstance(text, list) else text
+                text = "\n".join(line for line in text.splitlines() if line.strip() not in quoted)
                 bare = _without_language_names(_BK_QUOTE.sub("", text))
                 for m in _HAN.finditer(bare):
                     problems.append(f"cell {cell['id']}: {bare[max(0, m.start() - 30):m.end() + 30]!r}")

@@ -212,7 +212,7 @@ bk.display.table([message(f"nb.col.{col}") for col in ("mistake", "correction", 
 # %%
 bk.display.table(
     [message(f"nb.col.{col}") for col in ("mistake", "correction", "source")],
-    [[m.claim(), m.correction(), m.source]
+    [[m.claim(), m.correction(), m.source.replace("自己判斷", message("nb.source-self-check"))]
      for m in bk.misconceptions.all_misconceptions() if m.id not in examples],
 )
 
