@@ -103,6 +103,8 @@ for decks in (1, 6, 8):
 #
 # 004：押莊贏要抽 5%，因為「莊家這一方因為補牌規則的關係，長期勝率比閒家略高一點點」；免傭桌不抽傭金，但
 # 「當莊家以剛好 6 點獲勝時，這注只賠一半」，「長期算下來兩種版本的結果其實很接近」。
+# 這是 004 描述的免傭版本（Super 6），也是本課 `no-commission` 派彩表的設定；000 提醒免傭桌「可能取消一般傭金，
+# 但在莊家以特定點數獲勝時降低派彩，或採其他補償規則」，所以別家免傭桌的數字可能不同。
 #
 # 兩種做法讓押莊的人各付出多少？傭金桌：每次莊贏付 0.05，平均每注付 0.05 × P(莊贏)。
 # 免傭桌：莊以 6 點贏時少拿 0.5，平均每注付 0.5 × P(莊以 6 點贏)。
@@ -113,6 +115,8 @@ for decks in (1, 6, 8):
 # 004: a winning banker bet pays 5% because 「莊家這一方因為補牌規則的關係，長期勝率比閒家略高一點點」 (translation: "because of the drawing rules, the banker side wins slightly more often than the player in the long run");
 # a no-commission table takes no commission, but 「當莊家以剛好 6 點獲勝時，這注只賠一半」 (translation: "when the banker wins with exactly 6, the bet pays only half"), and
 # 「長期算下來兩種版本的結果其實很接近」 (translation: "in the long run the two versions come out very close").
+# This is the no-commission version 004 describes (Super 6), and the setting of this course's `no-commission` pay table; 000 warns that a no-commission table
+# 「可能取消一般傭金，但在莊家以特定點數獲勝時降低派彩，或採其他補償規則」 (translation: "may drop the usual commission but pay less when the banker wins with a particular total, or use some other compensating rule"), so another no-commission table's figures may differ.
 #
 # What does each cost the banker bettor? Commission: 0.05 on every banker win, on average 0.05 × P(banker wins) per bet.
 # No-commission: 0.5 less on a banker win on 6, on average 0.5 × P(banker wins on 6) per bet.
@@ -134,7 +138,7 @@ for table in ("commission", "no-commission"):
 # ## 3. 模擬真實牌靴
 #
 # `bk.simulate` 用 numpy 一次發很多靴牌，流程與引擎的 `bk.Shoe` 相同：洗牌、翻第一張並依點數燒牌、
-# 切牌放在離底 14 張處（本套件的選擇），切牌出現後再發一局就結束。
+# 切牌卡放在離底 14 張處（本套件的選擇，來源沒有規定位置；第 7 課第 8 節），切牌卡出現後再發一局就結束。
 # 模擬出的頻率應在精確值附近，差距以標準誤衡量。
 
 # %% [markdown] lang=en
@@ -143,7 +147,7 @@ for table in ("commission", "no-commission"):
 # ## 3. Simulating real shoes
 #
 # `bk.simulate` deals many shoes at once with numpy, exactly as the engine's `bk.Shoe` does: shuffle, turn the first card and burn by its value,
-# the cut card 14 cards from the end (this kit's choice), one more coup after it comes out.
+# the cut card 14 cards from the end (this kit's choice; the sources set no position: lesson 7, section 8), one more coup after it comes out.
 # The simulated frequencies should sit near the exact values; the difference is measured in standard errors.
 
 # %%
@@ -330,6 +334,14 @@ while not walk.shoe.finished:
     walk.deal()
 print(message("nb.walk-summary", rounds=walk.rounds, moments=len({m[0] for m in moments})))
 bk.display.table([message(f"nb.col.{col}") for col in ("before-coup", "cards-left", "bet", "expectation")], moments)
+
+# %% [markdown] lang=zh
+# 正期望只出現在這一靴的最後幾局、牌靴快發完的時候，多半是對子旁注；知道這些時刻的前提是知道剩下的每一張牌。
+# 換一個種子（上面追蹤器的「洗牌種子」）再發一靴，看看這樣的時刻出現在哪裡、出現幾次。
+
+# %% [markdown] lang=en
+# Positive moments come only in the last coups of the shoe, when it is nearly dealt out, mostly for the pair side bets; seeing them takes
+# knowing every card left. Try another seed (the tracker's "shuffle seed" above) and deal another shoe to see where such moments come and how often.
 
 # %%
 # the expectation of every bet of every pay table
