@@ -269,7 +269,7 @@ except bk.BaccaratError as err:
 #
 # 在筆記本裡切換工具包的語言，兩種方式：
 #
-# - 整個筆記本：`bk.set_language("en")`（改回來：`LANG = bk.set_language(EDITION_LANG)`）；
+# - 整個筆記本：`bk.set_language("en")`（改回來：`bk.set_language("zh")`）；
 # - 只要一次：`coup.explain("en")`。
 
 # %% [markdown] lang=en
