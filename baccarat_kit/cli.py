@@ -19,7 +19,7 @@ from .i18n import message, normalize_language, set_language
 COMMANDS: list[str] = [
     "baccarat_kit.cli:register_play",
     "baccarat_kit.cases.cli:register",
-    "baccarat_kit.odds:register_cli",
+    "baccarat_kit.odds_cli:register_cli",
     "baccarat_kit.grading.cli:register",
 ]
 

@@ -11,10 +11,18 @@ never turn in the bettor's favour, and the side bets do so rarely, late, and by 
 True
 >>> float(ca.positive_share("banker", "commission")) < 0.01
 True
+
+Which side has the edge is decided exactly: the batch computes every edge in double precision
+(good to about 1e-12), and every edge within :data:`EXACT_BELOW` of zero is computed again with
+:func:`~baccarat_kit.exact_odds` in fractions. So a coup counts as favourable only when its exact
+house edge is below zero (an exact zero is not favourable), whatever the machine, the chunking
+or the order of the float operations; shares are counts over counts, and sums use
+:func:`math.fsum`, which does not depend on the order of its terms.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +33,12 @@ from .simulation import Simulation, card_codes, simulate
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["DEFAULT_BETS", "CountingAnalysis", "counting_analysis"]
+__all__ = ["DEFAULT_BETS", "EXACT_BELOW", "CountingAnalysis", "counting_analysis"]
+
+EXACT_BELOW = 1e-9
+"""Edges whose double-precision value is within this of zero are recomputed exactly (Fractions).
+
+The batch's error is about 1e-12, so beyond this distance the float's sign is the exact sign."""
 
 DEFAULT_BETS: tuple[tuple[str, str], ...] = (
     ("banker", "commission"),
@@ -67,17 +80,24 @@ class CountingAnalysis:
         choices = ", ".join(f"{b}/{t}" for b, t in self.bets)
         raise OddsError("odds.not_analysed", value=f"{bet}/{table}", choices=choices)
 
-    def positive_share(self, bet: str, table: str = "commission") -> float:
-        """Share of coups before which ``bet`` had a negative house edge (the bettor's edge)."""
+    def favourable(self, bet: str, table: str = "commission") -> int:
+        """How many coups ``bet`` had a house edge below zero before them (exact sign)."""
         col = self.edges[:, self._column(bet, table)]
-        return float((col < 0).mean())
+        return int((col < 0).sum())
+
+    def positive_share(self, bet: str, table: str = "commission") -> float:
+        """Share of coups before which ``bet`` had a negative house edge (the bettor's edge).
+
+        A count over a count: the sign of each edge is exact (see the module docstring)."""
+        return self.favourable(bet, table) / self.coups
 
     def gain_per_coup(self, bet: str, table: str = "commission") -> float:
-        """Expected gain per coup dealt of betting one unit on ``bet`` only when it is favourable."""
-        import numpy as np
+        """Expected gain per coup dealt of betting one unit on ``bet`` only when it is favourable.
 
+        Summed with :func:`math.fsum` (correctly rounded, so the order of the coups does not
+        matter) over the favourable coups, divided by all coups."""
         col = self.edges[:, self._column(bet, table)]
-        return float(np.where(col < 0, -col, 0.0).mean())
+        return math.fsum((-col[col < 0]).tolist()) / self.coups
 
     def by_depth(self, bins: int = 20) -> dict[str, Any]:
         """Edges grouped by cards left: bin centres, and for each bet the 5 %, 50 %, 95 % points
@@ -115,10 +135,10 @@ class CountingAnalysis:
     def plot(self, ax: Any = None, lang: str | None = None, bets: tuple[tuple[str, str], ...] | None = None) -> Any:
         """Median and 5–95 % band of each bet's house edge against cards left (matplotlib)."""
         from .i18n import message
-        from .roads import _fonts, _plt
+        from .plotting import fonts, pyplot
 
-        plt = _plt()
-        lang, font = _fonts(lang)
+        plt = pyplot()
+        lang, font = fonts(lang)
         if ax is None:
             _, ax = plt.subplots(figsize=(9, 5))
         depth = self.by_depth()
@@ -189,9 +209,30 @@ def counting_analysis(
             bar.update(hi - lo)
     if bar is not None:
         bar.close()
+    _exact_near_zero(edges, bets, to_rank, sim, starts, shoe_of, decks)
     exact = exact_odds(decks)
     full_edges = tuple(float(exact.house_edge(b, t)) for b, t in bets)
     return CountingAnalysis(sim, tuple(bets), edges, size - starts, full_edges)
+
+
+def _exact_near_zero(edges: np.ndarray, bets: tuple[tuple[str, str], ...], to_rank: np.ndarray,
+                     sim: Simulation, starts: np.ndarray, shoe_of: np.ndarray, decks: int) -> None:
+    """Replace every edge within :data:`EXACT_BELOW` of zero by the float of its exact value.
+
+    ``float()`` of a :class:`~fractions.Fraction` is correctly rounded, so an exact zero stays
+    0.0 and a tiny exact edge keeps its sign."""
+    import numpy as np
+
+    assert sim.cards is not None and sim.offsets is not None
+    rows = np.flatnonzero((np.abs(edges) < EXACT_BELOW).any(axis=1))
+    for i in rows.tolist():
+        shoe = int(shoe_of[i])
+        dealt = to_rank[sim.cards[shoe, :int(starts[i])]]
+        ranks = np.full(13, 4 * decks, dtype=np.int64) - np.bincount(dealt, minlength=13)
+        exact = exact_odds([int(n) for n in ranks])
+        for j, (bet, table) in enumerate(bets):
+            if abs(edges[i, j]) < EXACT_BELOW:
+                edges[i, j] = float(exact.house_edge(bet, table))
 
 
 def _ranks() -> tuple[Any, ...]:

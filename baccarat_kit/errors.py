@@ -16,23 +16,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from .i18n import BaccaratError, LanguageError
 
-class BaccaratError(ValueError):
-    """Base class of the kit's errors; the message key and its parameters are kept."""
-
-    def __init__(self, key: str, /, **params: Any) -> None:
-        self.key = key
-        self.params = params
-        super().__init__(key)
-
-    def message(self, lang: str | None = None) -> str:
-        """This error as a sentence in ``lang`` (``"zh"`` or ``"en"``; default: current)."""
-        from .i18n import message
-
-        return message(self.key, lang, **self.params)
-
-    def __str__(self) -> str:
-        return self.message()
+__all__ = [
+    "BaccaratError",
+    "BetError",
+    "CardError",
+    "LanguageError",
+    "LedgerError",
+    "NotEnoughCards",
+    "PayTableError",
+    "RuleError",
+    "ShoeError",
+    "ShoeExhausted",
+]
 
 
 class CardError(BaccaratError):
@@ -69,7 +66,3 @@ class PayTableError(BaccaratError):
 
 class LedgerError(BaccaratError):
     """A ledger line or file that cannot be read or recorded."""
-
-
-class LanguageError(BaccaratError):
-    """A language the kit does not speak."""

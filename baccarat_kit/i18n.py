@@ -37,6 +37,28 @@ _ALIASES = {
 _current: str | None = None
 
 
+# The base of the kit's error family lives here, with the messages it renders, so that
+# errors.py (its subclasses) imports this module and never the other way round.
+class BaccaratError(ValueError):
+    """Base class of the kit's errors; the message key and its parameters are kept."""
+
+    def __init__(self, key: str, /, **params: Any) -> None:
+        self.key = key
+        self.params = params
+        super().__init__(key)
+
+    def message(self, lang: str | None = None) -> str:
+        """This error as a sentence in ``lang`` (``"zh"`` or ``"en"``; default: current)."""
+        return message(self.key, lang, **self.params)
+
+    def __str__(self) -> str:
+        return self.message()
+
+
+class LanguageError(BaccaratError):
+    """A language the kit does not speak."""
+
+
 def normalize_language(lang: str | None) -> str:
     """Return ``"zh"`` or ``"en"`` for a language name, or the current default for ``None``.
 
@@ -48,8 +70,6 @@ def normalize_language(lang: str | None) -> str:
     key = str(lang).strip().lower()
     if key in _ALIASES:
         return _ALIASES[key]
-    from .errors import LanguageError
-
     raise LanguageError("error.language", value=lang, choices="zh (繁體中文), en (English)")
 
 

@@ -581,31 +581,3 @@ def exact_odds_batch(counts: npt.ArrayLike, *, chunk: int = 1024) -> OddsBatch:
     probs = {name: out[:, j] for j, name in enumerate(CLASSES)}
     pair = same / (n * (n - 1))
     return OddsBatch(cards=n.astype(np.int64), player_pair=pair, banker_pair=pair, **probs)
-
-
-# ---------------------------------------------------------------------------
-# Command line: baccarat-kit odds
-# ---------------------------------------------------------------------------
-
-def register_cli(sub: Any) -> None:
-    """``baccarat-kit odds``: the exact table for a shoe, optionally beside a simulation."""
-    p = sub.add_parser(
-        "odds",
-        help="exact odds and house edges of every bet / 各注精確機率與莊家優勢",
-        description="Exact probabilities and house edges of every bet of every pay table, "
-                    "by complete enumeration; --shoes N also deals N simulated shoes.",
-    )
-    p.add_argument("--decks", type=int, default=8, help="decks in the shoe (default 8)")
-    p.add_argument("--shoes", type=int, default=0, help="also simulate this many shoes")
-    p.add_argument("--seed", type=int, default=None, help="seed of the simulation")
-    p.set_defaults(func=_cmd_odds)
-
-
-def _cmd_odds(args: Any) -> int:
-    print(exact_odds(args.decks).report(args.lang))
-    if args.shoes:
-        from .simulation import simulate
-
-        print()
-        print(simulate(args.shoes, args.decks, args.seed, detail=False).summary(args.lang))
-    return 0

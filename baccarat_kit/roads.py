@@ -23,11 +23,11 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from .errors import BaccaratError
+from .plotting import COLORS, fonts, pyplot
 
 if TYPE_CHECKING:
     from .simulation import Simulation
@@ -47,7 +47,6 @@ __all__ = [
     "streak_stats",
 ]
 
-COLORS = {"B": "#c62828", "P": "#1565c0", "T": "#2e7d32"}
 """Banker red, player blue, tie green: the colours of a casino score card."""
 _MARK_KEYS = {"B": "road.mark-banker", "P": "road.mark-player", "T": "road.mark-tie"}
 _TOKENS = {
@@ -322,41 +321,6 @@ def run_lengths(shoes: Simulation | str | Iterable[Any], max_len: int = 10,
 # Drawing (matplotlib, imported on use)
 # ---------------------------------------------------------------------------
 
-def _plt() -> Any:
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
-@cache
-def _cjk_font() -> Any:
-    """A font with Traditional Chinese glyphs, if one is installed (else None)."""
-    from matplotlib import font_manager
-
-    wanted = ("Noto Sans CJK TC", "Noto Sans CJK JP", "Noto Sans CJK SC", "Noto Sans TC",
-              "Noto Serif CJK TC", "Source Han Sans TC", "Source Han Sans", "WenQuanYi Zen Hei",
-              "WenQuanYi Micro Hei", "AR PL UMing TW", "AR PL UKai TW", "Microsoft JhengHei",
-              "PingFang TC", "Heiti TC", "Droid Sans Fallback")
-    names = {f.name: f.fname for f in font_manager.fontManager.ttflist}
-    for name in wanted:
-        if name in names:
-            return font_manager.FontProperties(fname=names[name])
-    return None
-
-
-def _fonts(lang: str | None) -> tuple[str, Any]:
-    """The language to draw in and the font to use: Chinese only when a CJK font exists."""
-    from .i18n import normalize_language
-
-    lang = normalize_language(lang)
-    if lang == "zh":
-        font = _cjk_font()
-        if font is None:
-            return "en", None
-        return "zh", font
-    return "en", None
-
-
 def plot_bead_plate(outcomes: str | Iterable[Any], ax: Any = None, lang: str | None = None,
                     rows: int = 6) -> Any:
     """Draw the bead plate (珠盤路) of ``outcomes``; returns the matplotlib axes."""
@@ -364,8 +328,8 @@ def plot_bead_plate(outcomes: str | Iterable[Any], ax: Any = None, lang: str | N
 
     from .i18n import message
 
-    plt = _plt()
-    lang, font = _fonts(lang)
+    plt = pyplot()
+    lang, font = fonts(lang)
     beads = bead_plate(outcomes, rows)
     cols = max((c for c, _, _ in beads), default=0) + 1
     if ax is None:
@@ -390,8 +354,8 @@ def plot_big_road(outcomes: str | Iterable[Any], ax: Any = None, lang: str | Non
 
     from .i18n import message
 
-    plt = _plt()
-    lang, font = _fonts(lang)
+    plt = pyplot()
+    lang, font = fonts(lang)
     cells = big_road(outcomes, rows)
     cols = max((c.col for c in cells), default=0) + 1
     if ax is None:

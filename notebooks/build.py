@@ -24,9 +24,9 @@ executed top to bottom in a fresh kernel (outputs stored, as nbval needs them).
 
 The executed notebook keeps the widgets' state in its metadata (nbclient stores it), so a
 trusted notebook shows its widgets before anything runs; each widget output also carries a
-static ``text/html`` preview for the untrusted case (``docs/widgets.md``). The widget model
-ids are renamed to ids derived from the lesson's name, so rebuilding an unchanged lesson
-gives the same file.
+static ``text/html`` preview for the untrusted case (``docs/widgets.md``). Only displayed
+widgets keep their state, under model ids derived from the lesson's name, so rebuilding an
+unchanged lesson gives the same file.
 """
 
 from __future__ import annotations
@@ -147,33 +147,57 @@ def build(name: str, lang: str = "zh", execute: bool = True) -> Path:
 
         for attempt in range(3):  # a kernel may lose its port to another process on a shared machine
             try:
-                NotebookClient(nb, timeout=120, kernel_name="python3",
+                # No timings and no interpreter version in the stored notebook: the same on every machine.
+                NotebookClient(nb, timeout=120, kernel_name="python3", record_timing=False,
                                resources={"metadata": {"path": str(out.parent)}}).execute()
                 break
             except RuntimeError as err:
                 if "Kernel died before replying" not in str(err) or attempt == 2:
                     raise
                 nb = make_notebook(name, lang)
-    text = stable_model_ids(nbformat.writes(nb), name if lang == "zh" else f"{lang}/{name}")
-    out.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+        nb.metadata["language_info"] = {"name": "python"}
+    stable_widget_state(nb, name if lang == "zh" else f"{lang}/{name}")
+    nbformat.write(nb, out)
     return out
 
 
-_MODEL_ID = re.compile(r"\b[0-9a-f]{32}\b")
+_STATE = "application/vnd.jupyter.widget-state+json"
+_VIEW = "application/vnd.jupyter.widget-view+json"
+_REF = re.compile(r"IPY_MODEL_([0-9a-f]{32})")
 
 
-def stable_model_ids(text: str, name: str) -> str:
-    """The notebook's JSON with every widget model id (random uuid4 hex) replaced by an id
-    derived from the lesson's name and the id's order of first appearance."""
-    nb = json.loads(text)
-    state = nb.get("metadata", {}).get("widgets", {}).get(
-        "application/vnd.jupyter.widget-state+json", {}).get("state", {})
-    known = set(state)
-    mapping: dict[str, str] = {}
-    for found in _MODEL_ID.findall(text):
-        if found in known and found not in mapping:
-            mapping[found] = uuid.uuid5(uuid.NAMESPACE_URL, f"baccarat-kit/{name}/{len(mapping)}").hex
-    return _MODEL_ID.sub(lambda m: mapping.get(m.group(0), m.group(0)), text)
+def stable_widget_state(nb, name: str) -> None:  # nb: nbformat.NotebookNode
+    """Keep the state of the widgets the notebook displays (and the models they use), under
+    ids derived from the lesson's name in the order they are reached from the outputs, so a
+    rebuild of an unchanged lesson writes the same file. Undisplayed widgets (the lessons'
+    demonstration widgets) are left out: JupyterLab never draws them."""
+    meta = nb.metadata.get("widgets", {}).get(_STATE)
+    if not meta:
+        return
+    state = meta["state"]
+    views = [out["data"][_VIEW] for cell in nb.cells if cell.cell_type == "code"
+             for out in cell.get("outputs", []) if _VIEW in out.get("data", {})]
+    order: list[str] = []
+
+    def visit(mid: str) -> None:
+        if mid in order or mid not in state:
+            return
+        order.append(mid)
+        for ref in _REF.findall(json.dumps(state[mid], sort_keys=True)):
+            visit(ref)
+
+    for view in views:
+        visit(view["model_id"])
+    new = {old: uuid.uuid5(uuid.NAMESPACE_URL, f"baccarat-kit/{name}/{i}").hex
+           for i, old in enumerate(order)}
+
+    def rename(match: re.Match[str]) -> str:
+        return "IPY_MODEL_" + new.get(match.group(1), match.group(1))
+
+    meta["state"] = {new[old]: json.loads(_REF.sub(rename, json.dumps(state[old])))
+                     for old in order}
+    for view in views:
+        view["model_id"] = new.get(view["model_id"], view["model_id"])
 
 
 def check(name: str, lang: str = "zh") -> list[str]:

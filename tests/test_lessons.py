@@ -355,3 +355,26 @@ def test_no_answer_in_sight(name: str) -> None:
     assert "Quiz(" not in text.replace("Quiz.lesson(", "")
     if "bk.widgets.Quiz" in text:
         assert "bk.widgets.Quiz.lesson(" in text
+
+
+@pytest.mark.parametrize(("name", "lang"), BOTH)
+def test_stored_widget_state_draws_every_displayed_widget(name: str, lang: str) -> None:
+    """The stored widget state (what a trusted notebook draws before it runs) holds every
+    displayed widget and every model it refers to, under ids derived from the lesson."""
+    nb = json.loads(build.notebook_path(name, lang).read_text(encoding="utf-8"))
+    views = [out["data"]["application/vnd.jupyter.widget-view+json"]["model_id"]
+             for cell in nb["cells"] if cell["cell_type"] == "code" for out in cell["outputs"]
+             if "application/vnd.jupyter.widget-view+json" in out.get("data", {})]
+    if not views:
+        return
+    state = nb["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    assert all(v in state for v in views)
+    refs = set(re.findall(r"IPY_MODEL_([0-9a-f]{32})", json.dumps(state)))
+    assert refs <= set(state), f"{name}: a stored widget refers to a model that is not stored"
+    import uuid
+
+    edition = name if lang == "zh" else f"{lang}/{name}"
+    assert views[0] == uuid.uuid5(uuid.NAMESPACE_URL, f"baccarat-kit/{edition}/0").hex
+    for out in (o for c in nb["cells"] if c["cell_type"] == "code" for o in c["outputs"]):
+        if "application/vnd.jupyter.widget-view+json" in out.get("data", {}):
+            assert "bk-static" in "".join(out["data"].get("text/html", "")), f"{name}: no preview"

@@ -91,3 +91,74 @@ def test_misconceptions() -> None:
     with pytest.raises(bk.BaccaratError) as info:
         bk.misconceptions.get("nope")
     assert "nope" in info.value.message("en")
+
+
+def _import_graph() -> dict[str, set[str]]:
+    """Every import between the kit's own modules, at the top or inside a function, except the
+    ones under ``if TYPE_CHECKING:`` (they never run)."""
+    import ast
+    from pathlib import Path
+
+    root = Path(bk.__file__).resolve().parent
+    mods: dict[str, Path] = {}
+    for path in root.rglob("*.py"):
+        parts = path.relative_to(root.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        mods[name] = path
+
+    def targets(module: str, node: ast.Import | ast.ImportFrom) -> list[str]:
+        if isinstance(node, ast.Import):
+            return [a.name for a in node.names if a.name in mods]
+        package = module if mods[module].name == "__init__.py" else module.rpartition(".")[0]
+        base = package.split(".")[: len(package.split(".")) - max(node.level - 1, 0)] if node.level else []
+        target = ".".join([*base, *([node.module] if node.module else [])])
+        return [f"{target}.{a.name}" if f"{target}.{a.name}" in mods else target
+                for a in node.names if target in mods or f"{target}.{a.name}" in mods]
+
+    def walk(module: str, body: list[ast.stmt], graph: set[str]) -> None:
+        for node in body:
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                walk(module, node.orelse, graph)
+                continue
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.If) and "TYPE_CHECKING" in ast.unparse(sub.test):
+                    sub.body = []
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Import | ast.ImportFrom):
+                    graph.update(t for t in targets(module, sub) if t != module)
+
+    graph: dict[str, set[str]] = {}
+    for module, path in mods.items():
+        graph[module] = set()
+        walk(module, ast.parse(path.read_text(encoding="utf-8")).body, graph[module])
+    return graph
+
+
+def test_imports_point_one_way() -> None:
+    """No two of the kit's modules import each other, directly or round a circle (the package
+    ``__init__`` files, which only re-export, are left out)."""
+    graph = {m: {t for t in ts if not t.endswith(("baccarat_kit", ".cases", ".grading", ".widgets"))}
+             for m, ts in _import_graph().items()}
+    state: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                cycles.append([*stack[stack.index(nxt):], nxt])
+            elif nxt not in state:
+                visit(nxt)
+        stack.pop()
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node)
+    assert not cycles, "import circles: " + "; ".join(" -> ".join(c) for c in cycles)
+    assert "baccarat_kit.i18n" in graph["baccarat_kit.errors"]
+    assert "baccarat_kit.errors" not in graph["baccarat_kit.i18n"]
+    assert "baccarat_kit.plotting" in graph["baccarat_kit.simulation"]
+    assert "baccarat_kit.roads" not in graph["baccarat_kit.simulation"]

@@ -69,17 +69,32 @@ def test_chunks_change_nothing_but_the_stream() -> None:
     assert len(sim.rounds_per_shoe) == 30
 
 
-class _TyingRng:
-    """Every random key equal: forces the re-shuffle path of _shuffled."""
+class _TyingBits:
+    """A bit generator whose first draw makes every key equal: forces _shuffled's re-draw."""
 
     def __init__(self) -> None:
-        self.real = np.random.default_rng(0)
+        self.real = np.random.default_rng(0).bit_generator
+        self.calls = 0
 
-    def integers(self, low, high, size, dtype):
-        return np.zeros(size, dtype=dtype)
+    def random_raw(self, size):
+        self.calls += 1
+        return np.zeros(size, dtype=np.uint64) if self.calls == 1 else self.real.random_raw(size)
 
-    def permuted(self, x, axis):
-        return self.real.permuted(x, axis=axis)
+
+class _TyingRng:
+    def __init__(self) -> None:
+        self.bit_generator = _TyingBits()
+
+
+def test_raw_keys_are_fixed_by_the_seed() -> None:
+    """The shuffle reads the bit generator's raw words (stable across NumPy versions by NEP 19),
+    halves split by arithmetic: low word first, then high."""
+    from baccarat_kit.simulation import _raw_keys
+
+    raw = np.random.default_rng(7).bit_generator.random_raw(3)
+    keys = _raw_keys(np.random.default_rng(7), 1, 5)
+    want = [int(w) & 0xFFFFFFFF if i % 2 == 0 else int(w) >> 32 for w in raw.tolist() for i in (0, 1)]
+    assert keys.tolist() == [want[:5]]
 
 
 def test_shuffle_gives_permutations_even_when_keys_tie() -> None:

@@ -20,20 +20,18 @@ cards (:meth:`Case.coup`), explain itself and check every claim against the engi
 from __future__ import annotations
 
 from .catalogue import (
-    CLAIM_KEYS,
     SCHEMA_VERSION,
     BetClaim,
     Case,
     CaseFileError,
     Catalogue,
-    Problem,
     UnknownCase,
-    case_label,
     load,
     read,
     shipped_files,
 )
 from .coverage import Coverage, coverage
+from .problems import CLAIM_KEYS, Problem, case_label
 from .verify import Decision, Outcome, check_case, count_claims, outcome
 
 

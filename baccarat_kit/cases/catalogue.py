@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -27,6 +27,7 @@ from typing import Any, Literal
 from ..cards import Card, parse_cards
 from ..errors import BaccaratError, NotEnoughCards
 from ..i18n import message, normalize_language
+from .problems import CLAIM_KEYS, Problem
 
 SCHEMA_VERSION = 1
 SHIPPED = Path(__file__).resolve().parent
@@ -34,29 +35,12 @@ ENV_EXTRA = "BACCARAT_KIT_CASES"
 """Environment variable: extra case folders or files (separated by ``os.pathsep``) that
 :func:`load` reads beside the shipped catalogue."""
 
-ProblemKind = Literal["toml", "schema", "claim"]
 
 WINNERS = ("player", "banker", "tie")
 DECISIONS = ("draw", "stand")
 
 _META_KEYS = ("id", "source", "basis", "title", "assumptions", "quote")
 _HAND_KEYS = ("cards", "player_cards", "banker_cards", "hand", "values", "natural_totals")
-CLAIM_KEYS = (
-    "player_first_total",
-    "banker_first_total",
-    "natural",
-    "player_decision",
-    "player_third",
-    "banker_decision",
-    "banker_third",
-    "player_total",
-    "banker_total",
-    "winner",
-    "unused",
-    "sum",
-    "total",
-)
-"""The claims a case can make, in the order they are checked and reported."""
 _CASE_KEYS = (*_META_KEYS, *_HAND_KEYS, *CLAIM_KEYS, "bet", "variant")
 _VARIANT_KEYS = ("change", *_HAND_KEYS, *CLAIM_KEYS, "bet")
 _BET_KEYS = ("area", "stake", "returned", "net", "table")
@@ -78,47 +62,6 @@ class CaseFileError(BaccaratError):
         """The problems, as :class:`Problem` records."""
         lines = self.params.get("problems")
         return lines.problems if isinstance(lines, _Lines) else ()
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """One thing wrong in a case file: where (file, case, field) and what (a message key)."""
-
-    file: str
-    case: str | None
-    field: str | None
-    key: str
-    params: Mapping[str, Any]
-    kind: ProblemKind = "schema"
-
-    def message(self, lang: str | None = None) -> str:
-        """The problem as one line: ``FILE: CASE: what is wrong``."""
-        lang = normalize_language(lang)
-        params = {k: (v(lang) if callable(v) else v) for k, v in self.params.items()}
-        body = message(self.key, lang, **params)
-        if self.case is None:
-            return message("cases.where-file", lang, file=self.file, body=body)
-        return message("cases.where", lang, file=self.file, case=case_label(self.case, lang),
-                       body=body)
-
-    def __str__(self) -> str:
-        return self.message()
-
-
-def case_label(case_id: str, lang: str | None = None) -> str:
-    """How a case or variant is named in messages: ``BCR-004 variant`` for ``BCR-004-variant``.
-
-    >>> case_label("BCR-004-variant", "en"), case_label("BCR-004-variant-2", "en")
-    ('BCR-004 variant', 'BCR-004 variant 2')
-    >>> case_label("BCR-004", "zh")
-    'BCR-004'
-    """
-    m = re.match(r"^(.*)-variant(?:-(\d+))?$", case_id)
-    if not m:
-        return case_id
-    if m.group(2):
-        return message("cases.label.variant-n", lang, parent=m.group(1), n=m.group(2))
-    return message("cases.label.variant", lang, parent=m.group(1))
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,8 +14,9 @@ import sys
 from collections.abc import Sequence
 
 from ..i18n import message
-from .catalogue import Catalogue, Problem, read
+from .catalogue import Catalogue, read
 from .coverage import coverage
+from .problems import Problem
 from .verify import count_claims
 
 EXIT_OK, EXIT_WRONG, EXIT_USAGE = 0, 1, 2

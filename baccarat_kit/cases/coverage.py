@@ -16,10 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..i18n import message, normalize_language
 from ..rules import banker_rule, player_rule
-from .catalogue import Case
+
+if TYPE_CHECKING:
+    from .catalogue import Case
 
 NATURAL_RULES = ("natural-player", "natural-banker", "natural-both")
 BANKER_TOTALS = range(8)

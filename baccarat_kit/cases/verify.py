@@ -17,7 +17,7 @@ schema problem: every claim in the catalogue must be checked.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..cards import Card, format_cards, parse_cards
 from ..i18n import message, normalize_language
@@ -33,7 +33,10 @@ from ..rules import (
     player_draws,
     player_rule,
 )
-from .catalogue import CLAIM_KEYS, Case, Problem
+from .problems import CLAIM_KEYS, Problem
+
+if TYPE_CHECKING:
+    from .catalogue import Case
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,7 +44,7 @@ from ..coup import play
 from ..i18n import LANGUAGES, both
 from ..rules import hand_total
 from ._common import WidgetError
-from .quiz import Option, Question, banker_misconception
+from .questions import Option, Question, banker_misconception, banker_questions, player_questions
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "quizzes.toml"
 
@@ -120,8 +120,6 @@ def _option_text(kind: str, value: Any) -> dict[str, str]:
 
 def build_question(q: Mapping[str, Any]) -> Question:
     """One question from its table in ``quizzes.toml``, the answer computed by the engine."""
-    from .quiz import Quiz
-
     qid = str(q.get("id", "?"))
     kind = q.get("kind")
     if kind not in KINDS:
@@ -130,9 +128,9 @@ def build_question(q: Mapping[str, Any]) -> Question:
     if kind in ("banker", "player"):
         if kind == "banker":
             third = None if q["third"] == "stood" else int(q["third"])
-            made = Quiz.banker_rule([(int(q["total"]), third)]).questions[0]
+            made = banker_questions([(int(q["total"]), third)])[0]
         else:
-            made = Quiz.player_rule([int(q["total"])]).questions[0]
+            made = player_questions([int(q["total"])])[0]
         options = made.options
         if "misconception" in q:  # the data may name a closer misconception for the wrong option
             options = tuple(o if i == made.answer else Option(o.text, q["misconception"])

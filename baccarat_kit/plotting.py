@@ -1,0 +1,56 @@
+"""Plotting helpers shared by the odds modules: matplotlib on use, colours, a CJK font.
+
+The one home of what :mod:`.simulation`, :mod:`.roads` and :mod:`.counting` draw with, so none
+of them imports another for its pictures. Importing this module does not import matplotlib;
+:func:`pyplot` does, on first use.
+
+>>> COLORS["B"], COLORS["P"], COLORS["T"]
+('#c62828', '#1565c0', '#2e7d32')
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from .i18n import normalize_language
+
+__all__ = ["COLORS", "cjk_font", "fonts", "pyplot"]
+
+COLORS = {"B": "#c62828", "P": "#1565c0", "T": "#2e7d32"}
+"""Banker red, player blue, tie green: the colours of the road and simulation plots."""
+
+_CJK_FONTS = ("Noto Sans CJK TC", "Noto Sans CJK JP", "Noto Sans CJK SC", "Noto Sans TC",
+              "Noto Serif CJK TC", "Source Han Sans TC", "Source Han Sans", "WenQuanYi Zen Hei",
+              "WenQuanYi Micro Hei", "AR PL UMing TW", "AR PL UKai TW", "Microsoft JhengHei",
+              "PingFang TC", "Heiti TC", "Droid Sans Fallback")
+
+
+def pyplot() -> Any:
+    """``matplotlib.pyplot``, imported on first use."""
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+@cache
+def cjk_font() -> Any:
+    """A font with Traditional Chinese glyphs, if one is installed (else None)."""
+    from matplotlib import font_manager
+
+    names = {f.name: f.fname for f in font_manager.fontManager.ttflist}
+    for name in _CJK_FONTS:
+        if name in names:
+            return font_manager.FontProperties(fname=names[name])
+    return None
+
+
+def fonts(lang: str | None) -> tuple[str, Any]:
+    """The language to draw in and the font to use: Chinese only when a CJK font exists."""
+    lang = normalize_language(lang)
+    if lang == "zh":
+        font = cjk_font()
+        if font is None:
+            return "en", None
+        return "zh", font
+    return "en", None
