@@ -17,7 +17,7 @@ Result: player 9, banker 7: player wins.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -160,17 +160,60 @@ def _total(cards: Iterable[Card]) -> int:
     return sum(c.value for c in cards) % 10
 
 
-def play(cards: str | Iterable[Card | str | int]) -> Coup:
+def _standard_banker(total: int, player_third: int | None, player_total: int) -> bool:
+    return banker_draws(total, player_third)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The decisions :func:`play` asks, standard by default.
+
+    :mod:`baccarat_kit.misconceptions` plays a *mistaken* rule through the same machinery by
+    replacing one of them (the banker reading the player's final total, a three-card 8 taken
+    for a natural, a K counted as 10 …): the grader then knows what answer that mistake gives.
+    ``play(cards)`` without ``rules`` never looks at this class.
+
+    >>> never = Rules("banker-never-draws", banker_draws=lambda t, v, p: False)
+    >>> play("2 3 3 4 4", rules=never).banker_total, play("2 3 3 4 4").banker_total
+    (7, 7)
+    >>> play("3 2 2 2 5 9", rules=never).banker_total, play("3 2 2 2 5 9").banker_total
+    (4, 3)
+    """
+
+    name: str = "standard"
+    value: Callable[[Card], int] = lambda card: card.value
+    """A card's value (standard: :attr:`Card.value`, 10/J/Q/K count 0)."""
+    total: Callable[[list[int]], int] = lambda values: sum(values) % 10
+    """A hand's total from its card values (standard: the ones digit)."""
+    naturals_stop: bool = True
+    """A natural on the first two cards ends the drawing."""
+    player_draws: Callable[[int], bool] = player_draws
+    banker_draws: Callable[[int, int | None, int], bool] = _standard_banker
+    """``(banker total, player's third-card value or None, player's total after drawing)``."""
+    two_naturals_tie: bool = False
+    """Two naturals make a tie whatever their totals (a mistake only)."""
+
+    def hand_total(self, cards: str | Iterable[Card | str | int]) -> int:
+        return self.total([self.value(c) for c in parse_cards(cards)])
+
+
+STANDARD = Rules()
+
+
+def play(cards: str | Iterable[Card | str | int], *, rules: Rules | None = None) -> Coup:
     """Deal one coup from ``cards`` in deal order (P1 B1 P2 B2, then the third cards).
 
     Cards the rules do not use are returned in :attr:`Coup.unused`. If the cards run
     out before the rules are done, :class:`~baccarat_kit.errors.NotEnoughCards` says
-    how many more were needed.
+    how many more were needed. ``rules`` (a :class:`Rules`) is for playing a mistaken
+    rule; the standard rules are used without it.
 
     >>> play("4 4 4 5 7").unused          # BCR-008: both naturals, the 7 is not dealt
     (Card('7'),)
     """
     deck = parse_cards(cards)
+    if rules is not None and rules != STANDARD:
+        return _play_with(deck, rules)
     if len(deck) < 4:
         raise NotEnoughCards("coup.not-enough-start", needed=4 - len(deck), given=len(deck))
     player = [deck[0], deck[2]]
@@ -211,4 +254,49 @@ def play(cards: str | Iterable[Card | str | int]) -> Coup:
         pt = new_pt
         bt = _total(banker)
     winner: Winner = "player" if pt > bt else "banker" if bt > pt else "tie"
+    return Coup(tuple(player), tuple(banker), pt, bt, winner, natural, tuple(steps), deck[pos:])
+
+
+def _play_with(deck: tuple[Card, ...], rules: Rules) -> Coup:
+    """:func:`play` under other (mistaken) rules: same deal order, same steps, the decisions
+    and values asked of ``rules``. Rule ids outside the standard table read ``mistaken``."""
+    if len(deck) < 4:
+        raise NotEnoughCards("coup.not-enough-start", needed=4 - len(deck), given=len(deck))
+    player = [deck[0], deck[2]]
+    banker = [deck[1], deck[3]]
+    pos = 4
+
+    def total(hand: list[Card]) -> int:
+        return rules.total([rules.value(c) for c in hand])
+
+    pt, bt = total(player), total(banker)
+    steps: list[Step] = []
+    natural = pt in NATURALS or bt in NATURALS
+    both_naturals = pt in NATURALS and bt in NATURALS
+    if natural and rules.naturals_stop:
+        steps.append(Step("both", "stand", "mistaken", pt, bt, pt, bt))
+    else:
+        third_value: int | None = None
+        new_pt = pt
+        if pt <= 7 and rules.player_draws(pt):
+            if pos >= len(deck):
+                raise NotEnoughCards("coup.not-enough-player", needed=1, given=len(deck))
+            card = deck[pos]
+            pos += 1
+            player.append(card)
+            third_value = rules.value(card)
+            new_pt = total(player)
+            steps.append(Step("player", "draw", "mistaken", pt, bt, new_pt, bt, card))
+        if bt <= 7 and rules.banker_draws(bt, third_value, new_pt):
+            if pos >= len(deck):
+                raise NotEnoughCards("coup.not-enough-banker", needed=1, given=len(deck))
+            card = deck[pos]
+            pos += 1
+            banker.append(card)
+            steps.append(Step("banker", "draw", "mistaken", new_pt, bt, new_pt, total(banker), card, third_value))
+        pt = new_pt
+        bt = total(banker)
+    winner: Winner = "player" if pt > bt else "banker" if bt > pt else "tie"
+    if both_naturals and rules.two_naturals_tie:
+        winner = "tie"
     return Coup(tuple(player), tuple(banker), pt, bt, winner, natural, tuple(steps), deck[pos:])

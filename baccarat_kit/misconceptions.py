@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from .errors import BaccaratError
 from .i18n import normalize_language
@@ -54,3 +56,123 @@ def get(mid: str) -> Misconception:
     raise UnknownMisconception(
         "misconception.unknown", value=mid, choices=", ".join(m.id for m in all_misconceptions())
     )
+
+
+# ---------------------------------------------------------------- mistaken rules, played by the engine
+@dataclass(frozen=True)
+class MistakenRule:
+    """A misconception as a rule the engine can play: other drawing decisions or card values
+    (:class:`baccarat_kit.coup.Rules`, given to :func:`baccarat_kit.play`) and/or a changed
+    pay table (fields of :class:`baccarat_kit.settlement.PayTable`)."""
+
+    id: str
+    rules: Any = None
+    table_changes: tuple[tuple[str, Any], ...] = ()
+    keys: tuple[str, ...] = ()
+    """The answer keys this mistake is played on (empty: every key). Card-value mistakes are
+    asked of card values and totals only: a coup played with totals over 9 means nothing."""
+
+    def pay_table(self, table: Any) -> Any:
+        from .settlement import pay_table, with_changes
+
+        return with_changes(table, **dict(self.table_changes)) if self.table_changes else pay_table(table)
+
+
+def _third_or_total(total: int, third: int | None, player_total: int) -> bool:
+    from .rules import banker_draws
+
+    return banker_draws(total, player_total)  # the player's final total read as the third card
+
+
+def _three_card_natural(total: int, third: int | None, player_total: int) -> bool:
+    from .rules import NATURALS, banker_draws
+
+    return False if third is not None and player_total in NATURALS else banker_draws(total, third)
+
+
+def _eight_stops_low(total: int, third: int | None, player_total: int) -> bool:
+    from .rules import banker_draws
+
+    return False if third == 8 and total <= 3 else banker_draws(total, third)
+
+
+def _banker_0_5(total: int, third: int | None, player_total: int) -> bool:
+    from .rules import BANKER_DRAWS_WHEN_PLAYER_STOOD
+
+    return total in BANKER_DRAWS_WHEN_PLAYER_STOOD
+
+
+def _copies_player(total: int, third: int | None, player_total: int) -> bool:
+    from .rules import banker_draws
+
+    return False if third is None else banker_draws(total, third)
+
+
+def _banker_3_always(total: int, third: int | None, player_total: int) -> bool:
+    from .rules import banker_draws
+
+    return True if total == 3 else banker_draws(total, third)
+
+
+def _banker_6_stands(total: int, third: int | None, player_total: int) -> bool:
+    from .rules import banker_draws
+
+    return False if total == 6 else banker_draws(total, third)
+
+
+def _face_not_in_table(total: int, third: int | None, player_total: int) -> bool:
+    from .rules import banker_draws
+
+    return False if third == 0 else banker_draws(total, third)
+
+
+_VALUE_KEYS = ("card_value", "hand_total", "values_total")
+
+
+@cache
+def mistaken_rules() -> dict[str, MistakenRule]:
+    """Every misconception that a value question can express, as a rule the engine plays.
+
+    A wrong answer equal to what one of these gives is named in the grader's feedback. The
+    drawing mistakes replace one decision of :class:`baccarat_kit.coup.Rules`; the payout
+    mistakes change one field of the pay table; nothing here lists answers.
+
+    >>> import baccarat_kit as bk
+    >>> r = mistaken_rules()["three-card-natural"].rules
+    >>> bk.play("3 2 2 2 3 A").banker_total, bk.play("3 2 2 2 3 A", rules=r).banker_total
+    (5, 4)
+    """
+    from .coup import Rules
+
+    def drawing(mid: str, banker: Any) -> MistakenRule:
+        return MistakenRule(mid, Rules(mid, banker_draws=banker))
+
+    out = [
+        drawing("final-total-as-third", _third_or_total),
+        drawing("three-card-natural", _three_card_natural),
+        drawing("eight-stops-low-banker", _eight_stops_low),
+        drawing("banker-3-always", _banker_3_always),
+        drawing("banker-6-always-stands", _banker_6_stands),
+        drawing("face-card-not-in-table", _face_not_in_table),
+        drawing("banker-copies-player", _copies_player),
+        drawing("banker-0-5-always", _banker_0_5),
+        MistakenRule("naturals-tie", Rules("naturals-tie", two_naturals_tie=True)),
+        MistakenRule("matrix-after-natural", Rules("matrix-after-natural", naturals_stop=False)),
+        MistakenRule("face-card-ten", Rules("face-card-ten", value=lambda card: card.rank.pips), keys=_VALUE_KEYS),
+        MistakenRule("total-keeps-tens", Rules("total-keeps-tens", total=sum), keys=_VALUE_KEYS),
+        MistakenRule("tie-loses-main-bets", table_changes=(("push_on_tie", False),)),
+        MistakenRule("no-commission-all-even", table_changes=(("banker_six", None),)),
+        MistakenRule("banker-pays-even", table_changes=(("commission", Decimal(0)),)),
+    ]
+    return {m.id: m for m in out}
+
+
+BELIEFS = {
+    "choose-to-draw": "no value: the table decides, a question can only ask whether one may choose",
+    "banker-is-house": "about who the hands are, not a value",
+    "roads-change-rules": "about the past and the next coup (exercise 06, lesson 08's simulation)",
+    "third-card-helps": "a claim about chances, not a rule that gives a value",
+    "commission-vs-drawing": "a no-commission table draws the same cards: the mistake changes no value",
+    "bet-beats-edge": "about long-run results (lesson 08), not one coup's value",
+}
+"""The misconceptions that no value question can express (asked as choices or in lessons)."""

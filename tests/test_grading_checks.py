@@ -18,6 +18,7 @@ from baccarat_kit.grading.checks import (
     decode_money,
     grade_question,
 )
+from baccarat_kit.grading.keys import expected
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -62,7 +63,7 @@ def test_function_question_reports_a_wrong_input_and_delegation() -> None:
     i = inputs.index([7, None])
     wrong[i] = not wrong[i]
     r = grade_question(q, {**ok, "results": wrong}, None, static_ownwork=(True, ""))
-    assert r.score == 0 and "banker_draws(7, None)" in r.message("en")
+    assert r.score == 3.5 and "banker_draws(7, None)" in r.message("en")  # 87 of 88: 3.5 of 4 (steps 8)
     assert grade_question(q, {**ok, "results": wrong}, None, hidden=False).score == 4  # public inputs only
     r = grade_question(q, {**ok, "tripped": 3}, None, static_ownwork=(True, ""))
     assert r.score == 0 and "kit" in r.message("en")
@@ -79,10 +80,11 @@ def test_choice_feedback_names_the_misconception() -> None:
         assert "misconception" not in q.options[right], q.id
         wrong = [k for k in q.options if k != right]
         assert wrong and all("misconception" in q.options[k] for k in wrong), q.id
-        assert grade_question(q, {"status": "ok", "value": right.upper()}, None).score == 1
+        letter = {key: shown for shown, key in q.shown_options(None).items()}
+        assert grade_question(q, {"status": "ok", "value": letter[right].upper()}, None).score == 1
         for k in wrong:
             m = bk.misconceptions.get(q.options[k]["misconception"])
-            r = grade_question(q, {"status": "ok", "value": k}, None)
+            r = grade_question(q, {"status": "ok", "value": letter[k]}, None)
             assert r.score == 0
             assert m.claim("zh") in r.message("zh") and m.id in r.message("en")
             assert m.correction("en") in r.message("en")
@@ -102,3 +104,83 @@ def test_bad_specs_say_where() -> None:
     with pytest.raises(SpecError):
         Question.from_dict({"id": "q9", "kind": "value", "answer": "x", "type": "int",
                             "key": {"fn": "no-such-key"}}, "nb")
+
+
+def value_question(qtype: str, key: dict[str, object], **extra: object) -> Question:
+    return Question.from_dict({"id": "q1", "kind": "value", "answer": "x", "type": qtype, "points": 2,
+                               "key": key, "public": ["type", "equals"], **extra}, "test")
+
+
+def ok(value: object) -> dict[str, object]:
+    return {"status": "ok", "value": value}
+
+
+def test_numbers_are_read_the_natural_way_at_the_questions_precision() -> None:
+    total = value_question("int", {"fn": "hand_total", "args": ["7 8"]})
+    for answer in (5, {"$float": "5.0"}, "5", " 5 ", {"$decimal": "5.00"}):
+        assert grade_question(total, ok(answer), None).score == 2, answer
+    for answer in (True, {"$float": "5.5"}, "five", [5]):
+        r = grade_question(total, ok(answer), None)
+        assert (r.score == 0 and "a whole number, e.g. 5" in r.message("en")) or "is not right" in r.message("en")
+    money = value_question("money", {"fn": "settle", "args": ["2 4 4 5", {"banker": 105}, "commission", "winnings"]})
+    assert bk.settle(bk.play("2 4 4 5"), {"banker": 105}).winnings == Decimal("99.75")
+    for answer in ({"$float": repr(105 * 0.95)}, "99.75", 99.75 and {"$float": "99.75"}, {"$decimal": "99.750"},
+                   "99.75元", "$99.75"):
+        assert grade_question(money, ok(answer), None).score == 2, answer
+    assert grade_question(money, ok({"$float": "99.7"}), None).score == 0
+    assert decode_money({"$float": "0.30000000000000004"}) == Decimal("0.30")
+
+
+def test_a_type_message_says_what_to_type_in_plain_words() -> None:
+    q = exercise("03-banker-rule").question("q1")
+    r = grade_question(q, ok("True"), None)
+    assert "True (yes) or False (no), without quotes" in r.message("en")
+    assert "True（是）或 False（否）" in r.message("zh")
+
+
+def test_a_wrong_value_that_a_misconception_gives_is_named() -> None:
+    q = exercise("03-banker-rule").question("q1")  # banker 3 vs a third card 8
+    r = grade_question(q, ok(True), None)
+    assert r.score == 0 and r.misconception == "banker-3-always"
+    assert bk.misconceptions.get("banker-3-always").correction("en") in r.message("en")
+    assert r.to_json()["misconception"] == "banker-3-always"
+    q = exercise("02-naturals-player").question("q7")  # BCR-005's variant: a drawn 9 is no natural
+    r = grade_question(q, ok("閒"), None)
+    assert r.misconception == "three-card-natural" and "natural" in r.message("en")
+    assert grade_question(q, ok("和"), None).score == 1
+    # a wrong value no misconception gives: just "not right"
+    q = exercise("01-card-values").question("q2")
+    r = grade_question(q, ok(4), None)
+    assert r.misconception is None and "is not right (your answer: 4)" in r.message("en")
+
+
+def test_lists_score_per_item_where_the_question_says_so() -> None:
+    q = exercise("04-whole-coups").question("q1")
+    want = [bk.play(h).player_total for h in bk.grading.hands_for("04-whole-coups", "s1")]
+    assert grade_question(q, ok(want), "s1").score == 2
+    four = [*want[:4], (want[4] + 1) % 10]
+    assert grade_question(q, ok(four), "s1").score == 1.6  # 4 of 5 items, 2 points
+    assert grade_question(q, ok(four), "s1", hidden=False).score == 2  # public: first item only
+
+
+def test_function_partial_credit_is_in_the_questions_steps() -> None:
+    q = exercise("01-card-values").question("q5")  # 3 points in steps of half a point
+    inputs = q.inputs()
+    right = [expected(q.key, "", i) for i in inputs]
+    two_cards_only = [r if len(i[0]) == 2 else 0 for r, i in zip(right, inputs, strict=True)]
+    answer = {"status": "ok", "results": two_cards_only, "tripped": 0, "kit_function": False}
+    r = grade_question(q, answer, None, static_ownwork=(True, ""))
+    share = sum(a == b for a, b in zip(two_cards_only, right, strict=True)) / len(right)
+    assert r.score == int(share * 6) / 2 and 0 < r.score < 3
+    assert "gives" in r.message("en") and "baccarat_total([" in r.message("en")
+
+
+def test_keys_and_misconceptions_are_checked_when_the_exercise_is_read() -> None:
+    with pytest.raises(SpecError) as err:
+        Question.from_dict({"id": "q4", "kind": "value", "answer": "w", "type": "winner",
+                            "key": {"fn": "coup", "args": ["4 4 4 5", "winer"]}, "public": ["equals"]}, "02.ipynb")
+    text = err.value.message("en")
+    assert "02.ipynb, q4, key" in text and "'winer'" in text and "winner" in text
+    with pytest.raises(SpecError) as err:
+        value_question("int", {"fn": "hand_total", "args": ["7 8"]}, misconceptions=["no-such-mistake"])
+    assert "no-such-mistake" in err.value.message("en")

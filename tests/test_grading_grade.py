@@ -79,13 +79,13 @@ EXPECTED = {
     # fixture: (status, question whose message is checked, words in that message)
     "cheat-patch-checker": ("ok", "q5", "banker_draws = …"),
     "cheat-fake-pass": ("ok", "q1", "still `...`"),
-    "cheat-input-transformer": ("ok", "q1", "wrong type"),
-    "cheat-run-cell-hook": ("ok", "q1", "wrong type"),
-    "cheat-patch-shell": ("ok", "q1", "wrong type"),
+    "cheat-input-transformer": ("ok", "q1", "not the kind of answer"),
+    "cheat-run-cell-hook": ("ok", "q1", "not the kind of answer"),
+    "cheat-patch-shell": ("ok", "q1", "not the kind of answer"),
     "cheat-eq-always-true": ("ok", "q1", "AlwaysTrue"),
     "cheat-patch-builtins": ("kernel_broken", None, "unreadable"),
     "cheat-kill-parent": (None, None, ""),  # ok under Landlock (signal refused), else worker_failed
-    "cheat-escape": ("ok", "q1", "wrong type"),
+    "cheat-escape": ("ok", "q1", "not the kind of answer"),
     "endless-loop": ("cell_timeout", None, "endless loop"),
     "endless-function": ("ok", "q5", "did not finish"),
     "deleted-cells": ("ok", "q1", "No answer `case_a`"),
@@ -102,9 +102,9 @@ EXPECTED = {
     "delegate-formatter": ("ok", "q5", "uses .get_field"),
     "delegate-update-wrapper": ("ok", "q5", "uses .update_wrapper"),
     "cheat-daemon": ("ok", "q1", "still `...`"),
-    "cheat-metadata": ("ok", "q1", "wrong type"),
+    "cheat-metadata": ("ok", "q1", "not the kind of answer"),
     "cheat-formula-id": ("ok", "q1", "still `...`"),
-    "cheat-snoop": ("ok", "q4", "wrong type"),
+    "cheat-snoop": ("ok", "q4", "not the kind of answer"),
     "not-json": ("not_json", None, "Not a JSON file"),
     "not-a-notebook": ("not_notebook", None, "Not a readable Jupyter notebook"),
 }
@@ -167,8 +167,9 @@ def test_grading_the_same_file_twice_gives_the_same_row(batch: dict[str, Any]) -
     source = next(p for p in SOURCES if p.stem.startswith("04-"))
     again = grade_file(source, exercises, Limits(4, 30), display=sub(batch, source)["file"])
     first = sub(batch, source)
-    assert {k: v for k, v in again.to_json().items() if k != "feedback"} == \
-        {k: v for k, v in first.items() if k != "feedback"}
+    batch_fields = ("feedback", "graded_at", "submitted_at", "late", "owner")  # set for the batch
+    assert {k: v for k, v in again.to_json().items() if k not in batch_fields} == \
+        {k: v for k, v in first.items() if k not in batch_fields}
 
 
 def test_gradebook_columns_and_feedback_pages(batch: dict[str, Any]) -> None:
@@ -176,18 +177,21 @@ def test_gradebook_columns_and_feedback_pages(batch: dict[str, Any]) -> None:
     header = text.splitlines()[0].split(",")
     assert header[:4] == ["file", "learner", "score", "max_score"]
     exercises = load_exercises(ROOT / "exercises" / "source")
-    assert header[4:] == [f"{ex}:{q.id}" for ex in sorted(exercises) for q in exercises[ex].questions]
+    assert header[4:-5] == [f"{ex}:{q.id}" for ex in sorted(exercises) for q in exercises[ex].questions]
+    assert header[-5:] == ["graded_at", "submitted_at", "late", "status", "owner"]
     pages = sorted(p.name for p in (batch["out"] / "feedback").iterdir())
     assert len(pages) == len(batch["paths"])
     s = sub(batch, next(p for p in FIXTURES if p.stem == "cheat-eq-always-true"))
     page = (batch["out"] / s["feedback"]).read_text(encoding="utf-8")
-    assert "q5" in page and "0 / 8" in page and "<AlwaysTrue>" not in page and "&lt;AlwaysTrue&gt;" in page
+    total = exercises["03-banker-rule"].max_score
+    assert "q5" in page and f"0 / {total}" in page and "<AlwaysTrue>" not in page and "&lt;AlwaysTrue&gt;" in page
 
 
 def test_the_submissions_own_metadata_is_never_trusted(batch: dict[str, Any]) -> None:
     """cheat-metadata claims 100 points per question and no checks: the sources decide."""
     s = sub(batch, ROOT / "tests" / "fixtures" / "submissions" / "cheat-metadata.ipynb")
-    assert s["max_score"] == 8 and s["questions"]["q1"]["points"] == 1
+    assert s["max_score"] == load_exercises(ROOT / "exercises" / "source")["03-banker-rule"].max_score
+    assert s["questions"]["q1"]["points"] == 1
 
 
 def _processes_named(name: str) -> list[int]:

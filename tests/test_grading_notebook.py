@@ -13,14 +13,37 @@ ROOT = Path(__file__).resolve().parents[1]
 LEARNER = ROOT / "exercises"
 
 
-def test_public_checks_pass_and_say_so(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_check_tells_correct_from_partly_checked_from_format_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """"checked: correct" only when the whole value was checked and nothing is hidden; a value
+    checked only for its form never gets a ✔ (06's choices, 02's hidden totals)."""
     monkeypatch.delenv("BACCARAT_KIT_GRADING", raising=False)
     check = Checker("03-banker-rule", lang="zh", folder=LEARNER)
     report = check("q1", namespace={"case_a": bk.banker_draws(3, 8)})
-    assert report.passed
-    assert "公開檢查通過" in repr(report) and "全部" not in repr(report)
+    assert report.passed and repr(report) == "✔ q1：已檢查：正確。"
     en = check("q1", lang="en", namespace={"case_a": bk.banker_draws(3, 8)})
-    assert "public checks passed" in repr(en) and "all" not in repr(en).lower().replace("called", "")
+    assert repr(en) == "✔ q1: checked: correct."
+    draws = check("q5", lang="en", namespace={"banker_draws": lambda t, v: t <= 2 or (t, v) in (
+        (4, 3), (6, 7))})
+    assert draws.passed and "public checks passed" in repr(draws) and "Hidden checks" in repr(draws)
+    wrong_total = Checker("02-naturals-player", lang="en", folder=LEARNER)(
+        "q6", namespace={"bcr006_banker_total": 5})
+    assert wrong_total.passed and "✔" not in repr(wrong_total) and "format fine" in repr(wrong_total)
+    six = Checker("06-misconceptions", lang="en", folder=LEARNER)
+    for letter in "ab":
+        r = six("q1", namespace={"q1": letter, "LEARNER_ID": "s1"})
+        assert "✔" not in repr(r) and "graded after you hand in" in repr(r)
+
+
+def test_choice_options_are_in_each_learners_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    six = Checker("06-misconceptions", lang="en", folder=LEARNER)
+    orders = {repr(six.options("q1", namespace={"LEARNER_ID": f"s{i}"})) for i in range(12)}
+    assert len(orders) == 2  # both orders occur among twelve learners
+    assert "LEARNER_ID" in repr(six.options("q1", namespace={"LEARNER_ID": ""}))
+    for i in range(12):
+        ns = {"LEARNER_ID": f"s{i}"}
+        letter = six.letter("q1", bk.banker_draws(3, 8), namespace=ns)
+        shown = repr(six.options("q1", namespace=ns))
+        assert f'"{letter}": the banker stands' in shown
 
 
 def test_public_checks_of_a_function_use_the_sources_cases(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -10,6 +10,7 @@ dropped); Chinese numerals and number words are read too (``兩`` 2, ``two`` 2 �
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from collections import Counter
@@ -49,10 +50,29 @@ def data_pairs(path: Path) -> dict[str, dict[str, str]]:
     return found
 
 
+def tree_pairs(node: Any, where: str) -> dict[str, dict[str, str]]:
+    """Every ``{"zh": …, "en": …}`` table in a parsed document, keyed by its path."""
+    found: dict[str, dict[str, str]] = {}
+    if isinstance(node, dict):
+        if isinstance(node.get("zh"), str) and isinstance(node.get("en"), str):
+            return {where: {"zh": node["zh"], "en": node["en"]}}
+        for key, value in node.items():
+            found.update(tree_pairs(value, f"{where}.{key}"))
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            ident = value.get("id") if isinstance(value, dict) else None
+            found.update(tree_pairs(value, f"{where}[{ident or i}]"))
+    return found
+
+
 def all_pairs() -> dict[str, dict[str, str]]:
+    """Messages, misconceptions, quizzes, and the exercises' bilingual metadata (titles, options)."""
     pairs = dict(catalogue())
     for name in ("misconceptions.toml", "quizzes.toml"):
         pairs.update(data_pairs(DATA / name))
+    for source in sorted((DATA.parents[1] / "exercises" / "source").glob("*.ipynb")):
+        meta = json.loads(source.read_text(encoding="utf-8"))["metadata"].get("baccarat_kit", {})
+        pairs.update(tree_pairs(meta, f"exercises/{source.stem}"))
     return pairs
 
 
@@ -75,6 +95,7 @@ def test_the_pairs_were_read() -> None:
     assert "lessons.q07.void-why" in PAIRS and "nb.col.cards" in PAIRS
     assert any(k.startswith("misconceptions.misconception[") for k in PAIRS)
     assert any(k.startswith("quizzes.quiz.") for k in PAIRS)
+    assert "exercises/06-misconceptions.questions[q7].options.a" in PAIRS
 
 
 @pytest.mark.parametrize("key", sorted(PAIRS))

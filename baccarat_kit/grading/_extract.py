@@ -10,7 +10,8 @@ so both see the same plain values.
 
 Plain means: ``None``, ``bool``, ``int``, ``str``, ``list``/``tuple`` and ``dict`` with
 ``str`` keys, by exact type (a subclass or an object whose ``__eq__`` always says yes is
-refused), plus ``decimal.Decimal`` written as ``{"$decimal": "95.00"}``.
+refused), plus ``decimal.Decimal`` written as ``{"$decimal": "95.00"}`` and ``float`` as its
+shortest repr ``{"$float": "99.75"}`` (never a JSON number: the grader parses no floats).
 """
 
 # This module must stay importable on its own and free of imports from baccarat_kit:
@@ -53,6 +54,12 @@ def plain(obj, depth=0):
         if len(obj) <= MAX_TEXT:
             return obj
         raise _Refused("str")
+    if t is float:
+        # Sent as its shortest repr (``0.1 * 3`` → "0.30000000000000004"); the grader reads it
+        # at the question's precision. inf and nan are refused.
+        if obj == obj and obj not in (float("inf"), float("-inf")):
+            return {"$float": repr(obj)}
+        raise _Refused("float")
     if depth >= MAX_DEPTH:
         raise _Refused(_type_name(obj))
     if t is list or t is tuple:

@@ -23,9 +23,11 @@ A question earns its points only when every check passes.
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
+from fractions import Fraction
 from typing import Any
 
 from ..errors import BaccaratError
@@ -44,6 +46,10 @@ _WINNERS = {
     "tie": "tie", "t": "tie", "和": "tie", "和局": "tie",
 }
 _MONEY = re.compile(r"^[+-]?\d{1,12}(\.\d{1,6})?$")
+_FLOAT = re.compile(r"^[+-]?\d{1,16}(\.\d{1,17})?(e[+-]?\d{1,3})?$")
+MONEY_PRECISION = "0.01"
+"""Money is compared to the cent unless a question says otherwise (``"precision"``)."""
+MAX_ANSWER_TEXT = 200
 
 
 class SpecError(BaccaratError):
@@ -72,6 +78,20 @@ class Question:
     hidden: tuple[dict[str, Any], ...] = ()
     domain: str | None = None
     options: dict[str, dict[str, Any]] = field(default_factory=dict)
+    text: dict[str, str] = field(default_factory=dict)
+    """The question as the learner reads it (zh, en): shown on the feedback page."""
+    steps: int = 0
+    """Partial credit of a function question: the share of inputs right, rounded down to
+    1/steps of the points (0: the points themselves, whole points)."""
+    per_item: bool = False
+    """A list answer scores each item (points shared out), not all or nothing."""
+    precision: str = MONEY_PRECISION
+    """Money answers are compared after rounding to this unit (half-even)."""
+    shuffle: bool = True
+    """Choice options are shown in an order drawn for each learner (seeded by the learner id)."""
+    misconceptions: tuple[str, ...] = ()
+    """The misconceptions this question examines: named first when several mistakes give the
+    same wrong value."""
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], where: str = "?") -> Question:
@@ -87,8 +107,13 @@ class Question:
         if qtype not in TYPES:
             raise SpecError("grading.spec.bad_type", where=here, value=qtype, choices=", ".join(TYPES))
         if key.get("fn") not in _keys.KEYS:
-            raise SpecError("grading.spec.bad_key", where=here, value=key.get("fn"),
+            raise SpecError("grading.spec.bad_key", where=f"{here}, key.fn", value=key.get("fn"),
                             choices=", ".join(_keys.KEYS))
+        try:
+            _keys.validate(key)
+        except BaccaratError as err:
+            raise SpecError("grading.spec.key_error", where=f"{here}, key", value=key,
+                            reason={"zh": err.message("zh"), "en": err.message("en")}) from None
         domain = data.get("domain")
         if kind == "function":
             _keys.domain(str(domain))
@@ -98,12 +123,38 @@ class Question:
         points = data.get("points", 1)
         if isinstance(points, bool) or not isinstance(points, int) or points < 1:
             raise SpecError("grading.spec.bad_points", where=here, value=points)
-        return cls(
+        text = data.get("text", {})
+        for mid in data.get("misconceptions", []):
+            from ..misconceptions import UnknownMisconception, get
+
+            try:
+                get(str(mid))
+            except UnknownMisconception as err:
+                raise SpecError("grading.spec.key_error", where=f"{here}, misconceptions", value=mid,
+                                reason={"zh": err.message("zh"), "en": err.message("en")}) from None
+        steps = data.get("steps", 0)
+        if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
+            raise SpecError("grading.spec.bad_points", where=f"{here}, steps", value=steps)
+        question = cls(
             qid, kind, answer, points, qtype, key,
             tuple(_as_check(c, here) for c in data.get("public", [])),
             tuple(_as_check(c, here) for c in data.get("hidden", [])),
             str(domain) if domain is not None else None, options,
+            {"zh": str(text.get("zh", "")), "en": str(text.get("en", ""))} if isinstance(text, dict) else {},
+            steps, bool(data.get("per_item", False)), str(data.get("precision", MONEY_PRECISION)),
+            bool(data.get("shuffle", True)), tuple(str(m) for m in data.get("misconceptions", [])),
         )
+        if kind != "function" and not question.needs_learner:
+            # Evaluate the key once now: a wrong card text or bet fails here, naming the question.
+            try:
+                want = _keys.expected(key, "")
+                if kind == "choice":
+                    correct_option(question, "")
+            except BaccaratError as err:
+                raise SpecError("grading.spec.key_error", where=f"{here}, key", value=key,
+                                reason={"zh": err.message("zh"), "en": err.message("en")}) from None
+            del want
+        return question
 
     @property
     def needs_learner(self) -> bool:
@@ -112,6 +163,22 @@ class Question:
     def inputs(self) -> list[list[Any]]:
         """Every input of a function question (empty for other kinds)."""
         return _keys.domain(self.domain) if self.kind == "function" and self.domain else []
+
+    def option_order(self, learner_id: str | None) -> list[str]:
+        """The option keys in the order this learner sees them (letters a, b, c … in turn).
+
+        Seeded by the exercise-free pair (question id, learner id), so the grader and the
+        learner's notebook agree; a question with ``"shuffle": false`` keeps the source order.
+        """
+        keys = list(self.options)
+        if self.shuffle and self.kind == "choice":
+            seed = _keys.learner_seed(f"choice:{self.id}:{self.answer}", learner_id or "")
+            random.Random(seed).shuffle(keys)
+        return keys
+
+    def shown_options(self, learner_id: str | None) -> dict[str, str]:
+        """Shown letter → option key, for this learner."""
+        return {chr(ord("a") + i): k for i, k in enumerate(self.option_order(learner_id))}
 
     def extraction(self) -> dict[str, Any]:
         """What the learner's kernel is told about this question: where the answer is."""
@@ -155,11 +222,51 @@ class Exercise:
     def max_score(self) -> int:
         return sum(q.points for q in self.questions)
 
+    def with_texts(self, texts: dict[str, dict[str, str]]) -> Exercise:
+        """This exercise with each question's text (from the notebook) where the metadata has none."""
+        from dataclasses import replace
+
+        return replace(self, questions=tuple(
+            q if any(q.text.values()) or q.id not in texts else replace(q, text=texts[q.id])
+            for q in self.questions))
+
+
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]")
+
+
+def question_texts(nb: dict[str, Any]) -> dict[str, dict[str, str]]:
+    r"""Each question's text from the exercise notebook: the markdown cell headed ``### qN``;
+    its lines with Chinese characters are the zh text, the others the en text.
+
+    >>> question_texts({"cells": [{"cell_type": "markdown", "source": "### q1\n莊家補牌嗎？\nDoes it draw?"}]})
+    {'q1': {'zh': '莊家補牌嗎？', 'en': 'Does it draw?'}}
+    """
+    out: dict[str, dict[str, str]] = {}
+    for cell in nb.get("cells", []) if isinstance(nb, dict) else []:
+        if not isinstance(cell, dict) or cell.get("cell_type") != "markdown":
+            continue
+        src = cell.get("source", "")
+        src = "".join(src) if isinstance(src, list) else str(src)
+        lines = src.strip().split("\n")
+        head = re.match(r"^#{2,4}\s*(q\d+)\s*$", lines[0].strip()) if lines else None
+        if not head:
+            continue
+        zh: list[str] = []
+        en: list[str] = []
+        for line in lines[1:]:
+            text = line.strip()
+            if text and not (text.startswith("(") and text.endswith(")")) and not text.startswith("（"):
+                (zh if _CJK.search(text) else en).append(text)
+        out[head.group(1)] = {"zh": " ".join(zh), "en": " ".join(en)}
+    return out
+
 
 def public_metadata(meta: dict[str, Any]) -> dict[str, Any]:
-    """The metadata of a learner's copy: every question without its hidden checks."""
+    """The metadata of a learner's copy: every question without its hidden checks, and
+    ``"released": true`` (the grader refuses such a copy as a source)."""
     out = dict(meta)
     out["questions"] = [{k: v for k, v in q.items() if k != "hidden"} for q in meta.get("questions", [])]
+    out["released"] = True
     return out
 
 
@@ -168,48 +275,76 @@ class _Bad(Exception):
     pass
 
 
-def decode_money(value: Any) -> Decimal:
-    """A money answer (int, decimal text, or ``{"$decimal": …}``) as Decimal; floats refused."""
+def _number(value: Any) -> Decimal:
+    """A numeric answer as Decimal: int, float (its shortest repr, as sent by the kernel:
+    ``{"$float": "99.75"}``), Decimal (``{"$decimal": …}``) or numeric text; bool refused."""
     if type(value) is int:
         return Decimal(value)
-    if type(value) is dict and set(value) == {"$decimal"} and type(value["$decimal"]) is str:
-        value = value["$decimal"]
-    if type(value) is str:
-        text = value.strip().replace(",", "").replace("元", "").strip()
-        if _MONEY.match(text):
+    if type(value) is dict and len(value) == 1 and type(next(iter(value.values()))) is str:
+        (tag, text), = value.items()
+        if (tag == "$decimal" and _MONEY.match(text.strip())) or (tag == "$float" and _FLOAT.match(text.lower())):
             try:
                 return Decimal(text)
-            except InvalidOperation:  # pragma: no cover - the pattern admits only numbers
-                pass
+            except InvalidOperation:  # pragma: no cover - the patterns admit only numbers
+                raise _Bad from None
+        raise _Bad
+    if type(value) is str:
+        text = value.strip().replace(",", "").replace("元", "").replace("$", "").strip()
+        if _MONEY.match(text):
+            return Decimal(text)
     raise _Bad
 
 
-def coerce(qtype: str, value: Any, options: dict[str, Any] | None = None) -> Any:
+def decode_money(value: Any, precision: str = MONEY_PRECISION) -> Decimal:
+    """A money answer (int, float, decimal text, or ``{"$decimal": …}``) as Decimal, rounded to
+    ``precision`` (the cent): ``stake * 0.95`` typed as a float counts like ``"99.75"``.
+
+    >>> decode_money({"$float": "99.74999999999999"}), decode_money("1,234.5"), decode_money(95)
+    (Decimal('99.75'), Decimal('1234.50'), Decimal('95.00'))
+    """
+    return _number(value).quantize(Decimal(precision), rounding=ROUND_HALF_EVEN)
+
+
+def decode_int(value: Any) -> int:
+    """A whole-number answer: int, or a float, Decimal or text with a whole value (``5.0``, ``"5"``).
+
+    >>> decode_int({"$float": "5.0"}), decode_int(" 5 "), decode_int({"$decimal": "5.00"})
+    (5, 5, 5)
+    """
+    number = _number(value)
+    if number != number.to_integral_value():
+        raise _Bad
+    return int(number)
+
+
+def coerce(qtype: str, value: Any, options: dict[str, Any] | None = None,
+           precision: str = MONEY_PRECISION) -> Any:
     """The learner's plain value read as ``qtype``; :class:`_Bad` if it is not one."""
     if qtype.startswith("list["):
         if type(value) is not list:
             raise _Bad
-        return [coerce(qtype[5:-1], v, options) for v in value]
+        return [coerce(qtype[5:-1], v, options, precision) for v in value]
     if qtype == "bool" and type(value) is bool:
         return value
-    if qtype == "int" and type(value) is int:
-        return value
+    if qtype == "int" and type(value) is not bool:
+        return decode_int(value)
     if qtype == "str" and type(value) is str:
         return value.strip()
     if qtype == "winner" and type(value) is str and value.strip().lower() in _WINNERS:
         return _WINNERS[value.strip().lower()]
-    if qtype == "money":
-        return decode_money(value)
+    if qtype == "money" and type(value) is not bool:
+        return decode_money(value, precision)
     if qtype == "choice" and type(value) is str and value.strip().lower() in (options or {}):
         return value.strip().lower()
     raise _Bad
 
 
-def _same(got: Any, want: Any) -> bool:
+def _same(got: Any, want: Any, precision: str = MONEY_PRECISION) -> bool:
     if isinstance(want, list):
-        return isinstance(got, list) and len(got) == len(want) and all(map(_same, got, want))
+        return isinstance(got, list) and len(got) == len(want) and all(
+            _same(g, w, precision) for g, w in zip(got, want, strict=True))
     if isinstance(want, Decimal):
-        return isinstance(got, Decimal) and got == want
+        return isinstance(got, Decimal) and got == want.quantize(Decimal(precision), rounding=ROUND_HALF_EVEN)
     return type(got) is type(want) and got == want
 
 
@@ -218,10 +353,37 @@ def _show(value: Any) -> str:
         return f"{value['$error']}"
     if isinstance(value, dict) and "$bad" in value:
         return f"<{value['$bad']}>"
-    if isinstance(value, dict) and set(value) == {"$decimal"}:
-        return str(value["$decimal"])
+    if isinstance(value, dict) and set(value) in ({"$decimal"}, {"$float"}):
+        return str(next(iter(value.values())))
     text = repr(value)
     return text if len(text) <= 80 else text[:77] + "…"
+
+
+def answer_text(answer: Any) -> str | None:
+    """A short display of the learner's answer (at most :data:`MAX_ANSWER_TEXT` characters), or
+    None when there is none.
+
+    >>> answer_text({"status": "ok", "value": {"$float": "99.75"}}), answer_text({"status": "missing"})
+    ('99.75', None)
+    """
+    if not isinstance(answer, dict):
+        return None
+    status = answer.get("status")
+    if status == "ok" and "value" in answer:
+        value = answer["value"]
+        if isinstance(value, list):
+            text = "[" + ", ".join(_show(v) for v in value) + "]"
+        else:
+            text = _show(value)
+    elif status == "ok" and "results" in answer:
+        text = "def …"
+    elif status == "bad-type" and answer.get("type") == "ellipsis":
+        return None
+    elif status in ("bad-type", "not-function"):
+        text = f"<{str(answer.get('type', '?'))[:60]}>"
+    else:
+        return None
+    return text if len(text) <= MAX_ANSWER_TEXT else text[:MAX_ANSWER_TEXT - 1] + "…"
 
 
 def _means(option: dict[str, Any], want: Any) -> bool:
@@ -245,37 +407,66 @@ def correct_option(question: Question, learner_id: str) -> str:
 
 
 # ---------------------------------------------------------------- results
+VALUE_CHECKS = frozenset({"equals", "items", "inputs", "all-inputs"})
+"""Checks that look at the value itself (``type`` and ``own-work`` do not)."""
+
+
 @dataclass(frozen=True)
 class CheckResult:
-    """One check of one question: passed or not, and why (a message key and its values)."""
+    """One check of one question: passed or not, and why (a message key and its values).
+
+    ``share`` is the part of the check that passed (right inputs or items / all of them);
+    ``misconception`` the id of the misconception the wrong value matches, if any.
+    """
 
     check: str
     passed: bool
     key: str
     params: dict[str, Any]
     hidden: bool = False
+    share: Fraction | None = None
+    misconception: str | None = None
 
     def message(self, lang: str | None = None) -> str:
         lang = normalize_language(lang)
         params = dict(self.params)
-        for name in ("claim", "correction", "reason"):
+        for name in ("claim", "correction", "reason", "wanted"):
             if isinstance(params.get(name), dict):
                 params[name] = params[name].get(lang, "")
         return message(self.key, lang, **params)
 
 
+def _number_json(score: Fraction | int) -> int | float:
+    value = Fraction(score)
+    return int(value) if value.denominator == 1 else round(float(value), 4)
+
+
 @dataclass(frozen=True)
 class QuestionResult:
-    """The result of one question: its score and every check that ran."""
+    """The result of one question: its score (a whole or partial share of the points), every
+    check that ran, the question's text and a short display of the learner's answer."""
 
     id: str
     points: int
-    score: int
+    score: int | float
     checks: tuple[CheckResult, ...]
+    text: dict[str, str] = field(default_factory=dict)
+    answer: str | None = None
 
     @property
     def passed(self) -> bool:
         return self.score == self.points
+
+    @property
+    def misconception(self) -> str | None:
+        for c in self.checks:
+            if not c.passed and c.misconception:
+                return c.misconception
+        return None
+
+    def failed(self, hidden: bool | None = None) -> list[CheckResult]:
+        """The failed checks (``hidden``: only hidden ones, or only public ones)."""
+        return [c for c in self.checks if not c.passed and (hidden is None or c.hidden == hidden)]
 
     def message(self, lang: str | None = None) -> str:
         # "Calls the kit's own rule" explains every other failure of a function: say it first.
@@ -289,15 +480,47 @@ class QuestionResult:
             "score": self.score, "points": self.points, "passed": self.passed,
             "message": {"zh": self.message("zh"), "en": self.message("en")},
             "checks": [{"check": c.check, "passed": c.passed, "hidden": c.hidden} for c in self.checks],
+            "text": dict(self.text) or {"zh": "", "en": ""},
+            "answer": self.answer,
+            "misconception": self.misconception,
         }
 
 
-def _fail(check: str, key: str, hidden: bool, **params: Any) -> CheckResult:
-    return CheckResult(check, False, key, params, hidden)
+def _fail(check: str, key: str, hidden: bool, share: Fraction | None = None, misconception: str | None = None,
+          **params: Any) -> CheckResult:
+    return CheckResult(check, False, key, params, hidden, share, misconception)
 
 
 def _ok(check: str, hidden: bool) -> CheckResult:
-    return CheckResult(check, True, "grading.check.ok", {}, hidden)
+    return CheckResult(check, True, "grading.check.ok", {}, hidden, Fraction(1))
+
+
+def wanted_text(qtype: str) -> dict[str, str]:
+    """What a question of ``qtype`` wants, in plain words (zh, en)."""
+    key = f"grading.type.{qtype.replace('list[', 'list_').rstrip(']')}"
+    return {"zh": message(key, "zh"), "en": message(key, "en")}
+
+
+def _score(question: Question, results: list[CheckResult]) -> int | float:
+    """All checks passed: the points. Otherwise, where the question allows partial credit, the
+    share of inputs (function) or items (``per_item`` lists) right, in the question's steps."""
+    if results and all(r.passed for r in results):
+        return question.points
+    if any(not r.passed and r.check in ("own-work", "type") for r in results):
+        return 0
+    widest = [r.share for r in results if r.check in ("all-inputs", "equals") and r.share is not None]
+    shares = widest or [r.share for r in results if r.check in VALUE_CHECKS and r.share is not None]
+    if not shares:
+        return 0
+    share = min(shares)  # all inputs (all items) when they were checked, else the public ones
+    if question.kind == "function":
+        steps = question.steps or question.points
+        value = Fraction(int(share * steps), steps) * question.points
+    elif question.per_item:
+        value = share * question.points
+    else:
+        return 0
+    return _number_json(value)
 
 
 def grade_question(
@@ -318,6 +541,7 @@ def grade_question(
     results: list[CheckResult] = []
     name = question.answer
     status = answer.get("status") if isinstance(answer, dict) else None
+    shown = answer_text(answer)
     stop: CheckResult | None = None
     if status == "missing" or status is None:
         stop = _fail("answer", "grading.check.missing", False, name=name)
@@ -325,7 +549,7 @@ def grade_question(
         stop = _fail("answer", "grading.check.unanswered", False, name=name)
     elif status == "bad-type":
         stop = _fail("answer", "grading.check.bad_type", False, name=name,
-                     type=str(answer.get("type", "?"))[:60], wanted=question.type)
+                     type=str(answer.get("type", "?"))[:60], wanted=wanted_text(question.type))
     elif status == "not-function":
         stop = _fail("answer", "grading.check.not_function", False, name=name,
                      type=str(answer.get("type", "?"))[:60])
@@ -337,65 +561,103 @@ def grade_question(
     elif question.needs_learner and not learner_id:
         stop = _fail("answer", "grading.check.no_learner", False, name=name)
     if stop is not None:
-        return QuestionResult(question.id, question.points, 0, (stop,))
+        return QuestionResult(question.id, question.points, 0, (stop,), question.text, shown)
     lid = learner_id or ""
     for check, is_hidden in checks:
         if question.kind == "function":
             results.append(_function_check(question, check, answer, lid, is_hidden, static_ownwork))
         else:
             results.append(_value_check(question, check, answer.get("value"), lid, is_hidden))
-    score = question.points if results and all(r.passed for r in results) else 0
-    return QuestionResult(question.id, question.points, score, tuple(results))
+    return QuestionResult(question.id, question.points, _score(question, results), tuple(results),
+                          question.text, shown)
+
+
+def _choice_check(question: Question, kind: str, raw: Any, lid: str, hidden: bool) -> CheckResult:
+    name = question.answer
+    shown = question.shown_options(lid)
+    try:
+        letter = coerce("choice", raw, shown)
+    except _Bad:
+        return _fail(kind, "grading.check.choice_invalid", hidden, name=name, got=_show(raw),
+                     choices=", ".join(shown))
+    if kind == "type":
+        return _ok(kind, hidden)
+    right = correct_option(question, lid)
+    if shown[letter] == right:
+        return _ok(kind, hidden)
+    chosen = question.options[shown[letter]]
+    mid = chosen.get("misconception")
+    if mid:
+        from ..misconceptions import get
+
+        m = get(str(mid))
+        return _fail(kind, "grading.check.choice_misconception", hidden, Fraction(0), m.id, name=name,
+                     got=letter, id=m.id, claim=dict(m.claims), correction=dict(m.corrections))
+    return _fail(kind, "grading.check.choice_wrong", hidden, Fraction(0), name=name, got=letter)
+
+
+def _misconception_of(question: Question, got: Any, lid: str) -> str | None:
+    """The misconception whose mistaken rule, played by the engine, gives ``got``."""
+    found = _keys.mistaken_answers(question.key, lid)
+    found.sort(key=lambda item: item[0] not in question.misconceptions)
+    for mid, value in found:
+        try:
+            if _same(got, value if not isinstance(value, list) else list(value), question.precision):
+                return mid
+        except TypeError:
+            continue
+    return None
 
 
 def _value_check(question: Question, check: dict[str, Any], raw: Any, lid: str, hidden: bool) -> CheckResult:
     kind = check["check"]
     name = question.answer
     if question.kind == "choice":
-        try:
-            got = coerce("choice", raw, question.options)
-        except _Bad:
-            return _fail(kind, "grading.check.choice_invalid", hidden, name=name, got=_show(raw),
-                         choices=", ".join(question.options))
-        if kind == "type":
-            return _ok(kind, hidden)
-        right = correct_option(question, lid)
-        if got == right:
-            return _ok(kind, hidden)
-        chosen = question.options[got]
-        mid = chosen.get("misconception")
-        if mid:
-            from ..misconceptions import get
-
-            m = get(str(mid))
-            return _fail(kind, "grading.check.choice_misconception", hidden, name=name, got=got,
-                         id=m.id, claim=dict(m.claims), correction=dict(m.corrections))
-        return _fail(kind, "grading.check.choice_wrong", hidden, name=name, got=got)
+        return _choice_check(question, kind, raw, lid, hidden)
     want = _keys.expected(question.key, lid)
     try:
-        got = coerce(question.type, raw)
+        got = coerce(question.type, raw, precision=question.precision)
     except _Bad:
-        return _fail(kind, "grading.check.bad_type", hidden, name=name, type=_show(raw), wanted=question.type)
+        return _fail(kind, "grading.check.bad_type", hidden, name=name, type=_show(raw),
+                     wanted=wanted_text(question.type))
     if isinstance(want, list) and (not isinstance(got, list) or len(got) != len(want)):
         return _fail(kind, "grading.check.length", hidden, name=name, n=len(want),
                      got=len(got) if isinstance(got, list) else "-")
     if kind == "type":
         return _ok(kind, hidden)
     if kind == "items":
-        for i in check.get("indices", [0]):
-            if not _same(got[i], want[i]):
-                return _fail(kind, "grading.check.item_wrong", hidden, name=name, n=i + 1, got=_show(got[i]))
-        return _ok(kind, hidden)
-    if kind == "equals":
-        if _same(got, want):
+        indices = check.get("indices", [0])
+        wrong_items = [i for i in indices if not _same(got[i], want[i], question.precision)]
+        if not wrong_items:
             return _ok(kind, hidden)
+        i = wrong_items[0]
+        return _fail(kind, "grading.check.item_wrong", hidden, Fraction(len(indices) - len(wrong_items), len(indices)),
+                     name=name, n=i + 1, got=_show(got[i]))
+    if kind == "equals":
+        if _same(got, want, question.precision):
+            return _ok(kind, hidden)
+        mid = _misconception_of(question, got, lid)
         if isinstance(want, list):
-            wrong = [i + 1 for i, (g, w) in enumerate(zip(got, want, strict=True)) if not _same(g, w)]
-            return _fail(kind, "grading.check.items_wrong", hidden, name=name,
+            wrong = [i + 1 for i, (g, w) in enumerate(zip(got, want, strict=True))
+                     if not _same(g, w, question.precision)]
+            share = Fraction(len(want) - len(wrong), len(want))
+            if mid:
+                return _misconception_fail(kind, hidden, share, mid, name, _show(raw))
+            return _fail(kind, "grading.check.items_wrong", hidden, share, name=name,
                          items=", ".join(map(str, wrong)), count=len(wrong))
-        return _fail(kind, "grading.check.wrong", hidden, name=name, got=_show(raw))
+        if mid:
+            return _misconception_fail(kind, hidden, Fraction(0), mid, name, _show(raw))
+        return _fail(kind, "grading.check.wrong", hidden, Fraction(0), name=name, got=_show(raw))
     raise SpecError("grading.spec.bad_check", where=question.id, value=kind,
                     choices="type, equals, items")
+
+
+def _misconception_fail(kind: str, hidden: bool, share: Fraction, mid: str, name: str, got: str) -> CheckResult:
+    from ..misconceptions import get
+
+    m = get(mid)
+    return _fail(kind, "grading.check.value_misconception", hidden, share, m.id, name=name, got=got,
+                 id=m.id, claim=dict(m.claims), correction=dict(m.corrections))
 
 
 def _function_check(
@@ -416,7 +678,7 @@ def _function_check(
     inputs = question.inputs()
     results = answer.get("results")
     if type(results) is not list or len(results) != len(inputs):
-        return _fail(kind, "grading.check.no_results", hidden, name=name)
+        return _fail(kind, "grading.check.no_results", hidden, Fraction(0), name=name)
     if kind == "inputs":
         wanted = [list(i) for i in check.get("inputs", [])]
         indices = [inputs.index(w) for w in wanted if w in inputs]
@@ -430,7 +692,7 @@ def _function_check(
         want = _keys.expected(question.key, lid, inputs[i])
         raw = results[i]
         try:
-            ok = _same(coerce(question.type, raw), want)
+            ok = _same(coerce(question.type, raw, precision=question.precision), want, question.precision)
         except _Bad:
             ok = False
         if not ok:
@@ -439,5 +701,6 @@ def _function_check(
         return _ok(kind, hidden)
     i, want, raw = wrong[0]
     args = ", ".join(_show(a) for a in inputs[i])
-    return _fail(kind, "grading.check.inputs_wrong", hidden, name=name, count=len(wrong), total=len(indices),
-                 call=f"{name}({args})", got=_show(raw), want=_show(want))
+    share = Fraction(len(indices) - len(wrong), len(indices)) if indices else Fraction(0)
+    return _fail(kind, "grading.check.inputs_wrong", hidden, share, name=name, count=len(wrong),
+                 total=len(indices), call=f"{name}({args})", got=_show(raw), want=_show(want))

@@ -29,12 +29,20 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "Run every submission in a fresh, limited kernel and grade its answers against the "
             "engine. Writes DIR/grades.csv, DIR/results.json and DIR/feedback/NAME.html. "
             "Exit 0 when every submission got its row (a broken one scores 0 with the reason); "
-            "2 for a usage mistake (no such path, not a notebook)."
+            "1 when every submission failed for one reason that is not the learners' (the kernel "
+            "cannot start); 2 for a usage mistake (no such path, not a notebook, an output folder "
+            "the grader did not make, learner copies given as --source, a missing extra)."
         ),
     )
     g.add_argument("paths", nargs="+", metavar="FILES_OR_FOLDERS",
                    help="submitted .ipynb files, or folders searched for them")
-    g.add_argument("--out", required=True, metavar="DIR", help="output folder (replaced as a whole)")
+    g.add_argument("--out", required=True, metavar="DIR",
+                   help="output folder: new, empty, or made by an earlier grade (only its own files are replaced)")
+    g.add_argument("--update", action="store_true",
+                   help="regrade only the given files: every other row and feedback page in DIR stays")
+    g.add_argument("--deadline", default=None, metavar="ISO",
+                   help="hand-in deadline (ISO 8601, UTC if no zone); later files are flagged late "
+                        "(default: the deadline given to collect)")
     g.add_argument("--timeout", type=float, default=DEFAULT_CELL_TIMEOUT, metavar="S",
                    help=f"time limit per cell in seconds (default {DEFAULT_CELL_TIMEOUT:g})")
     g.add_argument("--notebook-timeout", type=float, default=DEFAULT_NOTEBOOK_TIMEOUT, metavar="S",
@@ -48,6 +56,34 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     g.add_argument("--no-progress", action="store_true", help="no progress bar")
     g.set_defaults(func=_cmd_grade)
 
+    c = sub.add_parser(
+        "collect",
+        help="copy every learner's notebooks into a dated folder / 收取全班的練習",
+        description=(
+            "Copy ROOT/<learner>/… notebooks (a folder of learner folders, or a JupyterHub /home) into "
+            "OUT/<UTC date-time>/<learner>/…, keeping each file's time. Hidden, linked and unreadable "
+            "files are listed, not copied. ROOT is never changed."
+        ),
+    )
+    c.add_argument("root", help="folder of learner folders, e.g. submissions/ or /home")
+    c.add_argument("--out", required=True, metavar="DIR", help="where the dated folder is made")
+    c.add_argument("--glob", default="**/*.ipynb", metavar="PATTERN",
+                   help="notebooks inside each learner folder (default **/*.ipynb; JupyterHub: exercises/*.ipynb)")
+    c.add_argument("--deadline", default=None, metavar="ISO",
+                   help="hand-in deadline (ISO 8601, UTC if no zone): later files are flagged late")
+    c.add_argument("--name", default=None, help="name of the new folder (default: the UTC date and time)")
+    c.set_defaults(func=_cmd_collect)
+
+    t = sub.add_parser(
+        "return",
+        help="put each learner's feedback pages into their folder / 發回回饋",
+        description="Copy GRADED/feedback pages into ROOT/<learner>/feedback/EXERCISE.html (learner folders "
+                    "as collected); never over a file the grader did not write.",
+    )
+    t.add_argument("graded", help="the folder written by grade --out")
+    t.add_argument("--to", required=True, metavar="ROOT", help="the folder of learner folders (as given to collect)")
+    t.set_defaults(func=_cmd_return)
+
 
 def _cmd_release(args: argparse.Namespace) -> int:
     from .release import release
@@ -58,25 +94,35 @@ def _cmd_release(args: argparse.Namespace) -> int:
 
 
 def _cmd_grade(args: argparse.Namespace) -> int:
+    from .collect import iso, parse_deadline
     from .grade import (
         GradeUsageError,
         Limits,
+        batch_failure,
+        check_out_folder,
         collect_paths,
         default_source,
         grade_paths,
         load_exercises,
+        missing_extra,
         write_outputs,
     )
 
     if args.timeout <= 0 or args.notebook_timeout <= 0 or args.memory_mb < 128 or args.jobs < 1:
         raise GradeUsageError("grading.cli.bad_limits", timeout=args.timeout,
                               notebook=args.notebook_timeout, memory=args.memory_mb, jobs=args.jobs)
-    paths = collect_paths(args.paths)
+    skipped: list[dict[str, str]] = []
+    paths = collect_paths(args.paths, skipped)
     out = Path(args.out).resolve()
     for p in paths:
         if out == p.resolve() or out in p.resolve().parents:
             raise GradeUsageError("grading.cli.out_is_input", path=args.out)
+    check_out_folder(args.out, args.update)
+    deadline = iso(parse_deadline(args.deadline)) if args.deadline else None
     exercises = load_exercises(args.source or default_source())
+    missing = missing_extra()
+    if missing:
+        raise GradeUsageError("grading.cli.missing_extra", modules=", ".join(missing))
     limits = Limits(args.timeout, args.notebook_timeout, args.memory_mb)
     bar = None
     if not args.no_progress:
@@ -84,14 +130,42 @@ def _cmd_grade(args: argparse.Namespace) -> int:
 
         bar = tqdm(total=len(paths), unit="nb", file=sys.stderr, desc="grade")
     try:
-        subs = grade_paths(paths, exercises, limits, args.jobs, progress=bar.update if bar else None)
+        subs = grade_paths(paths, exercises, limits, args.jobs, progress=bar.update if bar else None,
+                           deadline=deadline)
     finally:
         if bar is not None:
             bar.close()
-    write_outputs(args.out, subs, exercises, limits, args.lang)
+    write_outputs(args.out, subs, exercises, limits, args.lang, update=args.update, skipped=skipped)
+    for item in skipped:
+        print(f"{item['file']}: {item[args.lang]}", file=sys.stderr)
     for s in subs:
         for warning in s.warnings:
             print(f"{s.file}: {warning[args.lang]}", file=sys.stderr)
     mean = sum(s.score for s in subs) / len(subs)
     print(message("grading.cli.summary", args.lang, count=len(subs), mean=f"{mean:.2f}", out=args.out))
+    failure = batch_failure(subs)
+    if failure is not None:
+        print(f"baccarat-kit: {message('grading.cli.batch_failed', args.lang, reason=failure[args.lang])}",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+def _cmd_collect(args: argparse.Namespace) -> int:
+    from .collect import collect
+
+    done = collect(args.root, args.out, pattern=args.glob, deadline=args.deadline, name=args.name)
+    for item in done.skipped:
+        print(f"{item['file']}: {item[args.lang]}", file=sys.stderr)
+    print(message("grading.collect.done", args.lang, count=len(done.files), out=done.folder))
+    return 0
+
+
+def _cmd_return(args: argparse.Namespace) -> int:
+    from .collect import return_feedback
+
+    written, problems = return_feedback(args.graded, args.to)
+    for item in problems:
+        print(message("grading.collect.not_returned", args.lang, file=item), file=sys.stderr)
+    print(message("grading.collect.returned", args.lang, count=len(written), to=args.to))
     return 0

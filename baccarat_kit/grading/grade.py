@@ -21,11 +21,9 @@ Outputs (written to a temporary folder, then renamed into place): ``grades.csv``
 
 from __future__ import annotations
 
-import csv
 import functools
 import hashlib
 import html
-import io
 import json
 import os
 import secrets
@@ -37,6 +35,7 @@ import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -45,8 +44,9 @@ from ..i18n import both, message
 from . import _extract
 from . import reaper as _reaper
 from . import sandbox as _sandbox
-from .checks import Exercise, Question, QuestionResult, grade_question
+from .checks import Exercise, Question, QuestionResult, grade_question, question_texts
 from .ownwork import ALLOWED_MODULES, function_code, own_work
+from .release import is_learner_copy
 
 DEFAULT_CELL_TIMEOUT = 10.0
 DEFAULT_NOTEBOOK_TIMEOUT = 60.0
@@ -97,10 +97,18 @@ class Submission:
     max_score: int = 0
     feedback_name: str = ""
     warnings: list[dict[str, str]] = field(default_factory=list)
+    graded_at: str = ""
+    submitted_at: str | None = None
+    late: bool | None = None
+    owner: str | None = None
+    """The learner folder the file was collected from (``collect``), if any."""
 
     @property
-    def score(self) -> int:
-        return sum(q.score for q in self.questions) if self.status == "ok" else 0
+    def score(self) -> int | float:
+        if self.status != "ok":
+            return 0
+        total = sum(Fraction(q.score).limit_denominator(10_000) for q in self.questions)
+        return int(total) if total.denominator == 1 else round(float(total), 4)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -109,6 +117,8 @@ class Submission:
             "status": self.status, "reason": self.reason, "feedback": f"feedback/{self.feedback_name}.html",
             "questions": {q.id: q.to_json() for q in self.questions},
             "warnings": self.warnings,
+            "graded_at": self.graded_at, "submitted_at": self.submitted_at, "late": self.late,
+            "owner": self.owner,
         }
 
 
@@ -126,26 +136,38 @@ def load_exercises(source: str | Path) -> dict[str, Exercise]:
         raise GradeUsageError("grading.cli.no_sources", path=folder)
     out = {}
     for path in sorted(folder.glob("*.ipynb")):
-        meta = json.loads(path.read_text(encoding="utf-8")).get("metadata", {}).get("baccarat_kit")
-        ex = Exercise.from_metadata(meta, str(path))
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        meta = nb.get("metadata", {}).get("baccarat_kit")
+        if is_learner_copy(nb):
+            raise GradeUsageError("grading.cli.released_source", path=path)
+        ex = Exercise.from_metadata(meta, str(path)).with_texts(question_texts(nb))
         out[ex.id] = ex
     if not out:
         raise GradeUsageError("grading.cli.no_sources", path=folder)
     return out
 
 
-def collect_paths(paths: Iterable[str | Path]) -> list[Path]:
-    """The notebooks named by files and folders (folders: every ``*.ipynb`` below, sorted)."""
+def collect_paths(paths: Iterable[str | Path], skipped: list[dict[str, str]] | None = None) -> list[Path]:
+    """The notebooks named by files and folders (folders: every ``*.ipynb`` below, sorted).
+
+    Inside a folder, hidden files and folders (``.name``) are not graded; each is added to
+    ``skipped`` (file and reason) so the command can say so.
+    """
     found: list[Path] = []
     for raw in paths:
         p = Path(raw)
         if not p.exists():
             raise GradeUsageError("grading.cli.no_path", path=raw)
         if p.is_dir():
-            inside = sorted(
-                q for q in p.rglob("*.ipynb")
-                if q.is_file() and not any(part.startswith(".") for part in q.relative_to(p).parts)
-            )
+            inside = []
+            for q in sorted(p.rglob("*.ipynb")):
+                if not q.is_file():
+                    continue
+                if any(part.startswith(".") for part in q.relative_to(p).parts):
+                    if skipped is not None:
+                        skipped.append({"file": str(q), **both("grading.skipped.hidden")})
+                    continue
+                inside.append(q)
             if not inside:
                 raise GradeUsageError("grading.cli.empty", path=raw)
             found.extend(inside)
@@ -479,14 +501,51 @@ def _run_function(code: str, question: Question, limits: Limits) -> dict[str, An
 
 
 # ---------------------------------------------------------------- a batch
+REQUIRED_MODULES = ("jupyter_client", "ipykernel", "zmq", "nbformat", "tqdm")
+"""What running a submission needs (the ``grade`` extra)."""
+NOT_THE_LEARNERS = frozenset({"kernel_start", "worker_failed"})
+"""Statuses that are not the learner's doing when every submission of a batch shares them."""
+
+
+def missing_extra() -> list[str]:
+    """The modules of the ``grade`` extra that are not installed (empty when all are)."""
+    import importlib.util
+
+    return [m for m in REQUIRED_MODULES if importlib.util.find_spec(m) is None]
+
+
+def _unreadable(path: Path) -> str | None:
+    try:
+        with path.open("rb") as fh:
+            fh.read(1)
+    except OSError as err:
+        return type(err).__name__
+    return None
+
+
 def grade_paths(
     paths: Sequence[Path], exercises: dict[str, Exercise], limits: Limits = Limits(), jobs: int = 1,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int], None] | None = None, deadline: str | None = None,
 ) -> list[Submission]:
-    """Grade every path (``jobs`` at a time); results in the order of ``paths``."""
+    """Grade every path (``jobs`` at a time); results in the order of ``paths``.
+
+    Each row gets its grading time, hand-in time and lateness (from ``collect``'s manifest, or
+    the file's modification time when ``deadline`` is given) and its feedback page's name.
+    """
+    from .collect import is_late, iso, manifest_entry, utc_now
+
     results: dict[int, Submission] = {}
+    todo = {}
+    for i, p in enumerate(paths):
+        problem = _unreadable(p)
+        if problem is None:
+            todo[i] = p
+            continue
+        results[i] = Submission(str(p), "", None, "", "unreadable", both("grading.reason.unreadable", detail=problem))
+        if progress:
+            progress(1)
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = {pool.submit(grade_file, p, exercises, limits): i for i, p in enumerate(paths)}
+        futures = {pool.submit(grade_file, p, exercises, limits): i for i, p in todo.items()}
         for fut in as_completed(futures):
             i = futures[fut]
             try:
@@ -498,9 +557,37 @@ def grade_paths(
             if progress:
                 progress(1)
     ordered = [results[i] for i in range(len(paths))]
+    for path, sub in zip(paths, ordered, strict=True):
+        sub.graded_at = utc_now()
+        entry = manifest_entry(path)
+        if entry is not None:
+            sub.owner = str(entry.get("owner") or "") or None
+            sub.submitted_at = entry.get("submitted_at")
+            sub.late = is_late(sub.submitted_at, deadline or entry.get("deadline"))
+        elif deadline is not None:
+            try:
+                from datetime import UTC, datetime
+
+                sub.submitted_at = iso(datetime.fromtimestamp(path.stat().st_mtime, UTC))
+            except OSError:
+                sub.submitted_at = None
+            sub.late = is_late(sub.submitted_at, deadline)
+        if sub.status == "ok" and not sub.learner.strip():
+            sub.warnings.append(both("grading.warning.no_learner_id", owner=sub.owner or "-"))
+        elif sub.owner and sub.learner.strip() and sub.learner.strip() != sub.owner:
+            sub.warnings.append(both("grading.warning.other_owner", learner=sub.learner, owner=sub.owner))
     _name_feedback(ordered)
     _flag_duplicates(ordered)
     return ordered
+
+
+def batch_failure(subs: Sequence[Submission]) -> dict[str, str] | None:
+    """The reason when every submission failed for one reason that is not the learners' own
+    (the kernel cannot start, the grading process fails): the batch then exits non-zero."""
+    if not subs or any(s.status not in NOT_THE_LEARNERS for s in subs):
+        return None
+    reasons = {s.reason.get("en") for s in subs}
+    return subs[0].reason if len(reasons) == 1 else None
 
 
 def _flag_duplicates(subs: list[Submission]) -> None:
@@ -523,105 +610,247 @@ def _flag_duplicates(subs: list[Submission]) -> None:
                 s.warnings.append(both("grading.warning.same_file", others=others))
 
 
-def _name_feedback(subs: list[Submission]) -> None:
-    used: set[str] = set()
+def feedback_base(sub: Submission) -> str:
+    """A feedback page's name: learner (or learner folder, else the file's name) and exercise.
+
+    >>> feedback_base(Submission("x/03-banker-rule.ipynb", "ab" * 32, "03-banker-rule", " =HYPERLINK(1)", "ok", {}))
+    'HYPERLINK_1--03-banker-rule'
+    """
+    from .collect import safe_part
+
+    who = sub.learner.strip() or sub.owner or Path(sub.file).stem
+    return f"{safe_part(who, 'submission')}--{safe_part(sub.exercise or 'unknown', 'unknown')}"
+
+
+def _name_feedback(subs: list[Submission], used: set[str] | None = None) -> None:
+    """Stable names: the same learner and exercise give the same page; files that would share
+    a name get a part of their sha256 (never a number that shifts when files are added)."""
+    taken = set(used or ())
+    bases: dict[str, int] = {}
     for s in subs:
-        base = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in Path(s.file).stem) or "submission"
-        name, n = base, 2
-        while name in used:
-            name, n = f"{base}-{n}", n + 1
-        used.add(name)
+        bases[feedback_base(s)] = bases.get(feedback_base(s), 0) + 1
+    for s in subs:
+        base = feedback_base(s)
+        name = base if bases[base] == 1 else f"{base}-{(s.sha256 or hashlib.sha256(s.file.encode()).hexdigest())[:8]}"
+        while name in taken:
+            name = f"{name}-{hashlib.sha256(s.file.encode()).hexdigest()[:4]}"
+        taken.add(name)
         s.feedback_name = name
 
 
-def question_columns(subs: Sequence[Submission], exercises: dict[str, Exercise]) -> list[tuple[str, str]]:
-    """(exercise, question) of every question of every exercise in the batch."""
-    seen = sorted({s.exercise for s in subs if s.exercise})
-    return [(ex, q.id) for ex in seen for q in exercises[ex].questions]
-
-
 def spreadsheet_text(text: str) -> str:
-    """Text a spreadsheet will not run as a formula (a learner id such as ``=HYPERLINK(…)``).
+    """Text a spreadsheet will not run as a formula (see :func:`.export.spreadsheet_text`).
 
     >>> spreadsheet_text("=1+1"), spreadsheet_text("s123")
     ("'=1+1", 's123')
     """
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+    from .export import spreadsheet_text as safe
+
+    return safe(text)
 
 
-def grades_csv(subs: Sequence[Submission], exercises: dict[str, Exercise]) -> str:
-    cols = question_columns(subs, exercises)
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(["file", "learner", "score", "max_score", *(f"{ex}:{q}" for ex, q in cols)])
-    for s in subs:
-        scores = {(s.exercise, q.id): q.score for q in s.questions} if s.status == "ok" else {}
-        row = [spreadsheet_text(s.file), spreadsheet_text(s.learner), s.score, s.max_score]
-        for ex, q in cols:
-            row.append(scores.get((ex, q), 0 if s.exercise == ex else ""))
-        writer.writerow(row)
-    return buf.getvalue()
+def _questions_of(exercises: dict[str, Exercise]) -> dict[str, list[str]]:
+    return {ex_id: [q.id for q in ex.questions] for ex_id, ex in exercises.items()}
 
 
-def feedback_html(sub: Submission, exercises: dict[str, Exercise], lang: str = "zh") -> str:
-    """One submission's feedback page: per question, the score and the message."""
+def grades_csv(subs: Sequence[Submission] | Sequence[dict[str, Any]], exercises: dict[str, Exercise]) -> str:
+    """The wide gradebook of these rows (see :func:`.export.grades_csv`)."""
+    from .export import grades_csv as wide
+
+    return wide(_rows(subs), _questions_of(exercises))
+
+
+def _rows(subs: Sequence[Submission] | Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [s.to_json() if isinstance(s, Submission) else s for s in subs]
+
+
+def feedback_html(sub: Submission | dict[str, Any], exercises: dict[str, Exercise], lang: str = "zh") -> str:
+    """One submission's feedback page: per question its text, score, every failing public check
+    and how many hidden checks failed (never their inputs). Only the file's name is shown."""
+    from .collect import FEEDBACK_MARK
+
+    row = sub.to_json() if isinstance(sub, Submission) else sub
+    results = {q.id: q for q in sub.questions} if isinstance(sub, Submission) else {}
     e = html.escape
     title = message("grading.feedback.title", lang)
-    ex = exercises.get(sub.exercise or "")
+    ex = exercises.get(row.get("exercise") or "")
     ex_title = ex.title.get(lang, "") if ex else ""
+    name = Path(str(row.get("file", ""))).name
     rows = []
-    for q in sub.questions:
-        mark = "✔" if q.passed else "✘"
-        rows.append(f"<tr class=\"{'pass' if q.passed else 'fail'}\"><td>{e(q.id)}</td>"
-                    f"<td>{q.score} / {q.points}</td><td>{mark} {e(q.message(lang))}</td></tr>")
-    if not rows and ex:
-        for q in ex.questions:
-            rows.append(f"<tr class=\"fail\"><td>{e(q.id)}</td><td>0 / {q.points}</td>"
-                        f"<td>✘ {e(sub.reason.get(lang, ''))}</td></tr>")
+    questions = ex.questions if ex else ()
+    for q in questions:
+        got = row.get("questions", {}).get(q.id) if row.get("status") == "ok" else None
+        text = e(q.text.get(lang, "")) if q.text else ""
+        if got is None:
+            rows.append(f"<tr class=\"fail\"><td>{e(q.id)}</td><td class=\"text\">{text}</td><td>0 / {q.points}</td>"
+                        f"<td>✘ {e(row.get('reason', {}).get(lang, ''))}</td></tr>")
+            continue
+        passed = got.get("passed")
+        result = results.get(q.id)
+        lines = []
+        if result is not None:
+            # Every failing public check; of the hidden ones only a named misconception (it shows
+            # the learner's own answer and the correction, no input of the check) and a count.
+            public = result.failed(hidden=False)
+            named = [c for c in result.failed(hidden=True) if c.misconception]
+            lines = [e(c.message(lang)) for c in [*public, *named]]
+            hidden_failed = len(result.failed(hidden=True)) - len(named)
+        else:
+            lines = [e(got.get("message", {}).get(lang, ""))] if not passed else []
+            hidden_failed = sum(1 for c in got.get("checks", []) if c.get("hidden") and not c.get("passed"))
+        if hidden_failed:
+            lines.append(e(message("grading.feedback.hidden_failed", lang, n=hidden_failed)))
+        if passed:
+            lines = [e(message("grading.result.passed", lang, n=len(got.get("checks", []))))]
+        answer = got.get("answer")
+        shown = f"<div class=\"answer\">{e(message('grading.feedback.answer', lang))}: <code>{e(answer)}</code></div>" \
+            if answer else ""
+        rows.append(f"<tr class=\"{'pass' if passed else 'fail'}\"><td>{e(q.id)}</td><td class=\"text\">{text}{shown}</td>"
+                    f"<td>{got.get('score')} / {got.get('points', q.points)}</td>"
+                    f"<td>{'✔' if passed else '✘'} " + "<br>".join(lines) + "</td></tr>")
+    late = row.get("late")
+    late_text = f" · {e(message('grading.feedback.late', lang))}" if late else ""
     return (
-        "<!DOCTYPE html>\n<html lang=\"" + ("zh-Hant" if lang == "zh" else "en") + "\"><head><meta charset=\"utf-8\">"
-        f"<title>{e(title)}: {e(sub.file)}</title>"
-        "<style>body{font-family:sans-serif;margin:2em}td,th{border:1px solid #ccc;padding:4px 8px}"
-        "table{border-collapse:collapse}.pass td{background:#eefbea}.fail td{background:#fdecea}</style>"
+        FEEDBACK_MARK + "\n<!DOCTYPE html>\n<html lang=\"" + ("zh-Hant" if lang == "zh" else "en") +
+        "\"><head><meta charset=\"utf-8\">"
+        f"<title>{e(title)}: {e(str(row.get('learner') or name))} · {e(str(row.get('exercise') or '?'))}</title>"
+        "<style>body{font-family:sans-serif;margin:2em}td,th{border:1px solid #ccc;padding:4px 8px;vertical-align:top}"
+        "table{border-collapse:collapse}.pass td{background:#eefbea}.fail td{background:#fdecea}"
+        ".text{max-width:40em}.answer{color:#555;margin-top:4px}</style>"
         "</head><body>\n"
-        f"<h1>{e(title)}</h1>\n<p>{e(sub.file)} · {e(sub.exercise or '?')} {e(ex_title)} · "
-        f"{e(sub.learner or '?')}</p>\n<p class=\"reason\">{e(sub.reason.get(lang, ''))}</p>\n"
-        f"<p class=\"total\">{e(message('grading.feedback.total', lang))}: {sub.score} / {sub.max_score}</p>\n"
+        f"<h1>{e(title)}</h1>\n<p>{e(name)} · {e(str(row.get('exercise') or '?'))} {e(ex_title)} · "
+        f"{e(str(row.get('learner') or '?'))}{late_text}</p>\n"
+        f"<p class=\"reason\">{e(row.get('reason', {}).get(lang, ''))}</p>\n"
+        f"<p class=\"total\">{e(message('grading.feedback.total', lang))}: {row.get('score')} / {row.get('max_score')}</p>\n"
         f"<table><tr><th>{e(message('grading.feedback.question', lang))}</th>"
+        f"<th>{e(message('grading.feedback.text', lang))}</th>"
         f"<th>{e(message('grading.feedback.score', lang))}</th>"
         f"<th>{e(message('grading.feedback.result', lang))}</th></tr>\n" + "\n".join(rows) +
-        "\n</table>\n</body></html>\n"
+        f"\n</table>\n<p class=\"graded\">{e(message('grading.feedback.graded_at', lang, when=row.get('graded_at', '')))}</p>"
+        "\n</body></html>\n"
     )
 
 
-def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[str, Exercise],
-                  limits: Limits, lang: str = "zh") -> Path:
-    """Write grades.csv, results.json and feedback/ into ``out``, all at once (temp folder + rename)."""
+MARKER = ".baccarat-kit-grades"
+"""The file that marks a folder as the grader's output; it lists the files the grader wrote."""
+OUTPUT_FILES = ("grades.csv", "grades-long.csv", "canvas.csv", "moodle.csv", "results.json")
+
+
+def _owned_files(target: Path) -> set[str] | None:
+    """The files a previous run wrote into ``target`` (None: not the grader's folder)."""
+    marker = target / MARKER
+    if not marker.is_file():
+        return None
+    try:
+        data = json.loads(marker.read_text(encoding="utf-8"))
+        return {str(f) for f in data.get("files", [])}
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def check_out_folder(out: str | Path, update: bool = False) -> None:
+    """Refuse an output folder the grader did not make (before any grading starts)."""
     target = Path(out)
     if target.exists() and not target.is_dir():
         raise GradeUsageError("grading.cli.out_is_input", path=out)
+    if target.is_dir() and _owned_files(target) is None and any(target.iterdir()):
+        raise GradeUsageError("grading.cli.out_not_ours", path=out, marker=MARKER)
+    if update and not (target / "results.json").is_file():
+        raise GradeUsageError("grading.cli.nothing_to_update", path=out)
+
+
+def _merge(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Old rows, each replaced by a new row of the same file or the same learner and exercise."""
+    def keys(row: dict[str, Any]) -> set[tuple[str, ...]]:
+        out: set[tuple[str, ...]] = {("file", str(row.get("file")))}
+        if row.get("learner") and row.get("exercise"):
+            out.add(("learner", str(row["exercise"]), str(row["learner"]).strip().casefold()))
+        return out
+
+    replaced = set().union(*(keys(r) for r in new)) if new else set()
+    kept = [r for r in old if not (keys(r) & replaced)]
+    return kept + new
+
+
+def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[str, Exercise],
+                  limits: Limits, lang: str = "zh", *, update: bool = False,
+                  skipped: Sequence[dict[str, str]] = ()) -> Path:
+    """Write grades.csv, grades-long.csv, canvas.csv, moodle.csv, results.json and feedback/.
+
+    Everything is first written to a temporary folder beside ``out``; then each file is moved
+    into ``out``. ``out`` must be new, empty, or marked by an earlier run (:data:`MARKER`):
+    only files listed in the marker are ever replaced or removed, so an instructor's own files
+    in the folder survive. ``update``: the rows of ``subs`` replace the same files' (or the same
+    learner's and exercise's) rows of the existing ``results.json``; every other row and its
+    feedback page stay.
+    """
+    from . import export
+
+    target = Path(out)
+    check_out_folder(target, update)
+    owned = _owned_files(target) if target.is_dir() else set()
+    owned = owned or set()
+    old_rows: list[dict[str, Any]] = []
+    old_skipped: list[dict[str, str]] = []
+    if update:
+        old_doc = json.loads((target / "results.json").read_text(encoding="utf-8"))
+        old_rows = list(old_doc.get("submissions", []))
+        old_skipped = list(old_doc.get("skipped", []))
+        kept = _merge(old_rows, [s.to_json() for s in subs])[:-len(subs) or None]
+        _name_feedback(list(subs), used={Path(str(r.get("feedback", ""))).stem for r in kept})
+    new_rows = [s.to_json() for s in subs]
+    rows = _merge(old_rows, new_rows) if update else new_rows
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.tmp-", dir=target.parent))
     try:
-        (tmp / "grades.csv").write_text(grades_csv(subs, exercises), encoding="utf-8")
+        questions = _questions_of(exercises)
+        titles = {ex_id: ex.title.get(lang) or ex_id for ex_id, ex in exercises.items()}
+        (tmp / "grades.csv").write_text(export.grades_csv(rows, questions), encoding="utf-8")
+        (tmp / "grades-long.csv").write_text(export.long_csv(rows), encoding="utf-8")
+        (tmp / "canvas.csv").write_text(export.canvas_csv(rows, titles), encoding="utf-8")
+        (tmp / "moodle.csv").write_text(export.moodle_csv(rows, titles), encoding="utf-8")
         doc = {
+            "schema_version": 2,
+            "graded_at": max((str(r.get("graded_at") or "") for r in rows), default=""),
             "limits": {"cell_timeout": limits.cell_timeout, "notebook_timeout": limits.notebook_timeout,
                        "memory_mb": limits.memory_mb, "sandbox": sandbox_description()},
-            "submissions": [s.to_json() for s in subs],
+            "submissions": rows,
+            "skipped": [*old_skipped, *skipped] if update else list(skipped),
         }
         (tmp / "results.json").write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         (tmp / "feedback").mkdir()
+        written = [f for f in OUTPUT_FILES]
         for s in subs:
-            (tmp / "feedback" / f"{s.feedback_name}.html").write_text(feedback_html(s, exercises, lang),
-                                                                      encoding="utf-8")
-        if target.exists():
-            old = target.parent / f".{target.name}.old-{secrets.token_hex(4)}"
-            os.rename(target, old)
-            os.rename(tmp, target)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.rename(tmp, target)
-    except BaseException:
+            name = f"feedback/{s.feedback_name}.html"
+            (tmp / name).write_text(feedback_html(s, exercises, lang), encoding="utf-8")
+            written.append(name)
+        keep = {str(r.get("feedback")) for r in rows}
+        files = sorted(set(written) | ({f for f in owned if f in keep} if update else set()))
+        (tmp / MARKER).write_text(json.dumps({"files": files}, indent=1) + "\n", encoding="utf-8")
+        _install(tmp, target, written, owned, files)
+    finally:
         shutil.rmtree(tmp, ignore_errors=True)
-        raise
     return target
+
+
+def _install(tmp: Path, target: Path, written: list[str], owned: set[str], files: list[str]) -> None:
+    """Move the new files into ``target``: feedback pages first, results.json and the marker
+    last; then remove files an earlier run wrote that are no longer listed. A file the grader
+    did not write is never touched."""
+    if not target.exists():
+        os.rename(tmp, target)
+        tmp.mkdir()  # for the caller's clean-up
+        return
+    (target / "feedback").mkdir(exist_ok=True)
+    ordered = sorted(written, key=lambda f: (f == "results.json", not f.startswith("feedback/"), f))
+    for name in ordered:  # check all before moving any
+        dest = target / name
+        if (dest.exists() or dest.is_symlink()) and (name not in owned or dest.is_symlink() or not dest.is_file()):
+            raise GradeUsageError("grading.cli.would_overwrite", path=dest)
+    for name in ordered:
+        os.replace(tmp / name, target / name)
+    os.replace(tmp / MARKER, target / MARKER)
+    for stale in owned - set(files):
+        path = target / stale
+        if path.is_file() and not path.is_symlink():
+            path.unlink()

@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import contextvars
 import hashlib
 import itertools
 import random
@@ -31,6 +32,40 @@ HANDS_PER_LEARNER = 5
 LEDGER_ROUNDS = 6
 EXAMPLE_SEED = 2024
 """Seed of the shoe from which fixed (not per-learner) example coups are taken."""
+
+
+_MISTAKE: contextvars.ContextVar[Any] = contextvars.ContextVar("baccarat_kit_mistake", default=None)
+"""The mistaken rule (:class:`baccarat_kit.misconceptions.MistakenRule`) a key is evaluated
+under, if any (per thread: grading threads do not see each other's)."""
+
+
+def _play(cards: str) -> Any:
+    import baccarat_kit as bk
+
+    mistake = _MISTAKE.get()
+    return bk.play(cards, rules=mistake.rules if mistake is not None else None)
+
+
+def _table(table: str) -> Any:
+    mistake = _MISTAKE.get()
+    return mistake.pay_table(table) if mistake is not None else table
+
+
+def _hand_total(cards: Any) -> int:
+    import baccarat_kit as bk
+
+    mistake = _MISTAKE.get()
+    if mistake is not None and mistake.rules is not None:
+        return int(mistake.rules.hand_total(cards))
+    return bk.hand_total(cards)
+
+
+def _card_value(label: str) -> int:
+    import baccarat_kit as bk
+
+    mistake = _MISTAKE.get()
+    card = bk.parse_card(label)
+    return int(mistake.rules.value(card)) if mistake is not None and mistake.rules is not None else card.value
 
 
 class AuthoringError(BaccaratError):
@@ -185,10 +220,15 @@ def first_wrong_line(ledger: Any) -> int:
 
 
 # ---------------------------------------------------------------- keys
-def _coup_field(cards: str, field: str) -> Any:
-    import baccarat_kit as bk
+COUP_FIELDS = ("player_total", "banker_total", "winner", "natural", "player_cards", "banker_cards",
+               "cards_used", "player_drew", "banker_drew")
+SETTLE_FIELDS = ("returned", "winnings", "commission", "net")
+SETTLEMENT_NAMES = ("commission_winnings", "commission_commission", "super6_returned", "tie_returned",
+                    "wrong_line")
 
-    coup = bk.play(cards)
+
+def _coup_field(cards: str, field: str) -> Any:
+    coup = _play(cards)
     if field == "player_cards":
         return len(coup.player_cards)
     if field == "banker_cards":
@@ -209,7 +249,7 @@ def _coup_field(cards: str, field: str) -> Any:
 def _settle_field(cards: str, bets: dict[str, Any], table: str, field: str) -> Decimal:
     import baccarat_kit as bk
 
-    s = bk.settle(bk.play(cards), bets, table)
+    s = bk.settle(_play(cards), bets, _table(table))
     if field not in ("returned", "winnings", "commission", "net"):
         raise AuthoringError("grading.unknown_key", value=field, choices="returned, winnings, commission, net")
     return Decimal(getattr(s, field))
@@ -240,10 +280,10 @@ def _bk() -> Any:
 
 KEYS: dict[str, Callable[..., Any]] = {
     # fixed inputs (quoted from a source in the notebook)
-    "card_value": lambda learner, label: _bk().parse_card(label).value,
-    "hand_total": lambda learner, cards: _bk().hand_total(cards),
-    "values_total": lambda learner, values: _bk().hand_total(_values_to_cards(values)),
-    "is_natural": lambda learner, cards: _bk().is_natural(_bk().hand_total(cards)),
+    "card_value": lambda learner, label: _card_value(label),
+    "hand_total": lambda learner, cards: _hand_total(cards),
+    "values_total": lambda learner, values: _hand_total(_values_to_cards(values)),
+    "is_natural": lambda learner, cards: _bk().is_natural(_hand_total(cards)),
     "player_draws": lambda learner, total: _bk().player_draws(total),
     "banker_draws": lambda learner, total, third: _bk().banker_draws(total, third),
     "coup": lambda learner, cards, field: _coup_field(cards, field),
@@ -259,10 +299,86 @@ KEYS: dict[str, Callable[..., Any]] = {
 """Key name → function ``(learner_id, *args)`` giving the expected answer."""
 
 
-def expected(key: dict[str, Any], learner_id: str, extra_args: list[Any] | None = None) -> Any:
-    """Evaluate a key spec ``{"fn": name, "args": [...]}`` (plus a function input's arguments)."""
+def expected(key: dict[str, Any], learner_id: str, extra_args: list[Any] | None = None,
+             mistake: Any = None) -> Any:
+    """Evaluate a key spec ``{"fn": name, "args": [...]}`` (plus a function input's arguments).
+
+    ``mistake`` (a :class:`baccarat_kit.misconceptions.MistakenRule`): the answer that mistaken
+    rule gives, played through the same engine calls.
+    """
     fn = KEYS.get(str(key.get("fn")))
     if fn is None:
         raise AuthoringError("grading.unknown_key", value=key.get("fn"), choices=", ".join(KEYS))
     args = list(key.get("args", [])) + list(extra_args or [])
-    return fn(learner_id, *args)
+    token = _MISTAKE.set(mistake)
+    try:
+        return fn(learner_id, *args)
+    finally:
+        _MISTAKE.reset(token)
+
+
+def mistaken_answers(key: dict[str, Any], learner_id: str) -> list[tuple[str, Any]]:
+    """``(misconception id, answer)`` for every mistaken rule that gives another answer than
+    the engine's standard rules on this key (keys the mistake cannot play are left out).
+
+    >>> mistaken_answers({"fn": "banker_draws", "args": [3, 8]}, "x")
+    [('banker-3-always', True), ('banker-0-5-always', True)]
+    >>> dict(mistaken_answers({"fn": "coup", "args": ["4 4 4 5", "winner"]}, "x"))
+    {'naturals-tie': 'tie'}
+    """
+    from ..misconceptions import mistaken_rules
+
+    if key.get("fn") in ("banker_draws", "player_draws", "fixed"):
+        # Plain rule questions: the mistaken decision itself.
+        if key.get("fn") != "banker_draws":
+            return []
+        total, third = list(key.get("args", []))[:2]
+        out = []
+        want = expected(key, learner_id)
+        for mid, m in mistaken_rules().items():
+            if m.rules is None or mid in ("final-total-as-third", "three-card-natural"):
+                continue  # these need the player's whole hand, which a bare decision lacks
+            try:
+                got = m.rules.banker_draws(total, third, third if third is not None else 0)
+            except (BaccaratError, TypeError, ValueError):
+                continue
+            if got != want:
+                out.append((mid, got))
+        return out
+    want = expected(key, learner_id)
+    out = []
+    for mid, m in mistaken_rules().items():
+        if m.keys and key.get("fn") not in m.keys:
+            continue
+        try:
+            got = expected(key, learner_id, mistake=m)
+        except (BaccaratError, TypeError, ValueError, KeyError, IndexError):
+            continue
+        if got != want:
+            out.append((mid, got))
+    return out
+
+
+def validate(key: dict[str, Any]) -> None:
+    """Refuse a key that names an unknown function, field or table before any grading: the key
+    is evaluated once (for a made-up learner), and every error names what was wrong.
+
+    >>> try:
+    ...     validate({"fn": "coup", "args": ["4 4 4 5", "winer"]})
+    ... except AuthoringError as err:
+    ...     print(err.message("en")[:50])
+    'winer' is not a choice of the answer key: use pla
+    """
+    if key.get("fn") not in KEYS:
+        raise AuthoringError("grading.unknown_key", value=key.get("fn"), choices=", ".join(KEYS))
+    args = list(key.get("args", []))
+    fn = key["fn"]
+    if fn == "coup" and len(args) >= 2 and args[1] not in COUP_FIELDS:
+        raise AuthoringError("grading.unknown_key", value=args[1], choices=", ".join(COUP_FIELDS))
+    if fn == "variant_coups" and len(args) >= 2 and args[1] not in COUP_FIELDS:
+        raise AuthoringError("grading.unknown_key", value=args[1], choices=", ".join(COUP_FIELDS))
+    if fn in ("settle", "example_settle") and args and args[-1] not in SETTLE_FIELDS:
+        raise AuthoringError("grading.unknown_key", value=args[-1], choices=", ".join(SETTLE_FIELDS))
+    if fn == "settlement" and (not args or args[0] not in SETTLEMENT_NAMES):
+        raise AuthoringError("grading.unknown_key", value=args[0] if args else None,
+                             choices=", ".join(SETTLEMENT_NAMES))

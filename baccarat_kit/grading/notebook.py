@@ -6,8 +6,17 @@ The setup cell of every exercise makes a checker::
 
 It reads the public checks from the exercise notebook in the current folder, collects the
 answer from the notebook's globals exactly as the grader does, and reports in Traditional
-Chinese (``lang="en"`` for English). It never says "all passed": hidden checks run only in
-the grader. While a notebook is being graded, ``check`` does nothing.
+Chinese (``lang="en"`` for English). It tells three outcomes apart:
+
+* ``✔ checked: correct`` — the public checks looked at the whole value and there is nothing
+  hidden (the grader will agree);
+* ``✔ public checks passed`` — part of the value was checked (some inputs, the first item);
+  the rest is graded after hand-in;
+* ``format fine, graded after you hand in`` (no ✔) — only the answer's form was checked
+  (a choice, a hidden total): nothing is said about whether it is right.
+
+While a notebook is being graded, ``check`` does nothing. ``check.options("q1")`` shows a
+choice question's options in this learner's order (drawn from ``LEARNER_ID``).
 """
 
 from __future__ import annotations
@@ -21,7 +30,16 @@ from typing import Any
 
 from ..i18n import message, normalize_language
 from . import _extract
-from .checks import Exercise, QuestionResult, SpecError, grade_question, public_metadata
+from .checks import (
+    VALUE_CHECKS,
+    Exercise,
+    Question,
+    QuestionResult,
+    SpecError,
+    _means,
+    grade_question,
+    public_metadata,
+)
 
 GRADING_ENV = "BACCARAT_KIT_GRADING"
 
@@ -82,8 +100,54 @@ class Checker:
         collected = _extract.collect(ns, [question.extraction()])
         result = grade_question(question, collected["answers"][question.id], collected["learner_id"],
                                 hidden=False)
-        if result.passed:
-            text = message("grading.notebook.public_passed", lang, qid=qid, n=len(result.checks))
-        else:
-            text = message("grading.notebook.public_failed", lang, qid=qid, message=result.message(lang))
+        text = message(outcome_key(question, result), lang, qid=qid, n=len(result.checks),
+                       message=result.message(lang))
         return CheckReport(qid, text, result.passed, result)
+
+    def _question(self, qid: str, lang: str) -> Question | str:
+        exercise = self._load()
+        if exercise is None:
+            return message("grading.notebook.no_spec", lang, exercise=self.exercise_id, folder=self.folder or Path.cwd())
+        try:
+            return exercise.question(qid)
+        except SpecError as err:
+            return err.message(lang)
+
+    def options(self, qid: str, lang: str | None = None, namespace: dict[str, Any] | None = None) -> CheckReport:
+        """A choice question's options, lettered in the order drawn for this ``LEARNER_ID``."""
+        lang = normalize_language(lang) if lang else (self.lang or normalize_language(None))
+        question = self._question(qid, lang)
+        if isinstance(question, str):
+            return CheckReport(qid, question, False)
+        ns = namespace if namespace is not None else sys._getframe(1).f_globals
+        learner = _extract.collect(ns, [])["learner_id"]
+        if learner is None:
+            return CheckReport(qid, message("grading.learner_id", lang, value=repr(ns.get("LEARNER_ID"))), False)
+        lines = [f'"{letter}": {question.options[key].get(lang, "")}'
+                 for letter, key in question.shown_options(learner).items()]
+        return CheckReport(qid, "\n".join(lines), True)
+
+    def letter(self, qid: str, means: Any, namespace: dict[str, Any] | None = None) -> str:
+        """The letter (in this learner's order) of the option that means ``means``."""
+        question = self._question(qid, "en")
+        if isinstance(question, str):
+            raise SpecError("grading.notebook.unknown_question", value=qid, choices="?")
+        ns = namespace if namespace is not None else sys._getframe(1).f_globals
+        learner = _extract.collect(ns, [])["learner_id"]
+        for letter, key in question.shown_options(learner).items():
+            if _means(question.options[key], means):
+                return letter
+        raise SpecError("grading.notebook.unknown_question", value=means, choices=", ".join(question.options))
+
+
+def outcome_key(question: Question, result: QuestionResult) -> str:
+    """Which of the three outcomes ``check()`` reports (see the module docstring)."""
+    if not result.passed:
+        return "grading.notebook.public_failed"
+    looked = [c for c in result.checks if c.check in VALUE_CHECKS]
+    whole = [c for c in looked if c.check in ("equals", "all-inputs")]
+    if not question.hidden and whole:
+        return "grading.notebook.checked_correct"
+    if looked:
+        return "grading.notebook.public_passed"
+    return "grading.notebook.format_only"

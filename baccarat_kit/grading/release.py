@@ -82,10 +82,73 @@ def release_source(source: str, where: str, cell: int) -> str:
     return "\n".join(out)
 
 
+def answer_leaks(source: str, answer: str, kind: str) -> bool:
+    r"""Whether a code cell would hand ``answer``'s model answer to learners: a top-level
+    ``answer = …`` line without ``# SOLUTION`` (outside a BEGIN/END block), or a
+    ``def answer(…)`` whose body has no ``# BEGIN SOLUTION`` block.
+
+    >>> answer_leaks("case_a = True", "case_a", "value"), answer_leaks("case_a = True  # SOLUTION", "case_a", "value")
+    (True, False)
+    >>> answer_leaks("def f(t):\n    return t < 6", "f", "function")
+    True
+    >>> answer_leaks("def f(t):\n    # BEGIN SOLUTION\n    return t < 6\n    # END SOLUTION", "f", "function")
+    False
+    """
+    lines = source.split("\n")
+    assign = re.compile(rf"^{re.escape(answer)}\s*(:[^=]*)?=(?!=)")
+    define = re.compile(rf"^(async\s+)?def\s+{re.escape(answer)}\s*\(")
+    inside = False
+    for n, line in enumerate(lines):
+        if BEGIN.match(line):
+            inside = True
+            continue
+        if END.match(line):
+            inside = False
+            continue
+        if inside:
+            continue
+        if kind != "function" and assign.match(line) and not re.search(r"#\s*SOLUTION\b", line):
+            return True
+        if kind == "function" and define.match(line):
+            body = []
+            for later in lines[n + 1:]:
+                if later.strip() and not later[:1].isspace():
+                    break
+                body.append(later)
+            if not any(BEGIN.match(b) for b in body):
+                return True
+    return False
+
+
+def is_learner_copy(nb: Any) -> bool:
+    """Whether a notebook is a learner's copy made by release: marked ``"released": true``, or
+    (a copy released before the mark existed) holding release's placeholder in a code cell."""
+    meta = nb.get("metadata", {}).get("baccarat_kit") if isinstance(nb, dict) else None
+    if isinstance(meta, dict) and meta.get("released"):
+        return True
+    mark = message("grading.release.placeholder", "zh")
+    for cell in nb.get("cells", []) if isinstance(nb, dict) else []:
+        if isinstance(cell, dict) and cell.get("cell_type") == "code":
+            src = cell.get("source", "")
+            if mark in ("".join(src) if isinstance(src, list) else str(src)):
+                return True
+    return False
+
+
 def release_notebook(nb: dict[str, Any], where: str = "?") -> dict[str, Any]:
     """The learner's copy of a source notebook (a notebook as a JSON dict)."""
     meta = nb.get("metadata", {}).get("baccarat_kit")
-    Exercise.from_metadata(meta, where)  # refuse a source whose questions are not valid
+    if is_learner_copy(nb):
+        raise ReleaseError("grading.release.is_copy", where=where)
+    exercise = Exercise.from_metadata(meta, where)  # refuse a source whose questions are not valid
+    for index, cell in enumerate(nb.get("cells", []), 1):
+        if cell.get("cell_type") != "code" or INSTRUCTOR_TAG in cell.get("metadata", {}).get("tags", []):
+            continue
+        src = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+        for q in exercise.questions:
+            if answer_leaks(src, q.answer, q.kind):
+                raise ReleaseError("grading.release.leak", where=f"{exercise.id} ({where})", question=q.id,
+                                   answer=q.answer, cell=index)
     out = copy.deepcopy(nb)
     out["metadata"]["baccarat_kit"] = public_metadata(meta)
     cells = []

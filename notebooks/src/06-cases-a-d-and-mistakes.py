@@ -204,10 +204,10 @@ for mid, case_id in examples.items():
 bk.display.table([message(f"nb.col.{col}") for col in ("mistake", "correction", "engine-case")], rows)
 
 # %% [markdown] lang=zh
-# 其他由來源列出、與補牌判斷無關的誤解（下注區名稱、路單、傭金、和局）：
+# 其他由來源列出、與補牌判斷無關的誤解（牌值、下注區名稱、路單、傭金、和局）：
 
 # %% [markdown] lang=en
-# Other misconceptions the sources list that are not about drawing (bet-area names, roads, commission, ties):
+# Other misconceptions the sources list that are not about drawing (card values, bet-area names, roads, commission, ties):
 
 # %%
 bk.display.table(

@@ -1,7 +1,9 @@
-"""Retake the README's screenshots of the widgets (``docs/screenshots/*.png``).
+"""Retake the README's screenshots of the widgets and the class report (``docs/screenshots/*.png``).
 
 Runs the browser tests with ``BK_SCREENSHOTS=docs/screenshots``: each test saves the widget
-it drove, after the interaction, exactly as Chromium rendered it for the learner.
+it drove, after the interaction, exactly as Chromium rendered it for the learner, and the
+report test saves the report of the generated test class (``report.png``, ``report-grid.png``).
+Chinese text needs a CJK font (Debian: ``fonts-noto-cjk``).
 
     .venv/bin/python tests/browser/take_screenshots.py      # or: make screenshots
 """
@@ -25,6 +27,7 @@ def main() -> int:
     cmd = [
         sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--basetemp={basetemp}",
         str(tests / "test_lab_widgets.py"), str(tests / "test_trainer_voila.py"),
+        str(tests / "test_class_report.py"),
     ]
     code = subprocess.call(cmd, cwd=REPO, env=env)
     if code == 0:

@@ -1,0 +1,834 @@
+"""The class report: ``baccarat-kit report GRADED_DIR [--out FILE] [--lang zh|en]``.
+
+One self-contained HTML page made from a graded folder's ``results.json`` (no network: styles,
+a few lines of script and the matplotlib plots, as SVG, are inline; a Content-Security-Policy
+forbids every other source). It holds, in the instructor's language:
+
+1. per exercise, the score distribution and each question's success rate, hardest first;
+2. the misconceptions the class showed: how many learners, on which questions, one example
+   answer without a name, and a link to the lesson section that teaches the correction
+   (``lesson`` in ``baccarat_kit/data/misconceptions.toml``);
+3. a learners × exercises grid (text in every cell, shaded by score, sortable, late and refused
+   submissions marked);
+4. the grading statuses that need the instructor's eye (timeouts, refused files, sandbox
+   refusals, failed grading, warnings).
+
+``results.json`` is read tolerantly: fields added by later graders (per submission
+``graded_at``, ``submitted_at``, ``late``; per question ``text``, ``answer``, ``misconception``,
+fractional ``score``) are used when present; without them there is no late flag, the question
+id stands for its text and misconceptions come only from the messages that name them.
+
+The pipeline is three small steps: :func:`load_results` (the JSON), :func:`build_report`
+(the numbers, a :class:`ClassReport`) and :func:`render_html` (the page); :func:`write_report`
+runs them and writes the file atomically.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import io
+import json
+import os
+import re
+import statistics
+import tempfile
+import tomllib
+import unicodedata
+import urllib.parse
+import warnings
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from ..errors import BaccaratError
+from ..i18n import message, normalize_language
+
+GENERATOR = "baccarat-kit report"
+CATEGORIES = ("timeout", "refused", "sandbox", "failed", "warning", "other")
+STATUS_CATEGORY = {
+    "cell_timeout": "timeout", "notebook_timeout": "timeout", "function_timeout": "timeout",
+    "not_json": "refused", "not_notebook": "refused", "too_large": "refused",
+    "unknown_exercise": "refused", "unreadable": "refused", "skipped": "refused",
+    "hidden_file": "refused", "refused": "refused",
+    "kernel_died": "sandbox", "kernel_broken": "sandbox", "no_answers": "sandbox",
+    "worker_failed": "failed", "kernel_start": "failed",
+}
+"""Which heading a submission status goes under (an unknown status goes under "other")."""
+_EPS = 1e-9
+_REPO = Path(__file__).resolve().parents[2]
+_MISCONCEPTION_IN_MESSAGE = re.compile(r"misconception \[([a-z0-9-]+)\]")
+_OPTION_IN_MESSAGE = re.compile(r"^Option (\S+) is not right")
+
+
+class ReportError(BaccaratError):
+    """A graded folder without a usable results.json, or an --out that must not be overwritten."""
+
+
+# ---------------------------------------------------------------- the numbers
+@dataclass
+class Cell:
+    """One learner's chosen submission of one exercise."""
+
+    score: float
+    max_score: float
+    status: str
+    late: bool | None
+    files: int
+    file: str
+    submitted_at: str | None = None
+
+
+@dataclass
+class QuestionStat:
+    exercise: str
+    id: str
+    text: dict[str, str]
+    points: float
+    graded: int = 0
+    full: int = 0
+    earned: float = 0.0
+    misconceptions: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def rate(self) -> float:
+        """Share of graded submissions with full points (0 when none was graded)."""
+        return self.full / self.graded if self.graded else 0.0
+
+    @property
+    def mean(self) -> float:
+        return self.earned / self.graded if self.graded else 0.0
+
+
+@dataclass
+class ExerciseStat:
+    id: str
+    title: dict[str, str]
+    max_score: float
+    scores: list[float] = field(default_factory=list)
+    not_graded: int = 0
+    questions: list[QuestionStat] = field(default_factory=list)
+
+    def hardest_first(self) -> list[QuestionStat]:
+        order = {q.id: i for i, q in enumerate(self.questions)}
+        return sorted(self.questions, key=lambda q: (q.rate, q.mean / q.points if q.points else 0, order[q.id]))
+
+
+@dataclass
+class MisconceptionStat:
+    id: str
+    learners: set[str] = field(default_factory=set)
+    questions: Counter[tuple[str, str]] = field(default_factory=Counter)
+    answers: Counter[str] = field(default_factory=Counter)
+
+    def example(self) -> str | None:
+        """The most frequent recorded answer (ties: the first in text order); no learner named."""
+        if not self.answers:
+            return None
+        top = max(self.answers.values())
+        return min(a for a, n in self.answers.items() if n == top)
+
+
+@dataclass
+class Attention:
+    category: str
+    file: str
+    learner: str
+    exercise: str
+    question: str
+    detail: dict[str, str]
+
+
+@dataclass
+class Learner:
+    key: str
+    label: str
+    known: bool
+
+
+@dataclass
+class ClassReport:
+    exercises: list[ExerciseStat]
+    learners: list[Learner]
+    cells: dict[tuple[str, str], Cell]
+    misconceptions: list[MisconceptionStat]
+    attention: list[Attention]
+    sandbox: str
+    submissions: int
+    graded_at: str | None
+    _totals: dict[str, float] | None = field(default=None, repr=False, compare=False)
+
+    def total(self, learner: str) -> tuple[float, float]:
+        """(score, maximum) over every exercise of the class; a missing submission scores 0."""
+        if self._totals is None:
+            self._totals = {}
+            for (lk, _), c in self.cells.items():
+                self._totals[lk] = self._totals.get(lk, 0.0) + c.score
+        return self._totals.get(learner, 0.0), sum(e.max_score for e in self.exercises)
+
+
+def load_results(graded: str | Path) -> dict[str, Any]:
+    """``results.json`` of a graded folder (or the file itself), checked for its shape."""
+    path = Path(graded)
+    file = path / "results.json" if path.is_dir() else path
+    if not file.is_file():
+        raise ReportError("report.error.no_results", path=graded)
+    try:
+        doc = json.loads(file.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, ValueError) as err:
+        raise ReportError("report.error.bad_results", path=file, detail=type(err).__name__) from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("submissions"), list):
+        raise ReportError("report.error.bad_results", path=file, detail="no list of submissions")
+    for i, sub in enumerate(doc["submissions"]):
+        if not isinstance(sub, dict) or not isinstance(sub.get("file", ""), str):
+            raise ReportError("report.error.bad_results", path=file, detail=f"submission {i + 1}")
+    return doc
+
+
+def _num(value: Any, default: float = 0.0) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return default
+    return float(value)
+
+
+def _texts(value: Any, fallback: str) -> dict[str, str]:
+    if isinstance(value, dict):
+        return {lang: str(value.get(lang) or value.get("en") or value.get("zh") or fallback) for lang in ("zh", "en")}
+    if isinstance(value, str) and value:
+        return {"zh": value, "en": value}
+    return {"zh": fallback, "en": fallback}
+
+
+@cache
+def _exercise_titles() -> dict[str, dict[str, str]]:
+    """Titles of the kit's own exercises (results.json does not carry them); {} without sources."""
+    try:
+        from .grade import default_source, load_exercises
+
+        return {k: dict(v.title) for k, v in load_exercises(default_source()).items()}
+    except Exception:  # a kit installed without its exercises: ids stand for titles
+        return {}
+
+
+@cache
+def _known_misconceptions() -> frozenset[str]:
+    from ..misconceptions import all_misconceptions
+
+    return frozenset(m.id for m in all_misconceptions())
+
+
+@cache
+def _message_pattern(key: str) -> re.Pattern[str]:
+    """A message of the locale files as a pattern (its ``{fields}`` match anything)."""
+    from ..i18n import catalogue
+
+    text = catalogue()[key]["en"]
+    parts = re.split(r"\{[a-z_]+\}", text)
+    return re.compile(".*?".join(re.escape(p) for p in parts), re.S)
+
+
+def _question_misconception(q: dict[str, Any]) -> str | None:
+    if "misconception" in q:  # the field of the class workflow: trusted when present, even null
+        mid = q["misconception"]
+        return mid if isinstance(mid, str) and mid in _known_misconceptions() else None
+    if q.get("passed") is True:
+        return None
+    msg = q.get("message", {})
+    found = _MISCONCEPTION_IN_MESSAGE.search(str(msg.get("en", ""))) if isinstance(msg, dict) else None
+    return found.group(1) if found and found.group(1) in _known_misconceptions() else None
+
+
+def _question_answer(q: dict[str, Any]) -> str | None:
+    if "answer" in q:
+        return None if q["answer"] is None else str(q["answer"])[:200]
+    msg = q.get("message", {})
+    found = _OPTION_IN_MESSAGE.search(str(msg.get("en", ""))) if isinstance(msg, dict) else None
+    return found.group(1) if found else None
+
+
+def _learner(sub: dict[str, Any], file: str) -> Learner:
+    raw = sub.get("learner")
+    lid = raw.strip() if isinstance(raw, str) else ""
+    if lid:
+        return Learner(lid.casefold(), lid, True)
+    return Learner("\0" + file, file, False)
+
+
+def short_names(files: Sequence[str]) -> dict[str, str]:
+    """File names without the folder they all share (the grader records absolute paths).
+
+    >>> short_names(["/srv/t1/alice/03.ipynb", "/srv/t1/bob/03.ipynb"])["/srv/t1/bob/03.ipynb"]
+    'bob/03.ipynb'
+    """
+    dirs = [os.path.dirname(f) for f in files if f]
+    try:
+        base = os.path.commonpath(dirs) if dirs and all(os.path.isabs(d) for d in dirs) else ""
+    except ValueError:
+        base = ""
+    return {f: os.path.relpath(f, base) if base else f for f in files}
+
+
+def _when(sub: dict[str, Any]) -> str:
+    value = sub.get("graded_at") or sub.get("submitted_at") or ""
+    return value if isinstance(value, str) else ""
+
+
+def build_report(doc: dict[str, Any]) -> ClassReport:
+    """The numbers of the report from a results document (see the module docstring)."""
+    subs = [s for s in doc["submissions"] if isinstance(s, dict)]
+    titles = _exercise_titles()
+    learners: dict[str, Learner] = {}
+    chosen: dict[tuple[str, str], tuple[int, dict[str, Any]]] = {}
+    counts: Counter[tuple[str, str]] = Counter()
+    exercises: dict[str, ExerciseStat] = {}
+    attention: list[Attention] = []
+    short = short_names([str(s.get("file", "")) for s in subs])
+    for i, sub in enumerate(subs):
+        file = short[str(sub.get("file", ""))]
+        who = _learner(sub, file)
+        ex = sub.get("exercise")
+        if who.known or (isinstance(ex, str) and ex):  # a file of no exercise and no id: no row
+            learners.setdefault(who.key, who)
+        status = str(sub.get("status", "?"))
+        if status != "ok":
+            reason = _texts(sub.get("reason"), status)
+            attention.append(Attention(STATUS_CATEGORY.get(status, "other"), file,
+                                       who.label if who.known else "", str(ex or ""), "", reason))
+        for w in sub.get("warnings") or []:
+            attention.append(Attention("warning", file, who.label if who.known else "",
+                                       str(ex or ""), "", _texts(w, "?")))
+        if not isinstance(ex, str) or not ex:
+            continue
+        stat = exercises.setdefault(ex, ExerciseStat(ex, titles.get(ex, {"zh": ex, "en": ex}), 0.0))
+        stat.max_score = max(stat.max_score, _num(sub.get("max_score")))
+        key = (who.key, ex)
+        counts[key] += 1
+        # The last graded file of a learner's exercise counts (graded_at, else file order).
+        if key not in chosen or (_when(sub), i) >= (_when(chosen[key][1]), chosen[key][0]):
+            chosen[key] = (i, sub)
+    cells: dict[tuple[str, str], Cell] = {}
+    found: dict[str, MisconceptionStat] = {}
+    for key, (_, sub) in chosen.items():
+        stat = exercises[key[1]]
+        ok = sub.get("status") == "ok"
+        score = _num(sub.get("score")) if ok else 0.0
+        late = sub.get("late") if isinstance(sub.get("late"), bool) else None
+        submitted = sub.get("submitted_at") if isinstance(sub.get("submitted_at"), str) else None
+        cells[key] = Cell(score, _num(sub.get("max_score"), stat.max_score), str(sub.get("status", "?")),
+                          late, counts[key], short[str(sub.get("file", ""))], submitted)
+        if not ok:
+            stat.not_graded += 1
+            continue
+        stat.scores.append(score)
+        questions = sub.get("questions")
+        for qid, q in (questions.items() if isinstance(questions, dict) else ()):
+            if not isinstance(q, dict):
+                continue
+            qs = next((x for x in stat.questions if x.id == qid), None)
+            if qs is None:
+                qs = QuestionStat(stat.id, str(qid), _texts(q.get("text"), str(qid)), _num(q.get("points"), 1.0))
+                stat.questions.append(qs)
+            points = _num(q.get("points"), qs.points)
+            got = _num(q.get("score"))
+            qs.points = max(qs.points, points)
+            qs.graded += 1
+            qs.earned += got
+            qs.full += got >= points - _EPS and points > 0
+            _question_attention(q, short[str(sub.get("file", ""))], learners[key[0]], stat.id, str(qid), attention)
+            mid = _question_misconception(q) if got < points - _EPS else None
+            if mid:
+                qs.misconceptions[mid] += 1
+                m = found.setdefault(mid, MisconceptionStat(mid))
+                m.learners.add(key[0])
+                m.questions[(stat.id, str(qid))] += 1
+                answer = _question_answer(q)
+                if answer is not None:
+                    m.answers[answer] += 1
+    order = {k: i for i, k in enumerate(_known_misconceptions_order())}
+    misconceptions = sorted(found.values(), key=lambda m: (-len(m.learners), order.get(m.id, 999), m.id))
+    rank = {c: i for i, c in enumerate(CATEGORIES)}
+    attention.sort(key=lambda a: (rank[a.category], a.file, a.exercise, a.question))
+    stamps = [str(s["graded_at"]) for s in subs if isinstance(s.get("graded_at"), str)]
+    limits = doc.get("limits")
+    limits = limits if isinstance(limits, dict) else {}
+    return ClassReport(
+        [exercises[k] for k in sorted(exercises)],
+        sorted(learners.values(), key=lambda lr: (not lr.known, lr.label.casefold(), lr.label)),
+        cells, misconceptions, attention, str(limits.get("sandbox", "")), len(subs),
+        max(stamps) if stamps else None,
+    )
+
+
+def _known_misconceptions_order() -> list[str]:
+    from ..misconceptions import all_misconceptions
+
+    return [m.id for m in all_misconceptions()]
+
+
+def _question_attention(q: dict[str, Any], file: str, who: Learner, ex: str, qid: str,
+                        out: list[Attention]) -> None:
+    """Question-level statuses: a function answer refused for reaching the kit, or timed out."""
+    if q.get("passed") is True:
+        return
+    msg = _texts(q.get("message"), "")
+    checks = q.get("checks")
+    failed = {c.get("check") for c in (checks if isinstance(checks, list) else [])
+              if isinstance(c, dict) and c.get("passed") is False}
+    learner = who.label if who.known else ""
+    if "own-work" in failed:
+        detail = {lang: message("report.sandbox_refusal.own_work", lang, message=msg[lang]) for lang in ("zh", "en")}
+        out.append(Attention("sandbox", file, learner, ex, qid, detail))
+    elif _message_pattern("grading.reason.function_timeout").search(msg["en"]):
+        out.append(Attention("timeout", file, learner, ex, qid, msg))
+
+
+# ---------------------------------------------------------------- lesson links
+@cache
+def lesson_links() -> dict[str, str]:
+    """``{misconception id: "NN-lesson.ipynb#heading-id"}`` from misconceptions.toml."""
+    from .. import misconceptions
+
+    data = tomllib.loads(misconceptions._FILE.read_text(encoding="utf-8"))
+    return {m["id"]: m["lesson"] for m in data["misconception"] if m.get("lesson")}
+
+
+def heading_id(markdown_heading: str) -> str:
+    """The id JupyterLab (and nbconvert) give a Markdown heading: its text, spaces as ``-``.
+
+    >>> heading_id("## 4. 補牌後的 8、9 不是例牌")
+    '4.-補牌後的-8、9-不是例牌'
+    >>> heading_id("## 4. 規則引擎：`import baccarat_kit as bk`")
+    '4.-規則引擎：import-baccarat_kit-as-bk'
+    """
+    text = markdown_heading.lstrip("#").strip()
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text).replace("`", "").replace("**", "")
+    return text.replace(" ", "-")
+
+
+def notebook_headings(notebook: Path) -> dict[str, str]:
+    """``{heading id: heading text}`` of a lesson notebook's Markdown headings."""
+    nb = json.loads(notebook.read_text(encoding="utf-8"))
+    out: dict[str, str] = {}
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") != "markdown":
+            continue
+        src = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+        for line in src.splitlines():
+            if re.match(r"^#{1,6} ", line):
+                out.setdefault(heading_id(line), line.lstrip("#").strip().replace("`", ""))
+    return out
+
+
+def _lesson_label(lesson: str) -> str:
+    """'04-banker-rule · 7. 一整局…': the notebook and its heading (read from the checkout)."""
+    file, _, anchor = lesson.partition("#")
+    heading = anchor.replace("-", " ")
+    path = _REPO / "notebooks" / file
+    if path.is_file():
+        try:
+            heading = notebook_headings(path).get(anchor, heading)
+        except (ValueError, KeyError):
+            pass
+    return f"{Path(file).stem} · {heading}"
+
+
+def default_lessons_url(out: Path) -> str:
+    """The kit's ``notebooks/`` folder relative to the report (``notebooks/`` without a checkout)."""
+    folder = _REPO / "notebooks"
+    if not folder.is_dir():
+        return "notebooks/"
+    rel = os.path.relpath(folder, out.resolve().parent)
+    return Path(rel).as_posix().rstrip("/") + "/"
+
+
+def lesson_href(lesson: str, base: str) -> str:
+    file, _, anchor = lesson.partition("#")
+    return base + urllib.parse.quote(file) + ("#" + urllib.parse.quote(anchor, safe="-._~") if anchor else "")
+
+
+# ---------------------------------------------------------------- the page
+def visible(text: str, limit: int = 120) -> str:
+    """Text with control and direction-changing characters shown as escapes, cut to ``limit``.
+
+    >>> visible("s1\\u202e2\\n")
+    's1\\\\u202e2\\\\u000a'
+    """
+    if text.isprintable():
+        return text if len(text) <= limit else text[: limit - 1] + "…"
+    out = "".join(f"\\u{ord(ch):04x}" if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") else ch for ch in text)
+    return out if len(out) <= limit else out[: limit - 1] + "…"
+
+
+def esc(text: Any, limit: int = 120) -> str:
+    """Escaped for HTML text and attribute values (a learner id can never become markup)."""
+    return html.escape(visible(str(text), limit), quote=True)
+
+
+def fmt(value: float) -> str:
+    """A score: whole numbers without decimals, else up to two (``7``, ``7.5``, ``2.67``)."""
+    if abs(value - round(value)) < _EPS:
+        return str(round(value))
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def pct(value: float) -> str:
+    return f"{100 * value:.0f}%"
+
+
+def _svg(fig: Any, salt: str, label: str) -> str:
+    """A matplotlib figure as inline SVG (text kept as text; ids unique to this figure)."""
+    import matplotlib
+
+    buf = io.StringIO()
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": salt}):
+        fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
+    text = buf.getvalue()
+    text = text[text.index("<svg"):]
+    text = re.sub(r"<metadata>.*?</metadata>", "", text, flags=re.S)
+    text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
+    return text.replace("<svg ", f'<svg class="plot" role="img" aria-label="{esc(label, 300)}" ', 1)
+
+
+_BAR = "#3b6ea5"
+
+
+def exercise_plot(ex: ExerciseStat, lang: str, salt: str) -> str:
+    """The score histogram of an exercise: one bar per point value (a fractional score counts
+    in the bar of its whole part). Each question's success rate is a bar in its table row."""
+    import matplotlib
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
+
+    height = 2.1
+    with matplotlib.rc_context({"font.size": 9}), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # CJK glyphs are drawn by the browser (svg.fonttype none)
+        fig = Figure(figsize=(6.0, height))
+        ax = fig.subplots()
+        top = int(ex.max_score) if ex.max_score else 1
+        bins = Counter(min(int(s + _EPS), top) for s in ex.scores)
+        xs = list(range(top + 1))
+        ax.bar(xs, [bins.get(x, 0) for x in xs], color=_BAR, width=0.8)
+        ax.set_xlabel(message("report.plot.scores", lang))
+        ax.set_ylabel(message("report.plot.learners", lang))
+        ax.set_xticks(xs if top <= 12 else xs[:: max(1, top // 10)])
+        ax.yaxis.set_major_locator(MaxNLocator(nbins=4, integer=True))  # few ticks: each is a text layout
+        ax.spines[["top", "right"]].set_visible(False)
+        # Fixed margins (in inches) instead of tight_layout, which draws the figure once more.
+        fig.subplots_adjust(left=0.6 / 6, right=0.98, bottom=0.5 / height, top=1 - 0.12 / height)
+        return _svg(fig, salt, message("report.plot.dist_caption", lang, exercise=ex.id))
+
+
+def misconception_plot(ms: Sequence[MisconceptionStat], lang: str, salt: str) -> str:
+    import matplotlib
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
+
+    with matplotlib.rc_context({"font.size": 9}), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        height = max(1.6, 0.3 * len(ms) + 0.8)
+        fig = Figure(figsize=(8.0, height))
+        ax = fig.subplots()
+        ax.barh([m.id for m in ms][::-1], [len(m.learners) for m in ms][::-1], color="#a5563b")
+        ax.set_xlabel(message("report.plot.learners", lang))
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=5, integer=True))
+        ax.spines[["top", "right"]].set_visible(False)
+        fig.subplots_adjust(left=1.9 / 8, right=0.97, bottom=0.5 / height, top=1 - 0.15 / height)
+        return _svg(fig, salt, message("report.misconceptions.caption", lang))
+
+
+SCRIPT = """
+document.querySelectorAll('table.sortable').forEach(function (table) {
+  table.querySelectorAll('thead button[data-col]').forEach(function (button) {
+    button.addEventListener('click', function () {
+      var col = Number(button.dataset.col), numeric = button.dataset.type === 'number';
+      var th = button.closest('th'), now = th.getAttribute('aria-sort');
+      var dir = now ? (now === 'descending' ? 1 : -1) : (numeric ? -1 : 1);
+      var body = table.tBodies[0], rows = Array.prototype.slice.call(body.rows);
+      rows.sort(function (a, b) {
+        var x = a.cells[col].dataset.v, y = b.cells[col].dataset.v;
+        var d = numeric ? Number(x) - Number(y) : x.localeCompare(y);
+        return d * dir || a.dataset.i - b.dataset.i;
+      });
+      var frag = document.createDocumentFragment();
+      rows.forEach(function (r) { frag.appendChild(r); });
+      body.appendChild(frag);
+      table.querySelectorAll('thead th').forEach(function (h) { h.removeAttribute('aria-sort'); });
+      th.setAttribute('aria-sort', dir < 0 ? 'descending' : 'ascending');
+    });
+  });
+});
+"""
+
+STYLE = """
+body{font-family:system-ui,"Noto Sans CJK TC","PingFang TC","Microsoft JhengHei",sans-serif;margin:0 auto;
+max-width:1200px;padding:1em 1.5em;color:#1b1b1b;line-height:1.45}
+h1{margin-bottom:.2em}h2{border-bottom:2px solid #ddd;padding-bottom:.2em;margin-top:1.6em}
+nav a{margin-right:1em}.warn{background:#fff4d6;border-left:4px solid #c98a00;padding:.5em .8em}
+table{border-collapse:collapse;font-size:.92em}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}
+th{background:#f3f3f3}figure{margin:.6em 0}svg.plot{max-width:100%;height:auto;display:block}
+figcaption{font-size:.88em;color:#444}.cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(520px,1fr));gap:1.2em}
+.exercise{border:1px solid #ddd;border-radius:6px;padding:0 .8em .8em}.exercise table{width:100%}
+.scroll{max-height:70vh;overflow:auto;border:1px solid #ccc}.scroll table{border:0}
+.grid thead th{position:sticky;top:0;z-index:1}.grid td.lr,.grid th.lr{position:sticky;left:0;background:#fff;z-index:1}
+.grid thead th.lr{z-index:2;background:#f3f3f3}.grid td.sc{text-align:center;white-space:nowrap;min-width:5.5em}
+th button{font:inherit;font-weight:bold;border:0;background:none;cursor:pointer;padding:0}
+th button::after{content:" ⇅";color:#888}th[aria-sort=descending] button::after{content:" ▼"}
+th[aria-sort=ascending] button::after{content:" ▲"}
+.grid td.refused{background:repeating-linear-gradient(45deg,#fdecea,#fdecea 5px,#fff 5px,#fff 10px)}
+.grid td.missing{color:#666}.mark{display:block;font-size:.82em}.late .mark.l{color:#8a4b00}
+.grid td.lr{max-width:16em;overflow-wrap:anywhere}.grid td.unknown{font-style:italic}
+ul.glance{background:#f4f7fb;border-left:4px solid #3b6ea5;padding:.5em 1em .5em 2em}td.rate{position:relative;min-width:8.5em;white-space:nowrap}
+td.rate .bar{position:absolute;left:0;top:2px;bottom:2px;background:#c9dcf0;border-right:2px solid #3b6ea5}
+td.rate .t{position:relative}.m-claim{font-weight:bold}.small{font-size:.85em;color:#444}
+"""
+
+
+def _shade(share: float) -> str:
+    """A light-to-dark blue for a score share; text stays dark enough to read on every shade."""
+    light = 97 - 40 * max(0.0, min(1.0, share))
+    return f"background:hsl(210,60%,{light:.0f}%)"
+
+
+def _category_text(cat: str, lang: str) -> str:
+    return message(f"report.category.{cat}", lang)
+
+
+def render_html(rep: ClassReport, lang: str = "zh", lessons_url: str = "notebooks/") -> str:
+    """The page (see the module docstring); every text from results.json is escaped."""
+    lang = normalize_language(lang)
+    m = _messages(lang)
+    ex_ids = [e.id for e in rep.exercises]
+    parts: list[str] = []
+    add = parts.append
+    add(f"<h1>{esc(m('report.title'))}</h1>")
+    known = sum(1 for lr in rep.learners if lr.known)
+    add(f'<p class="summary">{esc(m("report.summary", learners=known, submissions=rep.submissions, exercises=len(ex_ids)))}')
+    if rep.graded_at:
+        add(" " + esc(m("report.graded_at", when=rep.graded_at)))
+    add("</p>")
+    if rep.sandbox:
+        add(f'<p class="small">{esc(m("report.sandbox", value=rep.sandbox))}</p>')
+    if rep.sandbox.startswith("none"):
+        add(f'<p class="warn">{esc(m("report.sandbox_none"))}</p>')
+    glance = []
+    if rep.misconceptions:
+        top = rep.misconceptions[0]
+        glance.append(m("report.glance.misconception", id=top.id, count=len(top.learners)))
+    graded_qs = [q for e in rep.exercises for q in e.questions if q.graded]
+    if graded_qs:
+        hard = min(graded_qs, key=lambda q: (q.rate, q.exercise, q.id))
+        glance.append(m("report.glance.hardest", question=f"{hard.exercise}:{hard.id}", rate=pct(hard.rate)))
+    glance.append(m("report.glance.attention", count=len(rep.attention)))
+    add('<ul class="glance">' + "".join(f"<li>{esc(g, 300)}</li>" for g in glance) + "</ul>")
+    add("<nav>" + "".join(f'<a href="#{a}">{esc(m("report.nav." + a))}</a>'
+                          for a in ("exercises", "misconceptions", "grid", "attention")) + "</nav>")
+    # 1. exercises
+    add(f'<section id="exercises"><h2>{esc(m("report.exercises.heading"))}</h2><div class="cards">')
+    for n, ex in enumerate(rep.exercises):
+        title = ex.title.get(lang, ex.id)
+        add(f'<div class="exercise" id="ex-{esc(ex.id)}"><h3>{esc(ex.id)} · {esc(title)}</h3>')
+        if ex.scores:
+            mean, median = statistics.fmean(ex.scores), statistics.median(ex.scores)
+            add(f'<p class="stats" data-graded="{len(ex.scores)}" data-mean="{mean:.4f}">'
+                f'{esc(m("report.exercise.stats", graded=len(ex.scores), mean=f"{mean:.2f}", max=fmt(ex.max_score), median=fmt(median)))}')
+        else:
+            add(f'<p class="stats" data-graded="0">{esc(m("report.exercise.none_graded"))}')
+        if ex.not_graded:
+            add(" " + esc(m("report.exercise.not_graded", count=ex.not_graded)))
+        add("</p>")
+        caption = m("report.plot.dist_caption", exercise=ex.id)
+        add(f"<figure>{exercise_plot(ex, lang, f'bk-report-{n}')}<figcaption>{esc(caption, 300)}</figcaption></figure>")
+        add(f'<table class="questions"><thead><tr><th>{esc(m("report.questions.question"))}</th>'
+            f'<th>{esc(m("report.questions.rate"))}</th><th>{esc(m("report.questions.mean"))}</th>'
+            f'<th>{esc(m("report.questions.misconceptions"))}</th></tr></thead><tbody>')
+        for q in ex.hardest_first():
+            mis = ", ".join(f'<a href="#m-{esc(mid)}">{esc(mid)}</a> ({c})' for mid, c in q.misconceptions.most_common())
+            add(f'<tr data-q="{esc(q.id)}" data-rate="{q.rate:.6f}" data-full="{q.full}" data-graded="{q.graded}">'
+                f'<td><b>{esc(q.id)}</b> {esc(q.text.get(lang, q.id), 200) if q.text.get(lang) != q.id else ""}</td>'
+                f'<td class="rate"><span class="bar" style="width:{100 * q.rate:.1f}%"></span>'
+                f'<span class="t">{pct(q.rate)} ({q.full}/{q.graded})</span></td>'
+                f"<td>{fmt(q.mean)} / {fmt(q.points)}</td><td>{mis}</td></tr>")
+        add("</tbody></table></div>")
+    add("</div></section>")
+    # 2. misconceptions
+    add(f'<section id="misconceptions"><h2>{esc(m("report.misconceptions.heading"))}</h2>'
+        f'<p class="small">{esc(m("report.misconceptions.intro"))}</p>')
+    if rep.misconceptions:
+        from ..misconceptions import get
+
+        caption = m("report.misconceptions.caption")
+        add(f"<figure>{misconception_plot(rep.misconceptions, lang, 'bk-report-m')}<figcaption>{esc(caption)}</figcaption></figure>")
+        add(f'<table class="misconceptions"><thead><tr><th>{esc(m("report.misconceptions.misconception"))}</th>'
+            f'<th>{esc(m("report.misconceptions.learners"))}</th><th>{esc(m("report.misconceptions.questions"))}</th>'
+            f'<th>{esc(m("report.misconceptions.example"))}</th><th>{esc(m("report.misconceptions.lesson"))}</th></tr></thead><tbody>')
+        links = lesson_links()
+        for ms in rep.misconceptions:
+            info = get(ms.id)
+            qs = ", ".join(f"{esc(e)}:{esc(q)} ({c})" for (e, q), c in sorted(ms.questions.items()))
+            example = ms.example()
+            ex_html = (f"<q>{esc(example, 200)}</q> <span class=\"small\">{esc(m('report.misconceptions.times', count=ms.answers[example]))}</span>"
+                       if example is not None else f'<span class="small">{esc(m("report.misconceptions.no_example"))}</span>')
+            lesson = links.get(ms.id)
+            link = (f'<a class="lesson" href="{esc(lesson_href(lesson, lessons_url), 2000)}">{esc(_lesson_label(lesson), 200)}</a>'
+                    if lesson else "")
+            add(f'<tr id="m-{esc(ms.id)}" data-m="{esc(ms.id)}" data-learners="{len(ms.learners)}">'
+                f'<td><code>{esc(ms.id)}</code><div class="m-claim">✘ {esc(info.claim(lang), 400)}</div>'
+                f'<div>✔ {esc(m("report.misconceptions.correction"))} {esc(info.correction(lang), 600)}</div></td>'
+                f"<td>{len(ms.learners)}</td><td>{qs}</td><td>{ex_html}</td><td>{link}</td></tr>")
+        add("</tbody></table>")
+    else:
+        add(f'<p>{esc(m("report.misconceptions.none"))}</p>')
+    add("</section>")
+    # 3. the grid
+    add(f'<section id="grid"><h2>{esc(m("report.grid.heading"))}</h2><p class="small">{esc(m("report.grid.intro"))}</p>')
+    add('<div class="scroll"><table class="grid sortable"><thead><tr>'
+        f'<th class="lr"><button type="button" data-col="0" data-type="text">{esc(m("report.grid.learner"))}</button></th>')
+    for i, e in enumerate(ex_ids, 1):
+        add(f'<th><button type="button" data-col="{i}" data-type="number" title="{esc(e)}">{esc(e.split("-", 1)[0])}</button>'
+            f'<div class="small">{esc(e.split("-", 1)[-1])}</div></th>')
+    add(f'<th><button type="button" class="total" data-col="{len(ex_ids) + 1}" data-type="number">{esc(m("report.grid.total"))}</button></th>'
+        "</tr></thead><tbody>")
+    late_text, missing_text = m("report.grid.late"), m("report.grid.missing")
+    for i, lr in enumerate(rep.learners):
+        label = lr.label if lr.known else f'{m("report.grid.no_id")} {lr.label}'
+        row = [f'<tr data-i="{i}"><td class="lr{"" if lr.known else " unknown"}" data-v="{esc(lr.label.casefold(), 200)}" title="{esc(label, 300)}">{esc(label, 60)}</td>']
+        for e in ex_ids:
+            c = rep.cells.get((lr.key, e))
+            if c is None:
+                row.append(f'<td class="sc missing" data-v="-1">— <span class="mark">{esc(missing_text)}</span></td>')
+                continue
+            share = c.score / c.max_score if c.max_score else 0.0
+            classes = ["sc"]
+            marks = []
+            tips = [c.file]
+            if c.status != "ok":
+                classes.append("refused")
+                marks.append(f'<span class="mark r">✘ {esc(_category_text(STATUS_CATEGORY.get(c.status, "other"), lang))}</span>')
+                tips.append(c.status)
+            if c.late:
+                classes.append("late")
+                marks.append(f'<span class="mark l">⏰ {esc(late_text)}</span>')
+            if c.submitted_at:
+                tips.append(m("report.grid.submitted", when=c.submitted_at))
+            if c.files > 1:
+                marks.append(f'<span class="mark">×{c.files}</span>')
+                tips.append(m("report.grid.files", count=c.files))
+            style = "" if c.status != "ok" else f' style="{_shade(share)}"'
+            row.append(f'<td class="{" ".join(classes)}" data-v="{share:.6f}" data-score="{fmt(c.score)}" '
+                       f'data-status="{esc(c.status)}" data-late="{str(bool(c.late)).lower()}"{style} '
+                       f'title="{esc(" · ".join(tips), 400)}">{fmt(c.score)}/{fmt(c.max_score)}{"".join(marks)}</td>')
+        score, top = rep.total(lr.key)
+        share = score / top if top else 0.0
+        row.append(f'<td class="sc tot" data-v="{score:.6f}" style="{_shade(share)}">{fmt(score)}/{fmt(top)} <span class="mark">{pct(share)}</span></td></tr>')
+        add("".join(row))
+    add("</tbody></table></div></section>")
+    # 4. needs your eye
+    add(f'<section id="attention"><h2>{esc(m("report.attention.heading"))}</h2>')
+    if rep.attention:
+        counts = Counter(a.category for a in rep.attention)
+        add(f'<p>{esc(m("report.attention.counts", **{c: counts.get(c, 0) for c in CATEGORIES}))}</p>')
+        add(f'<div class="scroll"><table class="attention"><thead><tr><th>{esc(m("report.attention.category"))}</th>'
+            f'<th>{esc(m("report.attention.file"))}</th><th>{esc(m("report.attention.learner"))}</th>'
+            f'<th>{esc(m("report.attention.where"))}</th><th>{esc(m("report.attention.detail"))}</th></tr></thead><tbody>')
+        for a in rep.attention:
+            where = a.exercise + (f":{a.question}" if a.question else "")
+            add(f'<tr data-category="{a.category}"><td>{esc(_category_text(a.category, lang))}</td><td>{esc(a.file, 200)}</td>'
+                f"<td>{esc(a.learner, 60)}</td><td>{esc(where)}</td><td>{esc(a.detail.get(lang, ''), 600)}</td></tr>")
+        add("</tbody></table></div>")
+    else:
+        add(f'<p>{esc(m("report.attention.none"))}</p>')
+    add("</section>")
+    script_hash = base64.b64encode(hashlib.sha256(SCRIPT.encode("utf-8")).digest()).decode("ascii")
+    csp = f"default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-{script_hash}'"
+    return (
+        f'<!DOCTYPE html>\n<html lang="{"zh-Hant" if lang == "zh" else "en"}"><head><meta charset="utf-8">\n'
+        f'<meta http-equiv="Content-Security-Policy" content="{csp}">\n'
+        f'<meta name="generator" content="{GENERATOR}">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{esc(m('report.title'))}</title>\n<style>{STYLE}</style></head><body>\n"
+        + "\n".join(parts) + f"\n<script>{SCRIPT}</script>\n</body></html>\n"
+    )
+
+
+def _messages(lang: str) -> Any:
+    """``m(key, **params)``: a message in ``lang``."""
+    def m(key: str, **params: Any) -> str:
+        return message(key, lang, **params)
+
+    return m
+
+
+# ---------------------------------------------------------------- the file
+def default_out(graded: Path) -> Path:
+    """``GRADED_DIR-report.html`` beside the folder: regrading replaces the graded folder, and
+    this keeps the report out of what the grader owns."""
+    folder = graded.resolve() if graded.is_dir() else graded.resolve().parent
+    return folder.parent / f"{folder.name}-report.html"
+
+
+def write_report(graded: str | Path, out: str | Path | None = None, lang: str = "zh",
+                 lessons_url: str | None = None) -> tuple[Path, ClassReport]:
+    """Read ``graded``'s results, write the page to ``out`` (atomically); return the path and numbers.
+
+    An existing ``out`` is replaced only when it is a report this function wrote.
+    """
+    graded = Path(graded)
+    doc = load_results(graded)
+    target = Path(out) if out is not None else default_out(graded)
+    if target.is_dir():
+        raise ReportError("report.error.out_is_dir", path=target)
+    if target.exists() and f'content="{GENERATOR}"' not in _head(target):
+        raise ReportError("report.error.out_exists", path=target)
+    rep = build_report(doc)
+    page = render_html(rep, lang, default_lessons_url(target) if lessons_url is None else lessons_url)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(page)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target, rep
+
+
+def _head(path: Path) -> str:
+    try:
+        with path.open("rb") as fh:
+            return fh.read(4096).decode("utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+# ---------------------------------------------------------------- command line
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "report",
+        help="one HTML page on what a graded class got wrong / 全班報告（常見誤解、分數、需要查看的狀態）",
+        description=(
+            "Write a self-contained HTML report from a graded folder (its results.json): score "
+            "distributions, each question's success rate, the misconceptions the class showed with "
+            "links to the lessons, a learners × exercises grid and the statuses that need your eye. "
+            "--lang zh|en (anywhere on the line) chooses its language."
+        ),
+    )
+    p.add_argument("graded", metavar="GRADED_DIR", help="folder written by `baccarat-kit grade … --out DIR`")
+    p.add_argument("--out", metavar="FILE", default=None,
+                   help="the HTML file (default: GRADED_DIR-report.html beside the folder)")
+    p.add_argument("--lessons-url", metavar="URL", default=None,
+                   help="where lesson links point, e.g. http://localhost:8888/lab/tree/notebooks/ "
+                        "(default: the kit's notebooks/ folder, relative to the report)")
+    p.set_defaults(func=_cmd_report)
+
+
+def _cmd_report(args: Any) -> int:
+    path, rep = write_report(args.graded, args.out, args.lang, args.lessons_url)
+    known = sum(1 for lr in rep.learners if lr.known)
+    print(message("report.written", args.lang, path=path, learners=known, submissions=rep.submissions))
+    return 0

@@ -1,0 +1,86 @@
+"""collect (a folder of learner folders, JupyterHub homes) and return."""
+
+from __future__ import annotations
+
+import json
+import os
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from baccarat_kit.cli import main
+from baccarat_kit.grading.collect import MANIFEST, collect, manifest_entry, return_feedback
+
+DEADLINE = "2026-12-01T12:00:00Z"
+BEFORE = datetime(2026, 12, 1, 11, 0, tzinfo=UTC).timestamp()
+AFTER = datetime(2026, 12, 1, 13, 0, tzinfo=UTC).timestamp()
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    root = tmp_path / "home"
+    for learner, when in (("ann", BEFORE), ("ben", AFTER)):
+        folder = root / learner / "exercises"
+        folder.mkdir(parents=True)
+        nb = folder / "03-banker-rule.ipynb"
+        nb.write_text('{"cells": []}', encoding="utf-8")
+        os.utime(nb, (when, when))
+    (root / "ann" / "exercises" / ".secret.ipynb").write_text("{}", encoding="utf-8")
+    (root / "ben" / "exercises" / "copy.ipynb").symlink_to(root / "ann" / "exercises" / "03-banker-rule.ipynb")
+    (root / "ann" / ".ipynb_checkpoints").mkdir()
+    (root / "cai").mkdir()
+    (root / "cai" / "exercises").symlink_to(root / "ann" / "exercises")  # cai hands in ann's work
+    return root
+
+
+def test_collect_keeps_times_flags_late_and_reports_what_it_skips(home: Path, tmp_path: Path) -> None:
+    before = sorted((str(p), p.stat().st_mtime) for p in home.rglob("*") if p.is_file())
+    done = collect(home, tmp_path / "out", pattern="exercises/*.ipynb", deadline=DEADLINE,
+                   now=datetime(2026, 12, 2, 8, 30, tzinfo=UTC))
+    assert done.folder.name == "2026-12-02T083000Z"
+    assert sorted(p.relative_to(done.folder).as_posix() for p in done.files) == [
+        "ann/exercises/03-banker-rule.ipynb", "ben/exercises/03-banker-rule.ipynb"]
+    ann = done.folder / "ann" / "exercises" / "03-banker-rule.ipynb"
+    assert ann.stat().st_mtime == BEFORE
+    assert manifest_entry(ann) == {"owner": "ann", "source": str(home / "ann" / "exercises" / "03-banker-rule.ipynb"),
+                                   "submitted_at": "2026-12-01T11:00:00Z", "late": False, "deadline": DEADLINE}
+    assert manifest_entry(done.folder / "ben" / "exercises" / "03-banker-rule.ipynb")["late"] is True  # type: ignore[index]
+    skipped = {s["file"]: s["en"] for s in done.skipped}
+    assert "hidden" in skipped["ann/exercises/.secret.ipynb"]
+    assert "symbolic link" in skipped["ben/exercises/copy.ipynb"]
+    assert "symbolic link" in skipped["cai/exercises/03-banker-rule.ipynb"]
+    assert not (done.folder / "cai").exists()
+    assert json.loads((done.folder / MANIFEST).read_text(encoding="utf-8"))["deadline"] == DEADLINE
+    assert sorted((str(p), p.stat().st_mtime) for p in home.rglob("*") if p.is_file()) == before
+
+
+def test_collect_command_and_bad_input(home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--lang", "en", "collect", str(home), "--out", str(tmp_path / "c"), "--name", "w1"]) == 0
+    assert (tmp_path / "c" / "w1" / "ben" / "exercises" / "03-banker-rule.ipynb").exists()
+    assert ".secret.ipynb" in capsys.readouterr().err
+    assert main(["--lang", "en", "collect", str(home), "--out", str(tmp_path / "c"), "--name", "w1"]) == 2
+    assert main(["--lang", "en", "collect", str(tmp_path / "nope"), "--out", str(tmp_path / "c")]) == 2
+    assert main(["--lang", "en", "collect", str(home), "--out", str(tmp_path / "d"), "--deadline", "Friday"]) == 2
+    assert "ISO 8601" in capsys.readouterr().err
+
+
+def test_return_never_writes_over_a_learners_own_file(home: Path, tmp_path: Path) -> None:
+    graded = tmp_path / "graded"
+    (graded / "feedback").mkdir(parents=True)
+    rows = []
+    for learner in ("ann", "ben", "nobody"):
+        page = graded / "feedback" / f"{learner}--03-banker-rule.html"
+        page.write_text("<!-- baccarat-kit feedback -->\n<p>ok</p>", encoding="utf-8")
+        rows.append({"file": f"{learner}.ipynb", "owner": learner, "exercise": "03-banker-rule",
+                     "feedback": f"feedback/{page.name}"})
+    (graded / "results.json").write_text(json.dumps({"submissions": rows}), encoding="utf-8")
+    (home / "ben" / "feedback").mkdir()
+    own = home / "ben" / "feedback" / "03-banker-rule.html"
+    own.write_text("ben's own notes", encoding="utf-8")
+    written, problems = return_feedback(graded, home)
+    assert written == [home / "ann" / "feedback" / "03-banker-rule.html"]
+    assert own.read_text(encoding="utf-8") == "ben's own notes"
+    assert str(own) in problems and "nobody.ipynb" in problems
+    again, _ = return_feedback(graded, home)  # a page the grader wrote may be replaced
+    assert again == written

@@ -1,0 +1,60 @@
+"""The misconceptions as data, and as mistaken rules the engine plays (never lists of answers)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import baccarat_kit as bk
+from baccarat_kit.grading.checks import grade_question
+from baccarat_kit.grading.grade import load_exercises
+from baccarat_kit.grading.keys import mistaken_answers
+from baccarat_kit.misconceptions import BELIEFS, all_misconceptions, mistaken_rules
+
+ROOT = Path(__file__).resolve().parents[1]
+IDS = [m.id for m in all_misconceptions()]
+
+
+def test_every_misconception_is_a_mistaken_rule_or_a_belief_no_value_expresses() -> None:
+    rules, beliefs = set(mistaken_rules()), set(BELIEFS)
+    assert not rules & beliefs
+    assert rules | beliefs == set(IDS)
+
+
+@pytest.mark.parametrize("mid", sorted(mistaken_rules()))
+def test_every_mistaken_rule_is_examined_by_a_value_question(mid: str) -> None:
+    """Some value question of the shipped exercises has a wrong answer that this mistake gives
+    (played through the engine), and grading that answer names the misconception."""
+    found = []
+    for ex in load_exercises(ROOT / "exercises" / "source").values():
+        for q in ex.questions:
+            if q.kind != "value":
+                continue
+            for got_mid, value in mistaken_answers(q.key, "s1"):
+                if got_mid != mid:
+                    continue
+                answer = {"$decimal": str(value)} if q.type == "money" else value
+                result = grade_question(q, {"status": "ok", "value": answer}, "s1")
+                if result.misconception == mid:
+                    found.append(f"{ex.id}:{q.id}")
+    assert found, f"no value question examines {mid}"
+
+
+def test_mistaken_rules_are_played_by_the_engine() -> None:
+    rules = mistaken_rules()
+    # BCR-007: banker 2 against a player third card 8 draws; the mistake stands on 2
+    assert bk.play("A 10 3 2 8 5").banker_total == 7
+    assert bk.play("A 10 3 2 8 5", rules=rules["eight-stops-low-banker"].rules).banker_total == 2
+    # BCR-008's two naturals: banker 9 wins; the mistake calls it a tie
+    assert bk.play("4 4 4 5", rules=rules["naturals-tie"].rules).winner == "tie"
+    # a payout mistake changes one field of the pay table, the settlement is the engine's
+    coup = bk.play("2 4 4 5")
+    assert bk.settle(coup, {"banker": 100}, rules["banker-pays-even"].pay_table("commission")).returned == 200
+    assert bk.play("2 3 3 4 4", rules=bk.coup.Rules()).steps == bk.play("2 3 3 4 4").steps
+
+
+def test_a_misconception_id_is_unique_and_bilingual() -> None:
+    assert len(IDS) == len(set(IDS))
+    for m in all_misconceptions():
+        assert m.claim("zh") and m.claim("en") and m.correction("zh") and m.correction("en")

@@ -1,0 +1,427 @@
+"""The class report (``baccarat-kit report``): its numbers against results.json, escaping,
+tolerance of older results, lesson links, and the command's errors.
+
+Two classes: one graded here by the real grader (today's results.json, without the class
+workflow's fields) and one generated in the class workflow's schema (``tests/report_class.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import statistics
+import sys
+from collections import Counter, defaultdict
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+
+from baccarat_kit.cli import main
+from baccarat_kit.grading import report as rp
+from baccarat_kit.misconceptions import all_misconceptions
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+from report_class import HOSTILE_IDS, make_class  # noqa: E402
+
+SOURCE = ROOT / "exercises" / "source"
+
+
+# ---------------------------------------------------------------- reading the page back
+class Node:
+    def __init__(self, tag: str, attrs: dict[str, str], parent: Node | None):
+        self.tag, self.attrs, self.parent = tag, attrs, parent
+        self.children: list[Node] = []
+        self.parts: list[str] = []
+
+    @property
+    def text(self) -> str:
+        return "".join(self.parts)
+
+    def all(self, tag: str | None = None, **attrs: str) -> list[Node]:
+        out = []
+        for c in self.children:
+            if (tag is None or c.tag == tag) and all(c.attrs.get(k.replace("_", "-")) == v for k, v in attrs.items()):
+                out.append(c)
+            out.extend(c.all(tag, **attrs))
+        return out
+
+    def having(self, attr: str) -> list[Node]:
+        out = []
+        for c in self.children:
+            if attr in c.attrs:
+                out.append(c)
+            out.extend(c.having(attr))
+        return out
+
+
+class Page(HTMLParser):
+    """A small DOM: every element with its attributes and its whole text."""
+
+    VOID: ClassVar[set[str]] = {"meta", "br", "img", "input", "link", "hr", "col", "path", "use", "rect", "line"}
+
+    def __init__(self, text: str):
+        super().__init__(convert_charrefs=True)
+        self.root = Node("#root", {}, None)
+        self.cur = self.root
+        self.feed(text)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        node = Node(tag, {k: v or "" for k, v in attrs}, self.cur)
+        self.cur.children.append(node)
+        if tag not in self.VOID:
+            self.cur = node
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.cur.children.append(Node(tag, {k: v or "" for k, v in attrs}, self.cur))
+
+    def handle_endtag(self, tag: str) -> None:
+        node = self.cur
+        while node is not self.root and node.tag != tag:
+            node = node.parent  # type: ignore[assignment]
+        if node is not self.root:
+            self.cur = node.parent  # type: ignore[assignment]
+
+    def handle_data(self, data: str) -> None:
+        node: Node | None = self.cur
+        while node is not None:
+            node.parts.append(data)
+            node = node.parent
+
+
+# ---------------------------------------------------------------- what results.json says
+def chosen(doc: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
+    """Per (learner, exercise) the submission graded last (graded_at, else the later row)."""
+    out: dict[tuple[str, str], dict[str, Any]] = {}
+    for s in doc["submissions"]:
+        if not s.get("exercise"):
+            continue
+        lid = s["learner"].strip().casefold() or "\0" + s["file"]
+        key = (lid, s["exercise"])
+        if key not in out or (s.get("graded_at") or "") >= (out[key].get("graded_at") or ""):
+            out[key] = s
+    return out
+
+
+def fmt(x: float) -> str:
+    return rp.fmt(float(x))
+
+
+def check_numbers(doc: dict[str, Any], page: Page) -> None:
+    """Every number of the page against an independent reading of results.json."""
+    picked = chosen(doc)
+    by_exercise: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for (_, ex), s in picked.items():
+        by_exercise[ex].append(s)
+    cards = {n.attrs["id"][3:]: n for n in page.root.all("div", **{"class": "exercise"})}
+    assert sorted(cards) == sorted(by_exercise)
+    for ex, subs in by_exercise.items():
+        ok = [s for s in subs if s["status"] == "ok"]
+        stats = cards[ex].all("p", **{"class": "stats"})[0]
+        assert int(stats.attrs["data-graded"]) == len(ok)
+        if ok:
+            assert float(stats.attrs["data-mean"]) == pytest.approx(statistics.fmean(s["score"] for s in ok), abs=1e-4)
+        rows = cards[ex].all("tr")[1:]
+        rates = [float(r.attrs["data-rate"]) for r in rows]
+        assert rates == sorted(rates), f"{ex}: questions not hardest first"
+        for r in rows:
+            qs = [s["questions"][r.attrs["data-q"]] for s in ok]
+            assert int(r.attrs["data-graded"]) == len(qs)
+            assert int(r.attrs["data-full"]) == sum(q["score"] >= q["points"] for q in qs), (ex, r.attrs["data-q"])
+    # the grid: one row per learner, one cell per exercise, "score/max" in every cell
+    grid = page.root.all("table", **{"class": "grid sortable"})[0]
+    exercises = sorted(by_exercise)
+    body = grid.all("tbody")[0].all("tr")
+    learners = {lid for (lid, _) in picked}
+    assert len(body) == len(learners)
+    max_of = {ex: max(s["max_score"] for s in subs) for ex, subs in by_exercise.items()}
+    seen = 0
+    for row in body:
+        cells = [c for c in row.children if c.tag == "td"]
+        assert len(cells) == len(exercises) + 2
+        total = 0.0
+        for ex, cell in zip(exercises, cells[1:-1], strict=True):
+            assert cell.text.strip(), "a cell without text"
+            if "missing" in cell.attrs["class"]:
+                continue
+            seen += 1
+            score = float(cell.attrs["data-score"])
+            total += score
+            s = next(s for s in picked.values() if s["exercise"] == ex
+                     and s["file"].endswith(cell.attrs["title"].split(" · ")[0])
+                     and (s["status"] != "ok") == ("refused" in cell.attrs["class"]))
+            want = s["score"] if s["status"] == "ok" else 0
+            assert score == pytest.approx(want)
+            assert cell.text.startswith(f"{fmt(want)}/{fmt(s['max_score'])}")
+            assert ("late" in cell.attrs["class"]) == (s.get("late") is True)
+        assert float(cells[-1].attrs["data-v"]) == pytest.approx(total)
+        assert cells[-1].text.startswith(f"{fmt(total)}/{fmt(sum(max_of.values()))}")
+    assert seen == len(picked)
+    # misconceptions: learners per id (only in graded, not fully right answers)
+    if any("misconception" in q for s in doc["submissions"] for q in s.get("questions", {}).values()):
+        want: dict[str, set[str]] = defaultdict(set)
+        for (lid, _), s in picked.items():
+            if s["status"] != "ok":
+                continue
+            for q in s["questions"].values():
+                if q.get("misconception") and q["score"] < q["points"]:
+                    want[q["misconception"]].add(lid)
+        got = {n.attrs["data-m"]: int(n.attrs["data-learners"]) for n in page.root.having("data-m")}
+        assert got == {k: len(v) for k, v in want.items()}
+
+
+# ---------------------------------------------------------------- a class graded by the real grader
+def _notebook(path: Path, lid: str, replace: dict[str, str] | None = None) -> dict[str, Any]:
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    for cell in nb["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        src = re.sub(r'LEARNER_ID = "[^"]*"', f"LEARNER_ID = {json.dumps(lid)}", src)
+        for a, b in (replace or {}).items():
+            src = re.sub(a, b, src)
+        cell["source"] = src
+    return nb
+
+
+HOSTILE = '<b id="pwned">carol</b>'
+
+
+def _shown(path: Path, qid: str, lid: str, key: str = "a") -> str:
+    """The letter this learner sees for option ``key`` (choices are shuffled per learner)."""
+    from baccarat_kit.grading.checks import Question
+
+    meta = json.loads(path.read_text(encoding="utf-8"))["metadata"]["baccarat_kit"]
+    question = Question.from_dict(next(q for q in meta["questions"] if q["id"] == qid))
+    return next(letter for letter, k in question.shown_options(lid).items() if k == key)
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    root = tmp_path_factory.mktemp("report-class")
+    subs = root / "submissions"
+
+    def put(folder: str, name: str, nb: dict[str, Any] | str) -> None:
+        (subs / folder).mkdir(parents=True, exist_ok=True)
+        text = nb if isinstance(nb, str) else json.dumps(nb, ensure_ascii=False)
+        (subs / folder / name).write_text(text, encoding="utf-8")
+
+    six = SOURCE / "06-misconceptions.ipynb"
+    put("alice", "06-misconceptions.ipynb", _notebook(six, "alice"))
+    put("bob", "06-misconceptions.ipynb", _notebook(six, "bob", {
+        r"^q1 = .*": f'q1 = "{_shown(six, "q1", "bob")}"', r"^q3 = .*": f'q3 = "{_shown(six, "q3", "bob")}"'}))
+    put("carol", "06-misconceptions.ipynb", _notebook(six, HOSTILE, {r"^q1 = .*": f'q1 = "{_shown(six, "q1", HOSTILE)}"'}))
+    put("dave", "06-misconceptions.ipynb", _notebook(ROOT / "exercises" / "06-misconceptions.ipynb", "dave"))
+    put("erin", "03-banker-rule.ipynb", _notebook(SOURCE / "03-banker-rule.ipynb", "erin"))
+    put("frank", "03-banker-rule.ipynb", "this is not a notebook {")
+    shutil.copy(ROOT / "tests" / "fixtures" / "submissions" / "endless-loop.ipynb", subs / "03-banker-rule-mallory.ipynb")
+    out = root / "graded"
+    assert main(["--lang", "en", "grade", str(subs), "--out", str(out), "--jobs", "2", "--no-progress",
+                 "--timeout", "3", "--notebook-timeout", "20"]) == 0
+    report = root / "class.html"
+    assert main(["report", str(out), "--out", str(report)]) == 0
+    doc = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    return {"doc": doc, "html": report.read_text(encoding="utf-8"), "out": out, "report": report}
+
+
+def test_the_report_of_a_really_graded_class_matches_its_results(graded: dict[str, Any]) -> None:
+    check_numbers(graded["doc"], Page(graded["html"]))
+
+
+def test_misconceptions_of_a_really_graded_class_come_from_its_messages(graded: dict[str, Any]) -> None:
+    """Today's results name a choice's misconception only in its message: bob and carol chose
+    06's q1 "a" (banker-3-always), bob also q3 "a" (face-card-not-in-table)."""
+    page = Page(graded["html"])
+    got = {n.attrs["data-m"]: n for n in page.root.having("data-m")}
+    assert {k: int(v.attrs["data-learners"]) for k, v in got.items()} == {
+        "banker-3-always": 2, "face-card-not-in-table": 1}
+    row = got["banker-3-always"]
+    assert "06-misconceptions:q1 (2)" in row.text
+    assert "「a」" in row.text or "“a”" in row.text or "a" in row.all("q")[0].text
+    assert row.all("a", **{"class": "lesson"})[0].attrs["href"].split("#")[0].endswith("04-banker-rule.ipynb")
+    subs = {s["learner"]: s for s in graded["doc"]["submissions"]}
+    assert "[banker-3-always]" in subs["bob"]["questions"]["q1"]["message"]["en"]
+
+
+def test_statuses_of_a_really_graded_class(graded: dict[str, Any]) -> None:
+    page = Page(graded["html"])
+    rows = page.root.all("table", **{"class": "attention"})[0].all("tbody")[0].all("tr")
+    cats = Counter(r.attrs["data-category"] for r in rows)
+    statuses = Counter(s["status"] for s in graded["doc"]["submissions"])
+    assert statuses["cell_timeout"] + statuses["notebook_timeout"] == 1 == cats["timeout"]
+    assert statuses["not_json"] == 1 == cats["refused"]
+    assert cats["warning"] == sum(len(s["warnings"]) for s in graded["doc"]["submissions"])
+    # A file that timed out has an exercise but no id: a grid row of its own, marked, named by
+    # its file (without the folder all submissions share). A file of no exercise and no id
+    # (frank's, not JSON) has no grid row, only its line here.
+    unknown = page.root.all("td", **{"class": "lr unknown"})
+    assert [c.text for c in unknown] == ["（沒有學員 id） 03-banker-rule-mallory.ipynb"]
+    refused = [r for r in rows if r.attrs["data-category"] == "refused"]
+    assert "frank/03-banker-rule.ipynb" in refused[0].text
+
+
+def test_a_learner_id_never_becomes_markup(graded: dict[str, Any]) -> None:
+    text = graded["html"]
+    assert HOSTILE not in text
+    assert html_escape(HOSTILE) in text
+    page = Page(text)
+    assert not page.root.all("b", id="pwned")
+    assert any(c.text == HOSTILE for c in page.root.all("td"))
+
+
+def html_escape(s: str) -> str:
+    import html
+
+    return html.escape(s, quote=True)
+
+
+# ---------------------------------------------------------------- a class in the class workflow's schema
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    folder = tmp_path_factory.mktemp("generated") / "graded"
+    folder.mkdir()
+    doc = make_class(12)
+    (folder / "results.json").write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    path, rep = rp.write_report(folder)
+    return {"doc": doc, "folder": folder, "path": path, "rep": rep, "html": path.read_text(encoding="utf-8")}
+
+
+def test_the_report_of_a_generated_class_matches_its_results(generated: dict[str, Any]) -> None:
+    assert generated["path"] == generated["folder"].parent / "graded-report.html"
+    check_numbers(generated["doc"], Page(generated["html"]))
+
+
+def test_late_regraded_and_refused_cells_are_marked(generated: dict[str, Any]) -> None:
+    page = Page(generated["html"])
+    late = [c for c in page.root.all("td") if "late" in c.attrs.get("class", "").split()]
+    assert late and all("遲交" in c.text for c in late)
+    refused = [c for c in page.root.all("td") if "refused" in c.attrs.get("class", "").split()]
+    assert refused and all("✘" in c.text for c in refused)
+    twice = [c for c in page.root.all("td") if "×2" in c.text]
+    assert len(twice) == 1
+    regraded = next(s for s in generated["doc"]["submissions"] if s["file"].endswith("-v2.ipynb"))
+    assert twice[0].attrs["data-score"] == fmt(regraded["score"])  # the later graded file counts
+    kinds = Counter(n.attrs["data-category"] for n in page.root.having("data-category"))
+    assert kinds["sandbox"] == 1  # the function that calls the kit
+    assert kinds["warning"] == 1
+
+
+def test_every_hostile_id_shows_as_text(generated: dict[str, Any]) -> None:
+    text = generated["html"]
+    assert text.count("<script") == 1 and text.count("</script>") == 1
+    assert "<img" not in text
+    shown = {c.text for c in Page(text).root.all("td") if "lr" in c.attrs.get("class", "").split()}
+    for lid in HOSTILE_IDS:
+        assert rp.visible(lid.strip(), 60) in shown
+    assert "s9\\u202egnp.exe" in shown  # a direction override cannot reorder what is shown
+
+
+def test_example_answers_name_no_learner(generated: dict[str, Any]) -> None:
+    page = Page(generated["html"])
+    learners = {s["learner"] for s in generated["doc"]["submissions"] if s["learner"]}
+    for row in page.root.having("data-m"):
+        cells = [c for c in row.children if c.tag == "td"]
+        example = cells[3].text
+        assert example
+        assert not any(lid in example for lid in learners)
+
+
+def test_english_report(generated: dict[str, Any], tmp_path: Path) -> None:
+    out = tmp_path / "en.html"
+    assert main(["report", str(generated["folder"]), "--out", str(out), "--lang", "en"]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert '<html lang="en">' in text and "Misconceptions the class showed" in text and "late" in text
+    check_numbers(generated["doc"], Page(text))
+
+
+def test_the_page_needs_no_network(generated: dict[str, Any]) -> None:
+    text = generated["html"]
+    assert "default-src 'none'" in text
+    assert not re.search(r"""(src|href)=["']?(https?:)?//""", text)
+    svgs = Page(text).root.all("svg")
+    assert len(svgs) == len(generated["rep"].exercises) + 1
+    assert all(s.attrs.get("class") == "plot" and s.attrs.get("viewbox") for s in svgs)
+
+
+def test_older_results_without_the_workflow_fields(generated: dict[str, Any], tmp_path: Path) -> None:
+    """Today's grader writes no late flag, question text, answer or misconception: the report
+    still works; misconceptions come only from messages that name them."""
+    doc = json.loads(json.dumps(generated["doc"]))
+    for s in doc["submissions"]:
+        for k in ("graded_at", "submitted_at", "late"):
+            s.pop(k, None)
+        for q in s["questions"].values():
+            for k in ("text", "answer", "misconception"):
+                q.pop(k, None)
+    folder = tmp_path / "old"
+    folder.mkdir()
+    (folder / "results.json").write_text(json.dumps(doc), encoding="utf-8")
+    path, rep = rp.write_report(folder, tmp_path / "old.html", "en")
+    page = Page(path.read_text(encoding="utf-8"))
+    assert not [c for c in page.root.all("td") if "late" in c.attrs.get("class", "").split()]
+    assert not page.root.having("data-m")  # no message of this class names one
+    assert rep.exercises and all(q.text["en"] == q.id for e in rep.exercises for q in e.questions)
+
+
+# ---------------------------------------------------------------- lesson links
+def test_every_misconception_links_to_a_lesson_heading_that_exists() -> None:
+    links = rp.lesson_links()
+    for m in all_misconceptions():
+        assert m.id in links, f"{m.id} has no lesson"
+        file, _, anchor = links[m.id].partition("#")
+        notebook = ROOT / "notebooks" / file
+        assert notebook.is_file(), f"{m.id}: {file} is not a lesson"
+        assert anchor in rp.notebook_headings(notebook), f"{m.id}: no heading #{anchor} in {file}"
+        src = (ROOT / "notebooks" / "src" / (notebook.stem + ".py")).read_text(encoding="utf-8")
+        headings = {rp.heading_id(line[2:]) for line in src.splitlines() if re.match(r"^# #{1,6} ", line)}
+        assert anchor in headings, f"{m.id}: no heading #{anchor} in notebooks/src/{notebook.stem}.py"
+
+
+def test_lesson_links_in_the_page_reach_the_lessons(generated: dict[str, Any]) -> None:
+    page = Page(generated["html"])
+    links = page.root.all("a", **{"class": "lesson"})
+    assert links
+    for a in links:
+        href = a.attrs["href"]
+        path = (generated["path"].parent / href.split("#")[0]).resolve()
+        assert path.is_file(), href
+        from urllib.parse import unquote
+
+        assert unquote(href.split("#")[1]) in rp.notebook_headings(path)
+
+
+def test_lessons_url_option(generated: dict[str, Any], tmp_path: Path) -> None:
+    out = tmp_path / "r.html"
+    assert main(["report", str(generated["folder"]), "--out", str(out),
+                 "--lessons-url", "http://127.0.0.1:8888/lab/tree/notebooks/"]) == 0
+    hrefs = [a.attrs["href"] for a in Page(out.read_text(encoding="utf-8")).root.all("a", **{"class": "lesson"})]
+    assert hrefs and all(h.startswith("http://127.0.0.1:8888/lab/tree/notebooks/0") for h in hrefs)
+
+
+# ---------------------------------------------------------------- the command
+def test_a_folder_without_results_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--lang", "en", "report", str(tmp_path)]) == 2
+    assert "No results.json in" in capsys.readouterr().err
+    (tmp_path / "results.json").write_text("[1, 2]", encoding="utf-8")
+    assert main(["--lang", "en", "report", str(tmp_path)]) == 2
+    assert "not a grading results file" in capsys.readouterr().err
+
+
+def test_an_instructors_file_is_never_overwritten(generated: dict[str, Any], tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    mine = tmp_path / "notes.html"
+    mine.write_text("<p>my notes</p>", encoding="utf-8")
+    assert main(["--lang", "en", "report", str(generated["folder"]), "--out", str(mine)]) == 2
+    assert "is not a report written by baccarat-kit" in capsys.readouterr().err
+    assert mine.read_text(encoding="utf-8") == "<p>my notes</p>"
+    again = tmp_path / "again.html"
+    assert main(["report", str(generated["folder"]), "--out", str(again)]) == 0
+    assert main(["report", str(generated["folder"]), "--out", str(again)]) == 0  # its own report: replaced
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_scores_are_formatted_plainly() -> None:
+    assert [rp.fmt(x) for x in (7.0, 7.5, 2.6666, 0.0)] == ["7", "7.5", "2.67", "0"]
