@@ -1,5 +1,6 @@
 # baccarat-kit: two commands on a fresh machine.
-#   make lab   -> creates .venv, installs the kit, opens JupyterLab on the course
+#   make lab   -> creates .venv, installs the kit, copies the course into workspace/ (yours,
+#                 git-ignored) and opens JupyterLab on it
 #   make test  -> same environment, then ruff and every test (library, doctests, notebooks)
 PYTHON ?= python3
 VENV ?= .venv
@@ -11,19 +12,61 @@ PYTEST_TMP ?= $(CURDIR)/.pytest-tmp
 
 venv: $(VENV)/.installed
 
+# uv (from PyPI) makes the environment in seconds; where no uv is on PATH it is installed into
+# the new venv with pip, and where even that fails pip installs everything (slower, same
+# result). uv first tries its cache alone (--offline, a few seconds faster), then the index.
+# NO_UV=1 forces plain pip (to compare). `make lab` installs the [lab] extra only (the
+# learner's first start); `make test` adds the test tools to the same .venv.
+UV ?= $(shell command -v uv 2>/dev/null)
+define install_kit
+	@set -e; \
+	if [ -n "$(NO_UV)" ]; then \
+		[ -x $(PY) ] || $(PYTHON) -m venv $(VENV); \
+		$(PY) -m pip install --quiet --upgrade pip; \
+		$(PY) -m pip install --quiet -e '.[$(1)]'; \
+	elif [ -n "$(UV)" ]; then \
+		"$(UV)" venv --quiet --allow-existing --python $(PYTHON) $(VENV); \
+		"$(UV)" pip install --quiet --offline --python $(PY) -e '.[$(1)]' 2>/dev/null || \
+		"$(UV)" pip install --quiet --python $(PY) -e '.[$(1)]'; \
+	else \
+		[ -x $(PY) ] || $(PYTHON) -m venv $(VENV); \
+		if $(PY) -m pip install --quiet uv; then \
+			$(BIN)/uv pip install --quiet --python $(PY) -e '.[$(1)]'; \
+		else \
+			echo "uv not available: installing with pip (slower)"; \
+			$(PY) -m pip install --quiet --upgrade pip; \
+			$(PY) -m pip install --quiet -e '.[$(1)]'; \
+		fi; \
+	fi
+endef
+
 $(VENV)/.installed: pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(call install_kit,test)
+	touch $@ $(VENV)/.installed-lab
+
+$(VENV)/.installed-lab: pyproject.toml
+	$(call install_kit,lab)
 	touch $@
 
 # JupyterLab refuses to run as root unless told; containers and these machines run as root.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-# Opens the first lesson; the file browser shows the whole course (notebooks/, exercises/).
-lab: venv
-	$(BIN)/jupyter lab $(ALLOW_ROOT) --ServerApp.root_dir=$(CURDIR) \
-		--LabApp.default_url=/lab/tree/notebooks/00-how-to-use.ipynb
+# Your own copy of the course: workspace/ (git-ignored; make test and CI never read it).
+# The first `make lab` copies the lessons, the exercises (learner copies, never
+# exercises/source/) and the trainer; later runs keep your work and only add what is missing.
+# `make update-workspace` brings the files you have not changed up to the current course and
+# lists the ones it kept. JupyterLab shows only workspace/ and opens the first lesson.
+WORKSPACE ?= workspace
+LAB_ARGS ?=
+lab: $(VENV)/.installed-lab
+	$(BIN)/baccarat-kit lab $(WORKSPACE) $(LAB_ARGS)
+
+.PHONY: workspace update-workspace
+workspace: $(VENV)/.installed-lab
+	$(BIN)/baccarat-kit course $(WORKSPACE)
+
+update-workspace: $(VENV)/.installed-lab
+	$(BIN)/baccarat-kit course $(WORKSPACE) --update
 
 # The trainer: hand builder, rule checker and a quiz as a web app without code (Voilà).
 .PHONY: trainer screenshots
@@ -51,7 +94,8 @@ ENGINE := baccarat_kit/__init__.py baccarat_kit/cards.py baccarat_kit/rules.py b
 typecheck: venv
 	$(BIN)/mypy --strict --follow-imports=silent $(ENGINE)
 
-test: venv lint typecheck
+# The Lite site and the hub's proxy are built/installed first (cached: fast the second time).
+test: venv lint typecheck lite hub-deps
 	$(PY) -m pytest --basetemp=$(PYTEST_TMP) tests baccarat_kit --doctest-modules
 ifneq ($(NOTEBOOKS),)
 	$(PY) -m pytest --basetemp=$(PYTEST_TMP)/nb $(NBVAL) $(NOTEBOOKS)
@@ -64,3 +108,32 @@ clean:
 .PHONY: notebooks
 notebooks: venv
 	$(PY) notebooks/build.py
+
+# ---------------------------------------------------------------------------- delivery
+# The zero-install edition: a JupyterLite site in lite/_output (Pyodide from npm and every wheel
+# served by the site itself; downloads cached in .cache/). Serve it: make lite-serve.
+LITE_OUT := lite/_output
+LITE_DEPS := lite/build.py lite/jupyter-lite.json lite/jupyter_lite_config.json pyproject.toml \
+	baccarat_kit/data/course.toml $(wildcard notebooks/*.ipynb exercises/*.ipynb trainer/*.ipynb \
+	baccarat_kit/*.py baccarat_kit/*/*.py baccarat_kit/*/*.toml)
+LITE_PORT ?= 8870
+.PHONY: lite lite-serve hub-deps hub
+lite: $(LITE_OUT)/baccarat-kit-lite.json
+$(LITE_OUT)/baccarat-kit-lite.json: $(VENV)/.installed $(LITE_DEPS)
+	$(PY) lite/build.py --output $(LITE_OUT)
+
+lite-serve: lite
+	@echo "JupyterLite: open http://127.0.0.1:$(LITE_PORT)/lab/index.html (Ctrl-C stops it)"
+	$(PY) lite/serve.py $(LITE_OUT) --port $(LITE_PORT)
+
+# JupyterHub's proxy (configurable-http-proxy, npm), cached in .cache/npm/chp.
+CHP := .cache/npm/chp/node_modules/.bin/configurable-http-proxy
+hub-deps: $(CHP)
+$(CHP):
+	mkdir -p .cache/npm/chp
+	npm install --silent --no-audit --no-fund --prefix .cache/npm/chp configurable-http-proxy@4
+	test -x $@
+
+# A class on this machine: every learner gets their own course copy at first login.
+hub: venv hub-deps
+	$(BIN)/jupyterhub -f deploy/jupyterhub/jupyterhub_config.py

@@ -22,6 +22,7 @@ COMMANDS: list[str] = [
     "baccarat_kit.odds_cli:register_cli",
     "baccarat_kit.grading.cli:register",
     "baccarat_kit.grading.report:register",
+    "baccarat_kit.course:register",
 ]
 
 
@@ -63,6 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="baccarat-kit: Punto Banco drawing rules and settlement, explained "
                     "(百家樂補牌規則與結算教學工具).",
     )
+    from . import __version__
+
+    parser.add_argument("--version", action="version", version=f"baccarat-kit {__version__}")
     parser.add_argument("--lang", default=None,
                         help="language of messages: zh (繁體中文, default) or en")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -70,6 +74,44 @@ def build_parser() -> argparse.ArgumentParser:
         module_name, _, func = spec.partition(":")
         getattr(importlib.import_module(module_name), func)(sub)
     return parser
+
+
+def optional_extras() -> dict[str, set[str]]:
+    """``{extra: {module names}}`` from the installed package's metadata (one source: the
+    ``[project.optional-dependencies]`` of pyproject.toml); nested extras are expanded."""
+    import re
+    from importlib import metadata
+
+    try:
+        requires = metadata.requires("baccarat-kit") or []
+    except metadata.PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+        return {}
+    direct: dict[str, set[str]] = {}
+    nested: dict[str, set[str]] = {}
+    for req in requires:
+        m = re.match(r"\s*([A-Za-z0-9_.-]+)\s*(?:\[([^\]]*)\])?[^;]*;\s*extra\s*==\s*['\"]([^'\"]+)",
+                     req)
+        if not m:
+            continue
+        name, inner, extra = m.group(1), m.group(2), m.group(3)
+        if re.sub(r"[-_.]+", "-", name.lower()) == "baccarat-kit":
+            nested.setdefault(extra, set()).update(x.strip() for x in (inner or "").split(","))
+        else:
+            direct.setdefault(extra, set()).add(re.sub(r"[-.]+", "_", name.lower()))
+    out = {extra: set(mods) for extra, mods in direct.items()}
+    for extra, inner_extras in nested.items():
+        for inner in inner_extras:
+            out.setdefault(extra, set()).update(direct.get(inner, set()))
+    return out
+
+
+def missing_extra(module: str, command: str | None) -> str | None:
+    """The extra that provides ``module`` (the command's own extra first), or ``None``."""
+    top = module.partition(".")[0].lower()
+    extras = {k: v for k, v in optional_extras().items() if k != "test"}
+    holders = sorted((e for e, mods in extras.items() if top in mods),
+                     key=lambda e: (e != command, len(extras[e]), e))
+    return holders[0] if holders else None
 
 
 def _hoist_lang(argv: list[str]) -> list[str]:
@@ -93,7 +135,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     args_list = _hoist_lang(list(sys.argv[1:] if argv is None else argv))
     parser = build_parser()
-    args = parser.parse_args(args_list)
+    args, rest = parser.parse_known_args(args_list)
+    if rest:
+        if not getattr(args, "passthrough", False):
+            parser.error(message("cli.unknown_arguments", None, value=" ".join(rest)))
+        args.extra = rest  # `baccarat-kit lab DIR --port 8890`: the rest goes to JupyterLab
     saved = i18n._current
     lang = "en"
     try:
@@ -106,6 +152,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args) or 0)
     except BaccaratError as err:
         print(f"baccarat-kit: {err.message(lang)}", file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as err:
+        extra = missing_extra(err.name or "", getattr(args, "command", None))
+        if extra is None:
+            raise
+        print(f"baccarat-kit: {message('cli.missing_extra', lang, module=err.name, extra=extra)}",
+              file=sys.stderr)
         return 2
     except BrokenPipeError:
         # The reader went away (`baccarat-kit cases list | head`): stop quietly.

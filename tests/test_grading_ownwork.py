@@ -66,3 +66,29 @@ def test_missing_function() -> None:
 
 def test_own_solution_with_allowed_import() -> None:
     assert own_work(["from functools import lru_cache", "@lru_cache\n" + OWN], "banker_draws") == (True, "")
+
+
+META = ("class Yes(type):\n    def __instancecheck__(cls, obj):\n        return True\n"
+        "class Any(metaclass=Yes):\n    __match_args__ = ('modules',)\n")
+
+
+@pytest.mark.parametrize("cells, detail", [
+    # issue 11: a metaclass whose __instancecheck__ always says yes, and a positional class
+    # pattern reading the attribute __match_args__ names (``sys.modules`` through any object)
+    ([META, "def banker_draws(t, v):\n    match t:\n        case Any(m):\n            return m\n    return 0"],
+     "case Any(…)"),
+    (["class Any:\n    __match_args__ = ('modules',)",
+      "def banker_draws(t, v):\n    match t:\n        case Any(m):\n            return m\n    return 0"],
+     "case Any(…)"),
+    (["class P:\n    pass", "def banker_draws(t, v):\n    match v:\n        case P(x):\n            return x\n    return 0"],
+     "case P(…)"),
+    (["class K:\n    def __eq__(self, o):\n        return True", "def banker_draws(t, v):\n    return K() == t"],
+     "def __eq__"),
+])
+def test_class_pattern_and_metaclass_tricks_are_refused(cells: list[str], detail: str) -> None:
+    assert own_work(cells, "banker_draws") == (False, detail)
+
+
+def test_self_matching_class_patterns_stay_allowed() -> None:
+    code = "def banker_draws(t, v):\n    match v:\n        case int(x) if x > 7:\n            return False\n    return t < 3"
+    assert own_work([code], "banker_draws") == (True, "")

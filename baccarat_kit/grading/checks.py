@@ -195,6 +195,9 @@ class Exercise:
     id: str
     title: dict[str, str]
     questions: tuple[Question, ...]
+    public: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """The learner copy's metadata (:func:`public_metadata`, no hidden checks): what ``check()``
+    reads beside a learner's notebook, handed to the sandbox so that it sees the same."""
 
     @classmethod
     def from_metadata(cls, meta: Any, where: str) -> Exercise:
@@ -209,7 +212,7 @@ class Exercise:
             raise SpecError("grading.spec.question_ids", where=where, value=", ".join(ids))
         title = meta.get("title", {})
         return cls(str(meta["exercise"]), {"zh": str(title.get("zh", "")), "en": str(title.get("en", ""))},
-                   questions)
+                   questions, public_metadata(meta))
 
     def question(self, qid: str) -> Question:
         for q in self.questions:

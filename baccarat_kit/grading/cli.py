@@ -54,6 +54,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     g.add_argument("--source", default=None, metavar="DIR",
                    help="exercise sources with the hidden checks (default: exercises/source of the kit)")
     g.add_argument("--no-progress", action="store_true", help="no progress bar")
+    g.add_argument("--no-sandbox", action="store_true",
+                   help="run learner code WITHOUT bubblewrap's namespaces, as your own user: only for a "
+                        "trusted, single-user run (recorded in results.json)")
     g.set_defaults(func=_cmd_grade)
 
     c = sub.add_parser(
@@ -123,7 +126,19 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     missing = missing_extra()
     if missing:
         raise GradeUsageError("grading.cli.missing_extra", modules=", ".join(missing))
-    limits = Limits(args.timeout, args.notebook_timeout, args.memory_mb)
+    if args.no_sandbox:
+        print(message("grading.cli.no_sandbox_warning", args.lang), file=sys.stderr)
+    else:
+        from .bwrap import INSTALL_COMMAND, SandboxMissing, check
+
+        try:
+            check()
+        except SandboxMissing as err:
+            what = message(f"grading.cli.sandbox_{err.reason}", args.lang, detail=err.detail)
+            print(f"baccarat-kit grade: {message('grading.cli.no_sandbox', args.lang, detail=what, install=INSTALL_COMMAND)}",
+                  file=sys.stderr)
+            return 2
+    limits = Limits(args.timeout, args.notebook_timeout, args.memory_mb, "none" if args.no_sandbox else "bwrap")
     bar = None
     if not args.no_progress:
         from tqdm import tqdm
@@ -135,12 +150,18 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.close()
-    write_outputs(args.out, subs, exercises, limits, args.lang, update=args.update, skipped=skipped)
-    for item in skipped:
-        print(f"{item['file']}: {item[args.lang]}", file=sys.stderr)
     for s in subs:
         for warning in s.warnings:
             print(f"{s.file}: {warning[args.lang]}", file=sys.stderr)
+    if args.no_sandbox:
+        from ..i18n import both
+
+        for s in subs:
+            s.warnings.append(both("grading.warning.no_sandbox"))
+        print(message("grading.cli.no_sandbox_warning", args.lang), file=sys.stderr)
+    write_outputs(args.out, subs, exercises, limits, args.lang, update=args.update, skipped=skipped)
+    for item in skipped:
+        print(f"{item['file']}: {item[args.lang]}", file=sys.stderr)
     mean = sum(s.score for s in subs) / len(subs)
     print(message("grading.cli.summary", args.lang, count=len(subs), mean=f"{mean:.2f}", out=args.out))
     failure = batch_failure(subs)

@@ -2,15 +2,17 @@
 
 For each submission the grader (this process):
 
-1. reads the file once (it is never written to), hashes it, parses it as JSON and takes its
-   code cells; a file that is not JSON or not a notebook scores 0 with the reason;
+1. checks the file's size, reads it once (it is never written to), hashes it, and has it parsed
+   once in a memory-limited process (:mod:`.reader`): code cells, the exercise it claims, the
+   own-work check of function answers (:mod:`.ownwork`); a file that is too large, not JSON or
+   not a notebook scores 0 with the reason;
 2. finds the exercise (``metadata.baccarat_kit.exercise`` or the file name) among the trusted
    sources (``exercises/source``), whose questions, public and hidden checks it uses;
    the submission's own metadata is never trusted for checks or points;
-3. reads function answers' source itself (:mod:`.ownwork`);
-4. runs the code in a fresh kernel through :mod:`.worker` (a subprocess), in a temporary
-   copy, with per-cell, whole-notebook and memory limits; the kernel only prints the answers
-   as plain JSON after a random nonce (:mod:`._extract`);
+3. runs the code cells with IPython in a sandbox of their own (:mod:`.bwrap` namespaces,
+   :mod:`.runner`), with per-cell, whole-notebook and memory limits; the runner only prints
+   the answers as plain JSON after a random nonce (:mod:`._extract`);
+4. runs each function answer's vetted code alone, in another sandbox;
 5. parses that JSON strictly, validates every type, computes the expected answers with the
    engine (:mod:`.keys`) and compares (:mod:`.checks`).
 
@@ -32,6 +34,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -41,17 +44,29 @@ from typing import Any
 
 from ..errors import BaccaratError
 from ..i18n import both, message
-from . import _extract
+from . import _extract, ownwork
+from . import bwrap as _bwrap
+from . import reader as _reader
 from . import reaper as _reaper
 from . import sandbox as _sandbox
 from .checks import Exercise, Question, QuestionResult, grade_question, question_texts
-from .ownwork import ALLOWED_MODULES, function_code, own_work
+from .ownwork import ALLOWED_MODULES
 from .release import is_learner_copy
 
 DEFAULT_CELL_TIMEOUT = 10.0
 DEFAULT_NOTEBOOK_TIMEOUT = 60.0
 DEFAULT_MEMORY_MB = 1024
 MAX_FILE_BYTES = 20 * 1024 * 1024
+"""Largest submission file read (checked before reading; larger: status ``too_large``)."""
+MAX_REPORT_BYTES = 32 * 1024 * 1024
+"""Most bytes the grader reads from one sandboxed process (larger: status ``kernel_broken``)."""
+PROCESSES = 64
+"""Processes (threads included) one sandbox may run at once (``RLIMIT_NPROC`` inside it)."""
+OPEN_FILES = 256
+READER_MEMORY_MB = _reader.MEMORY_MB
+"""Address space of the process that parses a submission (:mod:`.reader`)."""
+FILE_MB = 64
+"""Largest file learner code may write, in MB (``RLIMIT_FSIZE``)."""
 STARTUP_ALLOWANCE = 60.0
 """Seconds the grader allows a worker beyond the notebook limit (kernel start and shutdown)."""
 WORKER_GRACE = 10.0
@@ -64,10 +79,24 @@ def _source(module: Any) -> str:
     return Path(module.__file__).read_text(encoding="utf-8")
 
 
+_used_sandbox: list[_bwrap.Sandbox] = []
+
+
 def sandbox_description() -> str:
-    """What confines learner code on this machine (written to results.json)."""
+    """What confined learner code in the last batch (written to results.json): bubblewrap's
+    namespaces and Landlock, or ``NONE: --no-sandbox …``."""
+    if _used_sandbox:
+        return _used_sandbox[-1].describe()
     abi = _sandbox.abi_version()
-    return f"landlock ABI {abi}" if abi else "none (Landlock not available)"
+    return f"not started yet (landlock ABI {abi})" if abi else "not started yet (no Landlock)"
+
+
+def _box(limits: Limits) -> _bwrap.Sandbox:
+    """The sandbox learner code runs in: bubblewrap (checked once), or none with ``--no-sandbox``."""
+    box = _bwrap.check() if limits.sandbox == "bwrap" else _bwrap.Sandbox("none")
+    if not _used_sandbox or _used_sandbox[-1] != box:
+        _used_sandbox.append(box)
+    return box
 
 
 class GradeUsageError(BaccaratError):
@@ -76,11 +105,13 @@ class GradeUsageError(BaccaratError):
 
 @dataclass(frozen=True)
 class Limits:
-    """Per-cell and whole-notebook time limits (seconds) and the kernel's memory limit (MB)."""
+    """Per-cell and whole-notebook time limits (seconds), the memory limit (MB) of each process
+    that runs learner code, and the sandbox: ``bwrap`` (namespaces) or ``none`` (``--no-sandbox``)."""
 
     cell_timeout: float = DEFAULT_CELL_TIMEOUT
     notebook_timeout: float = DEFAULT_NOTEBOOK_TIMEOUT
     memory_mb: int = DEFAULT_MEMORY_MB
+    sandbox: str = "bwrap"
 
 
 @dataclass
@@ -273,36 +304,155 @@ def parse_extraction(output: str, nonce: str) -> dict[str, Any] | None:
     return data
 
 
-def _run_worker(job: dict[str, Any], limits: Limits) -> dict[str, Any]:
-    nonce = secrets.token_hex(16)
-    payload = json.dumps({**job, "result_nonce": nonce})
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "baccarat_kit.grading.worker"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-        start_new_session=True, text=True, encoding="utf-8",
-    )
-    try:
-        out, _ = proc.communicate(payload, timeout=limits.notebook_timeout + STARTUP_ALLOWANCE)
-    except subprocess.TimeoutExpired:
-        _stop(proc)
-        return {"status": "notebook_timeout", "cell": None}
-    finally:
-        if proc.poll() is None:
-            _kill_group(proc)
-    for line in out.splitlines():
-        if line.startswith(nonce):
+class _Lines:
+    """Lines from a sandboxed process's stdout, each waited for until a deadline, never more
+    than :data:`MAX_REPORT_BYTES` in all (the grader's memory stays bounded)."""
+
+    def __init__(self, stream: Any) -> None:
+        self.fd = stream.fileno()
+        os.set_blocking(self.fd, False)
+        self.buffer = b""
+        self.total = 0
+        self.eof = False
+
+    def next(self, deadline: float) -> str | None:
+        """The next line (without its newline); ``""`` at the end of output (or past the byte
+        limit); None when the deadline passed first."""
+        import select
+
+        while b"\n" not in self.buffer:
+            if self.eof:
+                return ""
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            ready, _, _ = select.select([self.fd], [], [], left)
+            if not ready:
+                continue
             try:
-                report = json.loads(line[len(nonce):])
-            except ValueError:
-                break
-            if isinstance(report, dict):
-                return report
-    return {"status": "worker_failed", "detail": f"exit {proc.returncode}"}
+                chunk = os.read(self.fd, 1 << 16)
+            except BlockingIOError:
+                continue
+            self.total += len(chunk)
+            if not chunk or self.total > MAX_REPORT_BYTES:
+                self.eof = True
+                self.buffer = b"" if chunk else self.buffer
+                continue
+            self.buffer += chunk
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        return line.decode("utf-8", "replace")
 
 
-def _stop(proc: subprocess.Popen[str]) -> None:
-    """SIGTERM (a worker or reaper then ends everything the learner's code left behind), then
-    SIGKILL to the whole group after :data:`WORKER_GRACE` seconds."""
+def _send(proc: subprocess.Popen[bytes], text: str) -> bool:
+    try:
+        assert proc.stdin is not None
+        proc.stdin.write(text.encode("utf-8") + b"\n")
+        proc.stdin.flush()
+        return True
+    except (BrokenPipeError, OSError):
+        return False
+
+
+def _runner_env(home: str, tmp: str) -> dict[str, str]:
+    """A minimal environment for learner code: no inherited variables, secrets or startup files."""
+    return {
+        "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "HOME": home,
+        "IPYTHONDIR": f"{home}/.ipython", "MPLCONFIGDIR": f"{home}/.mpl", "MPLBACKEND": "Agg",
+        "TMPDIR": tmp, "PYTHONNOUSERSITE": "1", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0",
+        "BACCARAT_KIT_GRADING": "1",
+    }
+
+
+def _start(box: _bwrap.Sandbox, command: list[str], env_for: Callable[[str], dict[str, str]]
+           ) -> tuple[subprocess.Popen[bytes], str | None]:
+    """Start ``command`` in a fresh sandbox; without one, through the reaper in a temporary
+    folder (returned, for the caller to remove)."""
+    if box.isolated:
+        return box.popen(command, env_for(_bwrap.INSIDE_HOME)), None
+    workdir = tempfile.mkdtemp(prefix="bk-grade-")
+    os.makedirs(os.path.join(workdir, ".home", "tmp"))
+    env = env_for(os.path.join(workdir, ".home"))
+    command = [sys.executable, "-I", "-S", "-c", _source(_reaper), *command]
+    return box.popen(command, env, cwd=workdir), workdir
+
+
+def _finish(proc: subprocess.Popen[bytes], box: _bwrap.Sandbox, workdir: str | None) -> None:
+    """End a sandbox and everything in it. With bubblewrap, killing ``bwrap`` ends its PID
+    namespace (``--die-with-parent``), with it every process, System V IPC object and file of
+    the submission. Without, the reaper gets SIGTERM (and ends what the code forked)."""
+    try:
+        if box.isolated:
+            box.end(proc)
+        else:
+            try:
+                proc.wait(2 if proc.poll() is None else 0)
+            except subprocess.TimeoutExpired:
+                _stop(proc)
+            _kill_group(proc)
+    finally:
+        for stream in (proc.stdin, proc.stdout):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+        if workdir:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _drive(proc: subprocess.Popen[bytes], cells: list[str], extraction: str, limits: Limits,
+           writable: list[str], public: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Talk to :mod:`.runner` (see there) and keep its clocks: the status of the run."""
+    lines = _Lines(proc.stdout)
+    job = {"cells": cells, "memory_mb": limits.memory_mb, "cpu_seconds": int(limits.notebook_timeout) + 10,
+           "processes": PROCESSES if limits.sandbox == "bwrap" else 0, "file_mb": FILE_MB,
+           "open_files": OPEN_FILES, "writable": writable, "notebook": public}
+    if not _send(proc, json.dumps(job)):
+        return {"status": "kernel_start", "detail": "the sandbox did not start"}
+    ready = lines.next(time.monotonic() + STARTUP_ALLOWANCE)
+    if ready != "ready":
+        return {"status": "kernel_start", "detail": (ready or "exited before it was ready")[:200]}
+    end = time.monotonic() + limits.notebook_timeout
+    report: dict[str, Any] = {"status": "ok", "cell": None, "errors": 0, "extraction": ""}
+    for index in range(1, len(cells) + 1):
+        remaining = end - time.monotonic()
+        if remaining <= 0:
+            return {**report, "status": "notebook_timeout", "cell": index}
+        deadline = time.monotonic() + min(limits.cell_timeout, remaining)
+        for expected in (f"start {index}", f"done {index} "):
+            line = lines.next(deadline)
+            if line is None:
+                return {**report, "cell": index,
+                        "status": "cell_timeout" if remaining > limits.cell_timeout else "notebook_timeout"}
+            if line == "":
+                return {**report, "status": "kernel_died", "cell": index}
+            if not line.startswith(expected) or (expected.startswith("done") and line[len(expected):] not in (
+                    "ok", "error")):
+                return {**report, "status": "kernel_broken", "cell": index}
+            if line.endswith(" error"):
+                report["errors"] += 1
+    after = len(cells) + 1
+    # The grader's own step gets a per-cell limit, beyond the notebook limit.
+    deadline = time.monotonic() + limits.cell_timeout
+    line = lines.next(deadline)
+    if line == "cells" and _send(proc, json.dumps(extraction)):
+        line = lines.next(deadline)
+    if line is None:
+        return {**report, "status": "no_answers", "cell": after}
+    if line == "":
+        return {**report, "status": "kernel_died", "cell": after}
+    if not line.startswith("answers "):
+        return {**report, "status": "kernel_broken", "cell": after}
+    try:
+        text = json.loads(line[len("answers "):])
+    except ValueError:
+        return {**report, "status": "kernel_broken", "cell": after}
+    return {**report, "extraction": text if isinstance(text, str) else ""}
+
+
+def _stop(proc: subprocess.Popen[Any]) -> None:
+    """SIGTERM (a reaper then ends everything the learner's code left behind), then SIGKILL to
+    the whole group after :data:`WORKER_GRACE` seconds."""
     proc.terminate()
     try:
         proc.wait(WORKER_GRACE)
@@ -311,7 +461,7 @@ def _stop(proc: subprocess.Popen[str]) -> None:
     _kill_group(proc)
 
 
-def _kill_group(proc: subprocess.Popen[str]) -> None:
+def _kill_group(proc: subprocess.Popen[Any]) -> None:
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
@@ -319,37 +469,82 @@ def _kill_group(proc: subprocess.Popen[str]) -> None:
     proc.wait()
 
 
+def _read_submission(path: Path, functions: Sequence[str]) -> tuple[str, int, dict[str, Any]]:
+    """sha256, size and the reader's answer (:mod:`.reader`) for ``path``: the size is checked
+    before the file is read, the file is read once, and parsed once in a memory-limited process."""
+    size = path.stat().st_size
+    digest = hashlib.sha256()
+    if size > MAX_FILE_BYTES:
+        with path.open("rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(block)
+        return digest.hexdigest(), size, {"status": "too_large"}
+    with path.open("rb") as fh:
+        data = fh.read(MAX_FILE_BYTES + 1)
+    digest.update(data)
+    if len(data) > MAX_FILE_BYTES:
+        return digest.hexdigest(), len(data), {"status": "too_large"}
+    header = json.dumps({"ownwork": _source(ownwork), "names": sorted(set(functions)), "size": len(data),
+                         "memory_mb": READER_MEMORY_MB})
+    proc = subprocess.Popen([sys.executable, "-I", "-S", "-c", _source(_reader)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True,
+                            env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"})
+    try:
+        out, _ = proc.communicate(header.encode("utf-8") + b"\n" + data, timeout=_reader.CPU_SECONDS + 10)
+    except subprocess.TimeoutExpired:
+        _kill_group(proc)
+        return digest.hexdigest(), len(data), {"status": "too_complex"}
+    finally:
+        del data
+    try:
+        answer = json.loads(out)
+    except ValueError:
+        answer = None
+    if not isinstance(answer, dict) or not isinstance(answer.get("status"), str):
+        return digest.hexdigest(), size, {"status": "too_complex"}
+    return digest.hexdigest(), size, answer
+
+
 def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = Limits(),
                display: str | None = None) -> Submission:
     """Grade one notebook file (see the module docstring). Never raises for a bad submission."""
     shown = display or str(path)
-    data = path.read_bytes()
-    digest = hashlib.sha256(data).hexdigest()
+    names = [q.answer for ex in exercises.values() for q in ex.questions if q.kind == "function"]
+    digest, size, read = _read_submission(path, names)
 
     def broken(status: str, exercise: Exercise | None = None, **params: Any) -> Submission:
         return Submission(shown, digest, exercise.id if exercise else None, "", status,
                           both(f"grading.reason.{status}", **params),
                           max_score=exercise.max_score if exercise else 0)
 
-    if len(data) > MAX_FILE_BYTES:
-        return broken("too_large", size=len(data), limit=MAX_FILE_BYTES)
-    try:
-        nb = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError) as err:
-        return broken("not_json", detail=type(err).__name__)
-    try:
-        cells = _code_cells(nb)
-    except ValueError as err:
-        return broken("not_notebook", detail=str(err)[:100])
+    if read["status"] == "too_large":
+        return broken("too_large", size=size, limit=MAX_FILE_BYTES)
+    if read["status"] == "too_complex":
+        return broken("too_complex", memory=READER_MEMORY_MB, seconds=_reader.CPU_SECONDS)
+    if read["status"] == "too_much_code":
+        return broken("too_much_code", size=read.get("detail", "?"), limit=_reader.MAX_CODE_BYTES)
+    if read["status"] == "not_json":
+        return broken("not_json", detail=str(read.get("detail", ""))[:100])
+    if read["status"] != "ok":
+        return broken("not_notebook", detail=str(read.get("detail", ""))[:100])
+    cells = [c for c in read.get("cells", []) if isinstance(c, str)]
+    claimed = read.get("exercise")
+    nb: dict[str, Any] = {"metadata": {"baccarat_kit": {"exercise": claimed}}} if isinstance(claimed, str) else {}
     exercise = _which_exercise(nb, path, exercises)
     if exercise is None:
         return broken("unknown_exercise", choices=", ".join(sorted(exercises)))
     warnings = exercise_warnings(nb, path, exercises)
     values = [q for q in exercise.questions if q.kind != "function"]
     functions = [q for q in exercise.questions if q.kind == "function"]
-    static = {q.id: own_work(cells, q.answer) for q in functions}
+    analysed = read.get("functions", {})
+    static: dict[str, tuple[bool, str]] = {}
+    code: dict[str, str] = {}
+    for q in functions:
+        ok, detail, text = (analysed.get(q.answer) or [False, "", None])[:3]
+        static[q.id] = (ok is True, str(detail))
+        code[q.id] = text if isinstance(text, str) else ""
     # Run 1: the whole notebook, then the value and choice answers.
-    report, parsed = _session(path, data, cells, values, limits)
+    report, parsed = _session(cells, values, limits, exercise)
     status = report.get("status")
     if status == "cell_timeout":
         return broken("cell_timeout", exercise, cell=report.get("cell"), seconds=limits.cell_timeout)
@@ -370,7 +565,7 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = Limi
     learner = parsed.get("learner_id") or ""
     answers = dict(parsed["answers"])
     # Run 2: each function answer alone, from the code the grader itself read and vetted.
-    answers.update(_function_answers(path, data, cells, functions, static, limits))
+    answers.update(_function_answers(functions, static, code, limits))
     results = [
         grade_question(q, answers.get(q.id, {"status": "missing"}), learner or None, hidden=True,
                        static_ownwork=static.get(q.id))
@@ -380,27 +575,30 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = Limi
                       exercise.max_score, warnings=warnings)
 
 
-def _session(path: Path, data: bytes, cells: list[str], questions: Sequence[Question],
-             limits: Limits) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """Run ``cells`` in a fresh kernel, in a temporary copy of the submission; extract ``questions``."""
+def _session(cells: list[str], questions: Sequence[Question], limits: Limits, exercise: Exercise | None = None,
+             ) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """Run ``cells`` in a fresh sandbox (:mod:`.runner`); extract ``questions``.
+
+    The sandbox's working folder gets ``EXERCISE.ipynb`` holding only the learner copy's public
+    metadata (from the trusted sources), as beside a learner's notebook, so ``check.options`` and
+    ``check.letter`` work there as in the learner's kernel."""
     nonce = secrets.token_hex(16)
-    workdir = Path(tempfile.mkdtemp(prefix="bk-grade-"))
+    box = _box(limits)
+    proc, workdir = _start(box, [sys.executable, "-I", "-m", "baccarat_kit.grading.runner"],
+                           lambda home: _runner_env(home, "/tmp" if box.isolated else f"{home}/tmp"))
     try:
-        (workdir / path.name).write_bytes(data)
-        report = _run_worker({
-            "workdir": str(workdir), "cells": cells, "extraction": extraction_code(questions, nonce),
-            "cell_timeout": limits.cell_timeout, "notebook_timeout": limits.notebook_timeout,
-            "memory_mb": limits.memory_mb,
-        }, limits)
+        writable = ["/tmp"] if box.isolated else []
+        public = {"name": f"{exercise.id}.ipynb", "metadata": {"baccarat_kit": exercise.public}} if exercise else None
+        report = _drive(proc, cells, extraction_code(questions, nonce), limits, writable, public)
     finally:
-        shutil.rmtree(workdir, ignore_errors=True)
+        _finish(proc, box, workdir)
     parsed = parse_extraction(str(report.get("extraction", "")), nonce) if report.get("status") == "ok" else None
     return report, parsed
 
 
 FUNCTION_RUNNER = r"""
 import builtins, importlib, json, os, resource, sys, types
-job = json.loads(sys.stdin.read())
+job = json.loads(sys.stdin.readline())
 allowed = job["allowed_modules"]
 for name in allowed:  # imported now: once confined, nothing else can be read from disk
     importlib.import_module(name)
@@ -426,6 +624,9 @@ resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 resource.setrlimit(resource.RLIMIT_CPU, (job["cpu_seconds"], job["cpu_seconds"]))
 resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
 resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+if job["processes"]:
+    resource.setrlimit(resource.RLIMIT_NPROC, (job["processes"], job["processes"]))
 learner = {"__name__": "__main__", "__builtins__": safe}
 try:
     exec(compile(job.pop("code"), "<answer>", "exec"), learner)
@@ -435,20 +636,20 @@ sys.stdout = real_stdout
 emit(learner, job["nonce"], job["questions"])
 """
 """Runs a function answer's own code in a bare ``python -I -S`` (no site-packages, so the kit
-cannot be imported), with memory, CPU and file limits, then prints the results. The allowed
-standard modules are imported first; then, where Landlock exists, the process is confined so
-that it can read no file at all (not the kit, not the sources, not ``/proc``). The learner's
-code sees builtins without ``open``, ``exec``, ``eval``, ``compile``, ``getattr`` … and an
-``__import__`` that gives only the allowed modules (a speed bump, not the barrier: see
-docs/grading.md)."""
+cannot be imported) in its own sandbox (namespaces, separate from the notebook's), with
+memory, CPU, process and file limits, then prints the results. The allowed standard modules
+are imported first; then, where Landlock exists, the process is confined so that it can read
+no file at all (not even what its sandbox shows). The learner's code sees builtins without
+``open``, ``exec``, ``eval``, ``compile``, ``getattr`` … and an ``__import__`` that gives only
+the allowed modules (a speed bump, not the barrier: see docs/grading.md)."""
 
 REMOVED_BUILTINS = ("open", "exec", "eval", "compile", "breakpoint", "input", "help", "getattr",
                     "setattr", "delattr", "globals", "locals", "vars", "exit", "quit", "copyright",
                     "credits", "license", "__loader__", "__spec__")
 
 
-def _function_answers(path: Path, data: bytes, cells: list[str], functions: Sequence[Question],
-                      static: dict[str, tuple[bool, str]], limits: Limits) -> dict[str, Any]:
+def _function_answers(functions: Sequence[Question], static: dict[str, tuple[bool, str]],
+                      code: dict[str, str], limits: Limits) -> dict[str, Any]:
     """Function answers computed from only the code the grader read and vetted itself.
 
     Each function's ``def`` and the notebook-level statements it uses (:func:`.function_code`)
@@ -464,7 +665,7 @@ def _function_answers(path: Path, data: bytes, cells: list[str], functions: Sequ
         elif not ok:
             out[q.id] = dict(empty)
         else:
-            out[q.id] = _run_function(function_code(cells, q.answer) or "", q, limits)
+            out[q.id] = _run_function(code[q.id], q, limits)
     return out
 
 
@@ -475,29 +676,37 @@ def _run_function(code: str, question: Question, limits: Limits) -> dict[str, An
         "extract": _source(_extract), "sandbox": _source(_sandbox),
         "allowed_modules": sorted(ALLOWED_MODULES), "removed_builtins": list(REMOVED_BUILTINS),
         "memory_mb": limits.memory_mb, "cpu_seconds": int(limits.cell_timeout) + 2,
+        "processes": PROCESSES if limits.sandbox == "bwrap" else 0,
     }
-    workdir = tempfile.mkdtemp(prefix="bk-grade-fn-")
-    proc = subprocess.Popen(
-        [sys.executable, "-I", "-S", "-c", _source(_reaper), sys.executable, "-I", "-S", "-c", FUNCTION_RUNNER],
-        cwd=workdir, env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"},
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True,
-        text=True, encoding="utf-8", errors="replace",
-    )
+    box = _box(limits)
+    proc, workdir = _start(box, [sys.executable, "-I", "-S", "-c", FUNCTION_RUNNER],
+                           lambda home: {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"})
+    found: str | None = None
+    timed_out = False
     try:
-        stdout, _ = proc.communicate(json.dumps(job), timeout=limits.cell_timeout)
-    except subprocess.TimeoutExpired:
-        _stop(proc)
+        if _send(proc, json.dumps(job)):
+            lines = _Lines(proc.stdout)
+            deadline = time.monotonic() + limits.cell_timeout
+            while True:
+                line = lines.next(deadline)
+                if line is None:
+                    timed_out = True
+                    break
+                if line == "":
+                    break
+                if line.startswith(nonce):
+                    found = line if found is None else ""
+    finally:
+        _finish(proc, box, workdir)
+    if timed_out:
         return {"status": "run-failed",
                 "reason": both("grading.reason.function_timeout", seconds=limits.cell_timeout)}
-    finally:
-        if proc.poll() is None:
-            _kill_group(proc)
-        shutil.rmtree(workdir, ignore_errors=True)
-    parsed = parse_extraction(stdout[:MAX_FILE_BYTES], nonce)
+    parsed = parse_extraction(found, nonce) if found else None
     if parsed is None:
         return {"status": "run-failed",
                 "reason": both("grading.reason.function_failed", detail=f"exit {proc.returncode}")}
-    return parsed["answers"].get(question.id, {"status": "missing"})
+    answer = parsed["answers"].get(question.id, {"status": "missing"})
+    return answer if isinstance(answer, dict) else {"status": "missing"}
 
 
 # ---------------------------------------------------------------- a batch

@@ -99,6 +99,10 @@ REACH_ATTRIBUTES = INDIRECT_NAMES | {
 }
 """Attribute names that lead to modules, frames or globals."""
 
+SELF_MATCHING = frozenset({"bool", "bytearray", "bytes", "dict", "float", "frozenset", "int", "list", "set", "str",
+                           "tuple"})
+"""Classes whose positional pattern ``case int(x)`` matches the value itself (no attribute read)."""
+
 
 def _locals(node: ast.AST) -> set[str]:
     """Parameters and local names of a function (and of functions inside it)."""
@@ -116,8 +120,27 @@ def _locals(node: ast.AST) -> set[str]:
 def own_work(cells: Iterable[str], name: str) -> tuple[bool, str]:
     """``(True, "")`` if function ``name`` is the learner's own ``def`` that does not reach the
     kit; ``(False, what it reaches)`` if not; ``(False, "")`` if there is no such name at all."""
-    ok, detail, _ = _walk(list(cells), name)
+    ok, detail, _ = _walk(_modules(cells), name)
     return ok, detail
+
+
+def analyse(cells: Iterable[str], names: Iterable[str]) -> dict[str, tuple[bool, str, str | None]]:
+    """For each function name: :func:`own_work`'s verdict and :func:`function_code`'s code, with
+    every cell parsed once.
+
+    >>> analyse(["def f(t):\\n    return t < 3", "g = print"], ["f", "g"])
+    {'f': (True, '', 'def f(t):\\n    return t < 3'), 'g': (False, 'g = …', None)}
+    """
+    modules = _modules(cells)
+    out: dict[str, tuple[bool, str, str | None]] = {}
+    for name in names:
+        ok, detail, stmts = _walk(modules, name)
+        out[name] = (ok, detail, "\n".join(ast.unparse(s) for s in stmts) if ok else None)
+    return out
+
+
+def _modules(cells: Iterable[str]) -> list[ast.Module]:
+    return [m for m in (_parse(c) for c in cells) if m is not None]
 
 
 def function_code(cells: Iterable[str], name: str) -> str | None:
@@ -132,12 +155,11 @@ def function_code(cells: Iterable[str], name: str) -> str | None:
     def f(t):
         return t <= LIMIT
     """
-    ok, _, stmts = _walk(list(cells), name)
+    ok, _, stmts = _walk(_modules(cells), name)
     return "\n".join(ast.unparse(s) for s in stmts) if ok else None
 
 
-def _walk(cells: list[str], name: str) -> tuple[bool, str, list[ast.stmt]]:
-    modules = [m for m in (_parse(c) for c in cells) if m is not None]
+def _walk(modules: list[ast.Module], name: str) -> tuple[bool, str, list[ast.stmt]]:
     order = {id(stmt): i for i, stmt in enumerate(s for m in modules for s in m.body)}
     bound = _bindings(modules)
     defs = bound.get(name, [])
@@ -163,10 +185,20 @@ def _walk(cells: list[str], name: str) -> tuple[bool, str, list[ast.stmt]]:
             if isinstance(sub, ast.Name):
                 if sub.id in local and sub.id not in INDIRECT_NAMES:
                     continue  # the function's own variable, whatever its name
-                if sub.id in KIT_NAMES or sub.id in INDIRECT_NAMES:
+                if sub.id in KIT_NAMES or sub.id in INDIRECT_NAMES or sub.id.startswith("__"):
                     return False, sub.id, []
                 todo.extend(b for b in bound.get(sub.id, []) if b is not node)
-            elif isinstance(sub, ast.Attribute | ast.MatchClass):
+            elif isinstance(sub, ast.ClassDef) and sub.keywords:
+                # ``class C(metaclass=M)``: a metaclass whose ``__instancecheck__`` always says yes
+                # turns ``case C(x)`` into an attribute read of anything
+                return False, f"class {sub.name}(metaclass=…)", []
+            elif isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef) and sub.name.startswith("__"):
+                return False, f"def {sub.name}", []
+            elif isinstance(sub, ast.MatchClass) and sub.patterns and not (
+                    isinstance(sub.cls, ast.Name) and sub.cls.id in SELF_MATCHING):
+                # positional class patterns read the attributes named by ``__match_args__``
+                return False, f"case {ast.unparse(sub.cls)[:30]}(…)", []
+            if isinstance(sub, ast.Attribute | ast.MatchClass):
                 # ``case object(__globals__=g)`` reads attributes too, named in kwd_attrs
                 attrs = [sub.attr] if isinstance(sub, ast.Attribute) else sub.kwd_attrs
                 for attr in attrs:

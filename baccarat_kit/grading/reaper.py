@@ -5,10 +5,11 @@ group that the grader kills and is re-parented to init, so it would outlive grad
 subreaper* (``prctl(PR_SET_CHILD_SUBREAPER)``) receives those orphans instead of init, and can
 find and end them: :func:`end_descendants`.
 
-The grading worker (:mod:`.worker`) is a subreaper for the kernel. The function runner is
-started through this module's text (``python -I -S -c TEXT COMMAND…``), which runs COMMAND
-(stdin and stdout passed through), then ends whatever COMMAND left behind, also when it is
-told to stop with SIGTERM; it exits with COMMAND's exit code.
+In the bubblewrap sandbox (:mod:`.bwrap`) a PID namespace does this. With ``--no-sandbox`` the
+runner and the function runner are started through this module's text (``python -I -S -c
+TEXT COMMAND…``), which runs COMMAND (stdin and stdout passed through), then ends whatever
+COMMAND left behind, also when it is told to stop with SIGTERM; it exits with COMMAND's exit
+code.
 """
 
 from __future__ import annotations

@@ -1,0 +1,321 @@
+"""The learner's own copy of the course: ``baccarat-kit course DIR`` and ``baccarat-kit lab``.
+
+A learner never works in the course's source. :func:`install` copies the lessons, the
+learners' copies of the exercises and the trainer (the globs in ``data/course.toml``; never
+``exercises/source/``) into a folder of their own, and records the hash of every file it
+wrote in a manifest (``.baccarat-kit-course.json``) inside that folder. From then on:
+
+* running it again writes only what is missing (a deleted lesson comes back) and never
+  touches a file that is already there;
+* ``update=True`` (``--update``) brings every file the learner has not changed up to the
+  course's current version, and lists the files it kept because the learner changed them.
+
+The same code serves ``make lab`` (folder ``workspace/``), ``pip install baccarat-kit[lab]``
+(the course travels inside the wheel), the JupyterLite site and a JupyterHub class (a copy
+per learner at first login).
+
+>>> import tempfile, pathlib
+>>> with tempfile.TemporaryDirectory() as tmp:
+...     first = install(tmp)
+...     again = install(tmp)
+...     print(first.first_lesson in first.written, again.written)
+True ()
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import hashlib
+import json
+import os
+import re
+import sys
+import tempfile
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from .errors import BaccaratError
+from .i18n import message
+
+MANIFEST = ".baccarat-kit-course.json"
+MANIFEST_SCHEMA = 1
+PACKAGED = Path(__file__).resolve().parent / "_course"  # filled by setup.py in a wheel
+SPEC = Path(__file__).resolve().parent / "data" / "course.toml"
+# A learner's file must never carry a model solution (the markers of exercises/source/).
+SOLUTION_MARKER = re.compile(r"#\s*(?:BEGIN |END )?SOLUTION\b")
+
+
+class CourseError(BaccaratError):
+    """The course cannot be found, read or written where asked."""
+
+
+@dataclass(frozen=True)
+class Spec:
+    """Which files make up the learner's course (``data/course.toml``)."""
+
+    include: tuple[str, ...]
+    exclude: tuple[str, ...]
+    first: str
+
+    @classmethod
+    def load(cls, path: Path = SPEC) -> Spec:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        return cls(tuple(data["include"]), tuple(data["exclude"]), str(data["first"]))
+
+    def excluded(self, rel: str) -> bool:
+        parts = PurePosixPath(rel).parts
+        if any(part in {".ipynb_checkpoints", "__pycache__"} for part in parts):
+            return True
+        return any(fnmatch.fnmatchcase(rel, pattern) for pattern in self.exclude)
+
+
+def repository_root() -> Path | None:
+    """The repository this package was imported from (an editable install), if any."""
+    root = Path(__file__).resolve().parent.parent
+    if (root / "pyproject.toml").is_file() and (root / "notebooks").is_dir():
+        return root
+    return None
+
+
+def course_root() -> Path:
+    """Where the course's files are: inside the installed wheel, else the repository."""
+    if PACKAGED.is_dir():
+        return PACKAGED
+    root = repository_root()
+    if root is None:
+        raise CourseError("course.not_found", path=PACKAGED)
+    return root
+
+
+def discover(root: Path | None = None, spec: Spec | None = None) -> dict[str, Path]:
+    """The course's files under ``root`` as ``{relative posix path: file}``, sorted.
+
+    The include globs are evaluated afresh each time, so a lesson added to ``notebooks/``
+    is part of the course without any list to edit.
+    """
+    root = course_root() if root is None else Path(root)
+    spec = Spec.load() if spec is None else spec
+    found: dict[str, Path] = {}
+    for pattern in spec.include:
+        for path in root.glob(pattern):
+            rel = path.relative_to(root).as_posix()
+            if path.is_file() and not spec.excluded(rel):
+                found[rel] = path
+    if spec.first not in found:
+        raise CourseError("course.not_found", path=root / spec.first)
+    return dict(sorted(found.items()))
+
+
+def solution_lines(data: bytes) -> list[str]:
+    """Lines of a notebook's code cells that carry a model-solution marker (should be none)."""
+    try:
+        nb = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return []
+    bad: list[str] = []
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") != "code":
+            continue
+        src = cell.get("source", "")
+        src = src if isinstance(src, str) else "".join(src)
+        bad.extend(line.strip() for line in src.splitlines() if SOLUTION_MARKER.search(line))
+    return bad
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+@dataclass(frozen=True)
+class Report:
+    """What :func:`install` did, file by file (relative paths)."""
+
+    dest: Path
+    first_lesson: str
+    written: tuple[str, ...]  # new in the folder (first install, a new lesson, a deleted file)
+    updated: tuple[str, ...]  # untouched by the learner, brought to the current version
+    kept: tuple[str, ...]  # changed by the learner (or theirs): left exactly as it was
+    outdated: tuple[str, ...]  # untouched and older than the course; `--update` refreshes them
+    retired: tuple[str, ...]  # written by an earlier version, no longer part of the course
+
+    def explain(self, lang: str | None = None) -> str:
+        lines = [message("course.report.dest", lang, path=self.dest)]
+        for key, files in (("written", self.written), ("updated", self.updated),
+                           ("kept", self.kept), ("outdated", self.outdated),
+                           ("retired", self.retired)):
+            if files:
+                lines.append(message(f"course.report.{key}", lang, count=len(files)))
+                lines.extend(f"  {name}" for name in files)
+        if not (self.written or self.updated or self.kept or self.outdated):
+            lines.append(message("course.report.nothing", lang))
+        if self.outdated:
+            lines.append(message("course.report.hint_update", lang, path=self.dest))
+        return "\n".join(lines)
+
+
+def _read_manifest(dest: Path) -> dict[str, str]:
+    path = dest / MANIFEST
+    if not path.is_file():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        files = data["files"]
+        if not isinstance(files, dict):
+            raise TypeError
+        return {str(k): str(v) for k, v in files.items()}
+    except (ValueError, KeyError, TypeError) as err:
+        raise CourseError("course.bad_manifest", path=path, error=err) from None
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def install(dest: str | os.PathLike[str], *, update: bool = False,
+            root: Path | None = None) -> Report:
+    """Copy the learner's course into ``dest`` without overwriting a file the learner changed.
+
+    ``update=False``: write only files that are missing. ``update=True``: also replace every
+    file whose content is still exactly what an earlier run wrote (its hash is in the
+    manifest) with the current version. A file whose content differs from what was written
+    (the learner's work) is never touched; it is listed in :attr:`Report.kept`.
+    """
+    from . import __version__
+
+    spec = Spec.load()
+    files = discover(root, spec)
+    dest = Path(dest).expanduser().resolve()
+    source_root = (course_root() if root is None else Path(root)).resolve()
+    if dest == source_root:
+        raise CourseError("course.dest_is_source", path=dest)
+    if dest.exists() and not dest.is_dir():
+        raise CourseError("course.dest_not_folder", path=dest)
+    old = _read_manifest(dest)
+    manifest = dict(old)
+    written: list[str] = []
+    updated: list[str] = []
+    kept: list[str] = []
+    outdated: list[str] = []
+    for rel, path in files.items():
+        data = path.read_bytes()
+        bad = solution_lines(data)
+        if bad:
+            raise CourseError("course.has_solution", path=path, line=bad[0])
+        new_hash = sha256(data)
+        target = dest / rel
+        if not target.exists():
+            _write_atomic(target, data)
+            manifest[rel] = new_hash
+            written.append(rel)
+            continue
+        current = sha256(target.read_bytes()) if target.is_file() else None
+        if current == new_hash:
+            manifest[rel] = new_hash  # already the current version
+        elif current is not None and old.get(rel) == current:
+            if update:
+                _write_atomic(target, data)
+                manifest[rel] = new_hash
+                updated.append(rel)
+            else:
+                outdated.append(rel)
+        else:
+            kept.append(rel)
+    retired = sorted(rel for rel in old if rel not in files)
+    if update:
+        for rel in retired:
+            manifest.pop(rel, None)
+    if manifest != old or not (dest / MANIFEST).exists():
+        payload = {"schema": MANIFEST_SCHEMA, "kit_version": __version__,
+                   "files": dict(sorted(manifest.items()))}
+        _write_atomic(dest / MANIFEST,
+                      (json.dumps(payload, indent=1, ensure_ascii=False) + "\n").encode())
+    return Report(dest, spec.first, tuple(written), tuple(updated), tuple(kept),
+                  tuple(outdated), tuple(retired))
+
+
+# --------------------------------------------------------------------------- JupyterLab
+
+
+def lab_command(dest: Path, first: str, extra: Sequence[str] = ()) -> list[str]:
+    """The JupyterLab command that shows only ``dest`` and opens the first lesson."""
+    cmd = [sys.executable, "-m", "jupyterlab", f"--ServerApp.root_dir={dest}",
+           f"--LabApp.default_url=/lab/tree/{first}"]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        cmd.append("--allow-root")  # containers and class machines often run as root
+    return cmd + list(extra)
+
+
+def lab(dest: str | os.PathLike[str], extra: Sequence[str] = (), *,
+        lang: str | None = None) -> int:
+    """Install (or complete) the course in ``dest``, then run JupyterLab on it."""
+    import importlib.util
+
+    if importlib.util.find_spec("jupyterlab") is None:
+        raise ModuleNotFoundError("No module named 'jupyterlab'", name="jupyterlab")
+    report = install(dest)
+    print(report.explain(lang), file=sys.stderr)
+    cmd = lab_command(report.dest, report.first_lesson, extra)
+    sys.stderr.flush()
+    if os.name == "posix":
+        os.execv(cmd[0], cmd)  # the server takes over this process (Ctrl-C stops it)
+    import subprocess  # pragma: no cover - Windows
+
+    return subprocess.call(cmd)  # pragma: no cover
+
+
+# --------------------------------------------------------------------------- command line
+
+DEFAULT_DIR = "baccarat-course"
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "course",
+        help="copy the course into a folder of your own / 把課程複製到自己的資料夾",
+        description="Copy the lessons, the exercises (learner copies) and the trainer into DIR. "
+                    "A file you changed is never overwritten; --update brings the files you did "
+                    "not change up to this version of the kit and lists the ones it kept.",
+    )
+    p.add_argument("dir", nargs="?", default=DEFAULT_DIR,
+                   help=f"folder for your copy (default: ./{DEFAULT_DIR})")
+    p.add_argument("--update", action="store_true",
+                   help="replace files you have not changed with this version's")
+    p.add_argument("--list", action="store_true", help="only list the course's files")
+    p.set_defaults(func=_cmd_course)
+
+    q = sub.add_parser(
+        "lab",
+        help="open JupyterLab on your copy of the course / 以 JupyterLab 開啟你的課程",
+        description="Copy the course into DIR if needed (as `course DIR`), then open JupyterLab "
+                    "showing only DIR, first lesson open. Arguments after DIR go to JupyterLab "
+                    "(e.g. --no-browser --port 8890).",
+    )
+    q.add_argument("dir", nargs="?", default=DEFAULT_DIR,
+                   help=f"folder of your copy (default: ./{DEFAULT_DIR})")
+    q.set_defaults(func=_cmd_lab, passthrough=True)
+
+
+def _cmd_course(args: argparse.Namespace) -> int:
+    if args.list:
+        for rel in discover():
+            print(rel)
+        return 0
+    print(install(args.dir, update=args.update).explain(args.lang))
+    return 0
+
+
+def _cmd_lab(args: argparse.Namespace) -> int:
+    return lab(args.dir, getattr(args, "extra", []), lang=args.lang)
+

@@ -1,0 +1,387 @@
+"""Each submission in its own namespaces, with bubblewrap (``bwrap``, the sandbox of Flatpak).
+
+The learner's notebook (:mod:`.runner`) and, separately, each function answer run as::
+
+    bwrap ARGS… -- python …
+
+where ARGS come from one function, :func:`bwrap_argv`, so the whole sandbox can be read (and is
+tested) as data. The process then has its own user, PID, IPC, network, UTS and cgroup
+namespaces and its own mount namespace in which it sees, read-only, only ``/usr`` (and the
+``/lib``, ``/bin`` … links to it), ``/etc/ld.so.cache``, Python's installation, the virtual
+environment and the kit's *package* folder; a private ``/tmp`` (a size-limited tmpfs that holds
+its working folder and home), a fresh ``/proc`` showing only its own processes and a minimal
+``/dev``. It runs as uid/gid 1000 inside with no capabilities, cannot create user namespaces
+again, has no network but loopback, and is killed with its whole PID namespace when its
+``bwrap`` dies (``--die-with-parent``); ``--new-session`` stops it from reaching the
+grader's terminal. System V IPC objects die with the IPC namespace, files with the tmpfs.
+
+When the grader runs as root, ``bwrap`` itself is started as a fresh unprivileged uid (one per
+sandbox, never a real account), so the learner's processes are not root outside either: no
+file, process or keyring of root's is theirs, and ``RLIMIT_NPROC`` counts only their own
+processes. Folders that uid cannot open (a Python under ``/root``) are first bound, in a private
+mount namespace of root's (``unshare --mount``), onto world-readable empty folders that
+``bwrap`` then binds where Python expects them.
+
+The resource limits (memory, CPU time, processes, file size, open files) are set by the
+sandboxed process on itself, inside the namespaces, before any learner code runs
+(:func:`set_limits`); Landlock (:mod:`.sandbox`) is applied on top where Linux has it.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+INSTALL_COMMAND = "apt-get install bubblewrap"
+"""How to install bubblewrap on Debian and Ubuntu (``dnf install bubblewrap`` on Fedora)."""
+SANDBOX_UID = 1000
+"""The uid and gid learner code has inside its namespaces."""
+HOST_UID_BASE = 1_900_000_000
+"""When the grader is root, each sandbox runs as a uid from here on (no account has them)."""
+TMP_MB = 128
+"""Size of the sandbox's private ``/tmp`` (working folder and home included), in MB."""
+INSIDE_HOME = "/tmp/home"
+INSIDE_WORK = "/tmp/submission"
+SYSTEM_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+"""Top-level folders that are links into ``/usr`` on merged-/usr systems (bound if they are not)."""
+SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/localtime")
+"""The only files of ``/etc`` a sandbox sees (no passwords, keys or host configuration)."""
+
+
+def find_bwrap() -> str | None:
+    """The bwrap program (``/usr/bin/bwrap`` or on ``PATH``), or None."""
+    return shutil.which("bwrap") or (("/usr/bin/bwrap") if os.access("/usr/bin/bwrap", os.X_OK) else None)
+
+
+def host_layout() -> dict[str, str]:
+    """How this machine's top-level system folders look: ``{path: "link:TARGET"}`` for links
+    (``/lib -> usr/lib``), ``{path: "dir"}`` for real folders; absent ones are left out."""
+    out: dict[str, str] = {}
+    for path in SYSTEM_LINKS:
+        if os.path.islink(path):
+            out[path] = "link:" + os.readlink(path)
+        elif os.path.isdir(path):
+            out[path] = "dir"
+    return out
+
+
+def bwrap_argv(
+    command: Sequence[str],
+    binds: Sequence[tuple[int | str, str]],
+    env: Mapping[str, str],
+    *,
+    layout: Mapping[str, str],
+    files: Sequence[str] = SYSTEM_FILES,
+    tmp_mb: int = TMP_MB,
+    info_fd: int | None = None,
+    bwrap: str = "/usr/bin/bwrap",
+) -> list[str]:
+    """The whole command line of one sandbox (every bind read-only; see the module docstring).
+
+    ``binds``: ``(source, path)`` pairs bound read-only at ``path``; ``source`` is a folder or an
+    open file descriptor (int). ``layout``: :func:`host_layout`. ``files``: host files bound
+    read-only when they exist. ``info_fd``: where bwrap writes the host pid of the sandbox's
+    init (``{"child-pid": N}``), whose end is the end of every process in it. Nothing is bound writable: the only writable places are the
+    tmpfs ``/tmp`` (``tmp_mb`` MB) and ``/dev/shm`` (a part of that size).
+
+    >>> argv = bwrap_argv(["python3", "-c", "pass"], [("/opt/py", "/opt/py")], {"HOME": "/tmp/home"},
+    ...                   layout={"/lib": "link:usr/lib", "/lib64": "dir"}, files=())
+    >>> argv[argv.index("--dir"):argv.index("--")]  # doctest: +NORMALIZE_WHITESPACE
+    ['--dir', '/tmp/home', '--dir', '/tmp/submission', '--ro-bind', '/opt/py', '/opt/py',
+     '--remount-ro', '/', '--clearenv', '--setenv', 'HOME', '/tmp/home', '--chdir', '/tmp/submission']
+    >>> argv[argv.index("--"):]
+    ['--', 'python3', '-c', 'pass']
+    >>> [a for a in argv if a.startswith("--bind") or a == "--dev-bind"]
+    []
+    """
+    argv = [
+        bwrap,
+        "--unshare-all", "--unshare-user", "--disable-userns",
+        "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID),
+        "--hostname", "sandbox",
+        "--cap-drop", "ALL",
+        "--die-with-parent", "--new-session",
+        "--ro-bind", "/usr", "/usr",
+    ]
+    for path in sorted(layout):
+        kind = layout[path]
+        if kind.startswith("link:"):
+            argv += ["--symlink", kind[len("link:"):], path]
+        else:
+            argv += ["--ro-bind", path, path]
+    for path in files:
+        if os.path.exists(path):
+            argv += ["--ro-bind", path, path]
+    argv += [
+        "--proc", "/proc",
+        "--dev", "/dev",
+        "--size", str(tmp_mb * 1024 * 1024), "--perms", "1777", "--tmpfs", "/tmp",
+        "--size", str(max(tmp_mb // 4, 1) * 1024 * 1024), "--perms", "1777", "--tmpfs", "/dev/shm",
+        "--dir", INSIDE_HOME, "--dir", INSIDE_WORK,
+    ]
+    for source, path in binds:
+        if isinstance(source, int):
+            argv += ["--ro-bind-fd", str(source), path]
+        else:
+            argv += ["--ro-bind", source, path]
+    if info_fd is not None:
+        argv += ["--info-fd", str(info_fd)]
+    argv += ["--remount-ro", "/", "--clearenv"]
+    for key in sorted(env):
+        argv += ["--setenv", key, env[key]]
+    argv += ["--chdir", INSIDE_WORK, "--", *command]
+    return argv
+
+
+def python_folders() -> list[str]:
+    """What Python needs to run the kit: its installation, the virtual environment, other
+    ``site-packages`` folders on ``sys.path`` and the kit's *package* folder. No other entry of
+    ``sys.path``: ``python -m`` and pytest put the current folder there, which may be the
+    checkout with the instructor's sources."""
+    kit = os.path.realpath(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    wanted = [sys.base_prefix, sys.base_exec_prefix, sys.prefix, sys.exec_prefix, kit,
+              os.path.dirname(os.path.realpath(sys.executable))]
+    wanted += [p for p in sys.path if p and os.path.isabs(p) and os.path.basename(p) in ("site-packages", "dist-packages")]
+    out: list[str] = []
+    for path in sorted({os.path.realpath(p) for p in wanted}, key=len):
+        if path == "/" or path == "/usr" or path.startswith("/usr/"):
+            continue
+        if any(path == o or path.startswith(o + "/") for o in out) or not os.path.isdir(path):
+            continue
+        out.append(path)
+    return out
+
+
+@dataclass(frozen=True)
+class Sandbox:
+    """How learner code is started: ``bwrap`` (namespaces) or ``none`` (``--no-sandbox``)."""
+
+    kind: str
+    bwrap: str | None = None
+
+    @property
+    def isolated(self) -> bool:
+        return self.kind == "bwrap"
+
+    def describe(self) -> str:
+        from .sandbox import abi_version
+
+        abi = abi_version()
+        landlock = f"landlock ABI {abi}" if abi else "no Landlock"
+        if self.isolated:
+            return f"bubblewrap namespaces (user, pid, ipc, net, uts, mount) + {landlock}"
+        return f"NONE: --no-sandbox (learner code ran as the grader's user; {landlock})"
+
+    def popen(self, command: Sequence[str], env: Mapping[str, str], **kwargs: object) -> subprocess.Popen[bytes]:
+        """Start ``command`` (a Python command line) in a fresh sandbox; stdin/stdout pipes,
+        stderr to /dev/null, a new session. Without isolation it runs as is, in a temporary
+        working folder that the caller removes (``kwargs['cwd']``)."""
+        if not self.isolated:
+            cwd = kwargs.get("cwd")
+            return subprocess.Popen(list(command), env=dict(env), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=subprocess.DEVNULL, start_new_session=True,
+                                    cwd=str(cwd) if cwd is not None else None)
+        assert self.bwrap is not None
+        kwargs.pop("cwd", None)
+        folders = python_folders()
+        info_read, info_write = os.pipe()
+        try:
+            if os.geteuid() != 0:
+                argv = bwrap_argv(command, [(f, f) for f in folders], env, layout=host_layout(), info_fd=info_write,
+                                  bwrap=self.bwrap)
+            else:
+                # bwrap runs as a fresh unprivileged uid. Folders that uid cannot reach (a Python
+                # under /root) are first bound, in a private mount namespace of root's, onto
+                # world-readable empty folders, which bwrap then binds where Python expects them.
+                uid = _host_uid()
+                stage = _stage_folder()
+                binds: list[tuple[int | str, str]] = []
+                staged: list[str] = []
+                for i, folder in enumerate(folders):
+                    if _world_readable(folder):
+                        binds.append((folder, folder))
+                    else:
+                        target = os.path.join(stage, str(i))
+                        os.makedirs(target, mode=0o755, exist_ok=True)
+                        staged += [folder, target]
+                        binds.append((target, folder))
+                inner = bwrap_argv(command, binds, env, layout=host_layout(), info_fd=info_write, bwrap=self.bwrap)
+                argv = ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--", *inner]
+                if staged:
+                    argv = ["unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", STAGE_SCRIPT,
+                            "sh", *staged, "--", *argv]
+            proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                    start_new_session=True, env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}, cwd="/",
+                                    pass_fds=[info_write])
+        except BaseException:
+            os.close(info_read)
+            raise
+        finally:
+            os.close(info_write)
+        with _info_lock:
+            _info[proc.pid] = info_read
+        return proc
+
+    def end(self, proc: subprocess.Popen[bytes], grace: float = 1.0) -> None:
+        """End a sandbox: wait ``grace`` seconds for it to finish by itself, else SIGKILL its
+        ``bwrap`` (whose init, and with it the whole PID namespace, then dies); return only
+        once its init has ended (every process of the submission ended and reaped, its IPC
+        namespace and tmpfs freed)."""
+        import signal
+        import time
+
+        try:
+            proc.wait(grace)
+        except subprocess.TimeoutExpired:
+            pass
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        proc.wait()
+        with _info_lock:
+            fd = _info.pop(proc.pid, None)
+        if fd is None:
+            return
+        try:
+            os.set_blocking(fd, False)
+            try:
+                info = os.read(fd, 4096)
+            except BlockingIOError:
+                info = b""
+        finally:
+            os.close(fd)
+        try:
+            child = int(json.loads(info.decode("utf-8", "replace").split("\n\n")[0] or "{}").get("child-pid", 0))
+        except (ValueError, AttributeError):
+            child = 0
+        deadline = time.monotonic() + 10
+        while child > 0 and _alive(child) and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` still runs: a zombie has ended (a PID namespace's init becomes one only
+    after every other process of its namespace has been killed and reaped)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            stat = fh.read()
+    except OSError:
+        return False
+    return stat[stat.rindex(b")") + 2:][:1] not in (b"Z", b"X")
+
+
+_info_lock = threading.Lock()
+_info: dict[int, int] = {}
+"""Read ends of bwrap's ``--info-fd`` pipes, by the pid of the ``bwrap`` (or its wrapper)."""
+
+
+STAGE_SCRIPT = 'set -e; while [ "$1" != "--" ]; do mount --bind -o ro "$1" "$2"; shift 2; done; shift; exec "$@"'
+"""Binds ``SRC DST`` pairs (in root's private mount namespace), then runs the rest."""
+
+
+def _world_readable(path: str) -> bool:
+    """Whether a uid with no account and no groups can list ``path`` (every folder above it
+    searchable by others, the folder itself readable and searchable)."""
+    import stat
+
+    parts = os.path.realpath(path).split("/")
+    for i in range(1, len(parts) + 1):
+        here = "/".join(parts[:i]) or "/"
+        try:
+            mode = os.stat(here).st_mode
+        except OSError:
+            return False
+        if not mode & stat.S_IXOTH:
+            return False
+    return bool(os.stat(path).st_mode & stat.S_IROTH)
+
+
+@functools.cache
+def _stage_folder() -> str:
+    """An empty, world-readable folder of this grader's (removed at exit) for :data:`STAGE_SCRIPT`."""
+    import atexit
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="bk-grader-stage-")
+    os.chmod(folder, 0o755)
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
+
+
+_uid_lock = threading.Lock()
+_uid_counter = itertools.count()
+
+
+def _host_uid() -> int:
+    """A uid no account and no other sandbox of this grader uses (the grader is root)."""
+    with _uid_lock:
+        n = next(_uid_counter)
+    return HOST_UID_BASE + (os.getpid() % 65536) * 1024 + n % 1024
+
+
+class SandboxMissing(RuntimeError):
+    """No working bubblewrap here: ``reason`` is ``missing`` (no bwrap program) or ``broken``
+    (bwrap cannot make the namespaces: ``detail`` says why); the message names both."""
+
+    def __init__(self, reason: str, message: str, detail: str = "") -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.detail = detail
+
+
+@functools.cache
+def check() -> Sandbox:
+    """A working bubblewrap sandbox, tried once (a Python started in it must report uid 1000
+    and no capabilities), or :class:`SandboxMissing` saying what is wrong."""
+    bwrap = find_bwrap()
+    if bwrap is None:
+        raise SandboxMissing("missing", f"bubblewrap (bwrap) is not installed; install it with `{INSTALL_COMMAND}`")
+    box = Sandbox("bwrap", bwrap)
+    probe = "import os; print(os.getuid(), open('/proc/self/status').read().split('CapEff:')[1].split()[0])"
+    try:
+        proc = box.popen([sys.executable, "-I", "-S", "-c", probe], {"PATH": "/usr/bin:/bin"})
+        out, _ = proc.communicate(timeout=30)
+    except (OSError, subprocess.SubprocessError) as err:
+        raise SandboxMissing("broken", f"bubblewrap ({bwrap}) could not be started: {err}", str(err)) from err
+    if proc.returncode != 0 or out.split() != [str(SANDBOX_UID).encode(), b"0000000000000000"]:
+        detail = _why_not(bwrap)
+        raise SandboxMissing("broken", f"bubblewrap ({bwrap}) cannot create the sandbox here: {detail}", detail)
+    return box
+
+
+def _why_not(bwrap: str) -> str:
+    try:
+        proc = subprocess.run([bwrap, "--unshare-user", "--ro-bind", "/", "/", "true"], capture_output=True,
+                              timeout=30, check=False)
+        err = proc.stderr.decode(errors="replace").strip()
+    except (OSError, subprocess.SubprocessError) as exc:
+        err = str(exc)
+    return (err or "unknown error") + (
+        " (user namespaces must be allowed: sysctl user.max_user_namespaces, "
+        "kernel.unprivileged_userns_clone or kernel.apparmor_restrict_unprivileged_userns)")
+
+
+def set_limits(memory_mb: int, cpu_seconds: int, processes: int, file_mb: int, open_files: int) -> None:
+    """Resource limits of this process and its children, set from inside the sandbox
+    (``processes`` 0: left alone, as without a sandbox, where the count would be the user's)."""
+    import resource
+
+    limits = [(resource.RLIMIT_AS, memory_mb * 1024 * 1024), (resource.RLIMIT_CPU, cpu_seconds),
+              (resource.RLIMIT_FSIZE, file_mb * 1024 * 1024), (resource.RLIMIT_NOFILE, open_files),
+              (resource.RLIMIT_CORE, 0)]
+    if processes:
+        limits.append((resource.RLIMIT_NPROC, processes))
+    for which, value in limits:
+        _soft, hard = resource.getrlimit(which)
+        if hard != resource.RLIM_INFINITY:
+            value = min(value, hard)
+        resource.setrlimit(which, (value, value))

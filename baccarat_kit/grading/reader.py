@@ -1,0 +1,101 @@
+"""Read a submission in a separate, memory-limited process, and parse it once.
+
+A notebook is untrusted data: 20 MB of JSON can become gigabytes of Python objects (a list of
+millions of empty lists), and 20 MB of code gigabytes of syntax tree. So the grader does not
+parse it itself: it pipes the file's bytes (read once, size checked first) into
+``python -I -S -c <this file>``, which
+
+* limits its own address space (:data:`MEMORY_MB`) and CPU time before it parses anything;
+* parses the JSON once, takes the code cells and the exercise the notebook claims;
+* refuses more than :data:`MAX_CODE_BYTES` of code in all (an honest exercise has a few KB);
+* parses each cell once and runs the own-work check (:mod:`.ownwork`) for the function names
+  asked, with the code each function answer needs;
+* prints one line of JSON: ``{"status": "ok", "exercise": …, "cells": […], "functions": {…}}``
+  or ``{"status": "not_json" | "not_notebook" | "too_much_code", "detail": …}``.
+
+If it runs out of memory or time, the grader gives the file the status ``too_complex``: the
+grader's own memory holds only the file's bytes and this small answer.
+
+Standard library only (and :mod:`.ownwork`'s text, sent with the job).
+"""
+
+import json
+import resource
+import sys
+import types
+from typing import Any
+
+MEMORY_MB = 1024
+CPU_SECONDS = 30
+MAX_CODE_BYTES = 1024 * 1024
+"""All code cells together, in bytes of UTF-8: more is refused (status ``too_much_code``)."""
+
+
+def code_cells(nb: Any) -> list[str]:
+    """The code cells' text, or ValueError naming what makes ``nb`` not a notebook."""
+    if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list):
+        raise ValueError("no list of cells")
+    if nb.get("nbformat") != 4:
+        raise ValueError(f"nbformat {nb.get('nbformat')!r}, not 4")
+    cells: list[str] = []
+    for cell in nb["cells"]:
+        if not isinstance(cell, dict) or "cell_type" not in cell:
+            raise ValueError("a cell without a type")
+        if cell["cell_type"] != "code":
+            continue
+        src = cell.get("source", "")
+        if isinstance(src, list) and all(isinstance(s, str) for s in src):
+            src = "".join(src)
+        if not isinstance(src, str):
+            raise ValueError("a code cell whose source is not text")
+        cells.append(src)
+    return cells
+
+
+def claimed_exercise(nb: dict[str, Any]) -> str | None:
+    meta = nb.get("metadata")
+    kit = meta.get("baccarat_kit") if isinstance(meta, dict) else None
+    claimed = kit.get("exercise") if isinstance(kit, dict) else None
+    return claimed if isinstance(claimed, str) and len(claimed) <= 200 else None
+
+
+def read(data: bytes, names: list[str], ownwork: Any) -> dict[str, Any]:
+    """The reader's answer for the bytes ``data`` (see the module docstring)."""
+    try:
+        nb = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as err:
+        return {"status": "not_json", "detail": type(err).__name__}
+    del data
+    try:
+        cells = code_cells(nb)
+    except ValueError as err:
+        return {"status": "not_notebook", "detail": str(err)[:100]}
+    claimed = claimed_exercise(nb)
+    del nb
+    size = sum(len(c.encode("utf-8", "surrogatepass")) for c in cells)
+    if size > MAX_CODE_BYTES:
+        return {"status": "too_much_code", "detail": str(size)}
+    try:
+        functions = ownwork.analyse(cells, names)
+    except RecursionError:
+        functions = {name: (False, "code nested too deeply", None) for name in names}
+    return {"status": "ok", "exercise": claimed, "cells": cells,
+            "functions": {k: list(v) for k, v in functions.items()}}
+
+
+def main() -> None:
+    header = json.loads(sys.stdin.buffer.readline())
+    limit = int(header.get("memory_mb", MEMORY_MB)) * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    resource.setrlimit(resource.RLIMIT_CPU, (CPU_SECONDS, CPU_SECONDS))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    ownwork = types.ModuleType("ownwork")
+    exec(compile(header["ownwork"], "ownwork.py", "exec"), ownwork.__dict__)
+    data = sys.stdin.buffer.read(header["size"] + 1)
+    answer = read(data, header["names"], ownwork)
+    sys.stdout.write(json.dumps(answer) + "\n")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":  # pragma: no cover - runs as ``python -I -S -c``
+    main()

@@ -1,0 +1,153 @@
+"""How much faster ``baccarat-kit grade`` (every submission in its own bubblewrap sandbox) is than
+plain ``jupyter nbconvert --to notebook --execute`` on the same notebooks, at the same parallelism.
+
+Run by hand (not a timed test):
+
+    .venv/bin/python benchmarks/bench_grade.py [--copies 4] [--jobs 2] [--runs 3]
+
+The batch is class-sized: for each of the six exercises its model solution, the learner's blank
+copy and ``--copies`` wrong copies (the solution with some answers replaced by wrong values or a
+wrong function, a different subset each), so 36 files by default. Each run times both, in
+alternating order (the grader first in even runs, nbconvert first in odd ones), each as a fresh
+subprocess; nbconvert executes every notebook once, with ``--allow-errors`` (a blank copy stops
+at its first ``...`` otherwise), no sandbox and no grading at all: the least that nbgrader and
+otter do per notebook. Prints each run, the medians, their ratio and the grader's peak memory
+(largest resident size of the grader process and of the children it reaped itself). Wall time
+depends on the machine's load (both sides slow down, nbconvert's start-up, which imports
+jsonschema's grammars, the most): report the load average with the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+
+
+def wrong_copy(nb: dict, variant: int, copies: int) -> dict:
+    """The solution with every ``copies``-th question (from ``variant``) answered wrongly."""
+    out = copy.deepcopy(nb)
+    questions = nb["metadata"]["baccarat_kit"]["questions"]
+    lines = []
+    for i, q in enumerate(questions):
+        if i % copies != variant:
+            continue
+        if q["kind"] == "function":
+            lines.append(f"def {q['answer']}(*args):\n    return 0")
+        else:
+            lines.append(f"{q['answer']} = None")
+    out["cells"].append({"cell_type": "code", "execution_count": None, "id": f"wrong-{variant}", "metadata": {},
+                         "outputs": [], "source": "\n".join(lines) or "pass"})
+    return out
+
+
+def make_batch(folder: Path, copies: int) -> list[Path]:
+    paths = []
+    for source in sorted((ROOT / "exercises" / "source").glob("*.ipynb")):
+        nb = json.loads(source.read_text(encoding="utf-8"))
+        stem = source.stem
+        shutil.copy(source, folder / f"{stem}-solution.ipynb")
+        shutil.copy(ROOT / "exercises" / source.name, folder / f"{stem}-blank.ipynb")
+        paths += [folder / f"{stem}-solution.ipynb", folder / f"{stem}-blank.ipynb"]
+        for k in range(copies):
+            path = folder / f"{stem}-wrong{k}.ipynb"
+            path.write_text(json.dumps(wrong_copy(nb, k, copies), ensure_ascii=False), encoding="utf-8")
+            paths.append(path)
+    return paths
+
+
+def grade(paths: list[Path], out: Path, jobs: int) -> tuple[float, int]:
+    script = ("import json, resource, sys\nfrom baccarat_kit.cli import main\ncode = main(sys.argv[1:])\n"
+              "sys.stderr.write('PEAK ' + json.dumps([resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,"
+              " resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss]) + '\\n')\nraise SystemExit(code)\n")
+    start = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", script, "grade", *map(str, paths), "--out", str(out), "--jobs",
+                           str(jobs), "--no-progress"], capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - start
+    if proc.returncode:
+        raise SystemExit(f"grade failed: {proc.stderr[-2000:]}")
+    peak = json.loads(proc.stderr.rsplit("PEAK ", 1)[1])
+    grade.peaks.append(peak)  # type: ignore[attr-defined]
+    return wall, proc.returncode
+
+
+grade.peaks = []  # type: ignore[attr-defined]
+
+
+def nbconvert(paths: list[Path], out: Path, jobs: int, env: dict[str, str]) -> tuple[float, int]:
+    out.mkdir(parents=True, exist_ok=True)
+
+    def one(path: Path) -> int:
+        return subprocess.run([str(BIN / "jupyter"), "nbconvert", "--to", "notebook", "--execute", "--allow-errors",
+                               "--ExecutePreprocessor.timeout=60", "--ExecutePreprocessor.kernel_name=python3",
+                               "--output-dir", str(out), str(path)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False).returncode
+
+    start = time.perf_counter()
+    with ThreadPoolExecutor(jobs) as pool:
+        codes = list(pool.map(one, paths))
+    wall = time.perf_counter() - start
+    if any(codes):
+        raise SystemExit(f"nbconvert failed on {sum(1 for c in codes if c)} notebook(s)")
+    return wall, 0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--copies", type=int, default=4, help="wrong copies per exercise (default 4: 36 files)")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="bk-bench-grade-"))
+    try:
+        batch = work / "batch"
+        batch.mkdir()
+        paths = make_batch(batch, args.copies)
+        home = work / "home"
+        home.mkdir()
+        env = {**os.environ, "HOME": str(home), "JUPYTER_CONFIG_DIR": str(home / ".jupyter"),
+               "JUPYTER_DATA_DIR": str(home / ".local"), "IPYTHONDIR": str(home / ".ipython"),
+               "MPLCONFIGDIR": str(home / ".mpl"), "MPLBACKEND": "Agg"}
+        print(f"{len(paths)} notebooks, --jobs {args.jobs}, {args.runs} runs; load average {os.getloadavg()[0]:.1f}")
+        ours, theirs = [], []
+        for run in range(args.runs):
+            order = ["grade", "nbconvert"] if run % 2 == 0 else ["nbconvert", "grade"]
+            for which in order:
+                if which == "grade":
+                    wall, _ = grade(paths, work / f"out-{run}", args.jobs)
+                    ours.append(wall)
+                else:
+                    wall, _ = nbconvert(paths, work / f"nbconvert-{run}", args.jobs, env)
+                    theirs.append(wall)
+                print(f"run {run + 1}: {which:9s} {wall:6.1f} s", flush=True)
+        a, b = statistics.median(ours), statistics.median(theirs)
+        ratios = [t / o for o, t in zip(ours, theirs, strict=True)]
+        self_kb = max(p[0] for p in grade.peaks)  # type: ignore[attr-defined]
+        child_kb = max(p[1] for p in grade.peaks)  # type: ignore[attr-defined]
+        print(f"median: baccarat-kit grade {a:.1f} s, nbconvert --execute {b:.1f} s: {b / a:.1f}x faster "
+              f"(per-run ratios {', '.join(f'{r:.1f}' for r in ratios)}; median {statistics.median(ratios):.1f}x)")
+        print(f"grader peak memory: {self_kb / 1024:.0f} MB (its own process), {child_kb / 1024:.0f} MB (largest "
+              "child it reaped: the readers; a sandbox's processes are reaped inside their PID namespace "
+              "and not counted here)")
+        results = json.loads((work / "out-0" / "results.json").read_text(encoding="utf-8"))
+        full = sum(1 for s in results["submissions"] if s["score"] == s["max_score"])
+        print(f"check: {full} of {len(paths)} at full marks (the {len(paths) // (args.copies + 2)} solutions); "
+              f"sandbox: {results['limits']['sandbox']}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,171 @@
+"""The zero-install edition (issue 14): the JupyterLite site of ``make lite``, offline.
+
+The site (``lite/_output``, built by ``make lite``; ``make test`` builds it first) is served on
+loopback by a plain static server. Headless Chromium may reach nothing else: every request
+to another host is aborted and recorded. The test opens lesson 00, waits for the Pyodide
+kernel (its runtime and every wheel come from the site), runs all cells and uses the
+HandBuilder. Measured: about 2–3 min on a loaded 2-core machine (the Pyodide kernel alone takes 60–100 s
+to start: it loads ~25 wheels and compiles the interpreter).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.server
+import json
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+from conftest import ARTIFACTS, CHROMIUM, free_port, require_browser
+
+import baccarat_kit as bk
+from baccarat_kit.i18n import message
+
+REPO = Path(__file__).resolve().parents[2]
+SITE = REPO / "lite" / "_output"
+KERNEL_MS = 180_000
+RUN_ALL_MS = 240_000
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    extensions_map: ClassVar[dict[str, str]] = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm",
+        ".json": "application/json", ".whl": "application/octet-stream",
+    }
+
+    def log_message(self, *args: Any) -> None:  # quiet
+        pass
+
+
+@contextlib.contextmanager
+def serve(folder: Path) -> Iterator[str]:
+    port = free_port()
+    handler = functools.partial(_Handler, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def site() -> Path:
+    if not (SITE / "baccarat-kit-lite.json").is_file():
+        reason = f"{SITE} not built: run `make lite` (make test does)"
+        if require_browser():
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return SITE
+
+
+def test_site_serves_pyodide_and_every_wheel_itself(site: Path) -> None:
+    config = json.loads((site / "jupyter-lite.json").read_text(encoding="utf-8"))
+    kernel = config["jupyter-config-data"]["litePluginSettings"][
+        "@jupyterlite/pyodide-kernel-extension:kernel"]
+    assert kernel["pyodideUrl"] == "./static/pyodide/pyodide.mjs"
+    assert kernel["disablePyPIFallback"] is True
+    lock = json.loads((site / "static/pyodide/pyodide-lock.json").read_text(encoding="utf-8"))
+    for name in kernel["loadPyodideOptions"]["packages"]:
+        entry = lock["packages"][name]
+        assert (site / "static/pyodide" / entry["file_name"]).is_file(), name
+        for dep in entry["depends"]:
+            assert (site / "static/pyodide" / lock["packages"][dep]["file_name"]).is_file(), dep
+    # The course, never the instructor sources; numpy lessons say so.
+    meta = json.loads((site / "baccarat-kit-lite.json").read_text(encoding="utf-8"))
+    files = [p.relative_to(site / "files").as_posix() for p in (site / "files").rglob("*.ipynb")]
+    assert meta["first"] in files and not [f for f in files if "source" in f.split("/")]
+    for rel, count in meta["needs_full_edition"].items():
+        nb = json.loads((site / "files" / rel).read_text(encoding="utf-8"))
+        shown = [c for c in nb["cells"] if "full-edition-only" in c["metadata"].get("tags", [])]
+        assert len(shown) == count + 1, rel  # each such cell, and the note at the top
+        assert all(c["cell_type"] == "markdown" and "numpy" in c["source"] for c in shown), rel
+
+
+def test_lesson_00_runs_offline_and_the_hand_builder_answers(site: Path, browser: Any) -> None:
+    reason = None
+    if not Path(CHROMIUM).exists():
+        reason = f"{CHROMIUM} not found"
+    if reason:
+        if require_browser():
+            pytest.fail(reason)
+        pytest.skip(reason)
+    from playwright.sync_api import expect
+
+    first = json.loads((site / "baccarat-kit-lite.json").read_text())["first"]
+    blocked: list[str] = []
+
+    def only_loopback(route: Any) -> None:
+        url = route.request.url
+        if url.startswith(("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:", "about:")):
+            route.continue_()
+        else:
+            blocked.append(url)
+            route.abort()
+
+    with serve(site) as base:
+        # Two fences: a proxy that does not exist for every host but loopback (so even a
+        # request of JupyterLite's service worker cannot leave the machine), and routing that
+        # aborts and records every non-loopback request of the page.
+        context = browser.new_context(viewport={"width": 1280, "height": 1000}, locale="zh-TW",
+                                      proxy={"server": "http://127.0.0.1:9",
+                                             "bypass": "127.0.0.1"})
+        context.route("**/*", only_loopback)
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        console: list[str] = []
+        page.on("console", lambda msg: console.append(msg.text))
+        try:
+            page.goto(f"{base}/lab/index.html?path={first}")
+            status = page.locator(".jp-StatusBar-TextItem", has_text=re.compile(r"Pyodide"))
+            expect(status.first).to_have_text(re.compile(r"\| Idle$"), timeout=KERNEL_MS)
+
+            page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
+            page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Run All Cells$")).click()
+            page.wait_for_function(
+                """() => {
+                    const p = [...document.querySelectorAll(
+                        '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputPrompt')]
+                        .map(x => x.textContent.trim());
+                    return p.length > 0 && p.every(t => /^\\[\\d+\\]:$/.test(t));
+                }""", timeout=RUN_ALL_MS)
+            # Every cell ran without an error (those needing numpy are shown, not run).
+            errors = page.locator(".jp-CodeCell .jp-OutputArea-output"
+                                  "[data-mime-type='application/vnd.jupyter.stderr']")
+            assert errors.count() == 0, errors.all_inner_texts()
+
+            # The lesson's HandBuilder, live: change the banker's second card and the
+            # kernel (Pyodide, in this page) answers with the engine's result.
+            root = page.locator(".bk-hand-builder").first
+            sequence = root.locator(".bk-sequence input")
+            cards = sequence.input_value().split()
+            now = bk.play(" ".join(cards))
+            expect(root.locator(".bk-totals")).to_contain_text(str(now.banker_total))
+            new_b2 = "4" if cards[3] == "5" else "5"
+            after = bk.play(" ".join([*cards[:3], new_b2, *cards[4:]]))
+            assert after.winner != now.winner  # the change is visible
+            root.locator(".bk-card-b2 select").select_option(new_b2)
+            winner = [message(f"coup.result-{after.winner}", lang, player=after.player_total,
+                              banker=after.banker_total) for lang in ("zh", "en")]
+            expect(root.locator(".bk-winner")).to_contain_text(
+                re.compile("|".join(re.escape(w) for w in winner)), timeout=60_000)
+        except Exception:
+            ARTIFACTS.mkdir(exist_ok=True)
+            with contextlib.suppress(Exception):
+                page.screenshot(path=str(ARTIFACTS / "lite-lesson-00.png"), full_page=True)
+                (ARTIFACTS / "lite-console.txt").write_text("\n".join(console) + "\n\nblocked:\n"
+                                                            + "\n".join(blocked))
+            raise
+        finally:
+            context.close()
+    # Nothing the kernel needs was asked of another host (a blocked font or icon would show
+    # here too; none is expected).
+    assert not blocked, blocked

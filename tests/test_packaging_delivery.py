@@ -1,0 +1,71 @@
+"""Binder and JupyterHub configuration files (issue 14): they parse and name the right entry
+points. The hub itself runs in tests/browser/test_hub.py; the Lite site in test_lite.py."""
+
+from __future__ import annotations
+
+import ast
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from baccarat_kit import course
+
+REPO = Path(__file__).resolve().parents[1]
+FIRST = course.Spec.load().first
+
+
+def test_binder_installs_the_lab_extra_and_the_badge_opens_lesson_00() -> None:
+    post = REPO / "binder" / "postBuild"
+    assert post.stat().st_mode & 0o111, "postBuild must be executable"
+    if shutil.which("bash"):
+        subprocess.run(["bash", "-n", str(post)], check=True)
+    text = post.read_text(encoding="utf-8")
+    assert re.search(r"pip install [^\n]*\"\.\[lab\]\"", text)
+    assert "rm -rf exercises/source" in text  # a Binder session is a learner's
+    assert re.fullmatch(r"python-3\.1[1-9]\n", (REPO / "binder" / "runtime.txt").read_text())
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    badge = re.search(r"\(https://mybinder\.org/v2/gh/[^)]*urlpath=lab/tree/([^)\s]+)\)", readme)
+    assert badge and badge.group(1) == FIRST and (REPO / FIRST).is_file()
+    assert "https://mybinder.org/badge_logo.svg" in readme
+
+
+def test_hub_config_parses_and_uses_the_course_code() -> None:
+    source = (REPO / "deploy" / "jupyterhub" / "jupyterhub_config.py").read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    assert "course.install(" in source
+    assigned = {ast.unparse(t.targets[0]) for t in ast.walk(tree) if isinstance(t, ast.Assign)}
+    for key in ("c.JupyterHub.authenticator_class", "c.JupyterHub.spawner_class",
+                "c.Spawner.pre_spawn_hook", "c.Spawner.default_url",
+                "c.ConfigurableHTTPProxy.command"):
+        assert key in assigned, key
+    assert '"dummy"' in source and "SimpleLocalProcessSpawner" in source
+
+
+def test_z2jh_values_parse_and_copy_the_course() -> None:
+    yaml = pytest.importorskip("yaml")
+    values = yaml.safe_load((REPO / "deploy" / "jupyterhub" / "values.yaml").read_text())
+    single = values["singleuser"]
+    assert single["defaultUrl"].endswith(FIRST)
+    start = " ".join(single["lifecycleHooks"]["postStart"]["exec"]["command"])
+    assert "baccarat-kit course /home/jovyan/course" in start
+    assert values["hub"]["config"]["JupyterHub"]["authenticator_class"]
+
+
+def test_gather_copies_each_learners_exercises(tmp_path: Path) -> None:
+    import sys
+
+    sys.path.insert(0, str(REPO / "deploy" / "jupyterhub"))
+    try:
+        from gather import gather
+    finally:
+        sys.path.pop(0)
+    for learner in ("ann", "ben"):
+        ex = tmp_path / "hub" / "homes" / learner / "course" / "exercises"
+        ex.mkdir(parents=True)
+        (ex / "01-x.ipynb").write_text(learner)
+    found = gather(tmp_path / "hub", tmp_path / "out")
+    assert found == {"ann": ["01-x.ipynb"], "ben": ["01-x.ipynb"]}
+    assert (tmp_path / "out" / "ben" / "01-x.ipynb").read_text() == "ben"
