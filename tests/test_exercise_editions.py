@@ -107,3 +107,18 @@ def test_the_english_solutions_score_as_the_chinese_ones(tmp_path: Path) -> None
     doc = json.loads((out / "results.json").read_text(encoding="utf-8"))
     for sub in doc["submissions"]:
         assert sub["status"] == "ok" and sub["score"] == sub["max_score"] > 0, sub["file"]
+
+
+def test_the_learner_course_ships_both_editions() -> None:
+    """`baccarat-kit course` (and the wheel, which uses the same globs) carries the English
+    lessons and exercises; `baccarat-kit --lang en lab` opens the English lesson 00."""
+    from baccarat_kit import course
+
+    files = course.discover(ROOT)
+    for name in ("notebooks/en/00-how-to-use.ipynb", "notebooks/en/10-summary.ipynb",
+                 *(f"exercises/en/{s.name}" for s in SOURCES)):
+        assert name in files, name
+    assert not [f for f in files if f.startswith("exercises/source/")]
+    first = course.Spec.load().first
+    assert course.first_lesson(ROOT, first, "en") == "notebooks/en/00-how-to-use.ipynb"
+    assert course.first_lesson(ROOT, first, "zh") == first
