@@ -174,5 +174,10 @@ BELIEFS = {
     "third-card-helps": "a claim about chances, not a rule that gives a value",
     "commission-vs-drawing": "a no-commission table draws the same cards: the mistake changes no value",
     "bet-beats-edge": "about long-run results (lesson 08), not one coup's value",
+    # Asked as choices in the lessons' quizzes (course branch); no mistaken rule written for them yet.
+    "player-draws-before-natural": "asked as a choice (lesson 02's quiz); no mistaken rule yet",
+    "six-seven-natural": "asked as a choice (lesson 02's quiz); no mistaken rule yet",
+    "bet-changes-drawing": "about who bets where, not a value",
+    "no-commission-standard-5pct": "asked as a choice (lesson 07's quiz); no mistaken rule yet",
 }
 """The misconceptions that no value question can express (asked as choices or in lessons)."""
