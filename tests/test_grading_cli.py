@@ -157,7 +157,7 @@ def test_a_missing_extra_names_the_pip_install(tmp_path: Path, capsys: pytest.Ca
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(g, "missing_extra", lambda: ["jupyter_client", "ipykernel"])
     code, err = _run(capsys, "grade", str(SOURCE / "01-card-values.ipynb"), "--out", str(tmp_path / "out"))
-    assert code == 2 and "pip install 'baccarat-kit[grade]'" in err and "ipykernel" in err
+    assert code == 2 and 'pip install "baccarat-kit[grade]"' in err and "ipykernel" in err
     assert not (tmp_path / "out").exists()
 
 

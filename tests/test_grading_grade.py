@@ -184,8 +184,8 @@ def test_gradebook_columns_and_feedback_pages(batch: dict[str, Any]) -> None:
     header = text.splitlines()[0].split(",")
     assert header[:4] == ["file", "learner", "score", "max_score"]
     exercises = load_exercises(ROOT / "exercises" / "source")
-    assert header[4:-5] == [f"{ex}:{q.id}" for ex in sorted(exercises) for q in exercises[ex].questions]
-    assert header[-5:] == ["graded_at", "submitted_at", "late", "status", "owner"]
+    assert header[4:-6] == [f"{ex}:{q.id}" for ex in sorted(exercises) for q in exercises[ex].questions]
+    assert header[-6:] == ["graded_at", "submitted_at", "late", "status", "owner", "sandbox"]
     pages = sorted(p.name for p in (batch["out"] / "feedback").iterdir())
     assert len(pages) == len(batch["paths"])
     s = sub(batch, next(p for p in FIXTURES if p.stem == "cheat-eq-always-true"))

@@ -71,8 +71,9 @@ def question_columns(rows: Sequence[Mapping[str, Any]], questions: Mapping[str, 
 
 def grades_csv(rows: Sequence[Mapping[str, Any]], questions: Mapping[str, Sequence[str]]) -> str:
     """The wide gradebook: ``file, learner, score, max_score``, one column per
-    ``exercise:question``, then ``graded_at, submitted_at, late, status, owner`` (``owner``: the
-    learner folder ``collect`` took the file from)."""
+    ``exercise:question``, then ``graded_at, submitted_at, late, status, owner, sandbox`` (``owner``:
+    the learner folder ``collect`` took the file from; ``sandbox``: "bwrap", or "none" for a row
+    graded with ``--no-sandbox``)."""
     cols = question_columns(rows, questions)
     out = []
     for r in rows:
@@ -80,10 +81,11 @@ def grades_csv(rows: Sequence[Mapping[str, Any]], questions: Mapping[str, Sequen
         line: list[Any] = [r.get("file"), r.get("learner"), r.get("score"), r.get("max_score")]
         for ex, q in cols:
             line.append(scores.get(q, 0) if r.get("exercise") == ex else None)
-        line += [r.get("graded_at"), r.get("submitted_at"), r.get("late"), r.get("status"), r.get("owner")]
+        line += [r.get("graded_at"), r.get("submitted_at"), r.get("late"), r.get("status"), r.get("owner"),
+                 r.get("sandbox", "bwrap")]
         out.append(line)
     header = ["file", "learner", "score", "max_score", *(f"{ex}:{q}" for ex, q in cols),
-              "graded_at", "submitted_at", "late", "status", "owner"]
+              "graded_at", "submitted_at", "late", "status", "owner", "sandbox"]
     return _csv(header, out)
 
 

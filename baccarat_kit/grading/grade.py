@@ -133,6 +133,8 @@ class Submission:
     late: bool | None = None
     owner: str | None = None
     """The learner folder the file was collected from (``collect``), if any."""
+    sandbox: str = "bwrap"
+    """What confined the learner's code: "bwrap", or "none" for a ``--no-sandbox`` run."""
 
     @property
     def score(self) -> int | float:
@@ -149,7 +151,7 @@ class Submission:
             "questions": {q.id: q.to_json() for q in self.questions},
             "warnings": self.warnings,
             "graded_at": self.graded_at, "submitted_at": self.submitted_at, "late": self.late,
-            "owner": self.owner,
+            "owner": self.owner, "sandbox": self.sandbox,
         }
 
 
@@ -768,6 +770,7 @@ def grade_paths(
     ordered = [results[i] for i in range(len(paths))]
     for path, sub in zip(paths, ordered, strict=True):
         sub.graded_at = utc_now()
+        sub.sandbox = limits.sandbox
         entry = manifest_entry(path)
         if entry is not None:
             sub.owner = str(entry.get("owner") or "") or None
