@@ -82,8 +82,9 @@ screenshots: venv
 lint: venv
 	$(BIN)/ruff check baccarat_kit tests
 
-NOTEBOOKS := $(wildcard notebooks/*.ipynb)
-NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg
+NOTEBOOKS := $(wildcard notebooks/*.ipynb notebooks/en/*.ipynb)
+# Both editions (zh, en); two workers, each notebook whole on one worker (pytest-xdist, loadfile).
+NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg -n 2 --dist loadfile
 
 # The engine's public API is typed strictly (the optional parts are checked by their tests).
 ENGINE := baccarat_kit/__init__.py baccarat_kit/cards.py baccarat_kit/rules.py baccarat_kit/coup.py \

@@ -257,6 +257,25 @@ def lab_command(dest: Path, first: str, extra: Sequence[str] = ()) -> list[str]:
     return cmd + list(extra)
 
 
+def first_lesson(dest: Path, first: str, lang: str | None = None) -> str:
+    """The first lesson in the learner's language: for English, the same lesson in the
+    English edition (``notebooks/en/…``) when the course has it.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     (Path(tmp) / "notebooks" / "en").mkdir(parents=True)
+    ...     _ = (Path(tmp) / "notebooks" / "en" / "00.ipynb").write_text("{}")
+    ...     first_lesson(Path(tmp), "notebooks/00.ipynb", "en"), first_lesson(Path(tmp), "notebooks/00.ipynb", "zh")
+    ('notebooks/en/00.ipynb', 'notebooks/00.ipynb')
+    """
+    from .i18n import normalize_language
+
+    if normalize_language(lang) != "en":
+        return first
+    english = PurePosixPath(first).parent / "en" / PurePosixPath(first).name
+    return english.as_posix() if (Path(dest) / english).is_file() else first
+
+
 def lab(dest: str | os.PathLike[str], extra: Sequence[str] = (), *,
         lang: str | None = None) -> int:
     """Install (or complete) the course in ``dest``, then run JupyterLab on it."""
@@ -266,7 +285,7 @@ def lab(dest: str | os.PathLike[str], extra: Sequence[str] = (), *,
         raise ModuleNotFoundError("No module named 'jupyterlab'", name="jupyterlab")
     report = install(dest)
     print(report.explain(lang), file=sys.stderr)
-    cmd = lab_command(report.dest, report.first_lesson, extra)
+    cmd = lab_command(report.dest, first_lesson(report.dest, report.first_lesson, lang), extra)
     sys.stderr.flush()
     if os.name == "posix":
         os.execv(cmd[0], cmd)  # the server takes over this process (Ctrl-C stops it)

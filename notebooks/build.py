@@ -1,13 +1,23 @@
-"""Build lesson notebooks from their percent-format sources and execute them.
+"""Build the lesson notebooks, in two editions, from their percent-format sources and execute them.
 
 Each lesson's source is ``notebooks/src/NN-name.py``: cells start with ``# %%`` (code)
-or ``# %% [markdown]`` (Markdown, every line prefixed with ``# ``); a code cell may
-carry tags, ``# %% tags=["nbval-ignore-output"]``. The notebook
-``notebooks/NN-name.ipynb`` is written with stable cell ids and executed top to
-bottom in a fresh kernel (outputs stored, as nbval needs them).
+or ``# %% [markdown] lang=zh`` / ``# %% [markdown] lang=en`` (Markdown, every line
+prefixed with ``# ``); a code cell may carry tags, ``# %% tags=["nbval-ignore-output"]``.
 
-    .venv/bin/python notebooks/build.py                 # every source
+* Code cells are shared by both editions. The name ``EDITION_LANG`` in a code cell is
+  replaced by the edition's language (``"zh"`` or ``"en"``), so the kit's language
+  (``LANG = bk.set_language(EDITION_LANG)``, the widgets' ``lang=LANG``) is set by the
+  build, never copied by hand.
+* Prose is written once per language, side by side: every ``lang=zh`` Markdown cell is
+  followed by its ``lang=en`` cell, so both editions have the same cells in the same order.
+
+The Traditional Chinese edition is written to ``notebooks/NN-name.ipynb``, the English one
+to ``notebooks/en/NN-name.ipynb``, each in a single language, with stable cell ids, and
+executed top to bottom in a fresh kernel (outputs stored, as nbval needs them).
+
+    .venv/bin/python notebooks/build.py                 # every source, both editions
     .venv/bin/python notebooks/build.py 01-card-values  # one lesson
+    .venv/bin/python notebooks/build.py --lang en       # one edition
     .venv/bin/python notebooks/build.py --check         # sources and notebooks agree?
 
 ``tests/test_lessons.py`` checks that every notebook's cells match its source.
@@ -30,11 +40,18 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 SRC = HERE / "src"
-_HEADER = re.compile(r"^# %%(?P<md> \[markdown\])?(?: tags=(?P<tags>\[.*\]))?\s*$")
+EDITIONS = {"zh": HERE, "en": HERE / "en"}
+_HEADER = re.compile(r"^# %%(?P<md> \[markdown\])?(?: lang=(?P<lang>[a-z]+))?(?: tags=(?P<tags>\[.*\]))?\s*$")
+_EDITION_LANG = re.compile(r"\bEDITION_LANG\b")
+
+
+class SourceError(ValueError):
+    """A lesson source whose cells do not make two editions of the same lesson."""
 
 
 def parse_source(text: str) -> list[dict[str, object]]:
-    """The cells of a percent-format source: ``{"cell_type", "source", "tags"}``."""
+    """The cells of a percent-format source: ``{"cell_type", "source", "tags", "lang"}``
+    (``lang`` is ``None`` for a code cell, ``"zh"`` or ``"en"`` for Markdown)."""
     cells: list[dict[str, object]] = []
     current: dict[str, object] | None = None
     lines: list[str] = []
@@ -57,7 +74,8 @@ def parse_source(text: str) -> list[dict[str, object]]:
         if m:
             close()
             tags = json.loads(m.group("tags")) if m.group("tags") else []
-            current = {"cell_type": "markdown" if m.group("md") else "code", "tags": tags}
+            current = {"cell_type": "markdown" if m.group("md") else "code", "tags": tags,
+                       "lang": m.group("lang")}
             lines = []
         elif current is not None:
             lines.append(raw)
@@ -65,14 +83,47 @@ def parse_source(text: str) -> list[dict[str, object]]:
     return cells
 
 
-def make_notebook(name: str):  # -> nbformat.NotebookNode
+def edition_cells(cells: list[dict[str, object]], lang: str, where: str = "source") -> list[dict[str, object]]:
+    """One edition's cells: the shared code cells (``EDITION_LANG`` replaced) and the prose
+    in ``lang``. Raises :class:`SourceError` unless every Markdown cell is a zh cell followed
+    by its en cell, and code cells carry no language."""
+    if lang not in EDITIONS:
+        raise SourceError(f"{where}: no edition {lang!r} (editions: {', '.join(EDITIONS)})")
+    out: list[dict[str, object]] = []
+    i = 0
+    while i < len(cells):
+        cell = cells[i]
+        if cell["cell_type"] == "code":
+            if cell["lang"]:
+                raise SourceError(f"{where} cell {i + 1}: code is shared by both editions (no lang=)")
+            out.append({**cell, "source": _EDITION_LANG.sub(json.dumps(lang), str(cell["source"]))})
+            i += 1
+            continue
+        pair = cells[i:i + 2]
+        if [c["lang"] for c in pair] != ["zh", "en"] or pair[1]["cell_type"] != "markdown":
+            raise SourceError(f"{where} cell {i + 1}: a Markdown cell lang=zh must be followed by "
+                              "its lang=en cell")
+        if not str(pair[1]["source"]).strip():
+            raise SourceError(f"{where} cell {i + 2}: the lang=en cell is empty")
+        out.append(pair[0] if lang == "zh" else pair[1])
+        i += 2
+    return out
+
+
+def notebook_path(name: str, lang: str) -> Path:
+    return EDITIONS[lang] / f"{name}.ipynb"
+
+
+def make_notebook(name: str, lang: str = "zh"):  # -> nbformat.NotebookNode
     import nbformat
 
-    cells = parse_source((SRC / f"{name}.py").read_text(encoding="utf-8"))
+    cells = edition_cells(parse_source((SRC / f"{name}.py").read_text(encoding="utf-8")), lang,
+                          f"src/{name}.py")
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"display_name": "Python 3 (ipykernel)", "language": "python",
                                  "name": "python3"}
     nb.metadata["language_info"] = {"name": "python"}
+    nb.metadata["baccarat_kit_edition"] = {"lang": lang, "source": f"notebooks/src/{name}.py"}
     for i, cell in enumerate(cells, 1):
         if cell["cell_type"] == "markdown":
             new = nbformat.v4.new_markdown_cell(cell["source"])
@@ -85,19 +136,27 @@ def make_notebook(name: str):  # -> nbformat.NotebookNode
     return nb
 
 
-def build(name: str, execute: bool = True) -> Path:
+def build(name: str, lang: str = "zh", execute: bool = True) -> Path:
     import nbformat
 
-    nb = make_notebook(name)
+    nb = make_notebook(name, lang)
+    out = notebook_path(name, lang)
+    out.parent.mkdir(exist_ok=True)
     if execute:
         from nbclient import NotebookClient
 
-        # No timings and no interpreter version in the stored notebook: the same on every machine.
-        NotebookClient(nb, timeout=120, kernel_name="python3", record_timing=False,
-                       resources={"metadata": {"path": str(HERE)}}).execute()
+        for attempt in range(3):  # a kernel may lose its port to another process on a shared machine
+            try:
+                # No timings and no interpreter version in the stored notebook: the same on every machine.
+                NotebookClient(nb, timeout=120, kernel_name="python3", record_timing=False,
+                               resources={"metadata": {"path": str(out.parent)}}).execute()
+                break
+            except RuntimeError as err:
+                if "Kernel died before replying" not in str(err) or attempt == 2:
+                    raise
+                nb = make_notebook(name, lang)
         nb.metadata["language_info"] = {"name": "python"}
-    out = HERE / f"{name}.ipynb"
-    stable_widget_state(nb, name)
+    stable_widget_state(nb, name if lang == "zh" else f"{lang}/{name}")
     nbformat.write(nb, out)
     return out
 
@@ -141,14 +200,18 @@ def stable_widget_state(nb, name: str) -> None:  # nb: nbformat.NotebookNode
         view["model_id"] = new.get(view["model_id"], view["model_id"])
 
 
-def check(name: str) -> list[str]:
-    """Differences between a source and its notebook's cells (empty: they agree)."""
+def check(name: str, lang: str = "zh") -> list[str]:
+    """Differences between a source and one edition's notebook cells (empty: they agree)."""
     import nbformat
 
-    want = parse_source((SRC / f"{name}.py").read_text(encoding="utf-8"))
-    path = HERE / f"{name}.ipynb"
+    try:
+        want = edition_cells(parse_source((SRC / f"{name}.py").read_text(encoding="utf-8")), lang,
+                             f"src/{name}.py")
+    except SourceError as err:
+        return [str(err)]
+    path = notebook_path(name, lang)
     if not path.exists():
-        return [f"{path.name} is missing: run notebooks/build.py {name}"]
+        return [f"{path.relative_to(HERE)} is missing: run notebooks/build.py {name}"]
     have = nbformat.read(path, as_version=4).cells
     problems = []
     if len(have) != len(want):
@@ -165,14 +228,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("names", nargs="*", help="lesson names (default: every source)")
     parser.add_argument("--check", action="store_true", help="only compare sources and notebooks")
+    parser.add_argument("--lang", choices=sorted(EDITIONS), action="append",
+                        help="only this edition (default: both)")
     args = parser.parse_args(argv)
     names = args.names or sorted(p.stem for p in SRC.glob("*.py"))
+    langs = args.lang or list(EDITIONS)
     if args.check:
-        problems = [p for n in names for p in check(n)]
+        problems = [p for n in names for lang in langs for p in check(n, lang)]
         print("\n".join(problems) or "sources and notebooks agree")
         return 1 if problems else 0
     for name in names:
-        print(build(name).relative_to(HERE.parent))
+        for lang in langs:
+            print(build(name, lang).relative_to(HERE.parent))
     return 0
 
 

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
+NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb")) + sorted(
+    (Path(__file__).resolve().parents[1] / "notebooks" / "en").glob("*.ipynb"))  # the English edition
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)

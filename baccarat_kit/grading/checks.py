@@ -256,10 +256,13 @@ def question_texts(nb: dict[str, Any]) -> dict[str, dict[str, str]]:
             continue
         zh: list[str] = []
         en: list[str] = []
-        for line in lines[1:]:
+        # A source with one language per cell keeps the English in metadata.translations.en.
+        english = ((cell.get("metadata") or {}).get("translations") or {}).get("en")
+        translated = english.strip().split("\n")[1:] if isinstance(english, str) else []
+        for line in lines[1:] + translated:
             text = line.strip()
             if text and not (text.startswith("(") and text.endswith(")")) and not text.startswith("（"):
-                (zh if _CJK.search(text) else en).append(text)
+                (en if line in translated or not _CJK.search(text) else zh).append(text)
         out[head.group(1)] = {"zh": " ".join(zh), "en": " ".join(en)}
     return out
 

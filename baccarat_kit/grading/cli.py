@@ -18,6 +18,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     r.add_argument("source", help="folder of source notebooks, e.g. exercises/source")
     r.add_argument("--out", required=True, help="folder for the learner notebooks, e.g. exercises")
+    r.add_argument("--edition", default="zh", choices=["zh", "en"],
+                   help="language of the learner copies (default zh; en: e.g. --out exercises/en)")
     r.set_defaults(func=_cmd_release)
 
     g = sub.add_parser(
@@ -89,7 +91,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def _cmd_release(args: argparse.Namespace) -> int:
     from .release import release
 
-    written = release(args.source, args.out)
+    written = release(args.source, args.out, getattr(args, "edition", "zh"))
     print(message("grading.release.done", args.lang, count=len(written), out=args.out))
     return 0
 

@@ -7,9 +7,14 @@
 * ``name = value  # SOLUTION`` becomes ``name = ...``; ``name = value  # SOLUTION: text``
   becomes ``name = text``;
 * cells tagged ``instructor`` are dropped; outputs and execution counts are cleared;
-* the hidden checks are removed from ``metadata.baccarat_kit``.
+* the hidden checks are removed from ``metadata.baccarat_kit``;
+* one edition per language (``release(..., lang="en")``, ``baccarat-kit release … --edition en``):
+  a cell's text is its source (Traditional Chinese) or, for another language, its
+  ``metadata.translations[lang]``; a code cell's translation may differ only in comments, and
+  ``bk.set_language("…")`` is set to the edition's language (:func:`edition`).
 
-The copy keeps the source's cell ids, so releasing twice gives the same bytes.
+The copy keeps the source's cell ids, so releasing twice gives the same bytes, and every
+edition of an exercise keeps its exercise id: one grader, one set of keys, one gradebook.
 
 >>> release_source("x = 5  # SOLUTION\\ny = 2  # SOLUTION: 0", "nb", 1)
 'x = ...\\ny = 0'
@@ -152,6 +157,7 @@ def release_notebook(nb: dict[str, Any], where: str = "?") -> dict[str, Any]:
         if INSTRUCTOR_TAG in tags:
             continue
         new = copy.deepcopy(cell)
+        new.get("metadata", {}).pop("translations", None)  # the other editions' text: see edition()
         if new.get("cell_type") == "code":
             src = new["source"] if isinstance(new["source"], str) else "".join(new["source"])
             new["source"] = release_source(src, where, index)
@@ -174,14 +180,21 @@ def sources(folder: Path) -> list[Path]:
     return found
 
 
-def release(source_dir: str | Path, out_dir: str | Path) -> list[Path]:
-    """Write the learner's copy of every ``source_dir/*.ipynb`` into ``out_dir``; returns them."""
+def release(source_dir: str | Path, out_dir: str | Path, lang: str = "zh") -> list[Path]:
+    """Write the learner's copy of every ``source_dir/*.ipynb`` into ``out_dir``, in the
+    edition ``lang``; returns them."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for path in sources(Path(source_dir)):
         nb = json.loads(path.read_text(encoding="utf-8"))
-        text = dumps_notebook(release_notebook(nb, str(path)))
+        copy_ = release_notebook(edition(nb, lang, str(path)), str(path))
+        if lang != SOURCE_LANG:  # the placeholder in the edition's language only
+            both = _placeholder("")[0]
+            for cell in copy_["cells"]:
+                if cell.get("cell_type") == "code":
+                    cell["source"] = cell["source"].replace(both, message("grading.release.placeholder", lang))
+        text = dumps_notebook(copy_)
         target = out / path.name
         fd, tmp = tempfile.mkstemp(dir=out, prefix=f".{path.stem}.", suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -189,3 +202,57 @@ def release(source_dir: str | Path, out_dir: str | Path) -> list[Path]:
         os.replace(tmp, target)
         written.append(target)
     return written
+
+
+# --------------------------------------------------------------------------- editions
+
+SOURCE_LANG = "zh"
+_SET_LANGUAGE = re.compile(r"""(bk\.set_language\()(["'])[A-Za-z_-]+\2(\))""")
+
+
+def _code_tokens(source: str) -> list[str]:
+    """A code cell's tokens without its comments (``bk.set_language``'s argument blanked)."""
+    import io
+    import tokenize
+
+    text = _SET_LANGUAGE.sub(r"\1''\3", source)
+    try:
+        return [t.string for t in tokenize.generate_tokens(io.StringIO(text + "\n").readline)
+                if t.type not in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.ENDMARKER)]
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return [text]
+
+
+def edition(nb: dict[str, Any], lang: str = SOURCE_LANG, where: str = "?") -> dict[str, Any]:
+    """One language's edition of a source notebook: each cell's text in ``lang`` (its
+    ``metadata.translations[lang]`` unless ``lang`` is the source's language), translations
+    dropped from the metadata, and ``bk.set_language("…")`` set to ``lang``.
+
+    A Markdown cell with Chinese text needs a translation; a code cell's translation (for its
+    comments) must have the same code.
+
+    >>> nb = {"metadata": {}, "cells": [
+    ...     {"cell_type": "markdown", "metadata": {"translations": {"en": "Hello"}}, "source": "你好"},
+    ...     {"cell_type": "code", "metadata": {}, "source": 'bk.set_language("zh")'}]}
+    >>> [c["source"] for c in edition(nb, "en")["cells"]]
+    ['Hello', 'bk.set_language("en")']
+    """
+    out = copy.deepcopy(nb)
+    for index, cell in enumerate(out.get("cells", []), 1):
+        meta = cell.setdefault("metadata", {})
+        translations = meta.pop("translations", {}) or {}
+        source = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+        if lang != SOURCE_LANG:
+            text = translations.get(lang)
+            if text is None and cell.get("cell_type") == "markdown" and _CJK.search(source):
+                raise ReleaseError("grading.release.no_translation", where=where, cell=index, lang=lang)
+            if text is not None and cell.get("cell_type") == "code" and _code_tokens(text) != _code_tokens(source):
+                raise ReleaseError("grading.release.code_differs", where=where, cell=index, lang=lang)
+            source = text if text is not None else source
+        if cell.get("cell_type") == "code":
+            source = _SET_LANGUAGE.sub(lambda m: f"{m.group(1)}{m.group(2)}{lang}{m.group(2)}{m.group(3)}", source)
+        cell["source"] = source
+    return out
+
+
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")

@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] lang=zh
 # # 第 4 課　莊家補牌規則（Banker third-card rule）
 #
 # 沒有例牌（Natural），閒家（Player）也已經按 0～5 補、6～7 停做完決定之後，輪到莊家（Banker）。
@@ -21,12 +21,36 @@
 #
 # > 本課是規則教育，不是下注建議：補牌由固定規則自動決定，不能預測下一局，也不改變任何一注的賭場優勢（house edge）。
 
+# %% [markdown] lang=en
+# # Lesson 4 — The banker's third-card rule
+#
+# With no natural, and once the Player has made its decision (draw on 0–5, stand on 6–7), it is the Banker's turn.
+# The banker's rule is where baccarat is most often misread, because it has **two branches**:
+#
+# 1. **The player stood**: the player has no third card, and the banker looks only at its own total;
+# 2. **The player drew a third card**: the banker looks at its own total **and** the value of the player's third card, in the banker matrix.
+#
+# The source pages of this lesson:
+#
+# | Page | What this lesson uses | Rules it cites |
+# |---|---|---|
+# | 000 「百家樂補牌規則」 (translation: "Baccarat drawing rules") | the full table for the banker's third card, examples 2–4, a worked reading, BCR-002 | Singapore GRA Commission Baccarat (RWS) Game Rules v4; Pennsylvania Code §631a.11 |
+# | 001 DG, baccarat's third card | 10, J, Q, K count 0; a way to remember banker 3–6; card examples 1–4 | Singapore GRA Baccarat Game Rules |
+# | 002 HKCash, the third-card matrix | situation A / situation B, the full matrix, "the drawing range of banker 3, 4, 5, 6 narrows step by step" | Massachusetts Gaming Commission, Baccarat 4.11.2024 |
+# | 003 Taiwan Baccarat rule book | "here the player stands on 7 and the banker draws one card on 5" | standard Punto Banco |
+#
+# Every "draw" or "stand" in this lesson is answered by the rules engine (`bk.banker_draws`, `bk.banker_rule`, `bk.banker_matrix()`);
+# no notebook keeps its own copy of the drawing table.
+#
+# > This lesson is rules education, not betting advice: drawing is decided by fixed rules; it cannot predict the next coup and changes no bet's house edge.
+
 # %%
 import baccarat_kit as bk
+from baccarat_kit.i18n import message
 
-bk.set_language("zh")
+LANG = bk.set_language(EDITION_LANG)
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # ## 1. 先問：閒家有沒有第三張牌？
 #
 # 002 的提醒：
@@ -36,7 +60,19 @@ bk.set_language("zh")
 # 所以引擎的 `bk.banker_draws(total, player_third)` 也要兩個參數：莊家首兩張點數 `total`（0～7），
 # 以及閒家第三張牌的**牌值** `player_third`（0～9）；閒家停牌時沒有第三張，就傳 `None`。
 
-# %% [markdown]
+# %% [markdown] lang=en
+# ## 1. First ask: does the player have a third card?
+#
+# 002's reminder:
+#
+# > 莊家補牌最容易看錯， 就是因為存在兩種不同情況： 閒家停牌 與 閒家已取得第三張牌。
+# >
+# > *Translation:* "The banker's drawing is the easiest to misread precisely because there are two different situations: the player stood, and the player has drawn a third card."
+#
+# So the engine's `bk.banker_draws(total, player_third)` takes two arguments too: the banker's first-two-card total `total` (0–7),
+# and the **value** of the player's third card `player_third` (0–9); when the player stood there is no third card, and it is `None`.
+
+# %% [markdown] lang=zh
 # ## 2. 分支 A：閒家停牌（player stood）
 #
 # 002「情況 A：閒家沒有第三張牌」：
@@ -50,18 +86,37 @@ bk.set_language("zh")
 #
 # 同一個分支，由引擎逐點回答：
 
+# %% [markdown] lang=en
+# ## 2. Branch A: the player stood
+#
+# 002, 「情況 A：閒家沒有第三張牌」 (translation: "situation A: the player has no third card"):
+#
+# > | 莊家首兩張點數 | 處理 |
+# > |---|---|
+# > | 0–5 | 補牌 |
+# > | 6–7 | 停牌 |
+# >
+# > 閒家 6 點沒有第三張牌， 莊家此時不需要查 「閒第三張是甚麼」， 因為根本沒有第三張。
+# >
+# > *Translation:* "Banker's first-two-card total 0–5: draws; 6–7: stands. A player on 6 has no third card; the banker then need not look up 'what the player's third card is', because there is no third card at all."
+#
+# The same branch, answered total by total by the engine:
+
 # %%
 for total in range(8):
-    action = "補牌 draws" if bk.banker_draws(total, None) else "停牌 stands"
-    print(f"莊家 {total} 點，閒家停牌 → {action}　（{bk.banker_rule(total, None)}）")
+    action = bk.display.decision(bk.banker_draws(total, None))
+    print(message("nb.banker-stood-line", total=total, action=action, rule=bk.banker_rule(total, None)))
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # 003 的一局流程就是這個分支：「此例閒家 7 點停牌,莊家 5 點補一張。」
+
+# %% [markdown] lang=en
+# 003's walk-through of a coup is this branch: 「此例閒家 7 點停牌,莊家 5 點補一張。」 (translation: "here the player stands on 7 and the banker draws one card on 5.")
 
 # %%
 bk.player_draws(7), bk.banker_draws(5, None)
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # ## 3. 分支 B：閒家已補第三張（player drew）→ 莊家矩陣
 #
 # 002「情況 B：閒家已取得第三張牌」給了完整矩陣；000 的「莊家第三張牌完整判斷表」是同一張表的另一種寫法。
@@ -80,31 +135,68 @@ bk.player_draws(7), bk.banker_draws(5, None)
 # 引擎把這張表存成資料 `bk.rules.BANKER_DRAWS_ON`（莊家點數 → 會補牌的第三張牌值）。
 # 逐列讀出來，用來源的寫法（`format_values` 把連續的值寫成「2–7」）：
 
+# %% [markdown] lang=en
+# ## 3. Branch B: the player drew a third card → the banker matrix
+#
+# 002's 「情況 B：閒家已取得第三張牌」 (translation: "situation B: the player has drawn a third card") gives the full matrix; 000's 「莊家第三張牌完整判斷表」 (translation: "full table for the banker's third card") is the same table written another way.
+# The quote of 000's table below **leaves out its last row**, 「8～9｜不適用｜自然牌，通常停止補牌」 (translation: "8–9 | not applicable | a natural, usually drawing stops"): that row is about naturals (lesson 2), not the branch where the player drew.
+#
+# > | 莊家首兩張點數 | 閒家第三張牌 | 莊家處理 |
+# > |---|---|---|
+# > | 0～2 | 任意牌 | 補牌 |
+# > | 3 | 不是 8 | 補牌 |
+# > | 3 | 8 | 停牌 |
+# > | 4 | 2～7 | 補牌；其他停牌 |
+# > | 5 | 4～7 | 補牌；其他停牌 |
+# > | 6 | 6～7 | 補牌；其他停牌 |
+# > | 7 | 任意牌 | 停牌 |
+# >
+# > *Translation* (banker's first-two-card total, player's third card, banker's action): "0–2, any card, draws; 3, not 8, draws; 3, 8, stands; 4, 2–7, draws, otherwise stands; 5, 4–7, draws, otherwise stands; 6, 6–7, draws, otherwise stands; 7, any card, stands."
+#
+# The engine keeps this table as data, `bk.rules.BANKER_DRAWS_ON` (banker total → the third-card values on which it draws).
+# Read it out row by row, written as the source writes it (`format_values` writes a run of values as "2–7"):
+
 # %%
 for total in range(8):
     values = bk.rules.draw_values(total)
     if values:
-        shown = bk.rules.format_values(values).replace(", ", "、")
-        print(f"莊家 {total} 點：閒家第三張為 {shown} 時補牌（{len(values)} 個值）")
+        shown = bk.rules.format_values(values).replace(", ", message("nb.value-sep"))
+        print(message("nb.banker-draws-on", total=total, values=shown, count=len(values)))
     else:
-        print(f"莊家 {total} 點：不論閒家第三張是什麼都停牌（0 個值）")
+        print(message("nb.banker-never-draws", total=total))
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # ### 10、J、Q、K 算 0
 #
 # 矩陣的欄是第三張牌的**百家樂點值**，不是牌面。001：
 #
 # > 莊家補牌表所說的「閒家第三張為0點」，不只代表10，也包括J、Q及K。補牌判斷看的是點數，不是花色或牌面高低。
 
+# %% [markdown] lang=en
+# ### 10, J, Q, K count 0
+#
+# The matrix's columns are the **baccarat value** of the third card, not its face. 001:
+#
+# > 莊家補牌表所說的「閒家第三張為0點」，不只代表10，也包括J、Q及K。補牌判斷看的是點數，不是花色或牌面高低。
+# >
+# > *Translation:* "When the banker's drawing table says 'the player's third card is 0', it means not only a 10 but also a J, Q or K. The decision looks at the value, not at the suit or how high the face is."
+
 # %%
 [(card.label, card.value) for card in bk.parse_cards("10 J Q K")]
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # ## 4. 整張矩陣的熱度圖（heatmap）
 #
 # 下圖的每一格都是 `bk.banker_matrix()` 算出來的：列（row）是莊家首兩張點數 0～7，
 # 欄（column）是閒家第三張牌值 0～9；D（draw）＝補牌、S（stand）＝停牌。
 # 格子同時寫著 D／S，顏色不是唯一的線索。圖上的字用英文，因為不是每台電腦都有中文字型。
+
+# %% [markdown] lang=en
+# ## 4. The whole matrix as a heatmap
+#
+# Every square of the chart below comes from `bk.banker_matrix()`: the rows are the banker's first-two-card total 0–7,
+# the columns the value of the player's third card 0–9; D = draws, S = stands.
+# Each square is also labelled D or S, so colour is never the only cue. The chart's text is in English in both editions, because not every computer has a Chinese font.
 
 # %%
 import matplotlib.pyplot as plt
@@ -125,13 +217,16 @@ ax.set_ylabel("banker total (first two cards)")
 ax.set_title("Banker after a player third card: D = draws, S = stands")
 plt.show()
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # 數一數：80 格裡有幾格補牌？（0～2 點的三列全補、7 點那一列全停。）
+
+# %% [markdown] lang=en
+# Count them: how many of the 80 squares draw? (The three rows for 0–2 all draw; the row for 7 all stands.)
 
 # %%
 sum(draws for row in matrix for draws in row), [sum(row) for row in matrix]
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # ## 5. 「莊 3、4、5、6 的補牌範圍會逐步收窄」
 #
 # 002 的記法：
@@ -149,17 +244,42 @@ sum(draws for row in matrix for draws in row), [sum(row) for row in matrix]
 #
 # 用引擎驗證「逐步收窄」：每一列的補牌值都是上一列的**真子集**（proper subset），而且個數越來越少。
 
+# %% [markdown] lang=en
+# ## 5. "The drawing range of banker 3, 4, 5, 6 narrows step by step"
+#
+# 002's way to remember it:
+#
+# > 莊 3、4、5、6 的補牌範圍會逐步收窄
+# >
+# > | 莊家點數 | 補牌範圍 | 記憶重點 |
+# > |---|---|---|
+# > | 3 | 除 8 外全部 | 最特別的是「8 停」。 |
+# > | 4 | 2–7 | 六個連續值。 |
+# > | 5 | 4–7 | 範圍再縮短。 |
+# > | 6 | 6–7 | 最後只剩兩個值。 |
+# >
+# > *Translation:* "The drawing range of banker 3, 4, 5, 6 narrows step by step. Banker total, drawing range, what to remember: 3, all but 8, the special one is 'stands on 8'; 4, 2–7, six values in a row; 5, 4–7, the range shrinks again; 6, 6–7, only two values are left."
+#
+# 001 also says: 「從莊家4點開始，補牌區間依序縮小為『2～7、4～7、6～7』。」 (translation: "from banker 4 on, the drawing range narrows in turn to '2–7, 4–7, 6–7'.")
+#
+# Check "narrows step by step" with the engine: each row's drawing values are a **proper subset** of the row before, and there are fewer of them each time.
+
 # %%
 for total in (3, 4, 5, 6):
     values = bk.rules.draw_values(total)
-    print(f"莊 {total}：{bk.rules.format_values(values).replace(', ', '、')}（{len(values)} 個值）")
+    shown = bk.rules.format_values(values).replace(", ", message("nb.value-sep"))
+    print(message("nb.banker-range", total=total, values=shown, count=len(values)))
 
 [bk.rules.draw_values(total + 1) < bk.rules.draw_values(total) for total in (3, 4, 5)]
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # 002 接著提醒：「即使已經背熟 『3 除 8、4 是 2–7、5 是 4–7、6 是 6–7』， 實戰閱讀時仍然要先確認： 有沒有 Natural，以及閒家到底有沒有第三張牌。」
 
-# %% [markdown]
+# %% [markdown] lang=en
+# 002 goes on: 「即使已經背熟 『3 除 8、4 是 2–7、5 是 4–7、6 是 6–7』， 實戰閱讀時仍然要先確認： 有沒有 Natural，以及閒家到底有沒有第三張牌。」
+# (translation: "even once you know '3 all but 8, 4 is 2–7, 5 is 4–7, 6 is 6–7' by heart, when reading a real coup you must still check first whether there is a natural, and whether the player really has a third card.")
+
+# %% [markdown] lang=zh
 # ## 6. 來源的範例
 #
 # 000 的「百家樂補牌實際判斷範例」只給了點數與第三張牌（沒有給整副牌），所以這裡直接問引擎莊家那一步。
@@ -168,39 +288,78 @@ for total in (3, 4, 5, 6):
 #
 # > 閒家先依0～5點規則補牌 → 第三張為8 → 莊家首兩張3點遇閒家第三張8 → 莊家停牌。
 
+# %% [markdown] lang=en
+# ## 6. The sources' examples
+#
+# 000's 「百家樂補牌實際判斷範例」 (translation: "worked examples of drawing decisions") give only totals and the third card (not the whole deck), so the engine is asked about the banker's step directly.
+#
+# **Example 2: the player's third card is 8, the banker has 3**
+#
+# > 閒家先依0～5點規則補牌 → 第三張為8 → 莊家首兩張3點遇閒家第三張8 → 莊家停牌。
+# >
+# > *Translation:* "The player first draws by the 0–5 rule → the third card is 8 → a banker two-card 3 facing a player third card 8 → the banker stands."
+
 # %%
 bk.banker_draws(3, 8), bk.banker_rule(3, 8)
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # **範例3：閒家第三張為6、莊家6點**
 #
 # > 閒家先取得第三張6 → 莊家首兩張6點 → 對照表中第三張為6～7 → 莊家補牌。
 
+# %% [markdown] lang=en
+# **Example 3: the player's third card is 6, the banker has 6**
+#
+# > 閒家先取得第三張6 → 莊家首兩張6點 → 對照表中第三張為6～7 → 莊家補牌。
+# >
+# > *Translation:* "The player first receives a third card 6 → the banker's first two cards make 6 → the table says third card 6–7 → the banker draws."
+
 # %%
 bk.banker_draws(6, 6), bk.banker_rule(6, 6)
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # **範例4：閒家6點、莊家5點**
 #
 # > 閒家首兩張6點 → 閒家停牌且沒有第三張 → 莊家首兩張5點 → 莊家補牌。
 #
 # 閒家停牌，所以第三張是 `None`，走分支 A：
 
+# %% [markdown] lang=en
+# **Example 4: the player has 6, the banker has 5**
+#
+# > 閒家首兩張6點 → 閒家停牌且沒有第三張 → 莊家首兩張5點 → 莊家補牌。
+# >
+# > *Translation:* "The player's first two cards make 6 → the player stands and has no third card → the banker's first two cards make 5 → the banker draws."
+#
+# The player stood, so the third card is `None`: branch A.
+
 # %%
 bk.player_draws(6), bk.banker_draws(5, None), bk.banker_rule(5, None)
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # **補牌判讀示意**（000）：
 #
 # > 閒家前兩張合計五點，因此補第三張；若第三張是七，莊家前兩張為五點，依標準補牌表需補牌。
 
+# %% [markdown] lang=en
+# **A worked reading** (000):
+#
+# > 閒家前兩張合計五點，因此補第三張；若第三張是七，莊家前兩張為五點，依標準補牌表需補牌。
+# >
+# > *Translation:* "The player's first two cards total five, so the player draws a third; if the third card is a seven and the banker's first two cards make five, the standard drawing table says the banker must draw."
+
 # %%
 bk.player_draws(5), bk.banker_draws(5, 7)
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # **001 的牌例一～四**（「5組實際牌例」；牌例五在第 3 課）：來源給了雙方起手兩張牌與閒家第三張，
 # 但只寫到「莊家補不補」，沒有給莊家的第三張牌，所以它們是部分案例（partial case），這裡也不替它們補牌。
 # 下表並列來源的判斷與引擎的判斷（案例資料在 `bk.cases`）：
+
+# %% [markdown] lang=en
+# **001's card examples 1–4** (from its 「5組實際牌例」, translation: "five worked card examples"; example 5 is in lesson 3): the source gives both hands' first two cards and the player's third card,
+# but says only whether the banker draws, not the banker's third card, so they are partial cases, and no card is added to them here.
+# The table puts the source's decision beside the engine's (the case data is in `bk.cases`):
 
 # %%
 catalogue = bk.cases.load()
@@ -209,92 +368,144 @@ for case_id in ("001-EX-1", "001-EX-2", "001-EX-3", "001-EX-4"):
     case = catalogue[case_id]
     claims = case.claims
     engine = case.outcome().decisions["banker"]
-    rows.append([case.title(), f"莊 {claims['banker_first_total']} 點、閒家第三張 {claims['player_third']}",
+    rows.append([case.title(), message("nb.banker-vs-third", total=claims["banker_first_total"],
+                                       third=claims["player_third"]),
                  bk.display.decision(claims["banker_decision"] == "draw"),
                  bk.display.decision(engine.action == "draw"), engine.rule])
-bk.display.table(["牌例", "條件", "來源的判斷", "引擎的判斷", "規則編號"], rows)
+bk.display.table([message(f"nb.col.{col}") for col in
+                  ("example", "condition", "source-decision", "engine-decision", "rule")], rows)
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # ## 7. 一整局：BCR-002「莊3：閒第三張8與9的翻轉」
 #
 # 000 的 BCR-002 給了整副牌：「閒2+3=5，莊A+2=3；牌靴下一張先假設8。」
 # 發牌順序是閒、莊、閒、莊，所以牌序是 `2 A 3 2 8`：
 
+# %% [markdown] lang=en
+# ## 7. A whole coup: BCR-002, banker 3 and the flip between a player third card 8 and 9
+#
+# 000's BCR-002, 「莊3：閒第三張8與9的翻轉」 (translation: "banker 3: the flip between a player third card 8 and 9"), gives every card: 「閒2+3=5，莊A+2=3；牌靴下一張先假設8。」
+# (translation: "player 2+3 = 5, banker A+2 = 3; suppose the next card in the shoe is 8.")
+# Cards are dealt player, banker, player, banker, so the sequence is `2 A 3 2 8`:
+
 # %%
 print(bk.play("2 A 3 2 8").explain())
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # 來源的結論：「和局；這裡查表用8，不是閒最後3。」查表用的是閒家第三張的**牌值** 8，
 # 不是閒家最後點數 3（把 3 拿去查表，莊 3 就會錯判成補牌）。
 #
 # 「只改一個條件：僅把閒第三張8改9：閒最後4；莊3須補，若接著取得4，莊最後7，莊7＞閒4。」
 
+# %% [markdown] lang=en
+# The source's conclusion: 「和局；這裡查表用8，不是閒最後3。」 (translation: "a tie; the table is read with the 8, not the player's final 3.") The table is read with the **value** of the player's third card, 8,
+# not the player's final total 3 (reading the table with 3 would wrongly make banker 3 draw).
+#
+# 「只改一個條件：僅把閒第三張8改9：閒最後4；莊3須補，若接著取得4，莊最後7，莊7＞閒4。」
+# (translation: "change one condition: only the player's third card changes from 8 to 9: the player ends on 4; banker 3 must draw, and with a 4 next ends on 7; banker 7 > player 4.")
+
 # %%
 print(bk.play("2 A 3 2 9 4").explain())
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # ## 8. 自己動手：手牌組合器（HandBuilder）
 #
 # 下面是 BCR-002 的牌。改「下一張」（閒家第三張）或任何一張牌，組合器會重新發牌、寫出每一步的理由，
 # 並在最後一行標出改變了什麼（勝方、點數、誰補牌）。也可以在「牌序」欄直接輸入，例如 `2 A 3 2 9 4`，按 Enter。
 
+# %% [markdown] lang=en
+# ## 8. Try it: the hand builder (HandBuilder)
+#
+# Below are BCR-002's cards. Change the "next" card (the player's third card) or any card: the builder deals again, writes the reason for each step,
+# and its last line marks what changed (winner, totals, who drew). You can also type the sequence in the "cards" box, for example `2 A 3 2 9 4`, and press Enter.
+
 # %%
-builder = bk.widgets.HandBuilder("2 A 3 2 8")
+builder = bk.widgets.HandBuilder("2 A 3 2 8", lang=LANG)
 builder
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # 下一格用**另一個**組合器（不顯示，上面那個仍停在 BCR-002）把閒家第三張改成 9、再下一張設成 4（就是 BCR-002 的變化題），再讀出它顯示的結果：
 
+# %% [markdown] lang=en
+# The next cell uses **another** builder (hidden; the one above stays on BCR-002) to change the player's third card to 9 and the card after it to 4 (BCR-002's variant), and reads out the result it shows:
+
 # %%
-demo = bk.widgets.HandBuilder("2 A 3 2 8")
+demo = bk.widgets.HandBuilder("2 A 3 2 8", lang=LANG)
 demo.card_next1.value = "9"
 demo.card_next2.value = "4"
 print(bk.widgets.plain_text(demo.winner))
 print(bk.widgets.plain_text(demo.changes))
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # ## 9. 莊家補牌檢查器（RuleChecker）
 #
 # 選莊家首兩張點數（0～7）和閒家第三張牌值（或「閒家停牌」），檢查器會說補還是停、為什麼，
 # 並在右邊的矩陣標出你選的格子（框線加上［ ］）。
 
+# %% [markdown] lang=en
+# ## 9. The banker rule checker (RuleChecker)
+#
+# Pick the banker's first-two-card total (0–7) and the value of the player's third card (or "player stood"): the checker says whether the banker draws or stands and why,
+# and marks the square you chose in the matrix on the right (a frame and [ ]).
+
 # %%
-checker = bk.widgets.RuleChecker()
+checker = bk.widgets.RuleChecker(lang=LANG)
 checker
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # 用**另一個**檢查器（不顯示，上面那個仍停在「莊 3 點、閒家停牌」）選 002 的案例 A（「閒 5 → 第三張 8； 莊 3」，來源的判定是停牌），讀出判定與理由：
 
+# %% [markdown] lang=en
+# **Another** checker (hidden; the one above stays on "banker 3, player stood") picks 002's case A (「閒 5 → 第三張 8； 莊 3」, translation: "player 5 → third card 8; banker 3"; the source's verdict is that the banker stands) and reads out the decision and reason:
+
 # %%
-demo_checker = bk.widgets.RuleChecker()
+demo_checker = bk.widgets.RuleChecker(lang=LANG)
 demo_checker.banker_total.value = 3
 demo_checker.player_third.value = 8
 print(bk.widgets.plain_text(demo_checker.decision))
 print(bk.widgets.plain_text(demo_checker.reason))
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # 再選範例4（閒家停牌、莊家 5 點）：
+
+# %% [markdown] lang=en
+# Then example 4 (the player stood, the banker has 5):
 
 # %%
 demo_checker.check(5, None)
 print(bk.widgets.plain_text(demo_checker.decision))
 print(bk.widgets.plain_text(demo_checker.reason))
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # ## 10. 自我檢測（self-check）
 #
 # 這一組題目問的是來源的案例**沒有**用到的矩陣格子（例如莊 5 遇閒第三張 8、莊 1 遇 8、莊 3 遇 K），所以不能靠背案例作答，要會查表。
 # 題目是課程資料裡的一組題（`Quiz.lesson("04")`），每一題的正確答案都在建立測驗時由規則引擎算出，這一格看不到答案。
 # 每題以**第一次提交**的答案計分；答錯時會看到正確答案與它對應的常見誤解，之後再交不再計分。做完會有總結，按「重新開始」可以再做一次。
 
+# %% [markdown] lang=en
+# ## 10. Self-check
+#
+# This question set asks about matrix squares the sources' cases do **not** use (for example banker 5 facing a player third card 8, banker 1 facing 8, banker 3 facing a K), so you cannot answer by remembering cases: you need to read the table.
+# The questions are a named question set in the course data (`Quiz.lesson("04")`); every correct answer is computed by the rules engine when the quiz is built, so this cell shows no answer.
+# Each question is scored on the **first answer submitted**; a wrong answer shows the correct one and the common misconception behind it, and answers after that no longer count. At the end there is a summary, and "start again" resets the quiz.
+
 # %%
-quiz = bk.widgets.Quiz.lesson("04")
+quiz = bk.widgets.Quiz.lesson("04", lang=LANG)
 quiz
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # ## 下一步（what next）
 #
 # * 下一課：[第 5 課　BCR-001～BCR-008](05-bcr-cases.ipynb)
 # * 本課的練習：[練習 03　莊家補牌規則](../exercises/03-banker-rule.ipynb)（在自己的副本裡作答，`check("q1")` 立刻回饋）
 # * 不寫程式的練習：[補牌訓練器（trainer）](../trainer/trainer.ipynb)
 # * 回到[課程地圖](00-how-to-use.ipynb)
+
+# %% [markdown] lang=en
+# ## What next
+#
+# * Next lesson: [Lesson 5 BCR-001 to BCR-008](05-bcr-cases.ipynb)
+# * This lesson's exercise: [Exercise 03 The banker rule](../../exercises/en/03-banker-rule.ipynb) (answer in your own copy; `check("q1")` gives instant feedback)
+# * Practice without code: [the drawing trainer](../../trainer/trainer.ipynb)
+# * Back to the [course map](00-how-to-use.ipynb)

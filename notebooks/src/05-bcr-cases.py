@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] lang=zh
 # # 第 5 課　BCR-001～BCR-008：完整牌局與「只改一個條件」（Worked hands and one-change variants）
 #
 # 來源 000「百家樂補牌規則」的〈從發牌到勝負：完整補牌判定庫〉列了八手完整牌局 **BCR-001～BCR-008**，
@@ -13,17 +13,34 @@
 #
 # > 本課是規則教育，不是下注建議：補牌表是固定的，看懂它不會改變任何一局的結果，也不會改變賭場優勢（house edge）。
 
+# %% [markdown] lang=en
+# # Lesson 5 — BCR-001 to BCR-008: worked hands and one-change variants
+#
+# Source 000, 「百家樂補牌規則」 (translation: "Baccarat drawing rules"), lists in its section 「從發牌到勝負：完整補牌判定庫」 (translation: "from the deal to the result: a complete library of drawing decisions") eight full hands, **BCR-001 to BCR-008**,
+# each with a "change one condition" variant. The source states (quoted in Chinese; the English is our translation):
+#
+# > 以下都是教學牌局，不是真實投注紀錄。適用標準百家樂補牌：先檢查首兩張自然8／9，再處理閒家，
+# > 最後用「莊家首兩張點數＋閒家第三張牌值」查原表。第三張後的8／9不是天牌。依據：Pennsylvania Code §631a.11。
+# >
+# > *Translation:* "These are all teaching hands, not records of real bets. Standard baccarat drawing applies: first check the first two cards for a natural 8/9, then deal with the player, and last look up the original table with 'the banker's first-two-card total + the value of the player's third card'. An 8/9 after a third card is not a natural. Basis: Pennsylvania Code §631a.11."
+#
+# This lesson has the rules engine play every hand step by step (`coup.explain()`), with its variant beside it,
+# to see **what was changed** and **what flipped**. The cards are in deal order:
+# player 1, banker 1, player 2, banker 2, then the player's third card and the banker's third card. For example BCR-001, 「發牌依序閒2、莊3、閒3、莊4」 (translation: "dealt in order player 2, banker 3, player 3, banker 4"), with the player drawing a 4, is written `2 3 3 4 4`.
+#
+# > This lesson is rules education, not betting advice: the drawing table is fixed; understanding it changes neither the result of any coup nor the house edge.
+
 # %%
 import baccarat_kit as bk
 
-bk.set_language("zh")
+LANG = bk.set_language(EDITION_LANG)
 from baccarat_kit.i18n import message
 
 catalogue = bk.cases.load()
 bcr = [case for case in catalogue.by_source("000") if case.id.startswith("BCR-")]
 [(case.id, case.title()) for case in bcr]
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # 每個案例都是資料（`baccarat_kit/cases/bcr.toml`），而且**每一項宣稱都由引擎查核**（`baccarat-kit cases check`）。
 #
 # ## 案例檢視器：一步一步走完八手牌
@@ -32,28 +49,54 @@ bcr = [case for case in catalogue.by_source("000") if case.id.startswith("BCR-")
 # 左邊是來源的原文，右邊是引擎的每一步。按「只改一個條件」切到變化題，再一步一步看什麼翻轉了。
 # 鍵盤也可以：Tab 移到選單，↑／↓ 換案例。
 
+# %% [markdown] lang=en
+# Each case is data (`baccarat_kit/cases/bcr.toml`), and **every claim in it is checked by the engine** (`baccarat-kit cases check`).
+#
+# ## The case viewer: all eight hands, step by step
+#
+# The case viewer (CaseViewer) below holds BCR-001 to BCR-008 only. Pick a hand and press "next step" to see how the engine plays it;
+# the source's words are on the left, the engine's steps on the right. Press "change one condition" to switch to the variant and step through what flipped.
+# From the keyboard: Tab moves to the drop-down, ↑/↓ change the case.
+
 # %%
-viewer = bk.widgets.CaseViewer("BCR-001", cases=[case.id for case in bcr])
+viewer = bk.widgets.CaseViewer("BCR-001", cases=[case.id for case in bcr], lang=LANG)
 viewer
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # 接下來每一節是一手牌的整張對照表：左欄是 000 的原文（變化題是它「只改一個條件」的那一句），
 # 右欄是引擎依發牌順序一步一步打出來的結果，最後一行是引擎比較兩局後「翻轉了什麼」。
 
-# %% [markdown]
+# %% [markdown] lang=en
+# Each section below is one hand's full comparison: the left column is 000's words, in Chinese (for a variant, its "change one condition" sentence, shown in English),
+# the right column the engine's result step by step in deal order, and the last line what the engine found flipped between the two coups.
+# Each section's first paragraph gives the hand in English.
+
+# %% [markdown] lang=zh
 # ## BCR-001｜閒5補到9、莊7停牌
 #
 # 閒 2+3=5 補牌（player 0–5 draws），補到 4 成 9；莊首兩張 7 停牌。變化題只把莊第二張 4 改成 5：
 # 莊 3+5=8 是例牌（Natural，來源稱天牌），雙方都不再補牌——那張 4 根本沒有發出去。
 
-# %%
-bk.widgets.case_card("BCR-001")
+# %% [markdown] lang=en
+# ## BCR-001: player 5 draws to 9, banker 7 stands
+#
+# Player 2+3 = 5 draws (a player on 0–5 draws) a 4 and makes 9; the banker's first two cards make 7 and it stands. The variant changes only the banker's second card, 4 to 5:
+# banker 3+5 = 8 is a natural (the source says 「天牌」, translation: "heaven hand"), and neither hand draws: the 4 is never dealt.
 
-# %% [markdown]
+# %%
+bk.widgets.case_card("BCR-001", lang=LANG)
+
+# %% [markdown] lang=zh
 # ### BCR-001 的結算（settlement）
 #
 # 來源：「閒注100，假設閒勝1:1……返還100本金+100淨利=200」；變化題「閒注返還0、淨損100」。
 # 結算交給 `bk.settle`（金額一律是 `Decimal`）：
+
+# %% [markdown] lang=en
+# ### Settling BCR-001
+#
+# The source: 「閒注100，假設閒勝1:1……返還100本金+100淨利=200」 (translation: "a player bet of 100, supposing the player wins at 1:1 … returns the stake of 100 plus a net win of 100 = 200"); for the variant 「閒注返還0、淨損100」 (translation: "the player bet returns 0, a net loss of 100").
+# The settling is done by `bk.settle` (amounts are always `Decimal`):
 
 # %%
 rows = []
@@ -62,115 +105,183 @@ for case in (catalogue["BCR-001"], catalogue["BCR-001-variant"]):
     (bet,) = case.bets
     rows.append([case.id, message(f"who.{case.coup().winner}"), settled.returned, settled.net,
                  bet.returned, bet.net])
-bk.display.table(["案例", "結果", "引擎：返還", "引擎：淨額", "來源：返還", "來源：淨額"], rows)
+bk.display.table([message(f"nb.col.{col}") for col in ("case", "result", "engine-returned", "engine-net",
+                                                       "source-returned", "source-net")], rows)
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # ## BCR-002｜莊3：閒第三張8與9的翻轉
 #
 # 查表用的是**閒家第三張牌的牌值**（8），不是閒家最後點數（3）。變化題把 8 改成 9，莊 3 就要補，
 # 補到 4 成 7。來源特別說「停牌分支不消耗這張4」：原題裡引擎也把這張 4 列為「未發出的牌」（unused）。
 
-# %%
-bk.widgets.case_card("BCR-002")
+# %% [markdown] lang=en
+# ## BCR-002: banker 3, the flip between a player third card 8 and 9
+#
+# The table is read with the **value of the player's third card** (8), not the player's final total (3). The variant changes the 8 to a 9: banker 3 must then draw,
+# and with a 4 makes 7. The source stresses 「停牌分支不消耗這張4」 (translation: "the standing branch does not use up this 4"): in the original coup the engine lists that 4 as an unused card too.
 
-# %% [markdown]
+# %%
+bk.widgets.case_card("BCR-002", lang=LANG)
+
+# %% [markdown] lang=zh
 # ## BCR-003｜莊4：第三張1不補，2才補
 #
 # 「莊家不是0～5一律補」：莊 4 遇閒第三張 A（牌值 1）停牌；變化題改成 2，莊 4 就補。
 
-# %%
-bk.widgets.case_card("BCR-003")
+# %% [markdown] lang=en
+# ## BCR-003: banker 4, a third card 1 does not draw, 2 does
+#
+# "A banker 0–5 does not always draw": banker 4 facing a player third card A (value 1) stands; the variant makes it a 2, and banker 4 draws.
 
-# %% [markdown]
+# %%
+bk.widgets.case_card("BCR-003", lang=LANG)
+
+# %% [markdown] lang=zh
 # ## BCR-004｜莊5：第三張3與4的邊界
 #
 # 要分清楚「莊首兩張 5」和「閒第三張 3」。變化題裡莊補到 8——「這個8是補牌後結果，不是天牌」。
 
-# %%
-bk.widgets.case_card("BCR-004")
+# %% [markdown] lang=en
+# ## BCR-004: banker 5, the border between a third card 3 and 4
+#
+# Tell "banker's first two cards 5" from "player's third card 3". In the variant the banker draws to 8; the source: 「這個8是補牌後結果，不是天牌」 (translation: "this 8 is the result of a third card, not a natural").
 
-# %% [markdown]
+# %%
+bk.widgets.case_card("BCR-004", lang=LANG)
+
+# %% [markdown] lang=zh
 # ## BCR-005｜莊6：第三張5與6的邊界
 #
 # 閒補成 8 不是例牌，莊家照樣查表；變化題閒第三張 6，莊 6 補牌，9:9 和局（tie）。
 
-# %%
-bk.widgets.case_card("BCR-005")
+# %% [markdown] lang=en
+# ## BCR-005: banker 6, the border between a third card 5 and 6
+#
+# A player who draws to 8 does not have a natural, and the banker still reads the table; in the variant the player's third card is 6, banker 6 draws, and it is a 9:9 tie.
 
-# %% [markdown]
+# %%
+bk.widgets.case_card("BCR-005", lang=LANG)
+
+# %% [markdown] lang=zh
 # ## BCR-006｜閒不補：改走莊0～5分支
 #
 # 閒 6 停牌，**沒有閒家第三張**，莊家改用「閒家停牌」那一支（player stood）。變化題莊 6 也停，
 # 「原本要補的2不發」。
 
-# %%
-bk.widgets.case_card("BCR-006")
+# %% [markdown] lang=en
+# ## BCR-006: the player does not draw, the banker takes the 0–5 branch
+#
+# The player stands on 6, so there is **no player third card**, and the banker uses the "player stood" branch. In the variant banker 6 stands too;
+# the source: 「原本要補的2不發」 (translation: "the 2 that would have been drawn is not dealt").
 
-# %% [markdown]
+# %%
+bk.widgets.case_card("BCR-006", lang=LANG)
+
+# %% [markdown] lang=zh
 # ## BCR-007｜莊0～2無條件補的適用前提
 #
 # 「遇8停牌」是莊 3 的例外，不適用莊 2。變化題把莊第二張 2 改 3：結果一樣是莊勝，但**補牌判定改變**了。
 # （只改一個條件，所以牌靴裡那張 5 還在，只是莊家不再補它。）
 
-# %%
-bk.widgets.case_card("BCR-007")
+# %% [markdown] lang=en
+# ## BCR-007: when banker 0–2 draws whatever the third card
+#
+# "Stands on 8" is banker 3's exception and does not apply to banker 2. The variant changes the banker's second card from 2 to 3: the banker still wins, but **the drawing decision changes**.
+# (Only one condition changes, so the 5 is still in the shoe; the banker just no longer draws it.)
 
-# %% [markdown]
+# %%
+bk.widgets.case_card("BCR-007", lang=LANG)
+
+# %% [markdown] lang=zh
 # ## BCR-008｜兩邊自然牌不再發第三張
 #
 # 例牌（Natural）不是自動和局：莊 9 勝閒 8。變化題雙方都是例牌 8，才是和局。
 
-# %%
-bk.widgets.case_card("BCR-008")
+# %% [markdown] lang=en
+# ## BCR-008: two naturals, no third card is dealt
+#
+# A natural is not automatically a tie: banker 9 beats player 8. In the variant both hands have a natural 8, and only then is it a tie.
 
-# %% [markdown]
+# %%
+bk.widgets.case_card("BCR-008", lang=LANG)
+
+# %% [markdown] lang=zh
 # ## 一次看八手：引擎與來源對照
 #
 # 每一列是一手牌（或它的變化題）：發牌順序、引擎算出的點數與結果、來源宣稱的結果。
 
+# %% [markdown] lang=en
+# ## All eight hands at once: the engine beside the source
+#
+# Each row is one hand (or its variant): the deal order, the totals and result the engine works out, and the result the source claims.
+
 # %%
 bk.display.table(
-    ["案例", "發牌順序", "閒", "莊", "引擎的結果", "來源的結果", "一致"],
+    [message(f"nb.col.{col}") for col in ("case", "deal-order", "player", "banker", "engine-result",
+                                          "source-result", "agree")],
     [[c.id, bk.format_cards(c.cards), c.coup().player_total, c.coup().banker_total,
       message(f"who.{c.coup().winner}"), message(f"who.{c.claims['winner']}"),
-      "✔ 一致" if not c.check() else "✘ 不一致"]
+      message("nb.agree") if not c.check() else message("nb.disagree")]
      for case in bcr for c in (case, *case.variants)],
 )
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # ## 自己打一手：手牌組合器（HandBuilder）
 #
 # 自己選牌（或輸入發牌順序），組合器會重新發牌、寫出每一步的理由，並標出改動後什麼翻轉了。預設是 BCR-001 與閒注 100。
 
+# %% [markdown] lang=en
+# ## Play your own hand: the hand builder (HandBuilder)
+#
+# Pick your own cards (or type a deal order); the builder deals again, writes the reason for each step and marks what flipped after a change. It starts on BCR-001 with a player bet of 100.
+
 # %%
-builder = bk.widgets.HandBuilder(bk.format_cards(catalogue["BCR-001"].cards), bets={"player": 100})
+builder = bk.widgets.HandBuilder(bk.format_cards(catalogue["BCR-001"].cards), bets={"player": 100}, lang=LANG)
 builder
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # 下一格用**另一個**組合器（不顯示，上面那個仍停在 BCR-001）只改莊第二張（4 → 5），讀出它標出的翻轉：
 
+# %% [markdown] lang=en
+# The next cell uses **another** builder (hidden; the one above stays on BCR-001) to change only the banker's second card (4 → 5), and reads out the flips it marks:
+
 # %%
-demo = bk.widgets.HandBuilder(bk.format_cards(catalogue["BCR-001"].cards), bets={"player": 100})
+demo = bk.widgets.HandBuilder(bk.format_cards(catalogue["BCR-001"].cards), bets={"player": 100}, lang=LANG)
 demo.card_b2.value = "5"
 print(bk.widgets.plain_text(demo.winner))
 print(bk.widgets.plain_text(demo.changes))
 print(bk.widgets.plain_text(demo.settlement))
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # ## 自我檢測（self-check）
 #
 # 這一組題目用的是來源**沒有**給的牌局：自己一步一步打，不能靠記住 BCR 的答案。
 # 題目是課程資料裡的一組題（`Quiz.lesson("05")`），每一題的正確答案都在建立測驗時由規則引擎算出，這一格看不到答案。
 # 每題以**第一次提交**的答案計分；答錯時會看到正確答案與它對應的常見誤解，之後再交不再計分。做完會有總結，按「重新開始」可以再做一次。
 
+# %% [markdown] lang=en
+# ## Self-check
+#
+# This question set uses hands the sources do **not** give: play each one yourself step by step; remembering the BCR answers will not help.
+# The questions are a named question set in the course data (`Quiz.lesson("05")`); every correct answer is computed by the rules engine when the quiz is built, so this cell shows no answer.
+# Each question is scored on the **first answer submitted**; a wrong answer shows the correct one and the common misconception behind it, and answers after that no longer count. At the end there is a summary, and "start again" resets the quiz.
+
 # %%
-quiz = bk.widgets.Quiz.lesson("05")
+quiz = bk.widgets.Quiz.lesson("05", lang=LANG)
 quiz
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # ## 下一步（what next）
 #
 # * 下一課：[第 6 課　兩組案例 A～D 與常見錯誤](06-cases-a-d-and-mistakes.ipynb)
 # * 本課的練習：[練習 04　整局判斷](../exercises/04-whole-coups.ipynb)（在自己的副本裡作答，`check("q1")` 立刻回饋）
 # * 不寫程式的練習：[補牌訓練器（trainer）](../trainer/trainer.ipynb)
 # * 回到[課程地圖](00-how-to-use.ipynb)
+
+# %% [markdown] lang=en
+# ## What next
+#
+# * Next lesson: [Lesson 6 The two sets of cases A–D and common mistakes](06-cases-a-d-and-mistakes.ipynb)
+# * This lesson's exercise: [Exercise 04 Whole coups](../../exercises/en/04-whole-coups.ipynb) (answer in your own copy; `check("q1")` gives instant feedback)
+# * Practice without code: [the drawing trainer](../../trainer/trainer.ipynb)
+# * Back to the [course map](00-how-to-use.ipynb)

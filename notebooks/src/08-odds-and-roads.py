@@ -1,18 +1,12 @@
-# %% [markdown]
+# %% [markdown] lang=zh
 # # 第 8 課　數字說話：精確機率、模擬、算牌與路單
-# ### Lesson 8 — The numbers: exact odds, simulation, card counting and roads
 #
 # 來源頁面答應過要「用數字算給你看」（004：「完整的莊閒期望值比較，我們在賠率與機率那篇會用數字算給你看」）。
 # 這一課把數字算出來：每一注的精確機率與賭場優勢、傭金桌與免傭桌的差別、模擬牌靴如何收斂到精確值、
 # 路單與連莊連閒，以及 Thorp 與 Walden（1966）式的算牌分析。所有的補牌決定都來自課程的規則引擎
 # （`bk.player_draws`、`bk.banker_draws`），這裡沒有另外寫一份補牌表。
 #
-# *The source pages promise to show the numbers. This lesson computes them: the exact probability and house edge of
-# every bet, commission versus no-commission, simulated shoes converging to the exact values, roads and streaks, and a
-# card-counting analysis in the manner of Thorp and Walden (1966). Every drawing decision comes from the kit's rules
-# engine; no second copy of the table is written here.*
-#
-# 本課依據的來源頁與文獻 / Sources:
+# 本課依據的來源頁與文獻：
 #
 # | 頁 | 本課用到的內容 |
 # |---|---|
@@ -21,9 +15,30 @@
 # | 003 台灣百家樂規則頁 | 「不代表任何投注策略能改變遊戲的數學期望」 |
 # | 公開的精確值 | Wizard of Odds 百家樂附錄；E. O. Thorp & W. E. Walden (1966), *A Favorable Side Bet in Nevada Baccarat* |
 #
-# 本課只談規則與數學，不提供任何投注建議。 *Rules and mathematics only; no betting advice.*
+# > 本課只談規則與數學，不提供任何投注建議。
+
+# %% [markdown] lang=en
+# # Lesson 8 — The numbers: exact odds, simulation, card counting and roads
+#
+# The source pages promise to show the numbers (004: 「完整的莊閒期望值比較，我們在賠率與機率那篇會用數字算給你看」, translation: "a full comparison of the
+# banker and player expectations: we will show it with numbers in the article on odds and probabilities").
+# This lesson computes them: the exact probability and house edge of every bet, commission versus no-commission, simulated shoes converging
+# to the exact values, roads and streaks, and a card-counting analysis in the manner of Thorp and Walden (1966). Every drawing decision
+# comes from the course's rules engine (`bk.player_draws`, `bk.banker_draws`); no second copy of the table is written here.
+#
+# The source pages and literature of this lesson:
+#
+# | Page | What this lesson uses |
+# |---|---|
+# | 004 beginner's overview | why banker bets pay 5% commission, no-commission (004 says 「免水」, translation: "no water") and Super 6, 6 and 8 decks, 「三種押法長期的期望值都是負的」 (translation: "all three bets have a negative expectation in the long run") |
+# | 000 「百家樂補牌規則」 (translation: "Baccarat drawing rules") | burn, cut card, a road is 「只是歷史結果紀錄」 (translation: "only a record of past results") |
+# | 003 Taiwan Baccarat rule book | 「不代表任何投注策略能改變遊戲的數學期望」 (translation: "does not mean any betting strategy can change the game's mathematical expectation") |
+# | published exact values | the Wizard of Odds baccarat appendix; E. O. Thorp & W. E. Walden (1966), *A Favorable Side Bet in Nevada Baccarat* |
+#
+# > Rules and mathematics only; no betting advice.
 
 # %%
+import math
 from fractions import Fraction
 
 import matplotlib.pyplot as plt
@@ -32,53 +47,59 @@ import baccarat_kit as bk
 from baccarat_kit import roads
 from baccarat_kit.i18n import message
 
-LANG = "zh"   # 改成 "en" 看英文 / set to "en" for English
+LANG = bk.set_language(EDITION_LANG)
 
-# %% [markdown]
-# ## 1. 精確機率：把每一種發牌順序都算一遍 / Exact odds by complete enumeration
+# %% [markdown] lang=zh
+# ## 1. 精確機率：把每一種發牌順序都算一遍
 #
 # 一局最多用 6 張牌。`bk.exact_odds(8)` 把 8 副牌（416 張）能發出的每一種點數順序都列舉一遍，
 # 依不放回抽牌計算每種順序的機率，再用引擎的補牌規則決定每一局的結果。答案是分數（`Fraction`），不是近似值。
+
+# %% [markdown] lang=en
+# ## 1. Exact odds by complete enumeration
 #
-# *A coup uses at most six cards. `bk.exact_odds(8)` walks every sequence of card values an 8-deck shoe can deal,
-# weights each by drawing without replacement, and lets the engine's rules finish each coup. The answers are exact
-# fractions.*
+# A coup uses at most six cards. `bk.exact_odds(8)` walks every sequence of card values an 8-deck shoe (416 cards) can deal,
+# weights each by drawing without replacement, and lets the engine's drawing rules finish each coup. The answers are exact
+# fractions (`Fraction`), not approximations.
 
 # %%
 odds8 = bk.exact_odds(8)
 print(odds8.report(LANG))
 
-# %%
-print(odds8.report("en"))
-
-# %% [markdown]
+# %% [markdown] lang=zh
 # 這些數字與公開文獻一致（Wizard of Odds 附錄；Thorp & Walden 1966）：8 副牌莊 0.458597、閒 0.446247、和 0.095156；
 # 賭場優勢：押莊（5% 傭金）1.0579%、押閒 1.2351%、押和 8:1 為 14.3596%、9:1 為 4.8440%，對子 11:1 為 10.3614%。
 # 精確分數加起來正好是 1：
-#
-# *These match the published figures. The exact fractions add up to exactly 1:*
+
+# %% [markdown] lang=en
+# These match the published figures (the Wizard of Odds appendix; Thorp & Walden 1966): with 8 decks banker 0.458597, player 0.446247, tie 0.095156;
+# house edge: banker (5% commission) 1.0579%, player 1.2351%, tie at 8:1 14.3596%, at 9:1 4.8440%, pair at 11:1 10.3614%.
+# The exact fractions add up to exactly 1:
 
 # %%
 print(odds8.banker + odds8.player + odds8.tie)
 print(odds8.banker)
 print(f"{float(odds8.banker):.15f}")
 
-# %% [markdown]
-# ### 6 副牌與 8 副牌 / Six decks and eight
+# %% [markdown] lang=zh
+# ### 6 副牌與 8 副牌
 #
 # 004：「副數多寡不影響上面講的任何一條規則……它對勝率機率只有極其細微的影響」。精確值如下。
+
+# %% [markdown] lang=en
+# ### Six decks and eight
 #
-# *The number of decks changes no rule and moves the odds only very slightly:*
+# 004: 「副數多寡不影響上面講的任何一條規則……它對勝率機率只有極其細微的影響」 (translation: "the number of decks affects none of the rules above … it has only an extremely slight effect on the odds"). The exact values:
 
 # %%
 for decks in (1, 6, 8):
     o = bk.exact_odds(decks)
-    print(f"{decks} 副 / decks: 莊 banker {float(o.banker):.6f}  閒 player {float(o.player):.6f}  "
-          f"和 tie {float(o.tie):.6f}  |  edge banker {float(o.house_edge('banker')):.4%}  "
-          f"player {float(o.house_edge('player')):.4%}  tie {float(o.house_edge('tie')):.4%}")
+    print(message("nb.decks-line", decks=decks, banker=f"{float(o.banker):.6f}", player=f"{float(o.player):.6f}",
+                  tie=f"{float(o.tie):.6f}", edge_banker=f"{float(o.house_edge('banker')):.4%}",
+                  edge_player=f"{float(o.house_edge('player')):.4%}", edge_tie=f"{float(o.house_edge('tie')):.4%}"))
 
-# %% [markdown]
-# ## 2. 傭金桌與免傭桌 / Commission versus no-commission
+# %% [markdown] lang=zh
+# ## 2. 傭金桌與免傭桌
 #
 # 004：押莊贏要抽 5%，因為「莊家這一方因為補牌規則的關係，長期勝率比閒家略高一點點」；免傭桌不抽傭金，但
 # 「當莊家以剛好 6 點獲勝時，這注只賠一半」，「長期算下來兩種版本的結果其實很接近」。
@@ -87,33 +108,47 @@ for decks in (1, 6, 8):
 #
 # 兩種做法讓押莊的人各付出多少？傭金桌：每次莊贏付 0.05，平均每注付 0.05 × P(莊贏)。
 # 免傭桌：莊以 6 點贏時少拿 0.5，平均每注付 0.5 × P(莊以 6 點贏)。
+
+# %% [markdown] lang=en
+# ## 2. Commission versus no-commission
 #
-# *Commission costs the banker bettor 0.05 × P(banker wins) per bet; no-commission costs 0.5 × P(banker wins on 6).*
+# 004: a winning banker bet pays 5% because 「莊家這一方因為補牌規則的關係，長期勝率比閒家略高一點點」 (translation: "because of the drawing rules, the banker side wins slightly more often than the player in the long run");
+# a no-commission table takes no commission, but 「當莊家以剛好 6 點獲勝時，這注只賠一半」 (translation: "when the banker wins with exactly 6, the bet pays only half"), and
+# 「長期算下來兩種版本的結果其實很接近」 (translation: "in the long run the two versions come out very close").
+# This is the no-commission version 004 describes (Super 6), and the setting of this course's `no-commission` pay table; 000 warns that a no-commission table
+# 「可能取消一般傭金，但在莊家以特定點數獲勝時降低派彩，或採其他補償規則」 (translation: "may drop the usual commission but pay less when the banker wins with a particular total, or use some other compensating rule"), so another no-commission table's figures may differ.
+#
+# What does each cost the banker bettor? Commission: 0.05 on every banker win, on average 0.05 × P(banker wins) per bet.
+# No-commission: 0.5 less on a banker win on 6, on average 0.5 × P(banker wins on 6) per bet.
 
 # %%
 commission_cost = Fraction(5, 100) * odds8.banker
 super6_cost = Fraction(1, 2) * odds8.banker_six
-print(f"P(莊贏 banker wins)          = {float(odds8.banker):.6f}")
-print(f"P(莊以 6 點贏 banker wins on 6) = {float(odds8.banker_six):.6f}")
-print(f"傭金桌的代價 commission cost   = {float(commission_cost):.6f} per unit")
-print(f"免傭桌的代價 Super 6 cost      = {float(super6_cost):.6f} per unit")
+print(message("nb.p-banker", p=f"{float(odds8.banker):.6f}"))
+print(message("nb.p-banker-six", p=f"{float(odds8.banker_six):.6f}"))
+print(message("nb.commission-cost", cost=f"{float(commission_cost):.6f}"))
+print(message("nb.super6-cost", cost=f"{float(super6_cost):.6f}"))
 for table in ("commission", "no-commission"):
-    print(f"{bk.odds.bet_label('banker', table, LANG)}: 賭場優勢 house edge {float(odds8.house_edge('banker', table)):.4%}")
+    print(message("nb.house-edge-of", bet=bk.odds.bet_label("banker", table, LANG),
+                  edge=f"{float(odds8.house_edge('banker', table)):.4%}"))
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # 兩者相差約 0.4 個百分點：很接近，但免傭桌對押莊的人略差；兩種版本的押莊都是負期望值。
 #
-# *About 0.4 percentage points apart: close, slightly worse without commission, and negative either way.*
-#
-# ## 3. 模擬真實牌靴 / Simulating real shoes
+# ## 3. 模擬真實牌靴
 #
 # `bk.simulate` 用 numpy 一次發很多靴牌，流程與引擎的 `bk.Shoe` 相同：洗牌、翻第一張並依點數燒牌、
 # 切牌卡放在離底 14 張處（本套件的選擇，來源沒有規定位置；第 7 課第 8 節），切牌卡出現後再發一局就結束。
 # 模擬出的頻率應在精確值附近，差距以標準誤衡量。
+
+# %% [markdown] lang=en
+# About 0.4 percentage points apart: close, slightly worse for the banker bettor without commission, and a negative expectation in both versions.
 #
-# *`bk.simulate` deals many shoes at once with numpy, exactly as the engine's `Shoe` does: shuffle, burn, cut card
-# 14 cards from the end, one more coup after it. The frequencies should sit within a few standard errors of the exact
-# values.*
+# ## 3. Simulating real shoes
+#
+# `bk.simulate` deals many shoes at once with numpy, exactly as the engine's `bk.Shoe` does: shuffle, turn the first card and burn by its value,
+# the cut card 14 cards from the end (this kit's choice; the sources set no position: lesson 7, section 8), one more coup after it comes out.
+# The simulated frequencies should sit near the exact values; the difference is measured in standard errors.
 
 # %%
 sim = bk.simulate(shoes=5000, decks=8, seed=2026)
@@ -121,26 +156,30 @@ print(sim.summary(LANG))
 for event in ("banker", "player", "tie", "banker_six", "player_pair"):
     p = float(getattr(odds8, event))
     f = sim.frequency(event)
-    print(f"{event:12s} 模擬 simulated {f:.6f}   精確 exact {p:.6f}   差 difference {(f - p) / sim.standard_error(p):+.2f} SE")
+    print(message("nb.sim-line", event=message(f"nb.event.{event}"), simulated=f"{f:.6f}", exact=f"{p:.6f}",
+                  z=f"{(f - p) / sim.standard_error(p):+.2f}"))
 
 # %%
 sim.plot_convergence(odds8, lang=LANG)
 plt.show()
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # 上圖：頻率隨局數增加而貼近精確值（虛線）。下圖：頻率與精確值的差，落在 ±2 標準誤的「漏斗」裡；
 # 漏斗隨局數的平方根變窄。圖上的字在沒有中文字型的機器上會改用英文。
-#
-# *Top: the frequencies close in on the exact values (dashed). Bottom: frequency minus exact, inside the ±2
-# standard-error funnel, which narrows with the square root of the number of coups. Plot labels fall back to English
-# on machines without a CJK font.*
 
-# %% [markdown]
-# ### 模擬的每一局都與引擎相同 / Every simulated coup is the engine's coup
+# %% [markdown] lang=en
+# Top: the frequencies close in on the exact values (dashed). Bottom: frequency minus exact value, inside the ±2
+# standard-error funnel, which narrows with the square root of the number of coups.
+
+# %% [markdown] lang=zh
+# ### 模擬的每一局都與引擎相同
 #
 # 把模擬的牌序原封不動放進引擎的 `bk.Shoe`，逐局比對勝方、點數、張數、例牌與對子。
+
+# %% [markdown] lang=en
+# ### Every simulated coup is the engine's coup
 #
-# *Replay simulated shoes card for card through the engine's `bk.Shoe` and compare every coup.*
+# Replay simulated shoes card for card through the engine's `bk.Shoe` and compare every coup: winner, totals, number of cards, naturals and pairs.
 
 # %%
 check = bk.simulate(shoes=40, decks=8, seed=7, keep_cards=True)
@@ -150,16 +189,21 @@ for i in range(check.shoes):
     engine = "".join(r.coup.winner[0].upper() for r in rounds)
     a, b = check.offsets[i], check.offsets[i + 1]
     same += engine == check.outcomes(i) and [r.coup.banker_total for r in rounds] == check.banker_total[a:b].tolist()
-print(f"{same} / {check.shoes} 靴與引擎逐局相同 (shoes identical to the engine, coup by coup); {check.hands} coups")
+print(message("nb.same-as-engine", same=same, shoes=check.shoes, hands=check.hands))
 
-# %% [markdown]
-# ## 4. 路單 / Roads
+# %% [markdown] lang=zh
+# ## 4. 路單
 #
 # 路單只記錄已經發生的結果。000：「路單只是歷史結果紀錄，不會改變固定補牌規則或下一局結果。」
 # 下面是一靴模擬牌的珠盤路（每局一格，含和局）與大路（換邊就換一行，連莊連閒往下排；和局畫成斜線）。
+# 第一行是這一靴的結果（B＝莊、P＝閒、T＝和）。
+
+# %% [markdown] lang=en
+# ## 4. Roads
 #
-# *A road only records what has happened. Below, one simulated shoe as a bead plate (every coup, ties included) and
-# a big road (a new column at each change of winner; ties as a slash).*
+# A road only records what has happened. 000: 「路單只是歷史結果紀錄，不會改變固定補牌規則或下一局結果。」 (translation: "a road is only a record of past results; it changes neither the fixed drawing rules nor the result of the next coup.")
+# Below, one simulated shoe as a bead plate (one square per coup, ties included) and a big road (a new column at each change of winner, runs going down; ties as a slash).
+# The first line is the shoe's results (B = banker, P = player, T = tie).
 
 # %%
 shoe0 = sim.outcomes(0)
@@ -169,15 +213,18 @@ roads.plot_bead_plate(shoe0, ax=ax1, lang=LANG)
 roads.plot_big_road(shoe0, ax=ax2, lang=LANG)
 plt.show()
 
-# %% [markdown]
-# ### 連莊、連閒：與「各局獨立」比一比 / Streaks against independence
+# %% [markdown] lang=zh
+# ### 連莊、連閒：與「各局獨立」比一比
 #
 # 如果路單有預測力，連莊之後開莊的頻率就會和平常不同。以 5000 靴模擬（不計和局）：
 # 連續 k 局莊（或閒）之後，下一局開莊的頻率，與「各局獨立」時應有的 P(莊 | 非和局) 比較。
+
+# %% [markdown] lang=en
+# ### Streaks against independence
 #
-# *If roads predicted anything, banker would come up more (or less) often after a banker streak. Over 5000 simulated
+# If roads predicted anything, banker would come up more (or less) often after a banker streak. Over 5000 simulated
 # shoes (ties left out): how often the next coup is a banker win after k banker (or player) wins in a row, beside
-# what independence predicts.*
+# what independence predicts, P(banker | not a tie).
 
 # %%
 print(roads.streak_stats(sim).report(LANG))
@@ -191,32 +238,34 @@ for length, obs, exp in zip(rl["length"], rl["observed"], rl["expected"], strict
     label = f"{length}+" if length == rl["length"][-1] else str(length)
     print(f"{label:>4s}  {obs:9.0f}  {exp:12.1f}")
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # 差距都在幾個標準誤之內：連莊、連閒的長度與頻率就是獨立事件會產生的樣子，前面的結果不會改變下一局。
 #
-# *Every difference is within a few standard errors: streaks look exactly as independent coups make them.*
-#
-# ## 5. 算牌：Thorp 與 Walden 的問題 / Card counting, after Thorp and Walden
+# ## 5. 算牌：Thorp 與 Walden 的問題
 #
 # Thorp 與 Walden 在 1966 年的論文（*Journal of the American Statistical Association* 61(314), 313–328）
 # 問的是：牌靴發到後段時，剩下的牌能不能讓某一注變成對押注者有利？他們發現莊、閒主注實際上不可能，
 # 只有當時內華達的「例牌 8／例牌 9」旁注偶爾可以。那種旁注不在來源頁的注項裡；這裡用同樣的方法檢查課程裡的每一注。
 #
-# *Thorp and Walden (1966) asked whether the cards left late in a shoe can ever make a bet favourable: practically
-# never for banker and player; only the Nevada side bets on a natural 8 or 9 sometimes were. Those side bets are not
-# among the sources' bets; here the same question is asked of every bet in the course.*
-#
 # 牌靴越發越少，剩下的牌的組成會改變，各注的精確優勢也隨之改變。`bk.counting_analysis` 在 1000 靴模擬牌的每一局之前，
 # 用剩下的牌算出每一注的精確賭場優勢。這裡假設算牌者完全知道剩下的每一張牌（連燒掉、沒翻開的牌都知道），
 # 比真實世界有利得多。
+
+# %% [markdown] lang=en
+# Every difference is within a few standard errors: the lengths and frequencies of streaks are exactly what independent coups produce; past results do not change the next coup.
 #
-# *As a shoe is dealt, the cards left change and so does every bet's exact edge. Before every coup of 1000 simulated
-# shoes, `bk.counting_analysis` computes each bet's exact house edge from the cards left, for an ideal counter who
-# knows every card left, even the burned ones.*
+# ## 5. Card counting, after Thorp and Walden
+#
+# Thorp and Walden's 1966 paper (*Journal of the American Statistical Association* 61(314), 313–328)
+# asked whether the cards left late in a shoe can ever make a bet favourable to the bettor. They found it practically impossible for
+# banker and player; only the Nevada side bets of the time on a natural 8 or a natural 9 sometimes were. Those side bets are not
+# among the sources' bets; here the same method is applied to every bet in the course.
+#
+# As a shoe is dealt, the make-up of the cards left changes, and so does every bet's exact edge. Before every coup of 1000 simulated
+# shoes, `bk.counting_analysis` computes each bet's exact house edge from the cards left. It assumes a counter who knows every card
+# left (even the burned and unseen ones), far better placed than anyone at a real table.
 
 # %%
-import math
-
 ca = bk.counting_analysis(shoes=1000, decks=8, seed=1966)
 rows = []
 for j, (bet, table) in enumerate(ca.bets):
@@ -225,8 +274,7 @@ for j, (bet, table) in enumerate(ca.bets):
     rows.append([bk.odds.bet_label(bet, table, LANG), f"{-ca.full_shoe[j]:+.4%}",
                  f"{ca.positive_share(bet, table):.2%}", f"{average:+.4%}", f"{-edges.min():+.3%}"])
 bk.display.table(
-    ["注 bet", "整靴開始時的期望值 full shoe", "期望值為正的局 share of coups > 0（完美記牌）",
-     "每局都押的平均期望值 average", "看到過的最大正期望 best seen"],
+    [message(f"nb.col.{col}") for col in ("bet", "full-shoe", "positive-share", "average", "best-seen")],
     rows,
 )
 
@@ -236,8 +284,8 @@ ca.plot(ax=ax1, lang=LANG, bets=(("banker", "commission"), ("banker", "no-commis
 ca.plot(ax=ax2, lang=LANG, bets=(("tie", "commission"), ("tie", "commission-tie-9"), ("player-pair", "commission")))
 plt.show()
 
-# %% [markdown]
-# 這張表說的事（*what the table says*）：
+# %% [markdown] lang=zh
+# 這張表說的事：
 #
 # * 莊、閒幾乎從不轉為押注者占優（表中「期望值為正的局」不到 1%，而且幅度極小）。
 # * 和局與對子這些旁注，偶爾在**牌靴末段**出現期望值為正的時刻；但這些時刻很少，而且只有**完美知道剩下每一張牌**
@@ -245,27 +293,36 @@ plt.show()
 # * 每一注「每局都押」的平均期望值都是負的（第四欄）；一靴開始時也都是負的（第二欄）。
 # * 所以**沒有可行的下注系統**由此而來：那些罕見的正期望時刻不能讓一般人長期贏錢。本課最後的自我檢測問的也是同一件事。
 #
-# *Banker and player almost never favour the bettor. Tie and pair side bets do now and then, late in a shoe, rarely,
-# and only for someone who knows every card left, even the burned ones nobody saw. Every bet's average expectation is
-# negative; no practical system follows. The quiz at the end asks exactly this.*
-#
-# ## 6. 牌靴追蹤器：一局一局看期望值怎麼動 / The shoe tracker
+# ## 6. 牌靴追蹤器：一局一局看期望值怎麼動
 #
 # 下面的牌靴追蹤器（ShoeTracker）用固定的種子洗一靴 8 副牌，照 `bk.Shoe` 的程序燒牌、放切牌卡（離牌靴底 14 張，本套件的選擇），
 # 每按一次「發下一局」就發一局，再用**剩下的每一張牌**重算下一局的精確機率與每一注的期望值（每次更新不到 10 毫秒，
 # 見 `benchmarks/bench_shoe_tracker.py`）。期望值為正的那一列會標出來。
+
+# %% [markdown] lang=en
+# What the table says:
 #
-# *Deal a seeded shoe coup by coup; after every coup the exact odds of the next coup and each bet's expectation are
-# recomputed from every card left.*
+# * Banker and player almost never favour the bettor (the "positive expectation" share is under 1%, and tiny when it happens).
+# * The tie and pair side bets now and then have a positive expectation **late in a shoe**; but such moments are rare, and only someone who
+#   **knows every card left** (even the burned ones nobody saw) can see them. A real counter cannot.
+# * Every bet's average expectation when betting every coup is negative (fourth column), and so is its expectation at the start of a shoe (second column).
+# * So **no practical betting system** follows: those rare positive moments do not let anyone win in the long run. The self-check at the end of this lesson asks exactly this.
+#
+# ## 6. The shoe tracker: watch the expectations move coup by coup
+#
+# The shoe tracker (ShoeTracker) below shuffles an 8-deck shoe with a fixed seed, burns and places the cut card as `bk.Shoe` does (14 cards from the bottom, this kit's choice),
+# deals one coup each time you press "deal next coup", and recomputes from **every card left** the exact odds of the next coup and each bet's expectation (each update takes under 10 ms,
+# see `benchmarks/bench_shoe_tracker.py`). A row whose expectation is positive is marked.
 
 # %%
 tracker = bk.widgets.ShoeTracker(decks=8, seed=2026, lang=LANG)
 tracker
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # 下一格用**另一個**追蹤器（不顯示，上面那個仍在一靴的開頭）把同一靴發完，列出每一個有某注期望值為正的時刻：
-#
-# *A separate tracker deals the same shoe to the end and lists every moment some bet had a positive expectation:*
+
+# %% [markdown] lang=en
+# The next cell uses **another** tracker (hidden; the one above is still at the start of the shoe) to deal the same shoe to the end and list every moment some bet had a positive expectation:
 
 # %%
 walk = bk.widgets.ShoeTracker(decks=8, seed=2026, lang=LANG)
@@ -275,40 +332,43 @@ while not walk.shoe.finished:
         moments.append([walk.rounds + 1, len(walk.shoe), bk.odds.bet_label(bet, table, LANG),
                         bk.widgets.shoe_tracker.percent(walk.expectation(bet, table))])
     walk.deal()
-print(f"這一靴發了 {walk.rounds} 局；下一局有某注期望值為正的時刻：{len({m[0] for m in moments})} 次。")
-bk.display.table(["第幾局之前 before coup", "剩下的牌 cards left", "注 bet", "期望值 expectation"], moments)
+print(message("nb.walk-summary", rounds=walk.rounds, moments=len({m[0] for m in moments})))
+bk.display.table([message(f"nb.col.{col}") for col in ("before-coup", "cards-left", "bet", "expectation")], moments)
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # 正期望只出現在這一靴的最後幾局、牌靴快發完的時候，多半是對子旁注；知道這些時刻的前提是知道剩下的每一張牌。
 # 換一個種子（上面追蹤器的「洗牌種子」）再發一靴，看看這樣的時刻出現在哪裡、出現幾次。
-#
-# *Positive moments come only in the last coups of the shoe, mostly for the pair side bets, and seeing them takes
-# knowing every card left. Try another seed in the tracker above.*
+
+# %% [markdown] lang=en
+# Positive moments come only in the last coups of the shoe, when it is nearly dealt out, mostly for the pair side bets; seeing them takes
+# knowing every card left. Try another seed (the tracker's "shuffle seed" above) and deal another shoe to see where such moments come and how often.
 
 # %%
-# 每一種注、每一種賠率表的期望值 / the expectation of every bet of every pay table
+# the expectation of every bet of every pay table
 for table in bk.PAY_TABLES:
     print(message(f"odds.table-{table}", LANG) + ": " + ", ".join(
         f"{message(f'area.{area}', LANG)} {float(odds8.expected_value(area, table)):+.4%}" for area in bk.AREAS))
     for area in bk.AREAS:
         assert odds8.expected_value(area, table) < 0
 
-# %% [markdown]
-# ## 7. 自我檢測 / Self-check
+# %% [markdown] lang=zh
+# ## 7. 自我檢測
 #
 # 題目是課程資料裡的一組題（`Quiz.lesson("08")`）；每一題的正確答案都在建立測驗時由 `bk.exact_odds` 等引擎函式算出。
+
+# %% [markdown] lang=en
+# ## 7. Self-check
 #
-# *The questions are the kit's question set for this lesson; every answer is computed by the engine when the quiz is built.*
+# The questions are a named question set in the course data (`Quiz.lesson("08")`); every correct answer is computed by `bk.exact_odds` and the engine's other functions when the quiz is built.
 
 # %%
 quiz = bk.widgets.Quiz.lesson("08", lang=LANG)
 quiz
 
-# %% [markdown]
-# ## 8. 結論：來源頁面的提醒 / What the sources say
+# %% [markdown] lang=zh
+# ## 8. 結論：來源頁面的提醒
 #
-# 第 5 節最後一格列出每一注在每種賠率表下的期望值（押 1 元平均的輸贏）：全部是負的。
-# *The last cell of section 5 lists the expectation of every bet under every pay table (average result of a one-unit bet): all negative.*
+# 第 6 節最後一格列出每一注在每種賠率表下的期望值（押 1 元平均的輸贏）：全部是負的。
 #
 # > 004：「不過要誠實說，三種押法長期的期望值都是負的，建議把它當成娛樂、設好預算，而不是當成穩定獲利的方法。」
 # >
@@ -318,15 +378,39 @@ quiz
 #
 # 上面的數字說的是同一件事：每一種注、每一種賠率表，期望值都是負的；路單與連莊連閒不改變下一局；
 # 就算完美算牌，主注也幾乎從不占優，旁注只有在罕見的牌靴末段、而且知道每一張牌時才短暫為正，平均仍是負的。
-#
-# *The numbers say what the sources say: every bet of every pay table has a negative expectation; roads and streaks
-# do not change the next coup; even perfect counting almost never gives the main bets an edge, and the side bets only
-# rarely, late in a shoe, for someone who knows every card, while their average stays negative.*
 
-# %% [markdown]
+# %% [markdown] lang=en
+# ## 8. What the sources say
+#
+# The last cell of section 6 lists the expectation of every bet under every pay table (the average result of a one-unit bet): all negative.
+#
+# > 004：「不過要誠實說，三種押法長期的期望值都是負的，建議把它當成娛樂、設好預算，而不是當成穩定獲利的方法。」
+# >
+# > *Translation:* "But to be honest, all three bets have a negative expectation in the long run; treat it as entertainment and set a budget, not as a steady way to make money."
+# >
+# > 003：「本篇是規則教育內容,不提供勝率保證,也不代表任何投注策略能改變遊戲的數學期望。」
+# >
+# > *Translation:* "This article is rules education; it guarantees no odds of winning and does not mean any betting strategy can change the game's mathematical expectation."
+# >
+# > 000：「路單只是歷史結果紀錄，不會改變固定補牌規則或下一局結果。」
+# >
+# > *Translation:* "A road is only a record of past results; it changes neither the fixed drawing rules nor the result of the next coup."
+#
+# The numbers above say the same: every bet of every pay table has a negative expectation; roads and streaks do not change the next coup;
+# even perfect counting almost never gives the main bets an edge, and the side bets only rarely, late in a shoe, for someone who knows every card, while their average stays negative.
+
+# %% [markdown] lang=zh
 # ## 下一步（what next）
 #
 # * 下一課：[第 10 課　總結：規則與數字](10-summary.ipynb)
 # * 不寫程式的練習：[補牌訓練器（trainer）](../trainer/trainer.ipynb)
 # * 回到[課程地圖](00-how-to-use.ipynb)
 # * 給講師：[第 9 課　新增一個案例](09-instructors-adding-a-case.ipynb)
+
+# %% [markdown] lang=en
+# ## What next
+#
+# * Next lesson: [Lesson 10 Summing up: the rules and the numbers](10-summary.ipynb)
+# * Practice without code: [the drawing trainer](../../trainer/trainer.ipynb)
+# * Back to the [course map](00-how-to-use.ipynb)
+# * For instructors: [Lesson 9 Adding a case](09-instructors-adding-a-case.ipynb)

@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] lang=zh
 # # 第 9 課（講師）　新增一個案例到目錄（For instructors: adding a case to the catalogue）
 #
 # 課程裡的每個案例——BCR-001～008、範例1–5、牌例一～五、兩組 A–D、牌值範例——都是
@@ -11,6 +11,19 @@
 #
 # 完整欄位說明見 `docs/instructors.md`。本課在一個暫存資料夾裡完成整個流程，最後刪掉它。
 
+# %% [markdown] lang=en
+# # Lesson 9 (instructors) — Adding a case to the catalogue
+#
+# Every case in the course (BCR-001 to 008, examples 1–5, card examples 1–5, the two sets A–D, the card-value examples) is **data**
+# in `baccarat_kit/cases/*.toml`, and **every claim in it is checked by the rules engine**.
+# Adding a case takes an instructor three steps:
+#
+# 1. **write** a TOML case file;
+# 2. **check** it: `baccarat-kit cases check FOLDER` (or `bk.cases.check(...)` in Python);
+# 3. **see it in the course**: `bk.cases.load(FOLDER, shipped=True)`, the CaseViewer, or the environment variable `BACCARAT_KIT_CASES`.
+#
+# Every field is described in `docs/instructors.md`. This lesson goes through the whole process in a temporary folder and deletes it at the end.
+
 # %%
 import os
 import shutil
@@ -20,20 +33,28 @@ from pathlib import Path
 import baccarat_kit as bk
 from baccarat_kit.cli import main as baccarat_kit_cli
 
-bk.set_language("zh")
+LANG = bk.set_language(EDITION_LANG)
 lesson_folder = os.getcwd()
 workdir = tempfile.mkdtemp(prefix="bk-cases-")
 os.chdir(workdir)  # relative paths keep the messages below the same on every machine
 folder = Path("my-cases")
 folder.mkdir()
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # ## 1. 寫一個完整牌局（full hand）
 #
 # `cards` 依**發牌順序**（deal order）：閒1、莊1、閒2、莊2，再閒家第三張、莊家第三張。
 # 這是講師自編的教學牌局（source 寫 `instructor`），用來補上目錄還沒有的「莊 4 遇閒第三張 8」；
 # 它的變化題只改閒家第三張。要查核的宣稱：`winner`、`player_total`、`banker_total`（必填），
 # 以及任何想強調的步驟（`banker_decision` …）。
+
+# %% [markdown] lang=en
+# ## 1. Writing a full hand
+#
+# `cards` are in **deal order**: player 1, banker 1, player 2, banker 2, then the player's third card and the banker's third card.
+# This is a teaching hand the instructor made up (its source is `instructor`), adding "banker 4 facing a player third card 8", which the catalogue did not have yet;
+# its variant changes only the player's third card. The claims to check: `winner`, `player_total`, `banker_total` (required),
+# and any step worth stressing (`banker_decision` …). Each text is given in both languages (`title.zh`, `title.en`…), so the case reads right in both editions of the course.
 
 # %%
 case_file = folder / "my-cases.toml"
@@ -69,35 +90,50 @@ winner = "banker"
 ''', encoding="utf-8")
 print(case_file.read_text(encoding="utf-8").count("[[case"), "tables written")
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # ## 2. 查核（check）
 #
 # 在終端機執行 `baccarat-kit cases check my-cases`；在筆記本裡可以直接呼叫同一個命令。
 # 結束碼（exit code）：**0** 全部成立、**1** 有宣稱與引擎不符、**2** 檔案格式問題。
 
+# %% [markdown] lang=en
+# ## 2. Checking
+#
+# In a terminal, run `baccarat-kit cases check my-cases`; in a notebook the same command can be called directly.
+# Exit codes: **0** every claim holds, **1** a claim disagrees with the engine, **2** a problem with a file's format.
+
 # %%
 code_ok = baccarat_kit_cli(["cases", "check", "my-cases"])
 code_ok
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # 在 Python 裡：`bk.cases.check(路徑)` 傳回目錄與所有問題（空的就是全部成立）。
+
+# %% [markdown] lang=en
+# In Python: `bk.cases.check(path)` returns the catalogue and every problem (none: everything holds).
 
 # %%
 mine, problems = bk.cases.check(folder)
 mine.ids(), problems
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # ## 3. 在課程中看到
 #
 # `shipped=True` 把內建目錄一起讀進來（也會找出與內建案例重複的 id）。
 # 啟動 JupyterLab 前設定 `BACCARAT_KIT_CASES=~/my-cases`，`bk.cases.load()` 與各課的 CaseViewer 就會列出你的案例。
+
+# %% [markdown] lang=en
+# ## 3. Seeing it in the course
+#
+# `shipped=True` reads the shipped catalogue too (and finds ids that repeat a shipped case's id).
+# Set `BACCARAT_KIT_CASES=~/my-cases` before starting JupyterLab, and `bk.cases.load()` and every lesson's CaseViewer list your cases.
 
 # %%
 catalogue = bk.cases.load(folder, shipped=True)
 print(catalogue["MY-001-variant"].explain())
 
 # %%
-viewer = bk.widgets.CaseViewer("MY-001", catalogue=catalogue)
+viewer = bk.widgets.CaseViewer("MY-001", catalogue=catalogue, lang=LANG)
 viewer
 
 # %%
@@ -105,19 +141,28 @@ viewer.select("MY-001-variant")
 viewer.show_all()
 viewer.case_id, viewer.coup.winner, viewer.finished
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # 新案例補上了莊家矩陣（banker matrix）的哪些格子？`cases coverage` 從引擎的規則編號 計算：
+
+# %% [markdown] lang=en
+# Which squares of the banker matrix does the new case cover? `cases coverage` works it out from the engine's rule ids:
 
 # %%
 before = bk.cases.load().coverage()
 after = catalogue.coverage()
 [(rule, before.count(rule), after.count(rule)) for rule in ("banker-4-vs-8", "banker-4-vs-7")]
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # ## 4. 一個故意寫錯的宣稱（a deliberately wrong claim）
 #
 # 把 BCR-004 的變化題抄錯：閒家第三張寫成 3（原題的牌），卻仍宣稱莊家補到 8 而勝。
 # 引擎會指出檔案、案例、哪一項宣稱、它算出的值，以及理由（從引擎的規則編號 產生）。
+
+# %% [markdown] lang=en
+# ## 4. A deliberately wrong claim
+#
+# Miscopy BCR-004's variant: write the player's third card as 3 (the original hand's card) but still claim that the banker draws to 8 and wins.
+# The engine names the file, the case, the claim, the value it works out, and the reason (made from the engine's rule ids).
 
 # %%
 (folder / "wrong.toml").write_text('''\
@@ -138,8 +183,11 @@ winner = "banker"
 code_wrong = baccarat_kit_cli(["cases", "check", "my-cases"])
 code_wrong
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # 同一件事也有英文（`--lang en`）；問題也可以在 Python 裡逐筆取得（檔案、案例、欄位）：
+
+# %% [markdown] lang=en
+# The report can be asked for in a chosen language (`--lang en` or `--lang zh` in a terminal, `p.message("en")` in Python); in Python the problems come one by one (file, case, field):
 
 # %%
 _, problems = bk.cases.check(folder)
@@ -148,11 +196,17 @@ _, problems = bk.cases.check(folder)
 # %%
 print(problems[3].message("en"))
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # ## 5. 格式問題（schema problems）：一次全部列出
 #
 # 無效的 TOML 會指出檔案與行號；不認得的欄位、不是牌的牌、與內建目錄重複的 id、牌不夠打完一局，
 # 都會指出檔案、案例與欄位。一次執行列出**所有**問題，不只第一個；結束碼是 2。
+
+# %% [markdown] lang=en
+# ## 5. Format problems: all listed at once
+#
+# Invalid TOML is reported with its file and line number; an unknown field, a card that is not a card, an id that repeats the shipped catalogue, too few cards to finish a coup:
+# each is reported with its file, case and field. One run lists **every** problem, not just the first; the exit code is 2.
 
 # %%
 (folder / "wrong.toml").unlink()
@@ -195,13 +249,21 @@ banker_total = 7
 code_schema = baccarat_kit_cli(["cases", "check", "--with-shipped", "my-cases"])
 code_schema
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # ## 6. 部分案例（partial case）：不補造牌
 #
 # 來源只給點數與第三張牌值時（例如 002 的常見問題：「莊家 3 點是不是一定補牌？不是。如果閒家已補第三張牌，
 # 而第三張的百家樂點值是 8，莊家 3 點停牌」），就只寫來源給的，**不要補造牌**。
 # 給了 `player_third` 就等於宣稱閒家有補牌，引擎也會查。來源沒給、引擎也推不出的宣稱（例如莊家最後點數）
 # 會被回報為「無法查核」。
+
+# %% [markdown] lang=en
+# ## 6. Partial cases: never make up cards
+#
+# When a source gives only totals and a third-card value (for example 002's FAQ: 「莊家 3 點是不是一定補牌？不是。如果閒家已補第三張牌，而第三張的百家樂點值是 8，莊家 3 點停牌」,
+# translation: "does a banker 3 always draw? No. If the player has drawn a third card and its baccarat value is 8, a banker 3 stands"), write only what the source gives and **do not make up cards**.
+# Giving `player_third` claims that the player drew, and the engine checks that too. A claim the source does not give and the engine cannot work out (such as the banker's final total)
+# is reported as "cannot be checked". (The case file's `quote` keeps the source's words in Chinese, exactly.)
 
 # %%
 for name in ("broken.toml", "typos.toml"):
@@ -236,9 +298,13 @@ _, problems = bk.cases.check(folder / "faq.toml")
 for p in problems:
     print(p.message())
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # 第一個案例的 `banker_total = 3` 查得到（莊家停牌，點數不變）；第二個案例莊家補牌，
 # 但來源沒有給補到的牌，所以這項宣稱無法查核——把它刪掉，案例就通過了：
+
+# %% [markdown] lang=en
+# The first case's `banker_total = 3` can be checked (the banker stands, the total stays); in the second the banker draws,
+# but the source gives no card drawn, so that claim cannot be checked: delete it, and the case passes:
 
 # %%
 text = (folder / "faq.toml").read_text(encoding="utf-8")
@@ -247,16 +313,22 @@ head, tail = text.split('id = "MY-FAQ-2"')
                                  encoding="utf-8")
 bk.cases.check(folder)[1]
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # 收拾暫存資料夾（下面的測驗只用到記憶體裡的目錄）：
+
+# %% [markdown] lang=en
+# Clean up the temporary folder (the quiz below uses only the catalogue in memory):
 
 # %%
 os.chdir(lesson_folder)
 shutil.rmtree(workdir)
 Path(workdir).exists()
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # ## 自我檢測（self-check）
+
+# %% [markdown] lang=en
+# ## Self-check
 
 # %%
 variant_ids = ["MY-001-v", "MY-001-variant", "variant-MY-001"]
@@ -286,14 +358,17 @@ quiz = bk.widgets.Quiz([
         "options": [{"zh": v, "en": v} for v in variant_ids],
         "answer": variant_ids.index(catalogue["MY-001"].variants[0].id),
     },
-])
+], lang=LANG)
 quiz
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # （給講師：下一格在另一份同樣的測驗上用程式作答，確認測驗的邏輯；上面那份留給你自己作答。）
 
+# %% [markdown] lang=en
+# (For instructors: the next cell answers a second, identical quiz by code to check the quiz's logic; the one above is left for you to answer.)
+
 # %%
-trial = bk.widgets.Quiz(quiz.questions)
+trial = bk.widgets.Quiz(quiz.questions, lang=LANG)
 for index, question in enumerate(trial.questions):
     trial.go(index)
     trial.options.value = question.answer
@@ -301,9 +376,16 @@ for index, question in enumerate(trial.questions):
 print(bk.widgets.plain_text(trial.score))
 
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # ## 下一步（what next）
 #
 # * 課程的最後一頁：[第 10 課　總結：規則與數字](10-summary.ipynb)
 # * 回到[課程地圖](00-how-to-use.ipynb)
 # * 講師文件：`docs/instructors.md`（欄位說明）與 `docs/grading.md`（評分）。
+
+# %% [markdown] lang=en
+# ## What next
+#
+# * The course's last page: [Lesson 10 Summing up: the rules and the numbers](10-summary.ipynb)
+# * Back to the [course map](00-how-to-use.ipynb)
+# * Instructors' documents: `docs/instructors.md` (the fields) and `docs/grading.md` (grading).

@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] lang=zh
 # # 第 10 課　總結：規則與數字（Summing up: the rules and the numbers）
 #
 # 這一課把整門課收在一頁：先是固定的補牌規則與結算，再是每一注的精確數字。表裡的每一格都是這一頁執行時問規則引擎
@@ -6,60 +6,85 @@
 #
 # > 本課是規則教育，不是下注建議。
 
+# %% [markdown] lang=en
+# # Lesson 10 — Summing up: the rules and the numbers
+#
+# This lesson puts the whole course on one page: first the fixed drawing rules and settlement, then the exact numbers of every bet. Every cell of the tables is what the rules engine
+# (`baccarat_kit`) answers when this page runs; nothing is copied by hand.
+#
+# > This lesson is rules education, not betting advice.
+
 # %%
 import baccarat_kit as bk
 from baccarat_kit.i18n import message
 from baccarat_kit.widgets.shoe_tracker import percent
 
-bk.set_language("zh")
+LANG = bk.set_language(EDITION_LANG)
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # ## 1. 規則，一步一步（the rules, in order）
 #
 # 一局依序：**先看例牌 → 再看閒家 → 最後看莊家**（001 的三步順序）。每一手最多補一張（002）。
 
+# %% [markdown] lang=en
+# ## 1. The rules, in order
+#
+# A coup goes in order: **first the natural → then the player → last the banker** (001's three steps). Each hand draws at most one card (002).
+
 # %%
 stood = bk.rules.BANKER_DRAWS_WHEN_PLAYER_STOOD
+naturals = [t for t in range(10) if bk.is_natural(t)]
 rows = [
-    ["牌值（card values）", "A＝1，2～9＝牌面，10、J、Q、K＝" + str(bk.Card("K").value) + "；合計只取個位數",
-     f"7＋8 → {bk.hand_total('7 8')}"],
-    ["例牌（natural）", "首兩張合計 " + "、".join(str(t) for t in range(10) if bk.is_natural(t)) + " 點：雙方都不再補牌",
-     f"BCR-008：{message('who.' + bk.play('4 4 4 5').winner)}"],
-    ["閒家（player）", f"{bk.rules.format_values(bk.rules.PLAYER_DRAWS_ON)} 點補牌，其餘停牌", "閒 5 → 補牌"],
-    ["莊家，閒家停牌時", f"{bk.rules.format_values(stood)} 點補牌，其餘停牌",
-     f"莊 5、閒停 → {bk.display.decision(bk.banker_draws(5, None))}"],
+    [message("nb.sum.values"), message("nb.sum.values-rule", k=bk.Card("K").value), f"7 + 8 → {bk.hand_total('7 8')}"],
+    [message("nb.sum.natural"), message("nb.sum.natural-rule", totals=bk.rules.format_values(naturals)),
+     f"BCR-008: {message('who.' + bk.play('4 4 4 5').winner)}"],
+    [message("nb.sum.player"), message("nb.sum.player-rule", totals=bk.rules.format_values(bk.rules.PLAYER_DRAWS_ON)),
+     message("nb.sum.player-example", decision=bk.display.decision(bk.player_draws(5)))],
+    [message("nb.sum.banker-stood"), message("nb.sum.player-rule", totals=bk.rules.format_values(stood)),
+     message("nb.sum.banker-stood-example", decision=bk.display.decision(bk.banker_draws(5, None)))],
 ]
 for total in range(8):
     values = bk.rules.draw_values(total)
-    rule = (f"閒家第三張牌值為 {bk.rules.format_values(values)} 時補牌" if values
-            else "不論閒家第三張是什麼都停牌")
-    rows.append([f"莊家 {total} 點，閒家已補牌", rule,
-                 f"遇 8 → {bk.display.decision(bk.banker_draws(total, 8))}"])
-bk.display.table(["步驟 step", "規則（引擎的表）rule", "例子 example"], rows)
+    rule = (message("nb.sum.banker-drew-rule", values=bk.rules.format_values(values)) if values
+            else message("nb.sum.banker-drew-never"))
+    rows.append([message("nb.sum.banker-drew", total=total), rule,
+                 message("nb.sum.vs-8", decision=bk.display.decision(bk.banker_draws(total, 8)))])
+bk.display.table([message(f"nb.col.{col}") for col in ("step", "rule-table", "example-col")], rows)
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # ## 2. 結算（settlement）
 #
 # 押 100 在各種結果下拿回多少（`bk.settle`；「本課的免傭表」是 004 描述的 Super 6 版本，其他免傭桌可能另有補償規則）：
 
+# %% [markdown] lang=en
+# ## 2. Settlement
+#
+# What a bet of 100 gets back in each outcome (`bk.settle`; "this course's no-commission table" is the Super 6 version 004 describes; other no-commission tables may use another compensating rule):
+
 # %%
 examples = [
-    ("閒勝，押閒 100", "2 3 3 4 4", {"player": 100}, "commission"),
-    ("莊勝，押莊 100", "4 4 4 5", {"banker": 100}, "commission"),
-    ("和局，押閒 100", "4 4 3 3", {"player": 100}, "commission"),
-    ("和局，押和 100", "4 4 3 3", {"tie": 100}, "commission"),
-    ("莊 6 點勝，押莊 100（本課的免傭表）", "2 3 3 3 K", {"banker": 100}, "no-commission"),
+    ("player-wins-player-bet", "2 3 3 4 4", {"player": 100}, "commission"),
+    ("banker-wins-banker-bet", "4 4 4 5", {"banker": 100}, "commission"),
+    ("tie-player-bet", "4 4 3 3", {"player": 100}, "commission"),
+    ("tie-tie-bet", "4 4 3 3", {"tie": 100}, "commission"),
+    ("banker-six", "2 3 3 3 K", {"banker": 100}, "no-commission"),
 ]
 rows = []
 for label, cards, bets, table in examples:
     s = bk.settle(bk.play(cards), bets, table)
-    rows.append([label, cards, s.returned, s.commission, s.net])
-bk.display.table(["情況", "發牌順序", "返還 returned", "傭金 commission", "淨額 net"], rows)
+    rows.append([message(f"nb.sum.{label}"), cards, s.returned, s.commission, s.net])
+bk.display.table([message(f"nb.col.{col}") for col in ("situation", "deal-order", "returned", "commission", "net")],
+                 rows)
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # ## 3. 數字（the numbers）：8 副牌的精確值
 #
 # 每一注押 1 元的平均淨輸贏（期望值），由 `bk.exact_odds(8)` 列舉每一種發牌順序算出的精確分數：
+
+# %% [markdown] lang=en
+# ## 3. The numbers: exact values for 8 decks
+#
+# The average net result of a one-unit bet (its expectation), as exact fractions from `bk.exact_odds(8)`, which enumerates every deal order:
 
 # %%
 odds8 = bk.exact_odds(8)
@@ -68,15 +93,18 @@ for table in bk.PAY_TABLES:
     for area in bk.AREAS:
         rows.append([bk.odds.bet_label(area, table), message(f"odds.table-{table}"),
                      percent(odds8.expected_value(area, table), 4)])
-bk.display.table(["注 bet", "派彩表 pay table", "期望值 expectation"], rows)
+bk.display.table([message(f"nb.col.{col}") for col in ("bet", "pay-table", "expectation")], rows)
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # 全部是負的：
+
+# %% [markdown] lang=en
+# All negative:
 
 # %%
 all(odds8.expected_value(area, table) < 0 for table in bk.PAY_TABLES for area in bk.AREAS)
 
-# %% [markdown]
+# %% [markdown] lang=zh
 # ## 4. 這些數字告訴我們的事
 #
 # * 補牌是固定規則，押莊、押閒、路單、連莊連閒都不改變它（003：「押注選擇不影響發牌及補牌流程。」）。
@@ -88,7 +116,23 @@ all(odds8.expected_value(area, table) < 0 for table in bk.PAY_TABLES for area in
 # >
 # > 000：「本頁用於規則查核與風險教育，不構成獲利保證、下注建議或法律意見；請遵守所在地法律，未達法定年齡者請勿參與。」
 
-# %% [markdown]
+# %% [markdown] lang=en
+# ## 4. What the numbers tell us
+#
+# * Drawing follows fixed rules; betting on banker or player, roads and streaks do not change it (003: 「押注選擇不影響發牌及補牌流程。」, translation: "the choice of bet does not affect the deal or the drawing").
+# * Every bet has a negative expectation; commission or no-commission only make the banker bettor pay in different ways (lesson 8, section 2).
+# * Even with perfect memory of every card left in the shoe, banker and player almost never turn positive; side bets do only briefly, rarely, late in a shoe, and their average stays negative:
+#   there is no practical betting system (lesson 8, sections 5 and 6).
+#
+# > 004：「不過要誠實說，三種押法長期的期望值都是負的，建議把它當成娛樂、設好預算，而不是當成穩定獲利的方法。」
+# >
+# > *Translation:* "But to be honest, all three bets have a negative expectation in the long run; treat it as entertainment and set a budget, not as a steady way to make money."
+# >
+# > 000：「本頁用於規則查核與風險教育，不構成獲利保證、下注建議或法律意見；請遵守所在地法律，未達法定年齡者請勿參與。」
+# >
+# > *Translation:* "This page is for checking the rules and for risk education; it is no guarantee of profit, no betting advice and no legal advice. Obey the law where you are; if you are under the legal age, do not take part."
+
+# %% [markdown] lang=zh
 # ## 下一步（what next）
 #
 # * 回到[課程地圖](00-how-to-use.ipynb)，挑一課再看一次。
@@ -97,3 +141,13 @@ all(odds8.expected_value(area, table) < 0 for table in bk.PAY_TABLES for area in
 #   [05 結算](../exercises/05-settlement.ipynb)、[06 常見錯誤](../exercises/06-misconceptions.ipynb)。
 # * 不寫程式的練習：[補牌訓練器（trainer）](../trainer/trainer.ipynb)。
 # * 名詞對照（中文／English）：[docs/glossary.md](../docs/glossary.md)。
+
+# %% [markdown] lang=en
+# ## What next
+#
+# * Back to the [course map](00-how-to-use.ipynb) to pick a lesson to read again.
+# * Exercises: [01 Card values and totals](../../exercises/en/01-card-values.ipynb), [02 Naturals and the player rule](../../exercises/en/02-naturals-player.ipynb),
+#   [03 The banker rule](../../exercises/en/03-banker-rule.ipynb), [04 Whole coups](../../exercises/en/04-whole-coups.ipynb),
+#   [05 Settlement](../../exercises/en/05-settlement.ipynb), [06 Common mistakes](../../exercises/en/06-misconceptions.ipynb).
+# * Practice without code: [the drawing trainer](../../trainer/trainer.ipynb).
+# * Glossary (Chinese / English): [docs/glossary.md](../../docs/glossary.md).
