@@ -232,6 +232,7 @@ def install(dest: str | os.PathLike[str], *, update: bool = False,
                 outdated.append(rel)
         else:
             kept.append(rel)
+    _trust([dest / rel for rel in (*written, *updated) if rel.endswith(".ipynb")])
     retired = sorted(rel for rel in old if rel not in files)
     if update:
         for rel in retired:
@@ -243,6 +244,30 @@ def install(dest: str | os.PathLike[str], *, update: bool = False,
                       (json.dumps(payload, indent=1, ensure_ascii=False) + "\n").encode())
     return Report(dest, spec.first, tuple(written), tuple(updated), tuple(kept),
                   tuple(outdated), tuple(retired))
+
+
+def _trust(notebooks: Sequence[Path]) -> None:
+    """Mark the course's own notebooks, as the kit wrote them, trusted (``jupyter trust``).
+
+    JupyterLab draws the widget state stored in a lesson only in a trusted notebook, so a
+    lesson opened before it is run shows its widgets instead of a text preview. Only files the
+    kit has just written are signed, never a learner's changed file (a change drops the
+    signature anyway). Without nbformat, or where the signature store cannot be written, the
+    lessons stay untrusted and show their static previews: nothing else changes."""
+    if not notebooks:
+        return
+    try:
+        import nbformat
+        from nbformat.sign import NotebookNotary
+    except ImportError:
+        return
+    try:
+        notary = NotebookNotary()
+        for path in notebooks:
+            nb = nbformat.read(path, as_version=4)
+            notary.sign(nb)
+    except Exception:  # trust is a convenience; the course works untrusted
+        return
 
 
 # --------------------------------------------------------------------------- JupyterLab

@@ -250,3 +250,23 @@ def test_a_learners_saved_answer_leaves_the_repository_clean(tmp_path: Path) -> 
     assert items and not [i for i in items if i.startswith("workspace")], items[:5]
     make = subprocess.run(["make", "-n", "test"], cwd=clone, capture_output=True, text=True)
     assert make.returncode == 0 and "workspace" not in make.stdout, make.stdout
+
+
+def test_the_course_notebooks_it_writes_are_trusted_a_learners_change_is_not(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """JupyterLab draws a lesson's stored widgets only when the notebook is trusted: the copies
+    the kit writes are signed; a learner's own edit is never signed by the kit."""
+    import nbformat
+    from nbformat.sign import NotebookNotary
+
+    monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path / "jupyter-data"))
+    dest = tmp_path / "ws"
+    course.install(dest)
+    notary = NotebookNotary()
+    lesson = dest / "notebooks" / "04-banker-rule.ipynb"
+    assert notary.check_signature(nbformat.read(lesson, as_version=4))
+    nb = nbformat.read(lesson, as_version=4)
+    nb.cells[0].source += "\n<!-- my note -->"
+    nbformat.write(nb, lesson)
+    course.install(dest, update=True)                # kept: the learner changed it
+    assert not notary.check_signature(nbformat.read(lesson, as_version=4))
