@@ -54,18 +54,18 @@ def test_z2jh_values_parse_and_copy_the_course() -> None:
     assert values["hub"]["config"]["JupyterHub"]["authenticator_class"]
 
 
-def test_gather_copies_each_learners_exercises(tmp_path: Path) -> None:
-    import sys
+def test_collect_gathers_each_learners_exercises_from_the_hub_layout(tmp_path: Path) -> None:
+    """The hub keeps each learner's course in homes/<learner>/course (jupyterhub_config.py);
+    the class workflow's collect command, as deploy/jupyterhub/README.md shows it, gathers them."""
+    from baccarat_kit.cli import main
 
-    sys.path.insert(0, str(REPO / "deploy" / "jupyterhub"))
-    try:
-        from gather import gather
-    finally:
-        sys.path.pop(0)
     for learner in ("ann", "ben"):
         ex = tmp_path / "hub" / "homes" / learner / "course" / "exercises"
         ex.mkdir(parents=True)
         (ex / "01-x.ipynb").write_text(learner)
-    found = gather(tmp_path / "hub", tmp_path / "out")
-    assert found == {"ann": ["01-x.ipynb"], "ben": ["01-x.ipynb"]}
-    assert (tmp_path / "out" / "ben" / "01-x.ipynb").read_text() == "ben"
+    assert main(["collect", str(tmp_path / "hub" / "homes"), "--glob", "course/exercises/*.ipynb",
+                 "--out", str(tmp_path / "out"), "--name", "term"]) == 0
+    assert (tmp_path / "out" / "term" / "ben" / "course" / "exercises" / "01-x.ipynb").read_text() == "ben"
+    assert (tmp_path / "out" / "term" / "ann" / "course" / "exercises" / "01-x.ipynb").read_text() == "ann"
+    readme = (REPO / "deploy" / "jupyterhub" / "README.md").read_text(encoding="utf-8")
+    assert 'baccarat-kit collect hub-data/homes --glob "course/exercises/*.ipynb"' in readme

@@ -4,8 +4,7 @@ JupyterHub with its proxy (configurable-http-proxy from npm, ``make hub-deps``),
 DummyAuthenticator and local-process spawner; two learners sign in in headless Chromium (no
 network but loopback). Each gets their own course copy at first login, sees only it, runs
 lesson 00 and saves an answer; then the instructor gathers both learners' exercise files.
-``baccarat-kit collect`` is being built on another branch; until it lands the files are
-gathered by path (deploy/jupyterhub/gather.py). Takes about 1.5–2.5 min on a loaded machine.
+The files are gathered with ``baccarat-kit collect`` (the class workflow's command). Takes about 1.5–2.5 min on a loaded machine.
 """
 
 from __future__ import annotations
@@ -148,17 +147,14 @@ def test_two_learners_each_get_their_own_course_and_work_is_gathered(
         assert (copy / course.MANIFEST).is_file()
         assert not (copy / "exercises" / "source").exists()
 
-    # The instructor gathers the exercise files by path (baccarat-kit collect is not on this
-    # branch yet).
-    sys.path.insert(0, str(REPO / "deploy" / "jupyterhub"))
-    try:
-        from gather import gather
-    finally:
-        sys.path.pop(0)
-    out = tmp_path / "collected"
-    found = gather(data, out)
-    assert set(found) == set(LEARNERS)
+    # The instructor gathers the exercise files with the class workflow's collect command.
+    from baccarat_kit.grading.collect import collect
+
+    done = collect(data / "homes", tmp_path / "collected", pattern="course/exercises/*.ipynb", name="hub")
+    found = {f.relative_to(done.folder).parts[0] for f in map(Path, done.files)} if done.files else set()
+    assert found == set(LEARNERS), done
     name = exercise.split("/")[-1]
     for learner in LEARNERS:
-        nb = json.loads((out / learner / name).read_text(encoding="utf-8"))
+        [path] = (done.folder / learner).rglob(name)
+        nb = json.loads(path.read_text(encoding="utf-8"))
         assert nb["metadata"]["answered_by"] == learner
