@@ -83,8 +83,11 @@ lint: venv
 	$(BIN)/ruff check baccarat_kit tests
 
 NOTEBOOKS := $(wildcard notebooks/*.ipynb notebooks/en/*.ipynb)
-# Both editions (zh, en); two workers, each notebook whole on one worker (pytest-xdist, loadfile).
-NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg -n 2 --dist loadfile
+# Both editions (zh, en), one notebook after another. Not with pytest-xdist: two workers start
+# kernels at the same moment, and on a loaded machine one kernel can lose its TCP ports to the
+# other's between jupyter_client choosing them and the kernel binding them ("Kernel died before
+# replying to kernel_info", seen in a CI run under stress-ng).
+NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg
 
 # The engine's public API is typed strictly (the optional parts are checked by their tests).
 ENGINE := baccarat_kit/__init__.py baccarat_kit/cards.py baccarat_kit/rules.py baccarat_kit/coup.py \
