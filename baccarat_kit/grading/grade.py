@@ -216,26 +216,6 @@ def collect_paths(paths: Iterable[str | Path], skipped: list[dict[str, str]] | N
 
 
 # ---------------------------------------------------------------- one submission
-def _code_cells(nb: Any) -> list[str]:
-    if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list):
-        raise ValueError("no list of cells")
-    if nb.get("nbformat") != 4:
-        raise ValueError(f"nbformat {nb.get('nbformat')!r}, not 4")
-    cells = []
-    for cell in nb["cells"]:
-        if not isinstance(cell, dict) or "cell_type" not in cell:
-            raise ValueError("a cell without a type")
-        if cell["cell_type"] != "code":
-            continue
-        src = cell.get("source", "")
-        if isinstance(src, list) and all(isinstance(s, str) for s in src):
-            src = "".join(src)
-        if not isinstance(src, str):
-            raise ValueError("a code cell whose source is not text")
-        cells.append(src)
-    return cells
-
-
 def _which_exercise(nb: dict[str, Any], path: Path, exercises: dict[str, Exercise]) -> Exercise | None:
     claimed = _claimed_exercise(nb, exercises)
     return claimed or _named_exercise(path, exercises)
