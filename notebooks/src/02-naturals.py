@@ -101,7 +101,7 @@ bk.hand_total("4 4"), bk.is_natural(bk.hand_total("4 4"))
 # 引擎也是這樣：拿例牌點數去問補牌表，它會拒絕並說明原因（`bk.RuleError`；這裡印出英文訊息 `err.message("en")`）：
 
 # %% [markdown] lang=en
-# 002's table of the order says: 「任一方首兩張是不是 8 或 9？是 → Natural，雙方不再補牌。」 (translation: "Are either hand's first two cards 8 or 9? Yes → natural, neither hand draws again.")
+# 002's table of the order says: 「任一方首兩張是不是 8 或 9？是 → Natural，雙方不再補牌。」 (translation: "Do either hand's first two cards make 8 or 9? Yes → natural, neither hand draws again.")
 # And: 「如果首兩張已形成 Natural 8 或 9，就不應再拿莊家 3、4、5、6 點矩陣繼續判斷第三張牌。」 (translation: "If the first two cards already make a natural 8 or 9, the banker 3, 4, 5, 6 matrix must not be used to decide a third card.")
 #
 # The engine agrees: asked the drawing table about a natural total, it refuses and says why (`bk.RuleError`; the cell prints its message in English, `err.message("en")`):

@@ -1,7 +1,7 @@
 # %% [markdown] lang=zh
 # # 第 3 課　閒家補牌規則（Player third-card rule）
 #
-# 沒有例牌（Natural）時，閒家（Player）先決定要不要補第三張牌（third card）。這是每一局的第二步。
+# 沒有例牌（Natural）時，先看閒家（Player）要不要補第三張牌（third card）：由固定的補牌表決定，不是閒家、下注者或荷官決定。這是每一局的第二步。
 #
 # 本課依據的來源頁：
 #
@@ -17,7 +17,7 @@
 # %% [markdown] lang=en
 # # Lesson 3 — The player's third-card rule
 #
-# When there is no natural, the Player decides first whether to draw a third card. This is the second step of every coup.
+# When there is no natural, the player's hand comes first: the fixed drawing table says whether it takes a third card. Nobody decides: not the player, the bettor or the dealer. This is the second step of every coup.
 #
 # The source pages of this lesson:
 #
@@ -124,7 +124,7 @@ bk.display.table([message(f"nb.col.{col}") for col in ("player-total", "player-d
 # 所以 `bk.player_draws` 只需要閒家自己的點數。
 
 # %% [markdown] lang=en
-# 002: 「閒家的判斷比莊家簡單，不需要查看莊家點數才決定自己是否補牌。」 (translation: "the player's decision is simpler than the banker's: it does not need the banker's total to decide whether to draw.")
+# 002: 「閒家的判斷比莊家簡單，不需要查看莊家點數才決定自己是否補牌。」 (translation: "judging the player's hand is simpler than the banker's: you need not look at the banker's total to know whether the player draws.")
 # So `bk.player_draws` needs only the player's own total.
 
 # %% [markdown] lang=zh
@@ -297,10 +297,10 @@ bcr006_variant = bk.play("2 2 4 4 2")
 bk.display.coups_table([("BCR-006", bcr006), (message("nb.variant-label", case="BCR-006"), bcr006_variant)])
 
 # %% [markdown] lang=zh
-# 閒家兩局都是 6 點停牌：閒家的決定只看閒家自己的點數。變的是莊家那一步（下一課的主題）。
+# 閒家兩局都是 6 點停牌：閒家補不補，只看閒家自己的點數。變的是莊家那一步（下一課的主題）。
 
 # %% [markdown] lang=en
-# In both coups the player stands on 6: the player's decision depends only on the player's own total. What changes is the banker's step (the next lesson's subject).
+# In both coups the player stands on 6: whether the player's hand draws depends only on its own total. What changes is the banker's step (the next lesson's subject).
 
 # %%
 [step.rule for step in bcr006.steps], [step.rule for step in bcr006_variant.steps]
@@ -309,7 +309,7 @@ bk.display.coups_table([("BCR-006", bcr006), (message("nb.variant-label", case="
 # ## 7. 動手試試：手牌組合器（HandBuilder）
 #
 # 預設是 BCR-006（閒2、莊2、閒4、莊3，莊家第三張 2）。換掉閒家的牌，看閒家 0～5 點與 6～7 點時，步驟說明怎麼變；
-# 每一步都寫出規則編號 和理由。
+# 每一步都寫出規則編號和理由。
 
 # %% [markdown] lang=en
 # ## 7. Try it: the hand builder (HandBuilder)

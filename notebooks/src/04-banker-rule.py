@@ -1,7 +1,7 @@
 # %% [markdown] lang=zh
 # # 第 4 課　莊家補牌規則（Banker third-card rule）
 #
-# 沒有例牌（Natural），閒家（Player）也已經按 0～5 補、6～7 停做完決定之後，輪到莊家（Banker）。
+# 沒有例牌（Natural），閒家（Player）也已經照表（0～5 補、6～7 停）補完或停牌之後，輪到莊家（Banker）。莊家同樣不做決定：補不補由補牌表決定。
 # 莊家的規則是百家樂最容易看錯的地方，因為它有**兩個分支（two branches）**：
 #
 # 1. **閒家停牌（player stood）**：閒家沒有第三張牌，莊家只看自己的點數；
@@ -24,7 +24,7 @@
 # %% [markdown] lang=en
 # # Lesson 4 — The banker's third-card rule
 #
-# With no natural, and once the Player has made its decision (draw on 0–5, stand on 6–7), it is the Banker's turn.
+# With no natural, and once the table has dealt the Player's hand its third card or left it standing (draw on 0–5, stand on 6–7), it is the Banker's turn. The banker decides nothing either: the drawing table does.
 # The banker's rule is where baccarat is most often misread, because it has **two branches**:
 #
 # 1. **The player stood**: the player has no third card, and the banker looks only at its own total;
@@ -282,7 +282,7 @@ for total in (3, 4, 5, 6):
 # %% [markdown] lang=zh
 # ## 6. 來源的範例
 #
-# 000 的「百家樂補牌實際判斷範例」只給了點數與第三張牌（沒有給整副牌），所以這裡直接問引擎莊家那一步。
+# 000 的「百家樂補牌實際判斷範例」只給了點數與第三張牌（沒有給出這一局的每一張牌），所以這裡直接問引擎莊家那一步。
 #
 # **範例2：閒家第三張為8、莊家3點**
 #
@@ -291,7 +291,7 @@ for total in (3, 4, 5, 6):
 # %% [markdown] lang=en
 # ## 6. The sources' examples
 #
-# 000's 「百家樂補牌實際判斷範例」 (translation: "worked examples of drawing decisions") give only totals and the third card (not the whole deck), so the engine is asked about the banker's step directly.
+# 000's 「百家樂補牌實際判斷範例」 (translation: "worked examples of drawing decisions") give only totals and the third card (not every card of the coup), so the engine is asked about the banker's step directly.
 #
 # **Example 2: the player's third card is 8, the banker has 3**
 #
@@ -378,7 +378,7 @@ bk.display.table([message(f"nb.col.{col}") for col in
 # %% [markdown] lang=zh
 # ## 7. 一整局：BCR-002「莊3：閒第三張8與9的翻轉」
 #
-# 000 的 BCR-002 給了整副牌：「閒2+3=5，莊A+2=3；牌靴下一張先假設8。」
+# 000 的 BCR-002 給了這一局的每一張牌：「閒2+3=5，莊A+2=3；牌靴下一張先假設8。」
 # 發牌順序是閒、莊、閒、莊，所以牌序是 `2 A 3 2 8`：
 
 # %% [markdown] lang=en

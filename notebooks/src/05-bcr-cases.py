@@ -129,7 +129,7 @@ bk.widgets.case_card("BCR-002", lang=LANG)
 # 「莊家不是0～5一律補」：莊 4 遇閒第三張 A（牌值 1）停牌；變化題改成 2，莊 4 就補。
 
 # %% [markdown] lang=en
-# ## BCR-003: banker 4, a third card 1 does not draw, 2 does
+# ## BCR-003: banker 4 stands on a player third card of 1 and draws on a 2
 #
 # "A banker 0–5 does not always draw": banker 4 facing a player third card A (value 1) stands; the variant makes it a 2, and banker 4 draws.
 

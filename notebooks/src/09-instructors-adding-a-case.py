@@ -142,7 +142,7 @@ viewer.show_all()
 viewer.case_id, viewer.coup.winner, viewer.finished
 
 # %% [markdown] lang=zh
-# 新案例補上了莊家矩陣（banker matrix）的哪些格子？`cases coverage` 從引擎的規則編號 計算：
+# 新案例補上了莊家矩陣（banker matrix）的哪些格子？`cases coverage` 從引擎的規則編號計算：
 
 # %% [markdown] lang=en
 # Which squares of the banker matrix does the new case cover? `cases coverage` works it out from the engine's rule ids:
@@ -156,7 +156,7 @@ after = catalogue.coverage()
 # ## 4. 一個故意寫錯的宣稱（a deliberately wrong claim）
 #
 # 把 BCR-004 的變化題抄錯：閒家第三張寫成 3（原題的牌），卻仍宣稱莊家補到 8 而勝。
-# 引擎會指出檔案、案例、哪一項宣稱、它算出的值，以及理由（從引擎的規則編號 產生）。
+# 引擎會指出檔案、案例、哪一項宣稱、它算出的值，以及理由（從引擎的規則編號產生）。
 
 # %% [markdown] lang=en
 # ## 4. A deliberately wrong claim
