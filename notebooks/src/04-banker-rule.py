@@ -20,6 +20,8 @@
 # 筆記本裡沒有另抄一份補牌表。
 #
 # > 本課是規則教育，不是下注建議：補牌由固定規則自動決定，不能預測下一局，也不改變任何一注的賭場優勢（house edge）。
+#
+# > 本課的莊家補牌表是標準百家樂的。000：「先確認畫面是否標示標準百家樂或特殊變體，因為變體可能改變牌數、傭金或和局處理方式。」001 也說免傭、Super 6 等玩法「不應直接拿來改寫標準第三張牌表」，但特定桌台另列特殊規則時，以該桌的規則說明為優先。
 
 # %% [markdown] lang=en
 # # Lesson 4 — The banker's third-card rule
@@ -43,6 +45,9 @@
 # no notebook keeps its own copy of the drawing table.
 #
 # > This lesson is rules education, not betting advice: drawing is decided by fixed rules; it cannot predict the next coup and changes no bet's house edge.
+#
+# > This lesson's banker table is standard baccarat's. 000: 「先確認畫面是否標示標準百家樂或特殊變體，因為變體可能改變牌數、傭金或和局處理方式。」 (translation: "first check whether the screen says standard baccarat or a special variant, because a variant may change the number of cards, the commission or how ties are handled.")
+# 001 adds that no-commission, Super 6 and other games 「不應直接拿來改寫標準第三張牌表」 (translation: "should not be taken to rewrite the standard third-card table"), but where a particular table lists special rules of its own, that table's rules come first.
 
 # %%
 import baccarat_kit as bk
@@ -278,6 +283,28 @@ for total in (3, 4, 5, 6):
 # %% [markdown] lang=en
 # 002 goes on: 「即使已經背熟 『3 除 8、4 是 2–7、5 是 4–7、6 是 6–7』， 實戰閱讀時仍然要先確認： 有沒有 Natural，以及閒家到底有沒有第三張牌。」
 # (translation: "even once you know '3 all but 8, 4 is 2–7, 5 is 4–7, 6 is 6–7' by heart, when reading a real coup you must still check first whether there is a natural, and whether the player really has a third card.")
+
+# %% [markdown] lang=zh
+# ### 補牌表要背起來才能玩嗎？
+#
+# 004 的常見問題正好問這件事：「第三張牌規則需要背起來才能玩嗎？」它的回答是：
+#
+# > 完全不用。發牌與補牌都由系統自動處理，你不背也照樣能玩。懂這套規則的好處只是讓你看得懂桌上的牌為什麼這樣翻，下注時心裡更有底，並不會改變任何結果。
+#
+# 001 也說：「只要沿著這三步走，就不用在直播牌局中硬背一張沒有前後關係的複雜表格。」上面的記法是為了**看懂**牌局，不是玩的條件；
+# 本課程的每一個「補／停」也都是問引擎（`bk.banker_draws`），不是背出來的。
+
+# %% [markdown] lang=en
+# ### Must you learn the table by heart to play?
+#
+# 004's FAQ asks exactly this: 「第三張牌規則需要背起來才能玩嗎？」 (translation: "do you need to memorise the third-card rules to play?") Its answer:
+#
+# > 完全不用。發牌與補牌都由系統自動處理，你不背也照樣能玩。懂這套規則的好處只是讓你看得懂桌上的牌為什麼這樣翻，下注時心裡更有底，並不會改變任何結果。
+# >
+# > *Translation:* "Not at all. Dealing and drawing are handled automatically by the system; you can play without memorising anything. The only benefit of knowing the rules is that you understand why the cards on the table are turned as they are and bet with a clearer head; it changes no result."
+#
+# 001 also says: 「只要沿著這三步走，就不用在直播牌局中硬背一張沒有前後關係的複雜表格。」 (translation: "follow these three steps and you need not cram, during a live coup, a complicated table with no order to it.")
+# The ways to remember above are for **reading** a coup, not a condition for playing; and every "draws / stands" in this course is asked of the engine (`bk.banker_draws`), not recited.
 
 # %% [markdown] lang=zh
 # ## 6. 來源的範例

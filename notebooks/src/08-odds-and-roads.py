@@ -216,11 +216,17 @@ plt.show()
 # %% [markdown] lang=zh
 # ### 連莊、連閒：與「各局獨立」比一比
 #
+# 000 提醒：「注意：莊與閒只是下注區名稱，不能用名稱推斷哪邊一定較容易連續勝出。」
+# 「莊」不是賭場的一方，名稱也不帶來連勝；下面用模擬來檢查。
+#
 # 如果路單有預測力，連莊之後開莊的頻率就會和平常不同。以 5000 靴模擬（不計和局）：
 # 連續 k 局莊（或閒）之後，下一局開莊的頻率，與「各局獨立」時應有的 P(莊 | 非和局) 比較。
 
 # %% [markdown] lang=en
 # ### Streaks against independence
+#
+# 000 warns: 「注意：莊與閒只是下注區名稱，不能用名稱推斷哪邊一定較容易連續勝出。」 (translation: "note: banker and player are only the names of bet areas;
+# the names do not tell which side is bound to win more easily in a row.") The banker is not the casino's side, and a name brings no streaks; the simulation checks it.
 #
 # If roads predicted anything, banker would come up more (or less) often after a banker streak. Over 5000 simulated
 # shoes (ties left out): how often the next coup is a banker win after k banker (or player) wins in a row, beside
