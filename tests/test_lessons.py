@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
+import tomllib
 from html import unescape
 from pathlib import Path
 
@@ -149,9 +150,28 @@ def learner_text() -> dict[str, str]:
     for rel in ("baccarat_kit/locale/widgets.toml", "baccarat_kit/locale/lessons.toml",
                 "baccarat_kit/data/quizzes.toml"):
         texts[rel] = (REPO / rel).read_text(encoding="utf-8")
-    return {name: "\n".join(ln for ln in text.splitlines()
-                            if not ln.lstrip("# ").startswith(">"))
-            for name, text in texts.items()}
+    out = {name: "\n".join(ln for ln in text.splitlines()
+                           if not ln.lstrip("# ").startswith(">"))
+           for name, text in texts.items()}
+    # TOML text, value by value (a whole TOML value sits inside "…", which the line check above
+    # strips as a quotation): the kit's own words only, never a source's `quote`
+    for rel in ("baccarat_kit/locale/widgets.toml", "baccarat_kit/locale/lessons.toml",
+                "baccarat_kit/data/quizzes.toml", "baccarat_kit/data/misconceptions.toml",
+                *(f"baccarat_kit/cases/{p.name}" for p in sorted((REPO / "baccarat_kit" / "cases").glob("*.toml")))):
+        data = tomllib.loads((REPO / rel).read_text(encoding="utf-8"))
+        out[f"{rel} (values)"] = "\n".join(_kit_strings(data))
+    return out
+
+
+def _kit_strings(value: object, key: str = "") -> list[str]:
+    """The strings of a TOML value, leaving out the sources' own words (``quote``)."""
+    if isinstance(value, str):
+        return [] if key == "quote" else value.splitlines()
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in _kit_strings(v, k)]
+    if isinstance(value, list):
+        return [s for v in value for s in _kit_strings(v, key)]
+    return []
 
 
 def test_glossary_terms_in_learner_text() -> None:

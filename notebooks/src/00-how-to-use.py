@@ -202,7 +202,7 @@ bk.hand_total("7 8")
 #
 # | Id | Source page (its title, translated) | Rules it cites | What the course uses |
 # |---|---|---|---|
-# | 000 | 「百家樂補牌規則」 (translation: "Baccarat drawing rules"), a rules-checking page | drawing tables and examples 1–5: Singapore GRA Commission Baccarat (RWS) Game Rules v4; BCR-001 to 008 and the self-check: Pennsylvania Code §631a.11 (totals and bet definitions: Chapter 631a) | player and banker drawing tables, examples 1–5, BCR-001 to BCR-008 (full hands and variants), the self-check, commission and no-commission, the bookkeeping trail, common misconceptions |
+# | 000 | 「百家樂補牌規則」 (translation: "Baccarat drawing rules"), a rules-checking page | drawing tables and examples 1–5: Singapore GRA Commission Baccarat (RWS) Game Rules v4; BCR-001 to 008 and the self-check: Pennsylvania Code §631a.11 (totals and bet definitions: Chapter 631a) | player and banker drawing tables, examples 1–5, BCR-001 to BCR-008 (full coups and variants), the self-check, commission and no-commission, the bookkeeping trail, common misconceptions |
 # | 001 | DG, baccarat's third card explained | Singapore GRA Baccarat Game Rules | the three steps in order (natural → player → banker), 10/J/Q/K count 0, card examples 1–5 |
 # | 002 | HKCash, the third-card matrix | Massachusetts Gaming Commission, Baccarat 4.11.2024 | the full banker matrix, cases A–D, the table of common mistakes, at most one card more per hand |
 # | 003 | Taiwan Baccarat rule book | standard Punto Banco | the flow of a coup, card-value examples, card examples A–D (with final results) |

@@ -23,7 +23,7 @@
 #
 # | Page | What it gives | Rules it cites |
 # |---|---|---|
-# | 004 beginner's overview | a banker bet of 100 gets back 195, player pays 1:1, a tie returns the stake, no-commission (004 says 「免水」, translation: "commission-free"; 抽水, literally "drawing water", is 004's word for the commission) and Super 6 (「超級 6」, translation: "super 6"), side bets (004 says 「副注」, translation: "side bets") settled separately | (cites no rules) |
+# | 004 beginner's overview | a banker bet of 100 gets back 195, player pays 1:1, a tie returns the stake, no-commission (004 says 「免水」, translation: "commission-free"; 「抽水」, literally "drawing water", is 004's word for the commission) and Super 6 (「超級 6」, translation: "super 6"), side bets (004 says 「副注」, translation: "side bets") settled separately | (cites no rules) |
 # | 000 「百家樂補牌規則」 (translation: "Baccarat drawing rules") | BCR-001's stake and return, the table of bet areas, the minimum unit and rounding of commission, void rounds, the bookkeeping trail (bet details, winnings, commission, balance) | Pennsylvania Code Chapter 631a (§631a.6, .8, .9, .12, bet definitions); Singapore GRA Commission Baccarat (RWS) Game Rules v4 |
 #
 # > This lesson is rules education, not betting advice. 004: 「三種押法長期的期望值都是負的」 (translation: "all three bets have a negative expectation in the long run"); the way bets are settled does not change that.

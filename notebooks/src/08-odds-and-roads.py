@@ -30,7 +30,7 @@
 #
 # | Page | What this lesson uses |
 # |---|---|
-# | 004 beginner's overview | why banker bets pay 5% commission, no-commission (004 says 「免水」, translation: "commission-free"; 抽水, literally "drawing water", is 004's word for the commission) and Super 6, 6 and 8 decks, 「三種押法長期的期望值都是負的」 (translation: "all three bets have a negative expectation in the long run") |
+# | 004 beginner's overview | why banker bets pay 5% commission, no-commission (004 says 「免水」, translation: "commission-free"; 「抽水」, literally "drawing water", is 004's word for the commission) and Super 6, 6 and 8 decks, 「三種押法長期的期望值都是負的」 (translation: "all three bets have a negative expectation in the long run") |
 # | 000 「百家樂補牌規則」 (translation: "Baccarat drawing rules") | burn, cut card, a road is 「只是歷史結果紀錄」 (translation: "only a record of past results") |
 # | 003 Taiwan Baccarat rule book | 「不代表任何投注策略能改變遊戲的數學期望」 (translation: "does not mean any betting strategy can change the game's mathematical expectation") |
 # | published exact values | the Wizard of Odds baccarat appendix; E. O. Thorp & W. E. Walden (1966), *A Favorable Side Bet in Nevada Baccarat* |

@@ -41,7 +41,7 @@ folder = Path("my-cases")
 folder.mkdir()
 
 # %% [markdown] lang=zh
-# ## 1. 寫一個完整牌局（full hand）
+# ## 1. 寫一個完整牌局（full coup）
 #
 # `cards` 依**發牌順序**（deal order）：閒1、莊1、閒2、莊2，再閒家第三張、莊家第三張。
 # 這是講師自編的教學牌局（source 寫 `instructor`），用來補上目錄還沒有的「莊 4 遇閒第三張 8」；
@@ -49,10 +49,10 @@ folder.mkdir()
 # 以及任何想強調的步驟（`banker_decision` …）。
 
 # %% [markdown] lang=en
-# ## 1. Writing a full hand
+# ## 1. Writing a full coup
 #
 # `cards` are in **deal order**: player 1, banker 1, player 2, banker 2, then the player's third card and the banker's third card.
-# This is a teaching hand the instructor made up (its source is `instructor`), adding "banker 4 facing a player third card 8", which the catalogue did not have yet;
+# This is a teaching coup the instructor made up (its source is `instructor`), adding "banker 4 facing a player third card 8", which the catalogue did not have yet;
 # its variant changes only the player's third card. The claims to check: `winner`, `player_total`, `banker_total` (required),
 # and any step worth stressing (`banker_decision` …). Each text is given in both languages (`title.zh`, `title.en`…), so the case reads right in both editions of the course.
 
@@ -339,7 +339,7 @@ quiz = bk.widgets.Quiz([
                    "en": "A source says only 'player 5 → third card 8; banker 3 → stands', with no cards. How do you add it?"},
         "options": [
             {"zh": "寫成部分案例：只放點數、第三張牌值與判定", "en": "as a partial case: totals, third-card value, decision"},
-            {"zh": "補上幾張合理的牌，寫成完整牌局", "en": "make up plausible cards and write a full hand"},
+            {"zh": "補上幾張合理的牌，寫成完整牌局", "en": "make up plausible cards and write a full coup"},
         ],
         "answer": 0,
         "explain": {"zh": "不補造來源沒有給的牌；引擎會查核部分案例的每一項宣稱。",
