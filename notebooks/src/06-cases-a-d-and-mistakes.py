@@ -56,7 +56,7 @@ tw = [catalogue[f"TW-{x}"] for x in "ABCD"]
 # 002: 「最容易犯的錯誤是先看到『莊家 5 點』就直接決定補或停。正確做法應先問：閒家有沒有第三張？如果有，第三張的百家樂點值是多少？」
 # *Translation:* "The most common mistake is to see 'banker 5' and decide at once to draw or stand. The right way is to ask first: does the player have a third card? If so, what is its baccarat value?"
 #
-# In the cards below, the left side is the source's givens and verdict (its words in Chinese), the right side the engine's decision, reason and rule id.
+# In the cards below, the left side is the source's givens and verdict (its words in Chinese, with the kit's English translation beneath), the right side the engine's decision, reason and rule id.
 
 # %%
 viewer = bk.widgets.CaseViewer("HK-A", cases=[c.id for c in hk + tw], lang=LANG)
