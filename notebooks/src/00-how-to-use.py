@@ -403,7 +403,7 @@ print(bk.widgets.plain_text(demo_viewer.case_result))
 #
 # ### 7.5 自我檢測（Quiz）
 #
-# 選一個答案，按「提交答案」。答錯時，回饋會點出這是哪一個常見誤解（misconception）、正確的說法是什麼；答對時會確認。
+# 選一個答案，按「提交答案」。答錯時，回饋會點出這是哪一個常見誤解（misconception），或是哪一步規則和你的答案不同，並給出正確的說法；答對時會確認，並說明為什麼對。
 # 每題以**第一次提交**的答案計分：看過正確答案之後再交，不再計分。做完會有總結，按「重新開始」可以再做一次。
 # 常見誤解都來自來源頁，收在 `bk.misconceptions`。
 #
@@ -417,7 +417,7 @@ print(bk.widgets.plain_text(demo_viewer.case_result))
 #
 # ### 7.5 The self-check (Quiz)
 #
-# Pick an answer and press "submit". When it is wrong, the feedback names the common misconception behind it and gives the correct statement; when it is right, it says so.
+# Pick an answer and press "submit". When it is wrong, the feedback names the common misconception behind it, or the rule step that disagrees with your answer, and gives the correct statement; when it is right, it says so and why.
 # Each question is scored on the **first answer submitted**: an answer given after the correct one has been shown no longer counts. At the end there is a summary, and "start again" resets the quiz.
 # The misconceptions all come from the source pages and are collected in `bk.misconceptions`.
 #
