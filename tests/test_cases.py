@@ -543,3 +543,10 @@ def test_a_translation_without_its_quote_is_refused(tmp_path: Path) -> None:
     (p,) = problems
     assert (p.case, p.field) == ("T-1", "quote_en")
     assert "without 'quote'" in p.message("en")
+
+
+def test_the_case_viewer_shows_the_translation_in_the_english_edition_only() -> None:
+    en = bk.widgets.CaseViewer("HK-A", cases=["HK-A", "TW-A"], lang="en")
+    zh = bk.widgets.CaseViewer("HK-A", cases=["HK-A", "TW-A"], lang="zh")
+    assert "bk-translation" in en._source_html() and "banker 3's only special standing value" in en._source_html()
+    assert "bk-translation" not in zh._source_html()
