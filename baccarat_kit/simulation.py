@@ -325,7 +325,8 @@ def _shuffled(rng: Any, n: int, deck: np.ndarray) -> np.ndarray:
     import numpy as np
 
     codes = deck.astype(np.uint32)
-    out = np.empty((n, deck.size), dtype=np.uint8)
+    buffer = np.zeros(n * deck.size + _PAD, dtype=np.uint8)     # _PAD zero bytes after the last shoe
+    out = buffer[:n * deck.size].reshape(n, deck.size)
     todo = np.arange(n)
     while todo.size:
         keys = _raw_keys(rng, todo.size, deck.size)
@@ -339,25 +340,37 @@ def _shuffled(rng: Any, n: int, deck: np.ndarray) -> np.ndarray:
     return out
 
 
-def _outcomes(cards: np.ndarray, packed: np.ndarray, advance: np.ndarray) -> None:
+_PAD = 8
+"""Zero bytes after the last shoe of a batch: a coup near the end of a shoe reads the next
+cards of the next shoe (or these), which never changes a coup that fits in its shoe (its
+drawing decisions only look at cards it deals) and a coup that does not fit is not dealt."""
+
+
+def _outcomes(flat: np.ndarray, lo: int, hi: int, packed: np.ndarray, advance: np.ndarray) -> None:
     """The packed outcome (see :func:`_outcome_table`) and the cards used of a coup starting
-    at every position of every shoe of ``cards``, into rows of ``packed`` and ``advance``."""
+    at every position ``lo`` … ``hi − 1`` of the byte codes ``flat`` (shoes one after the
+    other), into ``packed[lo:hi]`` and ``advance[lo:hi]``: arithmetic passes over the values
+    and one look-up (a gather costs about ten times an arithmetic pass)."""
     import numpy as np
 
-    n, size = cards.shape
-    width = size + 6
-    values = np.zeros((n, width), dtype=np.uint8)
-    np.right_shift(cards, 2, out=values[:, :size])
     u16 = np.uint16
-    pair = values[:, :width - 2] + values[:, 2:]                 # v[i] + v[i + 2], at most 18
-    key = np.multiply(pair[:, :size], u16(19), dtype=u16)
-    key += pair[:, 1:size + 1]
+    values = flat[lo:hi + 6] >> 2
+    pair = values[:-2] + values[2:]                              # v[i] + v[i + 2], at most 18
+    key = np.multiply(pair[:hi - lo], u16(19), dtype=u16)
+    key += pair[1:hi - lo + 1]
     key *= u16(100)
-    tens = np.multiply(values[:, 4:size + 5], np.uint8(10))      # at most 90
-    tens[:, :size] += values[:, 5:size + 5]
-    key += tens[:, :size]
-    np.take(_outcome_table(), key, out=packed, mode="clip")
-    np.take(_advance_table(), key, out=advance, mode="clip")
+    tens = np.multiply(values[4:hi - lo + 4], np.uint8(10))       # at most 90
+    tens += values[5:hi - lo + 5]
+    key += tens
+    out = packed[lo:hi]
+    np.take(_outcome_table(), key, out=out, mode="clip")
+    np.right_shift(out, 8, out=key)
+    key &= u16(3)
+    np.add(key, 4, out=advance[lo:hi], casting="unsafe")
+    same = (flat[lo:hi + 1] == flat[lo + 2:hi + 3]).astype(u16)   # a pair: cards 1 and 3, or 2 and 4
+    same[:-1] |= same[1:] << u16(1)
+    same <<= u16(13)
+    out |= same[:-1]
 
 
 def _deal(cards: np.ndarray, cut_card: int | None, burn: bool, detail: bool) -> dict[str, Any]:
@@ -373,14 +386,17 @@ def _deal(cards: np.ndarray, cut_card: int | None, burn: bool, detail: bool) -> 
     import numpy as np
 
     n, size = cards.shape
+    flat = cards.base if cards.base is not None and cards.base.size >= n * size + _PAD else None
+    if flat is None or flat.ndim != 1 or flat.dtype != np.uint8:
+        flat = np.zeros(n * size + _PAD, dtype=np.uint8)
+        flat[:n * size] = cards.ravel()
     max_steps = size // 4 + 2
     tail = 6 * max_steps + 6                                      # a finished shoe walks on
     packed = np.zeros(n * size + tail, dtype=np.uint16)
     advance = np.full(n * size + tail, 4, dtype=np.uint8)
-    rows_p = packed[:n * size].reshape(n, size)
-    rows_a = advance[:n * size].reshape(n, size)
-    for lo in range(0, n, BLOCK):
-        _outcomes(cards[lo:lo + BLOCK], rows_p[lo:lo + BLOCK], rows_a[lo:lo + BLOCK])
+    step = BLOCK * size
+    for lo in range(0, n * size, step):
+        _outcomes(flat, lo, min(lo + step, n * size), packed, advance)
     base = np.arange(n, dtype=np.intp) * size
     if burn:
         first = (cards[:, 0] >> 2).astype(np.intp)
@@ -407,13 +423,42 @@ def _deal(cards: np.ndarray, cut_card: int | None, burn: bool, detail: bool) -> 
     if detail:
         ok = ok.T                                                # shoe after shoe, in order
         at = at.T
-    at = at[ok]
-    out = packed[at]
-    flat = cards.ravel()
-    u16 = np.uint16
-    out |= (flat[at] == flat[at + 2]).astype(u16) << u16(13)
-    out |= (flat[at + 1] == flat[at + 3]).astype(u16) << u16(14)
+    out = np.take(packed, at[ok])
     return {"packed": out, "rounds": ok.sum(axis=1) if detail else None, "burned": burned}
+
+
+NUMBA_FROM = 20_000_000
+"""``kernel="auto"`` uses numba (when installed) for runs of at least this many cards
+(about 48 000 shoes of 8 decks), or when numba is already imported."""
+
+
+def _numba_deal(cards: np.ndarray, cut_card: int | None, burn: bool, detail: bool) -> dict[str, Any]:
+    from . import _sim_kernel
+
+    size = cards.shape[1]
+    cut_pos = size - cut_card if cut_card is not None else size + 1
+    record, _ = _sim_kernel.deal(cards, _outcome_table(), cut_pos, burn, True)   # the coups, for the totals
+    return record
+
+
+def _dealer(kernel: str, cards: int) -> Any:
+    """The dealing function ``kernel`` names (see :func:`simulate`)."""
+    import importlib.util
+
+    if kernel not in ("auto", "numpy", "numba"):
+        raise OddsError("odds.bad_kernel", value=repr(kernel))
+    if kernel == "numpy":
+        return _deal
+    if "numba" in sys.modules or kernel == "numba" or cards >= NUMBA_FROM:
+        try:
+            found = importlib.util.find_spec("numba") is not None
+        except (ImportError, ValueError):  # pragma: no cover - a broken numba install
+            found = False
+        if found:
+            return _numba_deal
+        if kernel == "numba":
+            raise OddsError("odds.no_numba")
+    return _deal
 
 
 def progress_bar(total: int) -> Any:
@@ -436,6 +481,7 @@ def simulate(
     keep_cards: bool = False,
     progress: bool = False,
     chunk: int = DEFAULT_CHUNK,
+    kernel: str = "auto",
 ) -> Simulation:
     """Deal ``shoes`` shoes of ``decks`` decks, seeded, and record every coup.
 
@@ -445,6 +491,13 @@ def simulate(
     runs); ``keep_cards=True`` keeps every shuffled shoe (to replay it through the engine).
     ``progress=True`` shows a progress bar (``tqdm``) over batches of ``chunk`` shoes.
     Same seed and chunk, same shoes.
+
+    ``kernel``: who deals the shuffled shoes. ``"numpy"`` (always there), ``"numba"`` (the
+    compiled kernel of :mod:`baccarat_kit._sim_kernel`, ``pip install 'baccarat-kit[fast]'``;
+    several times faster at dealing), or ``"auto"``: numba when it is installed and either
+    already imported or the run is large (:data:`NUMBA_FROM` cards or more; importing numba
+    costs about half a second). The shuffles are numpy's either way, from one random stream:
+    the same seed gives the same shoes and the same coups, bit for bit, with either kernel.
     """
     import numpy as np
 
@@ -458,6 +511,7 @@ def simulate(
         raise OddsError("odds.bad_cut_card", value=cut_card, size=size - 1)
     if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
         raise OddsError("odds.bad_chunk", value=chunk)
+    deal = _dealer(kernel, shoes * size)
     rng = np.random.default_rng(seed)
     sizes = [min(chunk, shoes - s) for s in range(0, shoes, chunk)]
     batches: Iterator[int] = iter(sizes)
@@ -468,7 +522,7 @@ def simulate(
     deck = np.array([_code(r) for r in Rank] * 4 * decks, dtype=np.uint8)
     for n in batches:
         cards = _shuffled(rng, n, deck)
-        part = _deal(cards, cut_card, burn, detail)
+        part = deal(cards, cut_card, burn, detail)
         if keep_cards:
             part["cards"] = cards
         p = part["packed"]

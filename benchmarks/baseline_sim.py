@@ -39,10 +39,12 @@ def tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 
 
 def outcome_table() -> np.ndarray:
-    """uint8 per (player 2-card total, banker 2-card total, 5th value, 6th value):
+    """uint8 per (player two-card sum 0–18, banker two-card sum 0–18, 5th value, 6th value),
+    index ``(sp * 19 + sb) * 100 + v5 * 10 + v6`` (no modulo needed at every position):
     winner (0 banker, 1 player, 2 tie) in bits 0–1, cards used − 4 in bits 2–3."""
     natural, pdraw, bstood, bdraw = tables()
-    p2, b2, c5, c6 = (a.ravel() for a in np.indices((10, 10, 10, 10)))
+    sp, sb, c5, c6 = (a.ravel() for a in np.indices((19, 19, 10, 10)))
+    p2, b2 = sp % 10, sb % 10
     nat = natural[p2] | natural[b2]
     pd = ~nat & pdraw[p2]
     bd = ~nat & np.where(pd, bdraw[b2, c5], bstood[b2])
@@ -53,52 +55,54 @@ def outcome_table() -> np.ndarray:
 
 
 def baseline_simulate(shoes: int, decks: int = 8, seed: int = 0, cut_card: int = 14,
-                      chunk: int = 1024, ranks: np.ndarray | None = None) -> dict[str, Any]:
-    """Deal ``shoes`` shuffled shoes (or the given ``ranks``, shape (shoes, 52 * decks)).
-
-    With ``winners=True`` semantics for checking: returns ``winner``, every coup's winner in
-    order, when ``ranks`` is given."""
+                      chunk: int = 1024, values: np.ndarray | None = None) -> dict[str, Any]:
+    """Deal ``shoes`` shuffled shoes, or the given card ``values`` (shape (shoes, 52 * decks));
+    with ``values`` given, also returns ``winner``, every coup's winner in order."""
     table = outcome_table()
-    mod10 = (np.arange(19) % 10).astype(np.uint16)
     rng = np.random.default_rng(seed)
     size = 52 * decks
-    deck = np.repeat(np.arange(13, dtype=np.uint32), 4 * decks)
+    deck = np.repeat(RANK_VALUE.astype(np.uint32), 4 * decks)
     cut_pos = size - cut_card
     counts = np.zeros(3, dtype=np.int64)
     winners = []
+    u16 = np.uint16
     for start in range(0, shoes, chunk):
         n = min(chunk, shoes - start)
-        if ranks is None:
-            keys = rng.integers(0, 2**32, size=(n, size), dtype=np.uint32)
+        v = np.zeros((n, size + 6), dtype=np.uint8)
+        if values is None:                     # one sort per shoe: the value in the low 4 bits
+            keys = rng.bit_generator.random_raw(n * size // 2).view(np.uint32).reshape(n, size)
             keys &= np.uint32(~15 & 0xFFFFFFFF)
             keys |= deck
             keys.sort(axis=1)
-            r = (keys & 15).astype(np.uint8)
+            np.bitwise_and(keys, 15, out=v[:, :size], casting="unsafe")
         else:
-            r = ranks[start:start + n]
-        v = np.zeros((n, size + 6), dtype=np.uint8)
-        v[:, :size] = RANK_VALUE[r]
-        idx = mod10[v[:, 0:size] + v[:, 2:size + 2]] * np.uint16(1000)
-        idx += mod10[v[:, 1:size + 1] + v[:, 3:size + 3]] * np.uint16(100)
-        idx += v[:, 4:size + 4] * np.uint16(10)
+            v[:, :size] = values[start:start + n]
+        # the outcome of a coup starting at every position, by one look-up
+        idx = np.add(v[:, 0:size], v[:, 2:size + 2], dtype=u16)
+        idx *= u16(19)
+        idx += v[:, 1:size + 1]
+        idx += v[:, 3:size + 3]
+        idx *= u16(100)
+        idx += v[:, 4:size + 4] * np.uint8(10)
         idx += v[:, 5:size + 5]
-        out = table[idx].ravel()
-        first = v[:, 0].astype(np.int64)
+        out = np.take(table, idx).ravel()
+        # one walk: every shoe of the batch from coup to coup
+        first = v[:, 0].astype(np.intp)
+        base = np.arange(n, dtype=np.intp) * size
         pos = 1 + np.where(first == 0, 10, first)
-        base = np.arange(n, dtype=np.int64) * size
         active = np.ones(n, dtype=bool)
         while active.any():
-            o = out[base + np.minimum(pos, size - 1)]
+            o = np.take(out, base + np.minimum(pos, size - 1))
             newpos = pos + 4 + (o >> 2)
             ok = active & (newpos <= size)
             counts += np.bincount(o[ok] & 3, minlength=3)
-            if ranks is not None:
+            if values is not None:
                 winners.append(np.where(ok, o & 3, 3))
             active = ok & (pos <= cut_pos)
-            pos = np.where(ok, newpos, pos)
+            pos = newpos
     result: dict[str, Any] = {"hands": int(counts.sum()), "banker": int(counts[0]),
                               "player": int(counts[1]), "tie": int(counts[2])}
-    if ranks is not None:
+    if values is not None:
         steps = np.stack(winners, axis=1)
         result["winner"] = steps[steps != 3]
     return result
@@ -142,7 +146,7 @@ def _numba_kernel() -> Any:
                 v[j] = t
             pos = 1 + (10 if v[0] == 0 else v[0])
             while True:
-                o = table[((v[pos] + v[pos + 2]) % 10) * 1000 + ((v[pos + 1] + v[pos + 3]) % 10) * 100
+                o = table[((v[pos] + v[pos + 2]) * 19 + v[pos + 1] + v[pos + 3]) * 100
                           + v[pos + 4] * 10 + v[pos + 5]]
                 new = pos + 4 + (o >> 2)
                 if new > size:
