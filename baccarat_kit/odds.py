@@ -668,11 +668,19 @@ _calls = [0]
 def _use_numpy(denominator: int) -> bool:
     if denominator >= 2**63:
         return False
-    if "numpy" not in sys.modules:
+    if sys.modules.get("numpy") is None:
         _calls[0] += 1
-        if _calls[0] <= PURE_PYTHON_CALLS or importlib.util.find_spec("numpy") is None:
+        if _calls[0] <= PURE_PYTHON_CALLS or not _numpy_installed():
             return False
     return True
+
+
+@cache
+def _numpy_installed() -> bool:
+    try:
+        return importlib.util.find_spec("numpy") is not None
+    except (ImportError, ValueError):      # numpy blocked (sys.modules["numpy"] = None) or broken
+        return False
 
 
 def exact_odds(shoe: object = 8) -> ExactOdds:

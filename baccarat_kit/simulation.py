@@ -10,9 +10,12 @@ True
 Every shoe is dealt the way :class:`baccarat_kit.Shoe` deals one: the shoe is shuffled,
 the first card is turned and as many cards as its value burned (10/J/Q/K burn 10), the
 cut card stands ``cut_card`` cards from the end, and when a coup reaches it one more
-coup is dealt. All shoes of a batch are dealt side by side, one coup per step; each
-coup is finished with one look-up in a table that :func:`baccarat_kit.odds.resolve`
-builds from the engine's drawing decisions. ``simulate(..., keep_cards=True)`` keeps
+coup is dealt. numpy shuffles the shoes of a batch (one sort of random keys per shoe);
+then the outcome of a coup starting at every position is found with one look-up in a
+table that :func:`baccarat_kit.odds.resolve` builds from the engine's drawing decisions,
+and one walk follows every shoe from coup to coup. An optional numba kernel
+(``kernel="numba"``, :mod:`baccarat_kit._sim_kernel`) deals the same shuffled shoes coup by
+coup, several times faster, with the very same coups: the kernel is not part of the seed. ``simulate(..., keep_cards=True)`` keeps
 the shuffled cards, so any simulated shoe can be replayed through
 :class:`baccarat_kit.Shoe` (see :meth:`Simulation.engine_shoe`).
 """

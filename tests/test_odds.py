@@ -386,3 +386,16 @@ def test_a_fresh_process_needs_no_numpy_for_its_first_odds() -> None:
     assert cold.split() == ["False", "0.458597"]
     assert warm.split() == ["True", "True"]
     assert int(peak_kib) < 100 * 1024
+
+
+def test_exact_odds_run_without_numpy() -> None:
+    """With numpy blocked, every call stays in pure Python and gives the same fractions."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nsys.modules['numpy'] = None\nimport baccarat_kit as bk\n"
+            "odds = [bk.exact_odds(8) for _ in range(bk.odds.PURE_PYTHON_CALLS + 3)]\n"
+            "print(odds[0].banker == odds[-1].banker, odds[-1].banker)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    same, banker = out.stdout.split()
+    assert same == "True" and Fraction(banker) == bk.exact_odds(8).banker
