@@ -174,10 +174,11 @@ def check_address(address: str, certs: str | Path | None, insecure: bool = False
     'tls'
     >>> check_address("tcp://10.0.0.5:8786", None, insecure=True)
     'tcp'
-    >>> check_address("tcp://10.0.0.5:8786", None)
-    Traceback (most recent call last):
-    ...
-    baccarat_kit.grading.records.GradeUsageError: grading.dask.insecure
+    >>> try:
+    ...     check_address("tcp://10.0.0.5:8786", None)
+    ... except GradeUsageError as err:
+    ...     print(err.message("en")[:50])
+    Refusing the unencrypted scheduler address tcp://1
     """
     scheme, sep, rest = address.partition("://")
     if not sep:
