@@ -42,6 +42,8 @@ try:
 except _bwrap.SandboxMissing:  # the workers then refuse bwrap too; tests/test_grading_sandbox.py says why
     SANDBOX = ["--no-sandbox"]
 EXERCISES = load_exercises(ROOT / "exercises" / "source")
+Book = tuple[list[dict[str, str]], list[dict[str, Any]]]
+"""grades.csv's rows and results.json's rows, timings aside (:func:`gradebook`)."""
 
 
 @pytest.fixture(scope="module")
@@ -79,16 +81,17 @@ def grade(klass: Path, out: Path, *extra: str) -> tuple[int, str]:
     return code, err.getvalue()
 
 
-def gradebook(out: Path) -> tuple[str, list[dict[str, Any]]]:
-    """grades.csv as it is, and results.json's rows without their grading times."""
+def gradebook(out: Path) -> tuple[list[dict[str, str]], list[dict[str, Any]]]:
+    """grades.csv's and results.json's rows, each without its grading time (``graded_at``)."""
     rows = json.loads((out / "results.json").read_text(encoding="utf-8"))["submissions"]
-    for row in rows:
+    table = list(csv.DictReader(io.StringIO((out / "grades.csv").read_text(encoding="utf-8"))))
+    for row in [*rows, *table]:
         assert row.pop("graded_at")
-    return (out / "grades.csv").read_text(encoding="utf-8"), rows
+    return table, rows
 
 
 @pytest.fixture(scope="module")
-def local(klass: Path, work: Path) -> tuple[str, list[dict[str, Any]]]:
+def local(klass: Path, work: Path) -> Book:
     code, _ = grade(klass, work / "local", "--jobs", "2", "--no-progress")
     assert code == 0
     return gradebook(work / "local")
@@ -99,16 +102,17 @@ def remote(klass: Path, work: Path, procs: ProcessCluster, certs: Path) -> tuple
     return grade(klass, work / "remote", "--scheduler", procs.address, "--certs", str(certs))
 
 
-def test_the_class_is_60_files_and_the_local_run_grades_them(local: tuple[str, list[dict[str, Any]]]) -> None:
-    csv_text, rows = local
-    assert len(rows) == 60 == len(list(csv.DictReader(io.StringIO(csv_text))))
+def test_the_class_is_60_files_and_the_local_run_grades_them(local: Book) -> None:
+    table, rows = local
+    assert len(rows) == 60 == len(table)
+    assert [r["file"] for r in rows] == [r["file"] for r in table]
     statuses = {r["status"] for r in rows}
     assert {"ok", "not_json", "not_notebook"} <= statuses
     assert sum(1 for r in rows if r["status"] == "ok" and r["score"] == r["max_score"] > 0) >= 12
 
 
 def test_through_the_scheduler_the_gradebook_is_the_local_one(
-        remote: tuple[int, str], local: tuple[str, list[dict[str, Any]]], work: Path, procs: ProcessCluster) -> None:
+        remote: tuple[int, str], local: Book, work: Path, procs: ProcessCluster) -> None:
     code, err = remote
     assert code == 0, err[-3000:]
     assert gradebook(work / "remote") == local
@@ -120,7 +124,7 @@ def test_through_the_scheduler_the_gradebook_is_the_local_one(
 
 
 def test_a_worker_killed_mid_batch_loses_no_row(
-        remote: tuple[int, str], local: tuple[str, list[dict[str, Any]]], klass: Path, work: Path,
+        remote: tuple[int, str], local: Book, klass: Path, work: Path,
         procs: ProcessCluster, certs: Path) -> None:
     killed: list[str] = []
     stop = threading.Event()
