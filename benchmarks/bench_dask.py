@@ -105,7 +105,7 @@ def grade(paths: list[Path], out: Path, extra: list[str], cpu: CpuGroup) -> tupl
     start = time.perf_counter()
     proc = subprocess.run([sys.executable, "-m", "baccarat_kit.cli", "grade", *map(str, paths), "--out", str(out),
                            "--no-progress", *extra], capture_output=True, text=True, check=False,
-                          preexec_fn=cpu.join)  # noqa: PLW1509 (the bench is single-threaded here)
+                          preexec_fn=cpu.join)
     wall = time.perf_counter() - start
     r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode:

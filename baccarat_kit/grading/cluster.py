@@ -152,8 +152,6 @@ def _write(path: Path, data: bytes, mode: int) -> Path:
 def security(folder: str | Path, role: str = "instructor") -> Security:
     """The ``distributed.Security`` of ``role`` from a folder made by :func:`make_certs`:
     TLS only, the peer's certificate required and checked against the folder's CA."""
-    from distributed import Security
-
     target = Path(folder)
     wanted = [target / "ca.pem", target / f"{role}.pem", target / f"{role}.key"]
     missing = [p.name for p in wanted if not p.is_file()]
@@ -163,7 +161,19 @@ def security(folder: str | Path, role: str = "instructor") -> Security:
     if key_mode & 0o077:
         raise GradeUsageError("grading.dask.key_mode", path=wanted[2], mode=f"{key_mode:04o}")
     ca, cert, key = map(str, wanted)
-    return Security(require_encryption=True, tls_ca_file=ca, tls_client_cert=cert, tls_client_key=key)
+    sec: Security = _distributed().Security(require_encryption=True, tls_ca_file=ca,
+                                                          tls_client_cert=cert, tls_client_key=key)
+    return sec
+
+
+def _distributed() -> Any:
+    """``distributed`` (the [dask] extra), imported when first needed; its API is only partly typed."""
+    import importlib
+
+    try:
+        return importlib.import_module("distributed")
+    except ImportError as err:
+        raise GradeUsageError("grading.dask.missing", module="distributed", install=INSTALL) from err
 
 
 # ---------------------------------------------------------------- the address
@@ -237,11 +247,12 @@ def _worker_report(sandbox: str) -> dict[str, str]:
 def probe_workers(client: Client, limits: Limits, timeout: float = 60.0) -> str:
     """Wait for a worker, check that every worker has this kit and a working sandbox, and say
     what confines learner code there (for results.json)."""
+    c = _untyped(client)
     try:
-        client.wait_for_workers(1, timeout=timeout)
+        c.wait_for_workers(1, timeout=timeout)
     except TimeoutError as err:
-        raise GradeUsageError("grading.dask.no_workers", address=client.scheduler.address, seconds=timeout) from err
-    reports: dict[str, dict[str, str]] = client.run(_worker_report, limits.sandbox)
+        raise GradeUsageError("grading.dask.no_workers", address=c.scheduler.address, seconds=timeout) from err
+    reports: dict[str, dict[str, str]] = c.run(_worker_report, limits.sandbox)
     ours = kit_fingerprint()
     for worker, report in sorted(reports.items()):
         if report["kit"] != ours:
@@ -274,18 +285,21 @@ def grade_sent(name: str, data: bytes, display: str, exercises: dict[str, Exerci
 
 
 # ---------------------------------------------------------------- the client
+def _untyped(client: Client) -> Any:
+    """The client as ``Any``: most of ``distributed.Client``'s methods carry no annotations."""
+    return client
+
+
 def connect(address: str, certs: str | Path | None = None, insecure: bool = False, timeout: float = 30.0) -> Client:
     """A ``distributed.Client`` for the scheduler at ``address`` (checked by :func:`check_address`)."""
-    try:
-        from distributed import Client
-    except ImportError as err:
-        raise GradeUsageError("grading.dask.missing", module="distributed", install=INSTALL) from err
+    dist = _distributed()
     scheme = check_address(address, certs, insecure)
     sec = security(certs) if scheme in SECURE_SCHEMES and certs is not None else None
     if "://" not in address:
         address = f"tcp://{address}"
     try:
-        return Client(address, security=sec, timeout=f"{timeout}s", set_as_default=False)
+        client: Client = dist.Client(address, security=sec, timeout=f"{timeout}s", set_as_default=False)
+        return client
     except (OSError, TimeoutError) as err:
         raise GradeUsageError("grading.dask.unreachable", address=address, detail=str(err)[:200] or type(err).__name__) from err
 
@@ -297,11 +311,11 @@ class DaskSubmit:
     """
 
     def __init__(self, client: Client, exercises: dict[str, Exercise], limits: Limits) -> None:
-        self._client = client
+        self._client = _untyped(client)
         self._exercises = exercises
         self._limits = limits
         self._fingerprint = kit_fingerprint()
-        [self._shared] = client.scatter([exercises], broadcast=True, hash=False)
+        [self._shared] = self._client.scatter([exercises], broadcast=True, hash=False)
         self._queue: queue.Queue[tuple[Path, Future[Submission]] | None] = queue.Queue()
         self._free = threading.Condition()
         self._in_flight = 0
@@ -400,7 +414,7 @@ def remote_grading(address: str, certs: str | Path | None, insecure: bool, exerc
     With Dask Gateway or dask-kubernetes, open the ``Client`` as they say and use
     :func:`probe_workers` and :class:`DaskSubmit` the same way (docs/grading.md).
     """
-    client = connect(address, certs, insecure)
+    client = _untyped(connect(address, certs, insecure))
     try:
         described = probe_workers(client, limits)
         _session.record_sandbox(RemoteSandbox(limits.sandbox, None, client.scheduler.address, described))
