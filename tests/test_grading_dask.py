@@ -259,3 +259,19 @@ def test_a_file_over_the_size_limit_is_judged_on_the_client(procs: ProcessCluste
         finally:
             submit.close()
     assert sub.status == "too_large" and sent == []
+
+
+def test_the_kubernetes_examples_parse_and_keep_tls_on() -> None:
+    yaml = pytest.importorskip("yaml")
+    folder = ROOT / "deploy" / "jupyterhub"
+    cluster_doc, policy = yaml.safe_load_all((folder / "dask-kubernetes.yaml").read_text(encoding="utf-8"))
+    assert (cluster_doc["kind"], policy["kind"]) == ("DaskCluster", "NetworkPolicy")
+    for part in ("scheduler", "worker"):
+        [container] = cluster_doc["spec"][part]["spec"]["containers"]
+        args = container["args"]
+        assert "--tls-ca-file" in args and "--tls-cert" in args and "--tls-key" in args, part
+        assert args[args.index("--dashboard-address") + 1].startswith("127.0.0.1:"), part
+    assert "tls://" in " ".join(cluster_doc["spec"]["worker"]["spec"]["containers"][0]["args"])
+    gateway = yaml.safe_load((folder / "dask-gateway-values.yaml").read_text(encoding="utf-8"))
+    assert "instructors" in gateway["gateway"]["extraConfig"]["instructors-only"]
+    compile(gateway["gateway"]["extraConfig"]["instructors-only"].replace("c.", "_c."), "gateway", "exec")
