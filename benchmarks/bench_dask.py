@@ -164,38 +164,45 @@ def main() -> None:
                 idle_workers = g_workers.seconds() - workers0 - sum(r[3] for r in remote)
             finally:
                 cluster.stop()
-        lw = statistics.median(r[0] for r in local)
-        lc = statistics.median(r[1] for r in local)
-        dw = statistics.median(r[0] for r in remote)
-        dc_client = statistics.median(r[1] for r in remote)
-        dc_workers = statistics.median(r[3] for r in remote)
-        dc_sched = statistics.median(r[4] for r in remote)
-        print(f"per file, local:  wall {lw / n:.3f} s, CPU {lc / n:.3f} s (the grader and its sandboxes)")
-        print(f"per file, dask:   wall {dw / n:.3f} s, CPU {(dc_workers + dc_client + dc_sched) / n:.3f} s = "
-              f"workers {dc_workers / n:.3f} + client {dc_client / n:.3f} + scheduler {dc_sched / n:.3f}")
-        idle_time = sum(r[0] for r in local)  # the cluster is idle while the local runs go
-        idle_rate = idle_workers / idle_time if idle_time else 0.0
-        sched_rate = idle_sched / idle_time if idle_time else 0.0
-        net = (dc_workers - idle_rate * dw) / n
-        sched_net = max(0.0, (dc_sched - sched_rate * dw) / n)
-        print(f"(CPU while the cluster was idle during the local runs: scheduler {idle_sched:.1f} s, workers "
-              f"{idle_workers:.1f} s; without that Dask background, per file: workers {net:.3f} CPU-s, "
-              f"scheduler {sched_net:.4f} CPU-s, i.e. one scheduler core keeps up with about "
-              f"{1 / sched_net if sched_net else float('inf'):.0f} files/s)")
-        per_worker_wall = dw * args.workers / n  # seconds one worker thread spends per file, as measured here
-        cpu_file = dc_workers / n
-        print("60,000 files on N one-thread workers (each on a core of its own for the CPU-bound figure):")
-        print(f"{'N':>6} {'as measured here':>18} {'CPU-bound':>12} {'(scheduler-bound)':>18}")
-        floor = 60_000 * sched_net  # the scheduler's own time for the tasks: no N goes faster
-        for workers in (2, 10, 50, 100, 500):
-            bound = 60_000 * cpu_file / workers
-            print(f"{workers:>6} {_hours(60_000 * per_worker_wall / workers):>18} {_hours(max(bound, floor)):>12} "
-                  f"{'yes' if floor > bound else '':>18}")
-        print(f"worker CPU for 60,000 files: {_hours(60_000 * cpu_file)} ({_hours(60_000 * net)} without Dask's "
-              f"background); scheduler, grading only: {_hours(floor)}")
-        print(f"client (instructor's machine) CPU for 60,000 files: {_hours(60_000 * dc_client / n)}")
+        summarise(n, args.workers, local, remote, idle_sched, idle_workers)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def summarise(n: int, workers_used: int, local: list[tuple[float, float, float]],
+              remote: list[tuple[float, float, float, float, float]], idle_sched: float, idle_workers: float) -> None:
+    """Print the per-file figures and the extrapolation from the measured runs: ``local`` rows are
+    (wall, CPU, rusage), ``remote`` rows (wall, client CPU, rusage, workers' CPU, scheduler's CPU)."""
+    lw = statistics.median(r[0] for r in local)
+    lc = statistics.median(r[1] for r in local)
+    dw = statistics.median(r[0] for r in remote)
+    dc_client = statistics.median(r[1] for r in remote)
+    dc_workers = statistics.median(r[3] for r in remote)
+    dc_sched = statistics.median(r[4] for r in remote)
+    print(f"per file, local:  wall {lw / n:.3f} s, CPU {lc / n:.3f} s (the grader and its sandboxes)")
+    print(f"per file, dask:   wall {dw / n:.3f} s, CPU {(dc_workers + dc_client + dc_sched) / n:.3f} s = "
+          f"workers {dc_workers / n:.3f} + client {dc_client / n:.3f} + scheduler {dc_sched / n:.3f}")
+    idle_time = sum(r[0] for r in local)  # the cluster is idle while the local runs go
+    idle_rate = idle_workers / idle_time if idle_time else 0.0
+    sched_rate = idle_sched / idle_time if idle_time else 0.0
+    net = (dc_workers - idle_rate * dw) / n
+    sched_net = max(0.0, (dc_sched - sched_rate * dw) / n)
+    print(f"(CPU while the cluster was idle during the local runs: scheduler {idle_sched:.1f} s, workers "
+          f"{idle_workers:.1f} s; without that Dask background, per file: workers {net:.3f} CPU-s, "
+          f"scheduler {sched_net:.4f} CPU-s, i.e. one scheduler core keeps up with about "
+          f"{1 / sched_net if sched_net else float('inf'):.0f} files/s)")
+    per_worker_wall = dw * workers_used / n  # seconds one worker thread spends per file, as measured here
+    cpu_file = dc_workers / n
+    print("60,000 files on N one-thread workers (each on a core of its own for the CPU-bound figure):")
+    print(f"{'N':>6} {'as measured here':>18} {'CPU-bound':>12} {'(scheduler-bound)':>18}")
+    floor = 60_000 * sched_net  # the scheduler's own time for the tasks: no N goes faster
+    for workers in (2, 10, 50, 100, 500):
+        bound = 60_000 * cpu_file / workers
+        print(f"{workers:>6} {_hours(60_000 * per_worker_wall / workers):>18} {_hours(max(bound, floor)):>12} "
+              f"{'yes' if floor > bound else '':>18}")
+    print(f"worker CPU for 60,000 files: {_hours(60_000 * cpu_file)} ({_hours(60_000 * net)} without Dask's "
+          f"background); scheduler, grading only: {_hours(floor)}")
+    print(f"client (instructor's machine) CPU for 60,000 files: {_hours(60_000 * dc_client / n)}")
 
 
 def _start_cluster(work: Path, workers: int, g_sched: CpuGroup, g_workers: CpuGroup) -> ProcessCluster:
