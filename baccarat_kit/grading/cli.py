@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from pathlib import Path
 
@@ -57,7 +58,32 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     g.add_argument("--no-sandbox", action="store_true",
                    help="run learner code WITHOUT bubblewrap's namespaces, as your own user: only for a "
                         "trusted, single-user run (recorded in results.json)")
+    g.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="grade on the workers of a Dask cluster (tls://HOST:PORT, with --certs; the [dask] "
+                        "extra): each in its own sandbox with these limits; --jobs is then the workers' threads")
+    g.add_argument("--certs", default=None, metavar="DIR",
+                   help="the instructor's Dask certificates (made by `baccarat-kit dask-certs DIR`)")
+    g.add_argument("--insecure-scheduler", action="store_true",
+                   help="allow a plain tcp:// scheduler: whoever reaches it runs code as the workers' user, "
+                        "so only on a private network that no learner account can reach")
     g.set_defaults(func=_cmd_grade)
+
+    d = sub.add_parser(
+        "dask-certs",
+        help="make the TLS certificates of a grading cluster / 產生 Dask 評分叢集的憑證",
+        description=(
+            "Write DIR/ca.pem and a certificate and key for the scheduler, the workers and the "
+            "instructor (keys 0600, DIR 0700), signed by a CA of their own whose private key is "
+            "then thrown away. Give scheduler.* to the scheduler, worker.* to every worker, keep "
+            "instructor.* yourself; the scheduler and workers refuse anyone without one of them."
+        ),
+    )
+    d.add_argument("folder", metavar="DIR", help="a new (or empty) folder")
+    d.add_argument("--host", action="append", default=None, metavar="NAME",
+                   help="a host name or address written into the certificates (repeatable; "
+                        "default localhost and 127.0.0.1)")
+    d.add_argument("--days", type=int, default=365, help="how long the certificates are valid (default 365)")
+    d.set_defaults(func=_cmd_dask_certs)
 
     c = sub.add_parser(
         "collect",
@@ -113,6 +139,12 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     if args.timeout <= 0 or args.notebook_timeout <= 0 or args.memory_mb < 128 or args.jobs < 1:
         raise GradeUsageError("grading.cli.bad_limits", timeout=args.timeout,
                               notebook=args.notebook_timeout, memory=args.memory_mb, jobs=args.jobs)
+    if args.scheduler is not None:
+        from .cluster import check_address
+
+        check_address(args.scheduler, args.certs, args.insecure_scheduler)
+    elif args.certs is not None or args.insecure_scheduler:
+        raise GradeUsageError("grading.dask.needs_scheduler")
     skipped: list[dict[str, str]] = []
     paths = collect_paths(args.paths, skipped)
     out = Path(args.out).resolve()
@@ -127,7 +159,7 @@ def _cmd_grade(args: argparse.Namespace) -> int:
         raise GradeUsageError("grading.cli.missing_extra", modules=", ".join(missing))
     if args.no_sandbox:
         print(message("grading.cli.no_sandbox_warning", args.lang), file=sys.stderr)
-    else:
+    elif args.scheduler is None:  # else each worker's sandbox is checked when connecting
         from .sandbox.bwrap import INSTALL_COMMAND, SandboxMissing, check
 
         try:
@@ -138,17 +170,21 @@ def _cmd_grade(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
     limits = Limits(args.timeout, args.notebook_timeout, args.memory_mb, "none" if args.no_sandbox else "bwrap")
-    bar = None
-    if not args.no_progress:
-        from tqdm import tqdm
+    with contextlib.ExitStack() as stack:
+        submit = None
+        if args.scheduler is not None:
+            from .cluster import remote_grading
 
-        bar = tqdm(total=len(paths), unit="nb", file=sys.stderr, desc="grade")
-    try:
+            submit = stack.enter_context(remote_grading(args.scheduler, args.certs, args.insecure_scheduler,
+                                                        exercises, limits))
+        bar = None
+        if not args.no_progress:
+            from tqdm import tqdm
+
+            bar = tqdm(total=len(paths), unit="nb", file=sys.stderr, desc="grade")
+            stack.callback(bar.close)
         subs = grade_paths(paths, exercises, limits, args.jobs, progress=bar.update if bar else None,
-                           deadline=deadline)
-    finally:
-        if bar is not None:
-            bar.close()
+                           deadline=deadline, submit=submit)
     for s in subs:
         for warning in s.warnings:
             print(f"{s.file}: {warning[args.lang]}", file=sys.stderr)
@@ -168,6 +204,14 @@ def _cmd_grade(args: argparse.Namespace) -> int:
         print(f"baccarat-kit: {message('grading.cli.batch_failed', args.lang, reason=failure[args.lang])}",
               file=sys.stderr)
         return 1
+    return 0
+
+
+def _cmd_dask_certs(args: argparse.Namespace) -> int:
+    from .cluster import make_certs
+
+    written = make_certs(args.folder, args.host or ("localhost", "127.0.0.1"), args.days)
+    print(message("grading.dask.certs_written", args.lang, count=len(written), path=args.folder))
     return 0
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +56,9 @@ __all__ = [
 
 DEFAULT_LIMITS = Limits()
 """The limits of a batch when none are given."""
+Submit = Callable[[Path], "Future[Submission]"]
+"""How a batch sends one file to be graded: locally a thread pool over :func:`grade_file`;
+:class:`.cluster.DaskSubmit` sends it to Dask workers."""
 
 
 # ---------------------------------------------------------------- inputs
@@ -276,9 +279,9 @@ def _unreadable(path: Path) -> str | None:
 
 def grade_paths(
     paths: Sequence[Path], exercises: dict[str, Exercise], limits: Limits = DEFAULT_LIMITS, jobs: int = 1,
-    progress: Callable[[int], None] | None = None, deadline: str | None = None,
+    progress: Callable[[int], None] | None = None, deadline: str | None = None, submit: Submit | None = None,
 ) -> list[Submission]:
-    """Grade every path (``jobs`` at a time); results in the order of ``paths``.
+    """Grade every path (``jobs`` at a time, or each through ``submit``); results in the order of ``paths``.
 
     Each row gets its grading time, hand-in time and lateness (from ``collect``'s manifest, or
     the file's modification time when ``deadline`` is given) and its feedback page's name.
@@ -296,7 +299,8 @@ def grade_paths(
         if progress:
             progress(1)
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = {pool.submit(grade_file, p, exercises, limits): i for i, p in todo.items()}
+        send = submit or (lambda p: pool.submit(grade_file, p, exercises, limits))
+        futures = {send(p): i for i, p in todo.items()}
         for fut in as_completed(futures):
             i = futures[fut]
             try:

@@ -75,11 +75,17 @@ def sandbox_description() -> str:
     return f"not started yet (landlock ABI {abi})" if abi else "not started yet (no Landlock)"
 
 
+def record_sandbox(box: _bwrap.Sandbox) -> None:
+    """Note what confined learner code that ran elsewhere (on Dask workers, :mod:`..cluster`),
+    for :func:`sandbox_description`."""
+    if not _used_sandbox or _used_sandbox[-1] != box:
+        _used_sandbox.append(box)
+
+
 def _box(limits: Limits) -> _bwrap.Sandbox:
     """The sandbox learner code runs in: bubblewrap (checked once), or none with ``--no-sandbox``."""
     box = _bwrap.check() if limits.sandbox == "bwrap" else _bwrap.Sandbox("none")
-    if not _used_sandbox or _used_sandbox[-1] != box:
-        _used_sandbox.append(box)
+    record_sandbox(box)
     return box
 
 

@@ -1,0 +1,427 @@
+"""Grading past one machine: ``baccarat-kit grade … --scheduler tls://HOST:8786 --certs DIR``.
+
+The batch is driven as always by :func:`.grade.grade_paths` on the instructor's machine (the
+client); this module only gives it another ``submit``: each submission goes to a Dask cluster
+(``dask.distributed``, the ``[dask]`` extra), where a worker grades it with :func:`.grade.grade_file`
+in its own bubblewrap sandbox, with the batch's limits. The steps:
+
+1. :func:`check_address` refuses a scheduler address that anyone could use: Dask runs whatever
+   it is sent, as the workers' user, so only ``tls://`` with the instructor's certificates
+   (:func:`security`, made by ``baccarat-kit dask-certs DIR``, :func:`make_certs`) is accepted;
+   plain ``tcp://`` only with ``--insecure-scheduler`` (a private network no learner reaches);
+2. :func:`connect` opens the client and asks every worker (:func:`probe_workers`) for the
+   fingerprint of its kit (:func:`kit_fingerprint`: the same code must grade, or the grades
+   would differ) and for its sandbox (bubblewrap must work there, as it must locally);
+3. :class:`DaskSubmit` scatters the trusted exercises (questions, hidden checks) once to the
+   workers, then sends each submission's *bytes* (read here, never a path a worker would read
+   from a shared folder) with its name; at most a few per worker thread are in flight, so a
+   class of 60,000 files is never all in memory. On the worker, :func:`grade_sent` writes the
+   bytes into a fresh 0700 folder of its own (learner code, in bubblewrap, sees a private
+   ``/tmp`` and none of the worker's files), grades that file under the submission's name, and
+   returns the :class:`~.records.Submission`. A worker that dies takes its running submission
+   with it: the scheduler gives it to another worker (``distributed.scheduler.allowed-failures``
+   times, then the row says ``worker_failed``); an exception is retried once (``retries``).
+
+Everything else (hand-in times from ``collect``'s manifest, lateness, feedback names, duplicate
+warnings, the gradebook) stays on the client, so ``grades.csv`` is the same as a local run's.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import itertools
+import os
+import platform
+import queue
+import shutil
+import stat
+import tempfile
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Future
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from ipaddress import ip_address
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .. import __version__
+from .judge.checks import Exercise
+from .records import GradeUsageError, Submission
+from .sandbox import session as _session
+from .sandbox.bwrap import Sandbox
+from .sandbox.session import MAX_FILE_BYTES, Limits
+
+if TYPE_CHECKING:
+    from distributed import Client, Security
+
+__all__ = [
+    "CERT_FILES", "DaskSubmit", "KitMismatch", "RemoteSandbox", "check_address", "connect",
+    "grade_sent", "kit_fingerprint", "make_certs", "probe_workers", "remote_grading", "security",
+]
+
+INSTALL = 'pip install "baccarat-kit[dask]"'
+ROLES = ("scheduler", "worker", "instructor")
+"""One certificate per role; the workers of a cluster share theirs."""
+CERT_FILES = ("ca.pem", *(f"{role}.{ext}" for role in ROLES for ext in ("pem", "key")))
+"""What ``baccarat-kit dask-certs DIR`` writes (the CA's private key is never written)."""
+SECURE_SCHEMES = ("tls",)
+INSECURE_SCHEMES = ("tcp",)
+PER_THREAD = 2
+"""Submissions in flight per worker thread: one running, one waiting beside it."""
+RETRIES = 1
+"""Times a submission whose grading raised (not the learner's doing: grade_file never raises
+for a bad notebook) is tried again, on any worker."""
+
+
+# ---------------------------------------------------------------- certificates
+def make_certs(folder: str | Path, hosts: Sequence[str] = ("localhost", "127.0.0.1"), days: int = 365) -> list[Path]:
+    """A certificate authority of its own for one cluster and a key and certificate for each of
+    :data:`ROLES`, in a new folder (mode 0700, keys 0600). The CA's private key is thrown away
+    once the three are signed, so no one, the instructor included, can make another certificate
+    the cluster trusts: a new machine gets the worker's files, a lost key means a new folder.
+
+    ``hosts`` (names or addresses) go into each certificate's subject alternative names; Dask
+    itself does not check host names (each cluster has its own CA), other tools may.
+    """
+    try:
+        from cryptography import x509
+        from cryptography.hazmat.primitives import hashes, serialization
+        from cryptography.hazmat.primitives.asymmetric import ec
+        from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+    except ImportError as err:
+        raise GradeUsageError("grading.dask.missing", module="cryptography", install=INSTALL) from err
+    if days < 1:
+        raise GradeUsageError("grading.dask.bad_days", value=days)
+    target = Path(folder)
+    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+        raise GradeUsageError("grading.dask.certs_exist", path=target)
+    target.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.chmod(target, 0o700)
+    now = datetime.now(UTC) - timedelta(minutes=5)
+    names: list[x509.GeneralName] = []
+    for host in hosts:
+        try:
+            names.append(x509.IPAddress(ip_address(host)))
+        except ValueError:
+            names.append(x509.DNSName(host))
+
+    def name(common: str) -> x509.Name:
+        return x509.Name([x509.NameAttribute(NameOID.ORGANIZATION_NAME, "baccarat-kit"),
+                          x509.NameAttribute(NameOID.COMMON_NAME, common)])
+
+    ca_key = ec.generate_private_key(ec.SECP256R1())
+    ca_name = name(f"baccarat-kit dask CA {os.urandom(4).hex()}")
+    ca = (x509.CertificateBuilder().subject_name(ca_name).issuer_name(ca_name).public_key(ca_key.public_key())
+          .serial_number(x509.random_serial_number()).not_valid_before(now).not_valid_after(now + timedelta(days=days))
+          .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
+          .add_extension(x509.KeyUsage(digital_signature=False, content_commitment=False, key_encipherment=False,
+                                       data_encipherment=False, key_agreement=False, key_cert_sign=True,
+                                       crl_sign=True, encipher_only=False, decipher_only=False), critical=True)
+          .sign(ca_key, hashes.SHA256()))
+    written = [_write(target / "ca.pem", ca.public_bytes(serialization.Encoding.PEM), 0o644)]
+    for role in ROLES:
+        key = ec.generate_private_key(ec.SECP256R1())
+        cert = (x509.CertificateBuilder().subject_name(name(f"baccarat-kit dask {role}")).issuer_name(ca_name)
+                .public_key(key.public_key()).serial_number(x509.random_serial_number())
+                .not_valid_before(now).not_valid_after(now + timedelta(days=days))
+                .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+                # every role both listens and connects (the scheduler calls its workers back)
+                .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH,
+                                                      ExtendedKeyUsageOID.CLIENT_AUTH]), critical=False)
+                .add_extension(x509.SubjectAlternativeName(names), critical=False)
+                .sign(ca_key, hashes.SHA256()))
+        written.append(_write(target / f"{role}.pem", cert.public_bytes(serialization.Encoding.PEM), 0o644))
+        written.append(_write(target / f"{role}.key", key.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()), 0o600))
+    del ca_key
+    return written
+
+
+def _write(path: Path, data: bytes, mode: int) -> Path:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+    os.chmod(path, mode)
+    return path
+
+
+def security(folder: str | Path, role: str = "instructor") -> Security:
+    """The ``distributed.Security`` of ``role`` from a folder made by :func:`make_certs`:
+    TLS only, the peer's certificate required and checked against the folder's CA."""
+    target = Path(folder)
+    wanted = [target / "ca.pem", target / f"{role}.pem", target / f"{role}.key"]
+    missing = [p.name for p in wanted if not p.is_file()]
+    if missing:
+        raise GradeUsageError("grading.dask.no_certs", path=target, missing=", ".join(missing))
+    key_mode = stat.S_IMODE(wanted[2].stat().st_mode)
+    if key_mode & 0o077:
+        raise GradeUsageError("grading.dask.key_mode", path=wanted[2], mode=f"{key_mode:04o}")
+    ca, cert, key = map(str, wanted)
+    sec: Security = _distributed().Security(require_encryption=True, tls_ca_file=ca,
+                                                          tls_client_cert=cert, tls_client_key=key)
+    return sec
+
+
+def _distributed() -> Any:
+    """``distributed`` (the [dask] extra), imported when first needed; its API is only partly typed."""
+    import importlib
+
+    try:
+        return importlib.import_module("distributed")
+    except ImportError as err:
+        raise GradeUsageError("grading.dask.missing", module="distributed", install=INSTALL) from err
+
+
+# ---------------------------------------------------------------- the address
+def check_address(address: str, certs: str | Path | None, insecure: bool = False) -> str:
+    """The scheme of a scheduler address the instructor may use, else :class:`GradeUsageError`.
+
+    >>> check_address("tls://10.0.0.5:8786", "certs")
+    'tls'
+    >>> check_address("tcp://10.0.0.5:8786", None, insecure=True)
+    'tcp'
+    >>> try:
+    ...     check_address("tcp://10.0.0.5:8786", None)
+    ... except GradeUsageError as err:
+    ...     print(err.message("en")[:50])
+    Refusing the unencrypted scheduler address tcp://1
+    """
+    scheme, sep, rest = address.partition("://")
+    if not sep:
+        scheme, rest = "tcp", address  # Dask reads HOST:PORT as tcp://
+    scheme = scheme.lower()
+    if not rest or scheme not in SECURE_SCHEMES + INSECURE_SCHEMES:
+        raise GradeUsageError("grading.dask.bad_address", address=address)
+    if scheme in INSECURE_SCHEMES and not insecure:
+        raise GradeUsageError("grading.dask.insecure", address=address)
+    if scheme in SECURE_SCHEMES and certs is None:
+        raise GradeUsageError("grading.dask.needs_certs", address=address)
+    return scheme
+
+
+# ---------------------------------------------------------------- the workers
+@functools.cache
+def kit_fingerprint() -> str:
+    """sha256 of the installed kit's code and data (every ``*.py`` and ``*.toml`` by relative
+    path): a worker grades only when its kit is this one."""
+    root = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.suffix in (".py", ".toml") and "__pycache__" not in p.parts):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+class KitMismatch(RuntimeError):
+    """A worker's kit is not the client's: it refuses to grade (the row says ``worker_failed``)."""
+
+
+@dataclass(frozen=True)
+class RemoteSandbox(Sandbox):
+    """What confined learner code on the workers, as results.json records it."""
+
+    where: str = ""
+    described: str = ""
+
+    def describe(self) -> str:
+        return f"{self.described} (on Dask workers at {self.where})"
+
+
+def _worker_report(sandbox: str) -> dict[str, str]:
+    """Run on each worker by :func:`probe_workers`: its kit, Python and sandbox."""
+    from .sandbox import bwrap
+
+    report = {"kit": kit_fingerprint(), "version": __version__, "python": platform.python_version()}
+    try:
+        box = bwrap.check() if sandbox == "bwrap" else bwrap.Sandbox("none")
+        report["sandbox"] = box.describe()
+    except bwrap.SandboxMissing as err:
+        report["error"] = f"{err.reason}: {err}"
+    return report
+
+
+def probe_workers(client: Client, limits: Limits, timeout: float = 60.0) -> str:
+    """Wait for a worker, check that every worker has this kit and a working sandbox, and say
+    what confines learner code there (for results.json)."""
+    c = _untyped(client)
+    try:
+        c.wait_for_workers(1, timeout=timeout)
+    except TimeoutError as err:
+        raise GradeUsageError("grading.dask.no_workers", address=c.scheduler.address, seconds=timeout) from err
+    reports: dict[str, dict[str, str]] = c.run(_worker_report, limits.sandbox)
+    ours = kit_fingerprint()
+    for worker, report in sorted(reports.items()):
+        if report["kit"] != ours:
+            raise GradeUsageError("grading.dask.kit_differs", worker=worker, theirs=report["version"],
+                                  ours=__version__, fingerprint=report["kit"][:12], mine=ours[:12])
+        if "error" in report:
+            raise GradeUsageError("grading.dask.worker_sandbox", worker=worker, detail=report["error"])
+    kinds = sorted({r["sandbox"] for r in reports.values()})
+    return f"{'; '.join(kinds)}; {len(reports)} workers, Python {', '.join(sorted({r['python'] for r in reports.values()}))}"
+
+
+def grade_sent(name: str, data: bytes, display: str, exercises: dict[str, Exercise], limits: Limits,
+               fingerprint: str) -> Submission:
+    """Run on a worker: grade one submission sent as bytes (see the module docstring)."""
+    from .grade import grade_file
+
+    mine = kit_fingerprint()
+    if mine != fingerprint:
+        raise KitMismatch(f"this worker's baccarat-kit ({__version__}, {mine[:12]}) is not the client's ({fingerprint[:12]})")
+    base = Path(name).name
+    if base in ("", ".", "..") or base.startswith("."):
+        base = "submission.ipynb"
+    folder = Path(tempfile.mkdtemp(prefix="bk-grade-"))  # 0700, the worker's own
+    try:
+        path = folder / base
+        _write(path, data, 0o600)
+        return grade_file(path, exercises, limits, display=display)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+# ---------------------------------------------------------------- the client
+def _untyped(client: Client) -> Any:
+    """The client as ``Any``: most of ``distributed.Client``'s methods carry no annotations."""
+    return client
+
+
+def connect(address: str, certs: str | Path | None = None, insecure: bool = False, timeout: float = 30.0) -> Client:
+    """A ``distributed.Client`` for the scheduler at ``address`` (checked by :func:`check_address`)."""
+    dist = _distributed()
+    scheme = check_address(address, certs, insecure)
+    sec = security(certs) if scheme in SECURE_SCHEMES and certs is not None else None
+    if "://" not in address:
+        address = f"tcp://{address}"
+    try:
+        client: Client = dist.Client(address, security=sec, timeout=f"{timeout}s", set_as_default=False)
+        return client
+    except (OSError, TimeoutError) as err:
+        raise GradeUsageError("grading.dask.unreachable", address=address, detail=str(err)[:200] or type(err).__name__) from err
+
+
+class DaskSubmit:
+    """``submit`` for :func:`.grade.grade_paths`: ``self(path)`` returns at once a future of the
+    path's :class:`~.records.Submission`; a feeder thread reads the file and sends it when a worker
+    thread is free (at most :data:`PER_THREAD` per worker thread in flight). :meth:`close` stops it.
+    """
+
+    def __init__(self, client: Client, exercises: dict[str, Exercise], limits: Limits) -> None:
+        self._client = _untyped(client)
+        self._exercises = exercises
+        self._limits = limits
+        self._fingerprint = kit_fingerprint()
+        [self._shared] = self._client.scatter([exercises], broadcast=True, hash=False)
+        self._queue: queue.Queue[tuple[Path, Future[Submission]] | None] = queue.Queue()
+        self._free = threading.Condition()
+        self._in_flight = 0
+        self._window = (0.0, PER_THREAD)
+        self._numbers = itertools.count()
+        self._stopping = False
+        self._thread = threading.Thread(target=self._feed, name="baccarat-kit dask feeder", daemon=True)
+        self._thread.start()
+
+    def __call__(self, path: Path) -> Future[Submission]:
+        fut: Future[Submission] = Future()
+        self._queue.put((path, fut))
+        return fut
+
+    def close(self) -> None:
+        """Stop sending: submissions not yet sent are cancelled (after an interrupted batch)."""
+        self._stopping = True
+        self._queue.put(None)
+        with self._free:
+            self._free.notify_all()
+        self._thread.join()
+
+    def _capacity(self) -> int:
+        """Submissions allowed in flight: :data:`PER_THREAD` per worker thread (asked every 5 s,
+        so workers that join or leave during a batch count)."""
+        checked, size = self._window
+        if time.monotonic() - checked > 5:
+            try:
+                threads = sum(self._client.nthreads().values())
+            except Exception:  # the scheduler will be asked again
+                threads = 0
+            size = max(PER_THREAD, PER_THREAD * threads)
+            self._window = (time.monotonic(), size)
+        return size
+
+    def _feed(self) -> None:
+        while (item := self._queue.get()) is not None:
+            path, fut = item
+            if self._stopping:
+                fut.cancel()
+                continue
+            with self._free:
+                while self._in_flight >= self._capacity() and not self._stopping:
+                    self._free.wait(timeout=5)
+                if self._stopping:
+                    fut.cancel()
+                    continue
+                self._in_flight += 1
+            if not fut.set_running_or_notify_cancel():
+                self._finish(fut)
+                continue
+            try:
+                self._send(path, fut)
+            except BaseException as err:  # anything: the row says worker_failed
+                self._finish(fut, error=err)
+
+    def _send(self, path: Path, fut: Future[Submission]) -> None:
+        with path.open("rb") as fh:
+            data = fh.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:  # only hashed, nothing of it runs: no need to send it
+            from .grade import grade_file
+
+            self._finish(fut, result=grade_file(path, self._exercises, self._limits))
+            return
+        key = f"baccarat-kit-grade-{next(self._numbers)}-{hashlib.sha256(data).hexdigest()[:16]}"
+        remote = self._client.submit(grade_sent, path.name, data, str(path), self._shared, self._limits,
+                                     self._fingerprint, key=key, pure=False, retries=RETRIES)
+        remote.add_done_callback(functools.partial(self._arrived, fut))
+
+    def _arrived(self, fut: Future[Submission], remote: Any) -> None:
+        try:
+            result = remote.result()
+        except BaseException as err:  # KilledWorker, lost data, KitMismatch …
+            self._finish(fut, error=err)
+        else:
+            self._finish(fut, result=result)
+        finally:
+            remote.release()
+
+    def _finish(self, fut: Future[Submission], result: Submission | None = None,
+                error: BaseException | None = None) -> None:
+        with self._free:
+            self._in_flight -= 1
+            self._free.notify()
+        if error is not None:
+            fut.set_exception(error)
+        elif result is not None:
+            fut.set_result(result)
+
+
+@contextmanager
+def remote_grading(address: str, certs: str | Path | None, insecure: bool, exercises: dict[str, Exercise],
+                   limits: Limits) -> Iterator[DaskSubmit]:
+    """Connect, check the workers, and give the ``submit`` of a batch; closed on exit.
+
+    With Dask Gateway or dask-kubernetes, open the ``Client`` as they say and use
+    :func:`probe_workers` and :class:`DaskSubmit` the same way (docs/grading.md).
+    """
+    client = _untyped(connect(address, certs, insecure))
+    try:
+        described = probe_workers(client, limits)
+        _session.record_sandbox(RemoteSandbox(limits.sandbox, None, client.scheduler.address, described))
+        submit = DaskSubmit(client, exercises, limits)
+        try:
+            yield submit
+        finally:
+            submit.close()
+    finally:
+        client.close()

@@ -1,0 +1,278 @@
+"""``baccarat-kit grade --scheduler`` on a Dask cluster of separate processes on 127.0.0.1 (TLS).
+
+One scheduler and two workers (module-scoped, :mod:`dask_local`) grade a class of 60 files; the
+gradebook must be the local run's, also when a worker is killed mid-batch; no one without the
+instructor's certificates gets in. Skipped without the ``[dask]`` extra (``make test`` has it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import json
+import os
+import ssl
+import stat
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("distributed", reason="the [dask] extra is not installed: pip install 'baccarat-kit[dask]'")
+from distributed import Client, Security
+
+from baccarat_kit.cli import main
+from baccarat_kit.grading import cluster
+from baccarat_kit.grading.grade import Limits, grade_paths, load_exercises
+from baccarat_kit.grading.records import GradeUsageError
+from baccarat_kit.grading.sandbox import bwrap as _bwrap
+from baccarat_kit.grading.sandbox import session as _session
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from dask_local import ROOT, ProcessCluster, make_class
+
+LIMITS = ["--timeout", "4", "--notebook-timeout", "30"]
+try:
+    _bwrap.check()
+    SANDBOX: list[str] = []
+except _bwrap.SandboxMissing:  # the workers then refuse bwrap too; tests/test_grading_sandbox.py says why
+    SANDBOX = ["--no-sandbox"]
+EXERCISES = load_exercises(ROOT / "exercises" / "source")
+Book = tuple[list[dict[str, str]], list[dict[str, Any]]]
+"""grades.csv's rows and results.json's rows, timings aside (:func:`gradebook`)."""
+
+
+@pytest.fixture(scope="module")
+def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("dask")
+
+
+@pytest.fixture(scope="module")
+def certs(work: Path) -> Path:
+    assert main(["--lang", "en", "dask-certs", str(work / "certs")]) == 0
+    return work / "certs"
+
+
+@pytest.fixture(scope="module")
+def procs(work: Path, certs: Path) -> Any:
+    running = ProcessCluster(work / "cluster", certs, workers=2)
+    try:
+        with Client(running.address, security=cluster.security(certs), timeout="60s", set_as_default=False) as c:
+            c.wait_for_workers(2, timeout=120)
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture(scope="module")
+def klass(work: Path) -> Path:
+    make_class(work / "class", 60)
+    return work / "class"
+
+
+def grade(klass: Path, out: Path, *extra: str) -> tuple[int, str]:
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code = main(["--lang", "en", "grade", str(klass), "--out", str(out), *LIMITS, *SANDBOX, *extra])
+    return code, err.getvalue()
+
+
+def gradebook(out: Path) -> tuple[list[dict[str, str]], list[dict[str, Any]]]:
+    """grades.csv's and results.json's rows, each without its grading time (``graded_at``)."""
+    rows = json.loads((out / "results.json").read_text(encoding="utf-8"))["submissions"]
+    table = list(csv.DictReader(io.StringIO((out / "grades.csv").read_text(encoding="utf-8"))))
+    for row in [*rows, *table]:
+        assert row.pop("graded_at")
+    return table, rows
+
+
+@pytest.fixture(scope="module")
+def local(klass: Path, work: Path) -> Book:
+    code, _ = grade(klass, work / "local", "--jobs", "2", "--no-progress")
+    assert code == 0
+    return gradebook(work / "local")
+
+
+@pytest.fixture(scope="module")
+def remote(klass: Path, work: Path, procs: ProcessCluster, certs: Path) -> tuple[int, str]:
+    return grade(klass, work / "remote", "--scheduler", procs.address, "--certs", str(certs))
+
+
+def test_the_class_is_60_files_and_the_local_run_grades_them(local: Book) -> None:
+    table, rows = local
+    assert len(rows) == 60 == len(table)
+    assert [r["file"] for r in rows] == [r["file"] for r in table]
+    statuses = {r["status"] for r in rows}
+    assert {"ok", "not_json", "not_notebook"} <= statuses
+    assert sum(1 for r in rows if r["status"] == "ok" and r["score"] == r["max_score"] > 0) >= 12
+
+
+def test_through_the_scheduler_the_gradebook_is_the_local_one(
+        remote: tuple[int, str], local: Book, work: Path, procs: ProcessCluster) -> None:
+    code, err = remote
+    assert code == 0, err[-3000:]
+    assert gradebook(work / "remote") == local
+    limits = json.loads((work / "remote" / "results.json").read_text(encoding="utf-8"))["limits"]
+    assert f"on Dask workers at {procs.address}" in limits["sandbox"] and "2 workers" in limits["sandbox"]
+    if not SANDBOX:
+        assert limits["sandbox"].startswith("bubblewrap namespaces")
+    assert "60/60" in err  # the progress bar, as locally
+
+
+def test_a_worker_killed_mid_batch_loses_no_row(
+        remote: tuple[int, str], local: Book, klass: Path, work: Path,
+        procs: ProcessCluster, certs: Path) -> None:
+    killed: list[str] = []
+    stop = threading.Event()
+
+    def kill_when_busy() -> None:
+        # once the batch is past its first files, kill w2 while it is grading one
+        with Client(procs.address, security=cluster.security(certs), timeout="60s", set_as_default=False) as c:
+            w2 = next(addr for addr, info in c.scheduler_info()["workers"].items() if info["name"] == "w2")
+            while not stop.is_set():
+                busy = [k for k in c.processing(workers=[w2]).get(w2, ())
+                        if str(k).startswith("baccarat-kit-grade-") and int(str(k).split("-")[3]) >= 8]
+                if busy:
+                    procs.kill("w2")
+                    killed.extend(map(str, busy))
+                    return
+                time.sleep(0.1)
+
+    watcher = threading.Thread(target=kill_when_busy)
+    watcher.start()
+    try:
+        code, err = grade(klass, work / "killed", "--scheduler", procs.address, "--certs", str(certs),
+                          "--no-progress")
+    finally:
+        stop.set()
+        watcher.join()
+    assert killed, "w2 was never seen grading: the test did not kill it mid-batch"
+    assert procs.procs["w2"].poll() is not None
+    assert code == 0, err[-3000:]
+    assert gradebook(work / "killed") == local  # every row, graded again on w1
+
+
+class NoCertificate(Security):
+    """TLS that trusts the cluster's CA (ca.pem is no secret) but shows no certificate."""
+
+    def get_connection_args(self, role: str) -> dict[str, Any]:
+        ctx = ssl.create_default_context(ssl.Purpose.SERVER_AUTH, cafile=self.tls_ca_file)
+        ctx.check_hostname = False
+        return {"ssl_context": ctx, "require_encryption": True, "extra_conn_args": {}}
+
+
+def test_without_the_instructors_certificates_no_one_gets_in(procs: ProcessCluster, certs: Path, work: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    # a learner with certificates of their own (the same kit command), trusting the real CA
+    cluster.make_certs(work / "learner")
+    mine = work / "learner"
+    marker = work / "learner-was-here"
+    attempts = {
+        "own certificate": Security(require_encryption=True, tls_ca_file=str(certs / "ca.pem"),
+                                    tls_client_cert=str(mine / "instructor.pem"),
+                                    tls_client_key=str(mine / "instructor.key")),
+        "no certificate": NoCertificate(require_encryption=True, tls_ca_file=str(certs / "ca.pem")),
+        "plain tcp": None,
+    }
+    for what, sec in attempts.items():
+        address = procs.address if sec else procs.address.replace("tls://", "tcp://")
+        with pytest.raises((OSError, TimeoutError)):
+            with Client(address, security=sec, timeout="5s", set_as_default=False) as c:
+                c.submit(marker.write_text, "pwned").result()
+        assert not marker.exists(), what
+    # and the command refuses a plain address unless told it is private
+    code = main(["--lang", "en", "grade", str(ROOT / "exercises" / "source"), "--out", str(work / "tcp"),
+                 "--scheduler", procs.address.replace("tls://", "tcp://")])
+    assert code == 2 and "--insecure-scheduler" in capsys.readouterr().err
+    assert not (work / "tcp").exists()
+
+
+def test_the_instructors_files_are_private_and_the_ca_key_is_gone(certs: Path) -> None:
+    assert stat.S_IMODE(certs.stat().st_mode) == 0o700
+    assert sorted(p.name for p in certs.iterdir()) == sorted(cluster.CERT_FILES)
+    for role in cluster.ROLES:
+        assert stat.S_IMODE((certs / f"{role}.key").stat().st_mode) == 0o600
+    with pytest.raises(GradeUsageError) as err:
+        cluster.make_certs(certs)
+    assert err.value.key == "grading.dask.certs_exist"
+
+
+def test_a_readable_key_or_a_missing_file_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "c"
+    cluster.make_certs(folder)
+    os.chmod(folder / "instructor.key", 0o644)
+    with pytest.raises(GradeUsageError) as err:
+        cluster.security(folder)
+    assert "0644" in err.value.message("en")
+    (folder / "instructor.pem").unlink()
+    with pytest.raises(GradeUsageError) as err:
+        cluster.security(folder)
+    assert "instructor.pem" in err.value.message("en")
+
+
+@pytest.mark.parametrize(("address", "certs", "insecure", "key"), [
+    ("tcp://10.0.0.5:8786", None, False, "grading.dask.insecure"),
+    ("10.0.0.5:8786", None, False, "grading.dask.insecure"),
+    ("tls://10.0.0.5:8786", None, False, "grading.dask.needs_certs"),
+    ("ucx://10.0.0.5:8786", "c", True, "grading.dask.bad_address"),
+    ("tls://", "c", False, "grading.dask.bad_address"),
+])
+def test_addresses_that_are_refused(address: str, certs: str | None, insecure: bool, key: str) -> None:
+    with pytest.raises(GradeUsageError) as err:
+        cluster.check_address(address, certs, insecure)
+    assert err.value.key == key and address in err.value.message("en")
+
+
+def test_certs_without_a_scheduler_is_a_usage_mistake(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["--lang", "en", "grade", str(ROOT / "exercises" / "source"), "--out", str(tmp_path / "o"),
+                 "--certs", str(tmp_path)])
+    assert code == 2 and "--scheduler" in capsys.readouterr().err
+
+
+def test_a_worker_grades_the_bytes_it_was_sent_in_a_folder_of_its_own(tmp_path: Path) -> None:
+    data = (ROOT / "tests" / "fixtures" / "submissions" / "not-json.ipynb").read_bytes()
+    before = set(Path(tempfile.gettempdir()).glob("bk-grade-*"))
+    sub = cluster.grade_sent("not-json.ipynb", data, "collected/ana/not-json.ipynb", EXERCISES, Limits(),
+                             cluster.kit_fingerprint())
+    assert (sub.file, sub.status) == ("collected/ana/not-json.ipynb", "not_json")
+    assert set(Path(tempfile.gettempdir()).glob("bk-grade-*")) == before
+    with pytest.raises(cluster.KitMismatch, match="not the client's"):
+        cluster.grade_sent("x.ipynb", data, "x.ipynb", EXERCISES, Limits(), "0" * 64)
+
+
+def test_a_file_over_the_size_limit_is_judged_on_the_client(procs: ProcessCluster, certs: Path, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    big = tmp_path / "01-card-values.ipynb"
+    big.write_bytes(b" " * 2048)
+    monkeypatch.setattr(cluster, "MAX_FILE_BYTES", 1024)
+    monkeypatch.setattr(_session, "MAX_FILE_BYTES", 1024)
+    sent: list[Any] = []
+    with Client(procs.address, security=cluster.security(certs), timeout="60s", set_as_default=False) as c:
+        submit = cluster.DaskSubmit(c, EXERCISES, Limits())
+        monkeypatch.setattr(c, "submit", lambda *a, **k: sent.append(a))
+        try:
+            [sub] = grade_paths([big], EXERCISES, Limits(), submit=submit)
+        finally:
+            submit.close()
+    assert sub.status == "too_large" and sent == []
+
+
+def test_the_kubernetes_examples_parse_and_keep_tls_on() -> None:
+    yaml = pytest.importorskip("yaml")
+    folder = ROOT / "deploy" / "jupyterhub"
+    cluster_doc, policy = yaml.safe_load_all((folder / "dask-kubernetes.yaml").read_text(encoding="utf-8"))
+    assert (cluster_doc["kind"], policy["kind"]) == ("DaskCluster", "NetworkPolicy")
+    for part in ("scheduler", "worker"):
+        [container] = cluster_doc["spec"][part]["spec"]["containers"]
+        args = container["args"]
+        assert "--tls-ca-file" in args and "--tls-cert" in args and "--tls-key" in args, part
+        assert args[args.index("--dashboard-address") + 1].startswith("127.0.0.1:"), part
+    assert "tls://" in " ".join(cluster_doc["spec"]["worker"]["spec"]["containers"][0]["args"])
+    gateway = yaml.safe_load((folder / "dask-gateway-values.yaml").read_text(encoding="utf-8"))
+    assert "instructors" in gateway["gateway"]["extraConfig"]["instructors-only"]
+    compile(gateway["gateway"]["extraConfig"]["instructors-only"], "gateway extraConfig", "exec")  # valid Python
