@@ -127,8 +127,11 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     if args.timeout <= 0 or args.notebook_timeout <= 0 or args.memory_mb < 128 or args.jobs < 1:
         raise GradeUsageError("grading.cli.bad_limits", timeout=args.timeout,
                               notebook=args.notebook_timeout, memory=args.memory_mb, jobs=args.jobs)
+    from .term.collect import skipped_at_collect
+
     skipped: list[dict[str, str]] = []
     paths = collect_paths(args.paths, skipped)
+    skipped += skipped_at_collect(args.paths)  # refused at collect: kept, and shown as refused
     out = Path(args.out).resolve()
     for p in paths:
         if out == p.resolve() or out in p.resolve().parents:

@@ -113,15 +113,21 @@ def open_dir(name: str, dir_fd: int | None) -> int:
     try:
         fd = os.open(name, DIR_FLAGS, dir_fd=dir_fd)
     except OSError as err:
-        if err.errno == errno.ELOOP:
-            raise Refused("symlink") from None
-        if err.errno == errno.ENOTDIR:
-            raise Refused("special") from None
+        if err.errno in (errno.ELOOP, errno.ENOTDIR):  # Linux says ENOTDIR for a link with O_DIRECTORY
+            raise Refused("symlink" if _is_link(name, dir_fd) else "special") from None
         raise Refused("unreadable") from None
     if not stat.S_ISDIR(os.fstat(fd).st_mode):  # O_DIRECTORY already says so; kept as a check
         os.close(fd)
         raise Refused("special")
     return fd
+
+
+def _is_link(name: str, dir_fd: int | None) -> bool:
+    """For the reason shown only (the open already refused it): is ``name`` a link?"""
+    try:
+        return stat.S_ISLNK(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
 
 
 def read_regular(name: str, dir_fd: int, write: Callable[[bytes], object], limit: int = MAX_FILE_BYTES) -> os.stat_result:
@@ -249,7 +255,33 @@ class Collected:
 
 
 def _skip(skipped: list[dict[str, str]], rel: str, why: Refused) -> None:
-    skipped.append({"file": rel, "reason": why.reason, **both(f"grading.skipped.{why.reason}", **why.params)})
+    owner = rel.split("/", 1)[0]
+    skipped.append({"file": rel, "owner": owner, "reason": why.reason,
+                    **both(f"grading.skipped.{why.reason}", **why.params)})
+
+
+def skipped_at_collect(paths: list[str] | list[Path]) -> list[dict[str, str]]:
+    """What the collects of these folders (or of the folders above these files) refused, each
+    entry once: ``grade`` keeps them in results.json, so the report shows a refused file as
+    refused, in its learner's row."""
+    out: list[dict[str, str]] = []
+    seen: set[Path] = set()
+    for raw in paths:
+        path = Path(raw).resolve()
+        for folder in [path, *path.parents]:
+            manifest = folder / MANIFEST
+            if manifest.is_file():
+                if manifest not in seen:
+                    seen.add(manifest)
+                    try:
+                        data = json.loads(manifest.read_text(encoding="utf-8"))
+                    except (OSError, ValueError):
+                        break
+                    for entry in data.get("skipped", []) if isinstance(data, dict) else []:
+                        if isinstance(entry, dict):
+                            out.append({**{k: str(v) for k, v in entry.items()}, "collect": folder.name})
+                break
+    return out
 
 
 def collect(root: str | Path, out: str | Path, *, pattern: str = "**/*.ipynb", deadline: str | None = None,
