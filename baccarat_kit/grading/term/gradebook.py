@@ -99,7 +99,20 @@ def upgrade(doc: dict[str, Any]) -> dict[str, Any]:
     flags = mark_mismatches([(r.get("owner"), r["claimed_id"]) for r in rows])
     for row, flag in zip(rows, flags, strict=True):
         row["identity_mismatch"] = flag
+        row["warnings"] = [w for w in row.get("warnings") or [] if not _old_noise(w, row)]
     return {**doc, "schema_version": SCHEMA_VERSION, "upgraded_from": version, "submissions": rows}
+
+
+_OLD_NOISE = ("The notebook's LEARNER_ID is '", "The notebook has no valid LEARNER_ID")
+
+
+def _old_noise(warning: Any, row: dict[str, Any]) -> bool:
+    """A warning of the schema-2 grader that is no problem now: an id that is not the folder's
+    name without naming anyone else, or no id where the owner is known."""
+    text = str(warning.get("en", "")) if isinstance(warning, dict) else ""
+    if text.startswith(_OLD_NOISE[0]):
+        return not row.get("identity_mismatch")
+    return text.startswith(_OLD_NOISE[1]) and bool(row.get("owner"))
 
 
 def mark_mismatches(claims: Sequence[tuple[str | None, str]], known: Sequence[str] = ()) -> list[bool]:
