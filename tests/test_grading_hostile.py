@@ -103,7 +103,7 @@ def hostile_home(root: Path, instructor: dict[str, Path]) -> Path:
     (home / "mallory" / "more").symlink_to(instructor["dir"], target_is_directory=True)
     (home / "eve").symlink_to(instructor["dir"], target_is_directory=True)         # a learner folder link
     (home / "hub1" / "exercises" / "01-card-values.ipynb").write_text(notebook(""), encoding="utf-8")
-    (home / "hub2" / "exercises" / "01-card-values.ipynb").write_text(notebook(""), encoding="utf-8")
+    (home / "hub2" / "exercises" / "01-card-values.ipynb").write_text(notebook("") + "\n", encoding="utf-8")
     return home
 
 
