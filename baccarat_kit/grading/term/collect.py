@@ -311,17 +311,8 @@ def collect(root: str | Path, out: str | Path, *, pattern: str = "**/*.ipynb", d
     Path(out).mkdir(parents=True, exist_ok=True)
     staging = Path(out) / f".{target.name}.partial"
     staging.mkdir()
-    root_fd = os.open(src, os.O_RDONLY | os.O_DIRECTORY)  # the instructor's own argument
     try:
-        for learner, is_dir, _ in _scan(root_fd):
-            if learner.startswith(".") or (only is not None and learner not in only):
-                continue
-            try:
-                learner_fd = open_dir(learner, root_fd)
-            except Refused as why:
-                if why.reason == "symlink" or is_dir:
-                    _skip(result.skipped, learner, why)
-                continue
+        for learner, learner_fd in learner_folders(src, only, result.skipped):
             try:
                 _collect_learner(learner, learner_fd, globbed, staging, target, manifest, result,
                                  collected_at, own.get(learner, deadline))
@@ -333,9 +324,29 @@ def collect(root: str | Path, out: str | Path, *, pattern: str = "**/*.ipynb", d
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+    return result
+
+
+def learner_folders(root: Path, only: set[str] | None,
+                    skipped: list[dict[str, str]]) -> Iterator[tuple[str, int]]:
+    """(owner, open directory descriptor) of every learner folder of ``root`` (``ROOT/<learner>``);
+    the caller closes each descriptor. Hidden names are passed over; a link or an unreadable
+    folder is added to ``skipped``. The one place that says where learners are: another layout
+    (a Hub's users) gives its own (owner, descriptor) pairs to the same per-learner step."""
+    root_fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)  # the instructor's own argument
+    try:
+        for learner, is_dir, _ in _scan(root_fd):
+            if learner.startswith(".") or (only is not None and learner not in only):
+                continue
+            try:
+                learner_fd = open_dir(learner, root_fd)
+            except Refused as why:
+                if why.reason == "symlink" or is_dir:
+                    _skip(skipped, learner, why)
+                continue
+            yield learner, learner_fd
     finally:
         os.close(root_fd)
-    return result
 
 
 def _collect_learner(learner: str, learner_fd: int, pattern: tuple[str, ...], staging: Path, target: Path,
