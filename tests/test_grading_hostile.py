@@ -401,7 +401,11 @@ def test_update_of_the_impersonating_file_leaves_alices_row(batch: dict[str, Any
     doc = json.loads((graded / "results.json").read_text(encoding="utf-8"))
     assert rows_by(doc)[("alice", "01-card-values.ipynb")] == alice_before
     assert (graded / "feedback" / "alice--01-card-values.html").read_bytes() == page
-    assert len(doc["submissions"]) == len(batch["doc"]["submissions"])
+    # rows are replaced by (owner, exercise): mallory's two 01 files become the regraded one; every
+    # other owner's row is exactly as it was
+    others = {k: r for k, r in rows_by(batch["doc"]).items() if k[0] != "mallory"}
+    assert {k: r for k, r in rows_by(doc).items() if k[0] != "mallory"} == others
+    assert [Path(r["file"]).name for r in doc["submissions"] if r["owner"] == "mallory"] == [fake.name]
 
 
 def test_return_and_report_of_the_hostile_batch(batch: dict[str, Any], tmp_path: Path) -> None:

@@ -304,7 +304,8 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
         if isinstance(entry, dict) and entry.get("owner"):
             subs.append({"file": str(entry.get("file", "")), "learner": str(entry["owner"]),
                          "owner": entry["owner"], "exercise": None, "status": "refused", "score": 0,
-                         "max_score": None, "reason": {k: entry.get(k, "") for k in ("zh", "en")}})
+                         "max_score": None, "reason": {k: entry.get(k, "") for k in ("zh", "en")},
+                         "_collect_refused": True})
     short = short_names([str(s.get("file", "")) for s in subs])
     for i, sub in enumerate(subs):
         file = short[str(sub.get("file", ""))]
@@ -312,8 +313,8 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
         ex = sub.get("exercise")
         if not ex and who.known and str(sub.get("status")) != "ok":
             ex = _exercise_of(file, known_ids)  # shown where it belongs, as refused
-        if who.known or (isinstance(ex, str) and ex):  # a file of no exercise and no id: no row
-            learners.setdefault(who.key, who)
+        if (who.known and not sub.get("_collect_refused")) or (isinstance(ex, str) and ex):
+            learners.setdefault(who.key, who)  # a file of no exercise and no id: no row; nor a refused folder
         status = str(sub.get("status", "?"))
         if status != "ok":
             reason = _texts(sub.get("reason"), status)

@@ -162,6 +162,18 @@ def _merge(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[dict[st
     return kept + new
 
 
+def _unique(entries: Sequence[dict[str, str]]) -> list[dict[str, str]]:
+    """Each skipped file once (a regrade reads the same collect's refusals again)."""
+    seen: set[str] = set()
+    out = []
+    for e in entries:
+        key = json.dumps(e, sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            out.append(e)
+    return out
+
+
 def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[str, Exercise],
                   limits: Limits, lang: str = "zh", *, update: bool = False,
                   skipped: Sequence[dict[str, str]] = ()) -> Path:
@@ -206,7 +218,7 @@ def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[s
             "limits": {"cell_timeout": limits.cell_timeout, "notebook_timeout": limits.notebook_timeout,
                        "memory_mb": limits.memory_mb, "sandbox": sandbox_description()},
             "submissions": rows,
-            "skipped": [*old_skipped, *skipped] if update else list(skipped),
+            "skipped": _unique([*old_skipped, *skipped] if update else list(skipped)),
         }
         (tmp / "results.json").write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         (tmp / "feedback").mkdir()
