@@ -423,3 +423,17 @@ def test_return_and_report_of_the_hostile_batch(batch: dict[str, Any], tmp_path:
     row = text[text.index('data-v="mallory"'):].split("</tr>", 1)[0]
     assert "refused" in row  # her FIFO (03) and sparse file (04) show as refused, not "not handed in"
 
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving files to another uid needs root")
+def test_return_as_root_gives_the_page_to_her_and_refuses_a_feedback_folder_not_hers(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    for who in ("ann", "bea"):
+        (home / who).mkdir(parents=True)
+        os.chown(home / who, 65534, 65534)
+    (home / "bea" / "feedback").mkdir()  # made by someone else (root): not hers
+    written, problems = return_feedback(graded_folder(tmp_path, ["ann", "bea"]), home)
+    page = home / "ann" / "feedback" / "03-banker-rule.html"
+    assert written == [page]
+    assert (page.stat().st_uid, (home / "ann" / "feedback").stat().st_uid) == (65534, 65534)
+    assert [p["reason"] for p in problems] == ["not_hers"]

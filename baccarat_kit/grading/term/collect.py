@@ -47,7 +47,7 @@ FEEDBACK_MARK = "<!-- baccarat-kit feedback -->"
 MAX_FILE_BYTES = 20 * 1024 * 1024
 """The largest notebook collected (the grader's own limit, :data:`.sandbox.session.MAX_FILE_BYTES`)."""
 MAX_ENTRIES = 20_000
-"""Directory entries looked at per learner folder: a folder of a million files cannot stall collect."""
+"""Entries looked at per directory of a learner folder: a folder of a million files cannot stall collect."""
 MAX_DEPTH = 16
 CHUNK = 1 << 20
 DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
