@@ -50,10 +50,11 @@ def bar_chart(labels: Sequence[object], values: Sequence[int], x_label: str, y_l
     slot = plot_w / n
     parts = [f'<svg class="plot" role="img" aria-label="{_e(title)}" id="{_e(salt)}" xmlns="http://www.w3.org/2000/svg" '
              f'viewBox="0 0 {width} {height}" width="{width}" height="{height}" font-size="11" font-family="sans-serif">',
-             f"<title>{_e(title)}</title>"]
+             f"<title>{_e(title)}</title>",
+             f'<rect class="area" x="{left}" y="{top_pad}" width="{plot_w}" height="{plot_h}" fill="#fafafa"/>']
     for t in ticks:
         y = top_pad + plot_h - plot_h * t / y_max
-        parts.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}" stroke="#e3e3e3"/>'
+        parts.append(f'<path class="grid" d="M{left} {y:.1f}H{left + plot_w}" stroke="#e3e3e3"/>'
                      f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">{t}</text>')
     every = 1 if n <= 12 else math.ceil(n / 10)
     for i, (label, value) in enumerate(zip(labels, values, strict=True)):
@@ -65,8 +66,7 @@ def bar_chart(labels: Sequence[object], values: Sequence[int], x_label: str, y_l
         if i % every == 0:
             parts.append(f'<text x="{left + i * slot + slot / 2:.1f}" y="{top_pad + plot_h + 15}" '
                          f'text-anchor="middle">{_e(label)}</text>')
-    parts.append(f'<line x1="{left}" y1="{top_pad + plot_h}" x2="{left + plot_w}" y2="{top_pad + plot_h}" stroke="#333"/>'
-                 f'<line x1="{left}" y1="{top_pad}" x2="{left}" y2="{top_pad + plot_h}" stroke="#333"/>'
+    parts.append(f'<path class="axis" d="M{left} {top_pad}V{top_pad + plot_h}H{left + plot_w}" fill="none" stroke="#333"/>'
                  f'<text x="{left + plot_w / 2:.1f}" y="{height - 8}" text-anchor="middle">{_e(x_label)}</text>'
                  f'<text transform="translate(14 {top_pad + plot_h / 2:.1f}) rotate(-90)" text-anchor="middle">{_e(y_label)}</text>'
                  "</svg>")
@@ -83,10 +83,11 @@ def hbar_chart(labels: Sequence[str], values: Sequence[int], x_label: str, title
     x_max = ticks[-1]
     parts = [f'<svg class="plot" role="img" aria-label="{_e(title)}" id="{_e(salt)}" xmlns="http://www.w3.org/2000/svg" '
              f'viewBox="0 0 {width} {height}" width="{width}" height="{height}" font-size="11" font-family="sans-serif">',
-             f"<title>{_e(title)}</title>"]
+             f"<title>{_e(title)}</title>",
+             f'<rect class="area" x="{left}" y="{top_pad}" width="{plot_w}" height="{plot_h}" fill="#fafafa"/>']
     for t in ticks:
         x = left + plot_w * t / x_max
-        parts.append(f'<line x1="{x:.1f}" y1="{top_pad}" x2="{x:.1f}" y2="{top_pad + plot_h}" stroke="#e3e3e3"/>'
+        parts.append(f'<path class="grid" d="M{x:.1f} {top_pad}V{top_pad + plot_h}" stroke="#e3e3e3"/>'
                      f'<text x="{x:.1f}" y="{top_pad + plot_h + 15}" text-anchor="middle">{t}</text>')
     for i, (label, value) in enumerate(zip(labels, values, strict=True)):
         y = top_pad + i * row
@@ -94,6 +95,7 @@ def hbar_chart(labels: Sequence[str], values: Sequence[int], x_label: str, title
         parts.append(f'<text x="{left - 6}" y="{y + row / 2 + 4:.1f}" text-anchor="end">{_e(label)}</text>'
                      f'<rect class="bar" x="{left}" y="{y + 4}" width="{w:.1f}" height="{row - 8}" fill="{color}" '
                      f'data-label="{_e(label)}" data-value="{value}"><title>{_e(label)}: {value}</title></rect>')
-    parts.append(f'<line x1="{left}" y1="{top_pad}" x2="{left}" y2="{top_pad + plot_h}" stroke="#333"/>'
+    parts.append(f'<path class="axis" d="M{left} {top_pad}V{top_pad + plot_h}" stroke="#333"/>'
+                 f'<path class="axis" d="M{left} {top_pad + plot_h}H{left + plot_w}" stroke="#333"/>'
                  f'<text x="{left + plot_w / 2:.1f}" y="{height - 6}" text-anchor="middle">{_e(x_label)}</text></svg>')
     return "".join(parts)
