@@ -64,9 +64,20 @@ def test_outputs_replace_the_folder_at_once(tmp_path: Path, monkeypatch: pytest.
 
     monkeypatch.setattr(gb, "feedback_html", boom)
     with pytest.raises(RuntimeError):
-        gb.write_outputs(out, _subs(), exercises, g.Limits())
+        gb.write_outputs(out, _subs(), exercises, g.Limits(), update=True)
     assert (out / "results.json").read_text(encoding="utf-8") == first  # the old gradebook is intact
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]     # and no partial one is left
+
+
+def test_grading_into_a_gradebook_without_update_is_refused(tmp_path: Path) -> None:
+    exercises = g.load_exercises(ROOT / "exercises" / "source")
+    out = tmp_path / "out"
+    gb.write_outputs(out, _subs(), exercises, g.Limits())
+    first = (out / "results.json").read_bytes()
+    with pytest.raises(g.GradeUsageError) as err:
+        gb.write_outputs(out, _subs(), exercises, g.Limits())
+    assert "--update" in err.value.args[0] or "--update" in str(err.value)
+    assert (out / "results.json").read_bytes() == first
 
 
 def test_collect_paths_searches_folders(tmp_path: Path) -> None:

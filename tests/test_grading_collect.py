@@ -35,25 +35,51 @@ def home(tmp_path: Path) -> Path:
     return root
 
 
-def test_collect_keeps_times_flags_late_and_reports_what_it_skips(home: Path, tmp_path: Path) -> None:
+def test_collect_time_is_the_hand_in_time_and_it_reports_what_it_skips(home: Path, tmp_path: Path) -> None:
     before = sorted((str(p), p.stat().st_mtime) for p in home.rglob("*") if p.is_file())
     done = collect(home, tmp_path / "out", pattern="exercises/*.ipynb", deadline=DEADLINE,
-                   now=datetime(2026, 12, 2, 8, 30, tzinfo=UTC))
-    assert done.folder.name == "2026-12-02T083000Z"
+                   now=datetime(2026, 12, 1, 11, 59, tzinfo=UTC))
+    assert done.folder.name == "2026-12-01T115900Z"
     assert sorted(p.relative_to(done.folder).as_posix() for p in done.files) == [
         "ann/exercises/03-banker-rule.ipynb", "ben/exercises/03-banker-rule.ipynb"]
     ann = done.folder / "ann" / "exercises" / "03-banker-rule.ipynb"
     assert ann.stat().st_mtime == BEFORE
     assert manifest_entry(ann) == {"owner": "ann", "source": str(home / "ann" / "exercises" / "03-banker-rule.ipynb"),
-                                   "submitted_at": "2026-12-01T11:00:00Z", "late": False, "deadline": DEADLINE}
-    assert manifest_entry(done.folder / "ben" / "exercises" / "03-banker-rule.ipynb")["late"] is True  # type: ignore[index]
+                                   "submitted_at": "2026-12-01T11:59:00Z", "file_mtime": "2026-12-01T11:00:00Z",
+                                   "late": False, "deadline": DEADLINE, "size": 13}
+    # ben's file says 13:00, after the deadline, but it was collected before it: on time (the
+    # learner sets her file's time; only the collect's own time is the hand-in time)
+    ben = manifest_entry(done.folder / "ben" / "exercises" / "03-banker-rule.ipynb")
+    assert ben is not None and ben["late"] is False and ben["file_mtime"] == "2026-12-01T13:00:00Z"
     skipped = {s["file"]: s["en"] for s in done.skipped}
     assert "hidden" in skipped["ann/exercises/.secret.ipynb"]
     assert "symbolic link" in skipped["ben/exercises/copy.ipynb"]
-    assert "symbolic link" in skipped["cai/exercises/03-banker-rule.ipynb"]
+    assert "symbolic link" in skipped["cai/exercises"]
     assert not (done.folder / "cai").exists()
     assert json.loads((done.folder / MANIFEST).read_text(encoding="utf-8"))["deadline"] == DEADLINE
     assert sorted((str(p), p.stat().st_mtime) for p in home.rglob("*") if p.is_file()) == before
+    late = collect(home, tmp_path / "out", pattern="exercises/*.ipynb", deadline=DEADLINE, only={"ben"},
+                   now=datetime(2026, 12, 1, 12, 0, 1, tzinfo=UTC))  # a collect after the deadline
+    assert [p.relative_to(late.folder).as_posix() for p in late.files] == ["ben/exercises/03-banker-rule.ipynb"]
+    assert manifest_entry(late.files[0])["late"] is True  # type: ignore[index]
+
+
+def test_a_learners_own_deadline_from_a_class_list(home: Path, tmp_path: Path) -> None:
+    classes = tmp_path / "class.csv"
+    classes.write_text("learner,deadline\nann,\nben,2026-12-08T12:00Z\n", encoding="utf-8")
+    assert main(["--lang", "en", "collect", str(home), "--glob", "exercises/*.ipynb", "--out", str(tmp_path / "c"),
+                 "--deadline", DEADLINE, "--class-list", str(classes), "--name", "w1"]) == 0
+    # the collect ran now, in 2026 December or later: after ann's deadline, before ben's
+    folder = tmp_path / "c" / "w1"
+    now = datetime.now(UTC)
+    ann = manifest_entry(folder / "ann" / "exercises" / "03-banker-rule.ipynb")
+    ben = manifest_entry(folder / "ben" / "exercises" / "03-banker-rule.ipynb")
+    assert ann is not None and ben is not None
+    assert ben["deadline"] == "2026-12-08T12:00:00Z" and ann["deadline"] == DEADLINE
+    assert ann["late"] is (now > datetime(2026, 12, 1, 12, tzinfo=UTC))
+    assert ben["late"] is (now > datetime(2026, 12, 8, 12, tzinfo=UTC))
+    classes.write_text("learner,deadline\nben,next friday\n", encoding="utf-8")
+    assert main(["--lang", "en", "collect", str(home), "--out", str(tmp_path / "d"), "--class-list", str(classes)]) == 2
 
 
 def test_collect_command_and_bad_input(home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -82,6 +108,7 @@ def test_return_never_writes_over_a_learners_own_file(home: Path, tmp_path: Path
     written, problems = return_feedback(graded, home)
     assert written == [home / "ann" / "feedback" / "03-banker-rule.html"]
     assert own.read_text(encoding="utf-8") == "ben's own notes"
-    assert str(own) in problems and "nobody.ipynb" in problems
+    assert {"file": str(own), "reason": "not_ours"} in problems
+    assert {"file": str(home / "nobody" / "feedback" / "03-banker-rule.html"), "reason": "no_folder"} in problems
     again, _ = return_feedback(graded, home)  # a page the grader wrote may be replaced
     assert again == written

@@ -45,7 +45,8 @@ def parse(text: str) -> list[list[str]]:
 def test_wide_and_long_layouts() -> None:
     wide = parse(grades_csv(ROWS, {"03-banker-rule": ["q1"], "01-card-values": ["q1"]}))
     assert wide[0] == ["file", "learner", "score", "max_score", "01-card-values:q1", "03-banker-rule:q1",
-                       "graded_at", "submitted_at", "late", "status", "owner", "sandbox"]
+                       "graded_at", "submitted_at", "late", "status", "owner", "sandbox", "claimed_id",
+                       "identity_mismatch", "raw_score"]
     assert len(wide) == 1 + len(ROWS) and wide[3][1] == "'=evil()"
     long = parse(long_csv(ROWS))
     assert long[0][:3] == ["learner", "exercise", "question"] and len(long) == 1 + len(ROWS)
@@ -63,3 +64,22 @@ def test_lms_files_have_one_row_per_learner_with_the_latest_grade() -> None:
     moodle = parse(moodle_csv(ROWS, titles))
     assert moodle[0] == ["ID number", "Exercise 1", "Exercise 3"]
     assert ["s1", "2.5", "8"] in moodle
+
+
+def owned(owner: str, claimed: str, exercise: str, score: float, mismatch: bool = False) -> dict[str, object]:
+    r = row(owner, exercise, score)
+    r.update(owner=owner, claimed_id=claimed, identity_mismatch=mismatch, file=f"{owner}/{claimed or 'x'}.ipynb")
+    return r
+
+
+def test_lms_files_name_learners_by_owner_never_by_a_claim() -> None:
+    """Mallory's second notebook claims alice: it stays mallory's; alice keeps her own grade.
+    Two learners with an empty LEARNER_ID are two learners (by owner)."""
+    rows = [owned("alice", "alice", "03-banker-rule", 8), owned("mallory", "alice", "03-banker-rule", 0, True),
+            owned("mallory", "mallory", "03-banker-rule", 3), owned("hub1", "", "03-banker-rule", 5),
+            owned("hub2", "", "03-banker-rule", 6)]
+    titles = {"03-banker-rule": "Exercise 3"}
+    moodle = parse(moodle_csv(rows, titles))
+    assert moodle[1:] == [["alice", "8"], ["hub1", "5"], ["hub2", "6"], ["mallory", "3"]]
+    canvas = {r[3]: r[5] for r in parse(canvas_csv(rows, titles))[2:]}
+    assert canvas == {"alice": "8", "hub1": "5", "hub2": "6", "mallory": "3"}

@@ -175,7 +175,8 @@ def test_grading_the_same_file_twice_gives_the_same_row(batch: dict[str, Any]) -
     source = next(p for p in SOURCES if p.stem.startswith("04-"))
     again = grade_file(source, exercises, Limits(4, 30, sandbox=KIND), display=sub(batch, source)["file"])
     first = sub(batch, source)
-    batch_fields = ("feedback", "graded_at", "submitted_at", "late", "owner")  # set for the batch
+    batch_fields = ("feedback", "graded_at", "submitted_at", "late", "owner", "claimed_id", "file_mtime",
+                    "time_source", "deadline")  # set for the batch (term.handin.stamp)
     assert {k: v for k, v in again.to_json().items() if k not in batch_fields} == \
         {k: v for k, v in first.items() if k not in batch_fields}
 
@@ -185,8 +186,9 @@ def test_gradebook_columns_and_feedback_pages(batch: dict[str, Any]) -> None:
     header = text.splitlines()[0].split(",")
     assert header[:4] == ["file", "learner", "score", "max_score"]
     exercises = load_exercises(ROOT / "exercises" / "source")
-    assert header[4:-6] == [f"{ex}:{q.id}" for ex in sorted(exercises) for q in exercises[ex].questions]
-    assert header[-6:] == ["graded_at", "submitted_at", "late", "status", "owner", "sandbox"]
+    assert header[4:-9] == [f"{ex}:{q.id}" for ex in sorted(exercises) for q in exercises[ex].questions]
+    assert header[-9:] == ["graded_at", "submitted_at", "late", "status", "owner", "sandbox", "claimed_id",
+                           "identity_mismatch", "raw_score"]
     pages = sorted(p.name for p in (batch["out"] / "feedback").iterdir())
     assert len(pages) == len(batch["paths"])
     s = sub(batch, next(p for p in FIXTURES if p.stem == "cheat-eq-always-true"))

@@ -127,35 +127,51 @@ def test_a_whole_term_with_the_documented_commands(tmp_path: Path, monkeypatch: 
     monkeypatch.chdir(tmp_path)
     shutil.copytree(ROOT / "exercises" / "source", tmp_path / "exercises" / "source")
     commands = documented_commands()
-    assert [c[0] for c in commands] == ["release", "collect", "grade", "grade", "return"]
-    release, collect, grade, regrade, give_back = commands
+    assert [c[0] for c in commands] == ["release", "collect", "collect", "grade", "grade", "return"]
+    release, collect, collect_late, grade, regrade, give_back = commands
 
     # 1. release
     assert main(["--lang", "en", *release]) == 0
     handout = tmp_path / "handout"
     assert len(list(handout.glob("*.ipynb"))) == 6
 
-    # 2. learners work (written here), with hand-in times
+    # 2. learners work (written here); frank hands in after the deadline, his file dated before it
     home = tmp_path / "home"
-    for learner, files in class_files(handout).items():
+    files_of = class_files(handout)
+    for learner, files in files_of.items():
         folder = home / learner / "exercises"
         folder.mkdir(parents=True)
         for name, text in files.items():
+            if learner == "frank":
+                continue
             path = folder / f"{name}.ipynb"
             path.write_text(text, encoding="utf-8")
-            os.utime(path, (ON_TIME, LATE if learner == "frank" else ON_TIME))
+            os.utime(path, (ON_TIME, ON_TIME))
     (home / "alice" / "exercises" / ".draft.ipynb").write_text("{}", encoding="utf-8")
     (home / "alice" / "notes.txt").write_text("not a notebook", encoding="utf-8")
     before = digests(home)
 
-    # 3. collect
+    # 3. collect at the deadline (the collect's clock is the hand-in time), then frank's late one
+    from datetime import UTC, datetime
+
+    from baccarat_kit.grading.term import collect as collect_module
+
     capsys.readouterr()
+    monkeypatch.setattr(collect_module, "clock", lambda: datetime.fromtimestamp(DEADLINE, UTC))
     assert main(["--lang", "en", *collect]) == 0
     err = capsys.readouterr().err
     assert ".draft.ipynb" in err and "hidden" in err  # skipped, and said so
+    frank = home / "frank" / "exercises" / "03-banker-rule.ipynb"
+    frank.write_text(files_of["frank"]["03-banker-rule"], encoding="utf-8")
+    os.utime(frank, (ON_TIME, ON_TIME))  # a forged time: before the deadline
+    before = digests(home)
+    monkeypatch.setattr(collect_module, "clock", lambda: datetime.fromtimestamp(LATE, UTC))
+    assert main(["--lang", "en", *collect_late]) == 0
     week = tmp_path / "collected" / "week1"
+    late_week = tmp_path / "collected" / "week1-late"
+    assert sorted(p.name for p in late_week.iterdir()) == [".baccarat-kit-collected.json", "frank"]
     collected_before = digests(week)
-    assert (week / "frank" / "exercises" / "03-banker-rule.ipynb").stat().st_mtime == LATE
+    assert (late_week / "frank" / "exercises" / "03-banker-rule.ipynb").stat().st_mtime == ON_TIME
 
     # 4. grade
     assert main(["--lang", "en", *grade]) == 0
@@ -165,8 +181,9 @@ def test_a_whole_term_with_the_documented_commands(tmp_path: Path, monkeypatch: 
     assert all(r["status"] == "ok" for r in rows.values()), {k: r["reason"]["en"] for k, r in rows.items()}
     for key, r in rows.items():
         assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", r["graded_at"]), key
-        assert r["submitted_at"] is not None
+        assert r["submitted_at"] is not None and r["time_source"] == "collect"
         assert r["late"] is (key[0] == "frank"), key
+        assert r["learner"] == key[0]  # the owner, whatever LEARNER_ID says
         for q in r["questions"].values():
             assert set(q) >= {"score", "points", "text", "answer", "misconception"}
             assert q["text"]["zh"] and q["text"]["en"]
@@ -174,7 +191,10 @@ def test_a_whole_term_with_the_documented_commands(tmp_path: Path, monkeypatch: 
     # every answer right: full marks
     for ex in ("01-card-values", "03-banker-rule", "05-settlement", "06-misconceptions"):
         assert rows[("alice", ex)]["score"] == rows[("alice", ex)]["max_score"], ex
-    assert rows[("frank", "03-banker-rule")]["score"] == rows[("frank", "03-banker-rule")]["max_score"]
+    frank_row = rows[("frank", "03-banker-rule")]  # all right, an hour late: 10 % off by the stated rule
+    assert frank_row["raw_score"] == frank_row["max_score"] and frank_row["late_policy"] == "10%/day"
+    assert frank_row["score"] == pytest.approx(frank_row["max_score"] * 0.9)
+    assert frank_row["file_mtime"] == "2026-12-01T14:59:00Z" and frank_row["submitted_at"] == "2026-12-01T16:59:00Z"
     # the classic mistakes are named
     named = {(ex, q): r["questions"][q]["misconception"]
              for (who, ex), r in rows.items() if who == "bob" for q in r["questions"]}
@@ -190,7 +210,7 @@ def test_a_whole_term_with_the_documented_commands(tmp_path: Path, monkeypatch: 
     # blanks: 0, no id, still a row with the learner's folder
     for ex in ("01-card-values", "03-banker-rule"):
         r = rows[("carol", ex)]
-        assert r["score"] == 0 and r["learner"] == "" and any("LEARNER_ID" in w["en"] for w in r["warnings"])
+        assert r["score"] == 0 and r["learner"] == "carol" and r["claimed_id"] == "" and not r["warnings"]
     # exceptions: the rest still graded; a function wrong on 11 of 88 inputs earns 3.5 of 4
     dave = rows[("dave", "03-banker-rule")]["questions"]
     assert dave["q2"]["score"] == 0 and dave["q1"]["score"] == 1
@@ -201,7 +221,10 @@ def test_a_whole_term_with_the_documented_commands(tmp_path: Path, monkeypatch: 
     assert rows[("erin", "01-card-values")]["questions"]["q2"]["score"] == 1
     assert rows[("erin", "01-card-values")]["questions"]["q3"]["score"] == 1
     # hostile id: kept in results.json, never a formula in any CSV
-    assert rows[("-mallory", "01-card-values")]["learner"] == HOSTILE_ID
+    assert rows[("-mallory", "01-card-values")]["claimed_id"] == HOSTILE_ID.strip()
+    assert rows[("-mallory", "01-card-values")]["learner"] == "-mallory"
+    assert not any(r["identity_mismatch"] for r in rows.values())
+    assert "LEARNER_ID" not in capsys.readouterr().err  # no noise: no claim names another learner
     for name in ("grades.csv", "grades-long.csv", "canvas.csv", "moodle.csv"):
         for row in csv.reader(io.StringIO((graded / name).read_text(encoding="utf-8"))):
             for cell in row:
@@ -253,14 +276,11 @@ def test_a_whole_term_with_the_documented_commands(tmp_path: Path, monkeypatch: 
     assert (graded / "notes.txt").read_text(encoding="utf-8") == "my notes"
     assert (graded / "sub" / "data.txt").read_text(encoding="utf-8") == "data"
 
-    # a regrade without --update replaces the gradebook: the grader's old pages go, the
-    # instructor's files stay (on a copy, so the class's results are kept for the return)
-    again = tmp_path / "graded-again"
-    shutil.copytree(graded, again)
-    assert main(["--lang", "en", "grade", str(fixed), "--out", str(again), "--no-progress"]) == 0
-    assert len(rows_of(again)) == 1 and sorted(p.name for p in (again / "feedback").iterdir()) == [
-        "bob--03-banker-rule.html"]
-    assert (again / "notes.txt").exists() and (again / "sub" / "data.txt").exists()
+    # grading a few files into the gradebook without --update is refused: no row is dropped
+    capsys.readouterr()
+    assert main(["--lang", "en", "grade", str(fixed), "--out", str(graded), "--no-progress"]) == 2
+    assert "--update" in capsys.readouterr().err
+    assert len(rows_of(graded)) == 15
     # and a folder the grader did not make is refused before any grading
     mine = tmp_path / "mine"
     mine.mkdir()

@@ -42,8 +42,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     g.add_argument("--update", action="store_true",
                    help="regrade only the given files: every other row and feedback page in DIR stays")
     g.add_argument("--deadline", default=None, metavar="ISO",
-                   help="hand-in deadline (ISO 8601, UTC if no zone); later files are flagged late "
-                        "(default: the deadline given to collect)")
+                   help="hand-in deadline (ISO 8601, UTC if no zone); files collected later are flagged late "
+                        "(default: the deadline given to collect). A file not taken by collect has only its "
+                        "modification time, which the learner can set: it is used and flagged as untrusted")
+    g.add_argument("--class-list", default=None, metavar="CSV",
+                   help="a class list with columns learner,deadline: each learner's own deadline (an extension)")
+    g.add_argument("--late-penalty", default=None, metavar="P%%/day",
+                   help="late policy: a late hand-in loses P%% of its score per started day (or hour), e.g. 10%%/day; "
+                        "default: late hand-ins are flagged, not penalised")
     g.add_argument("--timeout", type=float, default=DEFAULT_CELL_TIMEOUT, metavar="S",
                    help=f"time limit per cell in seconds (default {DEFAULT_CELL_TIMEOUT:g})")
     g.add_argument("--notebook-timeout", type=float, default=DEFAULT_NOTEBOOK_TIMEOUT, metavar="S",
@@ -90,8 +96,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="copy every learner's notebooks into a dated folder / 收取全班的練習",
         description=(
             "Copy ROOT/<learner>/… notebooks (a folder of learner folders, or a JupyterHub /home) into "
-            "OUT/<UTC date-time>/<learner>/…, keeping each file's time. Hidden, linked and unreadable "
-            "files are listed, not copied. ROOT is never changed."
+            "OUT/<UTC date-time>/<learner>/…; the time of this collect is every file's hand-in time (run it "
+            "at the deadline). Hidden files, links, special files, files over 20 MB and unreadable files "
+            "are listed with the reason, not copied; every other learner is still collected. ROOT is never changed."
         ),
     )
     c.add_argument("root", help="folder of learner folders, e.g. submissions/ or /home")
@@ -99,7 +106,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     c.add_argument("--glob", default="**/*.ipynb", metavar="PATTERN",
                    help="notebooks inside each learner folder (default **/*.ipynb; JupyterHub: exercises/*.ipynb)")
     c.add_argument("--deadline", default=None, metavar="ISO",
-                   help="hand-in deadline (ISO 8601, UTC if no zone): later files are flagged late")
+                   help="hand-in deadline (ISO 8601, UTC if no zone): a collect after it flags its files late "
+                        "(the hand-in time is the time of this collect, never the file's own time)")
+    c.add_argument("--class-list", default=None, metavar="CSV",
+                   help="a class list with columns learner,deadline: each learner's own deadline (an extension)")
+    c.add_argument("--only", default=None, metavar="LEARNERS",
+                   help="collect only these learner folders (comma-separated): a later collect for an extension")
     c.add_argument("--name", default=None, help="name of the new folder (default: the UTC date and time)")
     c.set_defaults(func=_cmd_collect)
 
@@ -133,8 +145,10 @@ def _cmd_grade(args: argparse.Namespace) -> int:
         load_exercises,
         missing_extra,
     )
+    from .records import visible
     from .term.collect import iso, parse_deadline
-    from .term.gradebook import check_out_folder, write_outputs
+    from .term.deadlines import parse_penalty, read_class_list
+    from .term.gradebook import check_out_folder, read_results, write_outputs
 
     if args.timeout <= 0 or args.notebook_timeout <= 0 or args.memory_mb < 128 or args.jobs < 1:
         raise GradeUsageError("grading.cli.bad_limits", timeout=args.timeout,
@@ -145,14 +159,23 @@ def _cmd_grade(args: argparse.Namespace) -> int:
         check_address(args.scheduler, args.certs, args.insecure_scheduler)
     elif args.certs is not None or args.insecure_scheduler:
         raise GradeUsageError("grading.dask.needs_scheduler")
+    from .term.collect import skipped_at_collect
+
     skipped: list[dict[str, str]] = []
     paths = collect_paths(args.paths, skipped)
+    skipped += skipped_at_collect(args.paths)  # refused at collect: kept, and shown as refused
     out = Path(args.out).resolve()
     for p in paths:
         if out == p.resolve() or out in p.resolve().parents:
             raise GradeUsageError("grading.cli.out_is_input", path=args.out)
     check_out_folder(args.out, args.update)
     deadline = iso(parse_deadline(args.deadline)) if args.deadline else None
+    deadlines = read_class_list(args.class_list) if args.class_list else {}
+    penalty = parse_penalty(args.late_penalty) if args.late_penalty else None
+    known = list(deadlines)
+    if args.update:
+        known += [str(r.get("owner")) for r in read_results(Path(args.out) / "results.json").get("submissions", [])
+                  if r.get("owner")]
     exercises = load_exercises(args.source or default_source())
     missing = missing_extra()
     if missing:
@@ -184,10 +207,20 @@ def _cmd_grade(args: argparse.Namespace) -> int:
             bar = tqdm(total=len(paths), unit="nb", file=sys.stderr, desc="grade")
             stack.callback(bar.close)
         subs = grade_paths(paths, exercises, limits, args.jobs, progress=bar.update if bar else None,
-                           deadline=deadline, submit=submit)
-    for s in subs:
+                           deadline=deadline, deadlines=deadlines, penalty=penalty, known=known, submit=submit)
+    from ..i18n import both as _both
+
+    untrusted = _both("grading.warning.mtime_deadline")[args.lang]
+    for s in subs:  # learner text (file names, ids) only through visible(): no terminal escapes
         for warning in s.warnings:
-            print(f"{s.file}: {warning[args.lang]}", file=sys.stderr)
+            if warning[args.lang] != untrusted:
+                print(visible(f"{s.file}: {warning[args.lang]}", 2000), file=sys.stderr)
+    mismatches = sum(1 for s in subs if s.identity_mismatch)
+    if mismatches:
+        print(message("grading.cli.mismatches", args.lang, count=mismatches), file=sys.stderr)
+    by_mtime = sum(1 for s in subs if s.time_source == "mtime" and s.deadline)
+    if by_mtime:
+        print(message("grading.cli.mtime_deadline", args.lang, count=by_mtime), file=sys.stderr)
     if args.no_sandbox:
         from ..i18n import both
 
@@ -196,7 +229,7 @@ def _cmd_grade(args: argparse.Namespace) -> int:
         print(message("grading.cli.no_sandbox_warning", args.lang), file=sys.stderr)
     write_outputs(args.out, subs, exercises, limits, args.lang, update=args.update, skipped=skipped)
     for item in skipped:
-        print(f"{item['file']}: {item[args.lang]}", file=sys.stderr)
+        print(visible(f"{item['file']}: {item[args.lang]}", 2000), file=sys.stderr)
     mean = sum(s.score for s in subs) / len(subs)
     print(message("grading.cli.summary", args.lang, count=len(subs), mean=f"{mean:.2f}", out=args.out))
     failure = batch_failure(subs)
@@ -216,21 +249,29 @@ def _cmd_dask_certs(args: argparse.Namespace) -> int:
 
 
 def _cmd_collect(args: argparse.Namespace) -> int:
-    from .term.collect import collect
+    from .records import visible
+    from .term import collect as _collect
+    from .term.deadlines import read_class_list
 
-    done = collect(args.root, args.out, pattern=args.glob, deadline=args.deadline, name=args.name)
-    for item in done.skipped:
-        print(f"{item['file']}: {item[args.lang]}", file=sys.stderr)
+    deadlines = read_class_list(args.class_list) if args.class_list else None
+    only = {n.strip() for n in args.only.split(",") if n.strip()} if args.only else None
+    done = _collect.collect(args.root, args.out, pattern=args.glob, deadline=args.deadline, name=args.name,
+                            now=_collect.clock(), deadlines=deadlines, only=only)
+    for item in done.skipped:  # names from learner folders: escaped, one line each
+        print(visible(f"{item['file']}: {item[args.lang]}", 2000), file=sys.stderr)
     print(message("grading.collect.done", args.lang, count=len(done.files), out=done.folder))
     return 0
 
 
 def _cmd_return(args: argparse.Namespace) -> int:
+    from .records import visible
     from .term.hand_back import return_feedback
 
     written, problems = return_feedback(args.graded, args.to)
     for item in problems:
-        print(message("grading.collect.not_returned", args.lang, file=item), file=sys.stderr)
+        why = message(f"grading.returned.{item['reason']}", args.lang)
+        print(visible(message("grading.collect.not_returned", args.lang, file=item["file"], why=why), 2000),
+              file=sys.stderr)
     print(message("grading.collect.returned", args.lang, count=len(written), to=args.to))
     return 0
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
@@ -46,6 +46,7 @@ from .sandbox.session import (
     run_function,
     run_notebook,
 )
+from .term.deadlines import LatePenalty
 from .term.release import is_learner_copy
 
 __all__ = [
@@ -279,14 +280,18 @@ def _unreadable(path: Path) -> str | None:
 
 def grade_paths(
     paths: Sequence[Path], exercises: dict[str, Exercise], limits: Limits = DEFAULT_LIMITS, jobs: int = 1,
-    progress: Callable[[int], None] | None = None, deadline: str | None = None, submit: Submit | None = None,
+    progress: Callable[[int], None] | None = None, deadline: str | None = None,
+    deadlines: Mapping[str, str] | None = None, penalty: LatePenalty | None = None, known: Sequence[str] = (),
+    submit: Submit | None = None,
 ) -> list[Submission]:
     """Grade every path (``jobs`` at a time, or each through ``submit``); results in the order of ``paths``.
 
-    Each row gets its grading time, hand-in time and lateness (from ``collect``'s manifest, or
-    the file's modification time when ``deadline`` is given) and its feedback page's name.
+    Each row gets its grading time, its owner, hand-in time and lateness (:func:`.term.handin.stamp`:
+    from ``collect``'s manifest, else the file's untrusted modification time) and its feedback
+    page's name.
     """
-    from .term.collect import is_late, iso, manifest_entry, utc_now
+    from .term.collect import utc_now
+    from .term.handin import stamp
 
     results: dict[int, Submission] = {}
     todo = {}
@@ -312,26 +317,10 @@ def grade_paths(
             if progress:
                 progress(1)
     ordered = [results[i] for i in range(len(paths))]
-    for path, sub in zip(paths, ordered, strict=True):
+    for sub in ordered:
         sub.graded_at = utc_now()
         sub.sandbox = limits.sandbox
-        entry = manifest_entry(path)
-        if entry is not None:
-            sub.owner = str(entry.get("owner") or "") or None
-            sub.submitted_at = entry.get("submitted_at")
-            sub.late = is_late(sub.submitted_at, deadline or entry.get("deadline"))
-        elif deadline is not None:
-            try:
-                from datetime import UTC, datetime
-
-                sub.submitted_at = iso(datetime.fromtimestamp(path.stat().st_mtime, UTC))
-            except OSError:
-                sub.submitted_at = None
-            sub.late = is_late(sub.submitted_at, deadline)
-        if sub.status == "ok" and not sub.learner.strip():
-            sub.warnings.append(both("grading.warning.no_learner_id", owner=sub.owner or "-"))
-        elif sub.owner and sub.learner.strip() and sub.learner.strip() != sub.owner:
-            sub.warnings.append(both("grading.warning.other_owner", learner=sub.learner, owner=sub.owner))
+    stamp(paths, ordered, deadline, deadlines, penalty, known)  # owner, hand-in time, lateness
     _name_feedback(ordered)
     _flag_duplicates(ordered)
     return ordered
@@ -353,8 +342,11 @@ def _flag_duplicates(subs: list[Submission]) -> None:
     for s in subs:
         if s.status == "ok" and s.learner.strip():  # the seed strips the id too
             groups.setdefault(("learner", s.exercise or "", s.learner.strip().casefold()), []).append(s)
-        if s.sha256:
+        if s.sha256:  # the same bytes from one owner (collected twice) are one hand-in, not a copy
             groups.setdefault(("file", s.sha256), []).append(s)
+    for key in [k for k, members in groups.items() if k[0] == "file"]:
+        if len({m.owner for m in groups[key]}) == 1 and groups[key][0].owner:
+            del groups[key]
     for key, members in groups.items():
         if len(members) < 2:
             continue

@@ -6,6 +6,7 @@ and what :mod:`.term.gradebook` writes (``results.json`` rows are its :meth:`~Su
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -13,9 +14,26 @@ from typing import Any
 from ..errors import BaccaratError
 from .judge.checks import QuestionResult
 
+SCHEMA_VERSION = 3
+"""``results.json``'s schema: 3 names each row's learner by its owner (see :mod:`.term.gradebook`)."""
+
 
 class GradeUsageError(BaccaratError):
     """A mistake of the grader's user: a path that does not exist, a file that is not a notebook."""
+
+
+def visible(text: str, limit: int = 120) -> str:
+    """Learner text as it may be shown anywhere (a terminal, a page, a log): control, format and
+    line-separating characters become escapes (no raw newline, no terminal escape, no direction
+    change), cut to ``limit``.
+
+    >>> visible("s1\\u202e2\\n"), visible("\\x1b]52;c;aGk=\\x07ann")
+    ('s1\\\\u202e2\\\\u000a', '\\\\u001b]52;c;aGk=\\\\u0007ann')
+    """
+    if text.isprintable():
+        return text if len(text) <= limit else text[: limit - 1] + "…"
+    out = "".join(f"\\u{ord(ch):04x}" if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") else ch for ch in text)
+    return out if len(out) <= limit else out[: limit - 1] + "…"
 
 
 
@@ -27,6 +45,7 @@ class Submission:
     sha256: str
     exercise: str | None
     learner: str
+    """Who the row is: the owner when the file was collected, else the notebook's ``LEARNER_ID``."""
     status: str
     reason: dict[str, str]
     questions: list[QuestionResult] = field(default_factory=list)
@@ -40,12 +59,33 @@ class Submission:
     """The learner folder the file was collected from (``collect``), if any."""
     sandbox: str = "bwrap"
     """What confined the learner's code: "bwrap", or "none" for a ``--no-sandbox`` run."""
+    claimed_id: str = ""
+    """The notebook's own ``LEARNER_ID`` (a claim, shown to the instructor, never the row's learner
+    when there is an owner)."""
+    identity_mismatch: bool = False
+    """The claim names another learner of the class (or two owners claim one id)."""
+    file_mtime: str | None = None
+    """The file's modification time (set by the learner: information only)."""
+    time_source: str | None = None
+    """Where ``submitted_at`` comes from: "collect" (its own time) or "mtime" (untrusted)."""
+    deadline: str | None = None
+    penalty: float = 1.0
+    """What the score is multiplied by under the late policy (1: none)."""
+    late_policy: str | None = None
 
     @property
-    def score(self) -> int | float:
+    def raw_score(self) -> int | float:
         if self.status != "ok":
             return 0
         total = sum(Fraction(q.score).limit_denominator(10_000) for q in self.questions)
+        return int(total) if total.denominator == 1 else round(float(total), 4)
+
+    @property
+    def score(self) -> int | float:
+        raw = self.raw_score
+        if self.penalty >= 1:
+            return raw
+        total = Fraction(raw).limit_denominator(10_000) * Fraction(self.penalty).limit_denominator(10_000)
         return int(total) if total.denominator == 1 else round(float(total), 4)
 
     def to_json(self) -> dict[str, Any]:
@@ -57,5 +97,8 @@ class Submission:
             "warnings": self.warnings,
             "graded_at": self.graded_at, "submitted_at": self.submitted_at, "late": self.late,
             "owner": self.owner, "sandbox": self.sandbox,
+            "claimed_id": self.claimed_id, "identity_mismatch": self.identity_mismatch,
+            "file_mtime": self.file_mtime, "time_source": self.time_source, "deadline": self.deadline,
+            "raw_score": self.raw_score, "late_policy": self.late_policy,
         }
 

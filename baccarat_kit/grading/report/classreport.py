@@ -1,7 +1,7 @@
 """The class report: ``baccarat-kit report GRADED_DIR [--out FILE] [--lang zh|en]``.
 
 One self-contained HTML page made from a graded folder's ``results.json`` (no network: styles,
-a few lines of script and the matplotlib plots, as SVG, are inline; a Content-Security-Policy
+a few lines of script and the charts, SVG built in pure Python by :mod:`.charts`, are inline; a Content-Security-Policy
 forbids every other source). It holds, in the instructor's language:
 
 1. per exercise, the score distribution and each question's success rate, hardest first;
@@ -25,19 +25,14 @@ runs them and writes the file atomically.
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import html
-import io
 import json
 import os
 import re
 import statistics
 import tempfile
 import tomllib
-import unicodedata
 import urllib.parse
-import warnings
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -47,6 +42,7 @@ from typing import Any
 
 from ...errors import BaccaratError
 from ...i18n import message, normalize_language
+from ..records import visible
 
 GENERATOR = "baccarat-kit report"
 CATEGORIES = ("timeout", "refused", "sandbox", "failed", "warning", "other")
@@ -186,7 +182,23 @@ def load_results(graded: str | Path) -> dict[str, Any]:
     for i, sub in enumerate(doc["submissions"]):
         if not isinstance(sub, dict) or not isinstance(sub.get("file", ""), str):
             raise ReportError("report.error.bad_results", path=file, detail=f"submission {i + 1}")
-    return doc
+    from ..term.gradebook import upgrade  # an older schema: learners by owner, like the exports
+
+    try:
+        return upgrade(doc)
+    except BaccaratError as err:
+        raise ReportError("report.error.bad_results", path=file, detail=str(err)) from None
+
+
+def _exercise_of(file: str, known: Sequence[str]) -> str | None:
+    """The exercise a file's name says (``03-banker-rule.ipynb``, ``03-…``): a broken file of a
+    learner is shown in her row as refused, not as not handed in."""
+    stem = Path(file).stem
+    for ex_id in sorted(known):
+        number = ex_id.split("-", 1)[0]
+        if stem.startswith(ex_id) or (number.isdigit() and stem.startswith(number + "-")):
+            return ex_id
+    return None
 
 
 def _num(value: Any, default: float = 0.0) -> float:
@@ -286,13 +298,23 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
     counts: Counter[tuple[str, str]] = Counter()
     exercises: dict[str, ExerciseStat] = {}
     attention: list[Attention] = []
+    known_ids = sorted({str(s["exercise"]) for s in subs if isinstance(s.get("exercise"), str) and s["exercise"]}
+                       | set(titles))
+    for entry in doc.get("skipped") or []:  # refused at collect (a link, a FIFO, too large …)
+        if isinstance(entry, dict) and entry.get("owner"):
+            subs.append({"file": str(entry.get("file", "")), "learner": str(entry["owner"]),
+                         "owner": entry["owner"], "exercise": None, "status": "refused", "score": 0,
+                         "max_score": None, "reason": {k: entry.get(k, "") for k in ("zh", "en")},
+                         "_collect_refused": True})
     short = short_names([str(s.get("file", "")) for s in subs])
     for i, sub in enumerate(subs):
         file = short[str(sub.get("file", ""))]
         who = _learner(sub, file)
         ex = sub.get("exercise")
-        if who.known or (isinstance(ex, str) and ex):  # a file of no exercise and no id: no row
-            learners.setdefault(who.key, who)
+        if not ex and who.known and str(sub.get("status")) != "ok":
+            ex = _exercise_of(file, known_ids)  # shown where it belongs, as refused
+        if (who.known and not sub.get("_collect_refused")) or (isinstance(ex, str) and ex):
+            learners.setdefault(who.key, who)  # a file of no exercise and no id: no row; nor a refused folder
         status = str(sub.get("status", "?"))
         if status != "ok":
             reason = _texts(sub.get("reason"), status)
@@ -451,18 +473,6 @@ def lesson_href(lesson: str, base: str) -> str:
 
 
 # ---------------------------------------------------------------- the page
-def visible(text: str, limit: int = 120) -> str:
-    """Text with control and direction-changing characters shown as escapes, cut to ``limit``.
-
-    >>> visible("s1\\u202e2\\n")
-    's1\\\\u202e2\\\\u000a'
-    """
-    if text.isprintable():
-        return text if len(text) <= limit else text[: limit - 1] + "…"
-    out = "".join(f"\\u{ord(ch):04x}" if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") else ch for ch in text)
-    return out if len(out) <= limit else out[: limit - 1] + "…"
-
-
 def esc(text: Any, limit: int = 120) -> str:
     """Escaped for HTML text and attribute values (a learner id can never become markup)."""
     return html.escape(visible(str(text), limit), quote=True)
@@ -479,65 +489,26 @@ def pct(value: float) -> str:
     return f"{100 * value:.0f}%"
 
 
-def _svg(fig: Any, salt: str, label: str) -> str:
-    """A matplotlib figure as inline SVG (text kept as text; ids unique to this figure)."""
-    import matplotlib
-
-    buf = io.StringIO()
-    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": salt}):
-        fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
-    text = buf.getvalue()
-    text = text[text.index("<svg"):]
-    text = re.sub(r"<metadata>.*?</metadata>", "", text, flags=re.S)
-    text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
-    return text.replace("<svg ", f'<svg class="plot" role="img" aria-label="{esc(label, 300)}" ', 1)
-
-
-_BAR = "#3b6ea5"
-
-
 def exercise_plot(ex: ExerciseStat, lang: str, salt: str) -> str:
-    """The score histogram of an exercise: one bar per point value (a fractional score counts
-    in the bar of its whole part). Each question's success rate is a bar in its table row."""
-    import matplotlib
-    from matplotlib.figure import Figure
-    from matplotlib.ticker import MaxNLocator
+    """The score histogram of an exercise (:func:`.charts.bar_chart`): one bar per point value (a
+    fractional score counts in the bar of its whole part). Each question's success rate is a bar
+    in its table row."""
+    from .charts import bar_chart
 
-    height = 2.1
-    with matplotlib.rc_context({"font.size": 9}), warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # CJK glyphs are drawn by the browser (svg.fonttype none)
-        fig = Figure(figsize=(6.0, height))
-        ax = fig.subplots()
-        top = int(ex.max_score) if ex.max_score else 1
-        bins = Counter(min(int(s + _EPS), top) for s in ex.scores)
-        xs = list(range(top + 1))
-        ax.bar(xs, [bins.get(x, 0) for x in xs], color=_BAR, width=0.8)
-        ax.set_xlabel(message("report.plot.scores", lang))
-        ax.set_ylabel(message("report.plot.learners", lang))
-        ax.set_xticks(xs if top <= 12 else xs[:: max(1, top // 10)])
-        ax.yaxis.set_major_locator(MaxNLocator(nbins=4, integer=True))  # few ticks: each is a text layout
-        ax.spines[["top", "right"]].set_visible(False)
-        # Fixed margins (in inches) instead of tight_layout, which draws the figure once more.
-        fig.subplots_adjust(left=0.6 / 6, right=0.98, bottom=0.5 / height, top=1 - 0.12 / height)
-        return _svg(fig, salt, message("report.plot.dist_caption", lang, exercise=ex.id))
+    top = int(ex.max_score) if ex.max_score else 1
+    bins = Counter(min(int(s + _EPS), top) for s in ex.scores)
+    xs = list(range(top + 1))
+    return bar_chart(xs, [bins.get(x, 0) for x in xs], message("report.plot.scores", lang),
+                     message("report.plot.learners", lang), message("report.plot.dist_caption", lang, exercise=ex.id),
+                     salt)
 
 
 def misconception_plot(ms: Sequence[MisconceptionStat], lang: str, salt: str) -> str:
-    import matplotlib
-    from matplotlib.figure import Figure
-    from matplotlib.ticker import MaxNLocator
+    """Learners per misconception, the most common on top (:func:`.charts.hbar_chart`)."""
+    from .charts import hbar_chart
 
-    with matplotlib.rc_context({"font.size": 9}), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        height = max(1.6, 0.3 * len(ms) + 0.8)
-        fig = Figure(figsize=(8.0, height))
-        ax = fig.subplots()
-        ax.barh([m.id for m in ms][::-1], [len(m.learners) for m in ms][::-1], color="#a5563b")
-        ax.set_xlabel(message("report.plot.learners", lang))
-        ax.xaxis.set_major_locator(MaxNLocator(nbins=5, integer=True))
-        ax.spines[["top", "right"]].set_visible(False)
-        fig.subplots_adjust(left=1.9 / 8, right=0.97, bottom=0.5 / height, top=1 - 0.15 / height)
-        return _svg(fig, salt, message("report.misconceptions.caption", lang))
+    return hbar_chart([m.id for m in ms], [len(m.learners) for m in ms], message("report.plot.learners", lang),
+                      message("report.misconceptions.caption", lang), salt)
 
 
 SCRIPT = """
@@ -598,22 +569,13 @@ def _category_text(cat: str, lang: str) -> str:
 
 
 def render_html(rep: ClassReport, lang: str = "zh", lessons_url: str = "notebooks/") -> str:
-    """The page (see the module docstring); every text from results.json is escaped."""
+    """The page (see the module docstring), from ``templates/classreport.html.j2`` with autoescape;
+    every text from results.json is escaped and shown through :func:`visible`."""
+    from ...misconceptions import get
+    from .templates import markup, render, report_csp
+
     lang = normalize_language(lang)
     m = _messages(lang)
-    ex_ids = [e.id for e in rep.exercises]
-    parts: list[str] = []
-    add = parts.append
-    add(f"<h1>{esc(m('report.title'))}</h1>")
-    known = sum(1 for lr in rep.learners if lr.known)
-    add(f'<p class="summary">{esc(m("report.summary", learners=known, submissions=rep.submissions, exercises=len(ex_ids)))}')
-    if rep.graded_at:
-        add(" " + esc(m("report.graded_at", when=rep.graded_at)))
-    add("</p>")
-    if rep.sandbox:
-        add(f'<p class="small">{esc(m("report.sandbox", value=rep.sandbox))}</p>')
-    if rep.sandbox.startswith("none"):
-        add(f'<p class="warn">{esc(m("report.sandbox_none"))}</p>')
     glance = []
     if rep.misconceptions:
         top = rep.misconceptions[0]
@@ -623,135 +585,82 @@ def render_html(rep: ClassReport, lang: str = "zh", lessons_url: str = "notebook
         hard = min(graded_qs, key=lambda q: (q.rate, q.exercise, q.id))
         glance.append(m("report.glance.hardest", question=f"{hard.exercise}:{hard.id}", rate=pct(hard.rate)))
     glance.append(m("report.glance.attention", count=len(rep.attention)))
-    add('<ul class="glance">' + "".join(f"<li>{esc(g, 300)}</li>" for g in glance) + "</ul>")
-    add("<nav>" + "".join(f'<a href="#{a}">{esc(m("report.nav." + a))}</a>'
-                          for a in ("exercises", "misconceptions", "grid", "attention")) + "</nav>")
-    # 1. exercises
-    add(f'<section id="exercises"><h2>{esc(m("report.exercises.heading"))}</h2><div class="cards">')
+    exercises = []
     for n, ex in enumerate(rep.exercises):
-        title = ex.title.get(lang, ex.id)
-        add(f'<div class="exercise" id="ex-{esc(ex.id)}"><h3>{esc(ex.id)} · {esc(title)}</h3>')
-        if ex.scores:
-            mean, median = statistics.fmean(ex.scores), statistics.median(ex.scores)
-            add(f'<p class="stats" data-graded="{len(ex.scores)}" data-mean="{mean:.4f}">'
-                f'{esc(m("report.exercise.stats", graded=len(ex.scores), mean=f"{mean:.2f}", max=fmt(ex.max_score), median=fmt(median)))}')
-        else:
-            add(f'<p class="stats" data-graded="0">{esc(m("report.exercise.none_graded"))}')
-        if ex.not_graded:
-            add(" " + esc(m("report.exercise.not_graded", count=ex.not_graded)))
-        add("</p>")
-        caption = m("report.plot.dist_caption", exercise=ex.id)
-        add(f"<figure>{exercise_plot(ex, lang, f'bk-report-{n}')}<figcaption>{esc(caption, 300)}</figcaption></figure>")
-        add(f'<table class="questions"><thead><tr><th>{esc(m("report.questions.question"))}</th>'
-            f'<th>{esc(m("report.questions.rate"))}</th><th>{esc(m("report.questions.mean"))}</th>'
-            f'<th>{esc(m("report.questions.misconceptions"))}</th></tr></thead><tbody>')
-        for q in ex.hardest_first():
-            mis = ", ".join(f'<a href="#m-{esc(mid)}">{esc(mid)}</a> ({c})' for mid, c in q.misconceptions.most_common())
-            add(f'<tr data-q="{esc(q.id)}" data-rate="{q.rate:.6f}" data-full="{q.full}" data-graded="{q.graded}">'
-                f'<td><b>{esc(q.id)}</b> {esc(q.text.get(lang, q.id), 200) if q.text.get(lang) != q.id else ""}</td>'
-                f'<td class="rate"><span class="bar" style="width:{100 * q.rate:.1f}%"></span>'
-                f'<span class="t">{pct(q.rate)} ({q.full}/{q.graded})</span></td>'
-                f"<td>{fmt(q.mean)} / {fmt(q.points)}</td><td>{mis}</td></tr>")
-        add("</tbody></table></div>")
-    add("</div></section>")
-    # 2. misconceptions
-    add(f'<section id="misconceptions"><h2>{esc(m("report.misconceptions.heading"))}</h2>'
-        f'<p class="small">{esc(m("report.misconceptions.intro"))}</p>')
-    if rep.misconceptions:
-        from ...misconceptions import get
-
-        caption = m("report.misconceptions.caption")
-        add(f"<figure>{misconception_plot(rep.misconceptions, lang, 'bk-report-m')}<figcaption>{esc(caption)}</figcaption></figure>")
-        add(f'<table class="misconceptions"><thead><tr><th>{esc(m("report.misconceptions.misconception"))}</th>'
-            f'<th>{esc(m("report.misconceptions.learners"))}</th><th>{esc(m("report.misconceptions.questions"))}</th>'
-            f'<th>{esc(m("report.misconceptions.example"))}</th><th>{esc(m("report.misconceptions.lesson"))}</th></tr></thead><tbody>')
-        links = lesson_links()
-        for ms in rep.misconceptions:
-            info = get(ms.id)
-            qs = ", ".join(f"{esc(e)}:{esc(q)} ({c})" for (e, q), c in sorted(ms.questions.items()))
-            example = ms.example()
-            ex_html = (f"<q>{esc(example, 200)}</q> <span class=\"small\">{esc(m('report.misconceptions.times', count=ms.answers[example]))}</span>"
-                       if example is not None else f'<span class="small">{esc(m("report.misconceptions.no_example"))}</span>')
-            lesson = links.get(ms.id)
-            link = (f'<a class="lesson" href="{esc(lesson_href(lesson, lessons_url), 2000)}">{esc(_lesson_label(lesson), 200)}</a>'
-                    if lesson else "")
-            add(f'<tr id="m-{esc(ms.id)}" data-m="{esc(ms.id)}" data-learners="{len(ms.learners)}">'
-                f'<td><code>{esc(ms.id)}</code><div class="m-claim">✘ {esc(info.claim(lang), 400)}</div>'
-                f'<div>✔ {esc(m("report.misconceptions.correction"))} {esc(info.correction(lang), 600)}</div></td>'
-                f"<td>{len(ms.learners)}</td><td>{qs}</td><td>{ex_html}</td><td>{link}</td></tr>")
-        add("</tbody></table>")
-    else:
-        add(f'<p>{esc(m("report.misconceptions.none"))}</p>')
-    add("</section>")
-    # 3. the grid
-    add(f'<section id="grid"><h2>{esc(m("report.grid.heading"))}</h2><p class="small">{esc(m("report.grid.intro"))}</p>')
-    add('<div class="scroll"><table class="grid sortable"><thead><tr>'
-        f'<th class="lr"><button type="button" data-col="0" data-type="text">{esc(m("report.grid.learner"))}</button></th>')
-    for i, e in enumerate(ex_ids, 1):
-        add(f'<th><button type="button" data-col="{i}" data-type="number" title="{esc(e)}">{esc(e.split("-", 1)[0])}</button>'
-            f'<div class="small">{esc(e.split("-", 1)[-1])}</div></th>')
-    add(f'<th><button type="button" class="total" data-col="{len(ex_ids) + 1}" data-type="number">{esc(m("report.grid.total"))}</button></th>'
-        "</tr></thead><tbody>")
-    late_text, missing_text = m("report.grid.late"), m("report.grid.missing")
-    for i, lr in enumerate(rep.learners):
-        label = lr.label if lr.known else f'{m("report.grid.no_id")} {lr.label}'
-        row = [f'<tr data-i="{i}"><td class="lr{"" if lr.known else " unknown"}" data-v="{esc(lr.label.casefold(), 200)}" title="{esc(label, 300)}">{esc(label, 60)}</td>']
-        for e in ex_ids:
-            c = rep.cells.get((lr.key, e))
-            if c is None:
-                row.append(f'<td class="sc missing" data-v="-1">— <span class="mark">{esc(missing_text)}</span></td>')
-                continue
-            share = c.score / c.max_score if c.max_score else 0.0
-            classes = ["sc"]
-            marks = []
-            tips = [c.file]
-            if c.status != "ok":
-                classes.append("refused")
-                marks.append(f'<span class="mark r">✘ {esc(_category_text(STATUS_CATEGORY.get(c.status, "other"), lang))}</span>')
-                tips.append(c.status)
-            if c.late:
-                classes.append("late")
-                marks.append(f'<span class="mark l">⏰ {esc(late_text)}</span>')
-            if c.submitted_at:
-                tips.append(m("report.grid.submitted", when=c.submitted_at))
-            if c.files > 1:
-                marks.append(f'<span class="mark">×{c.files}</span>')
-                tips.append(m("report.grid.files", count=c.files))
-            style = "" if c.status != "ok" else f' style="{_shade(share)}"'
-            row.append(f'<td class="{" ".join(classes)}" data-v="{share:.6f}" data-score="{fmt(c.score)}" '
-                       f'data-status="{esc(c.status)}" data-late="{str(bool(c.late)).lower()}"{style} '
-                       f'title="{esc(" · ".join(tips), 400)}">{fmt(c.score)}/{fmt(c.max_score)}{"".join(marks)}</td>')
-        score, top = rep.total(lr.key)
-        share = score / top if top else 0.0
-        row.append(f'<td class="sc tot" data-v="{score:.6f}" style="{_shade(share)}">{fmt(score)}/{fmt(top)} <span class="mark">{pct(share)}</span></td></tr>')
-        add("".join(row))
-    add("</tbody></table></div></section>")
-    # 4. needs your eye
-    add(f'<section id="attention"><h2>{esc(m("report.attention.heading"))}</h2>')
-    if rep.attention:
-        counts = Counter(a.category for a in rep.attention)
-        add(f'<p>{esc(m("report.attention.counts", **{c: counts.get(c, 0) for c in CATEGORIES}))}</p>')
-        add(f'<div class="scroll"><table class="attention"><thead><tr><th>{esc(m("report.attention.category"))}</th>'
-            f'<th>{esc(m("report.attention.file"))}</th><th>{esc(m("report.attention.learner"))}</th>'
-            f'<th>{esc(m("report.attention.where"))}</th><th>{esc(m("report.attention.detail"))}</th></tr></thead><tbody>')
-        for a in rep.attention:
-            where = a.exercise + (f":{a.question}" if a.question else "")
-            add(f'<tr data-category="{a.category}"><td>{esc(_category_text(a.category, lang))}</td><td>{esc(a.file, 200)}</td>'
-                f"<td>{esc(a.learner, 60)}</td><td>{esc(where)}</td><td>{esc(a.detail.get(lang, ''), 600)}</td></tr>")
-        add("</tbody></table></div>")
-    else:
-        add(f'<p>{esc(m("report.attention.none"))}</p>')
-    add("</section>")
-    script_hash = base64.b64encode(hashlib.sha256(SCRIPT.encode("utf-8")).digest()).decode("ascii")
-    csp = f"default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-{script_hash}'"
-    return (
-        f'<!DOCTYPE html>\n<html lang="{"zh-Hant" if lang == "zh" else "en"}"><head><meta charset="utf-8">\n'
-        f'<meta http-equiv="Content-Security-Policy" content="{csp}">\n'
-        f'<meta name="generator" content="{GENERATOR}">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{esc(m('report.title'))}</title>\n<style>{STYLE}</style></head><body>\n"
-        + "\n".join(parts) + f"\n<script>{SCRIPT}</script>\n</body></html>\n"
+        mean = statistics.fmean(ex.scores) if ex.scores else 0.0
+        exercises.append({
+            "id": ex.id, "title": ex.title.get(lang, ex.id), "graded": len(ex.scores), "mean_attr": f"{mean:.4f}",
+            "number": ex.id.split("-", 1)[0], "name": ex.id.split("-", 1)[-1],
+            "stats": m("report.exercise.stats", graded=len(ex.scores), mean=f"{mean:.2f}", max=fmt(ex.max_score),
+                       median=fmt(statistics.median(ex.scores))) if ex.scores else "",
+            "not_graded": m("report.exercise.not_graded", count=ex.not_graded) if ex.not_graded else "",
+            "plot": markup(exercise_plot(ex, lang, f"bk-report-{n}")),
+            "caption": m("report.plot.dist_caption", exercise=ex.id),
+            "questions": [{
+                "id": q.id, "text": q.text.get(lang, q.id) if q.text.get(lang) != q.id else "",
+                "rate_attr": f"{q.rate:.6f}", "full": q.full, "graded": q.graded, "width": f"{100 * q.rate:.1f}",
+                "rate": pct(q.rate), "mean": fmt(q.mean), "points": fmt(q.points),
+                "misconceptions": q.misconceptions.most_common(),
+            } for q in ex.hardest_first()],
+        })
+    links = lesson_links()
+    misconceptions = []
+    for ms in rep.misconceptions:
+        info = get(ms.id)
+        example = ms.example()
+        lesson = links.get(ms.id)
+        misconceptions.append({
+            "id": ms.id, "learners": len(ms.learners), "claim": info.claim(lang), "correction": info.correction(lang),
+            "questions": [(e, q, c) for (e, q), c in sorted(ms.questions.items())],
+            "example": example, "times": ms.answers[example] if example is not None else 0,
+            "lesson": lesson, "lesson_href": lesson_href(lesson, lessons_url) if lesson else "",
+            "lesson_label": _lesson_label(lesson) if lesson else "",
+        })
+    grid = [_grid_row(rep, lr, m, lang) for lr in rep.learners]
+    counts = Counter(a.category for a in rep.attention)
+    attention = [{"category": a.category, "category_text": _category_text(a.category, lang), "file": a.file,
+                  "learner": a.learner, "where": a.exercise + (f":{a.question}" if a.question else ""),
+                  "detail": a.detail.get(lang, "")} for a in rep.attention]
+    return render(
+        "classreport.html.j2", m=m, rep=rep, html_lang="zh-Hant" if lang == "zh" else "en",
+        csp=report_csp(SCRIPT), generator=GENERATOR, style=STYLE, script=SCRIPT,
+        known=sum(1 for lr in rep.learners if lr.known), glance=glance, exercises=exercises,
+        misconceptions=misconceptions,
+        misconception_plot=markup(misconception_plot(rep.misconceptions, lang, "bk-report-m")) if rep.misconceptions else "",
+        grid=grid, attention=attention,
+        attention_counts=m("report.attention.counts", **{c: counts.get(c, 0) for c in CATEGORIES}),
     )
+
+
+def _grid_row(rep: ClassReport, lr: Learner, m: Any, lang: str) -> dict[str, Any]:
+    cells: list[dict[str, Any] | None] = []
+    for e in rep.exercises:
+        c = rep.cells.get((lr.key, e.id))
+        if c is None:
+            cells.append(None)
+            continue
+        share = c.score / c.max_score if c.max_score else 0.0
+        classes, marks, tips = ["sc"], [], [c.file]
+        if c.status != "ok":
+            classes.append("refused")
+            marks.append((" r", "✘ " + _category_text(STATUS_CATEGORY.get(c.status, "other"), lang)))
+            tips.append(c.status)
+        if c.late:
+            classes.append("late")
+            marks.append((" l", "⏰ " + m("report.grid.late")))
+        if c.submitted_at:
+            tips.append(m("report.grid.submitted", when=c.submitted_at))
+        if c.files > 1:
+            marks.append(("", f"×{c.files}"))
+            tips.append(m("report.grid.files", count=c.files))
+        cells.append({"classes": " ".join(classes), "share": f"{share:.6f}", "score": fmt(c.score),
+                      "max": fmt(c.max_score), "status": c.status, "late": str(bool(c.late)).lower(),
+                      "style": "" if c.status != "ok" else _shade(share), "tip": " · ".join(tips), "marks": marks})
+    score, top = rep.total(lr.key)
+    share = score / top if top else 0.0
+    return {"known": lr.known, "label": lr.label if lr.known else f'{m("report.grid.no_id")} {lr.label}',
+            "sort": lr.label.casefold(), "cells": cells, "total_v": f"{score:.6f}", "total_style": _shade(share),
+            "total": f"{fmt(score)}/{fmt(top)}", "total_pct": pct(share)}
 
 
 def _messages(lang: str) -> Any:

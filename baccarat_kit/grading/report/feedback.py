@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import html
 from pathlib import Path
 from typing import Any
 
@@ -42,65 +41,54 @@ def _name_feedback(subs: list[Submission], used: set[str] | None = None) -> None
 
 def feedback_html(sub: Submission | dict[str, Any], exercises: dict[str, Exercise], lang: str = "zh") -> str:
     """One submission's feedback page: per question its text, score, every failing public check
-    and how many hidden checks failed (never their inputs). Only the file's name is shown."""
+    and how many hidden checks failed (never their inputs). Only the file's name is shown.
+
+    Rendered from ``templates/feedback.html.j2`` with autoescape, learner text through
+    :func:`..records.visible` (no raw newline of hers), under a Content-Security-Policy that lets
+    the page run and load nothing (:data:`.templates.FEEDBACK_CSP`)."""
+    from .templates import FEEDBACK_CSP, render
+
     row = sub.to_json() if isinstance(sub, Submission) else sub
     results = {q.id: q for q in sub.questions} if isinstance(sub, Submission) else {}
-    e = html.escape
-    title = message("grading.feedback.title", lang)
     ex = exercises.get(row.get("exercise") or "")
-    ex_title = ex.title.get(lang, "") if ex else ""
-    name = Path(str(row.get("file", ""))).name
     rows = []
-    questions = ex.questions if ex else ()
-    for q in questions:
+    for q in ex.questions if ex else ():
         got = row.get("questions", {}).get(q.id) if row.get("status") == "ok" else None
-        text = e(q.text.get(lang, "")) if q.text else ""
+        text = q.text.get(lang, "") if q.text else ""
         if got is None:
-            rows.append(f"<tr class=\"fail\"><td>{e(q.id)}</td><td class=\"text\">{text}</td><td>0 / {q.points}</td>"
-                        f"<td>✘ {e(row.get('reason', {}).get(lang, ''))}</td></tr>")
+            rows.append({"id": q.id, "text": text, "answer": None, "score": 0, "points": q.points, "passed": False,
+                         "lines": [row.get("reason", {}).get(lang, "")]})
             continue
-        passed = got.get("passed")
+        passed = bool(got.get("passed"))
         result = results.get(q.id)
-        lines = []
         if result is not None:
             # Every failing public check; of the hidden ones only a named misconception (it shows
             # the learner's own answer and the correction, no input of the check) and a count.
             public = result.failed(hidden=False)
             named = [c for c in result.failed(hidden=True) if c.misconception]
-            lines = [e(c.message(lang)) for c in [*public, *named]]
+            lines = [c.message(lang) for c in [*public, *named]]
             hidden_failed = len(result.failed(hidden=True)) - len(named)
         else:
-            lines = [e(got.get("message", {}).get(lang, ""))] if not passed else []
+            lines = [got.get("message", {}).get(lang, "")] if not passed else []
             hidden_failed = sum(1 for c in got.get("checks", []) if c.get("hidden") and not c.get("passed"))
         if hidden_failed:
-            lines.append(e(message("grading.feedback.hidden_failed", lang, n=hidden_failed)))
+            lines.append(message("grading.feedback.hidden_failed", lang, n=hidden_failed))
         if passed:
-            lines = [e(message("grading.result.passed", lang, n=len(got.get("checks", []))))]
-        answer = got.get("answer")
-        shown = f"<div class=\"answer\">{e(message('grading.feedback.answer', lang))}: <code>{e(answer)}</code></div>" \
-            if answer else ""
-        rows.append(f"<tr class=\"{'pass' if passed else 'fail'}\"><td>{e(q.id)}</td><td class=\"text\">{text}{shown}</td>"
-                    f"<td>{got.get('score')} / {got.get('points', q.points)}</td>"
-                    f"<td>{'✔' if passed else '✘'} " + "<br>".join(lines) + "</td></tr>")
-    late = row.get("late")
-    late_text = f" · {e(message('grading.feedback.late', lang))}" if late else ""
-    return (
-        FEEDBACK_MARK + "\n<!DOCTYPE html>\n<html lang=\"" + ("zh-Hant" if lang == "zh" else "en") +
-        "\"><head><meta charset=\"utf-8\">"
-        f"<title>{e(title)}: {e(str(row.get('learner') or name))} · {e(str(row.get('exercise') or '?'))}</title>"
-        "<style>body{font-family:sans-serif;margin:2em}td,th{border:1px solid #ccc;padding:4px 8px;vertical-align:top}"
-        "table{border-collapse:collapse}.pass td{background:#eefbea}.fail td{background:#fdecea}"
-        ".text{max-width:40em}.answer{color:#555;margin-top:4px}</style>"
-        "</head><body>\n"
-        f"<h1>{e(title)}</h1>\n<p>{e(name)} · {e(str(row.get('exercise') or '?'))} {e(ex_title)} · "
-        f"{e(str(row.get('learner') or '?'))}{late_text}</p>\n"
-        f"<p class=\"reason\">{e(row.get('reason', {}).get(lang, ''))}</p>\n"
-        f"<p class=\"total\">{e(message('grading.feedback.total', lang))}: {row.get('score')} / {row.get('max_score')}</p>\n"
-        f"<table><tr><th>{e(message('grading.feedback.question', lang))}</th>"
-        f"<th>{e(message('grading.feedback.text', lang))}</th>"
-        f"<th>{e(message('grading.feedback.score', lang))}</th>"
-        f"<th>{e(message('grading.feedback.result', lang))}</th></tr>\n" + "\n".join(rows) +
-        f"\n</table>\n<p class=\"graded\">{e(message('grading.feedback.graded_at', lang, when=row.get('graded_at', '')))}</p>"
-        "\n</body></html>\n"
+            lines = [message("grading.result.passed", lang, n=len(got.get("checks", [])))]
+        rows.append({"id": q.id, "text": text, "answer": got.get("answer"), "score": got.get("score"),
+                     "points": got.get("points", q.points), "passed": passed, "lines": lines})
+    penalty = ""
+    if row.get("late_policy") and row.get("raw_score") != row.get("score"):
+        penalty = message("grading.feedback.penalty", lang, policy=row["late_policy"], raw=row.get("raw_score"),
+                          score=row.get("score"))
+    labels = {k: message(f"grading.feedback.{k}", lang) for k in ("total", "question", "text", "score", "result",
+                                                                   "answer")}
+    return render(
+        "feedback.html.j2", mark=FEEDBACK_MARK, html_lang="zh-Hant" if lang == "zh" else "en", csp=FEEDBACK_CSP,
+        title=message("grading.feedback.title", lang), who=str(row.get("learner") or "?"),
+        exercise=str(row.get("exercise") or "?"), ex_title=ex.title.get(lang, "") if ex else "",
+        name=Path(str(row.get("file", ""))).name, late=message("grading.feedback.late", lang) if row.get("late") else "",
+        reason=row.get("reason", {}).get(lang, ""), score=row.get("score"), max_score=row.get("max_score"),
+        penalty=penalty, labels=labels, rows=rows,
+        graded=message("grading.feedback.graded_at", lang, when=row.get("graded_at", "")),
     )
-

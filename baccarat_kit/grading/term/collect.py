@@ -1,23 +1,36 @@
-"""Collect a class's submissions into a dated folder, and return feedback to each learner.
+"""``baccarat-kit collect ROOT --out DIR``: a class's hand-ins into a dated folder, at a time the grader keeps.
 
-``baccarat-kit collect ROOT --out DIR`` copies the notebooks of every learner folder of
-``ROOT`` (``ROOT/<learner>/…``: a folder of per-learner folders, or a JupyterHub's ``/home``
-with ``--glob 'exercises/*.ipynb'``) into ``DIR/<UTC date and time>/<learner>/…``, keeping
-each file's modification time (its hand-in time). ``--deadline`` marks later files as late.
-A manifest (:data:`MANIFEST`) records, per collected file, its learner folder, where it came
-from and when it was handed in; ``grade`` reads it. Nothing in ``ROOT`` is changed; hidden
-files, symbolic links and unreadable files are not copied and each is reported.
+Every learner folder of ``ROOT`` (``ROOT/<learner>/…``: a folder of per-learner folders, or a
+JupyterHub's ``/home`` with ``--glob 'exercises/*.ipynb'``) is hostile ground: the learner controls
+its links, special files, sizes and times. So the walk is made the way CPython's ``shutil.rmtree``
+walks, with directory descriptors, and never trusts a path twice:
 
-``baccarat-kit return GRADED --to ROOT`` writes each learner's feedback pages into
-``ROOT/<learner>/feedback/`` (the learner folder the file was collected from), never over a
-file the grader did not write.
+1. :func:`open_dir` opens each folder relative to the descriptor of its parent with
+   ``O_NOFOLLOW | O_DIRECTORY``: a link (swapped in at any moment) is refused by the kernel;
+2. :func:`read_regular` opens each notebook the same way with ``O_NOFOLLOW | O_NONBLOCK`` (a FIFO
+   cannot block), checks the *open* file (``fstat``: a regular file, one link, at most
+   :data:`MAX_FILE_BYTES`) and copies from that descriptor, reading at most the limit + 1 byte, so a
+   sparse file cannot grow the instructor's disk and a file that grows meanwhile is refused too;
+3. a learner whose folder cannot be read, or whose file is refused, is reported with the reason
+   and the rest of the class is still collected (nothing is rolled back for one learner).
+
+The hand-in time of every file is the time of the collect (:func:`collect`'s ``now``): run it at the
+deadline (``cron``/``at``, docs/instructors.md). The file's modification time, which the learner can
+set, is kept in the manifest as ``file_mtime`` for information only. A manifest (:data:`MANIFEST`)
+records, per collected file, its owner (the learner folder), where it came from, when it was
+collected and whether that is after the learner's deadline (``--deadline``, or her own in a class
+list: :mod:`.deadlines`). Nothing in ``ROOT`` is changed.
 """
 
 from __future__ import annotations
 
+import errno
+import fnmatch
 import json
 import os
 import shutil
+import stat
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -27,12 +40,40 @@ from ...errors import BaccaratError
 from ...i18n import both
 
 MANIFEST = ".baccarat-kit-collected.json"
+MANIFEST_VERSION = 2
+"""2: ``submitted_at`` is the collect's own time, ``file_mtime`` the file's (information)."""
 FEEDBACK_MARK = "<!-- baccarat-kit feedback -->"
 """The first line of every feedback page: ``return`` replaces only files that start with it."""
+MAX_FILE_BYTES = 20 * 1024 * 1024
+"""The largest notebook collected (the grader's own limit, :data:`.sandbox.session.MAX_FILE_BYTES`)."""
+MAX_ENTRIES = 20_000
+"""Entries looked at per directory of a learner folder: a folder of a million files cannot stall collect."""
+MAX_DEPTH = 16
+CHUNK = 1 << 20
+DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
+
+#: Test hook: called with (stage, name, dir_fd) just before each ``open`` of a learner's entry, so a
+#: test can swap a link (or a FIFO) in at exactly that moment. ``None`` in real use.
+before_open: Callable[[str, str, int], None] | None = None
 
 
 class CollectError(BaccaratError):
     """A collect or return that cannot be done as asked (no such folder, a bad deadline …)."""
+
+
+class Refused(Exception):
+    """One entry of a learner folder that is not collected; ``reason`` is a ``grading.skipped.*`` key."""
+
+    def __init__(self, reason: str, **params: Any) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.params = params
+
+
+def clock() -> datetime:
+    """The time of a collect (the hand-in time); tests replace it to run a term on a chosen date."""
+    return datetime.now(UTC)
 
 
 def utc_now() -> str:
@@ -64,6 +105,148 @@ def is_late(submitted_at: str | None, deadline: str | None) -> bool | None:
     return parse_deadline(submitted_at) > parse_deadline(deadline)
 
 
+# ---------------------------------------------------------------- the hostile folder
+def open_dir(name: str, dir_fd: int | None) -> int:
+    """A descriptor of the directory ``name`` inside ``dir_fd``, never through a link."""
+    if before_open is not None and dir_fd is not None:
+        before_open("dir", name, dir_fd)
+    try:
+        fd = os.open(name, DIR_FLAGS, dir_fd=dir_fd)
+    except OSError as err:
+        if err.errno in (errno.ELOOP, errno.ENOTDIR):  # Linux says ENOTDIR for a link with O_DIRECTORY
+            raise Refused("symlink" if _is_link(name, dir_fd) else "special") from None
+        raise Refused("unreadable") from None
+    if not stat.S_ISDIR(os.fstat(fd).st_mode):  # O_DIRECTORY already says so; kept as a check
+        os.close(fd)
+        raise Refused("special")
+    return fd
+
+
+def _is_link(name: str, dir_fd: int | None) -> bool:
+    """For the reason shown only (the open already refused it): is ``name`` a link?"""
+    try:
+        return stat.S_ISLNK(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
+
+
+def read_regular(name: str, dir_fd: int, write: Callable[[bytes], object], limit: int = MAX_FILE_BYTES) -> os.stat_result:
+    """Copy the regular file ``name`` of ``dir_fd`` to ``write``, from its own descriptor.
+
+    Refused (:class:`Refused`) unless the *open* file is a regular file with one link and at most
+    ``limit`` bytes, both by ``st_size`` and by what is read (at most ``limit + 1`` bytes). Returns
+    the ``fstat`` of the open file.
+    """
+    if before_open is not None:
+        before_open("file", name, dir_fd)
+    try:
+        fd = os.open(name, FILE_FLAGS, dir_fd=dir_fd)
+    except OSError as err:
+        if err.errno == errno.ELOOP:
+            raise Refused("symlink") from None
+        raise Refused("unreadable") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise Refused("special")
+        if st.st_nlink != 1:
+            raise Refused("hardlink")  # the same file under another name: maybe someone else's
+        if st.st_size > limit:
+            raise Refused("too_large", size=st.st_size, limit=limit)
+        got = 0
+        while True:
+            try:
+                chunk = os.read(fd, min(CHUNK, limit + 1 - got))
+            except BlockingIOError:  # a regular file does not block; refuse rather than wait
+                raise Refused("special") from None
+            except OSError:
+                raise Refused("unreadable") from None
+            if not chunk:
+                break
+            got += len(chunk)
+            if got > limit:
+                raise Refused("too_large", size=f"> {limit}", limit=limit)
+            write(chunk)
+        return st
+    finally:
+        os.close(fd)
+
+
+def _scan(dir_fd: int) -> list[tuple[str, bool, bool]]:
+    """(name, looks like a directory, looks like a link) of the entries; a hint only, since the
+    opens decide. At most :data:`MAX_ENTRIES` are looked at."""
+    out = []
+    with os.scandir(dir_fd) as it:
+        for n, entry in enumerate(it):
+            if n >= MAX_ENTRIES:
+                raise Refused("too_many")
+            try:
+                out.append((entry.name, entry.is_dir(follow_symlinks=False), entry.is_symlink()))
+            except OSError:
+                out.append((entry.name, False, False))
+    return sorted(out)
+
+
+def _could_match(parts: tuple[str, ...], pattern: tuple[str, ...]) -> bool:
+    """Whether a folder at ``parts`` may hold a file that ``pattern`` matches."""
+    if not pattern:
+        return False
+    if pattern[0] == "**":
+        return True
+    if not parts:
+        return True
+    return fnmatch.fnmatchcase(parts[0], pattern[0]) and _could_match(parts[1:], pattern[1:])
+
+
+def matches(parts: tuple[str, ...], pattern: tuple[str, ...]) -> bool:
+    """Glob matching by path parts, ``**`` standing for any number of folders.
+
+    >>> matches(("exercises", "03.ipynb"), ("exercises", "*.ipynb")), matches(("a", "b", "x.ipynb"), ("**", "*.ipynb"))
+    (True, True)
+    >>> matches(("x.ipynb",), ("exercises", "*.ipynb"))
+    False
+    """
+    if not pattern:
+        return not parts
+    if pattern[0] == "**":
+        return any(matches(parts[i:], pattern[1:]) for i in range(len(parts) + 1))
+    return bool(parts) and fnmatch.fnmatchcase(parts[0], pattern[0]) and matches(parts[1:], pattern[1:])
+
+
+def walk(dir_fd: int, pattern: tuple[str, ...], refused: Callable[[tuple[str, ...], Refused], None],
+         parts: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], int, str]]:
+    """(relative parts, parent descriptor, name) of every entry below ``dir_fd`` that ``pattern``
+    matches and that is not hidden; folders are opened with :func:`open_dir` (never a link).
+    Hidden entries and links that the pattern could reach are passed to ``refused``."""
+    if len(parts) >= MAX_DEPTH:
+        return
+    for name, is_dir, is_link in _scan(dir_fd):
+        here = (*parts, name)
+        if name == ".ipynb_checkpoints":
+            continue
+        if not is_dir and matches(here, pattern):
+            if name.startswith("."):
+                refused(here, Refused("hidden"))
+                continue
+            yield here, dir_fd, name  # a link or a special file is refused when it is opened
+        elif (is_dir or is_link) and _could_match(here, pattern):
+            if name.startswith("."):
+                refused(here, Refused("hidden"))
+                continue
+            try:
+                fd = open_dir(name, dir_fd)
+            except Refused as why:
+                refused(here, why)
+                continue
+            try:
+                yield from walk(fd, pattern, refused, here)
+            except Refused as why:
+                refused(here, why)
+            finally:
+                os.close(fd)
+
+
+# ---------------------------------------------------------------- collect
 @dataclass
 class Collected:
     folder: Path
@@ -71,67 +254,70 @@ class Collected:
     skipped: list[dict[str, str]] = field(default_factory=list)
 
 
-def _skip(skipped: list[dict[str, str]], path: Path, root: Path, reason: str) -> None:
-    skipped.append({"file": str(path.relative_to(root)), **both(f"grading.skipped.{reason}")})
+def _skip(skipped: list[dict[str, str]], rel: str, why: Refused) -> None:
+    owner = rel.split("/", 1)[0]
+    skipped.append({"file": rel, "owner": owner, "reason": why.reason,
+                    **both(f"grading.skipped.{why.reason}", **why.params)})
+
+
+def skipped_at_collect(paths: list[str] | list[Path]) -> list[dict[str, str]]:
+    """What the collects of these folders (or of the folders above these files) refused, each
+    entry once: ``grade`` keeps them in results.json, so the report shows a refused file as
+    refused, in its learner's row."""
+    out: list[dict[str, str]] = []
+    seen: set[Path] = set()
+    for raw in paths:
+        path = Path(raw).resolve()
+        for folder in [path, *path.parents]:
+            manifest = folder / MANIFEST
+            if manifest.is_file():
+                if manifest not in seen:
+                    seen.add(manifest)
+                    try:
+                        data = json.loads(manifest.read_text(encoding="utf-8"))
+                    except (OSError, ValueError):
+                        break
+                    for entry in data.get("skipped", []) if isinstance(data, dict) else []:
+                        if isinstance(entry, dict):
+                            out.append({**{k: str(v) for k, v in entry.items()}, "collect": folder.name})
+                break
+    return out
 
 
 def collect(root: str | Path, out: str | Path, *, pattern: str = "**/*.ipynb", deadline: str | None = None,
-            now: datetime | None = None, name: str | None = None) -> Collected:
+            now: datetime | None = None, name: str | None = None, deadlines: Mapping[str, str] | None = None,
+            only: set[str] | None = None) -> Collected:
     """Copy every learner's notebooks (see the module docstring) into ``out/<date-time>`` (or
-    ``out/<name>``); returns that folder, the files and what was skipped."""
+    ``out/<name>``); returns that folder, the files and what was skipped.
+
+    ``deadlines``: a learner's own deadline (from a class list), else ``deadline``. ``only``: the
+    learner folders to collect (an extension's later collect); every other one is left alone.
+    """
     src = Path(root)
     if not src.is_dir():
         raise CollectError("grading.collect.no_root", path=root)
     if deadline is not None:
         deadline = iso(parse_deadline(deadline))
-    moment = now or datetime.now(UTC)
+    own = {k: iso(parse_deadline(v)) for k, v in (deadlines or {}).items()}
+    moment = now or clock()
+    collected_at = iso(moment)
     target = Path(out) / (safe_part(name) if name else moment.astimezone(UTC).strftime("%Y-%m-%dT%H%M%SZ"))
     if target.exists():
         raise CollectError("grading.collect.exists", path=target)
     result = Collected(target)
-    manifest: dict[str, Any] = {"collected_at": iso(moment), "root": str(src), "deadline": deadline, "files": {}}
+    manifest: dict[str, Any] = {"manifest_version": MANIFEST_VERSION, "collected_at": collected_at,
+                                "root": str(src), "deadline": deadline, "files": {}}
+    globbed = tuple(p for p in Path(pattern).parts if p not in ("", "."))
+    Path(out).mkdir(parents=True, exist_ok=True)
     staging = Path(out) / f".{target.name}.partial"
-    staging.mkdir(parents=True)
+    staging.mkdir()
     try:
-        for learner_dir in sorted(p for p in src.iterdir()):
-            if learner_dir.name.startswith("."):
-                continue
-            if learner_dir.is_symlink():
-                _skip(result.skipped, learner_dir, src, "symlink")
-                continue
-            if not learner_dir.is_dir():
-                continue
+        for learner, learner_fd in learner_folders(src, only, result.skipped):
             try:
-                found = sorted(learner_dir.glob(pattern))
-            except OSError:
-                _skip(result.skipped, learner_dir, src, "unreadable")
-                continue
-            for path in found:
-                rel = path.relative_to(learner_dir)
-                if any(part.startswith(".") for part in rel.parts):
-                    if not any(part == ".ipynb_checkpoints" for part in rel.parts):
-                        _skip(result.skipped, path, src, "hidden")
-                    continue
-                if path.is_symlink() or any(part.is_symlink() for part in list(path.parents)[
-                        :len(rel.parts) - 1]):
-                    _skip(result.skipped, path, src, "symlink")  # may lead to another learner's file
-                    continue
-                if not path.is_file():
-                    continue
-                dest = staging / learner_dir.name / rel
-                dest.parent.mkdir(parents=True, exist_ok=True)
-                try:
-                    shutil.copy2(path, dest)
-                except OSError:
-                    _skip(result.skipped, path, src, "unreadable")
-                    continue
-                submitted = iso(datetime.fromtimestamp(path.stat().st_mtime, UTC))
-                key = str(Path(learner_dir.name) / rel)
-                manifest["files"][key] = {
-                    "owner": learner_dir.name, "source": str(path), "submitted_at": submitted,
-                    "late": is_late(submitted, deadline),
-                }
-                result.files.append(target / key)
+                _collect_learner(learner, learner_fd, globbed, staging, target, manifest, result,
+                                 collected_at, own.get(learner, deadline))
+            finally:
+                os.close(learner_fd)
         manifest["skipped"] = result.skipped
         (staging / MANIFEST).write_text(json.dumps(manifest, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         os.rename(staging, target)
@@ -141,20 +327,94 @@ def collect(root: str | Path, out: str | Path, *, pattern: str = "**/*.ipynb", d
     return result
 
 
+def learner_folders(root: Path, only: set[str] | None,
+                    skipped: list[dict[str, str]]) -> Iterator[tuple[str, int]]:
+    """(owner, open directory descriptor) of every learner folder of ``root`` (``ROOT/<learner>``);
+    the caller closes each descriptor. Hidden names are passed over; a link or an unreadable
+    folder is added to ``skipped``. The one place that says where learners are: another layout
+    (a Hub's users) gives its own (owner, descriptor) pairs to the same per-learner step."""
+    root_fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)  # the instructor's own argument
+    try:
+        for learner, is_dir, _ in _scan(root_fd):
+            if learner.startswith(".") or (only is not None and learner not in only):
+                continue
+            try:
+                learner_fd = open_dir(learner, root_fd)
+            except Refused as why:
+                if why.reason == "symlink" or is_dir:
+                    _skip(skipped, learner, why)
+                continue
+            yield learner, learner_fd
+    finally:
+        os.close(root_fd)
+
+
+def _collect_learner(learner: str, learner_fd: int, pattern: tuple[str, ...], staging: Path, target: Path,
+                     manifest: dict[str, Any], result: Collected, collected_at: str, deadline: str | None) -> None:
+    """One learner's files; whatever goes wrong in her folder is reported and ends only her part."""
+    def refused(parts: tuple[str, ...], why: Refused) -> None:
+        _skip(result.skipped, "/".join((learner, *parts)), why)
+
+    try:
+        for parts, parent_fd, name in walk(learner_fd, pattern, refused):  # parent_fd is open here
+            _collect_file(learner, parts, parent_fd, name, staging, target, manifest, result, collected_at,
+                          deadline, refused)
+    except Refused as why:
+        refused((), why)
+    except OSError:
+        refused((), Refused("unreadable"))
+
+
+def _collect_file(learner: str, parts: tuple[str, ...], parent_fd: int, name: str, staging: Path, target: Path,
+                  manifest: dict[str, Any], result: Collected, collected_at: str, deadline: str | None,
+                  refused: Callable[[tuple[str, ...], Refused], None]) -> None:
+    rel = "/".join(parts)
+    dest = staging / learner / rel
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        with dest.open("xb") as fh:  # a folder of the instructor's, made by this collect
+            st = read_regular(name, parent_fd, fh.write)
+    except Refused as why:
+        dest.unlink(missing_ok=True)
+        refused(parts, why)
+        return
+    except OSError as err:  # the instructor's disk (full?): this file, not the class
+        dest.unlink(missing_ok=True)
+        refused(parts, Refused("not_stored", detail=type(err).__name__))
+        return
+    os.utime(dest, ns=(st.st_mtime_ns, st.st_mtime_ns))
+    key = f"{learner}/{rel}"
+    manifest["files"][key] = {
+        "owner": learner, "source": "/".join((str(manifest["root"]).rstrip("/"), key)),
+        "submitted_at": collected_at, "file_mtime": iso(datetime.fromtimestamp(st.st_mtime, UTC)),
+        "deadline": deadline, "late": is_late(collected_at, deadline), "size": st.st_size,
+    }
+    result.files.append(target / learner / rel)
+
+
 def manifest_entry(path: Path) -> dict[str, Any] | None:
-    """What ``collect`` recorded about a collected file (searching the folders above it)."""
+    """What ``collect`` recorded about a collected file (searching the folders above it).
+
+    A manifest of the first version (``submitted_at`` was the file's mtime) is read as such: its
+    time becomes ``file_mtime`` and ``submitted_at`` is the collect's time.
+    """
     path = path.resolve()
     for folder in path.parents:
         manifest = folder / MANIFEST
         if manifest.is_file():
             try:
                 data = json.loads(manifest.read_text(encoding="utf-8"))
-                entry = data.get("files", {}).get(str(path.relative_to(folder)))
+                entry = data.get("files", {}).get(path.relative_to(folder).as_posix())
             except (OSError, ValueError, AttributeError):
                 return None
-            if isinstance(entry, dict):
-                return {**entry, "deadline": data.get("deadline")}
-            return None
+            if not isinstance(entry, dict):
+                return None
+            entry = {"deadline": data.get("deadline"), **entry}
+            if data.get("manifest_version", 1) < 2:
+                entry["file_mtime"] = entry.get("submitted_at")
+                entry["submitted_at"] = data.get("collected_at")
+                entry["late"] = is_late(entry["submitted_at"], entry.get("deadline"))
+            return entry
     return None
 
 

@@ -71,9 +71,10 @@ def question_columns(rows: Sequence[Mapping[str, Any]], questions: Mapping[str, 
 
 def grades_csv(rows: Sequence[Mapping[str, Any]], questions: Mapping[str, Sequence[str]]) -> str:
     """The wide gradebook: ``file, learner, score, max_score``, one column per
-    ``exercise:question``, then ``graded_at, submitted_at, late, status, owner, sandbox`` (``owner``:
-    the learner folder ``collect`` took the file from; ``sandbox``: "bwrap", or "none" for a row
-    graded with ``--no-sandbox``)."""
+    ``exercise:question``, then ``graded_at, submitted_at, late, status, owner, sandbox, claimed_id,
+    identity_mismatch, raw_score`` (``owner``: the learner folder ``collect`` took the file from, and
+    then also ``learner``; ``sandbox``: "bwrap", or "none" for a row graded with ``--no-sandbox``;
+    ``claimed_id``: the notebook's LEARNER_ID; ``raw_score``: before a late penalty)."""
     cols = question_columns(rows, questions)
     out = []
     for r in rows:
@@ -82,10 +83,12 @@ def grades_csv(rows: Sequence[Mapping[str, Any]], questions: Mapping[str, Sequen
         for ex, q in cols:
             line.append(scores.get(q, 0) if r.get("exercise") == ex else None)
         line += [r.get("graded_at"), r.get("submitted_at"), r.get("late"), r.get("status"), r.get("owner"),
-                 r.get("sandbox", "bwrap")]
+                 r.get("sandbox", "bwrap"), r.get("claimed_id"), r.get("identity_mismatch"),
+                 r.get("raw_score", r.get("score"))]
         out.append(line)
     header = ["file", "learner", "score", "max_score", *(f"{ex}:{q}" for ex, q in cols),
-              "graded_at", "submitted_at", "late", "status", "owner", "sandbox"]
+              "graded_at", "submitted_at", "late", "status", "owner", "sandbox", "claimed_id",
+              "identity_mismatch", "raw_score"]
     return _csv(header, out)
 
 
@@ -104,22 +107,36 @@ def long_csv(rows: Sequence[Mapping[str, Any]]) -> str:
     return _csv(LONG_COLUMNS, out)
 
 
-def per_learner(rows: Sequence[Mapping[str, Any]]) -> tuple[dict[str, dict[str, Any]], list[Mapping[str, Any]]]:
-    """learner → exercise → the latest-graded row; and the rows that have no learner id.
+def identity(row: Mapping[str, Any]) -> str:
+    """Who a row is: its owner (the learner folder or Hub user it was collected from), else its
+    ``learner`` (the notebook's claim, for a file graded without collect); "" when neither."""
+    return str(row.get("owner") or row.get("learner") or "").strip()
 
-    The learner id is the notebook's ``LEARNER_ID``, or, when it has none, the learner folder
-    the file was collected from (``owner``).
+
+def counting_order(row: Mapping[str, Any]) -> tuple[str, bool, str, str]:
+    """Of one learner's rows of one exercise the greatest counts: the latest hand-in, then one whose
+    claimed id does not name someone else, then the latest graded, then the file name (never the
+    best score: handing in many files must not pay)."""
+    return (str(row.get("submitted_at") or ""), not row.get("identity_mismatch"),
+            str(row.get("graded_at") or ""), str(row.get("file") or ""))
+
+
+def per_learner(rows: Sequence[Mapping[str, Any]]) -> tuple[dict[str, dict[str, Any]], list[Mapping[str, Any]]]:
+    """learner → exercise → the row that counts (:func:`counting_order`); and the rows of no learner.
+
+    The learner is the row's owner when it was collected (:func:`identity`), so two learners with
+    an empty ``LEARNER_ID`` stay two learners and a claimed id never takes another owner's place.
     """
     table: dict[str, dict[str, Any]] = {}
     nameless = []
     for r in rows:
-        learner = str(r.get("learner") or r.get("owner") or "").strip()
+        learner = identity(r)
         if not learner or not r.get("exercise"):
             nameless.append(r)
             continue
         mine = table.setdefault(learner, {})
         old = mine.get(str(r["exercise"]))
-        if old is None or str(r.get("graded_at") or "") >= str(old.get("graded_at") or ""):
+        if old is None or counting_order(r) >= counting_order(old):
             mine[str(r["exercise"])] = r
     return table, nameless
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..judge.checks import Exercise
-from ..records import GradeUsageError, Submission
+from ..records import SCHEMA_VERSION, GradeUsageError, Submission
 from ..report.feedback import _name_feedback, feedback_html
 from ..sandbox.session import Limits, sandbox_description
 from . import export
@@ -53,27 +53,125 @@ def _owned_files(target: Path) -> set[str] | None:
 
 
 def check_out_folder(out: str | Path, update: bool = False) -> None:
-    """Refuse an output folder the grader did not make (before any grading starts)."""
+    """Refuse an output folder the grader did not make, and a gradebook without ``--update``
+    (before any grading starts): grading a few files must never drop the others' rows."""
     target = Path(out)
     if target.exists() and not target.is_dir():
         raise GradeUsageError("grading.cli.out_is_input", path=out)
     if target.is_dir() and _owned_files(target) is None and any(target.iterdir()):
         raise GradeUsageError("grading.cli.out_not_ours", path=out, marker=MARKER)
-    if update and not (target / "results.json").is_file():
+    has_results = (target / "results.json").is_file()
+    if update and not has_results:
         raise GradeUsageError("grading.cli.nothing_to_update", path=out)
+    if not update and has_results:
+        raise GradeUsageError("grading.cli.gradebook_exists", path=out)
+
+
+# ---------------------------------------------------------------- results.json and its schemas
+def upgrade(doc: dict[str, Any]) -> dict[str, Any]:
+    """A results document in the current schema (:data:`.records.SCHEMA_VERSION`).
+
+    Schema 2 (and 1) named a row's learner by the notebook's ``LEARNER_ID``: it becomes the row's
+    ``claimed_id`` and the owner, when there is one, becomes its ``learner``; whether the claim
+    names another learner is worked out as the grader does now (:func:`mark_mismatches`).
+
+    >>> old = {"schema_version": 2, "submissions": [
+    ...     {"file": "a", "learner": "alice", "owner": "mallory", "exercise": "03"},
+    ...     {"file": "b", "learner": "s001", "owner": "alice", "exercise": "03"},
+    ...     {"file": "c", "learner": "dan", "owner": None, "exercise": "03"}]}
+    >>> [(r["learner"], r["claimed_id"], r["identity_mismatch"]) for r in upgrade(old)["submissions"]]
+    [('mallory', 'alice', True), ('alice', 's001', False), ('dan', 'dan', False)]
+    """
+    version = doc.get("schema_version", 1)
+    if not isinstance(version, int) or version > SCHEMA_VERSION:
+        raise GradeUsageError("grading.cli.newer_results", version=version, supported=SCHEMA_VERSION)
+    if version >= SCHEMA_VERSION:
+        return doc
+    rows = []
+    for row in doc.get("submissions", []):
+        if not isinstance(row, dict):
+            continue
+        claimed = str(row.get("learner") or "")
+        owner = row.get("owner") or None
+        rows.append({**row, "claimed_id": claimed, "learner": str(owner or claimed),
+                     "raw_score": row.get("score"), "file_mtime": row.get("file_mtime"),
+                     "time_source": row.get("time_source") or ("collect-v1" if owner else None)})
+    flags = mark_mismatches([(r.get("owner"), r["claimed_id"]) for r in rows])
+    for row, flag in zip(rows, flags, strict=True):
+        row["identity_mismatch"] = flag
+        row["warnings"] = [w for w in row.get("warnings") or [] if not _old_noise(w, row)]
+    return {**doc, "schema_version": SCHEMA_VERSION, "upgraded_from": version, "submissions": rows}
+
+
+_OLD_NOISE = ("The notebook's LEARNER_ID is '", "The notebook has no valid LEARNER_ID")
+
+
+def _old_noise(warning: Any, row: dict[str, Any]) -> bool:
+    """A warning of the schema-2 grader that is no problem now: an id that is not the folder's
+    name without naming anyone else, or no id where the owner is known."""
+    text = str(warning.get("en", "")) if isinstance(warning, dict) else ""
+    if text.startswith(_OLD_NOISE[0]):
+        return not row.get("identity_mismatch")
+    return text.startswith(_OLD_NOISE[1]) and bool(row.get("owner"))
+
+
+def mark_mismatches(claims: Sequence[tuple[str | None, str]], known: Sequence[str] = ()) -> list[bool]:
+    """For each (owner, claimed LEARNER_ID): whether the claim is a real mismatch, one the
+    instructor must see: it names another owner (of these rows or ``known``, e.g. the class list
+    or the gradebook) or one id is claimed from two owners. An id that is simply not the folder's
+    name (a roster number ``s001`` in folder ``ann``) is no mismatch.
+
+    >>> mark_mismatches([("ann", "s001"), ("ben", "ann"), ("cai", ""), ("dan", "x"), ("eve", "x")])
+    [False, True, False, True, True]
+    """
+    owners = {str(o).strip().casefold() for o, _ in claims if o} | {k.strip().casefold() for k in known}
+    claimants: dict[str, set[str]] = {}
+    for owner, claimed in claims:
+        if owner and claimed.strip():
+            claimants.setdefault(claimed.strip().casefold(), set()).add(str(owner).strip().casefold())
+    out = []
+    for owner, claimed in claims:
+        c, o = claimed.strip().casefold(), str(owner or "").strip().casefold()
+        out.append(bool(o and c and c != o and (c in owners or len(claimants.get(c, ())) > 1)))
+    return out
+
+
+def read_results(path: str | Path) -> dict[str, Any]:
+    """``results.json`` (any schema this kit wrote), upgraded to the current one."""
+    doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    if not isinstance(doc, dict):
+        raise GradeUsageError("grading.cli.newer_results", version="?", supported=SCHEMA_VERSION)
+    return upgrade(doc)
 
 
 def _merge(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Old rows, each replaced by a new row of the same file or the same learner and exercise."""
+    """Old rows, each replaced by a new row of the same file, or of the same owner and exercise.
+
+    Who a row is comes from where it was collected (:func:`.export.identity`): a new row replaces
+    only rows of its own owner (a row without owner only rows without owner of the same claimed
+    id), so a file claiming another learner's id never removes that learner's row."""
     def keys(row: dict[str, Any]) -> set[tuple[str, ...]]:
         out: set[tuple[str, ...]] = {("file", str(row.get("file")))}
-        if row.get("learner") and row.get("exercise"):
-            out.add(("learner", str(row["exercise"]), str(row["learner"]).strip().casefold()))
+        who = export.identity(row).casefold()
+        if who and row.get("exercise"):
+            out.add(("owner" if row.get("owner") else "claim", str(row["exercise"]), who))
         return out
 
     replaced = set().union(*(keys(r) for r in new)) if new else set()
     kept = [r for r in old if not (keys(r) & replaced)]
     return kept + new
+
+
+def _unique(entries: Sequence[dict[str, str]]) -> list[dict[str, str]]:
+    """Each skipped file once (a regrade reads the same collect's refusals again)."""
+    seen: set[str] = set()
+    out = []
+    for e in entries:
+        key = json.dumps(e, sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            out.append(e)
+    return out
 
 
 def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[str, Exercise],
@@ -95,13 +193,16 @@ def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[s
     old_rows: list[dict[str, Any]] = []
     old_skipped: list[dict[str, str]] = []
     if update:
-        old_doc = json.loads((target / "results.json").read_text(encoding="utf-8"))
+        old_doc = read_results(target / "results.json")
         old_rows = list(old_doc.get("submissions", []))
         old_skipped = list(old_doc.get("skipped", []))
         kept = _merge(old_rows, [s.to_json() for s in subs])[:-len(subs) or None]
         _name_feedback(list(subs), used={Path(str(r.get("feedback", ""))).stem for r in kept})
     new_rows = [s.to_json() for s in subs]
     rows = _merge(old_rows, new_rows) if update else new_rows
+    if update:  # a new row's claim may name an owner of an old row, and the other way round
+        flags = mark_mismatches([(r.get("owner"), str(r.get("claimed_id") or "")) for r in rows])
+        rows = [{**r, "identity_mismatch": bool(r.get("identity_mismatch")) or f} for r, f in zip(rows, flags, strict=True)]
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.tmp-", dir=target.parent))
     try:
@@ -112,12 +213,12 @@ def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[s
         (tmp / "canvas.csv").write_text(export.canvas_csv(rows, titles), encoding="utf-8")
         (tmp / "moodle.csv").write_text(export.moodle_csv(rows, titles), encoding="utf-8")
         doc = {
-            "schema_version": 2,
+            "schema_version": SCHEMA_VERSION,
             "graded_at": max((str(r.get("graded_at") or "") for r in rows), default=""),
             "limits": {"cell_timeout": limits.cell_timeout, "notebook_timeout": limits.notebook_timeout,
                        "memory_mb": limits.memory_mb, "sandbox": sandbox_description()},
             "submissions": rows,
-            "skipped": [*old_skipped, *skipped] if update else list(skipped),
+            "skipped": _unique([*old_skipped, *skipped] if update else list(skipped)),
         }
         (tmp / "results.json").write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         (tmp / "feedback").mkdir()

@@ -1,0 +1,86 @@
+"""Deadlines per learner (a class list) and a stated late policy, as nbgrader offers them.
+
+A class list is a CSV file with a header; the columns read here are ``learner`` (the learner
+folder or Hub user: the owner ``collect`` records) and ``deadline`` (ISO 8601, UTC if no zone;
+empty: the class deadline). Other columns are left for other steps. The late policy is
+``--late-penalty P%/day`` (or ``/hour``): a late hand-in is kept and flagged, and its score is
+reduced by P % of itself for each started day (hour) after the learner's deadline, never below 0.
+
+>>> policy = parse_penalty("10%/day")
+>>> policy.factor(0), policy.factor(1), policy.factor(86_400), policy.factor(86_401), policy.factor(10 ** 7)
+(1.0, 0.9, 0.9, 0.8, 0.0)
+>>> policy.text
+'10%/day'
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .collect import CollectError, iso, parse_deadline
+
+UNITS = {"day": 86_400, "hour": 3_600}
+MAX_CLASS_LIST_BYTES = 5 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class LatePenalty:
+    """``percent`` of the score per started ``unit`` late (:data:`UNITS`)."""
+
+    percent: float
+    unit: str
+
+    @property
+    def text(self) -> str:
+        return f"{self.percent:g}%/{self.unit}"
+
+    def factor(self, seconds_late: float) -> float:
+        """What a score is multiplied by, ``seconds_late`` after the deadline."""
+        if seconds_late <= 0:
+            return 1.0
+        started = math.ceil(seconds_late / UNITS[self.unit])
+        return max(0.0, round(1 - started * self.percent / 100, 10))
+
+
+def parse_penalty(text: str) -> LatePenalty:
+    """``"10%/day"``, ``"5%/hour"`` (a percent of the score per started day or hour)."""
+    found = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*%\s*/\s*(day|hour)\s*", text)
+    if not found or not 0 < float(found.group(1)) <= 100:
+        raise CollectError("grading.deadline.bad_penalty", value=text, units=", ".join(UNITS))
+    return LatePenalty(float(found.group(1)), found.group(2))
+
+
+def read_class_list(path: str | Path) -> dict[str, str]:
+    """``{learner: deadline}`` (ISO UTC) of the learners of a class list with their own deadline.
+
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = Path(d, "c.csv").write_text("learner,deadline,name\\nann,2026-12-08T23:59+08:00,Ann\\nben,,Ben\\n")
+    ...     read_class_list(Path(d, "c.csv"))
+    {'ann': '2026-12-08T15:59:00Z'}
+    """
+    file = Path(path)
+    try:
+        raw = file.read_bytes()[:MAX_CLASS_LIST_BYTES + 1]
+    except OSError:
+        raise CollectError("grading.deadline.no_class_list", path=path) from None
+    text = raw.decode("utf-8-sig", errors="replace")
+    rows = list(csv.DictReader(io.StringIO(text)))
+    if len(raw) > MAX_CLASS_LIST_BYTES or not rows or "learner" not in (rows[0].keys() if rows else ()):
+        raise CollectError("grading.deadline.bad_class_list", path=path, columns="learner,deadline")
+    out: dict[str, str] = {}
+    for n, row in enumerate(rows, 2):
+        learner = (row.get("learner") or "").strip()
+        when = (row.get("deadline") or "").strip()
+        if not learner or not when:
+            continue
+        try:
+            out[learner] = iso(parse_deadline(when))
+        except CollectError:
+            raise CollectError("grading.deadline.bad_row", path=path, line=n, value=when) from None
+    return out

@@ -1,0 +1,84 @@
+"""Who handed a graded file in, and when: from where ``collect`` took it, never from the notebook.
+
+:func:`stamp` fills these fields of each graded :class:`~..records.Submission` of a batch:
+
+* ``owner`` and ``learner``: the learner folder (Hub user) ``collect`` took the file from; the
+  notebook's ``LEARNER_ID`` is kept as ``claimed_id``, shown to the instructor, and flagged
+  (``identity_mismatch``) only when it names another learner (:func:`.gradebook.mark_mismatches`).
+  A file graded without collect has no owner: its claim is then all there is.
+* ``submitted_at``: the time of the collect that took it (``time_source`` "collect"). The same
+  bytes collected again later keep the earlier time. Without a manifest only the file's
+  modification time is known, which the learner can set: ``time_source`` "mtime" and a warning.
+* ``deadline`` (the learner's own from a class list, else the one given), ``late`` and the late
+  policy's ``penalty``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+from ...i18n import both
+from ..records import Submission
+from .collect import is_late, iso, manifest_entry, parse_deadline
+from .deadlines import LatePenalty
+
+
+def stamp(paths: Sequence[Path], subs: Sequence[Submission], deadline: str | None = None,
+          deadlines: Mapping[str, str] | None = None, penalty: LatePenalty | None = None,
+          known: Sequence[str] = ()) -> int:
+    """Fill owner, identity, hand-in time and lateness of ``subs`` (see the module docstring);
+    returns how many rows have a real identity mismatch."""
+    from .gradebook import mark_mismatches
+
+    own = dict(deadlines or {})
+    for path, sub in zip(paths, subs, strict=True):
+        sub.claimed_id = sub.learner.strip()
+        entry = manifest_entry(path)
+        if entry is not None:
+            sub.owner = str(entry.get("owner") or "") or None
+            sub.submitted_at = entry.get("submitted_at")
+            sub.file_mtime = entry.get("file_mtime")
+            sub.time_source = "collect"
+            recorded = entry.get("deadline")
+        else:
+            try:
+                sub.file_mtime = iso(datetime.fromtimestamp(path.stat().st_mtime, UTC))
+            except OSError:
+                sub.file_mtime = None
+            sub.submitted_at = sub.file_mtime
+            sub.time_source = "mtime"
+            recorded = None
+        sub.learner = sub.owner or sub.claimed_id
+        sub.deadline = own.get(sub.learner) or deadline or (str(recorded) if recorded else None)
+    _earliest_for_same_bytes(subs)
+    for sub in subs:
+        sub.late = is_late(sub.submitted_at, sub.deadline) if sub.submitted_at and sub.deadline else None
+        if sub.late and penalty is not None and sub.submitted_at and sub.deadline:
+            seconds = (parse_deadline(sub.submitted_at) - parse_deadline(sub.deadline)).total_seconds()
+            sub.penalty = penalty.factor(seconds)
+            sub.late_policy = penalty.text
+        if sub.time_source == "mtime" and sub.deadline:
+            sub.warnings.append(both("grading.warning.mtime_deadline"))
+        if sub.status == "ok" and not sub.claimed_id and not sub.owner:
+            sub.warnings.append(both("grading.warning.no_learner_id", owner="-"))
+    flags = mark_mismatches([(s.owner, s.claimed_id) for s in subs], known)
+    for sub, flag in zip(subs, flags, strict=True):
+        sub.identity_mismatch = flag
+        if flag:
+            sub.warnings.append(both("grading.warning.other_owner", learner=sub.claimed_id, owner=sub.owner or "-"))
+    return sum(flags)
+
+
+def _earliest_for_same_bytes(subs: Sequence[Submission]) -> None:
+    """A file collected again unchanged (same owner, exercise and bytes) was handed in when first collected."""
+    first: dict[tuple[str, str, str], str] = {}
+    for s in subs:
+        if s.time_source == "collect" and s.owner and s.sha256 and s.submitted_at:
+            key = (s.owner, s.exercise or "", s.sha256)
+            first[key] = min(first.get(key, s.submitted_at), s.submitted_at)
+    for s in subs:
+        key = (s.owner or "", s.exercise or "", s.sha256)
+        if s.time_source == "collect" and key in first:
+            s.submitted_at = first[key]
