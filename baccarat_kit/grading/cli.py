@@ -75,6 +75,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     c.add_argument("--deadline", default=None, metavar="ISO",
                    help="hand-in deadline (ISO 8601, UTC if no zone): later files are flagged late")
     c.add_argument("--name", default=None, help="name of the new folder (default: the UTC date and time)")
+    c.add_argument("--hub-prefix", default=None, metavar="PREFIX",
+                   help="a hub with a Unix user per learner (e.g. jupyter-): read only the homes "
+                        "ROOT/PREFIXNAME, only files that user owns; the learner id is NAME")
     c.set_defaults(func=_cmd_collect)
 
     t = sub.add_parser(
@@ -85,6 +88,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     t.add_argument("graded", help="the folder written by grade --out")
     t.add_argument("--to", required=True, metavar="ROOT", help="the folder of learner folders (as given to collect)")
+    t.add_argument("--hub-prefix", default=None, metavar="PREFIX",
+                   help="as given to collect: pages go to ROOT/PREFIXNAME/feedback/")
     t.set_defaults(func=_cmd_return)
 
 
@@ -174,7 +179,8 @@ def _cmd_grade(args: argparse.Namespace) -> int:
 def _cmd_collect(args: argparse.Namespace) -> int:
     from .term.collect import collect
 
-    done = collect(args.root, args.out, pattern=args.glob, deadline=args.deadline, name=args.name)
+    done = collect(args.root, args.out, pattern=args.glob, deadline=args.deadline, name=args.name,
+                   hub_prefix=args.hub_prefix)
     for item in done.skipped:
         print(f"{item['file']}: {item[args.lang]}", file=sys.stderr)
     print(message("grading.collect.done", args.lang, count=len(done.files), out=done.folder))
@@ -184,7 +190,7 @@ def _cmd_collect(args: argparse.Namespace) -> int:
 def _cmd_return(args: argparse.Namespace) -> int:
     from .term.hand_back import return_feedback
 
-    written, problems = return_feedback(args.graded, args.to)
+    written, problems = return_feedback(args.graded, args.to, args.hub_prefix)
     for item in problems:
         print(message("grading.collect.not_returned", args.lang, file=item), file=sys.stderr)
     print(message("grading.collect.returned", args.lang, count=len(written), to=args.to))

@@ -56,7 +56,7 @@ def writable_by_others(path: str | Path) -> bool:
 def _stdlib_of(python: str) -> str | None:
     try:
         out = subprocess.run([python, "-I", "-c", "import os, sys; print(os.__file__); "
-                              "print(sys.version_info >= %r)" % (MIN_VERSION,)],
+                              f"print(sys.version_info >= {MIN_VERSION!r})"],
                              capture_output=True, text=True, check=True, timeout=60).stdout
     except (OSError, subprocess.SubprocessError):
         return None

@@ -20,14 +20,14 @@ import os
 from pathlib import Path
 from typing import Any
 
-from jupyterhub.auth import Authenticator
-from jupyterhub.spawner import LocalProcessSpawner, set_user_setuid
+from jupyterhub.auth import Authenticator  # type: ignore[import-untyped]
+from jupyterhub.spawner import LocalProcessSpawner, set_user_setuid  # type: ignore[import-untyped]
 from traitlets import Integer, Unicode
 
 from . import PREFIX, accounts, classlist, limits
 
 
-class ClassListAuthenticator(Authenticator):
+class ClassListAuthenticator(Authenticator):  # type: ignore[misc]
     """Sign-in against the instructor's class list (scrypt hashes; read at every attempt)."""
 
     class_list = Unicode("/opt/baccarat-hub/state/classlist.csv", config=True,
@@ -56,13 +56,13 @@ class ClassListAuthenticator(Authenticator):
         stored = self._entries().get(name)
         password = data.get("password", "")
         # scrypt takes tens of ms: off the hub's event loop.
-        if stored and await asyncio.to_thread(classlist.verify, password, stored):
+        if stored is not None and await asyncio.to_thread(classlist.verify, password, stored):
             return name
         self.log.warning("failed sign-in for %r", name)
         return None
 
 
-class LearnerSpawner(LocalProcessSpawner):
+class LearnerSpawner(LocalProcessSpawner):  # type: ignore[misc]
     """Each learner's server as their own Unix user, in their own cgroup (module docstring)."""
 
     unix_prefix = Unicode(PREFIX, config=True, help="Unix name = prefix + learner name.")

@@ -76,9 +76,13 @@ def _skip(skipped: list[dict[str, str]], path: Path, root: Path, reason: str) ->
 
 
 def collect(root: str | Path, out: str | Path, *, pattern: str = "**/*.ipynb", deadline: str | None = None,
-            now: datetime | None = None, name: str | None = None) -> Collected:
+            now: datetime | None = None, name: str | None = None, hub_prefix: str | None = None) -> Collected:
     """Copy every learner's notebooks (see the module docstring) into ``out/<date-time>`` (or
-    ``out/<name>``); returns that folder, the files and what was skipped."""
+    ``out/<name>``); returns that folder, the files and what was skipped.
+
+    ``hub_prefix`` (``--hub-prefix jupyter-``, a hub with a Unix user per learner): only the
+    homes ``ROOT/<prefix><learner>`` of the Unix user of that name are read, only the files
+    that user owns are taken, and the learner id is the Unix name without the prefix."""
     src = Path(root)
     if not src.is_dir():
         raise CollectError("grading.collect.no_root", path=root)
@@ -101,6 +105,12 @@ def collect(root: str | Path, out: str | Path, *, pattern: str = "**/*.ipynb", d
                 continue
             if not learner_dir.is_dir():
                 continue
+            owner, uid = learner_dir.name, None
+            if hub_prefix is not None:
+                uid = _hub_owner(learner_dir, hub_prefix)
+                if uid is None:
+                    continue
+                owner = learner_dir.name[len(hub_prefix):]
             try:
                 found = sorted(learner_dir.glob(pattern))
             except OSError:
@@ -118,7 +128,10 @@ def collect(root: str | Path, out: str | Path, *, pattern: str = "**/*.ipynb", d
                     continue
                 if not path.is_file():
                     continue
-                dest = staging / learner_dir.name / rel
+                if uid is not None and path.stat().st_uid != uid:
+                    _skip(result.skipped, path, src, "not_owner")
+                    continue
+                dest = staging / owner / rel
                 dest.parent.mkdir(parents=True, exist_ok=True)
                 try:
                     shutil.copy2(path, dest)
@@ -126,9 +139,9 @@ def collect(root: str | Path, out: str | Path, *, pattern: str = "**/*.ipynb", d
                     _skip(result.skipped, path, src, "unreadable")
                     continue
                 submitted = iso(datetime.fromtimestamp(path.stat().st_mtime, UTC))
-                key = str(Path(learner_dir.name) / rel)
+                key = str(Path(owner) / rel)
                 manifest["files"][key] = {
-                    "owner": learner_dir.name, "source": str(path), "submitted_at": submitted,
+                    "owner": owner, "source": str(path), "submitted_at": submitted,
                     "late": is_late(submitted, deadline),
                 }
                 result.files.append(target / key)
@@ -139,6 +152,19 @@ def collect(root: str | Path, out: str | Path, *, pattern: str = "**/*.ipynb", d
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return result
+
+
+def _hub_owner(folder: Path, prefix: str) -> int | None:
+    """The uid of the Unix user ``folder.name`` when it has the prefix and owns the folder."""
+    import pwd
+
+    if not folder.name.startswith(prefix) or len(folder.name) == len(prefix):
+        return None
+    try:
+        uid = pwd.getpwnam(folder.name).pw_uid
+    except KeyError:
+        return None
+    return uid if uid != 0 and folder.stat().st_uid == uid else None
 
 
 def manifest_entry(path: Path) -> dict[str, Any] | None:

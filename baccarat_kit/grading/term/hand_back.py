@@ -26,8 +26,9 @@ def _give_to_owner_of(folder: Path, paths: list[Path]) -> None:
             pass
 
 
-def return_feedback(graded: str | Path, to: str | Path) -> tuple[list[Path], list[str]]:
-    """Copy each feedback page of ``graded`` into ``to/<learner folder>/feedback/``.
+def return_feedback(graded: str | Path, to: str | Path, hub_prefix: str | None = None) -> tuple[list[Path], list[str]]:
+    """Copy each feedback page of ``graded`` into ``to/<learner folder>/feedback/``
+    (``to/<hub_prefix><learner>/feedback/`` for a hub collected with ``--hub-prefix``).
 
     The learner folder is the one ``collect`` took the file from (``owner``). Returns the pages
     written and the rows that could not be returned (no learner folder, or a file there that
@@ -49,8 +50,8 @@ def return_feedback(graded: str | Path, to: str | Path) -> tuple[list[Path], lis
         if not owner or not page.is_file():
             problems.append(str(row.get("file")))
             continue
-        folder = dest_root / safe_part(str(owner))
-        if not folder.is_dir() or folder.name != owner:
+        folder = dest_root / safe_part((hub_prefix or "") + str(owner))
+        if not folder.is_dir() or folder.name != (hub_prefix or "") + owner:
             problems.append(str(row.get("file")))
             continue
         target = folder / "feedback" / f"{safe_part(str(row.get('exercise') or 'submission'))}.html"
