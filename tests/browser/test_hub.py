@@ -102,7 +102,8 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Any:
         context = ssl.create_default_context(cafile=str(cert))
         base = f"https://127.0.0.1:{port}"
         _wait_https(server, f"{base}/hub/api/", context)
-        yield {"base": base, "state": state, "top": top, "homes": top / "homes", "tag": tag,
+        up = time.monotonic() - started - built
+        yield {"hub_up_s": up, "base": base, "state": state, "top": top, "homes": top / "homes", "tag": tag,
                "passwords": passwords, "ssl": context, "server": server, "env_build_s": built}
     finally:
         if server is not None:
@@ -225,6 +226,16 @@ def write(path):
     with open(path, "w") as out:
         out.write("x")
 
+def fetch(url):
+    import urllib.error, urllib.request
+    try:
+        with urllib.request.urlopen(url, timeout=20) as reply:
+            return f"HTTP {{reply.status}} " + reply.read(200).decode(errors="replace")
+    except urllib.error.HTTPError as err:
+        return f"HTTP {{err.code}}"
+    except OSError as err:
+        return type(err).__name__
+
 other, repo, state = {other!r}, {repo!r}, {state!r}
 first = {first!r}
 source = sorted(os.path.join(repo, "exercises", "source", n) for n in {sources!r})[0]
@@ -248,6 +259,7 @@ found = {{
     "read_cookie_secret": attempt(lambda: open(os.path.join(state, "jupyterhub_cookie_secret")).read()),
     "read_class_list": attempt(lambda: open(os.path.join(state, "classlist.csv")).read()),
     "read_shadow": attempt(lambda: open("/etc/shadow").read()),
+    "other_server_api": fetch({other_server!r} + "api/contents"),
     "cgroup": open("/proc/self/cgroup").read(),
     "oom": subprocess.run([sys.executable, "-c", "b = b'x' * ({mb} * 2**20)"]).returncode,
     "small": subprocess.run([sys.executable, "-c", "b = b'x' * (50 * 2**20)"]).returncode,
@@ -264,17 +276,28 @@ def test_learners_are_separate_users_and_their_work_round_trips(
     from baccarat_kit.hub import accounts
 
     base, tag, passwords = hub["base"], hub["tag"], hub["passwords"]
+    timings: dict[str, float] = {"learners' env built": round(hub["env_build_s"], 1),
+                                 "hub up": round(hub["hub_up_s"], 1)}
+    clock = [time.monotonic()]
+
+    def lap(what: str) -> None:
+        now = time.monotonic()
+        timings[what] = round(now - clock[0], 1)
+        clock[0] = now
     first = course.Spec.load().first
     exercise = sorted(p for p in course.discover() if re.fullmatch(r"exercises/[^/]+\.ipynb", p))[0]
     opened: list[tuple[str, Any, Any]] = []
     try:
-        # Each learner signs in with their own password and lands in their own lesson 00.
+        # Each learner signs in with their own password and lands in their own lesson 00 (both
+        # servers start at once, as in a class).
         for name in LEARNERS:
             context, page = sign_in(browser, base, name, passwords[name])
             opened.append((name, context, page))
+        for name, _, page in opened:
             page.wait_for_url(re.compile(rf"/user/{name}/lab/tree/{re.escape(first)}"), timeout=150_000)
             expect(page.locator(".jp-StatusBar-TextItem[title^='Change kernel']")).to_have_text(
                 re.compile(r"\| Idle$"), timeout=120_000)
+        lap("two learners signed in, JupyterLab and lesson 00's kernel up")
 
         # Signing in as B with A's password fails (and so does a wrong name).
         alice, bruno = LEARNERS
@@ -286,16 +309,21 @@ def test_learners_are_separate_users_and_their_work_round_trips(
             assert "/hub/login" in page.url
             assert not any(c["name"].startswith("jupyterhub-session") for c in context.cookies())
 
+        lap("refused sign-ins")
         # From a kernel of A's own server: what A's code can reach.
         servers = {name: Server_API(base, name, make_token(page, base, name), hub["ssl"])
                    for name, _, page in opened[:2]}
+        b_url = servers[bruno].run("import os; print(os.environ['JUPYTERHUB_SERVICE_URL'])").strip()
+        assert b_url.startswith("http://127.0.0.1:"), b_url
         other_home = hub["homes"] / accounts.unix_name(bruno, tag)
         code = PROBE.format(other=str(other_home), repo=str(REPO), state=str(hub["state"]),
+                            other_server=b_url,
                             first=first, mb=MEM_LIMIT_MB + 300, mark=MARK,
                             sources=sorted(p.name for p in (REPO / "exercises" / "source").glob("*.ipynb")))
         out = servers[alice].run(code)
         [line] = [x for x in out.splitlines() if x.startswith(MARK)]
         seen = json.loads(line[len(MARK):])
+        lap("probes in A's kernel (and B's server address from B's)")
         me = accounts.lookup(accounts.unix_name(alice, tag))
         assert me is not None
         assert seen["uid"] == seen["euid"] == me.pw_uid != 0, seen["id"]
@@ -307,6 +335,9 @@ def test_learners_are_separate_users_and_their_work_round_trips(
                       "write_site_packages", "read_cookie_secret", "read_class_list", "read_shadow"):
             assert seen[probe] == "PermissionError", (probe, seen[probe])
         assert not (other_home / "planted.txt").exists()
+        # B's server listens on loopback, where A can connect, but answers nothing without
+        # B's own token or cookie.
+        assert seen["other_server_api"] == "HTTP 403", seen["other_server_api"]
         # The memory limit: A's processes together live in A's cgroup; one that grows past the
         # limit is killed (SIGKILL by the cgroup's OOM killer), a small one is not.
         from baccarat_kit.hub import limits
@@ -325,6 +356,7 @@ def test_learners_are_separate_users_and_their_work_round_trips(
                 src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
                 cell["source"] = src.replace('LEARNER_ID = ""', f'LEARNER_ID = "{name}"')
             api.call("PUT", f"contents/{exercise}", {"type": "notebook", "format": "json", "content": nb})
+        lap("answers saved")
     except Exception:
         ARTIFACTS.mkdir(exist_ok=True)
         for name, _, page in opened:
@@ -347,6 +379,7 @@ def test_learners_are_separate_users_and_their_work_round_trips(
                  str(collected), "--name", "term", "--hub-prefix", tag]) == 0
     assert main(["grade", str(collected / "term"), "--out", str(graded), "--source",
                  str(REPO / "exercises" / "source"), "--no-progress"]) == 0
+    lap("collect and grade")
     rows = json.loads((graded / "results.json").read_text(encoding="utf-8"))["submissions"]
     assert sorted(r["owner"] for r in rows) == sorted(LEARNERS), rows
     for row in rows:
@@ -359,3 +392,5 @@ def test_learners_are_separate_users_and_their_work_round_trips(
         [page] = (Path(entry.pw_dir) / "feedback").glob("*.html")
         assert page.stat().st_uid == entry.pw_uid
         assert page.read_bytes() == (graded / row["feedback"]).read_bytes()
+    lap("return")
+    print("hub test timings (s):", json.dumps(timings))
