@@ -267,3 +267,27 @@ def test_collect_with_hub_prefix_takes_each_file_as_its_owners(tmp_path: Path) -
     assert problems == [] and written == [homes / "nobody" / "feedback" / "01-x.html"]
     assert written[0].stat().st_uid == who.pw_uid
 
+
+
+@pytest.mark.skipif(not ROOT or not shutil.which("useradd"), reason="needs root and useradd")
+def test_remove_term_removes_the_accounts_and_homes_of_the_list_only(tmp_path: Path) -> None:
+    import secrets
+
+    tag = f"bk{secrets.token_hex(4)}-"
+    path = tmp_path / "classlist.csv"
+    classlist.set_passwords(path, {"ann": "pw-ann", "ben": "pw-ben"})
+    made = [accounts.unix_name(n, tag) for n in ("ann", "ben", "cat")]
+    try:
+        for unix in made:
+            entry = accounts.ensure(unix, tmp_path / "homes")
+            assert oct(Path(entry.pw_dir).stat().st_mode & 0o777) == "0o700"
+            assert Path(entry.pw_dir).stat().st_uid == entry.pw_uid != 0
+        assert main(["hub", "remove-term", str(path), "--prefix", tag]) == 0
+        assert accounts.lookup(made[0]) is None and accounts.lookup(made[1]) is None
+        assert not (tmp_path / "homes" / made[0]).exists()
+        assert accounts.lookup(made[2]) is not None  # not on the list: kept
+        assert classlist.load(path) == {}
+    finally:
+        for unix in made:
+            accounts.remove(unix)
+    assert all(accounts.lookup(u) is None for u in made)
