@@ -106,7 +106,7 @@ c.Spawner.args = [
 # Nothing of the hub's environment leaks in: the learners' own PATH, language only.
 c.Spawner.env_keep = ["LANG", "LC_ALL", "BACCARAT_KIT_LANG"]
 c.Spawner.environment = {"PATH": f"{LEARNER_ENV}/bin:/usr/local/bin:/usr/bin:/bin"}
-c.Spawner.start_timeout = 120
+c.Spawner.start_timeout = 300  # a class signing in at once on a busy machine: 70 s seen here
 c.Spawner.http_timeout = 120
 
 # ---- idle servers stopped after an hour (jupyterhub-idle-culler, a hub service)

@@ -294,7 +294,7 @@ def test_learners_are_separate_users_and_their_work_round_trips(
             context, page = sign_in(browser, base, name, passwords[name])
             opened.append((name, context, page))
         for name, _, page in opened:
-            page.wait_for_url(re.compile(rf"/user/{name}/lab/tree/{re.escape(first)}"), timeout=150_000)
+            expect(page).to_have_url(re.compile(rf"/user/{name}/lab/tree/{re.escape(first)}"), timeout=240_000)
             expect(page.locator(".jp-StatusBar-TextItem[title^='Change kernel']")).to_have_text(
                 re.compile(r"\| Idle$"), timeout=120_000)
         lap("two learners signed in, JupyterLab and lesson 00's kernel up")
