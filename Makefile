@@ -137,6 +137,14 @@ $(CHP):
 	npm install --silent --no-audit --no-fund --prefix .cache/npm/chp configurable-http-proxy@4
 	test -x $@
 
-# A class on this machine: every learner gets their own course copy at first login.
-hub: venv hub-deps
-	$(BIN)/jupyterhub -f deploy/jupyterhub/jupyterhub_config.py
+# A class on this machine (as root), a Unix user per learner (deploy/jupyterhub/README.md):
+# hub-env builds the learners' environment in $(HUB_PREFIX) (readable by them, not writable)
+# and closes this clone to them; add learners with
+#   .venv/bin/baccarat-kit hub passwd $(HUB_PREFIX)/state/classlist.csv alice bruno
+HUB_PREFIX ?= /opt/baccarat-hub
+.PHONY: hub-env
+hub-env: venv
+	$(BIN)/baccarat-kit hub setup $(HUB_PREFIX)
+
+hub: hub-env hub-deps
+	BACCARAT_HUB_PREFIX=$(HUB_PREFIX) $(BIN)/jupyterhub -f deploy/jupyterhub/jupyterhub_config.py

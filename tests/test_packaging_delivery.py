@@ -32,16 +32,19 @@ def test_binder_installs_the_lab_extra_and_the_badge_opens_lesson_00() -> None:
     assert "https://mybinder.org/badge_logo.svg" in readme
 
 
-def test_hub_config_parses_and_uses_the_course_code() -> None:
+def test_hub_config_parses_and_names_the_class_classes() -> None:
+    """The config as JupyterHub loads it is tested in tests/test_hub.py (root only); this
+    checks, anywhere, that it names the hub's entry points and no shared-password sign-in."""
     source = (REPO / "deploy" / "jupyterhub" / "jupyterhub_config.py").read_text(encoding="utf-8")
     tree = ast.parse(source)
-    assert "course.install(" in source
     assigned = {ast.unparse(t.targets[0]) for t in ast.walk(tree) if isinstance(t, ast.Assign)}
     for key in ("c.JupyterHub.authenticator_class", "c.JupyterHub.spawner_class",
-                "c.Spawner.pre_spawn_hook", "c.Spawner.default_url",
+                "c.Spawner.default_url", "c.Spawner.cmd", "c.JupyterHub.services",
                 "c.ConfigurableHTTPProxy.command"):
         assert key in assigned, key
-    assert '"dummy"' in source and "SimpleLocalProcessSpawner" in source
+    assert "ClassListAuthenticator" in source and "LearnerSpawner" in source
+    assert '"dummy"' not in source and "SimpleLocalProcessSpawner" not in source
+    assert "--allow-root" not in source
 
 
 def test_z2jh_values_parse_and_copy_the_course() -> None:
@@ -68,4 +71,4 @@ def test_collect_gathers_each_learners_exercises_from_the_hub_layout(tmp_path: P
     assert (tmp_path / "out" / "term" / "ben" / "course" / "exercises" / "01-x.ipynb").read_text() == "ben"
     assert (tmp_path / "out" / "term" / "ann" / "course" / "exercises" / "01-x.ipynb").read_text() == "ann"
     readme = (REPO / "deploy" / "jupyterhub" / "README.md").read_text(encoding="utf-8")
-    assert 'baccarat-kit collect hub-data/homes --glob "course/exercises/*.ipynb"' in readme
+    assert 'baccarat-kit collect /home --hub-prefix jupyter- --glob "course/exercises/*.ipynb"' in readme

@@ -113,6 +113,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     c.add_argument("--only", default=None, metavar="LEARNERS",
                    help="collect only these learner folders (comma-separated): a later collect for an extension")
     c.add_argument("--name", default=None, help="name of the new folder (default: the UTC date and time)")
+    c.add_argument("--hub-prefix", default=None, metavar="PREFIX",
+                   help="a hub with a Unix user per learner (e.g. jupyter-): read only the homes "
+                        "ROOT/PREFIXNAME, only files that user owns; the learner id is NAME")
     c.set_defaults(func=_cmd_collect)
 
     t = sub.add_parser(
@@ -123,6 +126,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     t.add_argument("graded", help="the folder written by grade --out")
     t.add_argument("--to", required=True, metavar="ROOT", help="the folder of learner folders (as given to collect)")
+    t.add_argument("--hub-prefix", default=None, metavar="PREFIX",
+                   help="as given to collect: pages go to ROOT/PREFIXNAME/feedback/")
     t.set_defaults(func=_cmd_return)
 
 
@@ -256,7 +261,8 @@ def _cmd_collect(args: argparse.Namespace) -> int:
     deadlines = read_class_list(args.class_list) if args.class_list else None
     only = {n.strip() for n in args.only.split(",") if n.strip()} if args.only else None
     done = _collect.collect(args.root, args.out, pattern=args.glob, deadline=args.deadline, name=args.name,
-                            now=_collect.clock(), deadlines=deadlines, only=only)
+                            now=_collect.clock(), deadlines=deadlines, only=only,
+                            hub_prefix=args.hub_prefix)
     for item in done.skipped:  # names from learner folders: escaped, one line each
         print(visible(f"{item['file']}: {item[args.lang]}", 2000), file=sys.stderr)
     print(message("grading.collect.done", args.lang, count=len(done.files), out=done.folder))
@@ -267,7 +273,7 @@ def _cmd_return(args: argparse.Namespace) -> int:
     from .records import visible
     from .term.hand_back import return_feedback
 
-    written, problems = return_feedback(args.graded, args.to)
+    written, problems = return_feedback(args.graded, args.to, args.hub_prefix)
     for item in problems:
         why = message(f"grading.returned.{item['reason']}", args.lang)
         print(visible(message("grading.collect.not_returned", args.lang, file=item["file"], why=why), 2000),

@@ -1,27 +1,31 @@
-"""JupyterHub for a baccarat-kit class on one machine (and for the local browser test).
+"""JupyterHub for a baccarat-kit class on one machine, as The Littlest JupyterHub does it.
 
-Each learner signs in and gets their own copy of the course at first login, made by the same
-code as ``baccarat-kit course DIR`` (lessons, learner copies of the exercises, the trainer;
-never the instructor sources). JupyterLab opens on that copy, lesson 00 first. Later logins
-keep the learner's work (files they changed are never overwritten).
+Every learner is a Unix user of their own (``jupyter-NAME``), made at their first sign-in, with
+a home only they can open (0700) holding their own copy of the course (written as them). Their
+server runs as that user, never as root, inside a cgroup with a memory limit. They sign in with
+their own password from the instructor's class list (scrypt hashes, root-only file). The
+classes are in ``baccarat_kit/hub/``; what a learner can and cannot reach is measured by
+``tests/browser/test_hub.py`` and written down in ``deploy/jupyterhub/README.md``.
 
-Run (from the repository, after ``make hub-deps``)::
+Run as root, from the repository (``make hub`` does all three)::
 
+    .venv/bin/baccarat-kit hub setup /opt/baccarat-hub      # learners' env; closes this clone
+    .venv/bin/baccarat-kit hub passwd /opt/baccarat-hub/state/classlist.csv alice bruno
     .venv/bin/jupyterhub -f deploy/jupyterhub/jupyterhub_config.py
 
 Settings from the environment (defaults in brackets):
 
-- ``BACCARAT_HUB_DIR``   state (database, cookie secret) and learners' homes [./hub-data]
-- ``BACCARAT_HUB_IP`` / ``BACCARAT_HUB_PORT``   where learners connect [127.0.0.1 / 8000]
-- ``BACCARAT_HUB_PASSWORD``   one shared class password for the DummyAuthenticator [none:
-  any password; fine on loopback, NOT on a network: use a real authenticator there]
+- ``BACCARAT_HUB_PREFIX``  the learners' environment and the hub's state [/opt/baccarat-hub]:
+  ``venv/`` (from ``hub setup``), ``state/`` (0700: database, cookie secret, class list)
+- ``BACCARAT_HUB_DIR``     the hub's state folder [PREFIX/state]
+- ``BACCARAT_HUB_CLASS_LIST``  [STATE/classlist.csv]
+- ``BACCARAT_HUB_HOMES``   where learners' homes are made [/home]
+- ``BACCARAT_HUB_USER_PREFIX``  Unix name prefix [jupyter-]
+- ``BACCARAT_HUB_MEM_LIMIT`` / ``BACCARAT_HUB_PIDS_LIMIT``  per learner [1G / 512]
+- ``BACCARAT_HUB_IDLE_TIMEOUT``  seconds before an idle server is stopped [3600]
+- ``BACCARAT_HUB_IP`` / ``BACCARAT_HUB_PORT``  where learners connect [127.0.0.1 / 8000]
+- ``BACCARAT_HUB_SSL_CERT`` / ``BACCARAT_HUB_SSL_KEY``  serve HTTPS (PEM files, root-only key)
 - ``BACCARAT_HUB_PROXY``   the configurable-http-proxy command [.cache/npm/chp from make hub-deps]
-
-This is the one-machine set-up: DummyAuthenticator and SimpleLocalProcessSpawner run every
-learner's server as the same system user, each confined by JupyterLab to its own folder but
-not by the operating system. For a real class, use a real authenticator and give learners
-separate users or containers (deploy/jupyterhub/README.md: SystemdSpawner, or Kubernetes with
-Zero to JupyterHub and values.yaml).
 """
 
 import os
@@ -30,45 +34,68 @@ import sys
 from pathlib import Path
 
 from baccarat_kit import course
+from baccarat_kit.course import repository_root
+from baccarat_kit.hub import PREFIX, env
 
 c = get_config()  # type: ignore[name-defined]  # noqa: F821 - provided by JupyterHub
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
-DATA = Path(os.environ.get("BACCARAT_HUB_DIR", "hub-data")).resolve()
-HOMES = DATA / "homes"
-COURSE_DIR = "course"  # inside each learner's home
-HOMES.mkdir(parents=True, exist_ok=True)
+TOP = Path(os.environ.get("BACCARAT_HUB_PREFIX", "/opt/baccarat-hub"))
+STATE = Path(os.environ.get("BACCARAT_HUB_DIR") or TOP / "state").resolve()
+LEARNER_ENV = TOP / "venv"
+HOMES = os.environ.get("BACCARAT_HUB_HOMES", "/home")
+USER_PREFIX = os.environ.get("BACCARAT_HUB_USER_PREFIX", PREFIX)
 
-# ---- where the hub listens (loopback unless told otherwise)
+if os.geteuid() != 0:
+    sys.exit("jupyterhub_config.py: a hub with a Unix user per learner runs as root")
+if not (LEARNER_ENV / "bin" / "jupyterhub-singleuser").exists():
+    sys.exit(f"jupyterhub_config.py: no learners' environment in {LEARNER_ENV}: "
+             f"run `baccarat-kit hub setup {TOP}` (or `make hub`) first")
+
+# ---- the hub's own files: root's only (database, cookie secret, class list, proxy pid)
+STATE.mkdir(parents=True, exist_ok=True)
+os.chmod(STATE, 0o700)
+c.JupyterHub.db_url = f"sqlite:///{STATE / 'jupyterhub.sqlite'}"
+c.JupyterHub.cookie_secret_file = str(STATE / "jupyterhub_cookie_secret")
+c.ConfigurableHTTPProxy.pid_file = str(STATE / "jupyterhub-proxy.pid")
+# The instructor's clone (exercises/source, the model solutions in .git): closed to learners.
+for clone in {REPO, repository_root()} - {None}:
+    if (clone / "exercises" / "source").is_dir() and env.close_clone(clone):
+        print(f"jupyterhub_config.py: closed {clone} to other users (chmod o-rwx)")
+
+# ---- where the hub listens (loopback unless told otherwise); HTTPS when given a certificate
 ip = os.environ.get("BACCARAT_HUB_IP", "127.0.0.1")
-c.JupyterHub.bind_url = f"http://{ip}:{os.environ.get('BACCARAT_HUB_PORT', '8000')}"
+cert, key = os.environ.get("BACCARAT_HUB_SSL_CERT"), os.environ.get("BACCARAT_HUB_SSL_KEY")
+scheme = "https" if cert and key else "http"
+c.JupyterHub.bind_url = f"{scheme}://{ip}:{os.environ.get('BACCARAT_HUB_PORT', '8000')}"
+if cert and key:
+    c.JupyterHub.ssl_cert = cert
+    c.JupyterHub.ssl_key = key
 c.JupyterHub.hub_ip = "127.0.0.1"
 c.JupyterHub.hub_port = int(os.environ.get("BACCARAT_HUB_API_PORT", "0") or 0) or 8081
 c.ConfigurableHTTPProxy.api_url = (
     f"http://127.0.0.1:{os.environ.get('BACCARAT_HUB_PROXY_API_PORT', '8001')}")
-c.JupyterHub.db_url = f"sqlite:///{DATA / 'jupyterhub.sqlite'}"
-c.JupyterHub.cookie_secret_file = str(DATA / "jupyterhub_cookie_secret")
-c.ConfigurableHTTPProxy.pid_file = str(DATA / "jupyterhub-proxy.pid")
 
 # ---- the proxy: configurable-http-proxy from npm (make hub-deps installs it under .cache/)
 proxy = os.environ.get("BACCARAT_HUB_PROXY") or shutil.which("configurable-http-proxy") or str(
     REPO / ".cache" / "npm" / "chp" / "node_modules" / ".bin" / "configurable-http-proxy")
 c.ConfigurableHTTPProxy.command = [proxy]
 
-# ---- who may sign in
-c.JupyterHub.authenticator_class = "dummy"
-c.Authenticator.allow_all = True
-if os.environ.get("BACCARAT_HUB_PASSWORD"):
-    c.DummyAuthenticator.password = os.environ["BACCARAT_HUB_PASSWORD"]
-if os.environ.get("BACCARAT_HUB_ADMINS"):
-    c.Authenticator.admin_users = set(os.environ["BACCARAT_HUB_ADMINS"].split(","))
+# ---- who may sign in: the learners of the class list, each with their own password
+c.JupyterHub.authenticator_class = "baccarat_kit.hub.jupyter.ClassListAuthenticator"
+c.ClassListAuthenticator.class_list = os.environ.get(
+    "BACCARAT_HUB_CLASS_LIST", str(STATE / "classlist.csv"))
 
-# ---- each learner's own server, home and course copy
-c.JupyterHub.spawner_class = "jupyterhub.spawner.SimpleLocalProcessSpawner"
-c.SimpleLocalProcessSpawner.home_dir_template = str(HOMES / "{username}")
-c.Spawner.cmd = [sys.executable, "-m", "jupyterhub.singleuser"]
-c.Spawner.notebook_dir = str(HOMES / "{username}" / COURSE_DIR)
+# ---- each learner's server: their Unix user, their home, their course copy, their cgroup
+c.JupyterHub.spawner_class = "baccarat_kit.hub.jupyter.LearnerSpawner"
+c.LearnerSpawner.learner_env = str(LEARNER_ENV)
+c.LearnerSpawner.homes = HOMES
+c.LearnerSpawner.unix_prefix = USER_PREFIX
+c.Spawner.mem_limit = os.environ.get("BACCARAT_HUB_MEM_LIMIT", "1G")
+c.LearnerSpawner.pids_limit = int(os.environ.get("BACCARAT_HUB_PIDS_LIMIT", "512"))
+c.Spawner.cmd = [str(LEARNER_ENV / "bin" / "jupyterhub-singleuser")]
+c.Spawner.notebook_dir = f"{HOMES}/{USER_PREFIX}{{username}}/course"
 c.Spawner.default_url = f"/lab/tree/{course.Spec.load().first}"
 c.Spawner.args = [
     "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
@@ -76,28 +103,20 @@ c.Spawner.args = [
     # The hub waits on the port it chose: never let the server drift to another one.
     "--ServerApp.port_retries=0",
 ]
-if os.geteuid() == 0:  # containers and these class machines run as root
-    c.Spawner.args.append("--allow-root")
-c.Spawner.env_keep = ["PATH", "LANG", "LC_ALL", "BACCARAT_KIT_LANG"]
-c.Spawner.start_timeout = 120
+# Nothing of the hub's environment leaks in: the learners' own PATH, language only.
+c.Spawner.env_keep = ["LANG", "LC_ALL", "BACCARAT_KIT_LANG"]
+c.Spawner.environment = {"PATH": f"{LEARNER_ENV}/bin:/usr/local/bin:/usr/bin:/bin"}
+c.Spawner.start_timeout = 300  # a class signing in at once on a busy machine: 70 s seen here
 c.Spawner.http_timeout = 120
 
-
-def give_course(spawner):  # JupyterHub calls it with the Spawner
-    """At every start: the course into the learner's home, never over their changes."""
-    home = HOMES / spawner.user.name
-    report = course.install(home / COURSE_DIR)
-    if report.written:
-        spawner.log.info("%s: %d course files written", spawner.user.name, len(report.written))
-    # Jupyter's own folders stay inside the learner's home.
-    spawner.environment.update({
-        "HOME": str(home),
-        "JUPYTER_CONFIG_DIR": str(home / ".jupyter"),
-        "JUPYTER_DATA_DIR": str(home / ".local/share/jupyter"),
-        "JUPYTER_RUNTIME_DIR": str(home / ".local/share/jupyter/runtime"),
-        "IPYTHONDIR": str(home / ".ipython"),
-        "MPLCONFIGDIR": str(home / ".config/matplotlib"),
-    })
-
-
-c.Spawner.pre_spawn_hook = give_course
+# ---- idle servers stopped after an hour (jupyterhub-idle-culler, a hub service)
+c.JupyterHub.load_roles = [{
+    "name": "idle-culler",
+    "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"],
+    "services": ["idle-culler"],
+}]
+c.JupyterHub.services = [{
+    "name": "idle-culler",
+    "command": [sys.executable, "-m", "jupyterhub_idle_culler",
+                f"--timeout={int(os.environ.get('BACCARAT_HUB_IDLE_TIMEOUT', '3600'))}"],
+}]

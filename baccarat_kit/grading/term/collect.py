@@ -286,12 +286,15 @@ def skipped_at_collect(paths: list[str] | list[Path]) -> list[dict[str, str]]:
 
 def collect(root: str | Path, out: str | Path, *, pattern: str = "**/*.ipynb", deadline: str | None = None,
             now: datetime | None = None, name: str | None = None, deadlines: Mapping[str, str] | None = None,
-            only: set[str] | None = None) -> Collected:
+            only: set[str] | None = None, hub_prefix: str | None = None) -> Collected:
     """Copy every learner's notebooks (see the module docstring) into ``out/<date-time>`` (or
     ``out/<name>``); returns that folder, the files and what was skipped.
 
     ``deadlines``: a learner's own deadline (from a class list), else ``deadline``. ``only``: the
     learner folders to collect (an extension's later collect); every other one is left alone.
+    ``hub_prefix`` (``--hub-prefix jupyter-``, a hub with a Unix user per learner): only the homes
+    ``ROOT/<prefix><learner>`` that the Unix user of that name owns are read, only the files that
+    user owns are taken, and the learner id is the Unix name without the prefix.
     """
     src = Path(root)
     if not src.is_dir():
@@ -312,10 +315,10 @@ def collect(root: str | Path, out: str | Path, *, pattern: str = "**/*.ipynb", d
     staging = Path(out) / f".{target.name}.partial"
     staging.mkdir()
     try:
-        for learner, learner_fd in learner_folders(src, only, result.skipped):
+        for learner, learner_fd, uid in learner_folders(src, only, result.skipped, hub_prefix):
             try:
                 _collect_learner(learner, learner_fd, globbed, staging, target, manifest, result,
-                                 collected_at, own.get(learner, deadline))
+                                 collected_at, own.get(learner, deadline), uid, (hub_prefix or "") + learner)
             finally:
                 os.close(learner_fd)
         manifest["skipped"] = result.skipped
@@ -327,38 +330,63 @@ def collect(root: str | Path, out: str | Path, *, pattern: str = "**/*.ipynb", d
     return result
 
 
-def learner_folders(root: Path, only: set[str] | None,
-                    skipped: list[dict[str, str]]) -> Iterator[tuple[str, int]]:
-    """(owner, open directory descriptor) of every learner folder of ``root`` (``ROOT/<learner>``);
-    the caller closes each descriptor. Hidden names are passed over; a link or an unreadable
+def learner_folders(root: Path, only: set[str] | None, skipped: list[dict[str, str]],
+                    hub_prefix: str | None = None) -> Iterator[tuple[str, int, int | None]]:
+    """(owner, open directory descriptor, the Unix uid that must own her files or None) of every
+    learner folder of ``root`` (``ROOT/<learner>``, or ``ROOT/<hub_prefix><learner>`` owned by
+    the Unix user of that name); the caller closes each descriptor. Hidden names are passed over; a link or an unreadable
     folder is added to ``skipped``. The one place that says where learners are: another layout
     (a Hub's users) gives its own (owner, descriptor) pairs to the same per-learner step."""
     root_fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)  # the instructor's own argument
     try:
-        for learner, is_dir, _ in _scan(root_fd):
-            if learner.startswith(".") or (only is not None and learner not in only):
+        for folder, is_dir, _ in _scan(root_fd):
+            learner, uid = folder, None
+            if hub_prefix is not None:
+                uid = _hub_uid(folder, hub_prefix)
+                if uid is None:
+                    continue
+                learner = folder[len(hub_prefix):]
+            if folder.startswith(".") or (only is not None and learner not in only):
                 continue
             try:
-                learner_fd = open_dir(learner, root_fd)
+                learner_fd = open_dir(folder, root_fd)
             except Refused as why:
                 if why.reason == "symlink" or is_dir:
-                    _skip(skipped, learner, why)
+                    _skip(skipped, folder, why)
                 continue
-            yield learner, learner_fd
+            if uid is not None and os.fstat(learner_fd).st_uid != uid:  # the open folder, not a path
+                os.close(learner_fd)
+                _skip(skipped, folder, Refused("not_owner"))
+                continue
+            yield learner, learner_fd, uid
     finally:
         os.close(root_fd)
 
 
+def _hub_uid(folder: str, prefix: str) -> int | None:
+    """The uid of the Unix user named ``folder`` when it has the hub's prefix (never root's)."""
+    import pwd
+
+    if not folder.startswith(prefix) or len(folder) == len(prefix):
+        return None
+    try:
+        uid = pwd.getpwnam(folder).pw_uid
+    except KeyError:
+        return None
+    return uid if uid != 0 else None
+
+
 def _collect_learner(learner: str, learner_fd: int, pattern: tuple[str, ...], staging: Path, target: Path,
-                     manifest: dict[str, Any], result: Collected, collected_at: str, deadline: str | None) -> None:
+                     manifest: dict[str, Any], result: Collected, collected_at: str, deadline: str | None,
+                     uid: int | None = None, folder: str | None = None) -> None:
     """One learner's files; whatever goes wrong in her folder is reported and ends only her part."""
-    def refused(parts: tuple[str, ...], why: Refused) -> None:
-        _skip(result.skipped, "/".join((learner, *parts)), why)
+    def refused(parts: tuple[str, ...], why: Refused) -> None:  # her folder's real name, as on disk
+        _skip(result.skipped, "/".join((folder or learner, *parts)), why)
 
     try:
         for parts, parent_fd, name in walk(learner_fd, pattern, refused):  # parent_fd is open here
             _collect_file(learner, parts, parent_fd, name, staging, target, manifest, result, collected_at,
-                          deadline, refused)
+                          deadline, refused, uid, folder or learner)
     except Refused as why:
         refused((), why)
     except OSError:
@@ -367,7 +395,8 @@ def _collect_learner(learner: str, learner_fd: int, pattern: tuple[str, ...], st
 
 def _collect_file(learner: str, parts: tuple[str, ...], parent_fd: int, name: str, staging: Path, target: Path,
                   manifest: dict[str, Any], result: Collected, collected_at: str, deadline: str | None,
-                  refused: Callable[[tuple[str, ...], Refused], None]) -> None:
+                  refused: Callable[[tuple[str, ...], Refused], None], uid: int | None = None,
+                  folder: str | None = None) -> None:
     rel = "/".join(parts)
     dest = staging / learner / rel
     dest.parent.mkdir(parents=True, exist_ok=True)
@@ -382,10 +411,14 @@ def _collect_file(learner: str, parts: tuple[str, ...], parent_fd: int, name: st
         dest.unlink(missing_ok=True)
         refused(parts, Refused("not_stored", detail=type(err).__name__))
         return
+    if uid is not None and st.st_uid != uid:  # a hub learner hands in only files that are hers
+        dest.unlink(missing_ok=True)
+        refused(parts, Refused("not_owner"))
+        return
     os.utime(dest, ns=(st.st_mtime_ns, st.st_mtime_ns))
     key = f"{learner}/{rel}"
     manifest["files"][key] = {
-        "owner": learner, "source": "/".join((str(manifest["root"]).rstrip("/"), key)),
+        "owner": learner, "source": "/".join((str(manifest["root"]).rstrip("/"), folder or learner, rel)),
         "submitted_at": collected_at, "file_mtime": iso(datetime.fromtimestamp(st.st_mtime, UTC)),
         "deadline": deadline, "late": is_late(collected_at, deadline), "size": st.st_size,
     }

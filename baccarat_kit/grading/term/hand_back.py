@@ -129,16 +129,27 @@ def _write_page(page: bytes, name: str, fb_fd: int, uid: int, gid: int) -> None:
         raise
 
 
-def return_one(page: bytes, owner: str, exercise: str, root_fd: int) -> None:
-    """Put ``page`` into ``<root>/<owner>/feedback/<exercise>.html`` (see the module docstring)."""
+def return_one(page: bytes, owner: str, exercise: str, root_fd: int, hub_prefix: str | None = None) -> None:
+    """Put ``page`` into ``<root>/<owner>/feedback/<exercise>.html`` (see the module docstring);
+    with ``hub_prefix``, into ``<root>/<prefix><owner>/…``, a home the Unix user of that name owns."""
     if safe_part(owner) != owner:
         raise NotReturned("no_folder")
+    folder = (hub_prefix or "") + owner
+    uid = None
+    if hub_prefix is not None:
+        from .collect import _hub_uid
+
+        uid = _hub_uid(folder, hub_prefix)
+        if uid is None:
+            raise NotReturned("no_folder")
     try:
-        folder_fd = _open_dir(owner, root_fd)
+        folder_fd = _open_dir(folder, root_fd)
     except NotReturned as why:
         raise NotReturned("no_folder" if why.reason == "unreadable" else why.reason) from None
     try:
         owner_st = os.fstat(folder_fd)
+        if uid is not None and owner_st.st_uid != uid:
+            raise NotReturned("not_ours")
         fb_fd = _feedback_dir(folder_fd)
         try:
             name = f"{safe_part(exercise, 'submission')}.html"
@@ -169,8 +180,10 @@ def _read_page(path: Path) -> bytes | None:
         os.close(fd)
 
 
-def return_feedback(graded: str | Path, to: str | Path) -> tuple[list[Path], list[dict[str, str]]]:
-    """Copy each learner's feedback page of ``graded`` into ``to/<owner>/feedback/``.
+def return_feedback(graded: str | Path, to: str | Path,
+                    hub_prefix: str | None = None) -> tuple[list[Path], list[dict[str, str]]]:
+    """Copy each learner's feedback page of ``graded`` into ``to/<owner>/feedback/``
+    (``to/<hub_prefix><owner>/feedback/`` for a hub collected with ``--hub-prefix``).
 
     Returns the pages written and what could not be returned (``file`` and ``reason``: no learner
     folder, a link, a folder not hers, a file there that the grader did not write).
@@ -191,24 +204,25 @@ def return_feedback(graded: str | Path, to: str | Path) -> tuple[list[Path], lis
     try:
         for mine in table.values():
             for ex, row in sorted(mine.items()):
-                _return_row(row, ex, src, dest_root, root_fd, written, problems)
+                _return_row(row, ex, src, dest_root, root_fd, written, problems, hub_prefix)
     finally:
         os.close(root_fd)
     return written, problems
 
 
 def _return_row(row: dict[str, Any], ex: str, src: Path, dest_root: Path, root_fd: int,
-                written: list[Path], problems: list[dict[str, str]]) -> None:
+                written: list[Path], problems: list[dict[str, str]], hub_prefix: str | None = None) -> None:
     owner = row.get("owner")
+    folder = (hub_prefix or "") + str(owner)
     rel = str(row.get("feedback", ""))
     page = _read_page(src / "feedback" / Path(rel).name) if rel.startswith("feedback/") else None
     if not owner or page is None:
         problems.append({"file": str(row.get("file")), "reason": "no_folder" if not owner else "no_page"})
         return
     try:
-        return_one(page, str(owner), ex, root_fd)
+        return_one(page, str(owner), ex, root_fd, hub_prefix)
     except NotReturned as why:
-        problems.append({"file": str(dest_root / str(owner) / "feedback" / f"{safe_part(ex)}.html"),
+        problems.append({"file": str(dest_root / folder / "feedback" / f"{safe_part(ex)}.html"),
                          "reason": why.reason})
         return
-    written.append(dest_root / str(owner) / "feedback" / f"{safe_part(ex, 'submission')}.html")
+    written.append(dest_root / folder / "feedback" / f"{safe_part(ex, 'submission')}.html")

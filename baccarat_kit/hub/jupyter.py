@@ -1,0 +1,127 @@
+"""The JupyterHub side of a one-machine class: who signs in, and how their server starts.
+
+``deploy/jupyterhub/jupyterhub_config.py`` sets::
+
+    c.JupyterHub.authenticator_class = "baccarat_kit.hub.jupyter.ClassListAuthenticator"
+    c.JupyterHub.spawner_class = "baccarat_kit.hub.jupyter.LearnerSpawner"
+
+:class:`ClassListAuthenticator` signs in only the learners of the class list, each with their
+own password (:mod:`.classlist`). :class:`LearnerSpawner` is JupyterHub's ``LocalProcessSpawner``
+with TLJH's user-per-learner: at each start it makes sure the Unix user ``jupyter-NAME`` and its
+0700 home exist (:mod:`.accounts`), writes the course into the home *as that user* (so every
+file is theirs, and a link a learner planted cannot make root write elsewhere), puts the server
+into the learner's cgroup (:mod:`.limits`) and runs it as that user, never as root.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+from typing import Any
+
+from jupyterhub.auth import Authenticator  # type: ignore[import-untyped]
+from jupyterhub.spawner import LocalProcessSpawner, set_user_setuid  # type: ignore[import-untyped]
+from traitlets import Integer, Unicode
+
+from . import PREFIX, accounts, classlist, limits
+
+
+class ClassListAuthenticator(Authenticator):  # type: ignore[misc]
+    """Sign-in against the instructor's class list (scrypt hashes; read at every attempt)."""
+
+    class_list = Unicode("/opt/baccarat-hub/state/classlist.csv", config=True,
+                         help="The class list written by `baccarat-kit hub passwd`.")
+
+    any_allow_config = True  # the class list is the allow list
+
+    def _entries(self) -> dict[str, str]:
+        try:
+            return classlist.load(self.class_list)
+        except (OSError, classlist.HubError) as err:
+            self.log.error("class list %s cannot be read: %s", self.class_list, err)
+            return {}
+
+    def normalize_username(self, username: str) -> str:
+        return str(username).strip().lower()
+
+    def validate_username(self, username: str) -> bool:
+        return bool(classlist.NAME.fullmatch(username)) and len(username) <= classlist.MAX_NAME
+
+    def check_allowed(self, username: str, authentication: Any = None) -> bool:
+        return username in self._entries()
+
+    async def authenticate(self, handler: Any, data: dict[str, str]) -> str | None:
+        name = self.normalize_username(data.get("username", ""))
+        stored = self._entries().get(name)
+        password = data.get("password", "")
+        # scrypt takes tens of ms: off the hub's event loop.
+        if stored is not None and await asyncio.to_thread(classlist.verify, password, stored):
+            return name
+        self.log.warning("failed sign-in for %r", name)
+        return None
+
+
+class LearnerSpawner(LocalProcessSpawner):  # type: ignore[misc]
+    """Each learner's server as their own Unix user, in their own cgroup (module docstring)."""
+
+    unix_prefix = Unicode(PREFIX, config=True, help="Unix name = prefix + learner name.")
+    homes = Unicode("/home", config=True, help="Folder of the learners' homes.")
+    learner_env = Unicode("/opt/baccarat-hub/venv", config=True,
+                          help="The learners' environment (`baccarat-kit hub setup`).")
+    course_dir = Unicode("course", config=True, help="The course copy, inside the home.")
+    pids_limit = Integer(0, config=True, help="Most processes per learner (0: no limit).")
+    cgroup_parent = Unicode(limits.PARENT, config=True)
+
+    @property
+    def unix_name(self) -> str:
+        return accounts.unix_name(self.user.name, self.unix_prefix)
+
+    async def start(self) -> Any:
+        entry = await asyncio.to_thread(accounts.ensure, self.unix_name, self.homes)
+        await self._give_course(entry)
+        self.cgroup = limits.make(self.unix_name, self.mem_limit or None,
+                                  self.pids_limit or None, parent=self.cgroup_parent)
+        if self.cgroup is None and (self.mem_limit or self.pids_limit):
+            self.log.warning("%s runs without a memory limit: no writable cgroup here",
+                             self.unix_name)
+        return await super().start()
+
+    async def _give_course(self, entry: Any) -> None:
+        """``baccarat-kit course ~/course`` run as the learner (their files, their uid)."""
+        tool = str(Path(self.learner_env) / "bin" / "baccarat-kit")
+        proc = await asyncio.create_subprocess_exec(
+            tool, "course", str(Path(entry.pw_dir) / self.course_dir),
+            user=entry.pw_uid, group=entry.pw_gid, extra_groups=[], cwd=entry.pw_dir,
+            env={"HOME": entry.pw_dir, "PATH": f"{self.learner_env}/bin:/usr/bin:/bin",
+                 "LANG": os.environ.get("LANG", "C.UTF-8")},
+            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT, start_new_session=True)
+        out, _ = await proc.communicate()
+        if proc.returncode != 0:
+            raise RuntimeError(f"course copy for {self.unix_name} failed: {out.decode()[-500:]}")
+
+    def make_preexec_fn(self, name: str) -> Any:
+        become = set_user_setuid(self.unix_name)
+        group = getattr(self, "cgroup", None)
+
+        def preexec() -> None:
+            if group is not None:
+                group.enter(os.getpid())  # still root here; the learner cannot leave it
+            become()
+
+        return preexec
+
+    def user_env(self, env: dict[str, str]) -> dict[str, str]:
+        import pwd
+
+        entry = pwd.getpwnam(self.unix_name)
+        env.update(USER=self.unix_name, HOME=entry.pw_dir, SHELL=entry.pw_shell or "/bin/bash")
+        return env
+
+    async def move_certs(self, paths: dict[str, str]) -> dict[str, str]:
+        raise NotImplementedError("internal_ssl is not supported by LearnerSpawner")
+
+    async def stop(self, now: bool = False) -> None:
+        await super().stop(now=now)
+        await asyncio.to_thread(limits.remove, self.unix_name, parent=self.cgroup_parent)

@@ -1,0 +1,293 @@
+"""baccarat_kit.hub without a running hub: the class list, the sign-in, the cgroup files, the
+reach checks, the config as JupyterHub loads it (HTTPS with a certificate made here, the idle
+culler), and collect/return with ``--hub-prefix``. The hub itself: tests/browser/test_hub.py."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import pwd
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from baccarat_kit.cli import main
+from baccarat_kit.hub import accounts, classlist, env, limits
+
+REPO = Path(__file__).resolve().parents[1]
+CONFIG = REPO / "deploy" / "jupyterhub" / "jupyterhub_config.py"
+ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+# ---------------------------------------------------------------- the class list
+def test_passwd_generates_one_password_per_learner_and_stores_only_hashes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "classlist.csv"
+    assert main(["hub", "passwd", str(path), "alice", "Bruno"]) == 0
+    given = dict(line.split("\t") for line in capsys.readouterr().out.splitlines())
+    assert set(given) == {"alice", "bruno"} and given["alice"] != given["bruno"]
+    text = path.read_text()
+    assert given["alice"] not in text and given["bruno"] not in text
+    assert oct(path.stat().st_mode & 0o777) == "0o600"
+    stored = classlist.load(path)
+    assert classlist.verify(given["alice"], stored["alice"])
+    assert not classlist.verify(given["alice"], stored["bruno"])  # A's password is not B's
+
+
+def test_passwd_resets_one_learner_and_keeps_the_others(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "classlist.csv"
+    classlist.set_passwords(path, {"alice": "old-a", "bruno": "old-b"})
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("new-a\n"))
+    assert main(["hub", "passwd", str(path), "alice", "--password-stdin"]) == 0
+    stored = classlist.load(path)
+    assert classlist.verify("new-a", stored["alice"]) and not classlist.verify("old-a", stored["alice"])
+    assert classlist.verify("old-b", stored["bruno"])
+
+
+@pytest.mark.parametrize("bad", ["", "Bad Name", "1abc", "a" * 21, "../x", "alice;rm", "é"])
+def test_learner_names_that_cannot_be_unix_names_are_refused(bad: str) -> None:
+    with pytest.raises(classlist.HubError) as err:
+        classlist.valid_name(bad)
+    assert repr(bad)[1:-1] in err.value.message("en") and "alice" in err.value.message("en")
+
+
+def test_the_authenticator_signs_in_only_the_right_password_for_the_right_learner(tmp_path: Path) -> None:
+    pytest.importorskip("jupyterhub")
+    from baccarat_kit.hub.jupyter import ClassListAuthenticator
+
+    path = tmp_path / "classlist.csv"
+    classlist.set_passwords(path, {"alice": "pw-alice", "bruno": "pw-bruno"})
+    auth = ClassListAuthenticator(class_list=str(path))
+
+    def login(name: str, password: str) -> str | None:
+        return asyncio.run(auth.authenticate(None, {"username": name, "password": password}))
+
+    assert login("alice", "pw-alice") == "alice" and login(" Alice ", "pw-alice") == "alice"
+    assert login("bruno", "pw-alice") is None  # B with A's password
+    assert login("mallory", "pw-alice") is None and login("alice", "") is None
+    assert auth.check_allowed("alice") and not auth.check_allowed("mallory")
+    classlist.remove(path, ["alice"])  # taken off the list: no sign-in, no restart needed
+    assert login("alice", "pw-alice") is None and not auth.check_allowed("alice")
+
+
+# ---------------------------------------------------------------- accounts and cgroups
+def test_unix_names_carry_the_prefix() -> None:
+    assert accounts.unix_name("alice") == "jupyter-alice"
+    with pytest.raises(classlist.HubError):
+        accounts.unix_name("a" * 20, prefix="a-very-long-prefix-")
+
+
+def test_an_existing_user_the_kit_did_not_make_is_never_used_or_removed() -> None:
+    root = pwd.getpwuid(0)
+    assert not accounts.is_learner(root)
+    assert accounts.remove(root.pw_name) is False
+    if ROOT:
+        with pytest.raises(classlist.HubError) as err:
+            accounts.ensure(root.pw_name, "/nonexistent")
+        assert "did not make" in err.value.message("en")
+
+
+def _fake_cgroups(tmp_path: Path, version: int) -> Path:
+    root = tmp_path / f"cg{version}"
+    if version == 2:
+        root.mkdir()
+        (root / "cgroup.controllers").write_text("cpu memory pids\n")
+        (root / "cgroup.procs").write_text("")
+    else:
+        for controller in ("memory", "pids"):
+            (root / controller).mkdir(parents=True)
+            (root / controller / "cgroup.procs").write_text("")
+    return root
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_cgroup_per_learner_with_its_limits(tmp_path: Path, version: int) -> None:
+    root = _fake_cgroups(tmp_path, version)
+    if version == 2:  # the kernel makes these files; a plain folder does not
+        (root / "baccarat-hub").mkdir()
+        (root / "baccarat-hub" / "cgroup.controllers").write_text("memory pids\n")
+    group = limits.make("jupyter-alice", 600 * 2**20, 256, root=root)
+    assert group is not None and group.version == version
+    if version == 2:
+        [folder] = group.folders
+        assert (root / "baccarat-hub" / "cgroup.subtree_control").read_text() == "+memory +pids"
+        assert (folder / "memory.max").read_text() == str(600 * 2**20)
+    else:
+        memory, pids = group.folders
+        assert memory == root / "memory" / "baccarat-hub" / "jupyter-alice"
+        assert (memory / "memory.limit_in_bytes").read_text() == str(600 * 2**20)
+        assert (pids / "pids.max").read_text() == "256"
+    assert group.memory_limit() == 600 * 2**20
+    group.enter(12345)
+    assert all((f / "cgroup.procs").read_text() == "12345" for f in group.folders)
+
+
+def test_no_cgroup_hierarchy_means_no_limit_not_an_error(tmp_path: Path) -> None:
+    assert limits.version(tmp_path) is None
+    assert limits.make("jupyter-alice", 2**30, root=tmp_path) is None
+
+
+# ---------------------------------------------------------------- the learners' environment
+def test_reachable_by_others_follows_every_folder_above(tmp_path: Path) -> None:
+    inner = tmp_path / "open" / "file.txt"
+    inner.parent.mkdir()
+    inner.write_text("x")
+    tmp_path.chmod(0o755)
+    inner.parent.chmod(0o755)
+    inner.chmod(0o644)
+    parents_open = all(os.stat(p).st_mode & 0o001 for p in tmp_path.parents)
+    assert env.reachable_by_others(inner) is parents_open
+    inner.parent.chmod(0o700)
+    assert env.reachable_by_others(inner) is False
+    inner.parent.chmod(0o755)
+
+
+def test_the_learners_python_is_one_every_user_can_run() -> None:
+    try:
+        python = env.learner_python()
+    except classlist.HubError as err:
+        assert "--python" in err.message("en")
+        return
+    assert env.reachable_by_others(python, execute=True)
+
+
+def test_close_clone_takes_others_off_the_top_folder(tmp_path: Path) -> None:
+    clone = tmp_path / "clone"
+    clone.mkdir(mode=0o755)
+    clone.chmod(0o755)
+    assert env.close_clone(clone) is True and oct(clone.stat().st_mode & 0o777) == "0o750"
+    assert env.close_clone(clone) is False
+
+
+# ---------------------------------------------------------------- the config as the hub loads it
+def _load_config(tmp_path: Path, **extra: str) -> object:
+    pytest.importorskip("jupyterhub")
+    from traitlets.config.loader import PyFileConfigLoader
+
+    top = tmp_path / "top"
+    (top / "venv" / "bin").mkdir(parents=True)
+    (top / "venv" / "bin" / "jupyterhub-singleuser").write_text("")
+    saved = dict(os.environ)
+    os.environ.update(BACCARAT_HUB_PREFIX=str(top), BACCARAT_HUB_HOMES=str(tmp_path / "homes"),
+                      **extra)
+    try:
+        return PyFileConfigLoader(CONFIG.name, path=str(CONFIG.parent)).load_config()
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+@pytest.mark.skipif(not ROOT, reason="the config refuses to run without root (useradd, setuid)")
+def test_the_config_serves_https_with_a_local_certificate_and_culls_idle_servers(tmp_path: Path) -> None:
+    if not shutil.which("openssl"):
+        pytest.skip("openssl not installed")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", "/CN=127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+                   check=True, capture_output=True)
+    c = _load_config(tmp_path, BACCARAT_HUB_SSL_CERT=str(cert), BACCARAT_HUB_SSL_KEY=str(key),
+                     BACCARAT_HUB_IDLE_TIMEOUT="900", BACCARAT_HUB_USER_PREFIX="jupyter-")
+    hub = c.JupyterHub  # type: ignore[attr-defined]
+    assert hub.bind_url.startswith("https://127.0.0.1:")
+    assert (hub.ssl_cert, hub.ssl_key) == (str(cert), str(key))
+    assert hub.authenticator_class.endswith("ClassListAuthenticator")
+    assert hub.spawner_class.endswith("LearnerSpawner")
+    [culler] = hub.services
+    assert culler["command"][1:] == ["-m", "jupyterhub_idle_culler", "--timeout=900"]
+    assert {"delete:servers", "read:users:activity"} <= set(hub.load_roles[0]["scopes"])
+    spawner = c.Spawner  # type: ignore[attr-defined]
+    assert "--allow-root" not in spawner.args and spawner.mem_limit == "1G"
+    assert spawner.cmd == [str(tmp_path / "top" / "venv" / "bin" / "jupyterhub-singleuser")]
+    assert spawner.notebook_dir == f"{tmp_path / 'homes'}/jupyter-{{username}}/course"
+    assert "PATH" not in spawner.env_keep
+    state = tmp_path / "top" / "state"
+    assert oct(state.stat().st_mode & 0o777) == "0o700"
+    assert hub.cookie_secret_file.startswith(str(state))
+    # A running hub's TLS: the certificate and key load into a server context.
+    import ssl
+
+    ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(str(cert), str(key))
+    # The clone it runs from is closed to learners (others have no access to its top folder).
+    assert not REPO.stat().st_mode & 0o007
+
+
+def test_z2jh_values_name_a_real_authenticator_and_the_culler() -> None:
+    yaml = pytest.importorskip("yaml")
+    values = yaml.safe_load((REPO / "deploy" / "jupyterhub" / "values.yaml").read_text())
+    assert values["hub"]["config"]["JupyterHub"]["authenticator_class"] != "dummy"
+    assert values["cull"]["enabled"] is True
+
+
+# ---------------------------------------------------------------- collect and return on a hub
+def _nobody() -> pwd.struct_passwd | None:
+    try:
+        return pwd.getpwnam("nobody")
+    except KeyError:
+        return None
+
+
+@pytest.mark.skipif(not ROOT or _nobody() is None, reason="needs root and the user nobody")
+def test_collect_with_hub_prefix_takes_each_file_as_its_owners(tmp_path: Path) -> None:
+    """``nobody`` stands for a learner ``jupyter-NAME`` (prefix ``no``, learner ``body``):
+    only its own files are taken, under the learner id without the prefix; ``return`` puts the
+    feedback back into that home as its own file."""
+    who = _nobody()
+    assert who is not None
+    homes = tmp_path / "homes"
+    mine = homes / "nobody" / "course" / "exercises"
+    mine.mkdir(parents=True)
+    (mine / "01-x.ipynb").write_text("{}")
+    (mine / "02-planted.ipynb").write_text("{}")  # root's, not the learner's: not taken
+    for path in (homes / "nobody", mine.parent, mine, mine / "01-x.ipynb"):
+        os.chown(path, who.pw_uid, who.pw_gid)
+    (homes / "notalearner").mkdir()  # prefix matches, no such user
+    (homes / "other").mkdir()  # no prefix
+    from baccarat_kit.grading.term.collect import MANIFEST, collect
+    from baccarat_kit.grading.term.hand_back import return_feedback
+
+    done = collect(homes, tmp_path / "out", pattern="course/exercises/*.ipynb", name="t",
+                   hub_prefix="no")
+    assert [p.relative_to(done.folder).as_posix() for p in done.files] == ["body/course/exercises/01-x.ipynb"]
+    assert [s["file"] for s in done.skipped] == ["nobody/course/exercises/02-planted.ipynb"]
+    entry = json.loads((done.folder / MANIFEST).read_text())["files"]["body/course/exercises/01-x.ipynb"]
+    assert entry["owner"] == "body"
+    graded = tmp_path / "graded"
+    (graded / "feedback").mkdir(parents=True)
+    (graded / "feedback" / "body--01-x.html").write_text("<!-- baccarat-kit feedback -->\nok")
+    (graded / "results.json").write_text(json.dumps({"submissions": [
+        {"file": str(done.files[0]), "owner": "body", "exercise": "01-x",
+         "feedback": "feedback/body--01-x.html"}]}))
+    written, problems = return_feedback(graded, homes, hub_prefix="no")
+    assert problems == [] and written == [homes / "nobody" / "feedback" / "01-x.html"]
+    assert written[0].stat().st_uid == who.pw_uid
+
+
+
+@pytest.mark.skipif(not ROOT or not shutil.which("useradd"), reason="needs root and useradd")
+def test_remove_term_removes_the_accounts_and_homes_of_the_list_only(tmp_path: Path) -> None:
+    import secrets
+
+    tag = f"bk{secrets.token_hex(4)}-"
+    path = tmp_path / "classlist.csv"
+    classlist.set_passwords(path, {"ann": "pw-ann", "ben": "pw-ben"})
+    made = [accounts.unix_name(n, tag) for n in ("ann", "ben", "cat")]
+    try:
+        for unix in made:
+            entry = accounts.ensure(unix, tmp_path / "homes")
+            assert oct(Path(entry.pw_dir).stat().st_mode & 0o777) == "0o700"
+            assert Path(entry.pw_dir).stat().st_uid == entry.pw_uid != 0
+        assert main(["hub", "remove-term", str(path), "--prefix", tag]) == 0
+        assert accounts.lookup(made[0]) is None and accounts.lookup(made[1]) is None
+        assert not (tmp_path / "homes" / made[0]).exists()
+        assert accounts.lookup(made[2]) is not None  # not on the list: kept
+        assert classlist.load(path) == {}
+    finally:
+        for unix in made:
+            accounts.remove(unix)
+    assert all(accounts.lookup(u) is None for u in made)
