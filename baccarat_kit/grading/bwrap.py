@@ -322,6 +322,10 @@ def _stage_folder() -> str:
 
     folder = tempfile.mkdtemp(prefix="bk-grader-stage-")
     os.chmod(folder, 0o755)
+    if not _world_readable(folder):  # $TMPDIR in a closed folder: the sandbox's uid could not reach it
+        os.rmdir(folder)
+        folder = tempfile.mkdtemp(prefix="bk-grader-stage-", dir="/tmp")
+        os.chmod(folder, 0o755)
     atexit.register(shutil.rmtree, folder, True)
     return folder
 
