@@ -692,8 +692,9 @@ def _run_function(code: str, question: Question, limits: Limits) -> dict[str, An
 
 
 # ---------------------------------------------------------------- a batch
-REQUIRED_MODULES = ("jupyter_client", "ipykernel", "zmq", "nbformat", "tqdm")
-"""What running a submission needs (the ``grade`` extra)."""
+REQUIRED_MODULES = ("IPython", "tqdm")
+"""What grading imports (the ``grade`` extra): a submission runs in an IPython shell of its own
+(:mod:`.runner`), not in a Jupyter kernel, so jupyter_client, ipykernel and zmq are not needed."""
 NOT_THE_LEARNERS = frozenset({"kernel_start", "worker_failed"})
 """Statuses that are not the learner's doing when every submission of a batch shares them."""
 
