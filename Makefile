@@ -99,12 +99,12 @@ typecheck: venv
 	$(BIN)/mypy --strict --follow-imports=silent $(ENGINE)
 
 # The Lite site and the hub's proxy are built/installed first (cached: fast the second time).
-# pytest runs on JOBS pytest-xdist workers (every test still runs): each test file is one group
-# (its module fixtures, a graded batch or a built wheel, are made once), all browser tests one
-# group (one JupyterLab, one Chromium); see tests/conftest.py. JOBS=0 runs them in one process.
-# nbval stays serial (above).
+# pytest runs on JOBS pytest-xdist workers (every test still runs): each test file goes whole to
+# one worker (its module fixtures, a graded batch or a built wheel, are made once), all browser
+# tests to one worker (one JupyterLab, one Chromium); see tests/conftest.py. JOBS=0 runs them in
+# one process. nbval stays serial (above).
 JOBS ?= 2
-XDIST = $(if $(filter 0,$(JOBS)),-p no:xdist,-n $(JOBS) --dist loadgroup)
+XDIST = $(if $(filter 0,$(JOBS)),-p no:xdist,-n $(JOBS) --dist loadfile)
 PYTEST_ARGS ?=
 test: venv lint typecheck lite hub-deps
 	$(PY) -m pytest $(XDIST) --basetemp=$(PYTEST_TMP) $(PYTEST_ARGS) tests baccarat_kit --doctest-modules
