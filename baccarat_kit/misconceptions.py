@@ -179,5 +179,10 @@ BELIEFS = {
     "six-seven-natural": "about what a natural is; asked as a choice in lesson 02",
     "bet-changes-drawing": "about who bets where: the mistake changes no value",
     "no-commission-standard-5pct": "about which pay table a table uses; asked as a choice in lesson 07",
+    # issue 23: named by the sources, asked as choices in the lessons' question sets
+    "names-predict-streaks": "about the names and streaks, not one coup's value (lesson 08)",
+    "screen-order-decides": "about the order things appear on screen: no value changes (lesson 03)",
+    "must-memorise-table": "about what a player must know: no value changes (lesson 04)",
+    "variant-assumed-standard": "about which rules a table uses; asked as choices in lessons 02 and 07",
 }
 """The misconceptions that no value question can express (asked as choices or in lessons)."""

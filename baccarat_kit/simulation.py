@@ -10,9 +10,12 @@ True
 Every shoe is dealt the way :class:`baccarat_kit.Shoe` deals one: the shoe is shuffled,
 the first card is turned and as many cards as its value burned (10/J/Q/K burn 10), the
 cut card stands ``cut_card`` cards from the end, and when a coup reaches it one more
-coup is dealt. All shoes of a batch are dealt side by side, one coup per step; each
-coup is finished with one look-up in a table that :func:`baccarat_kit.odds.resolve`
-builds from the engine's drawing decisions. ``simulate(..., keep_cards=True)`` keeps
+coup is dealt. numpy shuffles the shoes of a batch (one sort of random keys per shoe);
+then the outcome of a coup starting at every position is found with one look-up in a
+table that :func:`baccarat_kit.odds.resolve` builds from the engine's drawing decisions,
+and one walk follows every shoe from coup to coup. An optional numba kernel
+(``kernel="numba"``, :mod:`baccarat_kit._sim_kernel`) deals the same shuffled shoes coup by
+coup, several times faster, with the very same coups: the kernel is not part of the seed. ``simulate(..., keep_cards=True)`` keeps
 the shuffled cards, so any simulated shoe can be replayed through
 :class:`baccarat_kit.Shoe` (see :meth:`Simulation.engine_shoe`).
 """
@@ -20,6 +23,7 @@ the shuffled cards, so any simulated shoe can be replayed through
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
@@ -40,7 +44,11 @@ WINNERS = ("banker", "player", "tie")
 """Winner codes used in :attr:`Simulation.winner`: 0 banker, 1 player, 2 tie."""
 
 DEFAULT_CHUNK = 4096
-"""Shoes dealt side by side in one batch."""
+"""Shoes shuffled from one draw of the random stream (see :func:`simulate`)."""
+
+BLOCK = 512
+"""Shoes sorted, then dealt, side by side: few enough that their arrays stay in cache. The
+block size changes no result."""
 
 _NONE = 0xFFFF
 _TIE_RANKS = (Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING)
@@ -74,6 +82,16 @@ def _outcome_table() -> np.ndarray:
     natural = out["player_natural"] | out["banker_natural"]
     packed = pt | (bt << 4) | ((out["cards"] - 4) << 8) | (natural.astype(np.int64) << 10) | (winner << 11)
     table = packed.astype(np.uint16)
+    table.setflags(write=False)
+    return table
+
+
+@cache
+def _advance_table() -> np.ndarray:
+    """The cards a coup uses, indexed as :func:`_outcome_table`."""
+    import numpy as np
+
+    table = (4 + ((_outcome_table() >> 8) & 3)).astype(np.uint8)
     table.setflags(write=False)
     return table
 
@@ -262,16 +280,40 @@ def _raw_keys(rng: Any, rows: int, cols: int) -> np.ndarray:
 
     PCG64's raw stream for a seed is fixed (NumPy's compatibility policy, NEP 19, covers the
     bit generators), while ``Generator`` methods such as ``integers`` may change between NumPy
-    versions. Splitting each 64-bit word into its low and high halves by arithmetic (not a
-    memory view) also keeps the result the same on little- and big-endian machines."""
+    versions. Each 64-bit word gives its low half, then its high half: on a little-endian
+    machine that is the memory order of the words (a view, no copy); elsewhere the halves are
+    split by arithmetic, so the keys are the same on every machine."""
     import numpy as np
 
     count = rows * cols
     raw = rng.bit_generator.random_raw((count + 1) // 2)
-    words = np.empty(2 * raw.size, dtype=np.uint32)
-    words[0::2] = (raw & np.uint64(0xFFFFFFFF)).astype(np.uint32)
-    words[1::2] = (raw >> np.uint64(32)).astype(np.uint32)
+    if sys.byteorder == "little" and raw.dtype == np.dtype("<u8"):
+        words = raw.view(np.uint32)
+    else:  # pragma: no cover - big-endian machines
+        words = np.empty(2 * raw.size, dtype=np.uint32)
+        words[0::2] = (raw & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+        words[1::2] = (raw >> np.uint64(32)).astype(np.uint32)
     return words[:count].reshape(rows, cols)
+
+
+def _sort_rows(keys: np.ndarray, codes: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """Put each card's 6-bit code under its key's top 26 bits, sort every row and write the
+    codes in their shuffled order to ``out``; returns which rows have two equal top parts.
+
+    Done in blocks of :data:`BLOCK` rows, each of which stays in the processor's cache."""
+    import numpy as np
+
+    mask = np.uint32(~63 & 0xFFFFFFFF)
+    ties = np.empty(keys.shape[0], dtype=bool)
+    for lo in range(0, keys.shape[0], BLOCK):
+        k = keys[lo:lo + BLOCK]
+        k &= mask
+        k |= codes
+        k.sort(axis=1)
+        np.bitwise_and(k, 63, out=out[lo:lo + BLOCK], casting="unsafe")
+        step = np.bitwise_xor(k[:, 1:], k[:, :-1])    # neighbours with equal top parts: below 64
+        ties[lo:lo + BLOCK] = step.min(axis=1) < 64
+    return ties
 
 
 def _shuffled(rng: Any, n: int, deck: np.ndarray) -> np.ndarray:
@@ -285,76 +327,141 @@ def _shuffled(rng: Any, n: int, deck: np.ndarray) -> np.ndarray:
     """
     import numpy as np
 
-    mask = np.uint32(~63 & 0xFFFFFFFF)
     codes = deck.astype(np.uint32)
-    out = np.empty((n, deck.size), dtype=np.uint8)
+    buffer = np.zeros(n * deck.size + _PAD, dtype=np.uint8)     # _PAD zero bytes after the last shoe
+    out = buffer[:n * deck.size].reshape(n, deck.size)
     todo = np.arange(n)
     while todo.size:
         keys = _raw_keys(rng, todo.size, deck.size)
-        keys &= mask
-        keys |= codes
-        keys.sort(axis=1)
-        high = keys >> 6
-        ties = (high[:, 1:] == high[:, :-1]).any(axis=1)
-        out[todo] = (keys & 63).astype(np.uint8)
+        if todo.size == n:
+            ties = _sort_rows(keys, codes, out)
+        else:
+            part = np.empty((todo.size, deck.size), dtype=np.uint8)
+            ties = _sort_rows(keys, codes, part)
+            out[todo] = part
         todo = todo[ties]
     return out
 
 
-def _deal_batch(rng: Any, n: int, decks: int, cut_card: int | None, burn: bool,
-                keep_cards: bool) -> dict[str, Any]:
+_PAD = 8
+"""Zero bytes after the last shoe of a batch: a coup near the end of a shoe reads the next
+cards of the next shoe (or these), which never changes a coup that fits in its shoe (its
+drawing decisions only look at cards it deals) and a coup that does not fit is not dealt."""
+
+
+def _outcomes(flat: np.ndarray, lo: int, hi: int, packed: np.ndarray, advance: np.ndarray) -> None:
+    """The packed outcome (see :func:`_outcome_table`) and the cards used of a coup starting
+    at every position ``lo`` … ``hi − 1`` of the byte codes ``flat`` (shoes one after the
+    other), into ``packed[lo:hi]`` and ``advance[lo:hi]``: arithmetic passes over the values
+    and one look-up (a gather costs about ten times an arithmetic pass)."""
     import numpy as np
 
-    size = 52 * decks
-    width = size + 6
-    deck = np.array([_code(r) for r in Rank] * 4 * decks, dtype=np.uint8)
-    cards = np.zeros((n, width), dtype=np.uint8)
-    cards[:, :size] = _shuffled(rng, n, deck)
-    values = cards >> 2
-    # the packed outcome of a coup starting at every position of every shoe, at once
     u16 = np.uint16
-    key = (values[:, 0:size] + values[:, 2:size + 2]).astype(u16)
-    key *= u16(19)
-    key += values[:, 1:size + 1]
-    key += values[:, 3:size + 3]
+    values = flat[lo:hi + 6] >> 2
+    pair = values[:-2] + values[2:]                              # v[i] + v[i + 2], at most 18
+    key = np.multiply(pair[:hi - lo], u16(19), dtype=u16)
+    key += pair[1:hi - lo + 1]
     key *= u16(100)
-    key += values[:, 4:size + 4].astype(u16) * u16(10)
-    key += values[:, 5:size + 5]
-    packed = _outcome_table()[key]
-    packed |= (cards[:, 0:size] == cards[:, 2:size + 2]).astype(u16) << u16(13)
-    packed |= (cards[:, 1:size + 1] == cards[:, 3:size + 3]).astype(u16) << u16(14)
-    flat = packed.ravel()
-    if burn:
-        first = values[:, 0].astype(np.int64)
-        pos = 1 + np.where(first == 0, 10, first)
-    else:
-        pos = np.zeros(n, dtype=np.int64)
-    burned = pos.copy()
-    cut_pos = size - cut_card if cut_card is not None else size + 1
-    base = np.arange(n, dtype=np.int64) * size
+    tens = np.multiply(values[4:hi - lo + 4], np.uint8(10))       # at most 90
+    tens += values[5:hi - lo + 5]
+    key += tens
+    out = packed[lo:hi]
+    np.take(_outcome_table(), key, out=out, mode="clip")
+    np.right_shift(out, 8, out=key)
+    key &= u16(3)
+    np.add(key, 4, out=advance[lo:hi], casting="unsafe")
+    same = (flat[lo:hi + 1] == flat[lo + 2:hi + 3]).astype(u16)   # a pair: cards 1 and 3, or 2 and 4
+    same[:-1] |= same[1:] << u16(1)
+    same <<= u16(13)
+    out |= same[:-1]
+
+
+def _deal(cards: np.ndarray, cut_card: int | None, burn: bool, detail: bool) -> dict[str, Any]:
+    """Deal every shoe of ``cards`` (byte codes, one shoe a row): the packed outcome of every
+    coup (shoe after shoe with ``detail``, else in any order), each shoe's number of coups
+    (with ``detail``) and its burned cards.
+
+    The outcome of a coup starting at every position of every shoe is computed at once (one
+    look-up in :func:`_outcome_table`, block by block), then one walk moves every shoe from
+    coup to coup, two numpy operations a step; which coups count (up to the first that
+    passes the cut card, one more, and only whole coups) is decided afterwards from the
+    positions, all at once."""
+    import numpy as np
+
+    n, size = cards.shape
+    flat = cards.base if cards.base is not None and cards.base.size >= n * size + _PAD else None
+    if flat is None or flat.ndim != 1 or flat.dtype != np.uint8:
+        flat = np.zeros(n * size + _PAD, dtype=np.uint8)
+        flat[:n * size] = cards.ravel()
     max_steps = size // 4 + 2
-    rec = np.full((max_steps, n), _NONE, dtype=np.uint16)
-    active = np.ones(n, dtype=bool)
-    cut_seen = np.zeros(n, dtype=bool)
-    step = 0
-    while step < max_steps:
-        p = flat[base + np.minimum(pos, size - 1)]
-        newpos = pos + 4 + ((p >> 8) & 3)
-        ok = active & (newpos <= size)
-        rec[step] = np.where(ok, p, _NONE)
-        pos = np.where(ok, newpos, pos)
-        last = cut_seen.copy()
-        cut_seen |= ok & (pos > cut_pos)
-        active = ok & ~last
-        step += 1
-        if not active.any():
+    tail = 6 * max_steps + 6                                      # a finished shoe walks on
+    packed = np.zeros(n * size + tail, dtype=np.uint16)
+    advance = np.full(n * size + tail, 4, dtype=np.uint8)
+    step = BLOCK * size
+    for lo in range(0, n * size, step):
+        _outcomes(flat, lo, min(lo + step, n * size), packed, advance)
+    base = np.arange(n, dtype=np.intp) * size
+    if burn:
+        first = (cards[:, 0] >> 2).astype(np.intp)
+        burned = 1 + np.where(first == 0, 10, first)
+    else:
+        burned = np.zeros(n, dtype=np.intp)
+    cut_at = base + (size - cut_card if cut_card is not None else size + 1)
+    end_at = base + size
+    pos = base + burned
+    starts = np.empty((max_steps, n), dtype=np.intp)
+    steps = 0
+    while steps < max_steps:
+        starts[steps] = pos
+        pos += advance[pos]
+        steps += 1
+        if steps % 16 == 0 and ((starts[steps - 1] > cut_at) | (pos > end_at)).all():
             break
-    rec = rec[:step].T
-    mask = rec != _NONE
-    out: dict[str, Any] = {"packed": rec[mask], "rounds": mask.sum(axis=1), "burned": burned}
-    if keep_cards:
-        out["cards"] = cards[:, :size].copy()
-    return out
+    at = starts[:steps]
+    ok = np.empty(at.shape, dtype=bool)
+    ok[0] = True
+    np.less_equal(at[:-1], cut_at, out=ok[1:])                   # the one before began before the cut
+    if cut_card is None or cut_card < 12:                        # else every such coup fits
+        ok &= at + advance[at] <= end_at
+    if detail:
+        ok = ok.T                                                # shoe after shoe, in order
+        at = at.T
+    out = np.take(packed, at[ok])
+    return {"packed": out, "rounds": ok.sum(axis=1) if detail else None, "burned": burned}
+
+
+NUMBA_FROM = 20_000_000
+"""``kernel="auto"`` uses numba (when installed) for runs of at least this many cards
+(about 48 000 shoes of 8 decks), or when numba is already imported."""
+
+
+def _numba_deal(cards: np.ndarray, cut_card: int | None, burn: bool, detail: bool) -> dict[str, Any]:
+    from . import _sim_kernel
+
+    size = cards.shape[1]
+    cut_pos = size - cut_card if cut_card is not None else size + 1
+    record, _ = _sim_kernel.deal(cards, _outcome_table(), cut_pos, burn, True)   # the coups, for the totals
+    return record
+
+
+def _dealer(kernel: str, cards: int) -> Any:
+    """The dealing function ``kernel`` names (see :func:`simulate`)."""
+    import importlib.util
+
+    if kernel not in ("auto", "numpy", "numba"):
+        raise OddsError("odds.bad_kernel", value=repr(kernel))
+    if kernel == "numpy":
+        return _deal
+    if "numba" in sys.modules or kernel == "numba" or cards >= NUMBA_FROM:
+        try:
+            found = importlib.util.find_spec("numba") is not None
+        except (ImportError, ValueError):  # pragma: no cover - a broken numba install
+            found = False
+        if found:
+            return _numba_deal
+        if kernel == "numba":
+            raise OddsError("odds.no_numba")
+    return _deal
 
 
 def progress_bar(total: int) -> Any:
@@ -377,6 +484,7 @@ def simulate(
     keep_cards: bool = False,
     progress: bool = False,
     chunk: int = DEFAULT_CHUNK,
+    kernel: str = "auto",
 ) -> Simulation:
     """Deal ``shoes`` shoes of ``decks`` decks, seeded, and record every coup.
 
@@ -386,6 +494,13 @@ def simulate(
     runs); ``keep_cards=True`` keeps every shuffled shoe (to replay it through the engine).
     ``progress=True`` shows a progress bar (``tqdm``) over batches of ``chunk`` shoes.
     Same seed and chunk, same shoes.
+
+    ``kernel``: who deals the shuffled shoes. ``"numpy"`` (always there), ``"numba"`` (the
+    compiled kernel of :mod:`baccarat_kit._sim_kernel`, ``pip install 'baccarat-kit[fast]'``;
+    several times faster at dealing), or ``"auto"``: numba when it is installed and either
+    already imported or the run is large (:data:`NUMBA_FROM` cards or more; importing numba
+    costs about half a second). The shuffles are numpy's either way, from one random stream:
+    the same seed gives the same shoes and the same coups, bit for bit, with either kernel.
     """
     import numpy as np
 
@@ -399,6 +514,7 @@ def simulate(
         raise OddsError("odds.bad_cut_card", value=cut_card, size=size - 1)
     if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
         raise OddsError("odds.bad_chunk", value=chunk)
+    deal = _dealer(kernel, shoes * size)
     rng = np.random.default_rng(seed)
     sizes = [min(chunk, shoes - s) for s in range(0, shoes, chunk)]
     batches: Iterator[int] = iter(sizes)
@@ -406,8 +522,12 @@ def simulate(
     parts = []
     totals = dict.fromkeys(("hands", "banker", "player", "tie", "banker_six", "natural",
                             "player_pair", "banker_pair"), 0)
+    deck = np.array([_code(r) for r in Rank] * 4 * decks, dtype=np.uint8)
     for n in batches:
-        part = _deal_batch(rng, n, decks, cut_card, burn, keep_cards)
+        cards = _shuffled(rng, n, deck)
+        part = deal(cards, cut_card, burn, detail)
+        if keep_cards:
+            part["cards"] = cards
         p = part["packed"]
         winner = (p >> 11) & 3
         counts = np.bincount(winner, minlength=3)

@@ -1,33 +1,87 @@
-"""How much faster ``bk.exact_odds`` is than a plain pure-Python enumeration.
+"""``bk.exact_odds`` against a straightforward pure-Python enumeration: cold and warm.
 
 Run by hand (not a timed test):  .venv/bin/python benchmarks/bench_exact.py [--repeat 7]
 
-Prints the median time of each over several runs, and the ratio. Both give exact
-fractions; the script checks that they agree before timing anything.
+**Cold** — what a whole fresh process costs to compute one composition (lesson 08's first
+cell, ``baccarat-kit odds``, a ShoeTracker's first update): each run starts new Python
+processes side by side, one that imports baccarat_kit and runs the plain loop of
+``benchmarks/baseline_exact.py`` (the straightforward program: every coup walked card by
+card, integer weights, the engine's decisions read into small lists), and one that imports
+baccarat_kit and calls ``bk.exact_odds``; for reference, one that only starts Python and
+imports baccarat_kit. Measured: each child's CPU time (user + system, from ``os.wait4``) and
+its peak resident memory (``VmHWM``, the child's own high-water mark; ``ru_maxrss`` would
+report the parent's after ``exec``). The children run with bytecode caching on (the first
+round, not counted, compiles it), as an installed package does.
+
+**Warm** — per-call CPU time inside one process: ``bk.exact_odds`` (numpy loaded), the same
+with the pure-Python evaluation, and the plain loop. The machine is shared: all figures are
+CPU time (not wall time), medians of interleaved runs, with the load average printed.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
 
-import numpy as np
-from baseline_exact import naive_exact_odds
+import numpy as np  # noqa: E402
+from baseline_exact import naive_exact_odds  # noqa: E402
 
-import baccarat_kit as bk
+import baccarat_kit as bk  # noqa: E402
+from baccarat_kit.odds import (  # noqa: E402
+    MAX_COUP_CARDS,
+    _numerators_python,
+    _weights,
+    composition,
+)
+
+PEAK = ("status = open('/proc/self/status').read()\n"
+        "print(next(l.split()[1] for l in status.splitlines() if l.startswith('VmHWM')))\n")
+CHILDREN = {
+    "import": "import baccarat_kit\nprint(0)\n",
+    "loop": (f"import sys\nsys.path.insert(0, {str(HERE)!r})\nimport baccarat_kit\n"
+             "from baseline_exact import naive_exact_odds\n"
+             "print(naive_exact_odds(list(baccarat_kit.odds.composition({decks}).values))['banker'])\n"),
+    "kit": "import baccarat_kit as bk\nprint(bk.exact_odds({decks}).banker)\n",
+}
+LABELS = {
+    "import": "Python + import baccarat_kit (reference)",
+    "loop": "plain pure-Python loop (benchmarks/baseline_exact.py)",
+    "kit": "bk.exact_odds",
+}
 
 
-def per_call(func, number: int) -> tuple[float, float]:
-    """Wall and CPU seconds per call, over ``number`` calls."""
-    w, c = time.perf_counter(), time.process_time()
+def child(code: str) -> tuple[float, int, str]:
+    """CPU seconds (user + system) and peak memory (KiB) of a fresh Python running ``code``."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    proc = subprocess.Popen([sys.executable, "-c", code + PEAK], stdout=subprocess.PIPE,
+                            text=True, env=env)
+    assert proc.stdout is not None
+    out = proc.stdout.read().split()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    assert proc.returncode == 0, code
+    return usage.ru_utime + usage.ru_stime, int(out[-1]), out[0]
+
+
+def per_call(func, number: int) -> float:
+    """CPU seconds per call, over ``number`` calls."""
+    c = time.process_time()
     for _ in range(number):
         func()
-    return (time.perf_counter() - w) / number, (time.process_time() - c) / number
+    return (time.process_time() - c) / number
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def main() -> None:
@@ -35,33 +89,60 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--decks", type=int, default=8)
     args = parser.parse_args()
-    counts = list(bk.odds.composition(args.decks).values)
-    fast = bk.exact_odds(args.decks)          # warm up: builds the enumeration tables once
+    med = statistics.median
+    print(f"load average at start: {load()}  (2 cores shared; CPU time throughout)")
+
+    codes = {name: code.format(decks=args.decks) for name, code in CHILDREN.items()}
+    for code in codes.values():                   # compile the bytecode once, not counted
+        child(code)
+    cold: dict[str, list[tuple[float, int, str]]] = {name: [] for name in codes}
+    for _ in range(args.repeat):                  # interleaved: a busy moment hits all alike
+        for name, code in codes.items():
+            cold[name].append(child(code))
+    assert cold["kit"][0][2] == cold["loop"][0][2], "the loop and bk.exact_odds disagree"
+    print(f"\ncold: one composition ({args.decks} decks) in a fresh process, "
+          f"medians of {args.repeat} interleaved runs")
+    for name, label in LABELS.items():
+        cpu = med(r[0] for r in cold[name])
+        peak = med(r[1] for r in cold[name])
+        print(f"  {label:55s} {cpu * 1e3:7.1f} ms CPU  {peak / 1024:6.1f} MB peak")
+    base = [r[0] for r in cold["import"]]
+    ratio = med(k[0] / b[0] for k, b in zip(cold["kit"], cold["loop"], strict=True))
+    extra = med((k[0] - i) / (b[0] - i) for k, b, i in zip(cold["kit"], cold["loop"], base,
+                                                           strict=True))
+    print(f"  ratio bk.exact_odds / loop, whole process: {ratio:.2f}x CPU (target <= 1); "
+          f"beyond the import: {extra:.2f}x")
+
+    comp = composition(args.decks)
+    counts = list(comp.values)
+    fast = bk.exact_odds(args.decks)              # numpy is loaded here: the warm path
     slow = naive_exact_odds(counts)
     for key, value in slow.items():
         assert getattr(fast, key) == value, key
-    slow_runs, fast_runs = [], []
-    for _ in range(args.repeat):              # interleaved, so a busy moment hits both alike
-        slow_runs.append(per_call(lambda: naive_exact_odds(counts), 3))
-        fast_runs.append(per_call(lambda: bk.exact_odds(args.decks), 100))
-    med = statistics.median
-    print(f"{args.decks} decks, medians of {args.repeat} interleaved runs (wall / cpu)")
-    print(f"  plain pure-Python enumeration (benchmarks/baseline_exact.py): "
-          f"{med(r[0] for r in slow_runs) * 1e3:8.3f} ms / {med(r[1] for r in slow_runs) * 1e3:8.3f} ms")
-    print(f"  bk.exact_odds:                                                "
-          f"{med(r[0] for r in fast_runs) * 1e3:8.3f} ms / {med(r[1] for r in fast_runs) * 1e3:8.3f} ms")
-    wall = med(s[0] / f[0] for s, f in zip(slow_runs, fast_runs, strict=True))
-    cpu = med(s[1] / f[1] for s, f in zip(slow_runs, fast_runs, strict=True))
-    print(f"  ratio: {wall:.1f}x wall, {cpu:.1f}x cpu (target: 20x)")
+    cells = _weights(comp)
+    den = math.perm(comp.cards, MAX_COUP_CARDS)
+    runs: dict[str, list[float]] = {"loop": [], "kit": [], "pure": []}
+    for _ in range(args.repeat):
+        runs["loop"].append(per_call(lambda: naive_exact_odds(counts), 3))
+        runs["kit"].append(per_call(lambda: bk.exact_odds(args.decks), 200))
+        runs["pure"].append(per_call(lambda: _numerators_python(cells, den), 20))
+    print(f"\nwarm: per call in one process, medians of {args.repeat} interleaved runs")
+    print(f"  plain pure-Python loop                                  {med(runs['loop']) * 1e3:8.3f} ms CPU")
+    print(f"  bk.exact_odds (numpy int64)                             {med(runs['kit']) * 1e3:8.3f} ms CPU"
+          "  (target <= 0.45 ms)")
+    print(f"  its pure-Python evaluation (the first calls, no numpy)  {med(runs['pure']) * 1e3:8.3f} ms CPU")
+    ratio = med(s / f for s, f in zip(runs["loop"], runs["kit"], strict=True))
+    print(f"  ratio loop / bk.exact_odds: {ratio:.0f}x CPU")
 
     rng = np.random.default_rng(1)
     full = np.array([4 * args.decks] * 13)
     batch = np.array([full - rng.multivariate_hypergeometric(full, int(k))
                       for k in rng.integers(0, 52 * args.decks - 20, 2000)])
-    t_batch = med(per_call(lambda: bk.exact_odds_batch(batch), 1)[0] for _ in range(3))
-    t_slow = med(r[0] for r in slow_runs)
-    print(f"  bk.exact_odds_batch, {len(batch)} depleted shoes: {t_batch * 1e3:.0f} ms wall "
-          f"({t_batch / len(batch) * 1e6:.0f} us a shoe; {t_slow * len(batch) / t_batch:.0f}x the plain loop)")
+    t_batch = med(per_call(lambda: bk.exact_odds_batch(batch), 1) for _ in range(3))
+    print(f"  bk.exact_odds_batch, {len(batch)} depleted shoes: {t_batch * 1e3:.0f} ms CPU "
+          f"({t_batch / len(batch) * 1e6:.0f} us a shoe; {med(runs['loop']) * len(batch) / t_batch:.0f}x "
+          "the plain loop)")
+    print(f"load average at end: {load()}")
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ def require_bwrap() -> bool:
 @functools.cache
 def bwrap_missing() -> str | None:
     """Why no sandbox can be made here (None: bubblewrap works)."""
-    from baccarat_kit.grading import bwrap
+    from baccarat_kit.grading.sandbox import bwrap
 
     try:
         bwrap.check()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+from html import escape
 from pathlib import Path
 
 import pytest
@@ -502,3 +503,50 @@ def test_a_given_third_card_contradicting_a_stand_claim(tmp_path: Path) -> None:
     assert (p.case, p.field, p.kind) == ("G-1", "player_decision", "claim")
     assert p.message("en").endswith("expected player decision stand, the engine gives draw "
                                     "(the case gives the player's third card, so the player drew)")
+
+
+# ---------------------------------------------------------------- issue 23: the English case cards
+
+CARD_CASES = [f"BCR-00{n}" for n in range(1, 9)] + [f"HK-{x}" for x in "ABCD"] + [f"TW-{x}" for x in "ABCD"]
+
+
+@pytest.mark.parametrize("case_id", CARD_CASES)
+def test_every_case_card_of_lessons_05_and_06_has_its_english_translation(case_id: str) -> None:
+    case = load()[case_id]
+    assert case.quote and case.quote_en, f"{case_id}: a quote without an English translation"
+    assert case.translation("en") == case.quote_en and case.translation("zh") is None
+    # a faithful translation keeps the quote's lines, and its numbers in the same order
+    assert len(case.quote_en.splitlines()) == len(case.quote.strip("\n").splitlines()), case_id
+    digits = re.compile(r"\d+")
+    assert digits.findall(case.quote_en) == digits.findall(case.quote), case_id
+    # the English edition shows it beside the Chinese words; the Chinese edition does not
+    en = bk.widgets.case_card(case_id, lang="en").html
+    zh = bk.widgets.case_card(case_id, lang="zh").html
+    first = case.quote_en.splitlines()[0]
+    assert escape(first, quote=False) in en and "bk-translation" in en
+    assert "bk-translation" not in zh
+    assert escape(case.quote.strip("\n").splitlines()[0], quote=False) in en  # the quote stays
+    for v in case.variants:  # the variant's flip line: an English colon in English
+        if case.kind == "full" and v.cards:
+            assert f"<b>{v.id}</b>: " in en and f"<b>{v.id}</b>：" in zh
+
+
+def test_the_text_explain_shows_the_translation_in_english_only() -> None:
+    case = load()["BCR-002"]
+    en, zh = case.explain("en"), case.explain("zh")
+    assert "Translation: Given: player 2+3 = 5" in en and "Translation" not in zh and "英譯" not in zh
+
+
+def test_a_translation_without_its_quote_is_refused(tmp_path: Path) -> None:
+    problems = _one(tmp_path, HEAD + 'id = "T-1"\ncards = "4 4 4 5"\nwinner = "banker"\n'
+                    'player_total = 8\nbanker_total = 9\nquote_en = "Player 4 and 4."\n')
+    (p,) = problems
+    assert (p.case, p.field) == ("T-1", "quote_en")
+    assert "without 'quote'" in p.message("en")
+
+
+def test_the_case_viewer_shows_the_translation_in_the_english_edition_only() -> None:
+    en = bk.widgets.CaseViewer("HK-A", cases=["HK-A", "TW-A"], lang="en")
+    zh = bk.widgets.CaseViewer("HK-A", cases=["HK-A", "TW-A"], lang="zh")
+    assert "bk-translation" in en._source_html() and "banker 3's only special standing value" in en._source_html()
+    assert "bk-translation" not in zh._source_html()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
+import tomllib
 from html import unescape
 from pathlib import Path
 
@@ -149,9 +150,28 @@ def learner_text() -> dict[str, str]:
     for rel in ("baccarat_kit/locale/widgets.toml", "baccarat_kit/locale/lessons.toml",
                 "baccarat_kit/data/quizzes.toml"):
         texts[rel] = (REPO / rel).read_text(encoding="utf-8")
-    return {name: "\n".join(ln for ln in text.splitlines()
-                            if not ln.lstrip("# ").startswith(">"))
-            for name, text in texts.items()}
+    out = {name: "\n".join(ln for ln in text.splitlines()
+                           if not ln.lstrip("# ").startswith(">"))
+           for name, text in texts.items()}
+    # TOML text, value by value (a whole TOML value sits inside "…", which the line check above
+    # strips as a quotation): the kit's own words only, never a source's `quote`
+    for rel in ("baccarat_kit/locale/widgets.toml", "baccarat_kit/locale/lessons.toml",
+                "baccarat_kit/data/quizzes.toml", "baccarat_kit/data/misconceptions.toml",
+                *(f"baccarat_kit/cases/{p.name}" for p in sorted((REPO / "baccarat_kit" / "cases").glob("*.toml")))):
+        data = tomllib.loads((REPO / rel).read_text(encoding="utf-8"))
+        out[f"{rel} (values)"] = "\n".join(_kit_strings(data))
+    return out
+
+
+def _kit_strings(value: object, key: str = "") -> list[str]:
+    """The strings of a TOML value, leaving out the sources' own words (``quote``)."""
+    if isinstance(value, str):
+        return [] if key == "quote" else value.splitlines()
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in _kit_strings(v, k)]
+    if isinstance(value, list):
+        return [s for v in value for s in _kit_strings(v, key)]
+    return []
 
 
 def test_glossary_terms_in_learner_text() -> None:
@@ -378,3 +398,32 @@ def test_stored_widget_state_draws_every_displayed_widget(name: str, lang: str) 
     for out in (o for c in nb["cells"] if c["cell_type"] == "code" for o in c["outputs"]):
         if "application/vnd.jupyter.widget-view+json" in out.get("data", {}):
             assert "bk-static" in "".join(out["data"].get("text/html", "")), f"{name}: no preview"
+
+
+# --------------------------------------------------------------------------- issue 23: figures the prose states
+
+def _counting_rows(lang: str) -> dict[str, list[str]]:
+    """Lesson 08's counting table as stored in the notebook: bet label -> its cells."""
+    nb = json.loads(build.notebook_path("08-odds-and-roads", lang).read_text(encoding="utf-8"))
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "code" and "counting_analysis(" in "".join(cell["source"]):
+            for out in cell.get("outputs", []):
+                text = out.get("data", {}).get("text/markdown") or out.get("data", {}).get("text/plain")
+                if text:
+                    rows = [r.strip().strip("|").split("|") for r in "".join(text).splitlines()[2:]]
+                    return {r[0].strip(): [c.strip() for c in r[1:]] for r in rows if len(r) > 4}
+    raise AssertionError("lesson 08 has no stored counting table")
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_lesson_08_calls_the_main_bets_positive_moments_rare_with_the_tables_own_figures(lang: str) -> None:
+    rows = _counting_rows(lang)
+    main = [cells for label, cells in rows.items() if not re.search(r"tie|pair|和|對", label)]
+    assert len(main) == 3, rows.keys()
+    shares = sorted(float(c[1].rstrip("%")) for c in main)
+    best = sorted(float(c[3].rstrip("%")) for c in main)
+    prose = "\n".join(edition_markdown("08-odds-and-roads", lang))
+    assert f"{shares[0]:.2f}%" in prose and f"{shares[-1]:.2f}%" in prose
+    assert f"+{best[0]:.1f}%" in prose and f"+{best[-1]:.1f}%" in prose
+    assert ("罕見" if lang == "zh" else "rare") in prose
+    assert "幅度極小" not in prose and "tiny" not in prose

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 from math import perm
 
@@ -281,3 +282,120 @@ def test_misconception_figures_are_the_engines() -> None:
     nexts = [r["banker_next"] * 100 for r in rows]
     assert (round(min(nexts), 1), round(max(nexts), 1)) == (low, high)
     assert max(abs(r["z"]) for r in rows) < 2
+
+
+def coups_by_multiset() -> dict[tuple[int, ...], dict[str, int]]:
+    """Every coup as a value sequence, walked card by card asking the engine, grouped by the
+    multiset of values it uses (an independent count of what ``coup_table`` holds)."""
+    out: dict[tuple[int, ...], dict[str, int]] = {}
+
+    def add(cards: tuple[int, ...], pt: int, bt: int, pn: bool = False, bn: bool = False) -> None:
+        counts = [0] * 10
+        for v in cards:
+            counts[v] += 1
+        row = out.setdefault(tuple(counts), dict.fromkeys(bk.odds.CLASSES, 0))
+        for name, happened in (("player", pt > bt), ("banker", bt > pt), ("tie", pt == bt),
+                               ("banker_six", bt > pt and bt == 6), ("player_natural", pn),
+                               ("banker_natural", bn), ("natural", pn or bn),
+                               ("five_cards", len(cards) == 5), ("six_cards", len(cards) == 6)):
+            row[name] += happened
+
+    for a, b, c, d in itertools.product(range(10), repeat=4):
+        pt, bt = (a + c) % 10, (b + d) % 10
+        if bk.is_natural(pt) or bk.is_natural(bt):
+            add((a, b, c, d), pt, bt, bk.is_natural(pt), bk.is_natural(bt))
+        elif bk.player_draws(pt):
+            for e in range(10):
+                if bk.banker_draws(bt, e):
+                    for f in range(10):
+                        add((a, b, c, d, e, f), (pt + e) % 10, (bt + f) % 10)
+                else:
+                    add((a, b, c, d, e), (pt + e) % 10, bt)
+        elif bk.banker_draws(bt, None):
+            for f in range(10):
+                add((a, b, c, d, f), pt, (bt + f) % 10)
+        else:
+            add((a, b, c, d), pt, bt)
+    return out
+
+
+def test_coup_table_holds_every_coup_once() -> None:
+    want = coups_by_multiset()
+    table = bk.odds.coup_table()
+    got = {counts: dict(zip(bk.odds.CLASSES, events, strict=True)) for counts, events in table.multisets()}
+    assert len(table) == len(got) == len(want) == 6958
+    assert got == want
+    sizes = [sum(counts) for counts in got]
+    assert (sizes.count(4), sizes.count(5), sizes.count(6)) == (497, 1722, 4739)
+    assert sum(e["player"] + e["banker"] + e["tie"] for e in got.values()) == 339_400
+    # of all multisets of 4 to 6 values, the others are the cards of no coup
+    assert sum(math.comb(k + 9, 9) for k in (4, 5, 6)) - len(got) == 7722 - 6958
+
+
+@pytest.mark.parametrize("shoe", [8, 1, "depleted", "tiny", [0, 0, 0, 0, 0, 0, 0, 0, 3, 3]])
+def test_every_evaluation_path_gives_the_same_fractions(shoe: object) -> None:
+    from baccarat_kit.odds import _numerators_numpy, _numerators_python, _weights
+
+    comp = composition(depleted_shoe() if shoe == "depleted" else
+                       {0: 5, 3: 2, 7: 1, 9: 4} if shoe == "tiny" else shoe)
+    cells = _weights(comp)
+    den = perm(comp.cards, 6)
+    assert _numerators_python(cells, den) == _numerators_numpy(cells)
+
+
+def test_shoes_of_millions_of_cards_widen_the_packed_counts() -> None:
+    """Beyond 2**128 ways to deal six cards the packed sums are repacked wider; a plain sum
+    over the multisets (no packing) agrees."""
+    from baccarat_kit.odds import _numerators_python, _weights
+
+    comp = composition([10**7 + v for v in range(10)])
+    den = perm(comp.cards, 6)
+    assert den.bit_length() > 128
+    cells = _weights(comp)
+    plain = [0] * len(bk.odds.CLASSES)
+    for counts, events in bk.odds.coup_table().multisets():
+        ways = math.prod(perm(n, m) for n, m in zip(comp.values, counts, strict=True))
+        ways *= perm(comp.cards - sum(counts), 6 - sum(counts))
+        plain = [x + ways * e for x, e in zip(plain, events, strict=True)]
+    assert _numerators_python(cells, den) == plain
+    odds = bk.exact_odds(comp)
+    assert odds.banker + odds.player + odds.tie == 1
+    assert odds.banker == Fraction(plain[1], den)
+
+
+def test_a_fresh_process_needs_no_numpy_for_its_first_odds() -> None:
+    """One composition in a fresh process: pure Python, no numpy import, well under 100 MB;
+    after PURE_PYTHON_CALLS calls numpy takes over, with the same fractions."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    if not Path("/proc/self/status").exists():
+        pytest.skip("needs /proc/self/status (Linux) for the peak memory")
+    code = (
+        "import sys, baccarat_kit as bk\n"
+        "first = bk.exact_odds(8)\n"
+        "print('numpy' in sys.modules, round(float(first.banker), 6))\n"
+        "more = [bk.exact_odds(8) for _ in range(bk.odds.PURE_PYTHON_CALLS)]\n"
+        "print('numpy' in sys.modules, all(o == first for o in more))\n"
+        "status = open('/proc/self/status').read()  # VmHWM: this process's peak, not its parent's\n"
+        "print(next(line.split()[1] for line in status.splitlines() if line.startswith('VmHWM')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    cold, warm, peak_kib = out.stdout.splitlines()
+    assert cold.split() == ["False", "0.458597"]
+    assert warm.split() == ["True", "True"]
+    assert int(peak_kib) < 100 * 1024
+
+
+def test_exact_odds_run_without_numpy() -> None:
+    """With numpy blocked, every call stays in pure Python and gives the same fractions."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nsys.modules['numpy'] = None\nimport baccarat_kit as bk\n"
+            "odds = [bk.exact_odds(8) for _ in range(bk.odds.PURE_PYTHON_CALLS + 3)]\n"
+            "print(odds[0].banker == odds[-1].banker, odds[-1].banker)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    same, banker = out.stdout.split()
+    assert same == "True" and Fraction(banker) == bk.exact_odds(8).banker

@@ -39,7 +39,7 @@ ENV_EXTRA = "BACCARAT_KIT_CASES"
 WINNERS = ("player", "banker", "tie")
 DECISIONS = ("draw", "stand")
 
-_META_KEYS = ("id", "source", "basis", "title", "assumptions", "quote")
+_META_KEYS = ("id", "source", "basis", "title", "assumptions", "quote", "quote_en")
 _HAND_KEYS = ("cards", "player_cards", "banker_cards", "hand", "values", "natural_totals")
 _CASE_KEYS = (*_META_KEYS, *_HAND_KEYS, *CLAIM_KEYS, "bet", "variant")
 _VARIANT_KEYS = ("change", *_HAND_KEYS, *CLAIM_KEYS, "bet")
@@ -96,6 +96,7 @@ class Case:
     givens: dict[str, Any]
     bets: tuple[BetClaim, ...] = ()
     quote: str | None = None
+    quote_en: str | None = None
     parent: Case | None = None
     variants: tuple[Case, ...] = ()
     _titles: dict[str, str] = field(default_factory=dict)
@@ -124,6 +125,16 @@ class Case:
         """The assumptions the source states (適用版本／假設), or None."""
         own = self._assumptions if self.parent is None else self.parent._assumptions
         return None if own is None else own[normalize_language(lang)]
+
+    def translation(self, lang: str | None = None) -> str | None:
+        """The kit's English translation of the source's quote (``quote_en``) for an English
+        reader; None in Chinese (the quote is the source's own words) or when there is none.
+
+        >>> from baccarat_kit.cases import load
+        >>> load()["HK-A"].translation("en")[:40], load()["HK-A"].translation("zh")
+        ('Player 5 → third card 8; banker 3 | stan', None)
+        """
+        return self.quote_en if normalize_language(lang) == "en" else None
 
     def change(self, lang: str | None = None) -> str | None:
         """What a variant changed (the source's 只改一個條件 sentence); None for a case."""
@@ -427,6 +438,12 @@ class _FileReader:
         if quote is not None and not isinstance(quote, str):
             self.problem(cid, "quote", "cases.err.type", field="quote", expected=_text("text"),
                          value=repr(quote))
+        quote_en = raw.get("quote_en")
+        if quote_en is not None and (not isinstance(quote_en, str) or not quote_en.strip()):
+            self.problem(cid, "quote_en", "cases.err.type", field="quote_en", expected=_text("text"),
+                         value=repr(quote_en))
+        elif quote_en is not None and quote is None:
+            self.problem(cid, "quote_en", "cases.err.translation-alone")
         body = self.body(cid, raw, is_variant=False)
         variants_raw = raw.get("variant", [])
         if not isinstance(variants_raw, list) or not all(isinstance(v, dict) for v in variants_raw):
@@ -448,7 +465,7 @@ class _FileReader:
             return None
         case = Case(
             id=cid, source=raw["source"], basis=raw["basis"], file=self.label, quote=quote,
-            _titles=titles, _assumptions=assumptions, **body,
+            quote_en=None if quote_en is None else quote_en.strip("\n"), _titles=titles, _assumptions=assumptions, **body,
         )
         for v in variants:
             v.parent = case

@@ -450,6 +450,10 @@ def explain_case(case: Case, lang: str | None = None) -> str:
     quote = case.quote if case.parent is None else None
     if quote:
         lines.append(message("cases.show.quote", lang, text=quote.replace("\n", "\n    ")))
+        translation = case.translation(lang)
+        if translation:
+            lines.append(message("cases.show.translation", lang,
+                                 text=translation.replace("\n", "\n    ")))
     lines.append("")
     if case.kind == "full":
         coup = case.coup()

@@ -29,8 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ..i18n import message, normalize_language
-from . import _extract
-from .checks import (
+from .judge.checks import (
     VALUE_CHECKS,
     Exercise,
     Question,
@@ -40,6 +39,7 @@ from .checks import (
     grade_question,
     public_metadata,
 )
+from .sandbox import _extract
 
 GRADING_ENV = "BACCARAT_KIT_GRADING"
 

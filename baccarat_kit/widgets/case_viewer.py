@@ -296,6 +296,7 @@ class CaseViewer(LangMixin, w.VBox):
         label = esc(self._t("widgets.cv.source-words", source=case.source))
         if quote:
             text = "<br>".join(esc(line) for line in str(quote).splitlines())
+            text += _translation_html(case, self._lang)
         elif getattr(case, "parent", None) is not None:
             text = esc(case.change(self._lang))
         else:
@@ -337,6 +338,18 @@ class CaseCard:
         return plain_text(self.html)
 
 
+def _translation_html(case: Any, lang: str) -> str:
+    """The kit's English translation of a case's quote (``Case.translation``), under the
+    quote in the English edition (class ``bk-translation``); nothing in Chinese."""
+    translate = getattr(case, "translation", None)
+    text = translate(lang) if callable(translate) else None
+    if not text:
+        return ""
+    lines = "<br>".join(esc(x) for x in str(text).splitlines())
+    return (f'<div class="bk-translation" lang="en" style="margin-top:0.4em;font-style:italic">'
+            f"<small>{esc(message('widgets.cv.translation', lang))}</small><br>{lines}</div>")
+
+
 def _trace(case: Any, lang: str) -> tuple[list[str], str]:
     """The engine's lines and result sentence for a case (a partial one: its derived steps)."""
     if case.kind == "full" and case.cards:
@@ -364,14 +377,16 @@ def case_card(case_id: str, *, lang: str = "zh", catalogue: Any = None) -> CaseC
     for c in (case, *case.variants):
         if c.parent is None:
             words = str(c.quote or "")
-            label = f"{c.id}　{c.title(lang)}"
+            label = f"{c.id}{'　' if lang == 'zh' else ' — '}{c.title(lang)}"
         else:
             words = c.change(lang)
-            label = f"{c.id}　{message('widgets.cv.variant', lang)}"
+            label = f"{c.id}{'　' if lang == 'zh' else ' — '}{message('widgets.cv.variant', lang)}"
         lines, result = _trace(c, lang)
         cards = (esc(message("widgets.cv.cards", lang, cards=" ".join(x.label for x in c.cards)))
                  if c.cards else esc(message("widgets.cv.partial-card", lang)))
         quote = "<br>".join(esc(x) for x in words.splitlines())
+        if c.parent is None:
+            quote += _translation_html(c, lang)
         steps = "".join(f"<li>{esc(x)}</li>" for x in lines)
         check = c.check()
         verdict = message("widgets.cv.checked" if not check else "widgets.cv.check-failed", lang,
@@ -386,6 +401,6 @@ def case_card(case_id: str, *, lang: str = "zh", catalogue: Any = None) -> CaseC
         if case.kind == "full" and case.cards and v.cards:
             hb = HandBuilder(case.cards, lang=lang)
             hb.set_cards(v.cards)
-            flips.append(f"<p><b>{esc(v.id)}</b>：{esc(plain_text(hb.changes))}</p>")
+            flips.append(f"<p><b>{esc(v.id)}</b>{esc(message('widgets.label-sep', lang))}{esc(plain_text(hb.changes))}</p>")
     return CaseCard(f'<div class="bk-case-card"><table style="border-collapse:collapse;width:100%">'
                     f"{''.join(rows)}</table>{''.join(flips)}</div>")

@@ -255,7 +255,7 @@ class HandBuilder(LangMixin, w.VBox):
             (self._t("widgets.hb.banker"), coup.banker_cards, "banker_drew"),
         ]
         hands = [
-            f"<div><b>{esc(name)}</b>：{cards_html(cards, lang)}{self._mark(flip)}</div>"
+            f"<div><b>{esc(name)}</b>{esc(self._t('widgets.label-sep'))}{cards_html(cards, lang)}{self._mark(flip)}</div>"
             for name, cards, flip in rows
         ]
         if coup.unused:

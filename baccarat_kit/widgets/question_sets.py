@@ -26,8 +26,16 @@ kind               what the engine computes                          option valu
                    option marked ``correct`` is right
 =================  ===============================================  ====================
 
+Every option carries a ``misconception`` id or a ``why`` (``{zh, en}``: the rule step that
+disagrees, or why the right option is right), or both; :func:`option_whys` gives each option's
+why (for the generated ``banker``/``player`` options, the engine's rule reason), and an option
+with neither is an error naming the question. A coup whose cards are no source's case gets the
+label "a teaching coup made up by this kit" in its prompt (:func:`made_up`).
+
 >>> [q.id for q in lesson_questions("04")][:2]
 ['banker-5-vs-8', 'banker-6-vs-4']
+>>> made_up("2 3 3 4 4"), made_up("4 4 3 3")
+(False, True)
 """
 
 from __future__ import annotations
@@ -50,6 +58,8 @@ DATA = Path(__file__).resolve().parent.parent / "data" / "quizzes.toml"
 
 KINDS = ("banker", "player", "total", "value", "natural", "winner", "drew", "net",
          "lowest-edge", "any-positive", "fact")
+COUP_KINDS = ("natural", "winner", "drew", "net")
+"""Kinds whose ``cards`` are a whole coup in deal order (labelled when no source gives it)."""
 
 
 @cache
@@ -67,6 +77,50 @@ def _texts(value: Any, qid: str, name: str, params: Mapping[str, Any]) -> dict[s
         raise WidgetError("widgets.quiz.bad-field", id=qid, field=name,
                           expected='{zh = "…", en = "…"}')
     return {k: str(value[k]).format(**params) for k in LANGUAGES}
+
+
+@cache
+def _source_deals() -> tuple[tuple[str, ...], ...]:
+    from ..cases import load
+
+    deals = []
+    for case in load():
+        for c in (case, *case.variants):
+            if c.cards:
+                deals.append(tuple(card.label for card in c.cards))
+    return tuple(deals)
+
+
+def made_up(cards: str) -> bool:
+    """Whether the coup dealt from ``cards`` is the kit's own: no source case deals it (a
+    case's cards, or the first cards of one, since the rules may leave the last unused)."""
+    dealt = tuple(card.label for card in play(cards).cards)
+    return not any(deal[:len(dealt)] == dealt or dealt[:len(deal)] == deal
+                   for deal in _source_deals())
+
+
+def _why(option: Mapping[str, Any], qid: str, index: int, params: Mapping[str, Any]) -> dict[str, str] | None:
+    if "why" in option:
+        return _texts(option["why"], qid, f"options[{index}].why", params)
+    if not option.get("misconception"):
+        raise WidgetError("widgets.quiz.no-why", id=qid, option=index + 1)
+    return None
+
+
+def option_whys(q: Mapping[str, Any]) -> tuple[dict[str, str] | None, ...]:
+    """Each option's ``why`` for the question table ``q`` (None where the option carries only a
+    misconception). The generated ``banker``/``player`` options both get the engine's rule
+    reason. An option with neither a why nor a misconception is an error naming the question."""
+    qid = str(q.get("id", "?"))
+    if q.get("kind") in ("banker", "player"):
+        made = build_question(q)
+        return tuple(made.explain for _ in made.options)
+    params = {k: v for k, v in q.items() if isinstance(v, str | int)}
+    raw = q.get("options")
+    if not isinstance(raw, list):
+        raise WidgetError("widgets.quiz.bad-field", id=qid, field="options",
+                          expected="[{value = …, misconception = …}, …]")
+    return tuple(_why(o, qid, i, params) for i, o in enumerate(raw))
 
 
 def _engine_value(kind: str, q: Mapping[str, Any]) -> Any:
@@ -156,14 +210,19 @@ def build_question(q: Mapping[str, Any]) -> Question:
     if len(matches) != 1:
         raise WidgetError("widgets.quiz.no-match", id=qid, value=shown,
                           choices=", ".join(str(o.get("value", o.get("correct"))) for o in raw))
+    for i, o in enumerate(raw):
+        _why(o, qid, i, params)  # every option: a why, a misconception or both
     options = tuple(
         Option(_texts(o["text"], qid, "options", params) if "text" in o
                else _option_text(kind, o.get("value")), o.get("misconception"))
         for o in raw
     )
     explain = _texts(q["explain"], qid, "explain", params) if "explain" in q else None
-    return Question(qid, _texts(q.get("prompt"), qid, "prompt", params), options, matches[0],
-                    explain)
+    prompt = _texts(q.get("prompt"), qid, "prompt", params)
+    if kind in COUP_KINDS and made_up(str(q["cards"])):
+        label = both("widgets.quiz.made-up")
+        prompt = {k: f"{prompt[k]}{label[k]}" for k in LANGUAGES}
+    return Question(qid, prompt, options, matches[0], explain)
 
 
 def lesson_questions(name: str) -> tuple[Question, ...]:
@@ -175,10 +234,13 @@ def lesson_questions(name: str) -> tuple[Question, ...]:
 
 
 __all__ = [
+    "COUP_KINDS",
     "DATA",
     "KINDS",
     "banker_misconception",
     "build_question",
     "lesson_names",
     "lesson_questions",
+    "made_up",
+    "option_whys",
 ]

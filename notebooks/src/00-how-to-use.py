@@ -202,7 +202,7 @@ bk.hand_total("7 8")
 #
 # | Id | Source page (its title, translated) | Rules it cites | What the course uses |
 # |---|---|---|---|
-# | 000 | 「百家樂補牌規則」 (translation: "Baccarat drawing rules"), a rules-checking page | drawing tables and examples 1–5: Singapore GRA Commission Baccarat (RWS) Game Rules v4; BCR-001 to 008 and the self-check: Pennsylvania Code §631a.11 (totals and bet definitions: Chapter 631a) | player and banker drawing tables, examples 1–5, BCR-001 to BCR-008 (full hands and variants), the self-check, commission and no-commission, the bookkeeping trail, common misconceptions |
+# | 000 | 「百家樂補牌規則」 (translation: "Baccarat drawing rules"), a rules-checking page | drawing tables and examples 1–5: Singapore GRA Commission Baccarat (RWS) Game Rules v4; BCR-001 to 008 and the self-check: Pennsylvania Code §631a.11 (totals and bet definitions: Chapter 631a) | player and banker drawing tables, examples 1–5, BCR-001 to BCR-008 (full coups and variants), the self-check, commission and no-commission, the bookkeeping trail, common misconceptions |
 # | 001 | DG, baccarat's third card explained | Singapore GRA Baccarat Game Rules | the three steps in order (natural → player → banker), 10/J/Q/K count 0, card examples 1–5 |
 # | 002 | HKCash, the third-card matrix | Massachusetts Gaming Commission, Baccarat 4.11.2024 | the full banker matrix, cases A–D, the table of common mistakes, at most one card more per hand |
 # | 003 | Taiwan Baccarat rule book | standard Punto Banco | the flow of a coup, card-value examples, card examples A–D (with final results) |
@@ -403,7 +403,7 @@ print(bk.widgets.plain_text(demo_viewer.case_result))
 #
 # ### 7.5 自我檢測（Quiz）
 #
-# 選一個答案，按「提交答案」。答錯時，回饋會點出這是哪一個常見誤解（misconception）、正確的說法是什麼；答對時會確認。
+# 選一個答案，按「提交答案」。答錯時，回饋會點出這是哪一個常見誤解（misconception），或是哪一步規則和你的答案不同，並給出正確的說法；答對時會確認，並說明為什麼對。
 # 每題以**第一次提交**的答案計分：看過正確答案之後再交，不再計分。做完會有總結，按「重新開始」可以再做一次。
 # 常見誤解都來自來源頁，收在 `bk.misconceptions`。
 #
@@ -417,7 +417,7 @@ print(bk.widgets.plain_text(demo_viewer.case_result))
 #
 # ### 7.5 The self-check (Quiz)
 #
-# Pick an answer and press "submit". When it is wrong, the feedback names the common misconception behind it and gives the correct statement; when it is right, it says so.
+# Pick an answer and press "submit". When it is wrong, the feedback names the common misconception behind it, or the rule step that disagrees with your answer, and gives the correct statement; when it is right, it says so and why.
 # Each question is scored on the **first answer submitted**: an answer given after the correct one has been shown no longer counts. At the end there is a summary, and "start again" resets the quiz.
 # The misconceptions all come from the source pages and are collected in `bk.misconceptions`.
 #

@@ -77,6 +77,32 @@ bk.display.table(
 # 001 stresses: 「6或7點並不是例牌。」 (translation: "a 6 or a 7 is not a natural.") The table shows "no" for 6 and 7 too.
 
 # %% [markdown] lang=zh
+# ### 先確認：標準百家樂還是變體（standard or variant）
+#
+# 本課到第 4 課教的是**標準百家樂**（standard Punto Banco）的補牌規則。來源都提醒，先看桌台是不是標準版：
+#
+# 000：「先確認畫面是否標示標準百家樂或特殊變體，因為變體可能改變牌數、傭金或和局處理方式。」
+# 000 也說：「不同桌可能採傭金、免傭或不同和局賠付，不能只憑遊戲名稱推定規則。」
+#
+# 003 的常見問題：「這些規則適用所有百家樂變體嗎？」答：「本篇以常見的標準 Punto Banco 規則為準。其他變體與特殊玩法可能不同,應以實際規則說明為準。」
+#
+# 引擎的 `bk.play` 用的就是標準規則；到了真實的桌台，先讀那一桌的規則說明。
+
+# %% [markdown] lang=en
+# ### First check: standard baccarat or a variant
+#
+# This lesson and the next two teach the drawing rules of **standard baccarat** (standard Punto Banco). The sources all say: first check that the table is the standard game.
+#
+# 000: 「先確認畫面是否標示標準百家樂或特殊變體，因為變體可能改變牌數、傭金或和局處理方式。」
+# (translation: "first check whether the screen says standard baccarat or a special variant, because a variant may change the number of cards, the commission or how ties are handled.")
+# 000 also says: 「不同桌可能採傭金、免傭或不同和局賠付，不能只憑遊戲名稱推定規則。」 (translation: "tables may use commission, no commission or different tie payouts; the rules cannot be inferred from the game's name alone.")
+#
+# 003's FAQ asks 「這些規則適用所有百家樂變體嗎？」 (translation: "do these rules apply to every baccarat variant?") and answers 「本篇以常見的標準 Punto Banco 規則為準。其他變體與特殊玩法可能不同,應以實際規則說明為準。」
+# (translation: "this page follows the common standard Punto Banco rules; other variants and special games may differ, and the actual rules as stated prevail.")
+#
+# The engine's `bk.play` uses the standard rules; at a real table, read that table's own rules first.
+
+# %% [markdown] lang=zh
 # ## 2. 例牌一出現，雙方都不補牌（both hands stop）
 #
 # 001 的例子：「例如閒家拿到4和4，合計8點；即使莊家只有2點，莊家也不會再拿第三張牌。這項規則的優先順序最高……」
@@ -101,7 +127,7 @@ bk.hand_total("4 4"), bk.is_natural(bk.hand_total("4 4"))
 # 引擎也是這樣：拿例牌點數去問補牌表，它會拒絕並說明原因（`bk.RuleError`；這裡印出英文訊息 `err.message("en")`）：
 
 # %% [markdown] lang=en
-# 002's table of the order says: 「任一方首兩張是不是 8 或 9？是 → Natural，雙方不再補牌。」 (translation: "Are either hand's first two cards 8 or 9? Yes → natural, neither hand draws again.")
+# 002's table of the order says: 「任一方首兩張是不是 8 或 9？是 → Natural，雙方不再補牌。」 (translation: "Do either hand's first two cards make 8 or 9? Yes → natural, neither hand draws again.")
 # And: 「如果首兩張已形成 Natural 8 或 9，就不應再拿莊家 3、4、5、6 點矩陣繼續判斷第三張牌。」 (translation: "If the first two cards already make a natural 8 or 9, the banker 3, 4, 5, 6 matrix must not be used to decide a third card.")
 #
 # The engine agrees: asked the drawing table about a natural total, it refuses and says why (`bk.RuleError`; the cell prints its message in English, `err.message("en")`):

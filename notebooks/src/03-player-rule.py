@@ -1,7 +1,7 @@
 # %% [markdown] lang=zh
 # # 第 3 課　閒家補牌規則（Player third-card rule）
 #
-# 沒有例牌（Natural）時，閒家（Player）先決定要不要補第三張牌（third card）。這是每一局的第二步。
+# 沒有例牌（Natural）時，先看閒家（Player）要不要補第三張牌（third card）：由固定的補牌表決定，不是閒家、下注者或荷官決定。這是每一局的第二步。
 #
 # 本課依據的來源頁：
 #
@@ -13,11 +13,13 @@
 # | 003 Taiwan Baccarat 規則書 | 「閒家 5 點 → 補第三張」、閒 7 莊 5 | 標準 Punto Banco |
 #
 # > 本課是規則教育，不是下注建議：補牌由規則自動決定，不由下注者選擇。
+#
+# > 本課教的是標準百家樂。000：「先確認畫面是否標示標準百家樂或特殊變體，因為變體可能改變牌數、傭金或和局處理方式。」（見第 2 課〈先確認：標準百家樂還是變體〉）
 
 # %% [markdown] lang=en
 # # Lesson 3 — The player's third-card rule
 #
-# When there is no natural, the Player decides first whether to draw a third card. This is the second step of every coup.
+# When there is no natural, the player's hand comes first: the fixed drawing table says whether it takes a third card. Nobody decides: not the player, the bettor or the dealer. This is the second step of every coup.
 #
 # The source pages of this lesson:
 #
@@ -29,6 +31,8 @@
 # | 003 Taiwan Baccarat rule book | "player 5 → draws a third card", player 7 and banker 5 | standard Punto Banco |
 #
 # > This lesson is rules education, not betting advice: drawing is decided by the rules, not chosen by the bettor.
+#
+# > This lesson teaches standard baccarat. 000: 「先確認畫面是否標示標準百家樂或特殊變體，因為變體可能改變牌數、傭金或和局處理方式。」 (translation: "first check whether the screen says standard baccarat or a special variant, because a variant may change the number of cards, the commission or how ties are handled"; see lesson 2, "First check: standard baccarat or a variant").
 
 # %%
 import baccarat_kit as bk
@@ -84,6 +88,30 @@ print(bcr001.explain())
 [(step.who, step.action, step.rule) for step in bcr001.steps]
 
 # %% [markdown] lang=zh
+# ### 畫面的先後不是誰先決定
+#
+# 看直播或電子桌時，畫面出現的順序可能不是這個順序。001：「觀看真人牌局時，牌面掃描、翻牌動畫或畫面資訊出現的先後，可能讓人誤以為莊家先做了決定。」
+# 它的判斷方式是：「我判斷時不會只看動畫順序，而是確認每張牌屬於閒家還是莊家，並依固定流程判斷。」
+# 「標準流程仍是：先處理兩邊起手牌、檢查例牌，再決定閒家第三張牌，最後決定莊家第三張牌。」
+#
+# 所以畫面先亮出莊家的牌，不代表莊家先「決定」了什麼：沒有人在決定，是補牌表決定；引擎記下的步驟永遠是上面這個順序。
+# 同一局 BCR-001，不論畫面怎麼呈現，步驟的先後都一樣（`who` 欄）：
+
+# %% [markdown] lang=en
+# ### The order on screen is not who decided first
+#
+# On a live or electronic table the screen may not show things in this order. 001: 「觀看真人牌局時，牌面掃描、翻牌動畫或畫面資訊出現的先後，可能讓人誤以為莊家先做了決定。」
+# (translation: "when watching a live coup, the order in which card scans, flip animations or on-screen information appear can make it look as if the banker decided first.")
+# Its way of reading a coup: 「我判斷時不會只看動畫順序，而是確認每張牌屬於閒家還是莊家，並依固定流程判斷。」 (translation: "I do not go by the order of the animation; I check whether each card belongs to the player or the banker and follow the fixed order.")
+# 「標準流程仍是：先處理兩邊起手牌、檢查例牌，再決定閒家第三張牌，最後決定莊家第三張牌。」 (translation: "the standard order is still: first both hands' starting cards and the natural check, then the player's third card, and last the banker's third card.")
+#
+# So a screen that shows the banker's cards first does not mean the banker "decided" anything: nobody decides, the drawing table does, and the steps the engine records always come in the order above.
+# The same coup BCR-001 has its steps in the same order however a screen shows it (the `who` column):
+
+# %%
+[step.who for step in bcr001.steps]
+
+# %% [markdown] lang=zh
 # ## 2. 閒家規則：0～5 補牌、6～7 停牌
 #
 # 000 的閒家補牌表：
@@ -124,7 +152,7 @@ bk.display.table([message(f"nb.col.{col}") for col in ("player-total", "player-d
 # 所以 `bk.player_draws` 只需要閒家自己的點數。
 
 # %% [markdown] lang=en
-# 002: 「閒家的判斷比莊家簡單，不需要查看莊家點數才決定自己是否補牌。」 (translation: "the player's decision is simpler than the banker's: it does not need the banker's total to decide whether to draw.")
+# 002: 「閒家的判斷比莊家簡單，不需要查看莊家點數才決定自己是否補牌。」 (translation: "judging the player's hand is simpler than the banker's: you need not look at the banker's total to know whether the player draws.")
 # So `bk.player_draws` needs only the player's own total.
 
 # %% [markdown] lang=zh
@@ -297,10 +325,10 @@ bcr006_variant = bk.play("2 2 4 4 2")
 bk.display.coups_table([("BCR-006", bcr006), (message("nb.variant-label", case="BCR-006"), bcr006_variant)])
 
 # %% [markdown] lang=zh
-# 閒家兩局都是 6 點停牌：閒家的決定只看閒家自己的點數。變的是莊家那一步（下一課的主題）。
+# 閒家兩局都是 6 點停牌：閒家補不補，只看閒家自己的點數。變的是莊家那一步（下一課的主題）。
 
 # %% [markdown] lang=en
-# In both coups the player stands on 6: the player's decision depends only on the player's own total. What changes is the banker's step (the next lesson's subject).
+# In both coups the player stands on 6: whether the player's hand draws depends only on its own total. What changes is the banker's step (the next lesson's subject).
 
 # %%
 [step.rule for step in bcr006.steps], [step.rule for step in bcr006_variant.steps]
@@ -309,7 +337,7 @@ bk.display.coups_table([("BCR-006", bcr006), (message("nb.variant-label", case="
 # ## 7. 動手試試：手牌組合器（HandBuilder）
 #
 # 預設是 BCR-006（閒2、莊2、閒4、莊3，莊家第三張 2）。換掉閒家的牌，看閒家 0～5 點與 6～7 點時，步驟說明怎麼變；
-# 每一步都寫出規則編號 和理由。
+# 每一步都寫出規則編號和理由。
 
 # %% [markdown] lang=en
 # ## 7. Try it: the hand builder (HandBuilder)

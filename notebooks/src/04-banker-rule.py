@@ -1,7 +1,7 @@
 # %% [markdown] lang=zh
 # # 第 4 課　莊家補牌規則（Banker third-card rule）
 #
-# 沒有例牌（Natural），閒家（Player）也已經按 0～5 補、6～7 停做完決定之後，輪到莊家（Banker）。
+# 沒有例牌（Natural），閒家（Player）也已經照表（0～5 補、6～7 停）補完或停牌之後，輪到莊家（Banker）。莊家同樣不做決定：補不補由補牌表決定。
 # 莊家的規則是百家樂最容易看錯的地方，因為它有**兩個分支（two branches）**：
 #
 # 1. **閒家停牌（player stood）**：閒家沒有第三張牌，莊家只看自己的點數；
@@ -20,11 +20,13 @@
 # 筆記本裡沒有另抄一份補牌表。
 #
 # > 本課是規則教育，不是下注建議：補牌由固定規則自動決定，不能預測下一局，也不改變任何一注的賭場優勢（house edge）。
+#
+# > 本課的莊家補牌表是標準百家樂的。000：「先確認畫面是否標示標準百家樂或特殊變體，因為變體可能改變牌數、傭金或和局處理方式。」001 也說免傭、Super 6 等玩法「不應直接拿來改寫標準第三張牌表」，但特定桌台另列特殊規則時，以該桌的規則說明為優先。
 
 # %% [markdown] lang=en
 # # Lesson 4 — The banker's third-card rule
 #
-# With no natural, and once the Player has made its decision (draw on 0–5, stand on 6–7), it is the Banker's turn.
+# With no natural, and once the table has dealt the Player's hand its third card or left it standing (draw on 0–5, stand on 6–7), it is the Banker's turn. The banker decides nothing either: the drawing table does.
 # The banker's rule is where baccarat is most often misread, because it has **two branches**:
 #
 # 1. **The player stood**: the player has no third card, and the banker looks only at its own total;
@@ -43,6 +45,9 @@
 # no notebook keeps its own copy of the drawing table.
 #
 # > This lesson is rules education, not betting advice: drawing is decided by fixed rules; it cannot predict the next coup and changes no bet's house edge.
+#
+# > This lesson's banker table is standard baccarat's. 000: 「先確認畫面是否標示標準百家樂或特殊變體，因為變體可能改變牌數、傭金或和局處理方式。」 (translation: "first check whether the screen says standard baccarat or a special variant, because a variant may change the number of cards, the commission or how ties are handled.")
+# 001 adds that no-commission, Super 6 and other games 「不應直接拿來改寫標準第三張牌表」 (translation: "should not be taken to rewrite the standard third-card table"), but where a particular table lists special rules of its own, that table's rules come first.
 
 # %%
 import baccarat_kit as bk
@@ -280,9 +285,31 @@ for total in (3, 4, 5, 6):
 # (translation: "even once you know '3 all but 8, 4 is 2–7, 5 is 4–7, 6 is 6–7' by heart, when reading a real coup you must still check first whether there is a natural, and whether the player really has a third card.")
 
 # %% [markdown] lang=zh
+# ### 補牌表要背起來才能玩嗎？
+#
+# 004 的常見問題正好問這件事：「第三張牌規則需要背起來才能玩嗎？」它的回答是：
+#
+# > 完全不用。發牌與補牌都由系統自動處理，你不背也照樣能玩。懂這套規則的好處只是讓你看得懂桌上的牌為什麼這樣翻，下注時心裡更有底，並不會改變任何結果。
+#
+# 001 也說：「只要沿著這三步走，就不用在直播牌局中硬背一張沒有前後關係的複雜表格。」上面的記法是為了**看懂**牌局，不是玩的條件；
+# 本課程的每一個「補／停」也都是問引擎（`bk.banker_draws`），不是背出來的。
+
+# %% [markdown] lang=en
+# ### Must you learn the table by heart to play?
+#
+# 004's FAQ asks exactly this: 「第三張牌規則需要背起來才能玩嗎？」 (translation: "do you need to memorise the third-card rules to play?") Its answer:
+#
+# > 完全不用。發牌與補牌都由系統自動處理，你不背也照樣能玩。懂這套規則的好處只是讓你看得懂桌上的牌為什麼這樣翻，下注時心裡更有底，並不會改變任何結果。
+# >
+# > *Translation:* "Not at all. Dealing and drawing are handled automatically by the system; you can play without memorising anything. The only benefit of knowing the rules is that you understand why the cards on the table are turned as they are and bet with a clearer head; it changes no result."
+#
+# 001 also says: 「只要沿著這三步走，就不用在直播牌局中硬背一張沒有前後關係的複雜表格。」 (translation: "follow these three steps and you need not cram, during a live coup, a complicated table with no order to it.")
+# The ways to remember above are for **reading** a coup, not a condition for playing; and every "draws / stands" in this course is asked of the engine (`bk.banker_draws`), not recited.
+
+# %% [markdown] lang=zh
 # ## 6. 來源的範例
 #
-# 000 的「百家樂補牌實際判斷範例」只給了點數與第三張牌（沒有給整副牌），所以這裡直接問引擎莊家那一步。
+# 000 的「百家樂補牌實際判斷範例」只給了點數與第三張牌（沒有給出這一局的每一張牌），所以這裡直接問引擎莊家那一步。
 #
 # **範例2：閒家第三張為8、莊家3點**
 #
@@ -291,7 +318,7 @@ for total in (3, 4, 5, 6):
 # %% [markdown] lang=en
 # ## 6. The sources' examples
 #
-# 000's 「百家樂補牌實際判斷範例」 (translation: "worked examples of drawing decisions") give only totals and the third card (not the whole deck), so the engine is asked about the banker's step directly.
+# 000's 「百家樂補牌實際判斷範例」 (translation: "worked examples of drawing decisions") give only totals and the third card (not every card of the coup), so the engine is asked about the banker's step directly.
 #
 # **Example 2: the player's third card is 8, the banker has 3**
 #
@@ -378,7 +405,7 @@ bk.display.table([message(f"nb.col.{col}") for col in
 # %% [markdown] lang=zh
 # ## 7. 一整局：BCR-002「莊3：閒第三張8與9的翻轉」
 #
-# 000 的 BCR-002 給了整副牌：「閒2+3=5，莊A+2=3；牌靴下一張先假設8。」
+# 000 的 BCR-002 給了這一局的每一張牌：「閒2+3=5，莊A+2=3；牌靴下一張先假設8。」
 # 發牌順序是閒、莊、閒、莊，所以牌序是 `2 A 3 2 8`：
 
 # %% [markdown] lang=en

@@ -16,7 +16,7 @@
 # %% [markdown] lang=en
 # # Lesson 5 — BCR-001 to BCR-008: worked hands and one-change variants
 #
-# Source 000, 「百家樂補牌規則」 (translation: "Baccarat drawing rules"), lists in its section 「從發牌到勝負：完整補牌判定庫」 (translation: "from the deal to the result: a complete library of drawing decisions") eight full hands, **BCR-001 to BCR-008**,
+# Source 000, 「百家樂補牌規則」 (translation: "Baccarat drawing rules"), lists in its section 「從發牌到勝負：完整補牌判定庫」 (translation: "from the deal to the result: a complete library of drawing decisions") eight full coups, **BCR-001 to BCR-008**,
 # each with a "change one condition" variant. The source states (quoted in Chinese; the English is our translation):
 #
 # > 以下都是教學牌局，不是真實投注紀錄。適用標準百家樂補牌：先檢查首兩張自然8／9，再處理閒家，
@@ -24,7 +24,7 @@
 # >
 # > *Translation:* "These are all teaching hands, not records of real bets. Standard baccarat drawing applies: first check the first two cards for a natural 8/9, then deal with the player, and last look up the original table with 'the banker's first-two-card total + the value of the player's third card'. An 8/9 after a third card is not a natural. Basis: Pennsylvania Code §631a.11."
 #
-# This lesson has the rules engine play every hand step by step (`coup.explain()`), with its variant beside it,
+# This lesson has the rules engine play every coup step by step (`coup.explain()`), with its variant beside it,
 # to see **what was changed** and **what flipped**. The cards are in deal order:
 # player 1, banker 1, player 2, banker 2, then the player's third card and the banker's third card. For example BCR-001, 「發牌依序閒2、莊3、閒3、莊4」 (translation: "dealt in order player 2, banker 3, player 3, banker 4"), with the player drawing a 4, is written `2 3 3 4 4`.
 #
@@ -54,7 +54,7 @@ bcr = [case for case in catalogue.by_source("000") if case.id.startswith("BCR-")
 #
 # ## The case viewer: all eight hands, step by step
 #
-# The case viewer (CaseViewer) below holds BCR-001 to BCR-008 only. Pick a hand and press "next step" to see how the engine plays it;
+# The case viewer (CaseViewer) below holds BCR-001 to BCR-008 only. Pick a coup and press "next step" to see how the engine plays it;
 # the source's words are on the left, the engine's steps on the right. Press "change one condition" to switch to the variant and step through what flipped.
 # From the keyboard: Tab moves to the drop-down, ↑/↓ change the case.
 
@@ -63,13 +63,13 @@ viewer = bk.widgets.CaseViewer("BCR-001", cases=[case.id for case in bcr], lang=
 viewer
 
 # %% [markdown] lang=zh
-# 接下來每一節是一手牌的整張對照表：左欄是 000 的原文（變化題是它「只改一個條件」的那一句），
+# 接下來每一節是一局的整張對照表：左欄是 000 的原文（變化題是它「只改一個條件」的那一句），
 # 右欄是引擎依發牌順序一步一步打出來的結果，最後一行是引擎比較兩局後「翻轉了什麼」。
 
 # %% [markdown] lang=en
-# Each section below is one hand's full comparison: the left column is 000's words, in Chinese (for a variant, its "change one condition" sentence, shown in English),
+# Each section below is one coup's full comparison: the left column is 000's words, in Chinese (for a variant, its "change one condition" sentence, shown in English),
 # the right column the engine's result step by step in deal order, and the last line what the engine found flipped between the two coups.
-# Each section's first paragraph gives the hand in English.
+# Each section's first paragraph gives the coup in English, and each card gives the kit's English translation under 000's Chinese words.
 
 # %% [markdown] lang=zh
 # ## BCR-001｜閒5補到9、莊7停牌
@@ -129,7 +129,7 @@ bk.widgets.case_card("BCR-002", lang=LANG)
 # 「莊家不是0～5一律補」：莊 4 遇閒第三張 A（牌值 1）停牌；變化題改成 2，莊 4 就補。
 
 # %% [markdown] lang=en
-# ## BCR-003: banker 4, a third card 1 does not draw, 2 does
+# ## BCR-003: banker 4 stands on a player third card of 1 and draws on a 2
 #
 # "A banker 0–5 does not always draw": banker 4 facing a player third card A (value 1) stands; the variant makes it a 2, and banker 4 draws.
 
@@ -213,7 +213,7 @@ bk.widgets.case_card("BCR-008", lang=LANG)
 # %% [markdown] lang=en
 # ## All eight hands at once: the engine beside the source
 #
-# Each row is one hand (or its variant): the deal order, the totals and result the engine works out, and the result the source claims.
+# Each row is one coup (or its variant): the deal order, the totals and result the engine works out, and the result the source claims.
 
 # %%
 bk.display.table(
@@ -262,7 +262,7 @@ print(bk.widgets.plain_text(demo.settlement))
 # %% [markdown] lang=en
 # ## Self-check
 #
-# This question set uses hands the sources do **not** give: play each one yourself step by step; remembering the BCR answers will not help.
+# This question set uses coups the sources do **not** give (each question says it is the kit's own): play each one yourself step by step; remembering the BCR answers will not help.
 # The questions are a named question set in the course data (`Quiz.lesson("05")`); every correct answer is computed by the rules engine when the quiz is built, so this cell shows no answer.
 # Each question is scored on the **first answer submitted**; a wrong answer shows the correct one and the common misconception behind it, and answers after that no longer count. At the end there is a summary, and "start again" resets the quiz.
 

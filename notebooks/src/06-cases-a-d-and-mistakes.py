@@ -54,9 +54,9 @@ tw = [catalogue[f"TW-{x}"] for x in "ABCD"]
 # ## 1. 002's cases A–D: only whether the banker draws
 #
 # 002: 「最容易犯的錯誤是先看到『莊家 5 點』就直接決定補或停。正確做法應先問：閒家有沒有第三張？如果有，第三張的百家樂點值是多少？」
-# *Translation:* "The easiest mistake is to see 'banker 5' and decide at once to draw or stand. The right way is to ask first: does the player have a third card? If so, what is its baccarat value?"
+# *Translation:* "The most common mistake is to see 'banker 5' and decide at once to draw or stand. The right way is to ask first: does the player have a third card? If so, what is its baccarat value?"
 #
-# In the cards below, the left side is the source's givens and verdict (its words in Chinese), the right side the engine's decision, reason and rule id.
+# In the cards below, the left side is the source's givens and verdict (its words in Chinese, with the kit's English translation beneath), the right side the engine's decision, reason and rule id.
 
 # %%
 viewer = bk.widgets.CaseViewer("HK-A", cases=[c.id for c in hk + tw], lang=LANG)
@@ -137,7 +137,7 @@ bk.widgets.case_card("TW-D", lang=LANG)
 # ### 同一個問題，兩組都有
 #
 # 002 的案例 A（莊 3 遇閒第三張 8）和 003 的牌例 C（閒 4 補 8、莊 3 停）用的是**同一格規則**。
-# `cases coverage` 從引擎的規則編號 算出每一格有哪些案例：
+# `cases coverage` 從引擎的規則編號算出每一格有哪些案例：
 
 # %% [markdown] lang=en
 # ### The same question in both sets

@@ -23,7 +23,7 @@
 #
 # | Page | What it gives | Rules it cites |
 # |---|---|---|
-# | 004 beginner's overview | a banker bet of 100 gets back 195, player pays 1:1, a tie returns the stake, no-commission (004 says 「免水」, translation: "no water") and Super 6 (「超級 6」, translation: "super 6"), side bets (004 says 「副注」, translation: "side bets") settled separately | (cites no rules) |
+# | 004 beginner's overview | a banker bet of 100 gets back 195, player pays 1:1, a tie returns the stake, no-commission (004 says 「免水」, translation: "commission-free"; 「抽水」, literally "drawing water", is 004's word for the commission) and Super 6 (「超級 6」, translation: "super 6"), side bets (004 says 「副注」, translation: "side bets") settled separately | (cites no rules) |
 # | 000 「百家樂補牌規則」 (translation: "Baccarat drawing rules") | BCR-001's stake and return, the table of bet areas, the minimum unit and rounding of commission, void rounds, the bookkeeping trail (bet details, winnings, commission, balance) | Pennsylvania Code Chapter 631a (§631a.6, .8, .9, .12, bet definitions); Singapore GRA Commission Baccarat (RWS) Game Rules v4 |
 #
 # > This lesson is rules education, not betting advice. 004: 「三種押法長期的期望值都是負的」 (translation: "all three bets have a negative expectation in the long run"); the way bets are settled does not change that.
@@ -133,18 +133,23 @@ line = banker_100.lines[0]
 line.winnings + line.commission, line.commission, line.returned
 
 # %% [markdown] lang=zh
-# ## 4. 和局（tie）：莊、閒主注退回
+# ## 4. 和局（tie）：莊、閒主注通常退回
 #
 # 004：「莊閒點數相同就是和局，這時押莊、押閒的注原額退回，不算輸也不算贏，只有押『和』的人才賠。」
+# 這是「標準規則下」的說法；兩個來源都留了餘地。000：「標準桌通常退回未命中的莊、閒主注，但附加注與特殊桌可能另有規定。」
+# 004 也說押莊、押閒的注「通常會原注退還」。本課的標準傭金桌（`bk.settle` 的預設）照標準桌退回主注；實際的桌台要看它的派彩表與結算規則。
 #
 # 000 的 **BCR-002**（閒2+3=5，莊A+2=3；閒取8，最後3；莊3遇閒第三張8停牌；「3=3為和」）。
 # 假設押閒 100、押莊 100、押和 10（金額是教學假設）：
 
 # %% [markdown] lang=en
-# ## 4. Ties: the banker and player bets come back
+# ## 4. Ties: the banker and player bets usually come back
 #
 # 004: 「莊閒點數相同就是和局，這時押莊、押閒的注原額退回，不算輸也不算贏，只有押『和』的人才賠。」
 # *Translation:* "When banker and player have the same total it is a tie: banker and player bets are returned in full, neither lost nor won; only those who bet on 'tie' are paid."
+# That is what happens "under standard rules", and both sources leave room. 000: 「標準桌通常退回未命中的莊、閒主注，但附加注與特殊桌可能另有規定。」
+# (translation: "a standard table usually returns the banker and player main bets that did not win, but side bets and special tables may have rules of their own.")
+# 004 too says banker and player bets 「通常會原注退還」 (translation: "are usually returned in full"). This lesson's standard commission table (`bk.settle`'s default) returns the main bets as a standard table does; at a real table, read its pay table and settlement rules.
 #
 # 000's **BCR-002** (player 2+3 = 5, banker A+2 = 3; the player draws an 8 and ends on 3; banker 3 facing a player third card 8 stands; 「3=3為和」, translation: "3 = 3 is a tie").
 # Suppose 100 on player, 100 on banker and 10 on tie (teaching amounts):
@@ -498,8 +503,8 @@ HTML(demo_super6.settlement.value)
 # |---|---|---|
 # | 閒 100（BCR-001） | 閒勝 | 返還 200 |
 # | 莊 100（BCR-008） | 莊勝 | 扣傭金 5，返還 195（004） |
-# | 莊、閒（BCR-002） | 和局 | 原額退回；和注另外派彩 |
-# | 莊 100（本課的 Super 6 免傭表） | 莊 6 點勝 | 只賠一半：淨贏 50，返還 150（其他免傭桌可能另有補償規則） |
+# | 莊、閒（BCR-002） | 和局 | 本課的標準桌：原額退回（000：標準桌「通常」退回，特殊桌可能另有規定）；和注另外派彩 |
+# | 莊 100（本課的 Super 6 免傭表） | 莊 6 點勝 | 只賠一半：淨贏 50，返還 150（免傭桌只是其中一種：其他免傭桌可能降低別的派彩，或採其他補償規則） |
 # | 閒對、莊對 | 首兩張牌面相同（如 BCR-008 的 4、4） | 與主注分開結算 |
 # | 適用下注（依桌規） | 作廢局 | 取消結算並退回（`void=True` 退回傳入的每一注） |
 #
@@ -512,8 +517,8 @@ HTML(demo_super6.settlement.value)
 # |---|---|---|
 # | player 100 (BCR-001) | player wins | returns 200 |
 # | banker 100 (BCR-008) | banker wins | commission 5, returns 195 (004) |
-# | banker, player (BCR-002) | tie | returned in full; the tie bet is paid separately |
-# | banker 100 (this lesson's Super 6 no-commission table) | banker wins on 6 | pays only half: net win 50, returns 150 (other no-commission tables may use another compensating rule) |
+# | banker, player (BCR-002) | tie | this lesson's standard table returns them in full (000: a standard table "usually" does; special tables may have rules of their own); the tie bet is paid separately |
+# | banker 100 (this lesson's Super 6 no-commission table) | banker wins on 6 | pays only half: net win 50, returns 150 (only one kind of no-commission table: others may pay less elsewhere or use some other compensating rule) |
 # | player pair, banker pair | the first two cards have the same rank (like BCR-008's 4, 4) | settled separately from the main bets |
 # | applicable bets (by the table's rules) | void round | settlement cancelled and the bets returned (`void=True` returns every bet passed) |
 #

@@ -30,7 +30,7 @@
 #
 # | Page | What this lesson uses |
 # |---|---|
-# | 004 beginner's overview | why banker bets pay 5% commission, no-commission (004 says 「免水」, translation: "no water") and Super 6, 6 and 8 decks, 「三種押法長期的期望值都是負的」 (translation: "all three bets have a negative expectation in the long run") |
+# | 004 beginner's overview | why banker bets pay 5% commission, no-commission (004 says 「免水」, translation: "commission-free"; 「抽水」, literally "drawing water", is 004's word for the commission) and Super 6, 6 and 8 decks, 「三種押法長期的期望值都是負的」 (translation: "all three bets have a negative expectation in the long run") |
 # | 000 「百家樂補牌規則」 (translation: "Baccarat drawing rules") | burn, cut card, a road is 「只是歷史結果紀錄」 (translation: "only a record of past results") |
 # | 003 Taiwan Baccarat rule book | 「不代表任何投注策略能改變遊戲的數學期望」 (translation: "does not mean any betting strategy can change the game's mathematical expectation") |
 # | published exact values | the Wizard of Odds baccarat appendix; E. O. Thorp & W. E. Walden (1966), *A Favorable Side Bet in Nevada Baccarat* |
@@ -216,11 +216,17 @@ plt.show()
 # %% [markdown] lang=zh
 # ### 連莊、連閒：與「各局獨立」比一比
 #
+# 000 提醒：「注意：莊與閒只是下注區名稱，不能用名稱推斷哪邊一定較容易連續勝出。」
+# 「莊」不是賭場的一方，名稱也不帶來連勝；下面用模擬來檢查。
+#
 # 如果路單有預測力，連莊之後開莊的頻率就會和平常不同。以 5000 靴模擬（不計和局）：
 # 連續 k 局莊（或閒）之後，下一局開莊的頻率，與「各局獨立」時應有的 P(莊 | 非和局) 比較。
 
 # %% [markdown] lang=en
 # ### Streaks against independence
+#
+# 000 warns: 「注意：莊與閒只是下注區名稱，不能用名稱推斷哪邊一定較容易連續勝出。」 (translation: "note: banker and player are only the names of bet areas;
+# the names do not tell which side is bound to win more easily in a row.") The banker is not the casino's side, and a name brings no streaks; the simulation checks it.
 #
 # If roads predicted anything, banker would come up more (or less) often after a banker streak. Over 5000 simulated
 # shoes (ties left out): how often the next coup is a banker win after k banker (or player) wins in a row, beside
@@ -287,7 +293,8 @@ plt.show()
 # %% [markdown] lang=zh
 # 這張表說的事：
 #
-# * 莊、閒幾乎從不轉為押注者占優（表中「期望值為正的局」不到 1%，而且幅度極小）。
+# * 莊、閒主注很少轉為押注者占優：表中「期望值為正的局」三列主注只占 0.30%～0.51%，是**罕見**的時刻；
+#   但出現時幅度並不小（「看到的最佳期望值」為 +5.7%～+6.9%）。
 # * 和局與對子這些旁注，偶爾在**牌靴末段**出現期望值為正的時刻；但這些時刻很少，而且只有**完美知道剩下每一張牌**
 #   （連燒掉、沒有人看過的牌也知道）的人才看得到。真實的算牌者做不到。
 # * 每一注「每局都押」的平均期望值都是負的（第四欄）；一靴開始時也都是負的（第二欄）。
@@ -302,7 +309,8 @@ plt.show()
 # %% [markdown] lang=en
 # What the table says:
 #
-# * Banker and player almost never favour the bettor (the "positive expectation" share is under 1%, and tiny when it happens).
+# * The banker and player bets rarely favour the bettor: in the three main-bet rows the share of coups with a positive expectation is only 0.30% to 0.51%.
+#   Such coups are **rare**, but not small when they come (the best expectation seen is +5.7% to +6.9%).
 # * The tie and pair side bets now and then have a positive expectation **late in a shoe**; but such moments are rare, and only someone who
 #   **knows every card left** (even the burned ones nobody saw) can see them. A real counter cannot.
 # * Every bet's average expectation when betting every coup is negative (fourth column), and so is its expectation at the start of a shoe (second column).

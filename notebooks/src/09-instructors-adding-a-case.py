@@ -41,7 +41,7 @@ folder = Path("my-cases")
 folder.mkdir()
 
 # %% [markdown] lang=zh
-# ## 1. 寫一個完整牌局（full hand）
+# ## 1. 寫一個完整牌局（full coup）
 #
 # `cards` 依**發牌順序**（deal order）：閒1、莊1、閒2、莊2，再閒家第三張、莊家第三張。
 # 這是講師自編的教學牌局（source 寫 `instructor`），用來補上目錄還沒有的「莊 4 遇閒第三張 8」；
@@ -49,10 +49,10 @@ folder.mkdir()
 # 以及任何想強調的步驟（`banker_decision` …）。
 
 # %% [markdown] lang=en
-# ## 1. Writing a full hand
+# ## 1. Writing a full coup
 #
 # `cards` are in **deal order**: player 1, banker 1, player 2, banker 2, then the player's third card and the banker's third card.
-# This is a teaching hand the instructor made up (its source is `instructor`), adding "banker 4 facing a player third card 8", which the catalogue did not have yet;
+# This is a teaching coup the instructor made up (its source is `instructor`), adding "banker 4 facing a player third card 8", which the catalogue did not have yet;
 # its variant changes only the player's third card. The claims to check: `winner`, `player_total`, `banker_total` (required),
 # and any step worth stressing (`banker_decision` …). Each text is given in both languages (`title.zh`, `title.en`…), so the case reads right in both editions of the course.
 
@@ -68,7 +68,7 @@ basis = "Pennsylvania Code §631a.11"
 title.zh = "莊4：閒第三張8停牌、7補牌"
 title.en = "Banker 4: stands on a player third card 8, draws on 7"
 assumptions.zh = "標準補牌；講師自編的教學牌局"
-assumptions.en = "Standard drawing rules; a teaching hand made up by the instructor."
+assumptions.en = "Standard drawing rules; a teaching coup made up by the instructor."
 cards = "A 2 3 2 8"
 player_first_total = 4
 banker_first_total = 4
@@ -142,7 +142,7 @@ viewer.show_all()
 viewer.case_id, viewer.coup.winner, viewer.finished
 
 # %% [markdown] lang=zh
-# 新案例補上了莊家矩陣（banker matrix）的哪些格子？`cases coverage` 從引擎的規則編號 計算：
+# 新案例補上了莊家矩陣（banker matrix）的哪些格子？`cases coverage` 從引擎的規則編號計算：
 
 # %% [markdown] lang=en
 # Which squares of the banker matrix does the new case cover? `cases coverage` works it out from the engine's rule ids:
@@ -156,7 +156,7 @@ after = catalogue.coverage()
 # ## 4. 一個故意寫錯的宣稱（a deliberately wrong claim）
 #
 # 把 BCR-004 的變化題抄錯：閒家第三張寫成 3（原題的牌），卻仍宣稱莊家補到 8 而勝。
-# 引擎會指出檔案、案例、哪一項宣稱、它算出的值，以及理由（從引擎的規則編號 產生）。
+# 引擎會指出檔案、案例、哪一項宣稱、它算出的值，以及理由（從引擎的規則編號產生）。
 
 # %% [markdown] lang=en
 # ## 4. A deliberately wrong claim
@@ -339,7 +339,7 @@ quiz = bk.widgets.Quiz([
                    "en": "A source says only 'player 5 → third card 8; banker 3 → stands', with no cards. How do you add it?"},
         "options": [
             {"zh": "寫成部分案例：只放點數、第三張牌值與判定", "en": "as a partial case: totals, third-card value, decision"},
-            {"zh": "補上幾張合理的牌，寫成完整牌局", "en": "make up plausible cards and write a full hand"},
+            {"zh": "補上幾張合理的牌，寫成完整牌局", "en": "make up plausible cards and write a full coup"},
         ],
         "answer": 0,
         "explain": {"zh": "不補造來源沒有給的牌；引擎會查核部分案例的每一項宣稱。",

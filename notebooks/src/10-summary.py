@@ -54,12 +54,20 @@ bk.display.table([message(f"nb.col.{col}") for col in ("step", "rule-table", "ex
 # %% [markdown] lang=zh
 # ## 2. 結算（settlement）
 #
-# 押 100 在各種結果下拿回多少（`bk.settle`；「本課的免傭表」是 004 描述的 Super 6 版本，其他免傭桌可能另有補償規則）：
+# 押 100 在各種結果下拿回多少（`bk.settle`；「本課的免傭表」是 004 描述的 Super 6 版本，其他免傭桌可能降低別的派彩，或採其他補償規則）。
+# 和局的兩列照本課程的標準桌退回主注；000 說標準桌「通常」退回，特殊桌可能另有規定。
+#
+# 前兩列是來源的牌局（BCR-001、BCR-008）；**和局與莊 6 點勝的三列是本套件自編的教學牌局**（`4 4 3 3`、`2 3 3 3 K`），
+# 來源沒有給這樣的完整牌局（第 7 課也說「本課不編一局」），所以表中標明「本套件自編」。
 
 # %% [markdown] lang=en
 # ## 2. Settlement
 #
-# What a bet of 100 gets back in each outcome (`bk.settle`; "this course's no-commission table" is the Super 6 version 004 describes; other no-commission tables may use another compensating rule):
+# What a bet of 100 gets back in each outcome (`bk.settle`; "this course's no-commission table" is the Super 6 version 004 describes; other no-commission tables may pay less elsewhere or use some other compensating rule).
+# The two tie rows return the main bets as this course's standard table does; 000 says a standard table "usually" does, and special tables may have rules of their own.
+#
+# The first two rows are the sources' coups (BCR-001, BCR-008); **the tie and banker-wins-on-6 rows are teaching coups made up by this kit** (`4 4 3 3`, `2 3 3 3 K`):
+# the sources give no such complete coup (lesson 7 says so and makes none up), so the table marks them "made up by this kit".
 
 # %%
 examples = [
