@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from baccarat_kit.cli import main
-from baccarat_kit.grading.sandbox import bwrap
 from baccarat_kit.grading import grade as g
 from baccarat_kit.grading.report import feedback as fb
+from baccarat_kit.grading.sandbox import bwrap
 from baccarat_kit.grading.term import gradebook as gb
 from baccarat_kit.i18n import both
 
