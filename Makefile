@@ -2,13 +2,14 @@
 #   make lab   -> creates .venv, installs the kit, copies the course into workspace/ (yours,
 #                 git-ignored) and opens JupyterLab on it
 #   make test  -> same environment, then ruff and every test (library, doctests, notebooks)
+#   make test-fast -> the inner loop: ruff, library, grading (no browser), nbval
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 BIN := $(VENV)/bin
 PYTEST_TMP ?= $(CURDIR)/.pytest-tmp
 
-.PHONY: venv lab test lint typecheck clean
+.PHONY: venv lab test test-fast lint typecheck clean
 
 venv: $(VENV)/.installed
 
@@ -98,8 +99,29 @@ typecheck: venv
 	$(BIN)/mypy --strict --follow-imports=silent $(ENGINE)
 
 # The Lite site and the hub's proxy are built/installed first (cached: fast the second time).
+# pytest runs on JOBS pytest-xdist workers (every test still runs): each test file goes whole to
+# one worker (its module fixtures, a graded batch or a built wheel, are made once), all browser
+# tests to one worker (one JupyterLab, one Chromium); see tests/conftest.py. JOBS=0 runs them in
+# one process. nbval stays serial (above).
+JOBS ?= 2
+XDIST = $(if $(filter 0,$(JOBS)),-p no:xdist,-n $(JOBS) --dist loadfile)
+PYTEST_ARGS ?=
 test: venv lint typecheck lite hub-deps
-	$(PY) -m pytest --basetemp=$(PYTEST_TMP) tests baccarat_kit --doctest-modules
+	$(PY) -m pytest $(XDIST) --basetemp=$(PYTEST_TMP) $(PYTEST_ARGS) tests baccarat_kit --doctest-modules
+ifneq ($(NOTEBOOKS),)
+	$(PY) -m pytest --basetemp=$(PYTEST_TMP)/nb $(NBVAL) $(NOTEBOOKS)
+endif
+
+# The inner loop (a few minutes on a warm venv): ruff, the library with its doctests, the grader
+# (sandbox included, browser left out) and nbval. Not here, but in make test: the browser tests
+# (JupyterLab, Voila, the Lite site, the hub), the packaging tests (fresh venvs from the built
+# wheel), mypy and the Lite build.
+FAST_IGNORE := --ignore=tests/browser --ignore=tests/test_packaging.py --ignore=tests/test_packaging_delivery.py
+.PHONY: test-fast
+test-fast: venv lint
+	mkdir -p $(PYTEST_TMP)
+	$(PY) -m pytest $(XDIST) --basetemp=$(PYTEST_TMP)/fast $(FAST_IGNORE) $(PYTEST_ARGS) tests baccarat_kit \
+		--doctest-modules
 ifneq ($(NOTEBOOKS),)
 	$(PY) -m pytest --basetemp=$(PYTEST_TMP)/nb $(NBVAL) $(NOTEBOOKS)
 endif

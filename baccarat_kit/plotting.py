@@ -27,15 +27,45 @@ _CJK_FONTS = ("Noto Sans CJK TC", "Noto Sans CJK JP", "Noto Sans CJK SC", "Noto 
 
 
 def pyplot() -> Any:
-    """``matplotlib.pyplot``, imported on first use."""
-    import matplotlib.pyplot as plt
+    """``matplotlib.pyplot``, imported on first use; without matplotlib, a
+    :class:`ModuleNotFoundError` that names the extra to install (``[plots]``, in ``[lab]``).
 
+    >>> import sys, builtins
+    >>> real = builtins.__import__
+    >>> def no_matplotlib(name, *args, **kwargs):
+    ...     if name.partition(".")[0] == "matplotlib":
+    ...         raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+    ...     return real(name, *args, **kwargs)
+    >>> builtins.__import__ = no_matplotlib
+    >>> try:
+    ...     pyplot()
+    ... except ModuleNotFoundError as err:
+    ...     print(err.name, "|", str(err).split(" / ")[1])
+    ... finally:
+    ...     builtins.__import__ = real
+    matplotlib | Pictures need matplotlib, the optional extra [plots] (included in [lab]): run pip install "baccarat-kit[plots]"
+    """
+    try:
+        import matplotlib.pyplot as plt
+    except ModuleNotFoundError as err:
+        if (err.name or "").partition(".")[0] != "matplotlib":
+            raise
+        raise missing_matplotlib() from err
     return plt
+
+
+def missing_matplotlib() -> ModuleNotFoundError:
+    """The error for a picture asked for without matplotlib: both languages, Chinese first."""
+    from .i18n import both
+
+    text = both("plots.missing")
+    return ModuleNotFoundError(f"{text['zh']} / {text['en']}", name="matplotlib")
 
 
 @cache
 def cjk_font() -> Any:
     """A font with Traditional Chinese glyphs, if one is installed (else None)."""
+    pyplot()  # (the error naming the extra, when matplotlib is missing)
     from matplotlib import font_manager
 
     names = {f.name: f.fname for f in font_manager.fontManager.ttflist}

@@ -324,11 +324,11 @@ def run_lengths(shoes: Simulation | str | Iterable[Any], max_len: int = 10,
 def plot_bead_plate(outcomes: str | Iterable[Any], ax: Any = None, lang: str | None = None,
                     rows: int = 6) -> Any:
     """Draw the bead plate (珠盤路) of ``outcomes``; returns the matplotlib axes."""
-    from matplotlib.patches import Circle
-
     from .i18n import message
 
-    plt = pyplot()
+    plt = pyplot()  # first: without matplotlib, the error that names the extra
+    from matplotlib.patches import Circle
+
     lang, font = fonts(lang)
     beads = bead_plate(outcomes, rows)
     cols = max((c for c, _, _ in beads), default=0) + 1
@@ -350,11 +350,11 @@ def plot_big_road(outcomes: str | Iterable[Any], ax: Any = None, lang: str | Non
     Hollow red circles for banker, blue for player; a green slash across a circle for each
     tie after it (with the count when there were several).
     """
-    from matplotlib.patches import Circle
-
     from .i18n import message
 
-    plt = pyplot()
+    plt = pyplot()  # first: without matplotlib, the error that names the extra
+    from matplotlib.patches import Circle
+
     lang, font = fonts(lang)
     cells = big_road(outcomes, rows)
     cols = max((c.col for c in cells), default=0) + 1

@@ -247,19 +247,54 @@ for _name in [m for m in sys.modules if m.partition(".")[0] in ("numpy", "matplo
 """
 
 
+KERNEL_ATTEMPTS = 3
+"""How many fresh kernels one notebook may take: on a loaded machine a kernel can lose its TCP
+ports to another process between jupyter_client choosing them and the kernel binding them
+(``ZMQError: Address already in use``, then ``Kernel didn't respond in 60 seconds``)."""
+
+
+def lost_kernel(error: BaseException) -> bool:
+    """Whether ``error`` says the kernel never came up or died (worth a fresh kernel), not that
+    the notebook is wrong (its cells' errors are recorded, never raised: allow_errors)."""
+    from nbclient.exceptions import DeadKernelError
+
+    if isinstance(error, DeadKernelError) or type(error).__name__ == "ZMQError":
+        return True
+    text = str(error)
+    return isinstance(error, RuntimeError) and ("Kernel didn't respond" in text or "Kernel died" in text)
+
+
+def execute_with_retry(run: Any, what: str, attempts: int = KERNEL_ATTEMPTS) -> Any:
+    """``run()`` (one execution with a fresh kernel), again while its kernel is lost, at most
+    ``attempts`` times in all; the last loss is raised."""
+    for attempt in range(1, attempts + 1):
+        try:
+            return run()
+        except Exception as error:
+            if not lost_kernel(error) or attempt == attempts:
+                raise
+            print(f"  {what}: the kernel was lost ({type(error).__name__}: {error}); "
+                  f"a fresh kernel, attempt {attempt + 1} of {attempts}", file=sys.stderr)
+    raise AssertionError("unreachable")
+
+
 def blocked_cells(nb_path: Path) -> list[int]:
     """Indices of code cells that fail when numpy and matplotlib cannot be imported."""
     import nbformat
     from nbclient import NotebookClient
 
-    nb = nbformat.read(nb_path, as_version=4)
-    guard = nbformat.v4.new_code_cell(BLOCK)
-    nb.cells.insert(0, guard)
-    for cell in nb.cells:
-        if cell.cell_type == "code":
-            cell.outputs = []
-    NotebookClient(nb, timeout=120, allow_errors=True, kernel_name="python3",
-                   resources={"metadata": {"path": str(nb_path.parent)}}).execute()
+    def run() -> Any:
+        nb = nbformat.read(nb_path, as_version=4)
+        guard = nbformat.v4.new_code_cell(BLOCK)
+        nb.cells.insert(0, guard)
+        for cell in nb.cells:
+            if cell.cell_type == "code":
+                cell.outputs = []
+        NotebookClient(nb, timeout=120, allow_errors=True, kernel_name="python3",
+                       resources={"metadata": {"path": str(nb_path.parent)}}).execute()
+        return nb
+
+    nb = execute_with_retry(run, nb_path.name)
     failed = []
     for index, cell in enumerate(nb.cells[1:]):
         if cell.cell_type == "code" and any(o.get("output_type") == "error" for o in cell.outputs):

@@ -236,18 +236,26 @@ def test_a_learners_saved_answer_leaves_the_repository_clean(tmp_path: Path) -> 
     # The repository's tests read the tracked course, never workspace/: the check that the
     # learner copies match their sources still passes, and no test or notebook is collected
     # from the workspace.
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-         f"--basetemp={tmp_path / 'bt'}", "tests/test_grading_release.py"],
-        cwd=clone, capture_output=True, text=True)
-    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    # (what tests/test_grading_release.py checks, run in this process on the clone: a second
+    # pytest here cost ~30 s of start-up for the same comparison)
+    assert main(["release", str(clone / "exercises" / "source"), "--out", str(tmp_path / "released")]) == 0
+    released = sorted(tmp_path.joinpath("released").glob("*.ipynb"))
+    assert released and [p.name for p in released] == sorted(p.name for p in (clone / "exercises").glob("*.ipynb"))
+    for made in released:
+        assert made.read_text(encoding="utf-8") == (clone / "exercises" / made.name).read_text(encoding="utf-8")
+    # Collected from the top of the clone, with nbval on (every notebook pytest meets is an item):
+    # the course's notebooks are, the workspace's copies and a test file of the learner's are
+    # not. (Only the folders beside tests/: importing the whole suite to list it took ~100 s.)
+    (clone / "workspace" / "test_mine.py").write_text("def test_mine():\n    pass\n", encoding="utf-8")
     collected = subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
-         f"--basetemp={tmp_path / 'bt2'}"],
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+         "--nbval", "--nbval-current-env", f"--basetemp={tmp_path / 'bt2'}", "--ignore=tests",
+         "--ignore=baccarat_kit", "."],
         cwd=clone, capture_output=True, text=True)
-    assert collected.returncode == 0, collected.stdout[-2000:]
+    assert collected.returncode == 0, collected.stdout[-2000:] + collected.stderr[-2000:]
     items = [line for line in collected.stdout.splitlines() if "::" in line]
-    assert items and not [i for i in items if i.startswith("workspace")], items[:5]
+    assert any(i.startswith("notebooks/") for i in items), items[:5]
+    assert not [i for i in items if i.startswith("workspace")], items[:5]
     make = subprocess.run(["make", "-n", "test"], cwd=clone, capture_output=True, text=True)
     assert make.returncode == 0 and "workspace" not in make.stdout, make.stdout
 

@@ -96,6 +96,7 @@ def test_a_translation_may_change_only_comments() -> None:
         edition(nb, "en")
 
 
+@pytest.mark.sandbox
 def test_the_english_solutions_score_as_the_chinese_ones(tmp_path: Path) -> None:
     """The English edition of every source (with its solutions) gets full marks from the same
     grader and keys, under the same exercise ids, in one gradebook."""

@@ -10,6 +10,7 @@ import pytest
 from baccarat_kit.cli import main
 from baccarat_kit.grading import grade as g
 from baccarat_kit.grading.report import feedback as fb
+from baccarat_kit.grading.sandbox import bwrap
 from baccarat_kit.grading.term import gradebook as gb
 from baccarat_kit.i18n import both
 
@@ -90,6 +91,13 @@ def test_collect_paths_searches_folders(tmp_path: Path) -> None:
 
 
 SOURCE = ROOT / "exercises" / "source"
+
+
+try:
+    bwrap.check()
+    NO_SANDBOX: list[str] = []
+except bwrap.SandboxMissing:  # tests that fake grade_file need no sandbox; tests/test_grading_sandbox.py says why
+    NO_SANDBOX = ["--no-sandbox"]
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
@@ -184,7 +192,7 @@ def _fake_grade(status: str, learner: str = "s1") -> object:
 def test_a_batch_that_fails_for_one_set_up_reason_exits_non_zero(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(g, "grade_file", _fake_grade("worker_failed"))
-    code, err = _run(capsys, "grade", str(SOURCE), "--out", str(tmp_path / "out"), "--no-progress")
+    code, err = _run(capsys, "grade", str(SOURCE), "--out", str(tmp_path / "out"), "--no-progress", *NO_SANDBOX)
     assert code == 1 and "Every submission failed for the same reason" in err
     assert (tmp_path / "out" / "results.json").exists()
 
@@ -196,7 +204,7 @@ def test_hidden_files_are_reported_not_silently_skipped(tmp_path: Path, capsys: 
     folder.mkdir()
     (folder / "01-card-values.ipynb").write_text("{}", encoding="utf-8")
     (folder / ".01-card-values.ipynb").write_text("{}", encoding="utf-8")
-    code, err = _run(capsys, "grade", str(folder), "--out", str(tmp_path / "out"), "--no-progress")
+    code, err = _run(capsys, "grade", str(folder), "--out", str(tmp_path / "out"), "--no-progress", *NO_SANDBOX)
     assert code == 0 and ".01-card-values.ipynb" in err and "hidden" in err
     doc = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))
     assert [s["file"] for s in doc["skipped"]] == [str(folder / ".01-card-values.ipynb")]

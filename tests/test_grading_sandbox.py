@@ -127,10 +127,14 @@ def test_ipc_state_never_reaches_a_later_submission(batch: dict[str, Any]) -> No
 
 @needs_bwrap
 def test_nothing_a_submission_made_outlives_it(batch: dict[str, Any]) -> None:
-    assert KEY not in _sysv_keys()  # (other programs on the machine may own IPC objects: not checked)
+    """Only what this batch made is looked at: its writer's IPC key and file names, and the
+    processes of its own sandbox uids (another grading batch on the same machine, as on a shared
+    teaching server or CI runner, has uids of its own and is none of this test's business)."""
+    assert KEY not in _sysv_keys() - batch["before"]["keys"]  # (other programs' IPC objects: not checked)
     assert not Path("/dev/shm/bk-table").exists() and not Path("/tmp/bk-table").exists()
     if os.geteuid() == 0:  # each sandbox ran as its own uid: none of their processes is left
-        left = [p for p in os.listdir("/proc") if p.isdigit() and _uid(p) >= bwrap.HOST_UID_BASE]
+        mine = bwrap.host_uids()
+        left = [p for p in os.listdir("/proc") if p.isdigit() and _uid(p) in mine]
         assert left == []
 
 
@@ -302,28 +306,69 @@ def test_no_sandbox_is_loud_and_recorded(tmp_path: Path, capsys: pytest.CaptureF
 NOBODY = 65534
 
 
+def _masks(folders: list[str]) -> list[str]:
+    """The folders to cover so that uid 65534 can reach ``folders``: for each, its top-most
+    ancestor (or itself) that others may not enter or list (``/root``, a ``mktemp -d`` folder of
+    0700 holding the clone). Never a world-searchable folder above it (``/tmp``): covering that
+    would hide everything else there, the stage and the test's own folder included."""
+    import stat
+
+    out: set[str] = set()
+    for folder in folders:
+        real = os.path.realpath(folder)
+        parts = real.split("/")
+        for i in range(2, len(parts) + 1):
+            here = "/".join(parts[:i])
+            mode = os.stat(here).st_mode
+            if not mode & stat.S_IXOTH or (here == real and not mode & stat.S_IROTH):
+                out.add(here)
+                break
+    return sorted(out, key=len)
+
+
 def _as_nobody_command(stage: Path) -> list[str] | None:
-    """A command prefix that runs as uid 65534 with no groups, and can still reach this Python
-    when it lives under a folder only root may enter (``/root/.pyenv``): in a private mount
-    namespace, that folder is shown in place of an empty tmpfs over ``/root`` (``stage``: an
-    empty folder of the caller's, used as a stepping stone)."""
+    """A command prefix that runs as uid 65534 with no groups, and can still reach this Python,
+    its venv and the kit when they live under a folder only root may enter (``/root/.pyenv``, a
+    clone in a 0700 ``mktemp -d`` folder): in a private mount namespace, each such folder is
+    bound read-only onto ``stage`` (an empty folder of the caller's, a stepping stone outside
+    every covered folder), the closed folder above it is covered by an empty tmpfs (mode 755),
+    and the stage is bound back, read-only, at the folder's own path."""
+    import shlex
+
     if os.geteuid() != 0 or not shutil.which("setpriv") or not shutil.which("unshare"):
         return None
     hidden = [f for f in bwrap.python_folders() if not bwrap._world_readable(f)]
     drop = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--"]
     if not hidden:
         return drop
-    tops = sorted({"/" + f.split("/")[1] for f in hidden})
+    masks = _masks(hidden)
+    assert not any(stage.resolve().is_relative_to(m) for m in masks), (stage, masks)
+    q = shlex.quote
     script = ["set -e"]
     for i, folder in enumerate(hidden):
         (stage / str(i)).mkdir()
-        script.append(f"mount --bind {folder} {stage / str(i)}")
-    for top in tops:
-        script.append(f"mount -t tmpfs -o mode=755 tmpfs {top}")
+        script.append(f"mount --bind -o ro {q(folder)} {q(str(stage / str(i)))}")
+    for mask in masks:
+        script.append(f"mount -t tmpfs -o mode=755 tmpfs {q(mask)}")
     for i, folder in enumerate(hidden):
-        script.append(f"mkdir -p {folder} && mount --bind {stage / str(i)} {folder}")
+        script.append(f"mkdir -p {q(folder)} && mount --bind -o ro {q(str(stage / str(i)))} {q(folder)}")
     script.append('exec "$@"')
     return ["unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", "; ".join(script), "sh", *drop]
+
+
+def test_the_nobody_helper_covers_only_closed_folders(tmp_path: Path) -> None:
+    """Its own stepping stone and working folder (under ``/tmp``) stay visible: only the top-most
+    closed folder is covered, never ``/tmp`` or ``/`` above it."""
+    closed = tmp_path / "closed dir"
+    (closed / "kit" / ".venv").mkdir(parents=True)
+    os.chmod(tmp_path, 0o755)
+    os.chmod(closed, 0o700)
+    above = _masks([str(tmp_path)])  # pytest's folder may itself lie in a 0700 folder (a clone's)
+    try:
+        assert _masks([str(closed / "kit" / ".venv"), str(closed / "kit")]) == (above or [str(closed.resolve())])
+        assert _masks(["/usr/lib"]) == []
+    finally:
+        os.chmod(closed, 0o755)
 
 
 @needs_bwrap
@@ -340,10 +385,12 @@ def test_the_same_batch_as_an_unprivileged_user(tmp_path: Path) -> None:
         for path in [WRITER, *SOURCES, READER, NEIGHBOURS, SECRETS]:
             shutil.copy(path, work / path.name)
             subs.append(str(work / path.name))
+        # the instructor's sources in a folder of theirs (the checkout may be closed to them)
+        shutil.copytree(ROOT / "exercises" / "source", work / "source")
         out = work / "out"
         env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "HOME": str(work), "LANG": "C.UTF-8"}
         run = subprocess.run([*prefix, sys.executable, "-m", "baccarat_kit.cli", "--lang", "en", "grade", *subs,
-                              "--out", str(out), "--jobs", "2", "--no-progress", *LIMITS],
+                              "--source", str(work / "source"), "--out", str(out), "--jobs", "2", "--no-progress", *LIMITS],
                              capture_output=True, text=True, timeout=600, env=env, cwd=str(work), check=False)
         if run.returncode == 2 and "cannot create namespaces" in run.stderr:
             pytest.skip(f"unprivileged user namespaces do not work here: {run.stderr.strip()}")

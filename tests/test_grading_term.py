@@ -122,6 +122,7 @@ def rows_of(graded: Path) -> dict[tuple[str, str], dict[str, Any]]:
     return {(s["owner"], s["exercise"]): s for s in doc["submissions"]}
 
 
+@pytest.mark.sandbox
 def test_a_whole_term_with_the_documented_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.chdir(tmp_path)

@@ -33,7 +33,23 @@ from baccarat_kit import course
 
 REPO = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
-UV = shutil.which("uv")
+
+
+def _find_uv() -> str | None:
+    """uv: on PATH, else the one the ``test`` extra installs next to this Python (``make test``
+    does not put ``.venv/bin`` on PATH; missing it, the ``[lab]`` venv took 291 s through pip)."""
+    found = shutil.which("uv") or shutil.which("uv", path=os.path.dirname(sys.executable))
+    if found:
+        return found
+    try:
+        import uv
+
+        return uv.find_uv_bin()
+    except (ImportError, FileNotFoundError):
+        return None
+
+
+UV = _find_uv()
 
 
 @pytest.fixture(scope="module")
@@ -248,3 +264,22 @@ def test_pip_install_lab_then_baccarat_kit_lab_serves_the_first_lesson(
     # `baccarat-kit lab` with no folder made ./baccarat-course, the learner's own copy.
     assert (learner / course.DEFAULT_DIR / first).is_file()
     assert (learner / course.DEFAULT_DIR / course.MANIFEST).is_file()
+
+
+def test_without_the_sources_release_and_grade_say_where_they_come_from(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An instructor who installed the wheel has no exercises/source (by design): the error
+    names the README's command for the source distribution, not just a path."""
+    from baccarat_kit.cli import main
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    found = re.search(r"`(pip download [^`]+)`", readme)
+    assert found, "the README names the sdist command"
+    learner_copy = next((REPO / "exercises").glob("*.ipynb"))
+    for argv in (["release", str(tmp_path / "nowhere"), "--out", str(tmp_path / "out")],
+                 ["grade", str(learner_copy), "--source", str(tmp_path / "nowhere"), "--out", str(tmp_path / "g"),
+                  "--no-sandbox"]):
+        for lang in ("en", "zh"):
+            assert main(["--lang", lang, *argv]) == 2
+            err = capsys.readouterr().err
+            assert found.group(1) in err and "nowhere" in err, err

@@ -4,10 +4,13 @@ points. The hub itself runs in tests/browser/test_hub.py; the Lite site in test_
 from __future__ import annotations
 
 import ast
+import errno
+import importlib.util
 import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -72,3 +75,47 @@ def test_collect_gathers_each_learners_exercises_from_the_hub_layout(tmp_path: P
     assert (tmp_path / "out" / "term" / "ann" / "course" / "exercises" / "01-x.ipynb").read_text() == "ann"
     readme = (REPO / "deploy" / "jupyterhub" / "README.md").read_text(encoding="utf-8")
     assert 'baccarat-kit collect /home --hub-prefix jupyter- --glob "course/exercises/*.ipynb"' in readme
+
+
+def _lite_build() -> Any:
+    spec = importlib.util.spec_from_file_location("lite_build", REPO / "lite" / "build.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_lite_build_takes_a_fresh_kernel_when_one_loses_its_ports(capsys: pytest.CaptureFixture[str]) -> None:
+    """``make lite`` failed once on ``ZMQError: Address already in use`` → ``Kernel didn't respond``
+    (a plain rerun passed): a lost kernel is retried, a bounded number of times; a real error is not."""
+    zmq = pytest.importorskip("zmq")
+    build = _lite_build()
+    losses = [zmq.ZMQError(errno.EADDRINUSE), RuntimeError("Kernel didn't respond in 60 seconds")]
+    calls: list[int] = []
+
+    def flaky() -> str:
+        calls.append(1)
+        if len(calls) <= len(losses):
+            raise losses[len(calls) - 1]
+        return "executed"
+
+    assert build.execute_with_retry(flaky, "00-x.ipynb", attempts=3) == "executed" and len(calls) == 3
+    assert "attempt 2 of 3" in capsys.readouterr().err
+    lost: list[int] = []
+
+    def always_lost() -> None:
+        lost.append(1)
+        raise RuntimeError("Kernel didn't respond in 60 seconds")
+
+    with pytest.raises(RuntimeError, match="respond"):
+        build.execute_with_retry(always_lost, "00-x.ipynb", attempts=2)
+    assert lost == [1, 1]  # bounded
+    wrong: list[int] = []
+
+    def broken() -> None:
+        wrong.append(1)
+        raise ValueError("not a kernel problem")
+
+    with pytest.raises(ValueError):
+        build.execute_with_retry(broken, "00-x.ipynb")
+    assert wrong == [1]

@@ -227,10 +227,12 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return {"doc": doc, "html": report.read_text(encoding="utf-8"), "out": out, "report": report}
 
 
+@pytest.mark.sandbox  # (the graded fixture grades for real)
 def test_the_report_of_a_really_graded_class_matches_its_results(graded: dict[str, Any]) -> None:
     check_numbers(graded["doc"], Page(graded["html"]))
 
 
+@pytest.mark.sandbox  # (the graded fixture grades for real)
 def test_misconceptions_of_a_really_graded_class_come_from_its_messages(graded: dict[str, Any]) -> None:
     """Today's results name a choice's misconception only in its message: bob and carol chose
     06's q1 "a" (banker-3-always), bob also q3 "a" (face-card-not-in-table)."""
@@ -246,6 +248,7 @@ def test_misconceptions_of_a_really_graded_class_come_from_its_messages(graded: 
     assert "[banker-3-always]" in subs["bob"]["questions"]["q1"]["message"]["en"]
 
 
+@pytest.mark.sandbox  # (the graded fixture grades for real)
 def test_statuses_of_a_really_graded_class(graded: dict[str, Any]) -> None:
     page = Page(graded["html"])
     rows = page.root.all("table", **{"class": "attention"})[0].all("tbody")[0].all("tr")
@@ -263,6 +266,7 @@ def test_statuses_of_a_really_graded_class(graded: dict[str, Any]) -> None:
     assert "frank/03-banker-rule.ipynb" in refused[0].text
 
 
+@pytest.mark.sandbox  # (the graded fixture grades for real)
 def test_a_learner_id_never_becomes_markup(graded: dict[str, Any]) -> None:
     text = graded["html"]
     assert HOSTILE not in text

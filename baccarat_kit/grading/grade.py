@@ -256,8 +256,9 @@ def _function_answers(functions: Sequence[Question], static: dict[str, tuple[boo
 
 
 # ---------------------------------------------------------------- a batch
-REQUIRED_MODULES = ("jupyter_client", "ipykernel", "zmq", "nbformat", "tqdm")
-"""What running a submission needs (the ``grade`` extra)."""
+REQUIRED_MODULES = ("IPython", "tqdm", "jinja2")
+"""What grading imports (the ``grade`` extra): a submission runs in an IPython shell of its own
+(:mod:`.sandbox.runner`), not in a Jupyter kernel, so jupyter_client, ipykernel and zmq are not needed."""
 NOT_THE_LEARNERS = frozenset({"kernel_start", "worker_failed"})
 """Statuses that are not the learner's doing when every submission of a batch shares them."""
 

@@ -1,7 +1,8 @@
 """Browser tests: JupyterLab and Voilà in Debian's headless Chromium, driven by Playwright.
 
-Every test here carries the ``browser`` marker. Where ``/usr/bin/chromium`` (or the
-Playwright package, JupyterLab or Voilà) is missing they are skipped with the reason shown
+Every test here carries the ``browser`` marker. Where no Chromium is found (:func:`find_chromium`:
+``$BACCARAT_KIT_CHROMIUM``, else ``chromium`` and the like on PATH, else ``/usr/bin/chromium``),
+or the Playwright package, JupyterLab or Voilà is missing, they are skipped with the reason shown
 in pytest's summary; with ``REQUIRE_BROWSER=1`` (set by ``.ci/run``) such a skip is a failure.
 
 One JupyterLab server serves the whole session, on loopback, with a random free port, a
@@ -23,6 +24,7 @@ import json
 import os
 import re
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -37,7 +39,35 @@ from typing import Any
 
 import pytest
 
-CHROMIUM = os.environ.get("BK_CHROMIUM", "/usr/bin/chromium")  # override only to test the skip
+ENV_CHROMIUM = "BACCARAT_KIT_CHROMIUM"
+CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+DEFAULT_CHROMIUM = "/usr/bin/chromium"
+
+
+def find_chromium() -> str | None:
+    """The Chromium to drive: ``$BACCARAT_KIT_CHROMIUM`` (a path or a name on PATH; when set, it
+    alone is tried), else the first of :data:`CHROMIUM_NAMES` on PATH, else Debian's
+    ``/usr/bin/chromium``; None when there is none."""
+    named = os.environ.get(ENV_CHROMIUM, "").strip()
+    candidates = [named] if named else [*CHROMIUM_NAMES, DEFAULT_CHROMIUM]
+    for candidate in candidates:
+        found = shutil.which(candidate)
+        if found:
+            return os.path.abspath(found)
+    return None
+
+
+def chromium_missing_reason() -> str:
+    named = os.environ.get(ENV_CHROMIUM, "").strip()
+    if named:
+        return f"${ENV_CHROMIUM}={named!r} is not a program"
+    return (f"no Chromium: none of {', '.join(CHROMIUM_NAMES)} on PATH nor {DEFAULT_CHROMIUM}; install it "
+            f"(Debian: apt-get install -y chromium) or name it in ${ENV_CHROMIUM}")
+
+
+_FOUND_CHROMIUM = find_chromium()
+CHROMIUM = _FOUND_CHROMIUM or DEFAULT_CHROMIUM
+"""The browser's path (when none is found, the default path, which then does not exist)."""
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -63,8 +93,8 @@ def require_browser() -> bool:
 
 def missing_browser_parts() -> str | None:
     """Why the browser tests cannot run here, or ``None`` when everything is present."""
-    if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
-        return f"{CHROMIUM} not found (Debian: apt-get install -y chromium)"
+    if _FOUND_CHROMIUM is None:
+        return chromium_missing_reason()
     for module, extra in (("playwright", "test"), ("jupyterlab", "lab"), ("voila", "lab")):
         if importlib.util.find_spec(module) is None:
             return f"Python package {module!r} not installed (pip install -e '.[{extra}]')"

@@ -56,8 +56,17 @@ SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/localtime")
 """The only files of ``/etc`` a sandbox sees (no passwords, keys or host configuration)."""
 
 
+ENV_BWRAP = "BACCARAT_KIT_BWRAP"
+"""Names the bwrap program to use (one outside ``PATH``); set to a path that is not a program
+(``none``), it hides bubblewrap, to see what a machine without it does."""
+
+
 def find_bwrap() -> str | None:
-    """The bwrap program (``/usr/bin/bwrap`` or on ``PATH``), or None."""
+    """The bwrap program (``$BACCARAT_KIT_BWRAP``, else on ``PATH``, else ``/usr/bin/bwrap``), or None."""
+    named = os.environ.get(ENV_BWRAP, "").strip()
+    if named:
+        found = shutil.which(named)
+        return os.path.abspath(found) if found else None
     return shutil.which("bwrap") or (("/usr/bin/bwrap") if os.access("/usr/bin/bwrap", os.X_OK) else None)
 
 
@@ -313,6 +322,10 @@ def _stage_folder() -> str:
 
     folder = tempfile.mkdtemp(prefix="bk-grader-stage-")
     os.chmod(folder, 0o755)
+    if not _world_readable(folder):  # $TMPDIR in a closed folder: the sandbox's uid could not reach it
+        os.rmdir(folder)
+        folder = tempfile.mkdtemp(prefix="bk-grader-stage-", dir="/tmp")
+        os.chmod(folder, 0o755)
     atexit.register(shutil.rmtree, folder, True)
     return folder
 
@@ -325,7 +338,15 @@ def _host_uid() -> int:
     """A uid no account and no other sandbox of this grader uses (the grader is root)."""
     with _uid_lock:
         n = next(_uid_counter)
-    return HOST_UID_BASE + (os.getpid() % 65536) * 1024 + n % 1024
+    return host_uids()[n % 1024]
+
+
+def host_uids(pid: int | None = None) -> range:
+    """The uids :func:`_host_uid` gives the sandboxes of the grader with process id ``pid``
+    (default: this one), so a check can look at its own sandboxes only, not at those of another
+    grader running on the same machine."""
+    first = HOST_UID_BASE + ((os.getpid() if pid is None else pid) % 65536) * 1024
+    return range(first, first + 1024)
 
 
 class SandboxMissing(RuntimeError):

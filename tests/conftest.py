@@ -1,0 +1,69 @@
+"""What every test shares: the ``sandbox`` marker, and how ``make test`` spreads the tests over
+two pytest-xdist workers (``-n 2 --dist loadgroup``).
+
+- ``@pytest.mark.sandbox``: the test grades learner code for real, in bubblewrap. Without a
+  working bubblewrap it is skipped with the reason (``apt-get install bubblewrap``); with
+  ``REQUIRE_BWRAP=1`` (``.ci/run`` sets it) it runs, and fails.
+- Workers (``make test``: ``-n 2 --dist loadfile``): every test file is one unit of work, on one
+  worker (its module-scoped fixtures, a graded batch or a built wheel, are made once), and all
+  browser tests are one unit (one JupyterLab server, one Chromium, never two browser servers at
+  once): :func:`pytest_xdist_make_scheduler`. (Not ``xdist_group`` marks: pytest-xdist 3.8's
+  ``loadgroup`` renames node ids in a way pytest 9 ignores, so its groups are lost.)
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+
+import pytest
+
+
+def require_bwrap() -> bool:
+    """Whether a test that needs bubblewrap must fail, not skip, without it (``REQUIRE_BWRAP=1``)."""
+    return os.environ.get("REQUIRE_BWRAP", "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+@functools.cache
+def bwrap_missing() -> str | None:
+    """Why no sandbox can be made here (None: bubblewrap works)."""
+    from baccarat_kit.grading.sandbox import bwrap
+
+    try:
+        bwrap.check()
+    except bwrap.SandboxMissing as err:
+        return str(err)
+    return None
+
+
+def work_unit(nodeid: str) -> str:
+    """The unit of work a test belongs to: ``browser`` for every browser test, else its file.
+
+    >>> work_unit("tests/browser/test_hub.py::test_two_learners"), work_unit("tests/test_rules.py::test_x[a::b]")
+    ('browser', 'tests/test_rules.py')
+    """
+    path = nodeid.split("::", 1)[0]
+    return "browser" if path.startswith("tests/browser/") else path
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.get_closest_marker("sandbox") and not require_bwrap():
+            reason = bwrap_missing()
+            if reason is not None:
+                item.add_marker(pytest.mark.skip(reason=f"needs bubblewrap: {reason}"))
+
+
+@pytest.hookimpl(optionalhook=True)  # (a hook of pytest-xdist: unknown with -p no:xdist)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """With ``--dist loadfile``: whole files to a worker, and all browser tests to one worker."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByFileBrowserTogether(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            return work_unit(nodeid)
+
+    return ByFileBrowserTogether(config, log)
