@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ..i18n import both
+from .judge import selfcheck
 from .judge.checks import Exercise, Question, grade_question, question_texts
 from .records import GradeUsageError, Submission
 from .report.feedback import _name_feedback
@@ -77,6 +78,7 @@ def load_exercises(source: str | Path) -> dict[str, Exercise]:
         if is_learner_copy(nb):
             raise GradeUsageError("grading.cli.released_source", path=path)
         ex = Exercise.from_metadata(meta, str(path)).with_texts(question_texts(nb))
+        selfcheck.prove(nb, str(path))  # the keys agree with the model solution (issue 20, attack 13)
         out[ex.id] = ex
     if not out:
         raise GradeUsageError("grading.cli.no_sources", path=folder)
