@@ -67,7 +67,7 @@ def model_results(nb: dict[str, Any], learner_id: str, where: str = "?",
             check = ns.get("check")
             if isinstance(check, Checker) and check._exercise is None:
                 check._exercise = public  # the public metadata, as beside a learner's copy
-        collected = _extract.collect(ns, [q.extraction() for q in exercise.questions])
+        collected = _extract.collect(ns, [q.extraction() for q in exercise.questions])  # type: ignore[no-untyped-call]
     names = [q.answer for q in exercise.questions if q.kind == "function"]
     static = {k: (bool(v[0]), str(v[1])) for k, v in ownwork.analyse(cells, names).items()} if names else {}
     return [grade_question(q, collected["answers"].get(q.id, {"status": "missing"}), learner_id, hidden=True,

@@ -27,12 +27,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...i18n import both
+from ...i18n import both, message
 from ..judge import ownwork
 from ..judge.checks import Question
 from ..judge.ownwork import ALLOWED_MODULES
 from . import _extract
 from . import bwrap as _bwrap
+from . import cgroup as _cgroup
 from . import landlock as _landlock
 from . import reader as _reader
 from . import reaper as _reaper
@@ -75,6 +76,30 @@ def sandbox_description() -> str:
     return f"not started yet (landlock ABI {abi})" if abi else "not started yet (no Landlock)"
 
 
+_scopes: list[str] = []
+"""How the last sandboxes' memory and process limits applied: per sandbox (a cgroup) or not."""
+PER_PROCESS_ONLY = "per-process only"
+
+
+def limits_scope() -> str:
+    """What ``--memory-mb`` and the process count limited in the last batch (results.json's
+    ``limits.scope``): ``sandbox (cgroup v1)`` / ``sandbox (cgroup v2)``, or ``per-process only``."""
+    return _scopes[-1] if _scopes else "not started yet"
+
+
+def _group(limits: Limits) -> _cgroup.Cgroup | None:
+    """A cgroup for one sandbox (memory ``limits.memory_mb`` in all, :data:`PROCESSES` tasks), or
+    None, after a loud warning (once per batch), where the grader cannot make one."""
+    group, why = _cgroup.create(limits.memory_mb, PROCESSES + 8)  # + bwrap, its init and wrappers
+    scope = f"sandbox (cgroup v{group.version})" if group is not None else PER_PROCESS_ONLY
+    if not _scopes or _scopes[-1] != scope:
+        _scopes.append(scope)
+        if group is None:
+            print(f"baccarat-kit grade: WARNING: {message('grading.warning.per_process', None, reason=why)}",
+                  file=sys.stderr, flush=True)
+    return group
+
+
 def _box(limits: Limits) -> _bwrap.Sandbox:
     """The sandbox learner code runs in: bubblewrap (checked once), or none with ``--no-sandbox``."""
     box = _bwrap.check() if limits.sandbox == "bwrap" else _bwrap.Sandbox("none")
@@ -86,8 +111,8 @@ def _box(limits: Limits) -> _bwrap.Sandbox:
 
 @dataclass(frozen=True)
 class Limits:
-    """Per-cell and whole-notebook time limits (seconds), the memory limit (MB) of each process
-    that runs learner code, and the sandbox: ``bwrap`` (namespaces) or ``none`` (``--no-sandbox``)."""
+    """Per-cell and whole-notebook time limits (seconds), the memory limit (MB) of the whole
+    sandbox (its cgroup; each process is also held to it), and the sandbox: ``bwrap`` (namespaces) or ``none`` (``--no-sandbox``)."""
 
     cell_timeout: float = DEFAULT_CELL_TIMEOUT
     notebook_timeout: float = DEFAULT_NOTEBOOK_TIMEOUT
@@ -188,20 +213,21 @@ def _runner_env(home: str, tmp: str) -> dict[str, str]:
     }
 
 
-def _start(box: _bwrap.Sandbox, command: list[str], env_for: Callable[[str], dict[str, str]]
-           ) -> tuple[subprocess.Popen[bytes], str | None]:
-    """Start ``command`` in a fresh sandbox; without one, through the reaper in a temporary
-    folder (returned, for the caller to remove)."""
+def _start(box: _bwrap.Sandbox, command: list[str], env_for: Callable[[str], dict[str, str]],
+           group: _cgroup.Cgroup | None = None) -> tuple[subprocess.Popen[bytes], str | None]:
+    """Start ``command`` in a fresh sandbox (inside ``group`` from its first process on); without
+    one, through the reaper in a temporary folder (returned, for the caller to remove)."""
     if box.isolated:
-        return box.popen(command, env_for(_bwrap.INSIDE_HOME)), None
+        return box.popen(command, env_for(_bwrap.INSIDE_HOME), cgroup=group), None
     workdir = tempfile.mkdtemp(prefix="bk-grade-")
     os.makedirs(os.path.join(workdir, ".home", "tmp"))
     env = env_for(os.path.join(workdir, ".home"))
     command = [sys.executable, "-I", "-S", "-c", _source(_reaper), *command]
-    return box.popen(command, env, cwd=workdir), workdir
+    return box.popen(command, env, cgroup=group, cwd=workdir), workdir
 
 
-def _finish(proc: subprocess.Popen[bytes], box: _bwrap.Sandbox, workdir: str | None) -> None:
+def _finish(proc: subprocess.Popen[bytes], box: _bwrap.Sandbox, workdir: str | None,
+            group: _cgroup.Cgroup | None = None) -> None:
     """End a sandbox and everything in it. With bubblewrap, killing ``bwrap`` ends its PID
     namespace (``--die-with-parent``), with it every process, System V IPC object and file of
     the submission. Without, the reaper gets SIGTERM (and ends what the code forked)."""
@@ -221,6 +247,8 @@ def _finish(proc: subprocess.Popen[bytes], box: _bwrap.Sandbox, workdir: str | N
                     stream.close()
             except OSError:
                 pass
+        if group is not None:
+            group.remove()
         if workdir:
             shutil.rmtree(workdir, ignore_errors=True)
 
@@ -341,13 +369,16 @@ def run_notebook(cells: list[str], questions: Sequence[Question], limits: Limits
     learner's notebook, so ``check.options`` and ``check.letter`` work there as in her kernel."""
     nonce = secrets.token_hex(16)
     box = _box(limits)
+    group = _group(limits)
     proc, workdir = _start(box, [sys.executable, "-I", "-m", "baccarat_kit.grading.sandbox.runner"],
-                           lambda home: _runner_env(home, "/tmp" if box.isolated else f"{home}/tmp"))
+                           lambda home: _runner_env(home, "/tmp" if box.isolated else f"{home}/tmp"), group)
     try:
         writable = ["/tmp"] if box.isolated else []
         report = _drive(proc, cells, extraction_code(questions, nonce), limits, writable, public)
+        if group is not None and group.oom_kills():  # a process of the sandbox went over its total
+            report = {**report, "status": "kernel_died", "cell": report.get("cell") or len(cells) + 1}
     finally:
-        _finish(proc, box, workdir)
+        _finish(proc, box, workdir, group)
     parsed = parse_extraction(str(report.get("extraction", "")), nonce) if report.get("status") == "ok" else None
     return report, parsed
 
@@ -415,10 +446,12 @@ def run_function(code: str, question: Question, limits: Limits) -> dict[str, Any
         "processes": PROCESSES if limits.sandbox == "bwrap" else 0,
     }
     box = _box(limits)
+    group = _group(limits)
     proc, workdir = _start(box, [sys.executable, "-I", "-S", "-c", FUNCTION_RUNNER],
-                           lambda home: {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"})
+                           lambda home: {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"}, group)
     found: str | None = None
     timed_out = False
+    over_memory = False
     try:
         if _send(proc, json.dumps(job)):
             lines = _Lines(proc.stdout)
@@ -432,8 +465,12 @@ def run_function(code: str, question: Question, limits: Limits) -> dict[str, Any
                     break
                 if line.startswith(nonce):
                     found = line if found is None else ""
+        over_memory = group is not None and group.oom_kills() > 0
     finally:
-        _finish(proc, box, workdir)
+        _finish(proc, box, workdir, group)
+    if over_memory:
+        return {"status": "run-failed",
+                "reason": both("grading.reason.function_failed", detail=f"over the {limits.memory_mb} MB memory limit")}
     if timed_out:
         return {"status": "run-failed",
                 "reason": both("grading.reason.function_timeout", seconds=limits.cell_timeout)}
