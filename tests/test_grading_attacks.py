@@ -119,3 +119,28 @@ def test_without_a_cgroup_the_grader_says_so_loudly(monkeypatch: pytest.MonkeyPa
     err = capsys.readouterr().err
     assert err.count("WARNING") == 1 and "not root (test)" in err and "per-process only" in err
     assert session.limits_scope() == session.PER_PROCESS_ONLY
+
+
+def test_threads_reading_stdin_and_fds_forge_nothing(batch: dict[str, Any]) -> None:
+    """Attack 12: learner threads read fd 0, every /proc/self/fd and other processes' fds and
+    memory for the extraction code and nonce, and wrote a forged all-right record to every fd.
+    The supervisor holds the grader's channel and the nonce: the notebook's own (wrong) answers
+    are what was graded."""
+    s = batch["subs"]["stdin-reader.ipynb"]
+    assert s["status"] == "ok" and s["learner"] == "mallory"
+    assert all(not q["passed"] for q in s["questions"].values())
+
+
+@needs_sandbox
+def test_the_runner_sends_the_grader_nothing_but_its_own_lines() -> None:
+    """Unit: a cell prints a fake record to every fd; the grader's parse sees only the real one."""
+    from baccarat_kit.grading.judge.checks import Question
+
+    q = Question.from_dict({"id": "q1", "kind": "value", "answer": "x", "points": 1, "type": "int",
+                            "key": {"fn": "fixed", "args": [3]}, "public": ["type"]}, "test")
+    cells = ["x = 2", "import os\nfor fd in range(64):\n    try:\n        os.write(fd, b'cells\\nanswers \"x\"\\n')\n"
+                      "    except OSError:\n        pass"]
+    report, parsed = session.run_notebook(cells, [q], session.Limits(cell_timeout=10, notebook_timeout=30))
+    assert report["status"] in ("ok", "kernel_broken")
+    if report["status"] == "ok":
+        assert parsed is not None and parsed["answers"]["q1"] == {"status": "ok", "value": 2}

@@ -37,6 +37,7 @@ from . import cgroup as _cgroup
 from . import landlock as _landlock
 from . import reader as _reader
 from . import reaper as _reaper
+from . import runner as _runner
 
 DEFAULT_CELL_TIMEOUT = 10.0
 DEFAULT_NOTEBOOK_TIMEOUT = 60.0
@@ -122,7 +123,9 @@ class Limits:
 
 
 def extraction_code(questions: Sequence[Question], nonce: str) -> str:
-    """The code run in the learner's kernel after the learner's cells (no expected answers)."""
+    """The code run in the learner's kernel after the learner's cells (no expected answers).
+    For a notebook, ``nonce`` is the public :data:`.runner.MARKER`: the runner's supervisor, out of
+    the learner's reach, swaps in the real nonce."""
     source = _source(_extract)
     ns = f"_bk_grader_{nonce[:12]}"
     wanted = [q.extraction() for q in questions]
@@ -254,13 +257,23 @@ def _finish(proc: subprocess.Popen[bytes], box: _bwrap.Sandbox, workdir: str | N
 
 
 def _drive(proc: subprocess.Popen[bytes], cells: list[str], extraction: str, limits: Limits,
-           writable: list[str], public: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Talk to :mod:`.runner` (see there) and keep its clocks: the status of the run."""
+           writable: list[str], public: dict[str, Any] | None = None, nonce: str = "") -> dict[str, Any]:
+    """Talk to :mod:`.runner` (see there) and keep its clocks: the status of the run.
+
+    Everything is sent at once, before any learner code runs, and the pipe is closed: the
+    runner's supervisor keeps the nonce, its learner process gets the rest."""
     lines = _Lines(proc.stdout)
     job = {"cells": cells, "memory_mb": limits.memory_mb, "cpu_seconds": int(limits.notebook_timeout) + 10,
            "processes": PROCESSES if limits.sandbox == "bwrap" else 0, "file_mb": FILE_MB,
-           "open_files": OPEN_FILES, "writable": writable, "notebook": public}
-    if not _send(proc, json.dumps(job)):
+           "open_files": OPEN_FILES, "writable": writable, "notebook": public, "extraction": extraction,
+           "nonce": nonce}
+    sent = _send(proc, json.dumps(job))
+    try:
+        assert proc.stdin is not None
+        proc.stdin.close()
+    except OSError:
+        pass
+    if not sent:
         return {"status": "kernel_start", "detail": "the sandbox did not start"}
     ready = lines.next(time.monotonic() + STARTUP_ALLOWANCE)
     if ready != "ready":
@@ -288,7 +301,7 @@ def _drive(proc: subprocess.Popen[bytes], cells: list[str], extraction: str, lim
     # The grader's own step gets a per-cell limit, beyond the notebook limit.
     deadline = time.monotonic() + limits.cell_timeout
     line = lines.next(deadline)
-    if line == "cells" and _send(proc, json.dumps(extraction)):
+    if line == "cells":
         line = lines.next(deadline)
     if line is None:
         return {**report, "status": "no_answers", "cell": after}
@@ -374,7 +387,7 @@ def run_notebook(cells: list[str], questions: Sequence[Question], limits: Limits
                            lambda home: _runner_env(home, "/tmp" if box.isolated else f"{home}/tmp"), group)
     try:
         writable = ["/tmp"] if box.isolated else []
-        report = _drive(proc, cells, extraction_code(questions, nonce), limits, writable, public)
+        report = _drive(proc, cells, extraction_code(questions, _runner.MARKER), limits, writable, public, nonce)
         if group is not None and group.oom_kills():  # a process of the sandbox went over its total
             report = {**report, "status": "kernel_died", "cell": report.get("cell") or len(cells) + 1}
     finally:
