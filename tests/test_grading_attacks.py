@@ -24,7 +24,7 @@ from baccarat_kit.grading.sandbox import session
 
 ROOT = Path(__file__).resolve().parents[1]
 ATTACKS = sorted((ROOT / "tests" / "fixtures" / "submissions" / "attacks").glob("*.ipynb"))
-CONTROLS = [ROOT / "exercises" / "source" / "03-banker-rule.ipynb"]
+CONTROLS = sorted((ROOT / "exercises" / "source").glob("*.ipynb"))
 try:
     _bwrap.check()
     HAVE_BWRAP = True
@@ -144,3 +144,18 @@ def test_the_runner_sends_the_grader_nothing_but_its_own_lines() -> None:
     assert report["status"] in ("ok", "kernel_broken")
     if report["status"] == "ok":
         assert parsed is not None and parsed["answers"]["q1"] == {"status": "ok", "value": 2}
+
+
+SOLVERS = [p for p in ATTACKS if p.stem.startswith("solver-")]
+
+
+@pytest.mark.parametrize("solver", SOLVERS, ids=lambda p: p.stem)
+def test_a_generic_solver_cell_on_an_untouched_copy_earns_nothing(batch: dict[str, Any], solver: Path) -> None:
+    """Attack 10: a cell asking the kit's key code (or the engine, through globals()/exec/
+    get_ipython()/__main__) for every answer, appended to an untouched copy, earned 44 of 54."""
+    s = batch["subs"][solver.name]
+    assert s["status"] == "ok" and s["score"] == 0
+    answered = [q for q in s["questions"].values() if q.get("answer") not in (None, "None", "Ellipsis")]
+    assert answered, "the solver did fill in answers at run time"
+    for q in answered:
+        assert "your own code" in q["message"]["en"], q["message"]["en"]

@@ -164,7 +164,8 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
     """Grade one notebook file (see the module docstring). Never raises for a bad submission."""
     shown = display or str(path)
     names = [q.answer for ex in exercises.values() for q in ex.questions if q.kind == "function"]
-    digest, size, read = read_submission(path, names)
+    value_names = [q.answer for ex in exercises.values() for q in ex.questions if q.kind != "function"]
+    digest, size, read = read_submission(path, names, value_names)
 
     def broken(status: str, exercise: Exercise | None = None, **params: Any) -> Submission:
         return Submission(shown, digest, exercise.id if exercise else None, "", status,
@@ -197,6 +198,9 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
         ok, detail, text = (analysed.get(q.answer) or [False, "", None])[:3]
         static[q.id] = (ok is True, str(detail))
         code[q.id] = text if isinstance(text, str) else ""
+    for q in values:  # value and choice answers: the code that set them, read by the grader itself
+        ok, detail = (read.get("values", {}).get(q.answer) or [False, ""])[:2]
+        static[q.id] = (ok is True, str(detail))
     # Run 1: the whole notebook, then the value and choice answers.
     public = {"name": f"{exercise.id}.ipynb", "metadata": {"baccarat_kit": exercise.public}}
     report, parsed = run_notebook(cells, values, limits, public)

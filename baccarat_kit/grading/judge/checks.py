@@ -566,6 +566,10 @@ def grade_question(
         stop = _fail("answer", "grading.check.missing", False, name=name)
     elif question.needs_learner and not learner_id:
         stop = _fail("answer", "grading.check.no_learner", False, name=name)
+    elif question.kind != "function" and static_ownwork is not None and not static_ownwork[0] and static_ownwork[1]:
+        # the code that set this answer reaches the grader's keys, the exercise's metadata, or sets
+        # variables in ways the grader cannot read (issue 20, attack 10): nothing is earned
+        stop = _fail("answer", "grading.check.value_not_own", False, name=name, detail=static_ownwork[1])
     if stop is not None:
         return QuestionResult(question.id, question.points, 0, (stop,), question.text, shown)
     lid = learner_id or ""

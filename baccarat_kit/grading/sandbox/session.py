@@ -336,7 +336,7 @@ def _kill_group(proc: subprocess.Popen[Any]) -> None:
 
 
 
-def read_submission(path: Path, functions: Sequence[str]) -> tuple[str, int, dict[str, Any]]:
+def read_submission(path: Path, functions: Sequence[str], values: Sequence[str] = ()) -> tuple[str, int, dict[str, Any]]:
     """sha256, size and the reader's answer (:mod:`.reader`) for ``path``: the size is checked
     before the file is read, the file is read once, and parsed once in a memory-limited process."""
     size = path.stat().st_size
@@ -352,6 +352,7 @@ def read_submission(path: Path, functions: Sequence[str]) -> tuple[str, int, dic
     if len(data) > MAX_FILE_BYTES:
         return digest.hexdigest(), len(data), {"status": "too_large"}
     header = json.dumps({"ownwork": _source(ownwork), "names": sorted(set(functions)), "size": len(data),
+                         "values": sorted(set(values)),
                          "memory_mb": READER_MEMORY_MB})
     proc = subprocess.Popen([sys.executable, "-I", "-S", "-c", _source(_reader)], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True,
