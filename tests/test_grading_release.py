@@ -161,3 +161,12 @@ def test_a_misspelt_key_field_is_one_sentence_in_one_language(tmp_path: Path,
         assert main(["--lang", lang, "release", str(folder), "--out", str(tmp_path / "out")]) == 2
         err = capsys.readouterr().err
         assert "winer" in err and "{'zh'" not in err and "'en':" not in err
+
+
+def test_class_copies_choice_options_carry_no_tag_that_marks_the_right_one() -> None:
+    """Attack 10: in 06 every wrong option had its misconception, so the right one was the option without."""
+    for folder in (ROOT / "exercises", ROOT / "exercises" / "en"):
+        copy = json.loads((folder / "06-misconceptions.ipynb").read_text(encoding="utf-8"))
+        for q in copy["metadata"]["baccarat_kit"]["questions"]:
+            for option in q.get("options", {}).values():
+                assert "misconception" not in option, (folder, q["id"])
