@@ -134,7 +134,9 @@ def message(key: str, lang: str | None = None, /, **params: Any) -> str:
     if texts is None:
         raise KeyError(f"no message {key!r} in baccarat_kit/locale/*.toml")
     code = normalize_language(lang)
-    rendered = {k: message(v, code) if isinstance(v, Term) else v for k, v in params.items()}
+    rendered = {k: message(v, code) if isinstance(v, Term)
+                else v.get(code, "") if isinstance(v, dict) and set(v) == set(LANGUAGES) else v
+                for k, v in params.items()}  # a {"zh": …, "en": …} value in this language, never raw
     return texts[code].format(**rendered)
 
 

@@ -68,13 +68,57 @@ def make_batch(folder: Path, copies: int) -> list[Path]:
     return paths
 
 
-def grade(paths: list[Path], out: Path, jobs: int) -> tuple[float, int]:
+class CpuMeter:
+    """CPU time (user + system, every descendant included, also those reaped inside a sandbox's PID
+    namespace) of the commands run through :meth:`wrap`: a cgroup v1 ``cpuacct`` group of the
+    benchmark's own (root), or v2 ``cpu.stat``; None where neither can be made."""
+
+    def __init__(self, name: str) -> None:
+        from baccarat_kit.grading.sandbox.cgroup import ROOT, _own
+
+        self.folder: str | None = None
+        v1 = os.path.join(ROOT, "cpuacct")
+        parent = os.path.join(v1, (_own("cpuacct") or "/").lstrip("/")) if os.path.isdir(v1) else \
+            os.path.join(ROOT, (_own("") or "/").lstrip("/"))
+        folder = os.path.join(parent, f"bk-bench-{name}-{os.getpid()}")
+        try:
+            os.mkdir(folder)
+            self.folder = folder
+        except OSError:
+            pass
+        self.v1 = os.path.isdir(v1)
+
+    def wrap(self, argv: list[str]) -> list[str]:
+        from baccarat_kit.grading.sandbox.cgroup import JOIN_SCRIPT
+
+        if self.folder is None:
+            return argv
+        return ["/bin/sh", "-c", JOIN_SCRIPT, "sh", os.path.join(self.folder, "cgroup.procs"), "--", *argv]
+
+    def seconds(self) -> float | None:
+        if self.folder is None:
+            return None
+        if self.v1:
+            return int(Path(self.folder, "cpuacct.usage").read_text()) / 1e9
+        stat = dict(line.split() for line in Path(self.folder, "cpu.stat").read_text().splitlines())
+        return int(stat["usage_usec"]) / 1e6
+
+    def remove(self) -> None:
+        if self.folder is not None:
+            try:
+                os.rmdir(self.folder)
+            except OSError:
+                pass
+
+
+def grade(paths: list[Path], out: Path, jobs: int, meter: CpuMeter | None = None) -> tuple[float, int]:
     script = ("import json, resource, sys\nfrom baccarat_kit.cli import main\ncode = main(sys.argv[1:])\n"
               "sys.stderr.write('PEAK ' + json.dumps([resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,"
               " resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss]) + '\\n')\nraise SystemExit(code)\n")
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", script, "grade", *map(str, paths), "--out", str(out), "--jobs",
-                           str(jobs), "--no-progress"], capture_output=True, text=True, check=False)
+    argv = [sys.executable, "-c", script, "grade", *map(str, paths), "--out", str(out), "--jobs", str(jobs),
+            "--no-progress"]
+    proc = subprocess.run(meter.wrap(argv) if meter else argv, capture_output=True, text=True, check=False)
     wall = time.perf_counter() - start
     if proc.returncode:
         raise SystemExit(f"grade failed: {proc.stderr[-2000:]}")
@@ -86,13 +130,15 @@ def grade(paths: list[Path], out: Path, jobs: int) -> tuple[float, int]:
 grade.peaks = []  # type: ignore[attr-defined]
 
 
-def nbconvert(paths: list[Path], out: Path, jobs: int, env: dict[str, str]) -> tuple[float, int]:
+def nbconvert(paths: list[Path], out: Path, jobs: int, env: dict[str, str],
+              meter: CpuMeter | None = None) -> tuple[float, int]:
     out.mkdir(parents=True, exist_ok=True)
 
     def one(path: Path) -> int:
-        return subprocess.run([str(BIN / "jupyter"), "nbconvert", "--to", "notebook", "--execute", "--allow-errors",
-                               "--ExecutePreprocessor.timeout=60", "--ExecutePreprocessor.kernel_name=python3",
-                               "--output-dir", str(out), str(path)],
+        argv = [str(BIN / "jupyter"), "nbconvert", "--to", "notebook", "--execute", "--allow-errors",
+                "--ExecutePreprocessor.timeout=60", "--ExecutePreprocessor.kernel_name=python3",
+                "--output-dir", str(out), str(path)]
+        return subprocess.run(meter.wrap(argv) if meter else argv,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False).returncode
 
     start = time.perf_counter()
@@ -122,16 +168,25 @@ def main() -> None:
                "MPLCONFIGDIR": str(home / ".mpl"), "MPLBACKEND": "Agg"}
         print(f"{len(paths)} notebooks, --jobs {args.jobs}, {args.runs} runs; load average {os.getloadavg()[0]:.1f}")
         ours, theirs = [], []
+        cpu: dict[str, list[float]] = {"grade": [], "nbconvert": []}
         for run in range(args.runs):
             order = ["grade", "nbconvert"] if run % 2 == 0 else ["nbconvert", "grade"]
             for which in order:
-                if which == "grade":
-                    wall, _ = grade(paths, work / f"out-{run}", args.jobs)
-                    ours.append(wall)
-                else:
-                    wall, _ = nbconvert(paths, work / f"nbconvert-{run}", args.jobs, env)
-                    theirs.append(wall)
-                print(f"run {run + 1}: {which:9s} {wall:6.1f} s", flush=True)
+                meter = CpuMeter(f"{which}-{run}")
+                try:
+                    if which == "grade":
+                        wall, _ = grade(paths, work / f"out-{run}", args.jobs, meter)
+                        ours.append(wall)
+                    else:
+                        wall, _ = nbconvert(paths, work / f"nbconvert-{run}", args.jobs, env, meter)
+                        theirs.append(wall)
+                    used = meter.seconds()
+                finally:
+                    meter.remove()
+                if used is not None:
+                    cpu[which].append(used)
+                shown = f", CPU {used:6.1f} s ({used / len(paths):.2f} s per file)" if used is not None else ""
+                print(f"run {run + 1}: {which:9s} {wall:6.1f} s wall{shown}", flush=True)
         a, b = statistics.median(ours), statistics.median(theirs)
         ratios = [t / o for o, t in zip(ours, theirs, strict=True)]
         self_kb = max(p[0] for p in grade.peaks)  # type: ignore[attr-defined]
@@ -141,10 +196,14 @@ def main() -> None:
         print(f"grader peak memory: {self_kb / 1024:.0f} MB (its own process), {child_kb / 1024:.0f} MB (largest "
               "child it reaped: the readers; a sandbox's processes are reaped inside their PID namespace "
               "and not counted here)")
+        if cpu["grade"] and cpu["nbconvert"]:
+            g, n = statistics.median(cpu["grade"]), statistics.median(cpu["nbconvert"])
+            print(f"median CPU per file: baccarat-kit grade {g / len(paths):.2f} s, nbconvert --execute "
+                  f"{n / len(paths):.2f} s: {n / g:.1f}x less CPU")
         results = json.loads((work / "out-0" / "results.json").read_text(encoding="utf-8"))
         full = sum(1 for s in results["submissions"] if s["score"] == s["max_score"])
         print(f"check: {full} of {len(paths)} at full marks (the {len(paths) // (args.copies + 2)} solutions); "
-              f"sandbox: {results['limits']['sandbox']}")
+              f"sandbox: {results['limits']['sandbox']}; limits: {results['limits'].get('scope', '?')}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -93,9 +93,9 @@ EXPECTED = {
     # fixture: (status, question whose message is checked, words in that message)
     "cheat-patch-checker": ("ok", "q5", "banker_draws = …"),
     "cheat-fake-pass": ("ok", "q1", "still `...`"),
-    "cheat-input-transformer": ("ok", "q1", "not the kind of answer"),
-    "cheat-run-cell-hook": ("ok", "q1", "not the kind of answer"),
-    "cheat-patch-shell": ("ok", "q1", "not the kind of answer"),
+    "cheat-input-transformer": ("ok", "q1", "your own code"),  # get_ipython/__import__: not an assignment (issue 20)
+    "cheat-run-cell-hook": ("ok", "q1", "your own code"),  # get_ipython/__import__: not an assignment (issue 20)
+    "cheat-patch-shell": ("ok", "q1", "your own code"),  # get_ipython/__import__: not an assignment (issue 20)
     "cheat-eq-always-true": ("ok", "q1", "AlwaysTrue"),
     "cheat-patch-builtins": ("no_answers", None, "no answers"),
     "cheat-kill-parent": (None, None, ""),  # ok under Landlock (signal refused), else worker_failed
@@ -118,7 +118,7 @@ EXPECTED = {
     "cheat-daemon": ("ok", "q1", "still `...`"),
     "cheat-metadata": ("ok", "q1", "not the kind of answer"),
     "cheat-formula-id": ("ok", "q1", "still `...`"),
-    "cheat-snoop": ("ok", "q4", "not the kind of answer"),
+    "cheat-snoop": ("ok", "q4", "your own code"),  # its values come from os/open (issue 20)
     "not-json": ("not_json", None, "Not a JSON file"),
     "not-a-notebook": ("not_notebook", None, "Not a readable Jupyter notebook"),
 }
@@ -371,7 +371,9 @@ def test_a_kernel_reads_only_python_the_kit_and_its_own_folder(batch: dict[str, 
     if _sandbox.abi_version() < 1:
         pytest.skip("Linux Landlock is not available here: reading is not confined")
     s = sub(batch, ROOT / "tests" / "fixtures" / "submissions" / "cheat-snoop.ipynb")
-    got = {q: s["questions"][q]["message"]["en"] for q in ("q1", "q2", "q3", "q4")}
+    # (what it observed is its answer, shown beside the refusal: its values come from os/open)
+    got = {q: str(s["questions"][q].get("answer")) + " " + s["questions"][q]["message"]["en"]
+           for q in ("q1", "q2", "q3", "q4")}
     assert all("'PermissionError'" in got[q] for q in ("q1", "q3")), got
     assert "'PermissionError'" in got["q2"] or "'FileNotFoundError'" in got["q2"], got
     assert "'read'" in got["q4"], got

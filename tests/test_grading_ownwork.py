@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from baccarat_kit.grading.judge.ownwork import function_code, own_work
@@ -92,3 +94,40 @@ def test_class_pattern_and_metaclass_tricks_are_refused(cells: list[str], detail
 def test_self_matching_class_patterns_stay_allowed() -> None:
     code = "def banker_draws(t, v):\n    match v:\n        case int(x) if x > 7:\n            return False\n    return t < 3"
     assert own_work([code], "banker_draws") == (True, "")
+
+
+# ---------------------------------------------------------------- value and choice answers (issue 20, attack 10)
+def test_value_answers_from_key_code_or_metadata_are_not_own_work() -> None:
+    from baccarat_kit.grading.judge.ownwork import analyse_values
+
+    setup = ["import baccarat_kit as bk", 'check = bk.grading.Checker("06-misconceptions")']
+    cases = {
+        "q1 = check.letter('q1', bk.grading.judge.keys.expected({'fn': 'banker_draws', 'args': [3, 8]}, ''))": False,
+        "from baccarat_kit.grading.judge.keys import expected as e\nq1 = e({}, '')": False,
+        "import json\nq1 = json.load(open('06-misconceptions.ipynb'))['metadata']": False,
+        "q1 = check._load().questions[0].key": False,
+        "exec('q1 = 1')": False,
+        "get_ipython().user_ns['q1'] = 'a'": False,
+        "import __main__\n__main__.q1 = 'a'": False,
+        "t = 3\nv = 8\nq1 = 'a' if t == 3 and v != 8 else 'b'": True,
+        "q1 = check.letter('q1', False)": True,
+    }
+    for code, own in cases.items():
+        got = analyse_values([*setup, code], ["q1"])["q1"]
+        assert got[0] is own, (code, got)
+        if not own:
+            assert got[1], code
+
+
+def test_check_in_the_kernel_refuses_a_value_from_key_code_at_once(tmp_path: Path) -> None:
+    from baccarat_kit.grading import Checker
+
+    src = Path(__file__).resolve().parents[1] / "exercises" / "06-misconceptions.ipynb"
+    (tmp_path / src.name).write_text(src.read_text(encoding="utf-8"), encoding="utf-8")
+    check = Checker("06-misconceptions", lang="en", folder=tmp_path)
+    ns = {"LEARNER_ID": "s1", "q1": "a", "In": ["", "from baccarat_kit.grading.judge import keys",
+                                                  "q1 = keys.expected({}, '')"]}
+    report = check("q1", namespace=ns)
+    assert not report.passed and "your own code" in report.text
+    ns["In"] = ["", "q1 = 'a'"]
+    assert "your own code" not in check("q1", namespace=ns).text

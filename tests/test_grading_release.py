@@ -92,3 +92,81 @@ def test_instructor_cells_are_dropped_and_release_writes_files(tmp_path: Path) -
     assert [p.name for p in written] == [SOURCES[0].name]
     assert "grading notes" not in written[0].read_text(encoding="utf-8")
     assert list((tmp_path / "out").iterdir()) == written  # no temporary files left
+
+
+# ---------------------------------------------------------------- release proves its keys (issue 20, attack 13)
+def _source_copy(tmp_path: Path) -> Path:
+    folder = tmp_path / "source"
+    folder.mkdir()
+    for s in SOURCES:
+        (folder / s.name).write_bytes(s.read_bytes())
+    return folder
+
+
+def _edit_key(folder: Path, name: str, qid: str, args: list[object]) -> None:
+    path = folder / name
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    for q in nb["metadata"]["baccarat_kit"]["questions"]:
+        if q["id"] == qid:
+            q["key"]["args"] = args
+    path.write_text(json.dumps(nb, ensure_ascii=False), encoding="utf-8")
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem)
+def test_every_model_solution_earns_full_marks_on_its_keys(source: Path) -> None:
+    from baccarat_kit.grading.judge import selfcheck
+
+    nb = json.loads(source.read_text(encoding="utf-8"))
+    for learner in selfcheck.PROOF_LEARNERS:
+        assert selfcheck.disagreements(nb, learner, str(source)) == []
+
+
+def test_release_refuses_a_wrong_but_valid_key(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """03 q1's args [3, 8] -> [3, 9]: a valid key the model solution disagrees with."""
+    from baccarat_kit.cli import main
+
+    folder = _source_copy(tmp_path)
+    _edit_key(folder, "03-banker-rule.ipynb", "q1", [3, 9])
+    out = tmp_path / "out"
+    assert main(["--lang", "en", "release", str(folder), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "03-banker-rule" in err and "question q1" in err and "0/1" in err
+    assert "{'zh'" not in err and "{'en'" not in err and "答案" not in err  # one language
+    assert not list(out.glob("*.ipynb")) if out.exists() else True
+    assert main(["--lang", "zh", "release", str(folder), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "q1" in err and "the model solution" not in err
+
+
+def test_grade_source_refuses_a_wrong_but_valid_key(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from baccarat_kit.cli import main
+
+    folder = _source_copy(tmp_path)
+    _edit_key(folder, "04-whole-coups.ipynb", "q3", ["04-whole-coups", "banker_total"])
+    code = main(["--lang", "en", "grade", "--source", str(folder), str(ROOT / "exercises" / "01-card-values.ipynb"),
+                 "--out", str(tmp_path / "graded")])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "04-whole-coups" in err and "question q3" in err
+    assert not (tmp_path / "graded" / "results.json").exists()
+
+
+def test_a_misspelt_key_field_is_one_sentence_in_one_language(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    from baccarat_kit.cli import main
+
+    folder = _source_copy(tmp_path)
+    _edit_key(folder, "06-misconceptions.ipynb", "q4", ["4 4 4 5", "winer"])
+    for lang in ("en", "zh"):
+        assert main(["--lang", lang, "release", str(folder), "--out", str(tmp_path / "out")]) == 2
+        err = capsys.readouterr().err
+        assert "winer" in err and "{'zh'" not in err and "'en':" not in err
+
+
+def test_class_copies_choice_options_carry_no_tag_that_marks_the_right_one() -> None:
+    """Attack 10: in 06 every wrong option had its misconception, so the right one was the option without."""
+    for folder in (ROOT / "exercises", ROOT / "exercises" / "en"):
+        copy = json.loads((folder / "06-misconceptions.ipynb").read_text(encoding="utf-8"))
+        for q in copy["metadata"]["baccarat_kit"]["questions"]:
+            for option in q.get("options", {}).values():
+                assert "misconception" not in option, (folder, q["id"])

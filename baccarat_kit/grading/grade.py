@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ..i18n import both
+from .judge import selfcheck
 from .judge.checks import Exercise, Question, grade_question, question_texts
 from .records import GradeUsageError, Submission
 from .report.feedback import _name_feedback
@@ -81,6 +82,7 @@ def load_exercises(source: str | Path) -> dict[str, Exercise]:
         if is_learner_copy(nb):
             raise GradeUsageError("grading.cli.released_source", path=path)
         ex = Exercise.from_metadata(meta, str(path)).with_texts(question_texts(nb))
+        selfcheck.prove(nb, str(path))  # the keys agree with the model solution (issue 20, attack 13)
         out[ex.id] = ex
     if not out:
         raise GradeUsageError("grading.cli.no_sources", path=folder)
@@ -166,7 +168,8 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
     """Grade one notebook file (see the module docstring). Never raises for a bad submission."""
     shown = display or str(path)
     names = [q.answer for ex in exercises.values() for q in ex.questions if q.kind == "function"]
-    digest, size, read = read_submission(path, names)
+    value_names = [q.answer for ex in exercises.values() for q in ex.questions if q.kind != "function"]
+    digest, size, read = read_submission(path, names, value_names)
 
     def broken(status: str, exercise: Exercise | None = None, **params: Any) -> Submission:
         return Submission(shown, digest, exercise.id if exercise else None, "", status,
@@ -199,6 +202,9 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
         ok, detail, text = (analysed.get(q.answer) or [False, "", None])[:3]
         static[q.id] = (ok is True, str(detail))
         code[q.id] = text if isinstance(text, str) else ""
+    for q in values:  # value and choice answers: the code that set them, read by the grader itself
+        ok, detail = (read.get("values", {}).get(q.answer) or [False, ""])[:2]
+        static[q.id] = (ok is True, str(detail))
     # Run 1: the whole notebook, then the value and choice answers.
     public = {"name": f"{exercise.id}.ipynb", "metadata": {"baccarat_kit": exercise.public}}
     report, parsed = run_notebook(cells, values, limits, public)

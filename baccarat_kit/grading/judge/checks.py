@@ -268,10 +268,19 @@ def question_texts(nb: dict[str, Any]) -> dict[str, dict[str, str]]:
 
 
 def public_metadata(meta: dict[str, Any]) -> dict[str, Any]:
-    """The metadata of a learner's copy: every question without its hidden checks, and
+    """The metadata of a learner's copy: every question without its hidden checks, its choice
+    options without their ``misconception`` (only the wrong ones had one, so the tag marked the
+    right option: issue 20; the whys come with the graded feedback page, from the source), and
     ``"released": true`` (the grader refuses such a copy as a source)."""
     out = dict(meta)
-    out["questions"] = [{k: v for k, v in q.items() if k != "hidden"} for q in meta.get("questions", [])]
+    questions = []
+    for q in meta.get("questions", []):
+        public = {k: v for k, v in q.items() if k != "hidden"}
+        if isinstance(q.get("options"), dict):
+            public["options"] = {key: {k: v for k, v in option.items() if k != "misconception"}
+                                 if isinstance(option, dict) else option for key, option in q["options"].items()}
+        questions.append(public)
+    out["questions"] = questions
     out["released"] = True
     return out
 
@@ -566,6 +575,10 @@ def grade_question(
         stop = _fail("answer", "grading.check.missing", False, name=name)
     elif question.needs_learner and not learner_id:
         stop = _fail("answer", "grading.check.no_learner", False, name=name)
+    elif question.kind != "function" and static_ownwork is not None and not static_ownwork[0] and static_ownwork[1]:
+        # the code that set this answer reaches the grader's keys, the exercise's metadata, or sets
+        # variables in ways the grader cannot read (issue 20, attack 10): nothing is earned
+        stop = _fail("answer", "grading.check.value_not_own", False, name=name, detail=static_ownwork[1])
     if stop is not None:
         return QuestionResult(question.id, question.points, 0, (stop,), question.text, shown)
     lid = learner_id or ""

@@ -209,3 +209,113 @@ def _walk(modules: list[ast.Module], name: str) -> tuple[bool, str, list[ast.stm
                 return False, repr(sub.value)[:40], []
     stmts = sorted((n for n in seen.values() if isinstance(n, ast.stmt)), key=lambda n: order[id(n)])
     return True, "", stmts
+
+
+# ---------------------------------------------------------------- value and choice answers (issue 20, attack 10)
+SOLVER_NAMES = frozenset({
+    "keys", "judge", "expected", "KEYS", "checks", "selfcheck", "_extract", "correct_option", "grade_question",
+    "mistaken_answers", "public_metadata", "Exercise", "Question", "from_metadata",
+})
+"""Names (variables or attributes) of the grader's own key and judging code: an answer that
+reaches them earns nothing (the kit's engine calls an exercise allows are another matter)."""
+
+NAMESPACE_WRITERS = frozenset({
+    "globals", "locals", "vars", "exec", "eval", "compile", "get_ipython", "__import__", "importlib",
+    "setattr", "__dict__", "user_ns", "user_global_ns", "run_cell", "run_line_magic", "run_cell_magic",
+    "push", "f_globals", "f_locals", "__main__", "builtins", "__builtins__", "sys", "inspect", "gc", "modules",
+})
+"""Names through which code can set a notebook variable without an assignment the grader can read
+(``globals()[name] = …``, ``exec(f"{name} = …")``, ``get_ipython().user_ns``, ``__main__``)."""
+
+METADATA_WORDS = ("ipynb", "metadata", "questions", "baccarat_kit")
+"""String constants that mean an answer reads the exercise's own metadata (its keys' arguments)."""
+
+READERS = frozenset({"open", "json", "nbformat", "Path", "os", "io", "pathlib", "read_text", "loads", "load"})
+"""What reads the notebook file (and with it the public metadata of its questions)."""
+
+
+def _reaches(node: ast.AST, local: set[str]) -> str | None:
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Import | ast.ImportFrom):
+            named = [sub.module or ""] if isinstance(sub, ast.ImportFrom) else [a.name for a in sub.names]
+            named += [a.name for a in sub.names] if isinstance(sub, ast.ImportFrom) else []
+            for m in named:
+                parts = set(m.split("."))
+                if parts & (SOLVER_NAMES | NAMESPACE_WRITERS | READERS) or m.startswith("baccarat_kit.grading."):
+                    return ast.unparse(sub)[:60]
+        elif isinstance(sub, ast.Name):
+            if sub.id in local:
+                continue
+            if sub.id in SOLVER_NAMES or sub.id in NAMESPACE_WRITERS or sub.id in READERS:
+                return sub.id
+        elif isinstance(sub, ast.Attribute):
+            if sub.attr in SOLVER_NAMES or sub.attr in NAMESPACE_WRITERS or sub.attr in READERS or (
+                    sub.attr.startswith("_")):
+                return f".{sub.attr}"
+        elif isinstance(sub, ast.Constant) and isinstance(sub.value, str) and any(
+                w in sub.value for w in METADATA_WORDS):
+            return repr(sub.value)[:40]
+    return None
+
+
+def analyse_values(cells: Iterable[str], names: Iterable[str]) -> dict[str, tuple[bool, str]]:
+    """For each value or choice answer ``name``: ``(True, "")`` if the notebook sets it with an
+    assignment the grader can read and the code it depends on (followed through every
+    notebook-level name it uses) reaches neither the grader's key code nor the exercise's
+    metadata; ``(False, what)`` if not; ``(False, "")`` if no cell assigns it.
+
+    Anywhere in the notebook, a way to set a variable without an assignment (``globals()``,
+    ``exec``, ``get_ipython()``, ``__main__`` …) makes every answer not own work: the grader could
+    not tell which code gave the value.
+
+    >>> cells = ["import baccarat_kit as bk", "x = bk.banker_draws(3, 8)", "from baccarat_kit.grading.judge import keys",
+    ...          "y = keys.expected({'fn': 'banker_draws', 'args': [3, 8]}, '')", "z = x"]
+    >>> analyse_values(cells, ["x", "y", "z", "w"])
+    {'x': (True, ''), 'y': (False, '.expected'), 'z': (True, ''), 'w': (False, '')}
+    >>> analyse_values(["for n in ['x']:\\n    globals()[n] = True"], ["x"])
+    {'x': (False, 'globals')}
+    """
+    modules = _modules(cells)
+    bound = _bindings(modules)
+    writer: str | None = None
+    for module in modules:
+        for stmt in module.body:
+            for sub in ast.walk(stmt):
+                if isinstance(sub, ast.Name) and sub.id in NAMESPACE_WRITERS:
+                    writer = sub.id
+                elif isinstance(sub, ast.Attribute) and sub.attr in NAMESPACE_WRITERS:
+                    writer = f".{sub.attr}"
+                elif isinstance(sub, ast.Import | ast.ImportFrom):
+                    named = [sub.module or ""] if isinstance(sub, ast.ImportFrom) else [a.name for a in sub.names]
+                    if any(set(m.split(".")) & NAMESPACE_WRITERS for m in named):
+                        writer = ast.unparse(sub)[:60]
+                if writer:
+                    break
+            if writer:
+                break
+        if writer:
+            break
+    out: dict[str, tuple[bool, str]] = {}
+    for name in names:
+        if writer is not None:
+            out[name] = (False, writer)
+            continue
+        defs = bound.get(name, [])
+        if not defs:
+            out[name] = (False, "")
+            continue
+        seen: set[int] = set()
+        todo: list[ast.AST] = list(defs)  # every assignment of it: any may be the one that ran last
+        found: str | None = None
+        while todo and found is None:
+            node = todo.pop()
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            local = _locals(node)
+            found = _reaches(node, local)
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Name) and sub.id not in local:
+                    todo.extend(b for b in bound.get(sub.id, []) if id(b) not in seen)
+        out[name] = (found is None, found or "")
+    return out

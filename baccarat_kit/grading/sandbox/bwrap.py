@@ -24,7 +24,9 @@ mount namespace of root's (``unshare --mount``), onto world-readable empty folde
 
 The resource limits (memory, CPU time, processes, file size, open files) are set by the
 sandboxed process on itself, inside the namespaces, before any learner code runs
-(:func:`set_limits`); Landlock (:mod:`.landlock`) is applied on top where Linux has it.
+(:func:`set_limits`); Landlock (:mod:`.landlock`) is applied on top where Linux has it. Memory
+and the process count for the *whole* sandbox come from its cgroup (:mod:`.cgroup`), which the
+first process of the command line joins before anything else runs.
 """
 
 from __future__ import annotations
@@ -39,6 +41,10 @@ import sys
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .cgroup import Cgroup
 
 INSTALL_COMMAND = "apt-get install bubblewrap"
 """How to install bubblewrap on Debian and Ubuntu (``dnf install bubblewrap`` on Fedora)."""
@@ -189,13 +195,18 @@ class Sandbox:
             return f"bubblewrap namespaces (user, pid, ipc, net, uts, mount) + {landlock}"
         return f"NONE: --no-sandbox (learner code ran as the grader's user; {landlock})"
 
-    def popen(self, command: Sequence[str], env: Mapping[str, str], **kwargs: object) -> subprocess.Popen[bytes]:
+    def popen(self, command: Sequence[str], env: Mapping[str, str], cgroup: Cgroup | None = None,
+              **kwargs: object) -> subprocess.Popen[bytes]:
         """Start ``command`` (a Python command line) in a fresh sandbox; stdin/stdout pipes,
         stderr to /dev/null, a new session. Without isolation it runs as is, in a temporary
-        working folder that the caller removes (``kwargs['cwd']``)."""
+        working folder that the caller removes (``kwargs['cwd']``). With ``cgroup``, the very
+        first process joins it before anything else runs (:meth:`.cgroup.Cgroup.wrap`)."""
+        def joined(argv: list[str]) -> list[str]:
+            return cgroup.wrap(argv) if cgroup is not None else argv
+
         if not self.isolated:
             cwd = kwargs.get("cwd")
-            return subprocess.Popen(list(command), env=dict(env), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            return subprocess.Popen(joined(list(command)), env=dict(env), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                     stderr=subprocess.DEVNULL, start_new_session=True,
                                     cwd=str(cwd) if cwd is not None else None)
         assert self.bwrap is not None
@@ -227,7 +238,7 @@ class Sandbox:
                 if staged:
                     argv = ["unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", STAGE_SCRIPT,
                             "sh", *staged, "--", *argv]
-            proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            proc = subprocess.Popen(joined(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                     start_new_session=True, env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}, cwd="/",
                                     pass_fds=[info_write])
         except BaseException:

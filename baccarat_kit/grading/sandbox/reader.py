@@ -8,7 +8,8 @@ parse it itself: it pipes the file's bytes (read once, size checked first) into
 * limits its own address space (:data:`MEMORY_MB`) and CPU time before it parses anything;
 * parses the JSON once, takes the code cells and the exercise the notebook claims;
 * refuses more than :data:`MAX_CODE_BYTES` of code in all (an honest exercise has a few KB);
-* parses each cell once and runs the own-work check (:mod:`.ownwork`) for the function names
+* parses each cell once and runs the own-work check (:mod:`.ownwork`) for the value and choice
+  answers (``analyse_values``) and the function names
   asked, with the code each function answer needs;
 * prints one line of JSON: ``{"status": "ok", "exercise": …, "cells": […], "functions": {…}}``
   or ``{"status": "not_json" | "not_notebook" | "too_much_code", "detail": …}``.
@@ -59,7 +60,7 @@ def claimed_exercise(nb: dict[str, Any]) -> str | None:
     return claimed if isinstance(claimed, str) and len(claimed) <= 200 else None
 
 
-def read(data: bytes, names: list[str], ownwork: Any) -> dict[str, Any]:
+def read(data: bytes, names: list[str], ownwork: Any, values: list[str] | None = None) -> dict[str, Any]:
     """The reader's answer for the bytes ``data`` (see the module docstring)."""
     try:
         nb = json.loads(data.decode("utf-8"))
@@ -79,8 +80,13 @@ def read(data: bytes, names: list[str], ownwork: Any) -> dict[str, Any]:
         functions = ownwork.analyse(cells, names)
     except RecursionError:
         functions = {name: (False, "code nested too deeply", None) for name in names}
+    try:
+        own_values = ownwork.analyse_values(cells, values or [])
+    except RecursionError:
+        own_values = {name: (False, "code nested too deeply") for name in values or []}
     return {"status": "ok", "exercise": claimed, "cells": cells,
-            "functions": {k: list(v) for k, v in functions.items()}}
+            "functions": {k: list(v) for k, v in functions.items()},
+            "values": {k: list(v) for k, v in own_values.items()}}
 
 
 def main() -> None:
@@ -92,7 +98,7 @@ def main() -> None:
     ownwork = types.ModuleType("ownwork")
     exec(compile(header["ownwork"], "ownwork.py", "exec"), ownwork.__dict__)
     data = sys.stdin.buffer.read(header["size"] + 1)
-    answer = read(data, header["names"], ownwork)
+    answer = read(data, header["names"], ownwork, header.get("values", []))
     sys.stdout.write(json.dumps(answer) + "\n")
     sys.stdout.flush()
 

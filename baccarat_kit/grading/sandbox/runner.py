@@ -1,23 +1,31 @@
 """Run one submission's code cells in IPython, in a plain process (no Jupyter kernel, no ZMQ).
 
 The grader starts ``python -I -m baccarat_kit.grading.sandbox.runner`` inside the submission's sandbox
-(:mod:`.bwrap`) and talks to it through pipes:
+(:mod:`.bwrap`). That process forks at once, before anything else, into two:
 
-1. it writes one line of JSON (the code cells, the limits, what Landlock should allow);
-2. the runner sets its resource limits (inside the namespaces, before any learner code), confines
-   itself with Landlock where Linux has it, sends its stdout and stderr to ``/dev/null`` and says
-   ``ready``;
-3. it runs each cell with IPython's own :class:`~IPython.core.interactiveshell.InteractiveShell`
-   (``run_cell``: magics, ``display``, the displayhook, tracebacks: what a Jupyter kernel does,
-   minus the messaging) and reports ``start N`` and ``done N ok|error``; the grader keeps the
-   clock (per cell and for the whole notebook) and ends the sandbox when a limit is over;
-4. after ``cells`` it reads one more line, the extraction code (with a nonce the learner's cells
-   never saw), resets IPython's hooks, runs it and reports what that code printed, as
-   ``answers "JSON string"``.
+* the **supervisor** (the parent) holds the only channel to the grader (its stdout) and the
+  nonce. It reads the grader's one line of JSON (the code cells, the limits, what Landlock should
+  allow, the questions to extract, the nonce) and then has nothing more to read: the grader
+  closes the pipe. It makes itself non-dumpable (no ``ptrace``, no ``/proc/PID/fd`` or ``mem`` for
+  code of the same uid), passes the job *without the nonce* to the learner process on a private
+  pipe, forwards that process's status lines and, once, its answers (a marked line becomes the
+  nonce's line), then exits. It never runs learner code.
+* the **learner process** (the child) points its stdin, stdout and stderr at ``/dev/null`` and
+  closes the grader's pipes before it reads its job; so no learner code, in any thread, can read
+  what the grader sent or write to the grader. It sets its resource limits, confines itself with
+  Landlock where Linux has it, says ``ready``, runs each cell with IPython's own
+  :class:`~IPython.core.interactiveshell.InteractiveShell` (``run_cell``: magics, ``display``,
+  the displayhook, tracebacks: what a Jupyter kernel does, minus the messaging) and reports
+  ``start N`` and ``done N ok|error``; the grader keeps the clock (per cell and for the whole
+  notebook) and ends the sandbox when a limit is over. After ``cells`` it resets IPython's hooks,
+  runs the extraction code (sent with the job, before any learner code ran; it holds no secret)
+  and reports what it printed as ``answers "JSON string"``.
 
-Learner code can write to the report pipe too: at worst it forges its own statuses or value
-answers, which are its own claims anyway (see docs/grading.md); function answers never come
-from here.
+What learner code can still do is write lines into its own pipe to the supervisor: claims about
+its own statuses (out of order they are refused: ``kernel_broken``) or values, which are its own
+claims anyway (see docs/grading.md). The grader's channel, the nonce and everything the grader
+sent stay out of its reach (issue 20, attack 12: threads reading the runner's stdin stole the
+extraction code and its nonce). Function answers never come from here.
 """
 
 from __future__ import annotations
@@ -66,12 +74,92 @@ def readable_paths(extra: list[str]) -> list[str]:
     return out
 
 
+MARKER = "baccarat_kit_answers_"
+"""What the learner process's extraction prints before its answers (public: the supervisor turns
+the one marked line into the nonce's line; two marked lines are no answers)."""
+PR_SET_DUMPABLE = 4
+
+
+def _undumpable() -> None:
+    """This process can no longer be traced, nor its ``/proc`` entries read, by code of its uid."""
+    import ctypes
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    except (OSError, AttributeError):  # pragma: no cover - not Linux
+        pass
+
+
+def _lines(fd: int) -> Any:
+    """The lines written to ``fd`` (bytes, without newline), up to :data:`MAX_CAPTURE` * 2 each."""
+    buffer = b""
+    while True:
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            return
+        buffer += chunk
+        while b"\n" in buffer:
+            line, _, buffer = buffer.partition(b"\n")
+            yield line
+        if len(buffer) > 2 * MAX_CAPTURE + 100:
+            return
+
+
+def supervise(child: int, down: int, up: int) -> int:
+    """The supervisor's side (see the module docstring): the job in, statuses and answers out."""
+    _undumpable()
+    report = os.fdopen(os.dup(1), "wb", buffering=0)
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (1, 2):
+        os.dup2(null, fd)
+    line = sys.stdin.buffer.readline()
+    os.dup2(null, 0)
+    os.close(null)
+    job = json.loads(line)
+    nonce = str(job.pop("nonce"))
+    del line
+    with os.fdopen(down, "wb") as fh:
+        try:
+            fh.write(json.dumps(job).encode("utf-8") + b"\n")
+        except BrokenPipeError:
+            return 3
+    del job
+    for raw in _lines(up):
+        text = raw.decode("utf-8", "replace")
+        if text.startswith("answers "):
+            try:
+                captured = json.loads(text[len("answers "):])
+            except ValueError:
+                captured = ""
+            marked = [ln for ln in str(captured).splitlines() if ln.startswith(MARKER)]
+            record = nonce + marked[0][len(MARKER):] if len(marked) == 1 else ""
+            report.write(("answers " + json.dumps(record) + "\n").encode("utf-8"))
+            break
+        report.write(text.encode("utf-8") + b"\n")
+    report.close()
+    os._exit(0)  # the grader ends the sandbox (and the learner process with it)
+
+
 def main() -> int:
-    report_fd = os.dup(1)
-    os.set_inheritable(report_fd, False)
-    report = os.fdopen(report_fd, "w", encoding="utf-8", buffering=1)
-    stdin = sys.stdin
-    job: dict[str, Any] = json.loads(stdin.readline())
+    down_r, down_w = os.pipe()
+    up_r, up_w = os.pipe()
+    pid = os.fork()
+    if pid:
+        os.close(down_r)
+        os.close(up_w)
+        return supervise(pid, down_w, up_r)
+    # The learner process: away from the grader's pipes before anything else.
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.close(null)
+    os.close(down_w)
+    os.close(up_r)
+    with os.fdopen(down_r, "rb") as fh:
+        line = fh.readline()
+    job: dict[str, Any] = json.loads(line)
+    os.set_inheritable(up_w, False)
+    report = os.fdopen(up_w, "w", encoding="utf-8", buffering=1)
 
     def send(line: str) -> None:
         report.write(line + "\n")
@@ -85,16 +173,13 @@ def main() -> int:
     from .landlock import confine
 
     reset_shell, capture_class = _extract.reset_shell, _Capture  # bound before learner code runs
+    extraction = str(job.pop("extraction"))
     os.makedirs(os.environ.get("IPYTHONDIR", os.path.join(os.getcwd(), ".ipython")), exist_ok=True)
     config = Config()
     config.HistoryManager.enabled = False
     config.InteractiveShell.colors = "NoColor"
     shell = InteractiveShell.instance(config=config)
     shell.user_ns["__name__"] = "__main__"
-    null = os.open(os.devnull, os.O_RDWR)
-    os.dup2(null, 1)
-    os.dup2(null, 2)
-    os.close(null)
     set_limits(int(job["memory_mb"]), int(job["cpu_seconds"]), int(job["processes"]), int(job["file_mb"]),
                int(job["open_files"]))
     notebook = job.get("notebook")
@@ -114,7 +199,6 @@ def main() -> int:
         result = shell.run_cell(code, store_history=True)  # type: ignore[no-untyped-call]
         send(f"done {index} {'ok' if result.success else 'error'}")
     send("cells")
-    extraction = json.loads(stdin.readline())
     reset_shell()  # type: ignore[no-untyped-call]
     capture = capture_class()
     real = sys.stdout

@@ -27,15 +27,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...i18n import both
+from ...i18n import both, message
 from ..judge import ownwork
 from ..judge.checks import Question
 from ..judge.ownwork import ALLOWED_MODULES
 from . import _extract
 from . import bwrap as _bwrap
+from . import cgroup as _cgroup
 from . import landlock as _landlock
 from . import reader as _reader
 from . import reaper as _reaper
+from . import runner as _runner
 
 DEFAULT_CELL_TIMEOUT = 10.0
 DEFAULT_NOTEBOOK_TIMEOUT = 60.0
@@ -82,6 +84,30 @@ def record_sandbox(box: _bwrap.Sandbox) -> None:
         _used_sandbox.append(box)
 
 
+_scopes: list[str] = []
+"""How the last sandboxes' memory and process limits applied: per sandbox (a cgroup) or not."""
+PER_PROCESS_ONLY = "per-process only"
+
+
+def limits_scope() -> str:
+    """What ``--memory-mb`` and the process count limited in the last batch (results.json's
+    ``limits.scope``): ``sandbox (cgroup v1)`` / ``sandbox (cgroup v2)``, or ``per-process only``."""
+    return _scopes[-1] if _scopes else "not started yet"
+
+
+def _group(limits: Limits) -> _cgroup.Cgroup | None:
+    """A cgroup for one sandbox (memory ``limits.memory_mb`` in all, :data:`PROCESSES` tasks), or
+    None, after a loud warning (once per batch), where the grader cannot make one."""
+    group, why = _cgroup.create(limits.memory_mb, PROCESSES + 8)  # + bwrap, its init and wrappers
+    scope = f"sandbox (cgroup v{group.version})" if group is not None else PER_PROCESS_ONLY
+    if not _scopes or _scopes[-1] != scope:
+        _scopes.append(scope)
+        if group is None:
+            print(f"baccarat-kit grade: WARNING: {message('grading.warning.per_process', None, reason=why)}",
+                  file=sys.stderr, flush=True)
+    return group
+
+
 def _box(limits: Limits) -> _bwrap.Sandbox:
     """The sandbox learner code runs in: bubblewrap (checked once), or none with ``--no-sandbox``."""
     box = _bwrap.check() if limits.sandbox == "bwrap" else _bwrap.Sandbox("none")
@@ -92,8 +118,8 @@ def _box(limits: Limits) -> _bwrap.Sandbox:
 
 @dataclass(frozen=True)
 class Limits:
-    """Per-cell and whole-notebook time limits (seconds), the memory limit (MB) of each process
-    that runs learner code, and the sandbox: ``bwrap`` (namespaces) or ``none`` (``--no-sandbox``)."""
+    """Per-cell and whole-notebook time limits (seconds), the memory limit (MB) of the whole
+    sandbox (its cgroup; each process is also held to it), and the sandbox: ``bwrap`` (namespaces) or ``none`` (``--no-sandbox``)."""
 
     cell_timeout: float = DEFAULT_CELL_TIMEOUT
     notebook_timeout: float = DEFAULT_NOTEBOOK_TIMEOUT
@@ -103,7 +129,9 @@ class Limits:
 
 
 def extraction_code(questions: Sequence[Question], nonce: str) -> str:
-    """The code run in the learner's kernel after the learner's cells (no expected answers)."""
+    """The code run in the learner's kernel after the learner's cells (no expected answers).
+    For a notebook, ``nonce`` is the public :data:`.runner.MARKER`: the runner's supervisor, out of
+    the learner's reach, swaps in the real nonce."""
     source = _source(_extract)
     ns = f"_bk_grader_{nonce[:12]}"
     wanted = [q.extraction() for q in questions]
@@ -194,20 +222,21 @@ def _runner_env(home: str, tmp: str) -> dict[str, str]:
     }
 
 
-def _start(box: _bwrap.Sandbox, command: list[str], env_for: Callable[[str], dict[str, str]]
-           ) -> tuple[subprocess.Popen[bytes], str | None]:
-    """Start ``command`` in a fresh sandbox; without one, through the reaper in a temporary
-    folder (returned, for the caller to remove)."""
+def _start(box: _bwrap.Sandbox, command: list[str], env_for: Callable[[str], dict[str, str]],
+           group: _cgroup.Cgroup | None = None) -> tuple[subprocess.Popen[bytes], str | None]:
+    """Start ``command`` in a fresh sandbox (inside ``group`` from its first process on); without
+    one, through the reaper in a temporary folder (returned, for the caller to remove)."""
     if box.isolated:
-        return box.popen(command, env_for(_bwrap.INSIDE_HOME)), None
+        return box.popen(command, env_for(_bwrap.INSIDE_HOME), cgroup=group), None
     workdir = tempfile.mkdtemp(prefix="bk-grade-")
     os.makedirs(os.path.join(workdir, ".home", "tmp"))
     env = env_for(os.path.join(workdir, ".home"))
     command = [sys.executable, "-I", "-S", "-c", _source(_reaper), *command]
-    return box.popen(command, env, cwd=workdir), workdir
+    return box.popen(command, env, cgroup=group, cwd=workdir), workdir
 
 
-def _finish(proc: subprocess.Popen[bytes], box: _bwrap.Sandbox, workdir: str | None) -> None:
+def _finish(proc: subprocess.Popen[bytes], box: _bwrap.Sandbox, workdir: str | None,
+            group: _cgroup.Cgroup | None = None) -> None:
     """End a sandbox and everything in it. With bubblewrap, killing ``bwrap`` ends its PID
     namespace (``--die-with-parent``), with it every process, System V IPC object and file of
     the submission. Without, the reaper gets SIGTERM (and ends what the code forked)."""
@@ -227,18 +256,30 @@ def _finish(proc: subprocess.Popen[bytes], box: _bwrap.Sandbox, workdir: str | N
                     stream.close()
             except OSError:
                 pass
+        if group is not None:
+            group.remove()
         if workdir:
             shutil.rmtree(workdir, ignore_errors=True)
 
 
 def _drive(proc: subprocess.Popen[bytes], cells: list[str], extraction: str, limits: Limits,
-           writable: list[str], public: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Talk to :mod:`.runner` (see there) and keep its clocks: the status of the run."""
+           writable: list[str], public: dict[str, Any] | None = None, nonce: str = "") -> dict[str, Any]:
+    """Talk to :mod:`.runner` (see there) and keep its clocks: the status of the run.
+
+    Everything is sent at once, before any learner code runs, and the pipe is closed: the
+    runner's supervisor keeps the nonce, its learner process gets the rest."""
     lines = _Lines(proc.stdout)
     job = {"cells": cells, "memory_mb": limits.memory_mb, "cpu_seconds": int(limits.notebook_timeout) + 10,
            "processes": PROCESSES if limits.sandbox == "bwrap" else 0, "file_mb": FILE_MB,
-           "open_files": OPEN_FILES, "writable": writable, "notebook": public}
-    if not _send(proc, json.dumps(job)):
+           "open_files": OPEN_FILES, "writable": writable, "notebook": public, "extraction": extraction,
+           "nonce": nonce}
+    sent = _send(proc, json.dumps(job))
+    try:
+        assert proc.stdin is not None
+        proc.stdin.close()
+    except OSError:
+        pass
+    if not sent:
         return {"status": "kernel_start", "detail": "the sandbox did not start"}
     ready = lines.next(time.monotonic() + STARTUP_ALLOWANCE)
     if ready != "ready":
@@ -266,7 +307,7 @@ def _drive(proc: subprocess.Popen[bytes], cells: list[str], extraction: str, lim
     # The grader's own step gets a per-cell limit, beyond the notebook limit.
     deadline = time.monotonic() + limits.cell_timeout
     line = lines.next(deadline)
-    if line == "cells" and _send(proc, json.dumps(extraction)):
+    if line == "cells":
         line = lines.next(deadline)
     if line is None:
         return {**report, "status": "no_answers", "cell": after}
@@ -301,7 +342,7 @@ def _kill_group(proc: subprocess.Popen[Any]) -> None:
 
 
 
-def read_submission(path: Path, functions: Sequence[str]) -> tuple[str, int, dict[str, Any]]:
+def read_submission(path: Path, functions: Sequence[str], values: Sequence[str] = ()) -> tuple[str, int, dict[str, Any]]:
     """sha256, size and the reader's answer (:mod:`.reader`) for ``path``: the size is checked
     before the file is read, the file is read once, and parsed once in a memory-limited process."""
     size = path.stat().st_size
@@ -317,6 +358,7 @@ def read_submission(path: Path, functions: Sequence[str]) -> tuple[str, int, dic
     if len(data) > MAX_FILE_BYTES:
         return digest.hexdigest(), len(data), {"status": "too_large"}
     header = json.dumps({"ownwork": _source(ownwork), "names": sorted(set(functions)), "size": len(data),
+                         "values": sorted(set(values)),
                          "memory_mb": READER_MEMORY_MB})
     proc = subprocess.Popen([sys.executable, "-I", "-S", "-c", _source(_reader)], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True,
@@ -347,13 +389,16 @@ def run_notebook(cells: list[str], questions: Sequence[Question], limits: Limits
     learner's notebook, so ``check.options`` and ``check.letter`` work there as in her kernel."""
     nonce = secrets.token_hex(16)
     box = _box(limits)
+    group = _group(limits)
     proc, workdir = _start(box, [sys.executable, "-I", "-m", "baccarat_kit.grading.sandbox.runner"],
-                           lambda home: _runner_env(home, "/tmp" if box.isolated else f"{home}/tmp"))
+                           lambda home: _runner_env(home, "/tmp" if box.isolated else f"{home}/tmp"), group)
     try:
         writable = ["/tmp"] if box.isolated else []
-        report = _drive(proc, cells, extraction_code(questions, nonce), limits, writable, public)
+        report = _drive(proc, cells, extraction_code(questions, _runner.MARKER), limits, writable, public, nonce)
+        if group is not None and group.oom_kills():  # a process of the sandbox went over its total
+            report = {**report, "status": "kernel_died", "cell": report.get("cell") or len(cells) + 1}
     finally:
-        _finish(proc, box, workdir)
+        _finish(proc, box, workdir, group)
     parsed = parse_extraction(str(report.get("extraction", "")), nonce) if report.get("status") == "ok" else None
     return report, parsed
 
@@ -421,10 +466,12 @@ def run_function(code: str, question: Question, limits: Limits) -> dict[str, Any
         "processes": PROCESSES if limits.sandbox == "bwrap" else 0,
     }
     box = _box(limits)
+    group = _group(limits)
     proc, workdir = _start(box, [sys.executable, "-I", "-S", "-c", FUNCTION_RUNNER],
-                           lambda home: {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"})
+                           lambda home: {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"}, group)
     found: str | None = None
     timed_out = False
+    over_memory = False
     try:
         if _send(proc, json.dumps(job)):
             lines = _Lines(proc.stdout)
@@ -438,8 +485,12 @@ def run_function(code: str, question: Question, limits: Limits) -> dict[str, Any
                     break
                 if line.startswith(nonce):
                     found = line if found is None else ""
+        over_memory = group is not None and group.oom_kills() > 0
     finally:
-        _finish(proc, box, workdir)
+        _finish(proc, box, workdir, group)
+    if over_memory:
+        return {"status": "run-failed",
+                "reason": both("grading.reason.function_failed", detail=f"over the {limits.memory_mb} MB memory limit")}
     if timed_out:
         return {"status": "run-failed",
                 "reason": both("grading.reason.function_timeout", seconds=limits.cell_timeout)}

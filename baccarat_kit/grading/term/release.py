@@ -8,6 +8,9 @@
   becomes ``name = text``;
 * cells tagged ``instructor`` are dropped; outputs and execution counts are cleared;
 * the hidden checks are removed from ``metadata.baccarat_kit``;
+* before anything is written, each model solution is graded against its own keys, hidden checks
+  included, and must earn full marks (:func:`..judge.selfcheck.prove`; else exit 2 naming the
+  exercise, the question and the disagreement);
 * one edition per language (``release(..., lang="en")``, ``baccarat-kit release … --edition en``):
   a cell's text is its source (Traditional Chinese) or, for another language, its
   ``metadata.translations[lang]``; a code cell's translation may differ only in comments, and
@@ -36,6 +39,7 @@ from typing import Any
 
 from ...errors import BaccaratError
 from ...i18n import message
+from ..judge import selfcheck
 from ..judge.checks import Exercise, public_metadata
 
 BEGIN = re.compile(r"^(\s*)#\s*BEGIN SOLUTION\s*$")
@@ -186,8 +190,11 @@ def release(source_dir: str | Path, out_dir: str | Path, lang: str = "zh") -> li
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    for path in sources(Path(source_dir)):
-        nb = json.loads(path.read_text(encoding="utf-8"))
+    loaded = [(path, json.loads(path.read_text(encoding="utf-8"))) for path in sources(Path(source_dir))]
+    for path, nb in loaded:  # every source proved before any copy is written
+        if not is_learner_copy(nb):  # (a learner copy is refused by release_notebook below)
+            selfcheck.prove(nb, str(path))  # the model solution earns full marks on its own keys
+    for path, nb in loaded:
         copy_ = release_notebook(edition(nb, lang, str(path)), str(path))
         if lang != SOURCE_LANG:  # the placeholder in the edition's language only
             both = _placeholder("")[0]

@@ -1,0 +1,225 @@
+"""A cgroup per sandbox: memory and process count for the whole sandbox, not per process.
+
+``RLIMIT_AS`` is per process: a submission that forks 8 children of 400 MB each held 3.4 GB under
+``--memory-mb 1031`` (issue 20, attack 11). So the grader, where it can (root, a writable cgroup
+hierarchy), makes one cgroup for each sandbox, with
+
+* ``memory``: ``--memory-mb`` for everything in it (swap included where the kernel accounts it),
+* ``pids``: :data:`~.session.PROCESSES` processes and threads at once,
+
+and starts the sandbox through :data:`JOIN_SCRIPT`: a ``/bin/sh`` (still the grader's, root)
+that writes its own pid into each ``cgroup.procs`` and only then ``exec``\\ s the sandbox, so
+nothing of the submission ever runs outside the cgroup (children inherit it; no race with the
+grader writing a pid after the fact). If joining fails the script exits 125 and no learner code
+runs. Afterwards :meth:`Cgroup.remove` kills whatever is still in it and removes it.
+
+Both layouts:
+
+* **cgroup v1** (these machines: ``/sys/fs/cgroup/memory``, ``/sys/fs/cgroup/pids``):
+  ``memory.limit_in_bytes`` (and ``memory.memsw.limit_in_bytes``), ``pids.max``; the count of
+  OOM kills from ``memory.oom_control``;
+* **cgroup v2** (most current distributions: one hierarchy at ``/sys/fs/cgroup``): ``memory.max``,
+  ``memory.swap.max`` 0, ``pids.max``; OOM kills from ``memory.events``. The parent must have
+  ``memory`` and ``pids`` in its ``cgroup.subtree_control`` (root's cgroup, or a delegated one:
+  ``systemd-run --scope -p Delegate=yes baccarat-kit grade …``).
+
+Each cgroup is made *below the grader's own* (read from ``/proc/self/cgroup``), so the grader
+never escapes limits it is under itself, with a unique name ``baccarat-kit-<pid>-<n>-<random>``;
+the grader only ever removes the folders it made. Where no cgroup can be made (not root, no
+controller), :func:`create` returns None with the reason; the grader then warns on stderr once
+and writes ``"limits": "per-process only"`` into results.json (docs/grading.md).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import secrets
+import signal
+import threading
+import time
+from dataclasses import dataclass, field
+
+ROOT = "/sys/fs/cgroup"
+JOIN_SCRIPT = ('for f; do [ "$f" = -- ] && break; echo $$ > "$f" || exit 125; done; '
+               'while [ "$1" != -- ]; do shift; done; shift; exec "$@"')
+"""``sh -c JOIN_SCRIPT sh PROCS… -- COMMAND…``: join every cgroup, then become COMMAND."""
+
+_counter = itertools.count()
+_lock = threading.Lock()
+
+
+@dataclass
+class Cgroup:
+    """One sandbox's cgroup: ``version`` 1 or 2, ``folders`` (one per v1 controller, or the v2 one)."""
+
+    version: int
+    folders: dict[str, str]
+    memory_bytes: int
+    pids: int
+    removed: bool = field(default=False)
+
+    @property
+    def procs_files(self) -> list[str]:
+        """The ``cgroup.procs`` files :data:`JOIN_SCRIPT` writes to (each folder once)."""
+        return [os.path.join(f, "cgroup.procs") for f in dict.fromkeys(self.folders.values())]
+
+    def wrap(self, argv: list[str]) -> list[str]:
+        """``argv`` started inside this cgroup (see the module docstring)."""
+        return ["/bin/sh", "-c", JOIN_SCRIPT, "sh", *self.procs_files, "--", *argv]
+
+    def oom_kills(self) -> int:
+        """Processes the kernel killed in this cgroup for going over its memory limit."""
+        name = "memory.oom_control" if self.version == 1 else "memory.events"
+        try:
+            with open(os.path.join(self.folders["memory"], name), encoding="ascii") as fh:
+                for line in fh:
+                    key, _, value = line.partition(" ")
+                    if key == "oom_kill":
+                        return int(value)
+        except (OSError, ValueError):
+            pass
+        return 0
+
+    def peak_bytes(self) -> int:
+        """The most memory the sandbox held at once (0 if the kernel does not say)."""
+        name = "memory.max_usage_in_bytes" if self.version == 1 else "memory.peak"
+        try:
+            with open(os.path.join(self.folders["memory"], name), encoding="ascii") as fh:
+                return int(fh.read().split()[0])
+        except (OSError, ValueError, IndexError):
+            return 0
+
+    def pids_in(self) -> list[int]:
+        out: set[int] = set()
+        for procs in self.procs_files:
+            try:
+                with open(procs, encoding="ascii") as fh:
+                    out.update(int(p) for p in fh.read().split())
+            except (OSError, ValueError):
+                pass
+        return sorted(out)
+
+    def remove(self, timeout: float = 10.0) -> None:
+        """Kill everything still in the cgroup, then remove its folders (only ours)."""
+        if self.removed:
+            return
+        deadline = time.monotonic() + timeout
+        while True:
+            pids = self.pids_in()
+            if not pids:
+                break
+            if self.version == 2 and _write(os.path.join(self.folders["memory"], "cgroup.kill"), "1"):
+                pass
+            else:
+                for pid in pids:
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except (ProcessLookupError, PermissionError):
+                        pass
+            if time.monotonic() > deadline:
+                break
+            time.sleep(0.01)
+        for folder in dict.fromkeys(self.folders.values()):
+            for _ in range(200):  # an exiting process leaves the cgroup a moment after it died
+                try:
+                    os.rmdir(folder)
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    time.sleep(0.01)
+        self.removed = True
+
+
+def _write(path: str, text: str) -> bool:
+    try:
+        with open(path, "w", encoding="ascii") as fh:
+            fh.write(text)
+        return True
+    except OSError:
+        return False
+
+
+def _own(controller: str) -> str | None:
+    """This process's cgroup path for a v1 ``controller`` (``""`` for v2's), from /proc/self/cgroup."""
+    try:
+        with open("/proc/self/cgroup", encoding="utf-8") as fh:
+            for line in fh:
+                _, names, path = line.rstrip("\n").split(":", 2)
+                if controller in names.split(","):
+                    return path
+    except OSError:
+        return None
+    return None
+
+
+def layout() -> int | None:
+    """1 when the memory and pids controllers are mounted as v1, 2 for a v2-only hierarchy, else None."""
+    if os.path.isdir(os.path.join(ROOT, "memory")) and os.path.isdir(os.path.join(ROOT, "pids")):
+        return 1
+    if os.path.exists(os.path.join(ROOT, "cgroup.controllers")):
+        return 2
+    return None
+
+
+def _name() -> str:
+    with _lock:
+        n = next(_counter)
+    return f"baccarat-kit-{os.getpid()}-{n}-{secrets.token_hex(4)}"
+
+
+def create(memory_mb: int, pids: int) -> tuple[Cgroup | None, str]:
+    """A new cgroup for one sandbox, limited to ``memory_mb`` MB and ``pids`` tasks, and ``""``;
+    or ``(None, reason)`` where the grader cannot make one."""
+    version = layout()
+    memory = memory_mb * 1024 * 1024
+    name = _name()
+    if version == 1:
+        folders: dict[str, str] = {}
+        for controller in ("memory", "pids"):
+            parent = os.path.join(ROOT, controller, (_own(controller) or "/").lstrip("/"))
+            folder = os.path.join(parent, name)
+            try:
+                os.mkdir(folder, 0o755)
+            except OSError as err:
+                Cgroup(1, folders, memory, pids).remove()
+                return None, f"cannot make a cgroup in {parent}: {err.strerror}"
+            folders[controller] = folder
+        group = Cgroup(1, folders, memory, pids)
+        mem = folders["memory"]
+        ok = _write(os.path.join(mem, "memory.limit_in_bytes"), str(memory))
+        if os.path.exists(os.path.join(mem, "memory.memsw.limit_in_bytes")):
+            ok = _write(os.path.join(mem, "memory.memsw.limit_in_bytes"), str(memory)) and ok
+        _write(os.path.join(mem, "memory.swappiness"), "0")
+        ok = _write(os.path.join(folders["pids"], "pids.max"), str(pids)) and ok
+        if not ok:
+            group.remove()
+            return None, "cannot set memory.limit_in_bytes / pids.max (cgroup v1)"
+        return group, ""
+    if version == 2:
+        own = _own("") or "/"
+        parent = os.path.join(ROOT, own.lstrip("/"))
+        try:
+            with open(os.path.join(parent, "cgroup.subtree_control"), encoding="ascii") as fh:
+                enabled = fh.read().split()
+        except OSError as err:
+            return None, f"cannot read {parent}/cgroup.subtree_control: {err.strerror}"
+        if not {"memory", "pids"} <= set(enabled) and not _write(
+                os.path.join(parent, "cgroup.subtree_control"), "+memory +pids"):
+            return None, (f"the memory and pids controllers are not delegated to {parent} (cgroup v2): run the "
+                          "grader as root in the root cgroup, or under `systemd-run --scope -p Delegate=yes`")
+        folder = os.path.join(parent, name)
+        try:
+            os.mkdir(folder, 0o755)
+        except OSError as err:
+            return None, f"cannot make a cgroup in {parent}: {err.strerror}"
+        group = Cgroup(2, {"memory": folder, "pids": folder}, memory, pids)
+        ok = _write(os.path.join(folder, "memory.max"), str(memory))
+        _write(os.path.join(folder, "memory.swap.max"), "0")
+        ok = _write(os.path.join(folder, "pids.max"), str(pids)) and ok
+        if not ok:
+            group.remove()
+            return None, "cannot set memory.max / pids.max (cgroup v2)"
+        return group, ""
+    return None, "no cgroup hierarchy with the memory and pids controllers under /sys/fs/cgroup"
