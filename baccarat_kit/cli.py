@@ -23,6 +23,7 @@ COMMANDS: list[str] = [
     "baccarat_kit.grading.cli:register",
     "baccarat_kit.grading.report:register",
     "baccarat_kit.course:register",
+    "baccarat_kit.progress:register",
 ]
 
 

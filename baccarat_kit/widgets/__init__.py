@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ._common import plain_text
 from .case_viewer import CaseCard, CaseViewer, case_card
+from .drill import Drill
 from .hand_builder import HandBuilder
 from .question_sets import lesson_names, lesson_questions
 from .quiz import Option, Question, Quiz, banker_misconception, load_questions
@@ -23,6 +24,7 @@ from .shoe_tracker import ShoeTracker
 __all__ = [
     "CaseCard",
     "CaseViewer",
+    "Drill",
     "HandBuilder",
     "Option",
     "Question",
