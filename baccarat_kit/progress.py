@@ -19,7 +19,7 @@ back.
 >>> with tempfile.TemporaryDirectory() as tmp:
 ...     os.environ[PROGRESS_ENV] = tmp
 ...     record_check("03-banker-rule", "q5", 3.5, 4, 11, ["q1", "q5"])
-...     record_quiz("04", "banker-5-vs-8", "b", True, 1)
+...     record_quiz("04", "banker-5-vs-8", "1", True, 1)
 ...     load()["exercises"]["03-banker-rule"]["questions"]["q5"]["score"]
 3.5
 >>> del os.environ[PROGRESS_ENV]
@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import tempfile
 import time
 from collections.abc import Callable, Iterable
@@ -83,6 +84,8 @@ def load(path: Path | None = None) -> Record:
     if not isinstance(data, dict) or data.get("schema") != SCHEMA:
         return empty()
     record = empty()
+    if isinstance(data.get("seed"), int):
+        record["seed"] = data["seed"]
     for section in SECTIONS:
         if isinstance(data.get(section), dict):
             record[section] = data[section]
@@ -107,9 +110,11 @@ def save(record: Record, path: Path | None = None) -> Path:
 
 
 def update(change: Callable[[Record], None], path: Path | None = None) -> Record:
-    """Load, apply ``change`` and save: the one way the kit writes the record."""
+    """Load, apply ``change`` and save: the one way the kit writes the record. The first write
+    gives the record its ``seed`` (this learner's order of quiz options and drill cells)."""
     path = path or location()
     record = load(path)
+    record.setdefault("seed", secrets.randbelow(2**31))
     change(record)
     save(record, path)
     return record
@@ -127,14 +132,16 @@ def record_check(exercise: str, qid: str, score: float, points: int, max_score: 
     update(change)
 
 
-def record_quiz(quiz: str, qid: str, answer: str, correct: bool, total: int) -> None:
-    """A quiz question answered (first answers count: a later one does not replace it)."""
+def record_quiz(quiz: str, qid: str, answer: str, first_right: bool, total: int,
+                first_answer: str | None = None) -> None:
+    """A quiz question answered: the latest ``answer`` and the first one (which is scored)."""
     def change(r: Record) -> None:
         entry = r["quizzes"].setdefault(quiz, {"answers": {}})
         entry["total"] = total
-        old = entry["answers"].get(qid)
-        entry["answers"][qid] = {"answer": answer, "correct": correct, "t": time.time(),
-                                 "first": old["first"] if old else correct}
+        old = entry["answers"].get(qid) or {}
+        entry["answers"][qid] = {"answer": answer, "t": time.time(),
+                                 "first": old.get("first", first_right),
+                                 "first_answer": old.get("first_answer", first_answer or answer)}
     update(change)
 
 
@@ -158,6 +165,8 @@ def merge(mine: Record, other: Record) -> Record:
             return out
         return max(a, b) if isinstance(a, int | float) and isinstance(b, int | float) else a
     out = empty()
+    if "seed" in mine or "seed" in other:
+        out["seed"] = mine.get("seed", other.get("seed"))
     for section in SECTIONS:
         out[section] = deep(mine.get(section, {}), other.get(section, {}))
     return out
