@@ -12,7 +12,7 @@ import baccarat_kit as bk
 from baccarat_kit import drill
 
 pytest.importorskip("ipywidgets")
-from baccarat_kit.widgets import Drill, plain_text  # noqa: E402
+from baccarat_kit.widgets import Drill, plain_text
 
 
 @pytest.fixture(autouse=True)
