@@ -21,7 +21,7 @@ COMMANDS: list[str] = [
     "baccarat_kit.cases.cli:register",
     "baccarat_kit.odds_cli:register_cli",
     "baccarat_kit.grading.cli:register",
-    "baccarat_kit.grading.report:register",
+    "baccarat_kit.grading.cli:register_report",
     "baccarat_kit.course:register",
     "baccarat_kit.progress:register",
 ]

@@ -17,7 +17,12 @@ from pathlib import Path
 import pytest
 
 from baccarat_kit.cli import main
-from baccarat_kit.grading.release import _code_tokens, dumps_notebook, edition, release_notebook
+from baccarat_kit.grading.term.release import (
+    _code_tokens,
+    dumps_notebook,
+    edition,
+    release_notebook,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = sorted((ROOT / "exercises" / "source").glob("*.ipynb"))
@@ -81,7 +86,7 @@ def test_chinese_copy_has_no_english_prose_lines(source: Path) -> None:
 def test_a_translation_may_change_only_comments() -> None:
     nb = {"metadata": {}, "cells": [{"cell_type": "code", "metadata": {"translations": {"en": "x = 2  # two"}},
                                      "source": "x = 1  # 一"}]}
-    from baccarat_kit.grading.release import ReleaseError
+    from baccarat_kit.grading.term.release import ReleaseError
     with pytest.raises(ReleaseError):
         edition(nb, "en")
     nb["cells"][0]["metadata"]["translations"]["en"] = "x = 1  # one"

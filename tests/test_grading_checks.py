@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import baccarat_kit as bk
-from baccarat_kit.grading.checks import (
+from baccarat_kit.grading.judge.checks import (
     Exercise,
     Question,
     SpecError,
@@ -18,7 +18,7 @@ from baccarat_kit.grading.checks import (
     decode_money,
     grade_question,
 )
-from baccarat_kit.grading.keys import expected
+from baccarat_kit.grading.judge.keys import expected
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -9,6 +9,8 @@ import pytest
 
 from baccarat_kit.cli import main
 from baccarat_kit.grading import grade as g
+from baccarat_kit.grading.report import feedback as fb
+from baccarat_kit.grading.term import gradebook as gb
 from baccarat_kit.i18n import both
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -52,7 +54,7 @@ def _subs() -> list[g.Submission]:
 def test_outputs_replace_the_folder_at_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     exercises = g.load_exercises(ROOT / "exercises" / "source")
     out = tmp_path / "out"
-    g.write_outputs(out, _subs(), exercises, g.Limits())
+    gb.write_outputs(out, _subs(), exercises, g.Limits())
     first = (out / "results.json").read_text(encoding="utf-8")
     assert json.loads(first)["submissions"][0]["status"] == "not_json"
     assert (out / "feedback" / "x.html").exists()
@@ -60,9 +62,9 @@ def test_outputs_replace_the_folder_at_once(tmp_path: Path, monkeypatch: pytest.
     def boom(*args: object, **kwargs: object) -> str:
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(g, "feedback_html", boom)
+    monkeypatch.setattr(gb, "feedback_html", boom)
     with pytest.raises(RuntimeError):
-        g.write_outputs(out, _subs(), exercises, g.Limits())
+        gb.write_outputs(out, _subs(), exercises, g.Limits())
     assert (out / "results.json").read_text(encoding="utf-8") == first  # the old gradebook is intact
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]     # and no partial one is left
 
@@ -200,19 +202,19 @@ def test_update_keeps_every_other_row_and_page(tmp_path: Path) -> None:
         return s
 
     subs = [sub("a", "ann"), sub("b", "ben"), sub("c", "cai")]
-    g._name_feedback(subs)
-    g.write_outputs(out, subs, exercises, g.Limits(), "en")
+    fb._name_feedback(subs)
+    gb.write_outputs(out, subs, exercises, g.Limits(), "en")
     (out / "notes.txt").write_text("mine", encoding="utf-8")
     pages = {p.name: p.read_bytes() for p in (out / "feedback").iterdir()}
     assert sorted(pages) == ["ann--03-banker-rule.html", "ben--03-banker-rule.html", "cai--03-banker-rule.html"]
     again = sub("b", "ben")
     again.graded_at = "2026-12-02T00:00:00Z"
-    g.write_outputs(out, [again], exercises, g.Limits(), "en", update=True)
+    gb.write_outputs(out, [again], exercises, g.Limits(), "en", update=True)
     doc = json.loads((out / "results.json").read_text(encoding="utf-8"))
     assert sorted((s["learner"], s["graded_at"][:10]) for s in doc["submissions"]) == [
         ("ann", "2026-12-01"), ("ben", "2026-12-02"), ("cai", "2026-12-01")]
     for name in ("ann--03-banker-rule.html", "cai--03-banker-rule.html"):
         assert (out / "feedback" / name).read_bytes() == pages[name]
     assert (out / "notes.txt").read_text(encoding="utf-8") == "mine"
-    marker = json.loads((out / g.MARKER).read_text(encoding="utf-8"))["files"]
+    marker = json.loads((out / gb.MARKER).read_text(encoding="utf-8"))["files"]
     assert "feedback/ann--03-banker-rule.html" in marker and "notes.txt" not in marker

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from baccarat_kit.cli import main
-from baccarat_kit.grading.collect import MANIFEST, collect, manifest_entry, return_feedback
+from baccarat_kit.grading.term.collect import MANIFEST, collect, manifest_entry
+from baccarat_kit.grading.term.hand_back import return_feedback
 
 DEADLINE = "2026-12-01T12:00:00Z"
 BEFORE = datetime(2026, 12, 1, 11, 0, tzinfo=UTC).timestamp()

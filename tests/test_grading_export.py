@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from baccarat_kit.grading.export import (
+from baccarat_kit.grading.term.export import (
     canvas_csv,
     grades_csv,
     long_csv,

@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 
 import baccarat_kit as bk
-from baccarat_kit.grading import _extract
+from baccarat_kit.grading.sandbox import _extract
 
 
 class AlwaysEqual:

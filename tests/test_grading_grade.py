@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 
 from baccarat_kit.cli import main
-from baccarat_kit.grading import bwrap as _bwrap
-from baccarat_kit.grading import sandbox as _sandbox
-from baccarat_kit.grading.grade import Limits, _run_function, grade_file, load_exercises
+from baccarat_kit.grading.grade import Limits, grade_file, load_exercises
+from baccarat_kit.grading.sandbox import bwrap as _bwrap
+from baccarat_kit.grading.sandbox import landlock as _sandbox
+from baccarat_kit.grading.sandbox.session import run_function as _run_function
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = sorted((ROOT / "exercises" / "source").glob("*.ipynb"))
@@ -230,7 +231,7 @@ def test_end_descendants_kills_a_daemonized_grandchild(tmp_path: Path) -> None:
     script = tmp_path / "reaper.py"
     script.write_text(
         "import os, sys, time\n"
-        "from baccarat_kit.grading.reaper import become_subreaper, end_descendants\n"
+        "from baccarat_kit.grading.sandbox.reaper import become_subreaper, end_descendants\n"
         "assert become_subreaper()\n"
         "r, w = os.pipe()\n"
         "if os.fork() == 0:\n"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 import baccarat_kit as bk
-from baccarat_kit.grading import keys
+from baccarat_kit.grading.judge import keys
 
 
 def test_seed_depends_on_exercise_and_learner() -> None:

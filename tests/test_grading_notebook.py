@@ -17,7 +17,7 @@ SELF_STUDY = ROOT / "exercises"
 @pytest.fixture(scope="module")
 def class_copies(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The exercises released for a class (hidden checks removed), in a folder of this test's own."""
-    from baccarat_kit.grading.release import release
+    from baccarat_kit.grading.term.release import release
 
     out = tmp_path_factory.mktemp("class")
     release(ROOT / "exercises" / "source", out, "zh", "class")
@@ -120,7 +120,7 @@ def test_self_study_check_gives_the_graders_verdict_hidden_checks_included(
     check reports it wrong with the grader's own message and score, and records it."""
     import json
 
-    from baccarat_kit.grading.checks import Exercise, grade_question
+    from baccarat_kit.grading.judge.checks import Exercise, grade_question
 
     monkeypatch.delenv("BACCARAT_KIT_GRADING", raising=False)
     meta = json.loads((SELF_STUDY / "03-banker-rule.ipynb").read_text(encoding="utf-8"))["metadata"]

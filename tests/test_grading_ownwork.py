@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from baccarat_kit.grading.ownwork import function_code, own_work
+from baccarat_kit.grading.judge.ownwork import function_code, own_work
 
 SETUP = "import baccarat_kit as bk\nLEARNER_ID = 'x'\ncheck = bk.grading.Checker('03-banker-rule')"
 OWN = "def banker_draws(total, player_third):\n    if player_third is None:\n        return total <= 5\n    return total < 3"

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from baccarat_kit.grading.checks import Exercise
-from baccarat_kit.grading.release import (
+from baccarat_kit.grading.judge.checks import Exercise
+from baccarat_kit.grading.term.release import (
     ReleaseError,
     dumps_notebook,
     release,

@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from baccarat_kit.cli import main
-from baccarat_kit.grading import bwrap
 from baccarat_kit.grading import grade as g
+from baccarat_kit.grading.sandbox import bwrap, session
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = sorted((ROOT / "exercises" / "source").glob("*.ipynb"))
@@ -202,7 +202,7 @@ def test_a_function_answer_sees_no_ipc_object_of_the_host_or_of_its_notebook() -
                 f"def {question.answer}(total):\n"
                 "    ctypes = real_builtins()['__import__']('ctypes')\n"
                 f"    return ctypes.CDLL(None).shmget({KEY + 1}, 0, 0) >= 0\n")
-        answer = g._run_function(code, question, g.Limits(cell_timeout=20))
+        answer = session.run_function(code, question, g.Limits(cell_timeout=20))
         assert answer["status"] == "ok", answer
         assert answer["results"] and not any(answer["results"]), answer  # never found
     finally:
@@ -217,7 +217,7 @@ def test_cells_keep_ipython_semantics() -> None:
     cells = ["LEARNER_ID = 'ipy'\nx = 20", "%time y = x + 1", "y * 2", "doubled = _", "1 / 0",
              "from IPython.display import display\ndisplay(doubled)\ncase_a = doubled == 42",
              "case_b = get_ipython().__class__.__name__ == 'InteractiveShell'"]
-    report, parsed = g._session(cells, questions, g.Limits())
+    report, parsed = session.run_notebook(cells, questions, g.Limits())
     assert report["status"] == "ok" and report["errors"] == 1, report
     assert parsed is not None and parsed["learner_id"] == "ipy"
     assert parsed["answers"]["q1"] == {"status": "ok", "value": True}
@@ -263,7 +263,7 @@ def test_a_file_the_reader_cannot_parse_within_its_limit_is_a_status(tmp_path: P
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     bomb = tmp_path / "03-banker-rule-bomb.ipynb"
     bomb.write_text('{"cells": [' + ",".join(["[]"] * 2_000_000) + "]}", encoding="utf-8")
-    monkeypatch.setattr(g, "READER_MEMORY_MB", 64)
+    monkeypatch.setattr(session, "READER_MEMORY_MB", 64)
     sub = g.grade_file(bomb, g.load_exercises(ROOT / "exercises" / "source"))
     assert sub.status == "too_complex" and sub.score == 0
 

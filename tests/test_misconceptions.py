@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 import baccarat_kit as bk
-from baccarat_kit.grading.checks import grade_question
 from baccarat_kit.grading.grade import load_exercises
-from baccarat_kit.grading.keys import mistaken_answers
+from baccarat_kit.grading.judge.checks import grade_question
+from baccarat_kit.grading.judge.keys import mistaken_answers
 from baccarat_kit.misconceptions import BELIEFS, all_misconceptions, mistaken_rules
 
 ROOT = Path(__file__).resolve().parents[1]

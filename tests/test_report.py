@@ -192,7 +192,7 @@ HOSTILE = '<b id="pwned">carol</b>'
 
 def _shown(path: Path, qid: str, lid: str, key: str = "a") -> str:
     """The letter this learner sees for option ``key`` (choices are shuffled per learner)."""
-    from baccarat_kit.grading.checks import Question
+    from baccarat_kit.grading.judge.checks import Question
 
     meta = json.loads(path.read_text(encoding="utf-8"))["metadata"]["baccarat_kit"]
     question = Question.from_dict(next(q for q in meta["questions"] if q["id"] == qid))

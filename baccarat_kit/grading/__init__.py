@@ -6,7 +6,7 @@
   instant feedback from the public checks (:mod:`.notebook`).
 * ``baccarat-kit grade SUBMISSIONS… --out DIR`` grades a batch (:mod:`.grade`): every
   submission runs in a fresh, limited kernel that only hands back plain JSON values
-  (:mod:`._extract`); expected answers come from the engine in the grader's own process
+  (:mod:`.sandbox._extract`); expected answers come from the engine in the grader's own process
   (:mod:`.keys`) and are compared there (:mod:`.checks`).
 
 Light at import: nothing here imports nbformat or jupyter_client until a command needs it.
@@ -15,7 +15,7 @@ Light at import: nothing here imports nbformat or jupyter_client until a command
 from __future__ import annotations
 
 from ..errors import BaccaratError
-from .keys import example_hand, learner_seed, settlement_variant, variant_hands
+from .judge.keys import example_hand, learner_seed, settlement_variant, variant_hands
 from .notebook import Checker, CheckReport
 
 

@@ -92,7 +92,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _cmd_release(args: argparse.Namespace) -> int:
-    from .release import release
+    from .term.release import release
 
     written = release(args.source, args.out, getattr(args, "edition", "zh"),
                       "self-study" if getattr(args, "self_study", False) else "class")
@@ -101,19 +101,18 @@ def _cmd_release(args: argparse.Namespace) -> int:
 
 
 def _cmd_grade(args: argparse.Namespace) -> int:
-    from .collect import iso, parse_deadline
     from .grade import (
         GradeUsageError,
         Limits,
         batch_failure,
-        check_out_folder,
         collect_paths,
         default_source,
         grade_paths,
         load_exercises,
         missing_extra,
-        write_outputs,
     )
+    from .term.collect import iso, parse_deadline
+    from .term.gradebook import check_out_folder, write_outputs
 
     if args.timeout <= 0 or args.notebook_timeout <= 0 or args.memory_mb < 128 or args.jobs < 1:
         raise GradeUsageError("grading.cli.bad_limits", timeout=args.timeout,
@@ -133,7 +132,7 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     if args.no_sandbox:
         print(message("grading.cli.no_sandbox_warning", args.lang), file=sys.stderr)
     else:
-        from .bwrap import INSTALL_COMMAND, SandboxMissing, check
+        from .sandbox.bwrap import INSTALL_COMMAND, SandboxMissing, check
 
         try:
             check()
@@ -177,7 +176,7 @@ def _cmd_grade(args: argparse.Namespace) -> int:
 
 
 def _cmd_collect(args: argparse.Namespace) -> int:
-    from .collect import collect
+    from .term.collect import collect
 
     done = collect(args.root, args.out, pattern=args.glob, deadline=args.deadline, name=args.name)
     for item in done.skipped:
@@ -187,10 +186,39 @@ def _cmd_collect(args: argparse.Namespace) -> int:
 
 
 def _cmd_return(args: argparse.Namespace) -> int:
-    from .collect import return_feedback
+    from .term.hand_back import return_feedback
 
     written, problems = return_feedback(args.graded, args.to)
     for item in problems:
         print(message("grading.collect.not_returned", args.lang, file=item), file=sys.stderr)
     print(message("grading.collect.returned", args.lang, count=len(written), to=args.to))
+    return 0
+
+
+def register_report(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "report",
+        help="one HTML page on what a graded class got wrong / 全班報告（常見誤解、分數、需要查看的狀態）",
+        description=(
+            "Write a self-contained HTML report from a graded folder (its results.json): score "
+            "distributions, each question's success rate, the misconceptions the class showed with "
+            "links to the lessons, a learners × exercises grid and the statuses that need your eye. "
+            "--lang zh|en (anywhere on the line) chooses its language."
+        ),
+    )
+    p.add_argument("graded", metavar="GRADED_DIR", help="folder written by `baccarat-kit grade … --out DIR`")
+    p.add_argument("--out", metavar="FILE", default=None,
+                   help="the HTML file (default: GRADED_DIR-report.html beside the folder)")
+    p.add_argument("--lessons-url", metavar="URL", default=None,
+                   help="where lesson links point, e.g. http://localhost:8888/lab/tree/notebooks/ "
+                        "(default: the kit's notebooks/ folder, relative to the report)")
+    p.set_defaults(func=_cmd_report)
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from .report import write_report
+
+    path, rep = write_report(args.graded, args.out, args.lang, args.lessons_url)
+    known = sum(1 for lr in rep.learners if lr.known)
+    print(message("report.written", args.lang, path=path, learners=known, submissions=rep.submissions))
     return 0

@@ -37,8 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from ..i18n import message, normalize_language
-from . import _extract
-from .checks import (
+from .judge.checks import (
     VALUE_CHECKS,
     Exercise,
     Question,
@@ -48,7 +47,8 @@ from .checks import (
     grade_question,
     public_metadata,
 )
-from .release import SELF_STUDY_ID
+from .sandbox import _extract
+from .term.release import SELF_STUDY_ID
 
 GRADING_ENV = "BACCARAT_KIT_GRADING"
 SELF_STUDY = "self-study"

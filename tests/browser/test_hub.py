@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ARTIFACTS, CHROMIUM, Server, free_port, require_browser
 
 from baccarat_kit import course
+from conftest import ARTIFACTS, CHROMIUM, Server, free_port, require_browser
 
 REPO = Path(__file__).resolve().parents[2]
 CONFIG = REPO / "deploy" / "jupyterhub" / "jupyterhub_config.py"
@@ -148,7 +148,7 @@ def test_two_learners_each_get_their_own_course_and_work_is_gathered(
         assert not (copy / "exercises" / "source").exists()
 
     # The instructor gathers the exercise files with the class workflow's collect command.
-    from baccarat_kit.grading.collect import collect
+    from baccarat_kit.grading.term.collect import collect
 
     done = collect(data / "homes", tmp_path / "collected", pattern="course/exercises/*.ipynb", name="hub")
     found = {f.relative_to(done.folder).parts[0] for f in map(Path, done.files)} if done.files else set()

@@ -38,9 +38,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from ..errors import BaccaratError
-from ..i18n import message
-from .checks import Exercise, public_metadata
+from ...errors import BaccaratError
+from ...i18n import message
+from ..judge.checks import Exercise, public_metadata
 
 BEGIN = re.compile(r"^(\s*)#\s*BEGIN SOLUTION\s*$")
 END = re.compile(r"^\s*#\s*END SOLUTION\s*$")

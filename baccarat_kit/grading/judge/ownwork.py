@@ -7,7 +7,7 @@ functions or tables) or something that can reach anything indirectly (``getattr`
 ``__import__``, ``globals``, ``importlib``, ``sys``, private and dunder attributes, also in
 ``match`` class patterns …). This is a deny-list, so a best effort: the barrier is that the
 function then runs alone in a process that cannot import or read the kit (see ``grade.py``). A second, dynamic
-layer runs in the kernel (:mod:`baccarat_kit.grading._extract`: the kit's rule functions are
+layer runs in the kernel (:mod:`baccarat_kit.grading.sandbox._extract`: the kit's rule functions are
 replaced by tripwires while the function is called).
 
 >>> cells = ["import baccarat_kit as bk", "def f(t, v):\\n    return bk.banker_draws(t, v)"]

@@ -9,7 +9,7 @@ A question is data in an exercise notebook's metadata (``metadata.baccarat_kit``
 
 ``kind`` is ``value`` (a number, text, money, a list), ``function`` (graded on every input of
 its ``domain``) or ``choice`` (an option letter; each wrong option may name a misconception).
-``key`` names an engine computation in :mod:`baccarat_kit.grading.keys`. The learner's copy
+``key`` names an engine computation in :mod:`baccarat_kit.grading.judge.keys`. The learner's copy
 keeps only the ``public`` checks; the grader runs ``public`` and ``hidden``, in its own process.
 A question earns its points only when every check passes.
 
@@ -30,8 +30,8 @@ from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any
 
-from ..errors import BaccaratError
-from ..i18n import message, normalize_language
+from ...errors import BaccaratError
+from ...i18n import message, normalize_language
 from . import keys as _keys
 
 SCHEMA_VERSION = 1
@@ -125,7 +125,7 @@ class Question:
             raise SpecError("grading.spec.bad_points", where=here, value=points)
         text = data.get("text", {})
         for mid in data.get("misconceptions", []):
-            from ..misconceptions import UnknownMisconception, get
+            from ...misconceptions import UnknownMisconception, get
 
             try:
                 get(str(mid))
@@ -539,7 +539,7 @@ def grade_question(
 ) -> QuestionResult:
     """Run the question's public checks (and hidden ones if ``hidden``) on a plain answer.
 
-    ``answer`` is what :func:`baccarat_kit.grading._extract.collect` gives for this question;
+    ``answer`` is what :func:`baccarat_kit.grading.sandbox._extract.collect` gives for this question;
     it is validated again here, whatever produced it. ``static_ownwork`` is the grader's own
     reading of the notebook's source for function questions: ``(ok, detail)``.
     """
@@ -594,7 +594,7 @@ def _choice_check(question: Question, kind: str, raw: Any, lid: str, hidden: boo
     chosen = question.options[shown[letter]]
     mid = chosen.get("misconception")
     if mid:
-        from ..misconceptions import get
+        from ...misconceptions import get
 
         m = get(str(mid))
         return _fail(kind, "grading.check.choice_misconception", hidden, Fraction(0), m.id, name=name,
@@ -659,7 +659,7 @@ def _value_check(question: Question, check: dict[str, Any], raw: Any, lid: str, 
 
 
 def _misconception_fail(kind: str, hidden: bool, share: Fraction, mid: str, name: str, got: str) -> CheckResult:
-    from ..misconceptions import get
+    from ...misconceptions import get
 
     m = get(mid)
     return _fail(kind, "grading.check.value_misconception", hidden, share, m.id, name=name, got=got,

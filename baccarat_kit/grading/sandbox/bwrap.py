@@ -24,7 +24,7 @@ mount namespace of root's (``unshare --mount``), onto world-readable empty folde
 
 The resource limits (memory, CPU time, processes, file size, open files) are set by the
 sandboxed process on itself, inside the namespaces, before any learner code runs
-(:func:`set_limits`); Landlock (:mod:`.sandbox`) is applied on top where Linux has it.
+(:func:`set_limits`); Landlock (:mod:`.landlock`) is applied on top where Linux has it.
 """
 
 from __future__ import annotations
@@ -146,7 +146,7 @@ def python_folders() -> list[str]:
     ``site-packages`` folders on ``sys.path`` and the kit's *package* folder. No other entry of
     ``sys.path``: ``python -m`` and pytest put the current folder there, which may be the
     checkout with the instructor's sources."""
-    kit = os.path.realpath(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    kit = os.path.realpath(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     wanted = [sys.base_prefix, sys.base_exec_prefix, sys.prefix, sys.exec_prefix, kit,
               os.path.dirname(os.path.realpath(sys.executable))]
     wanted += [p for p in sys.path if p and os.path.isabs(p) and os.path.basename(p) in ("site-packages", "dist-packages")]
@@ -172,7 +172,7 @@ class Sandbox:
         return self.kind == "bwrap"
 
     def describe(self) -> str:
-        from .sandbox import abi_version
+        from .landlock import abi_version
 
         abi = abi_version()
         landlock = f"landlock ABI {abi}" if abi else "no Landlock"

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-from ..errors import BaccaratError
+from ...errors import BaccaratError
 
 HANDS_PER_LEARNER = 5
 LEDGER_ROUNDS = 6
@@ -326,7 +326,7 @@ def mistaken_answers(key: dict[str, Any], learner_id: str) -> list[tuple[str, An
     >>> dict(mistaken_answers({"fn": "coup", "args": ["4 4 4 5", "winner"]}, "x"))
     {'naturals-tie': 'tie'}
     """
-    from ..misconceptions import mistaken_rules
+    from ...misconceptions import mistaken_rules
 
     if key.get("fn") in ("banker_draws", "player_draws", "fixed"):
         # Plain rule questions: the mistaken decision itself.

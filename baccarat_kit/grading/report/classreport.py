@@ -45,8 +45,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..errors import BaccaratError
-from ..i18n import message, normalize_language
+from ...errors import BaccaratError
+from ...i18n import message, normalize_language
 
 GENERATOR = "baccarat-kit report"
 CATEGORIES = ("timeout", "refused", "sandbox", "failed", "warning", "other")
@@ -60,7 +60,7 @@ STATUS_CATEGORY = {
 }
 """Which heading a submission status goes under (an unknown status goes under "other")."""
 _EPS = 1e-9
-_REPO = Path(__file__).resolve().parents[2]
+_REPO = Path(__file__).resolve().parents[3]
 _MISCONCEPTION_IN_MESSAGE = re.compile(r"misconception \[([a-z0-9-]+)\]")
 _OPTION_IN_MESSAGE = re.compile(r"^Option (\S+) is not right")
 
@@ -207,7 +207,7 @@ def _texts(value: Any, fallback: str) -> dict[str, str]:
 def _exercise_titles() -> dict[str, dict[str, str]]:
     """Titles of the kit's own exercises (results.json does not carry them); {} without sources."""
     try:
-        from .grade import default_source, load_exercises
+        from ..grade import default_source, load_exercises
 
         return {k: dict(v.title) for k, v in load_exercises(default_source()).items()}
     except Exception:  # a kit installed without its exercises: ids stand for titles
@@ -216,7 +216,7 @@ def _exercise_titles() -> dict[str, dict[str, str]]:
 
 @cache
 def _known_misconceptions() -> frozenset[str]:
-    from ..misconceptions import all_misconceptions
+    from ...misconceptions import all_misconceptions
 
     return frozenset(m.id for m in all_misconceptions())
 
@@ -224,7 +224,7 @@ def _known_misconceptions() -> frozenset[str]:
 @cache
 def _message_pattern(key: str) -> re.Pattern[str]:
     """A message of the locale files as a pattern (its ``{fields}`` match anything)."""
-    from ..i18n import catalogue
+    from ...i18n import catalogue
 
     text = catalogue()[key]["en"]
     parts = re.split(r"\{[a-z_]+\}", text)
@@ -364,7 +364,7 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
 
 
 def _known_misconceptions_order() -> list[str]:
-    from ..misconceptions import all_misconceptions
+    from ...misconceptions import all_misconceptions
 
     return [m.id for m in all_misconceptions()]
 
@@ -390,7 +390,7 @@ def _question_attention(q: dict[str, Any], file: str, who: Learner, ex: str, qid
 @cache
 def lesson_links() -> dict[str, str]:
     """``{misconception id: "NN-lesson.ipynb#heading-id"}`` from misconceptions.toml."""
-    from .. import misconceptions
+    from ... import misconceptions
 
     data = tomllib.loads(misconceptions._FILE.read_text(encoding="utf-8"))
     return {m["id"]: m["lesson"] for m in data["misconception"] if m.get("lesson")}
@@ -658,7 +658,7 @@ def render_html(rep: ClassReport, lang: str = "zh", lessons_url: str = "notebook
     add(f'<section id="misconceptions"><h2>{esc(m("report.misconceptions.heading"))}</h2>'
         f'<p class="small">{esc(m("report.misconceptions.intro"))}</p>')
     if rep.misconceptions:
-        from ..misconceptions import get
+        from ...misconceptions import get
 
         caption = m("report.misconceptions.caption")
         add(f"<figure>{misconception_plot(rep.misconceptions, lang, 'bk-report-m')}<figcaption>{esc(caption)}</figcaption></figure>")
@@ -807,28 +807,3 @@ def _head(path: Path) -> str:
 
 
 # ---------------------------------------------------------------- command line
-def register(sub: Any) -> None:
-    p = sub.add_parser(
-        "report",
-        help="one HTML page on what a graded class got wrong / 全班報告（常見誤解、分數、需要查看的狀態）",
-        description=(
-            "Write a self-contained HTML report from a graded folder (its results.json): score "
-            "distributions, each question's success rate, the misconceptions the class showed with "
-            "links to the lessons, a learners × exercises grid and the statuses that need your eye. "
-            "--lang zh|en (anywhere on the line) chooses its language."
-        ),
-    )
-    p.add_argument("graded", metavar="GRADED_DIR", help="folder written by `baccarat-kit grade … --out DIR`")
-    p.add_argument("--out", metavar="FILE", default=None,
-                   help="the HTML file (default: GRADED_DIR-report.html beside the folder)")
-    p.add_argument("--lessons-url", metavar="URL", default=None,
-                   help="where lesson links point, e.g. http://localhost:8888/lab/tree/notebooks/ "
-                        "(default: the kit's notebooks/ folder, relative to the report)")
-    p.set_defaults(func=_cmd_report)
-
-
-def _cmd_report(args: Any) -> int:
-    path, rep = write_report(args.graded, args.out, args.lang, args.lessons_url)
-    known = sum(1 for lr in rep.learners if lr.known)
-    print(message("report.written", args.lang, path=path, learners=known, submissions=rep.submissions))
-    return 0

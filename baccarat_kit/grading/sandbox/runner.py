@@ -1,6 +1,6 @@
 """Run one submission's code cells in IPython, in a plain process (no Jupyter kernel, no ZMQ).
 
-The grader starts ``python -I -m baccarat_kit.grading.runner`` inside the submission's sandbox
+The grader starts ``python -I -m baccarat_kit.grading.sandbox.runner`` inside the submission's sandbox
 (:mod:`.bwrap`) and talks to it through pipes:
 
 1. it writes one line of JSON (the code cells, the limits, what Landlock should allow);
@@ -56,7 +56,7 @@ class _Capture:
 def readable_paths(extra: list[str]) -> list[str]:
     """Python (installation, environment, ``sys.path``), the kit's package, system paths, the
     runner's own ``/proc`` entry and ``extra``: what Landlock lets it read."""
-    kit = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    kit = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     wanted = [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, kit,
               *[p for p in sys.path if p and os.path.isabs(p)], *SYSTEM_READABLE, f"/proc/{os.getpid()}", *extra]
     out: list[str] = []
@@ -82,7 +82,7 @@ def main() -> int:
 
     from . import _extract
     from .bwrap import set_limits
-    from .sandbox import confine
+    from .landlock import confine
 
     reset_shell, capture_class = _extract.reset_shell, _Capture  # bound before learner code runs
     os.makedirs(os.environ.get("IPYTHONDIR", os.path.join(os.getcwd(), ".ipython")), exist_ok=True)

@@ -1,0 +1,6 @@
+"""What decides a grade, in the grader's own process: questions and checks, keys, own work.
+
+* :mod:`.checks`: the question schema, the checks and the comparison;
+* :mod:`.keys`: every expected answer, computed by the engine on demand;
+* :mod:`.ownwork`: the static check that an answer is the learner's own work.
+"""
