@@ -24,6 +24,7 @@ COMMANDS: list[str] = [
     "baccarat_kit.grading.cli:register_report",
     "baccarat_kit.course:register",
     "baccarat_kit.progress:register",
+    "baccarat_kit.cheatsheet:register",
 ]
 
 

@@ -483,6 +483,7 @@ bk.widgets.Drill(lang=LANG)
 # * 下一課：[第 5 課　BCR-001～BCR-008](05-bcr-cases.ipynb)
 # * 本課的練習：[練習 03　莊家補牌規則](../exercises/03-banker-rule.ipynb)（在自己的副本裡作答，`check("q1")` 立刻回饋）
 # * 不寫程式的練習：[補牌訓練器（trainer）](../trainer/trainer.ipynb)
+# * 一頁規則速查表（可列印，中英對照）：[cheat-sheet](../docs/cheat-sheet.html)
 # * 回到[課程地圖](00-how-to-use.ipynb)
 
 # %% [markdown] lang=en
@@ -491,4 +492,5 @@ bk.widgets.Drill(lang=LANG)
 # * Next lesson: [Lesson 5 BCR-001 to BCR-008](05-bcr-cases.ipynb)
 # * This lesson's exercise: [Exercise 03 The banker rule](../../exercises/en/03-banker-rule.ipynb) (answer in your own copy; `check("q1")` gives instant feedback)
 # * Practice without code: [the drawing trainer](../../trainer/trainer.ipynb)
+# * The one-page rules cheat-sheet (printable, both languages): [cheat-sheet](../../docs/cheat-sheet.html)
 # * Back to the [course map](00-how-to-use.ipynb)
