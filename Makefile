@@ -92,13 +92,14 @@ NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cf
 # The engine's public API is typed strictly (the optional parts are checked by their tests).
 ENGINE := baccarat_kit/__init__.py baccarat_kit/cards.py baccarat_kit/rules.py baccarat_kit/coup.py \
 	baccarat_kit/shoe.py baccarat_kit/settlement.py baccarat_kit/ledger.py baccarat_kit/i18n.py \
-	baccarat_kit/errors.py baccarat_kit/cli.py baccarat_kit/misconceptions.py
+	baccarat_kit/errors.py baccarat_kit/cli.py baccarat_kit/misconceptions.py \
+	baccarat_kit/progress.py baccarat_kit/drill.py baccarat_kit/cheatsheet.py
 
 typecheck: venv
 	$(BIN)/mypy --strict --follow-imports=silent $(ENGINE)
 
 # The Lite site and the hub's proxy are built/installed first (cached: fast the second time).
-test: venv lint typecheck lite hub-deps
+test: venv lint typecheck lite hub-deps axe-deps
 	$(PY) -m pytest --basetemp=$(PYTEST_TMP) tests baccarat_kit --doctest-modules
 ifneq ($(NOTEBOOKS),)
 	$(PY) -m pytest --basetemp=$(PYTEST_TMP)/nb $(NBVAL) $(NOTEBOOKS)
@@ -136,6 +137,15 @@ $(CHP):
 	mkdir -p .cache/npm/chp
 	npm install --silent --no-audit --no-fund --prefix .cache/npm/chp configurable-http-proxy@4
 	test -x $@
+
+# axe-core (npm), injected into the pages the accessibility browser tests check; cached.
+AXE := .cache/npm/axe/node_modules/axe-core/axe.min.js
+.PHONY: axe-deps
+axe-deps: $(AXE)
+$(AXE):
+	mkdir -p .cache/npm/axe
+	npm install --silent --no-audit --no-fund --prefix .cache/npm/axe axe-core@4
+	test -f $@
 
 # A class on this machine: every learner gets their own course copy at first login.
 hub: venv hub-deps

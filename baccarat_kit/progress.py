@@ -224,8 +224,9 @@ def course_map(record: Record | None = None, lessons: list[tuple[str, int]] | No
     from .drill import MASTERY_CELLS, mastered
 
     cells = record["drill"].get("cells", {})
+    practised = sum(1 for c in MASTERY_CELLS if c in cells)
     rows.append({"kind": "drill", "id": "drill", "done": mastered(cells) >= len(MASTERY_CELLS),
-                 "answered": mastered(cells), "total": len(MASTERY_CELLS), "right": mastered(cells)})
+                 "answered": practised, "total": len(MASTERY_CELLS), "right": mastered(cells)})
     for ex, points, ids in _exercises():
         entry = record["exercises"].get(ex, {})
         qs = {k: v for k, v in entry.get("questions", {}).items() if k in ids}
@@ -250,7 +251,7 @@ def describe(row: dict[str, Any], lang: str) -> str:
         text = message("progress.lesson" if row["id"].isdigit() else "progress.quiz", lang, id=row["id"], answered=row["answered"], total=row["total"],
                        right=row["right"])
     elif row["kind"] == "drill":
-        text = message("progress.drill", lang, mastered=row["answered"], total=row["total"])
+        text = message("progress.drill", lang, mastered=row["right"], total=row["total"], seen=row["answered"])
     elif row["kind"] == "exercise":
         text = message("progress.exercise", lang, id=row["id"], answered=row["answered"], total=row["total"],
                        score=_number(row["right"]), max=row["max"] or "?")
