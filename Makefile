@@ -93,7 +93,8 @@ NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cf
 # The engine's public API is typed strictly (the optional parts are checked by their tests).
 ENGINE := baccarat_kit/__init__.py baccarat_kit/cards.py baccarat_kit/rules.py baccarat_kit/coup.py \
 	baccarat_kit/shoe.py baccarat_kit/settlement.py baccarat_kit/ledger.py baccarat_kit/i18n.py \
-	baccarat_kit/errors.py baccarat_kit/cli.py baccarat_kit/misconceptions.py
+	baccarat_kit/errors.py baccarat_kit/cli.py baccarat_kit/misconceptions.py \
+	baccarat_kit/progress.py baccarat_kit/drill.py baccarat_kit/cheatsheet.py
 
 typecheck: venv
 	$(BIN)/mypy --strict --follow-imports=silent $(ENGINE)
@@ -106,7 +107,7 @@ typecheck: venv
 JOBS ?= 2
 XDIST = $(if $(filter 0,$(JOBS)),-p no:xdist,-n $(JOBS) --dist loadfile)
 PYTEST_ARGS ?=
-test: venv lint typecheck lite hub-deps
+test: venv lint typecheck lite hub-deps axe-deps
 	$(PY) -m pytest $(XDIST) --basetemp=$(PYTEST_TMP) $(PYTEST_ARGS) tests baccarat_kit --doctest-modules
 ifneq ($(NOTEBOOKS),)
 	$(PY) -m pytest --basetemp=$(PYTEST_TMP)/nb $(NBVAL) $(NOTEBOOKS)
@@ -158,6 +159,15 @@ $(CHP):
 	mkdir -p .cache/npm/chp
 	npm install --silent --no-audit --no-fund --prefix .cache/npm/chp configurable-http-proxy@4
 	test -x $@
+
+# axe-core (npm), injected into the pages the accessibility browser tests check; cached.
+AXE := .cache/npm/axe/node_modules/axe-core/axe.min.js
+.PHONY: axe-deps
+axe-deps: $(AXE)
+$(AXE):
+	mkdir -p .cache/npm/axe
+	npm install --silent --no-audit --no-fund --prefix .cache/npm/axe axe-core@4
+	test -f $@
 
 # A class on this machine (as root), a Unix user per learner (deploy/jupyterhub/README.md):
 # hub-env builds the learners' environment in $(HUB_PREFIX) (readable by them, not writable)

@@ -75,6 +75,8 @@ _LAZY: dict[str, str] = {
     "counting": "baccarat_kit.counting",
     "roads": "baccarat_kit.roads",
     "grading": "baccarat_kit.grading",
+    "progress": "baccarat_kit.progress",
+    "drill": "baccarat_kit.drill",
 }
 
 

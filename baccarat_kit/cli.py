@@ -24,6 +24,8 @@ COMMANDS: list[str] = [
     "baccarat_kit.grading.cli:register_report",
     "baccarat_kit.course:register",
     "baccarat_kit.hub.cli:register",
+    "baccarat_kit.progress:register",
+    "baccarat_kit.cheatsheet:register",
 ]
 
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 import uuid
@@ -143,7 +144,13 @@ def build(name: str, lang: str = "zh", execute: bool = True) -> Path:
     out = notebook_path(name, lang)
     out.parent.mkdir(exist_ok=True)
     if execute:
+        import tempfile
+
         from nbclient import NotebookClient
+
+        # The stored outputs show the empty state: the kernel keeps its progress record in a
+        # folder of its own, never the learner's (baccarat_kit/progress.py).
+        os.environ["BACCARAT_KIT_PROGRESS"] = tempfile.mkdtemp(prefix="bk-build-progress-")
 
         for attempt in range(3):  # a kernel may lose its port to another process on a shared machine
             try:

@@ -1,5 +1,5 @@
-"""What every test shares: the ``sandbox`` marker, and how ``make test`` spreads the tests over
-two pytest-xdist workers (``-n 2 --dist loadgroup``).
+"""What every test shares: its own progress record (see ../conftest.py), the ``sandbox`` marker,
+and how ``make test`` spreads the tests over two pytest-xdist workers (``-n 2 --dist loadfile``).
 
 - ``@pytest.mark.sandbox``: the test grades learner code for real, in bubblewrap. Without a
   working bubblewrap it is skipped with the reason (``apt-get install bubblewrap``); with
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import os
+from pathlib import Path
 
 import pytest
 
@@ -67,3 +68,10 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
             return work_unit(nodeid)
 
     return ByFileBrowserTogether(config, log)
+
+
+@pytest.fixture(autouse=True)
+def _own_progress_record(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("progress")
+    monkeypatch.setenv("BACCARAT_KIT_PROGRESS", str(folder))
+    return folder

@@ -41,12 +41,12 @@ def text(cell: dict) -> str:
 def test_english_copy_is_up_to_date(source: Path) -> None:
     committed = ROOT / "exercises" / "en" / source.name
     assert committed.exists(), f"no English copy {committed}: run baccarat-kit release --edition en"
-    fresh = release_notebook(edition(load(source), "en", str(source)), str(source))
+    fresh = release_notebook(edition(load(source), "en", str(source)), str(source), "self-study", "en")
     for cell in fresh["cells"]:
         if cell["cell_type"] == "code":
             cell["source"] = cell["source"].replace("# 在這裡寫你的程式碼 (your code here)", "# your code here")
     assert committed.read_text(encoding="utf-8") == dumps_notebook(fresh), (
-        f"{committed.name} is out of date: run `baccarat-kit release exercises/source --out exercises/en --edition en`")
+        f"{committed.name} is out of date: run `baccarat-kit release exercises/source --out exercises/en --edition en --self-study`")
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem)

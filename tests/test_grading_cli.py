@@ -41,7 +41,7 @@ def test_help_states_the_default_limits(capsys: pytest.CaptureFixture[str]) -> N
 
 
 def test_release_command_reproduces_the_committed_copies(tmp_path: Path) -> None:
-    assert main(["release", str(ROOT / "exercises" / "source"), "--out", str(tmp_path)]) == 0
+    assert main(["release", str(ROOT / "exercises" / "source"), "--out", str(tmp_path), "--self-study"]) == 0
     for made in tmp_path.glob("*.ipynb"):
         assert made.read_text(encoding="utf-8") == (ROOT / "exercises" / made.name).read_text(encoding="utf-8")
 

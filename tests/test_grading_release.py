@@ -29,28 +29,38 @@ def test_at_least_six_exercises() -> None:
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem)
 def test_learner_copy_is_up_to_date(source: Path) -> None:
-    """Fails when a source changed and `baccarat-kit release exercises/source --out exercises`
-    was not run (or a learner copy was edited by hand)."""
+    """Fails when a source changed and `baccarat-kit release exercises/source --out exercises
+    --self-study` was not run (or a learner copy was edited by hand)."""
     committed = ROOT / "exercises" / source.name
     assert committed.exists(), f"no learner copy {committed}: run baccarat-kit release"
-    fresh = release_notebook(json.loads(source.read_text(encoding="utf-8")), str(source))
+    fresh = release_notebook(json.loads(source.read_text(encoding="utf-8")), str(source), "self-study")
     assert json.loads(committed.read_text(encoding="utf-8")) == fresh, (
-        f"{committed.name} is out of date: run `baccarat-kit release exercises/source --out exercises`")
+        f"{committed.name} is out of date: run `baccarat-kit release exercises/source --out exercises --self-study`")
     assert committed.read_text(encoding="utf-8") == dumps_notebook(fresh)
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem)
-def test_learner_copy_has_no_solutions_or_hidden_checks(source: Path) -> None:
-    copy = json.loads((ROOT / "exercises" / source.name).read_text(encoding="utf-8"))
-    text = json.dumps(copy, ensure_ascii=False)
-    for marker in ("SOLUTION", "demo-learner"):
-        assert marker not in text
-    for q in copy["metadata"]["baccarat_kit"]["questions"]:
-        assert "hidden" not in q
-    for cell in copy["cells"]:
-        if cell["cell_type"] == "code":
-            assert cell["outputs"] == [] and cell["execution_count"] is None
+def test_learner_copy_has_no_solutions_and_says_which_kind_it_is(source: Path) -> None:
+    """The course's own copies are self-study ones: the hidden checks stay (check() runs them);
+    a class release removes them. Neither holds a solution or an output."""
     src = json.loads(source.read_text(encoding="utf-8"))
+    copies = {"self-study": json.loads((ROOT / "exercises" / source.name).read_text(encoding="utf-8")),
+              "class": release_notebook(src, str(source), "class")}
+    for kind, copy in copies.items():
+        text = json.dumps(copy, ensure_ascii=False)
+        for marker in ("SOLUTION", "demo-learner"):
+            assert marker not in text
+        meta = copy["metadata"]["baccarat_kit"]
+        assert meta["edition"] == kind and meta["released"] is True
+        kept = [q.get("hidden", []) for q in meta["questions"]]
+        wanted = [q.get("hidden", []) for q in src["metadata"]["baccarat_kit"]["questions"]]
+        assert kept == (wanted if kind == "self-study" else [[] for _ in wanted])
+        for cell in copy["cells"]:
+            if cell["cell_type"] == "code":
+                assert cell["outputs"] == [] and cell["execution_count"] is None
+        assert copy["cells"][1]["id"] == "edition-note"
+        code = "".join(c["source"] for c in copy["cells"] if c["cell_type"] == "code")
+        assert ('LEARNER_ID = "self-study"' in code) == (kind == "self-study")
     assert any(q.get("hidden") for q in src["metadata"]["baccarat_kit"]["questions"]) or \
         source.stem.startswith("06-")  # choice questions are checked in public
 

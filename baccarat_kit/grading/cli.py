@@ -21,6 +21,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     r.add_argument("--out", required=True, help="folder for the learner notebooks, e.g. exercises")
     r.add_argument("--edition", default="zh", choices=["zh", "en"],
                    help="language of the learner copies (default zh; en: e.g. --out exercises/en)")
+    r.add_argument("--self-study", action="store_true",
+                   help="a self-study copy (the course's own exercises/): hidden checks kept, so "
+                        "check() gives the full verdict; default: a class copy, hidden checks removed")
     r.set_defaults(func=_cmd_release)
 
     g = sub.add_parser(
@@ -134,7 +137,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def _cmd_release(args: argparse.Namespace) -> int:
     from .term.release import release
 
-    written = release(args.source, args.out, getattr(args, "edition", "zh"))
+    written = release(args.source, args.out, getattr(args, "edition", "zh"),
+                      "self-study" if getattr(args, "self_study", False) else "class")
     print(message("grading.release.done", args.lang, count=len(written), out=args.out))
     return 0
 

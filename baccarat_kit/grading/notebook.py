@@ -1,12 +1,20 @@
-"""``check("q3")`` inside an exercise notebook: instant feedback from the public checks only.
+"""``check("q3")`` inside an exercise notebook: instant feedback.
 
 The setup cell of every exercise makes a checker::
 
     check = bk.grading.Checker("03-banker-rule")
 
-It reads the public checks from the exercise notebook in the current folder, collects the
-answer from the notebook's globals exactly as the grader does, and reports in Traditional
-Chinese (``lang="en"`` for English). It tells three outcomes apart:
+It reads the checks from the exercise notebook in the current folder, collects the answer from
+the notebook's globals exactly as the grader does, and reports in Traditional Chinese
+(``lang="en"`` for English). What it runs depends on the copy's ``metadata.baccarat_kit.edition``:
+
+* ``"self-study"`` (the course a learner takes alone: ``make lab``, ``baccarat-kit lab``,
+  JupyterLite): every check the grader runs, hidden checks included, scored and worded as the
+  grader does (``✔ … correct`` or ``✘ <the grader's message> (score s/p)``); no ``LEARNER_ID``
+  is needed (:data:`~baccarat_kit.grading.release.SELF_STUDY_ID`). Each result goes into the
+  learner's progress record (:mod:`baccarat_kit.progress`).
+* ``"class"`` (an instructor's release; also a copy without the mark): the public checks only.
+  It tells three outcomes apart:
 
 * ``✔ checked: correct`` — the public checks looked at the whole value and there is nothing
   hidden (the grader will agree);
@@ -40,8 +48,21 @@ from .judge.checks import (
     public_metadata,
 )
 from .sandbox import _extract
+from .term.release import SELF_STUDY_ID
 
 GRADING_ENV = "BACCARAT_KIT_GRADING"
+SELF_STUDY = "self-study"
+
+
+def _record(exercise_id: str, exercise: Exercise, result: QuestionResult) -> None:
+    """Keep a self-study result in the learner's progress record (never fails the check)."""
+    from .. import progress
+
+    try:
+        progress.record_check(exercise_id, result.id, result.score, result.points, exercise.max_score,
+                              [q.id for q in exercise.questions])
+    except OSError:
+        pass
 
 
 @dataclass(frozen=True)
@@ -68,6 +89,8 @@ class Checker:
         self.lang = normalize_language(lang) if lang else None
         self.folder = Path(folder) if folder is not None else None
         self._exercise: Exercise | None = None
+        self.edition = "class"
+        """``"self-study"`` or ``"class"``: read from the exercise notebook's metadata."""
 
     def _load(self) -> Exercise | None:
         if self._exercise is not None:
@@ -80,7 +103,10 @@ class Checker:
             except (OSError, ValueError, KeyError, TypeError):
                 continue
             if isinstance(meta, dict) and meta.get("exercise") == self.exercise_id:
-                self._exercise = Exercise.from_metadata(public_metadata(meta), str(path))
+                self.edition = SELF_STUDY if meta.get("edition") == SELF_STUDY else "class"
+                # A self-study copy keeps its hidden checks: check() runs what the grader runs.
+                self._exercise = Exercise.from_metadata(meta if self.edition == SELF_STUDY
+                                                        else public_metadata(meta), str(path))
                 return self._exercise
         return None
 
@@ -104,6 +130,15 @@ class Checker:
             from .judge.ownwork import analyse_values
 
             static = analyse_values([c for c in history if isinstance(c, str)], [question.answer])[question.answer]
+        if self.edition == SELF_STUDY:
+            result = grade_question(question, collected["answers"][question.id],
+                                    collected["learner_id"] or SELF_STUDY_ID, hidden=True,
+                                    static_ownwork=static)
+            _record(self.exercise_id, exercise, result)
+            key = "grading.notebook.full_correct" if result.passed else "grading.notebook.full_failed"
+            text = message(key, lang, qid=qid, n=len(result.checks), message=result.message(lang),
+                           score=result.score, points=result.points)
+            return CheckReport(qid, text, result.passed, result)
         result = grade_question(question, collected["answers"][question.id], collected["learner_id"],
                                 hidden=False, static_ownwork=static)
         text = message(outcome_key(question, result), lang, qid=qid, n=len(result.checks),
@@ -127,6 +162,8 @@ class Checker:
             return CheckReport(qid, question, False)
         ns = namespace if namespace is not None else sys._getframe(1).f_globals
         learner = _extract.collect(ns, [])["learner_id"]
+        if learner is None and self.edition == SELF_STUDY:
+            learner = SELF_STUDY_ID
         if learner is None:
             return CheckReport(qid, message("grading.learner_id", lang, value=repr(ns.get("LEARNER_ID"))), False)
         lines = [f'"{letter}": {question.options[key].get(lang, "")}'
@@ -139,7 +176,7 @@ class Checker:
         if isinstance(question, str):
             raise SpecError("grading.notebook.unknown_question", value=qid, choices="?")
         ns = namespace if namespace is not None else sys._getframe(1).f_globals
-        learner = _extract.collect(ns, [])["learner_id"]
+        learner = _extract.collect(ns, [])["learner_id"] or (SELF_STUDY_ID if self.edition == SELF_STUDY else None)
         for letter, key in question.shown_options(learner).items():
             if _means(question.options[key], means):
                 return letter

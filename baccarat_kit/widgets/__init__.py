@@ -14,7 +14,11 @@ from __future__ import annotations
 
 from ._common import plain_text
 from .case_viewer import CaseCard, CaseViewer, case_card
+from .course_map import CourseMap
+from .drill import Drill
+from .final_test import FinalTest
 from .hand_builder import HandBuilder
+from .predict import Predict
 from .question_sets import lesson_names, lesson_questions
 from .quiz import Option, Question, Quiz, banker_misconception, load_questions
 from .rule_checker import RuleChecker
@@ -23,8 +27,12 @@ from .shoe_tracker import ShoeTracker
 __all__ = [
     "CaseCard",
     "CaseViewer",
+    "CourseMap",
+    "Drill",
+    "FinalTest",
     "HandBuilder",
     "Option",
+    "Predict",
     "Question",
     "Quiz",
     "RuleChecker",

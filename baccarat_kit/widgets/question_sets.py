@@ -189,12 +189,16 @@ def build_question(q: Mapping[str, Any]) -> Question:
         if "misconception" in q:  # the data may name a closer misconception for the wrong option
             options = tuple(o if i == made.answer else Option(o.text, q["misconception"])
                             for i, o in enumerate(options))
+        whys = [o.get("why") if isinstance(o, Mapping) else None for o in q.get("options", [])]
+        if any(whys):  # the data may say why, per option (in the engine's order: draw, stand)
+            options = tuple(Option(o.text, o.misconception, _texts(whys[i], qid, "why", params))
+                            if i < len(whys) and whys[i] else o for i, o in enumerate(options))
         prompt = _texts(q["prompt"], qid, "prompt", params) if "prompt" in q else made.prompt
         explain = made.explain
         if "explain" in q and explain is not None:
             extra = _texts(q["explain"], qid, "explain", params)
             explain = {k: f"{extra[k]} {explain[k]}" for k in LANGUAGES}
-        return Question(qid, prompt, options, made.answer, explain)
+        return Question(qid, prompt, options, made.answer, explain, _hint(q, qid, params))
 
     raw = q.get("options")
     if not isinstance(raw, list) or not raw:
@@ -214,7 +218,8 @@ def build_question(q: Mapping[str, Any]) -> Question:
         _why(o, qid, i, params)  # every option: a why, a misconception or both
     options = tuple(
         Option(_texts(o["text"], qid, "options", params) if "text" in o
-               else _option_text(kind, o.get("value")), o.get("misconception"))
+               else _option_text(kind, o.get("value")), o.get("misconception"),
+               _texts(o["why"], qid, "why", params) if "why" in o else None)
         for o in raw
     )
     explain = _texts(q["explain"], qid, "explain", params) if "explain" in q else None
@@ -222,7 +227,11 @@ def build_question(q: Mapping[str, Any]) -> Question:
     if kind in COUP_KINDS and made_up(str(q["cards"])):
         label = both("widgets.quiz.made-up")
         prompt = {k: f"{prompt[k]}{label[k]}" for k in LANGUAGES}
-    return Question(qid, prompt, options, matches[0], explain)
+    return Question(qid, prompt, options, matches[0], explain, _hint(q, qid, params))
+
+
+def _hint(q: Mapping[str, Any], qid: str, params: Mapping[str, Any]) -> dict[str, str] | None:
+    return _texts(q["hint"], qid, "hint", params) if "hint" in q else None
 
 
 def lesson_questions(name: str) -> tuple[Question, ...]:

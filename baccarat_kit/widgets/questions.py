@@ -38,10 +38,12 @@ def _texts(value: object, qid: str, name: str) -> dict[str, str]:
 
 @dataclass(frozen=True, slots=True)
 class Option:
-    """One answer: its text in each language and, for a wrong one, a misconception id."""
+    """One answer: its text in each language; for a wrong one, a misconception id; and ``why``
+    (zh, en): for a wrong option the rule step that disagrees, for the right one why it is right."""
 
     text: dict[str, str]
     misconception: str | None = None
+    why: dict[str, str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +55,8 @@ class Question:
     options: tuple[Option, ...]
     answer: int
     explain: dict[str, str] | None = field(default=None)
+    hint: dict[str, str] | None = field(default=None)
+    """Shown on request, before the answer (zh, en)."""
 
     def __post_init__(self) -> None:
         if len(self.options) < 2:
@@ -74,16 +78,19 @@ class Question:
             raise WidgetError("widgets.quiz.bad-field", id=qid, field="options",
                               expected="[{zh, en, misconception?}, …]")
         options = tuple(
-            Option(_texts(o, qid, "options"), o.get("misconception") if isinstance(o, Mapping) else None)
+            Option(_texts(o, qid, "options"), o.get("misconception") if isinstance(o, Mapping) else None,
+                   _texts(o["why"], qid, "why") if isinstance(o, Mapping) and "why" in o else None)
             for o in raw_options
         )
         explain = data.get("explain")
+        hint = data.get("hint")
         return cls(
             id=qid,
             prompt=_texts(data.get("prompt"), qid, "prompt"),
             options=options,
             answer=data.get("answer"),  # type: ignore[arg-type]  # checked in __post_init__
             explain=_texts(explain, qid, "explain") if explain is not None else None,
+            hint=_texts(hint, qid, "hint") if hint is not None else None,
         )
 
 

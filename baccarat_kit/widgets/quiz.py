@@ -10,7 +10,14 @@ A question is data (:class:`Question`, or a dict / TOML table of the same shape)
      "explain": {"zh": "…", "en": "…"}}            # optional
 
 A wrong option may name a misconception id from :mod:`baccarat_kit.misconceptions`;
-its feedback then shows that misconception's claim and correction. Questions about
+its feedback then shows that misconception's claim and correction. Any option may say
+``why`` (the rule step that disagrees; for the right one, why it is right): after an answer
+the chosen option's why and the right option's why are shown. A question may carry a
+``hint`` (shown by the hint button, before the answer). Questions of three or more options
+are shown in an order drawn for this learner (``seed``; the progress record's seed once the
+learner has answered anything). ``redo`` asks again only the questions first answered wrong.
+A quiz with ``record="04"`` (every ``Quiz.lesson``) keeps its answers in the learner's
+progress record (:mod:`baccarat_kit.progress`): they are back after a kernel restart. Questions about
 the drawing rules can be generated from the engine (:meth:`Quiz.banker_rule`,
 :meth:`Quiz.player_rule`), so no question restates the table.
 
@@ -25,11 +32,13 @@ the drawing rules can be generated from the engine (:meth:`Quiz.banker_rule`,
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 import ipywidgets as w
 
+from .. import progress
 from ..misconceptions import get as get_misconception
 from ._common import LangMixin, WidgetError, esc, html_widget, plain_text, title_html
 from .questions import (
@@ -51,7 +60,8 @@ class Quiz(LangMixin, w.VBox):
     ``correct`` says whether the last submitted answer was right, ``right`` counts right answers.
     """
 
-    def __init__(self, questions: Iterable[Question | Mapping[str, Any]], *, lang: str = "zh") -> None:
+    def __init__(self, questions: Iterable[Question | Mapping[str, Any]], *, lang: str = "zh",
+                 record: str | None = None, seed: int | None = None) -> None:
         super().__init__()
         self._init_lang(lang)
         self.add_class("bk-quiz")
@@ -66,6 +76,19 @@ class Quiz(LangMixin, w.VBox):
         self.first: dict[int, int] = {}
         """Question index → the option submitted first: the one that is scored."""
         self.correct: bool | None = None
+        self.record = record
+        saved = progress.load() if record else None
+        self.seed = seed if seed is not None else (saved or {}).get("seed")
+        self.orders = [self._draw_order(i) for i in range(len(self.questions))]
+        """Per question: the source indices of its options in the order shown (A, B, …)."""
+        if saved is not None:
+            stored = saved["quizzes"].get(record, {}).get("answers", {})
+            for i, q in enumerate(self.questions):
+                entry = stored.get(q.id)
+                if entry and str(entry.get("answer", "")).isdigit() and int(entry["answer"]) < len(q.options):
+                    self.answers[i] = int(entry["answer"])
+                    self.first[i] = int(entry.get("first_answer", entry["answer"]))
+        self.hints_shown: set[int] = set()
         self.title = html_widget("bk-title")
         self.progress = html_widget("bk-quiz-progress")
         self.prompt = html_widget("bk-quiz-prompt")
@@ -84,6 +107,13 @@ class Quiz(LangMixin, w.VBox):
         self.reset_button = w.Button(icon="refresh", layout=w.Layout(width="auto"))
         self.reset_button.add_class("bk-quiz-reset")
         self.reset_button.on_click(lambda _b: self.reset())
+        self.hint_button = w.Button(icon="question", layout=w.Layout(width="auto"))
+        self.hint_button.add_class("bk-quiz-hint-button")
+        self.hint_button.on_click(lambda _b: self.show_hint())
+        self.hint = html_widget("bk-quiz-hint")
+        self.redo_button = w.Button(icon="repeat", layout=w.Layout(width="auto"))
+        self.redo_button.add_class("bk-quiz-redo")
+        self.redo_button.on_click(lambda _b: self.redo())
         self.feedback = html_widget("bk-quiz-feedback")
         self.score = html_widget("bk-quiz-score")
         self.summary = html_widget("bk-quiz-summary")
@@ -93,7 +123,8 @@ class Quiz(LangMixin, w.VBox):
             self.progress,
             self.prompt,
             self.options,
-            w.HBox([self.submit, *nav, self.reset_button]),
+            w.HBox([self.submit, self.hint_button, *nav, self.reset_button, self.redo_button]),
+            self.hint,
             self.feedback,
             self.score,
             self.summary,
@@ -148,7 +179,39 @@ class Quiz(LangMixin, w.VBox):
         """
         from .question_sets import lesson_questions
 
-        return cls(lesson_questions(name), lang=lang)
+        return cls(lesson_questions(name), lang=lang, record=name)
+
+    def _draw_order(self, index: int) -> list[int]:
+        q = self.questions[index]
+        order = list(range(len(q.options)))
+        if self.seed is not None and len(order) >= 3:
+            random.Random(f"{self.seed}:{q.id}").shuffle(order)
+        return order
+
+    def letter(self, index: int, option: int) -> str:
+        """The letter (A, B, …) option ``option`` of question ``index`` is shown under."""
+        return chr(ord("A") + self.orders[index].index(option))
+
+    def missed(self) -> list[int]:
+        """The questions whose first answer was wrong."""
+        return [i for i, a in sorted(self.first.items()) if a != self.questions[i].answer]
+
+    def redo(self) -> list[int]:
+        """Ask again the questions first answered wrong: their answers are cleared (the record
+        keeps the first answers, so the score does not change) and the first of them is shown."""
+        again = self.missed()
+        for i in again:
+            self.answers.pop(i, None)
+        self.go(again[0] if again else self.index)
+        return again
+
+    def show_hint(self) -> str:
+        """Show the question's hint (or say it has none); returns its text."""
+        q = self.question
+        self.hints_shown.add(self.index)
+        text = q.hint[self._lang] if q.hint else self._t("widgets.quiz.no-hint")
+        self.hint.value = f'<div role="status">{esc(self._t("widgets.quiz.hint", text=text))}</div>'
+        return text
 
     def go(self, index: int) -> None:
         """Show question ``index`` (clamped to the quiz), with its answer if it has one."""
@@ -174,6 +237,14 @@ class Quiz(LangMixin, w.VBox):
         self.answers[self.index] = int(chosen)
         self.first.setdefault(self.index, int(chosen))
         self.correct = int(chosen) == self.question.answer
+        if self.record:
+            q = self.question
+            first = self.first[self.index]
+            try:
+                progress.record_quiz(self.record, q.id, str(chosen), first == q.answer, len(self.questions),
+                                     first_answer=str(first))
+            except OSError:
+                pass
         self._render_feedback()
         return self.correct
 
@@ -187,8 +258,8 @@ class Quiz(LangMixin, w.VBox):
         self.progress.value = esc(self._t("widgets.quiz.progress", number=self.index + 1,
                                           total=len(self.questions)))
         self.prompt.value = f"<b>{esc(q.prompt[lang])}</b>"
-        self.options.options = [(f"{chr(ord('A') + i)}. {o.text[lang]}", i)
-                                for i, o in enumerate(q.options)]
+        self.options.options = [(f"{chr(ord('A') + pos)}. {q.options[i].text[lang]}", i)
+                                for pos, i in enumerate(self.orders[self.index])]
         self.options.value = chosen
         self.options.description = self._t("widgets.quiz.answer")
         self.submit.description = self._t("widgets.quiz.submit")
@@ -199,6 +270,13 @@ class Quiz(LangMixin, w.VBox):
         self.next_button.description = self._t("widgets.quiz.next")
         self.next_button.tooltip = self._t("widgets.quiz.next-tip")
         self.next_button.disabled = self.index == len(self.questions) - 1
+        self.hint_button.description = self._t("widgets.quiz.hint-button")
+        self.hint_button.tooltip = self._t("widgets.quiz.hint-tip")
+        self.hint_button.disabled = q.hint is None
+        self.hint.value = ""
+        self.redo_button.description = self._t("widgets.quiz.redo")
+        self.redo_button.tooltip = self._t("widgets.quiz.redo-tip")
+        self.redo_button.disabled = not self.missed()
         self.reset_button.description = self._t("widgets.quiz.reset")
         self.reset_button.tooltip = self._t("widgets.quiz.reset-tip")
         if self.index in self.answers:
@@ -211,7 +289,7 @@ class Quiz(LangMixin, w.VBox):
         q, lang = self.question, self._lang
         chosen = self.answers[self.index]
         opt = q.options[chosen]
-        label = f"{chr(ord('A') + chosen)}. {opt.text[lang]}"
+        label = f"{self.letter(self.index, chosen)}. {opt.text[lang]}"
         parts: list[str] = []
         if chosen == q.answer:
             parts.append(f'<b class="bk-right">{esc(self._t("widgets.quiz.right", answer=label))}</b>')
@@ -221,9 +299,14 @@ class Quiz(LangMixin, w.VBox):
                 m = get_misconception(opt.misconception)
                 parts.append(esc(self._t("widgets.quiz.misconception", id=m.id,
                                          claim=m.claim(lang), correction=m.correction(lang))))
+            if opt.why:
+                parts.append(esc(self._t("widgets.quiz.why-wrong", text=opt.why[lang])))
             good = q.options[q.answer]
             parts.append(esc(self._t("widgets.quiz.correct-is",
-                                     answer=f"{chr(ord('A') + q.answer)}. {good.text[lang]}")))
+                                     answer=f"{self.letter(self.index, q.answer)}. {good.text[lang]}")))
+        right_why = q.options[q.answer].why
+        if right_why:
+            parts.append(esc(self._t("widgets.quiz.why-right", text=right_why[lang])))
         if q.explain:
             parts.append(esc(self._t("widgets.quiz.why", text=q.explain[lang])))
         if self.first.get(self.index, chosen) != chosen:
@@ -232,6 +315,7 @@ class Quiz(LangMixin, w.VBox):
         self._render_score()
 
     def _render_score(self) -> None:
+        self.redo_button.disabled = not self.missed()
         self.score.value = esc(self._t("widgets.quiz.score", right=self.right,
                                        total=len(self.questions)))
         self.summary.value = self._summary_html() if self.finished else ""

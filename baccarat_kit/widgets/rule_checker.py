@@ -63,6 +63,7 @@ class RuleChecker(LangMixin, w.VBox):
         self.decision = html_widget("bk-decision")
         self.reason = html_widget("bk-reason")
         self.matrix = html_widget("bk-matrix")
+        self.matrix.layout = w.Layout(max_width="100%", overflow="auto")  # never cut a column off
         self.banker_total.observe(self._on_change, names="value")
         self.player_third.observe(self._on_change, names="value")
         answer = w.VBox([self.banker_total, self.player_third, self.decision, self.reason],
@@ -126,7 +127,8 @@ class RuleChecker(LangMixin, w.VBox):
         asked of :func:`~baccarat_kit.banker_draws`.
         """
         cols: list[int | None] = [None, *VALUES]
-        cell_css = "border:1px solid #999;padding:0.15em 0.4em;text-align:center;min-width:2em"
+        # Compact enough that all ten value columns and the stood column fit a 390 px phone.
+        cell_css = "border:1px solid #999;padding:0.1em 0.2em;text-align:center;min-width:1.3em"
         head = [f'<th scope="col" style="{cell_css}">{esc(self._t("widgets.rc.corner"))}</th>']
         for v in cols:
             label = self._t("widgets.rc.col-stood") if v is None else str(v)
@@ -152,7 +154,9 @@ class RuleChecker(LangMixin, w.VBox):
                 if selected:
                     style += ";outline:3px solid #000;outline-offset:-3px;font-weight:bold"
                     text = f"［{text}］"
-                extra = ' aria-selected="true"' if selected else ""
+                # The selection is said in words (the ［…］ mark and the caption): a plain table
+                # cell may carry no aria-selected (axe-core: aria-allowed-attr).
+                extra = ""
                 cells.append(f'<td class="{css}" data-total="{t}" '
                              f'data-third="{"stood" if v is None else v}" title="{attr(aria)}" '
                              f'style="{style}"{extra}>{esc(text)}</td>')
@@ -164,7 +168,7 @@ class RuleChecker(LangMixin, w.VBox):
                 "widgets.rc.col-value", value=third)
             selected_text = self._t("widgets.rc.selected", total=total, column=column)
         caption = esc(self._t("widgets.rc.matrix-caption", selected=selected_text))
-        return (f'<table class="bk-matrix-table" style="border-collapse:collapse">'
+        return (f'<table class="bk-matrix-table" style="border-collapse:collapse;font-size:0.92em">'
                 f'<caption style="caption-side:top;text-align:left">{caption}</caption>'
                 f"{''.join(rows)}</table>")
 

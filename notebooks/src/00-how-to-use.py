@@ -7,7 +7,7 @@
 #
 # > **英文版（English edition）：**[用英文看這一課](en/00-how-to-use.ipynb)；每一課與每一份練習都有英文版（見課程地圖）。
 #
-# 這是一門講**百家樂（Punto Banco / Baccarat）固定補牌規則（drawing rules, third-card rules）與結算（settlement）**的課。
+# 這是一門講**百家樂（Punto Banco / Baccarat）的固定補牌規則與結算**（drawing rules, third-card rules; settlement）的課。
 # 每一課都是一本筆記本：文字說明、可以執行的程式格，以及可以動手操作的小工具。
 #
 # 本課介紹：
@@ -116,6 +116,7 @@ bk.hand_total("7 8")
 # **補牌訓練器**（[trainer](../trainer/trainer.ipynb)）是不用寫程式的練習頁：手牌組合器、檢查器和一組題目；
 # 也可以在終端機執行 `make trainer`，用瀏覽器當成網頁打開。
 
+
 # %% [markdown] lang=en
 # ## 2. The course map
 #
@@ -139,6 +140,25 @@ bk.hand_total("7 8")
 # The **exercises** are in the `exercises/en/` folder (the Chinese copies are in `exercises/`; both are graded the same way): each is a notebook where you write your own answers; after each question run `check("q1")` to know at once whether it is right.
 # The **drawing trainer** ([trainer](../../trainer/trainer.ipynb)) is practice without code: the hand builder, the checker and a set of questions, each with a 中文／English switch;
 # you can also run `make trainer` in a terminal and open it in a browser as a web page.
+
+# %% [markdown] lang=zh
+# ### 你做到哪裡（your progress）
+#
+# 下面的地圖讀你的**進度檔**：每一課的自我檢測答了幾題、規則練習熟練了幾格、每份練習（自學版）的得分、期末測驗。
+# 記錄存在你自己的課程資料夾（`.baccarat-progress.json`），重新啟動核心、關掉再打開都還在；中文版和英文版共用同一份。
+# 做完別課後回來按「重新整理」；在終端機執行 `baccarat-kit progress` 也會印出同樣的內容。
+# 在 JupyterLite（瀏覽器版）裡，記錄存在瀏覽器的儲存空間：清除瀏覽器資料前，先按「匯出進度檔」並下載那個檔案。
+
+# %% [markdown] lang=en
+# ### Where you are (your progress)
+#
+# The map below reads your **progress record**: how many questions of each lesson's self-check you answered, how many cells of the rule drill you have mastered, each exercise's score (self-study copies) and the final test.
+# The record is kept in your own course folder (`.baccarat-progress.json`); it survives a kernel restart and closing the notebook, and the Chinese and English editions share it.
+# Come back after other lessons and press "Refresh"; `baccarat-kit progress` in a terminal prints the same.
+# In JupyterLite (the browser edition) the record lives in the browser's storage: before clearing the browser's data, press "Export my progress" and download that file.
+
+# %%
+bk.widgets.CourseMap(lang=LANG)
 
 # %% [markdown] lang=zh
 # ## 3. 課程的立場：規則教育，不是下注系統

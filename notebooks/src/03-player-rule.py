@@ -384,6 +384,7 @@ quiz
 # * 下一課：[第 4 課　莊家補牌規則](04-banker-rule.ipynb)
 # * 本課的練習：[練習 02　例牌與閒家規則](../exercises/02-naturals-player.ipynb)（在自己的副本裡作答，`check("q1")` 立刻回饋）
 # * 不寫程式的練習：[補牌訓練器（trainer）](../trainer/trainer.ipynb)
+# * 一頁規則速查表（可列印，中英對照）：[cheat-sheet](../docs/cheat-sheet.html)
 # * 回到[課程地圖](00-how-to-use.ipynb)
 
 # %% [markdown] lang=en
@@ -392,4 +393,5 @@ quiz
 # * Next lesson: [Lesson 4 The banker's third-card rule](04-banker-rule.ipynb)
 # * This lesson's exercise: [Exercise 02 Naturals and the player rule](../../exercises/en/02-naturals-player.ipynb) (answer in your own copy; `check("q1")` gives instant feedback)
 # * Practice without code: [the drawing trainer](../../trainer/trainer.ipynb)
+# * The one-page rules cheat-sheet (printable, both languages): [cheat-sheet](../../docs/cheat-sheet.html)
 # * Back to the [course map](00-how-to-use.ipynb)

@@ -307,76 +307,40 @@ for total in (3, 4, 5, 6):
 # The ways to remember above are for **reading** a coup, not a condition for playing; and every "draws / stands" in this course is asked of the engine (`bk.banker_draws`), not recited.
 
 # %% [markdown] lang=zh
-# ## 6. 來源的範例
+# ## 6. 來源的範例：先猜，再看
 #
-# 000 的「百家樂補牌實際判斷範例」只給了點數與第三張牌（沒有給出這一局的每一張牌），所以這裡直接問引擎莊家那一步。
-#
-# **範例2：閒家第三張為8、莊家3點**
-#
-# > 閒家先依0～5點規則補牌 → 第三張為8 → 莊家首兩張3點遇閒家第三張8 → 莊家停牌。
+# 000 的「百家樂補牌實際判斷範例」只給了點數與第三張牌（沒有給出這一局的每一張牌），所以這裡直接問莊家那一步。
+# 每一個範例都**先讓你回答**：莊家補牌還是停牌？選了之後，才會出現來源的原文、引擎的一行呼叫（你也可以自己打）和逐步說明。
 
 # %% [markdown] lang=en
-# ## 6. The sources' examples
+# ## 6. The sources' examples: predict, then see
 #
-# 000's 「百家樂補牌實際判斷範例」 (translation: "worked examples of drawing decisions") give only totals and the third card (not every card of the coup), so the engine is asked about the banker's step directly.
-#
-# **Example 2: the player's third card is 8, the banker has 3**
-#
-# > 閒家先依0～5點規則補牌 → 第三張為8 → 莊家首兩張3點遇閒家第三張8 → 莊家停牌。
-# >
-# > *Translation:* "The player first draws by the 0–5 rule → the third card is 8 → a banker two-card 3 facing a player third card 8 → the banker stands."
+# 000's 「百家樂補牌實際判斷範例」 (translation: "worked examples of drawing decisions") give only totals and the third card (not every card of the coup), so the banker's step is asked directly.
+# Each example **asks you first**: does the banker draw or stand? Once you choose, the source's words, the one-line engine call (you can type it yourself) and the steps appear.
 
 # %%
-bk.banker_draws(3, 8), bk.banker_rule(3, 8)
+bk.widgets.Predict("000-EX-2", lang=LANG)
+
+# %%
+bk.widgets.Predict("000-EX-3", lang=LANG)
 
 # %% [markdown] lang=zh
-# **範例3：閒家第三張為6、莊家6點**
-#
-# > 閒家先取得第三張6 → 莊家首兩張6點 → 對照表中第三張為6～7 → 莊家補牌。
+# 下一題閒家停牌，所以第三張是 `None`，走分支 A。
 
 # %% [markdown] lang=en
-# **Example 3: the player's third card is 6, the banker has 6**
-#
-# > 閒家先取得第三張6 → 莊家首兩張6點 → 對照表中第三張為6～7 → 莊家補牌。
-# >
-# > *Translation:* "The player first receives a third card 6 → the banker's first two cards make 6 → the table says third card 6–7 → the banker draws."
+# In the next one the player stood, so the third card is `None`: branch A.
 
 # %%
-bk.banker_draws(6, 6), bk.banker_rule(6, 6)
+bk.widgets.Predict("000-EX-4", lang=LANG)
 
 # %% [markdown] lang=zh
-# **範例4：閒家6點、莊家5點**
-#
-# > 閒家首兩張6點 → 閒家停牌且沒有第三張 → 莊家首兩張5點 → 莊家補牌。
-#
-# 閒家停牌，所以第三張是 `None`，走分支 A：
+# 000 的**補牌判讀示意**：閒家兩張 5 點補到 7，莊家 5 點。
 
 # %% [markdown] lang=en
-# **Example 4: the player has 6, the banker has 5**
-#
-# > 閒家首兩張6點 → 閒家停牌且沒有第三張 → 莊家首兩張5點 → 莊家補牌。
-# >
-# > *Translation:* "The player's first two cards make 6 → the player stands and has no third card → the banker's first two cards make 5 → the banker draws."
-#
-# The player stood, so the third card is `None`: branch A.
+# 000's **worked reading**: the player's 5 draws a 7, and the banker has 5.
 
 # %%
-bk.player_draws(6), bk.banker_draws(5, None), bk.banker_rule(5, None)
-
-# %% [markdown] lang=zh
-# **補牌判讀示意**（000）：
-#
-# > 閒家前兩張合計五點，因此補第三張；若第三張是七，莊家前兩張為五點，依標準補牌表需補牌。
-
-# %% [markdown] lang=en
-# **A worked reading** (000):
-#
-# > 閒家前兩張合計五點，因此補第三張；若第三張是七，莊家前兩張為五點，依標準補牌表需補牌。
-# >
-# > *Translation:* "The player's first two cards total five, so the player draws a third; if the third card is a seven and the banker's first two cards make five, the standard drawing table says the banker must draw."
-
-# %%
-bk.player_draws(5), bk.banker_draws(5, 7)
+bk.widgets.Predict("000-DEMO", lang=LANG)
 
 # %% [markdown] lang=zh
 # **001 的牌例一～四**（「5組實際牌例」；牌例五在第 3 課）：來源給了雙方起手兩張牌與閒家第三張，
@@ -522,11 +486,31 @@ quiz = bk.widgets.Quiz.lesson("04", lang=LANG)
 quiz
 
 # %% [markdown] lang=zh
+# ## 11. 規則練習：每一格練到熟（Drill）
+#
+# 自我檢測只問幾格；規則練習問**每一格**：例牌、閒家 0～7 點、莊家 0～7 點對閒家第三張 0～9 與閒家停牌（88 格），偶爾再來一整局。
+# 答錯的格子很快會再出現，已經熟練的格子隔比較久才出現（間隔重複，spaced repetition）；下面的熱度圖顯示每一格練到哪裡。
+# 可以只用鍵盤：在「鍵盤作答」欄裡按 **D** 補牌、**S** 停牌（例牌題按 Y／N，整局題按 P／B／T），或用 Tab 移到按鈕再按 Enter。
+# 計時模式是選用的，秒數可以自己調整。你的記錄存在進度檔裡，重新啟動核心後會接著練，第 00 課的課程地圖也看得到。
+
+# %% [markdown] lang=en
+# ## 11. Rule drill: every cell until it is mastered
+#
+# The self-check asks a few cells; this drill asks **every** cell: naturals, the player with 0–7, the banker with 0–7 against a player third card 0–9 and when the player stood (88 cells), and now and then a whole coup.
+# A missed cell comes back soon and a mastered one waits longer (spaced repetition); the heat map below shows where each cell stands.
+# It works from the keyboard alone: in the "Answer by key" box press **D** to draw and **S** to stand (Y / N for naturals, P / B / T for whole coups), or Tab to a button and press Enter.
+# The timed mode is optional and its time is yours to set. Your record is kept in the progress file: after a kernel restart the drill carries on, and lesson 00's course map shows it.
+
+# %%
+bk.widgets.Drill(lang=LANG)
+
+# %% [markdown] lang=zh
 # ## 下一步（what next）
 #
 # * 下一課：[第 5 課　BCR-001～BCR-008](05-bcr-cases.ipynb)
 # * 本課的練習：[練習 03　莊家補牌規則](../exercises/03-banker-rule.ipynb)（在自己的副本裡作答，`check("q1")` 立刻回饋）
 # * 不寫程式的練習：[補牌訓練器（trainer）](../trainer/trainer.ipynb)
+# * 一頁規則速查表（可列印，中英對照）：[cheat-sheet](../docs/cheat-sheet.html)
 # * 回到[課程地圖](00-how-to-use.ipynb)
 
 # %% [markdown] lang=en
@@ -535,4 +519,5 @@ quiz
 # * Next lesson: [Lesson 5 BCR-001 to BCR-008](05-bcr-cases.ipynb)
 # * This lesson's exercise: [Exercise 03 The banker rule](../../exercises/en/03-banker-rule.ipynb) (answer in your own copy; `check("q1")` gives instant feedback)
 # * Practice without code: [the drawing trainer](../../trainer/trainer.ipynb)
+# * The one-page rules cheat-sheet (printable, both languages): [cheat-sheet](../../docs/cheat-sheet.html)
 # * Back to the [course map](00-how-to-use.ipynb)

@@ -141,6 +141,23 @@ all(odds8.expected_value(area, table) < 0 for table in bk.PAY_TABLES for area in
 # > *Translation:* "This page is for checking the rules and for risk education; it is no guarantee of profit, no betting advice and no legal advice. Obey the law where you are; if you are under the legal age, do not take part."
 
 # %% [markdown] lang=zh
+# ## 5. 期末測驗（final test）
+#
+# 十二題，從整門課抽出：每一課至少一題，再加上莊家矩陣的格子。題目依你的進度檔抽出，每個人、每一次都不一樣；
+# 答錯時會看到那是哪一個常見誤解、為什麼，並在最後的結果裡附上回去複習的那一課的連結。
+# 以第一次作答計分；答完可以按「儲存結果頁」，把結果存成一個 HTML 檔。想再考一次，重新執行這一格就會抽出新的一組題目。
+
+# %% [markdown] lang=en
+# ## 5. The final test
+#
+# Twelve questions drawn from the whole course: at least one from each lesson, plus cells of the banker matrix. They are drawn from your progress record, so they differ for every learner and every attempt;
+# a wrong answer shows which common misconception it is and why, and the result at the end links back to the lesson to review.
+# First answers count; when you are done, "Save the result page" keeps the result as an HTML file. To take it again, run this cell again and a new set is drawn.
+
+# %%
+bk.widgets.FinalTest(lang=LANG)
+
+# %% [markdown] lang=zh
 # ## 下一步（what next）
 #
 # * 回到[課程地圖](00-how-to-use.ipynb)，挑一課再看一次。

@@ -168,6 +168,10 @@ def isolated_env(home: Path) -> dict[str, str]:
         path.mkdir(parents=True, exist_ok=True)
         env[var] = str(path)
     env["JUPYTER_PLATFORM_DIRS"] = "1"
+    # Kernels keep the learner's progress record as a learner's would: in the course folder
+    # (baccarat_kit/progress.py), else in this server's own home, never the real one.
+    env.pop("BACCARAT_KIT_PROGRESS", None)
+    env["HOME"] = str(home)
     env["PYTHONUNBUFFERED"] = "1"
     env.pop("JUPYTER_PATH", None)
     # The news / announcements pop-up would cover the notebook.

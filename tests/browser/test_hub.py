@@ -33,9 +33,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ARTIFACTS, CHROMIUM, Server, free_port, require_browser
 
 from baccarat_kit import course
+from conftest import ARTIFACTS, CHROMIUM, Server, free_port, require_browser
 
 REPO = Path(__file__).resolve().parents[2]
 CONFIG = REPO / "deploy" / "jupyterhub" / "jupyterhub_config.py"

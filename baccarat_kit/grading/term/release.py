@@ -11,6 +11,11 @@
 * before anything is written, each model solution is graded against its own keys, hidden checks
   included, and must earn full marks (:func:`..judge.selfcheck.prove`; else exit 2 naming the
   exercise, the question and the disagreement);
+* the copy says which kind it is in ``metadata.baccarat_kit.edition``: ``"class"`` (the
+  default, an instructor's release for a class: the hidden checks are removed) or
+  ``"self-study"`` (``--self-study``, the course a learner takes alone, as shipped in
+  ``exercises/``: the hidden checks stay, so ``check()`` runs everything the grader runs, and
+  ``LEARNER_ID`` is preset to :data:`SELF_STUDY_ID`); a note cell after the title says which;
 * one edition per language (``release(..., lang="en")``, ``baccarat-kit release … --edition en``):
   a cell's text is its source (Traditional Chinese) or, for another language, its
   ``metadata.translations[lang]``; a code cell's translation may differ only in comments, and
@@ -46,6 +51,11 @@ BEGIN = re.compile(r"^(\s*)#\s*BEGIN SOLUTION\s*$")
 END = re.compile(r"^\s*#\s*END SOLUTION\s*$")
 SOLUTION_LINE = re.compile(r"^(\s*[A-Za-z_][\w.\[\]'\"]*\s*=\s*)(.+?)\s*#\s*SOLUTION(?::\s*(.*))?\s*$")
 INSTRUCTOR_TAG = "instructor"
+EDITIONS = ("class", "self-study")
+"""The kinds of learner copy (``metadata.baccarat_kit.edition``)."""
+SELF_STUDY_ID = "self-study"
+"""The learner id a self-study copy presets: everyone learning alone gets the same variants."""
+_EMPTY_ID = re.compile(r'^LEARNER_ID = ""\s*$', re.M)
 
 
 class ReleaseError(BaccaratError):
@@ -139,8 +149,11 @@ def is_learner_copy(nb: Any) -> bool:
     return False
 
 
-def release_notebook(nb: dict[str, Any], where: str = "?") -> dict[str, Any]:
-    """The learner's copy of a source notebook (a notebook as a JSON dict)."""
+def release_notebook(nb: dict[str, Any], where: str = "?", kind: str = "class",
+                     lang: str = "zh") -> dict[str, Any]:
+    """The learner's copy of a source notebook (a notebook as a JSON dict): ``kind`` is
+    ``"class"`` or ``"self-study"`` (see the module docstring), ``lang`` the edition's language
+    (of the note cell)."""
     meta = nb.get("metadata", {}).get("baccarat_kit")
     if is_learner_copy(nb):
         raise ReleaseError("grading.release.is_copy", where=where)
@@ -153,8 +166,12 @@ def release_notebook(nb: dict[str, Any], where: str = "?") -> dict[str, Any]:
             if answer_leaks(src, q.answer, q.kind):
                 raise ReleaseError("grading.release.leak", where=f"{exercise.id} ({where})", question=q.id,
                                    answer=q.answer, cell=index)
+    if kind not in EDITIONS:
+        raise ReleaseError("grading.release.bad_edition", value=kind, choices=", ".join(EDITIONS))
     out = copy.deepcopy(nb)
-    out["metadata"]["baccarat_kit"] = public_metadata(meta)
+    out["metadata"]["baccarat_kit"] = (public_metadata(meta) if kind == "class"
+                                       else {**copy.deepcopy(meta), "released": True})
+    out["metadata"]["baccarat_kit"]["edition"] = kind
     cells = []
     for index, cell in enumerate(nb.get("cells", []), 1):
         tags = cell.get("metadata", {}).get("tags", [])
@@ -165,9 +182,16 @@ def release_notebook(nb: dict[str, Any], where: str = "?") -> dict[str, Any]:
         if new.get("cell_type") == "code":
             src = new["source"] if isinstance(new["source"], str) else "".join(new["source"])
             new["source"] = release_source(src, where, index)
+            if kind == "self-study":
+                new["source"] = _EMPTY_ID.sub(
+                    f'LEARNER_ID = "{SELF_STUDY_ID}"  {message("grading.release.self_study_id", lang)}',
+                    new["source"])
             new["outputs"] = []
             new["execution_count"] = None
         cells.append(new)
+        if len(cells) == 1:  # after the title: which kind of copy this is
+            cells.append({"cell_type": "markdown", "id": "edition-note", "metadata": {},
+                          "source": message(f"grading.release.note.{kind}", lang)})
     out["cells"] = cells
     return out
 
@@ -184,9 +208,9 @@ def sources(folder: Path) -> list[Path]:
     return found
 
 
-def release(source_dir: str | Path, out_dir: str | Path, lang: str = "zh") -> list[Path]:
+def release(source_dir: str | Path, out_dir: str | Path, lang: str = "zh", kind: str = "class") -> list[Path]:
     """Write the learner's copy of every ``source_dir/*.ipynb`` into ``out_dir``, in the
-    edition ``lang``; returns them."""
+    edition ``lang``, of ``kind`` (``"class"`` or ``"self-study"``); returns them."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written = []
@@ -195,7 +219,7 @@ def release(source_dir: str | Path, out_dir: str | Path, lang: str = "zh") -> li
         if not is_learner_copy(nb):  # (a learner copy is refused by release_notebook below)
             selfcheck.prove(nb, str(path))  # the model solution earns full marks on its own keys
     for path, nb in loaded:
-        copy_ = release_notebook(edition(nb, lang, str(path)), str(path))
+        copy_ = release_notebook(edition(nb, lang, str(path)), str(path), kind, lang)
         if lang != SOURCE_LANG:  # the placeholder in the edition's language only
             both = _placeholder("")[0]
             for cell in copy_["cells"]:

@@ -1,0 +1,71 @@
+"""CourseMap: lesson 00's map of what the learner has done, read from the progress record.
+
+A thin view over :func:`baccarat_kit.progress.course_map` (the same rows ``baccarat-kit
+progress`` prints): per lesson its self-check, the drill's mastery, per exercise the
+self-study score, and the final test. ``refresh`` reads the record again; ``export_button``
+writes a copy to download (JupyterLite: do it before clearing the browser's storage).
+
+>>> import tempfile, os
+>>> tmp = tempfile.TemporaryDirectory(); os.environ["BACCARAT_KIT_PROGRESS"] = tmp.name
+>>> "○" in plain_text(CourseMap(lang="en").table)
+True
+>>> del os.environ["BACCARAT_KIT_PROGRESS"]; tmp.cleanup()
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import ipywidgets as w
+
+from .. import progress
+from ._common import LangMixin, esc, html_widget, plain_text, title_html
+
+__all__ = ["CourseMap", "plain_text"]
+
+
+class CourseMap(LangMixin, w.VBox):
+    """The course map with the learner's progress: ``table`` (HTML), ``refresh_button``,
+    ``export_button`` and ``status``."""
+
+    def __init__(self, *, lang: str = "zh") -> None:
+        super().__init__()
+        self._init_lang(lang)
+        self.add_class("bk-course-map")
+        self.title = html_widget("bk-title")
+        self.legend = html_widget("bk-course-map-legend")
+        self.table = html_widget("bk-course-map-table")
+        self.refresh_button = w.Button(icon="refresh", layout=w.Layout(width="auto"))
+        self.refresh_button.add_class("bk-course-map-refresh")
+        self.refresh_button.on_click(lambda _b: self.refresh())
+        self.export_button = w.Button(icon="download", layout=w.Layout(width="auto"))
+        self.export_button.add_class("bk-course-map-export")
+        self.export_button.on_click(lambda _b: self.export())
+        self.status = html_widget("bk-course-map-status")
+        self.children = [w.HBox([self.title, self.lang_toggle]), self.legend, self.table,
+                         w.HBox([self.refresh_button, self.export_button]), self.status]
+        self._relabel()
+
+    def refresh(self) -> None:
+        """Read the record again and redraw the map."""
+        rows = progress.course_map()
+        items = "".join(
+            f'<li class="bk-map-{"done" if r["done"] else "started" if r["answered"] else "new"}">'
+            f"{esc(progress.describe(r, self._lang))}</li>" for r in rows)
+        self.table.value = f'<ul class="bk-course-map-rows" style="list-style:none;padding-left:0">{items}</ul>'
+
+    def export(self, folder: Path | None = None) -> Path:
+        """Write a copy of the record beside this notebook (or into ``folder``)."""
+        path = progress.export(folder)
+        self.status.value = f'<div role="status">{esc(self._t("progress.exported", path=path.name))}</div>'
+        return path
+
+    def _relabel(self) -> None:
+        self.title.value = title_html(self._t("progress.map-title"))
+        self.legend.value = esc(self._t("progress.map-legend"))
+        self.refresh_button.description = self._t("progress.map-refresh")
+        self.export_button.description = self._t("progress.map-export")
+        self.refresh()
+
+    def __repr__(self) -> str:
+        return f"CourseMap(lang={self._lang!r})"

@@ -1,0 +1,272 @@
+"""Drill: every cell of the rule, asked again and again until it is mastered.
+
+A thin view over :mod:`baccarat_kit.drill` (the items and the seeded scheduler) and
+:mod:`baccarat_kit.progress` (the record, so the drill goes on after a restart)::
+
+    bk.widgets.Drill()                 # lesson 04, the trainer, JupyterLite
+
+Keyboard: type into the ``key_box`` — D draw, S stand, Y yes, N no, P player, B banker, T tie;
+or Tab to the buttons and press Enter or Space. The timed mode (``timed``) counts an answer
+later than ``seconds`` (adjustable, 1–60 s; WCAG 2.2.1) as a miss; the same seconds are the
+mastery time. Response times come from ``clock`` (a fake one in the tests).
+
+>>> import tempfile, os
+>>> tmp = tempfile.TemporaryDirectory(); os.environ["BACCARAT_KIT_PROGRESS"] = tmp.name
+>>> d = Drill(seed=1, lang="en", clock=iter(range(0, 1000, 1)).__next__)
+>>> want = d.item.answer
+>>> d.respond(want)
+True
+>>> d.cells[d.asked[-1]]["right"]
+1
+>>> del os.environ["BACCARAT_KIT_PROGRESS"]; tmp.cleanup()
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as w
+
+from .. import drill as scheduler
+from .. import progress
+from ..rules import VALUES, banker_rule
+from ._common import LangMixin, attr, banker_reason, esc, html_widget, title_html
+
+CHOICES = {
+    "draw": (("draw", "d"), ("stand", "s")),
+    "natural": (("yes", "y"), ("no", "n")),
+    "coup": (("player", "p"), ("banker", "b"), ("tie", "t")),
+}
+"""Per kind of item: the answers (in button order) and the key of each."""
+
+
+class Drill(LangMixin, w.VBox):
+    """One question at a time from the scheduler; ``respond(answer)`` or ``press(key)``.
+
+    ``item`` is the question shown, ``cells`` the learner's per-cell record, ``step`` the
+    number of answers so far, ``asked`` the items asked in this session.
+    """
+
+    def __init__(self, *, lang: str = "zh", seed: int | None = None, record: bool = True,
+                 coups: bool = True, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self._init_lang(lang)
+        self.add_class("bk-drill")
+        self.clock = clock
+        self.record = record
+        self.coups = coups
+        saved = progress.load() if record else progress.empty()
+        drill = saved["drill"]
+        self.cells: dict[str, Any] = dict(drill.get("cells", {}))
+        self.step = int(drill.get("step", 0))
+        self.seed = int(seed if seed is not None else drill.get("seed", 2026))
+        self.coup_stats: dict[str, int] = dict(drill.get("coups", {"seen": 0, "right": 0}))
+        self.asked: list[str] = []
+        self.title = html_widget("bk-title")
+        self.mastery = html_widget("bk-drill-mastery")
+        self.definition = html_widget("bk-drill-definition")
+        self.prompt = html_widget("bk-drill-prompt")
+        self.buttons: dict[str, w.Button] = {}
+        for kind in CHOICES.values():
+            for value, _key in kind:
+                if value not in self.buttons:
+                    button = w.Button(layout=w.Layout(width="auto"))
+                    button.add_class(f"bk-drill-{value}")
+                    button.on_click(lambda _b, v=value: self.respond(v))
+                    self.buttons[value] = button
+        self.answer_row = w.HBox([])
+        self.answer_row.add_class("bk-drill-answers")
+        self.key_box = w.Text(continuous_update=True, layout=w.Layout(width="16em"))
+        self.key_box.add_class("bk-drill-keys")
+        self.key_box.observe(self._on_key, names="value")
+        self.timed = w.Checkbox(value=False, indent=False)
+        self.timed.add_class("bk-drill-timed")
+        self.seconds = w.BoundedFloatText(value=scheduler.MASTERY_SECONDS, min=1, max=60, step=0.5,
+                                          layout=w.Layout(width="12em"), style={"description_width": "initial"})
+        self.seconds.add_class("bk-drill-seconds")
+        self.seconds.observe(lambda _c: self._render_status(), names="value")
+        self.feedback = html_widget("bk-drill-feedback")
+        self.heatmap = html_widget("bk-drill-heatmap")
+        self.children = [
+            w.HBox([self.title, self.lang_toggle]),
+            self.mastery, self.definition,
+            self.prompt, self.answer_row, self.key_box,
+            w.HBox([self.timed, self.seconds]),
+            self.feedback, self.heatmap,
+        ]
+        self.item = self._next_item()
+        self.shown_at = self.clock()
+        self._relabel()
+
+    # ---- the scheduler ------------------------------------------------------------
+    def _next_item(self) -> scheduler.Item:
+        if self.coups and self.step % scheduler.COUP_EVERY == scheduler.COUP_EVERY - 1:
+            return scheduler.coup_item(self.seed, self.coup_stats.get("seen", 0))
+        avoid = self.asked[-1] if self.asked else None
+        return scheduler.item(scheduler.choose(self.cells, self.step, self.seed, avoid=avoid))
+
+    def respond(self, choice: str) -> bool:
+        """Answer the question shown with ``choice`` (``draw``/``stand``, ``yes``/``no``,
+        ``player``/``banker``/``tie``); the next question follows. Returns whether it was right."""
+        valid = [v for v, _k in CHOICES[self.item.kind]]
+        if choice not in valid:
+            self.feedback.value = f'<span role="alert">{esc(self._t("widgets.drill.bad-key", choices=self._keys_text()))}</span>'
+            return False
+        seconds = max(0.0, float(self.clock()) - float(self.shown_at))
+        limit = float(self.seconds.value)
+        late = bool(self.timed.value) and seconds > limit
+        right = choice == self.item.answer and not late
+        done = self.item
+        if done.kind == "coup":
+            self.coup_stats["seen"] = self.coup_stats.get("seen", 0) + 1
+            self.coup_stats["right"] = self.coup_stats.get("right", 0) + int(right)
+        else:
+            scheduler.answer(self.cells, done.id, right, seconds, step=self.step, mastery_seconds=limit)
+        self.asked.append(done.id)
+        self.step += 1
+        self._save()
+        self.feedback.value = self._feedback_html(done, choice, right, late, seconds)
+        self.item = self._next_item()
+        self.shown_at = self.clock()
+        self._render_item()
+        self._render_status()
+        return right
+
+    def press(self, key: str) -> bool | None:
+        """A key typed by the learner: its answer, or None for a key that means nothing here."""
+        for value, k in CHOICES[self.item.kind]:
+            if key.strip().lower() == k:
+                return self.respond(value)
+        self.feedback.value = f'<span role="alert">{esc(self._t("widgets.drill.bad-key", choices=self._keys_text()))}</span>'
+        return None
+
+    def _on_key(self, change: dict[str, Any]) -> None:
+        text = str(change["new"])
+        if not text:
+            return
+        self.key_box.value = ""
+        self.press(text[-1])
+
+    def _save(self) -> None:
+        if not self.record:
+            return
+
+        def change(r: progress.Record) -> None:
+            r["drill"]["cells"].update({k: v for k, v in self.cells.items()})
+            r["drill"]["step"] = self.step
+            r["drill"]["seed"] = self.seed
+            r["drill"]["coups"] = dict(self.coup_stats)
+            r["drill"]["t"] = time.time()
+        try:
+            progress.update(change)
+        except OSError:
+            pass
+
+    # ---- view ---------------------------------------------------------------------
+    def _keys_text(self) -> str:
+        return ", ".join(f"{k.upper()} {self._t(f'widgets.drill.{v}')}" for v, k in CHOICES[self.item.kind])
+
+    def _prompt_text(self, item: scheduler.Item) -> str:
+        p = item.params
+        if item.kind == "natural":
+            return self._t("widgets.drill.natural-question", total=p["total"])
+        if item.kind == "coup":
+            coup = p["coup"]
+            return self._t("widgets.drill.coup-question",
+                           player=" ".join(c.label for c in coup.player_cards),
+                           banker=" ".join(c.label for c in coup.banker_cards))
+        if item.id.startswith("player-"):
+            return self._t("widgets.quiz.player-question", total=p["total"])
+        if p["third"] is None:
+            return self._t("widgets.quiz.banker-question-stood", total=p["total"])
+        return self._t("widgets.quiz.banker-question-third", total=p["total"], value=p["third"])
+
+    def _feedback_html(self, item: scheduler.Item, choice: str, right: bool, late: bool, seconds: float) -> str:
+        answer = self._t(f"widgets.drill.{item.answer}")
+        if late:
+            head = self._t("widgets.drill.late", seconds=f"{seconds:.1f}", limit=f"{float(self.seconds.value):g}",
+                           answer=answer)
+        elif right:
+            head = self._t("widgets.drill.right", answer=answer, seconds=f"{seconds:.1f}")
+        else:
+            head = self._t("widgets.drill.wrong", got=self._t(f"widgets.drill.{choice}"), answer=answer)
+        why = ""
+        if item.id.startswith("banker-"):
+            p = item.params
+            why = f"{banker_rule(p['total'], p['third'])}: {banker_reason(p['total'], p['third'], self._lang)}"
+        elif item.kind == "coup":
+            why = item.params["coup"].explain(self._lang).replace("\n", " ")
+        css = "bk-right" if right else "bk-wrong"
+        return (f'<div role="status"><b class="{css}">{esc(head)}</b>'
+                + (f"<br>{esc(why)}" if why else "") + "</div>")
+
+    def _render_item(self) -> None:
+        self.prompt.value = f'<div aria-live="polite"><b>{esc(self._prompt_text(self.item))}</b></div>'
+        row = []
+        for value, key in CHOICES[self.item.kind]:
+            button = self.buttons[value]
+            button.description = f"{self._t(f'widgets.drill.{value}')} ({key.upper()})"
+            button.tooltip = self._t("widgets.drill.key-tip", key=key.upper())
+            row.append(button)
+        self.answer_row.children = row
+        self.key_box.placeholder = self._t("widgets.drill.keys-placeholder", keys=self._keys_text())
+
+    def _render_status(self) -> None:
+        banker = sum(1 for c in scheduler.BANKER_CELLS if scheduler.is_mastered(self.cells.get(c)))
+        self.mastery.value = esc(self._t("widgets.drill.mastery", mastered=scheduler.mastered(self.cells),
+                                         total=len(scheduler.MASTERY_CELLS), banker=banker,
+                                         banker_total=len(scheduler.BANKER_CELLS),
+                                         coups=self.coup_stats.get("right", 0),
+                                         coups_seen=self.coup_stats.get("seen", 0)))
+        self.definition.value = esc(self._t("widgets.drill.definition", streak=scheduler.MASTERY_STREAK,
+                                            seconds=f"{float(self.seconds.value):g}"))
+        self.heatmap.value = self.heatmap_html()
+
+    def heatmap_html(self) -> str:
+        """The banker matrix (totals × player's third card, and the stood column) coloured by
+        mastery, with a symbol in every cell so colour is not the only signal."""
+        marks = {"mastered": "✔", "learning": "·", "missed": "✘", "new": ""}
+        colours = {"mastered": "background:#c8e6c9;color:#1b5e20", "learning": "background:#fff3cd;color:#5c4400",
+                   "missed": "background:#f8d7da;color:#721c24", "new": "background:#f2f2f2;color:#333"}
+        hidden = "position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap"
+
+        def state(cell: str) -> str:
+            entry = self.cells.get(cell)
+            if not entry:
+                return "new"
+            if scheduler.is_mastered(entry):
+                return "mastered"
+            return "missed" if entry.get("last") == "wrong" else "learning"
+
+        head = "".join(f'<th scope="col">{v}</th>' for v in VALUES)
+        head += f'<th scope="col">{esc(self._t("widgets.drill.stood"))}</th>'
+        rows = []
+        for t in range(8):
+            tds = []
+            for v in (*VALUES, None):
+                cell = banker_rule(t, v)
+                s = state(cell)
+                label = self._t(f"widgets.drill.state-{s}")
+                tds.append(f'<td class="bk-heat-{s}" style="{colours[s]};text-align:center;min-width:1.4em" '
+                           f'title="{attr(cell + ": " + label)}">{marks[s]}'
+                           f'<span class="bk-sr" style="{hidden}">{esc(label)}</span></td>')
+            rows.append(f'<tr><th scope="row">{t}</th>{"".join(tds)}</tr>')
+        legend = " ".join(f"{marks[s] or '□'} {esc(self._t(f'widgets.drill.state-{s}'))}"
+                          for s in ("mastered", "learning", "missed", "new"))
+        return (f'<table class="bk-heatmap" style="border-collapse:collapse;font-size:0.9em"><caption>{esc(self._t("widgets.drill.heatmap"))}<br>'
+                f'<small>{legend}</small></caption>'
+                f'<thead><tr><th scope="col">{esc(self._t("widgets.drill.corner"))}</th>{head}</tr></thead>'
+                f'<tbody>{"".join(rows)}</tbody></table>')
+
+    def _relabel(self) -> None:
+        self.title.value = title_html(self._t("widgets.drill.title"))
+        self.key_box.description = self._t("widgets.drill.keys")
+        self.timed.description = self._t("widgets.drill.timed")
+        self.seconds.description = self._t("widgets.drill.seconds")
+        self._render_item()
+        self._render_status()
+
+    def __repr__(self) -> str:
+        return f"Drill(step={self.step}, mastered={scheduler.mastered(self.cells)}, lang={self._lang!r})"

@@ -1,0 +1,169 @@
+"""FinalTest: lesson 10's test over the whole course, fresh for each learner and each attempt.
+
+The questions are drawn from every lesson's question set (``data/quizzes.toml``, answers by
+the engine) and from the banker matrix, with a seed made of the learner's record seed and the
+attempt number, so two learners (and two attempts) get different questions. It is a
+:class:`~baccarat_kit.widgets.quiz.Quiz`: a wrong answer shows its misconception and why;
+when every question is answered the summary gives the score and, for each miss, a link back to
+the lesson that teaches it. ``save_button`` writes that result page as an HTML file beside the
+notebook; the score goes into the progress record (lesson 00's map).
+
+>>> import tempfile, os
+>>> tmp = tempfile.TemporaryDirectory(); os.environ["BACCARAT_KIT_PROGRESS"] = tmp.name
+>>> test = FinalTest(lang="en", seed=1)
+>>> len(test.questions), len({q.id for q in test.questions}) == len(test.questions)
+(12, True)
+>>> del os.environ["BACCARAT_KIT_PROGRESS"]; tmp.cleanup()
+"""
+
+from __future__ import annotations
+
+import html
+import random
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import ipywidgets as w
+
+from .. import progress
+from ..misconceptions import get as get_misconception
+from ..rules import VALUES
+from ._common import esc, html_widget, title_html
+from .question_sets import lesson_names, lesson_questions
+from .questions import Question, banker_questions
+from .quiz import Quiz
+
+RESULT_PAGE = "baccarat-final-test.html"
+_MISCONCEPTIONS = Path(__file__).resolve().parent.parent / "data" / "misconceptions.toml"
+
+
+def _lesson_files() -> dict[str, str]:
+    """Lesson number → its notebook's file name (from the course beside this one, or the kit's)."""
+    from .. import course
+
+    for root in (progress.course_folder(), course.repository_root(), course.PACKAGED):
+        if root is not None and (root / "notebooks").is_dir():
+            return {p.name[:2]: p.name for p in sorted((root / "notebooks").glob("[0-9][0-9]-*.ipynb"))}
+    return {}
+
+
+def _misconception_lessons() -> dict[str, str]:
+    data = tomllib.loads(_MISCONCEPTIONS.read_text(encoding="utf-8"))
+    items = data.get("misconception", data)
+    out: dict[str, str] = {}
+    for item in items if isinstance(items, list) else []:
+        if isinstance(item, dict) and item.get("lesson"):
+            out[str(item["id"])] = str(item["lesson"])
+    return out
+
+
+def draw_questions(seed: Any, attempt: int, n: int = 12) -> list[tuple[str, Question]]:
+    """``n`` questions (lesson, question): one from each lesson 01–08 first, then the rest at
+    random from the whole course and the banker matrix; all of them seeded by ``seed`` and
+    ``attempt``."""
+    rng = random.Random(f"final:{seed}:{attempt}")
+    lessons = [name for name in lesson_names() if name.isdigit() and name != "00"]
+    pools = {name: list(lesson_questions(name)) for name in lessons}
+    cells = [(t, v) for t in range(8) for v in (*VALUES, None)]
+    pools["04-matrix"] = banker_questions(rng.sample(cells, 4))
+    chosen: list[tuple[str, Question]] = []
+    for name in lessons:
+        if pools[name] and len(chosen) < n:
+            chosen.append((name, rng.choice(pools[name])))
+    rest = [(name[:2], q) for name, qs in pools.items() for q in qs if all(q.id != c.id for _n, c in chosen)]
+    rng.shuffle(rest)
+    seen = {q.id for _n, q in chosen}
+    for name, q in rest:
+        if len(chosen) >= n:
+            break
+        if q.id not in seen:
+            chosen.append((name, q))
+            seen.add(q.id)
+    rng.shuffle(chosen)
+    return chosen
+
+
+class FinalTest(Quiz):
+    """The final test (a :class:`Quiz` whose questions are drawn for this learner)."""
+
+    def __init__(self, *, lang: str = "zh", n: int = 12, seed: Any = None, attempt: int | None = None) -> None:
+        saved = progress.load()
+        self.attempt = int(attempt if attempt is not None else saved["final"].get("attempt", 0) + 1)
+        learner_seed = seed if seed is not None else saved.get("seed", 0)
+        drawn = draw_questions(learner_seed, self.attempt, n)
+        self.lessons = [name for name, _q in drawn]
+        super().__init__([q for _n, q in drawn], lang=lang, seed=learner_seed if seed is not None
+                         else saved.get("seed"))
+        self.add_class("bk-final-test")
+        self.save_button = w.Button(icon="save", layout=w.Layout(width="auto"))
+        self.save_button.add_class("bk-final-save")
+        self.save_button.on_click(lambda _b: self.save())
+        self.saved = html_widget("bk-final-saved")
+        self.children = [*self.children, w.HBox([self.save_button]), self.saved]
+        self._relabel()
+
+    # ---- results ------------------------------------------------------------------
+    def result(self) -> dict[str, Any]:
+        """The score, the misses with their misconception and lesson, as plain data."""
+        missed = []
+        for i in self.missed():
+            q = self.questions[i]
+            mid = q.options[self.first[i]].misconception
+            missed.append({"id": q.id, "lesson": self.lessons[i], "misconception": mid})
+        return {"right": self.right, "total": len(self.questions), "attempt": self.attempt, "missed": missed}
+
+    def check(self) -> bool | None:
+        out = super().check()
+        if self.finished and getattr(self, "lessons", None):
+            try:
+                progress.record_final(self.result())
+            except OSError:
+                pass
+        return out
+
+    def _link(self, i: int) -> str:
+        q = self.questions[i]
+        mid = q.options[self.first[i]].misconception
+        target = _misconception_lessons().get(mid or "") or _lesson_files().get(self.lessons[i][:2], "")
+        if not target:
+            return ""
+        name = target.split("#")[0]
+        return f' <a href="{html.escape(target, quote=True)}">{esc(self._t("widgets.final.back-to", lesson=name))}</a>'
+
+    def _summary_html(self) -> str:
+        lang = self._lang
+        lines = [f"<b>{esc(self._t('widgets.final.score', right=self.right, total=len(self.questions), attempt=self.attempt))}</b>"]
+        review = []
+        for i in self.missed():
+            q = self.questions[i]
+            mid = q.options[self.first[i]].misconception
+            what = (f"{get_misconception(mid).claim(lang)} → {get_misconception(mid).correction(lang)}"
+                    if mid else q.prompt[lang])
+            review.append(f"<li>{esc(self._t('widgets.quiz.summary-review', number=i + 1, id=q.id, what=what))}"
+                          f"{self._link(i)}</li>")
+        lines.append(f"<ul>{''.join(review)}</ul>" if review else esc(self._t("widgets.quiz.summary-all")))
+        lines.append(esc(self._t("widgets.final.again")))
+        return '<div role="status">' + "<br>".join(lines) + "</div>"
+
+    def page(self) -> str:
+        """The result page (a whole HTML document) the learner can save."""
+        body = self._summary_html() if self.finished else esc(self._t("widgets.final.unfinished"))
+        title = esc(self._t("widgets.final.title"))
+        return (f'<!DOCTYPE html>\n<html lang="{"zh-Hant" if self._lang == "zh" else "en"}"><head>'
+                f'<meta charset="utf-8"><title>{title}</title></head><body><h1>{title}</h1>{body}</body></html>\n')
+
+    def save(self, folder: Path | None = None) -> Path:
+        """Write :meth:`page` to :data:`RESULT_PAGE` in the course folder, beside the progress
+        record (or in ``folder``)."""
+        path = (folder or progress.location().parent) / RESULT_PAGE
+        path.write_text(self.page(), encoding="utf-8")
+        self.saved.value = f'<div role="status">{esc(self._t("widgets.final.saved", path=path.name))}</div>'
+        return path
+
+    def _relabel(self, chosen: int | str | None = "keep") -> None:
+        super()._relabel(chosen)
+        if hasattr(self, "save_button"):
+            self.title.value = title_html(self._t("widgets.final.title"))
+            self.save_button.description = self._t("widgets.final.save")
+            self.save_button.tooltip = self._t("widgets.final.save-tip")

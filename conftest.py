@@ -1,0 +1,13 @@
+"""Every test run (the library tests and the nbval runs of the notebooks) keeps the learner's
+progress record in a folder of its own, so no test reads or writes a learner's real record and
+the notebooks' stored outputs show the empty state (issue 22)."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+
+def pytest_configure(config: object) -> None:
+    if not os.environ.get("BACCARAT_KIT_PROGRESS"):
+        os.environ["BACCARAT_KIT_PROGRESS"] = tempfile.mkdtemp(prefix="bk-progress-")

@@ -1,0 +1,67 @@
+"""Lesson 10's final test, the predict-first widget and lesson 00's course map (issue 22)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("ipywidgets")
+
+import baccarat_kit as bk
+from baccarat_kit.widgets import CourseMap, FinalTest, Predict, plain_text
+
+
+def _answer_all(test: FinalTest, wrong_every: int = 2) -> None:
+    for i, q in enumerate(test.questions):
+        test.go(i)
+        test.options.value = (q.answer + 1) % len(q.options) if i % wrong_every == 0 else q.answer
+        test.check()
+
+
+def test_final_test_is_fresh_per_learner_and_attempt_and_covers_the_course() -> None:
+    a, b = FinalTest(lang="en", seed=1), FinalTest(lang="en", seed=2)
+    assert [q.id for q in a.questions] != [q.id for q in b.questions]
+    assert [q.id for q in a.questions] == [q.id for q in FinalTest(lang="en", seed=1).questions]
+    assert [q.id for q in FinalTest(lang="en", seed=1, attempt=2).questions] != [q.id for q in a.questions]
+    assert {name[:2] for name in a.lessons} >= {"01", "02", "03", "04", "05", "06", "07", "08"}
+
+
+def test_final_test_scores_shows_misconceptions_links_back_and_saves(tmp_path: Path) -> None:
+    test = FinalTest(lang="en", seed=3)
+    _answer_all(test)
+    result = test.result()
+    assert result["total"] == 12 and result["right"] == 6 and len(result["missed"]) == 6
+    summary = test.summary.value
+    assert "Attempt 1: 6 of 12 right" in plain_text(test.summary)
+    assert summary.count("<a href=") == 6 and ".ipynb" in summary
+    if any(m["misconception"] for m in result["missed"]):
+        assert "→" in plain_text(test.summary)  # the misconception's claim → its correction
+    page = test.save(tmp_path)
+    assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>") and "6 of 12" in page.read_text(encoding="utf-8")
+    record = bk.progress.load()
+    assert record["final"]["right"] == 6 and record["final"]["attempt"] == 1
+    assert FinalTest(lang="en").attempt == 2  # the next one is a fresh attempt
+    rows = {r["id"]: r for r in bk.progress.course_map()}
+    assert rows["final"]["done"] and rows["final"]["right"] == 6
+
+
+def test_predict_hides_the_source_and_trace_until_the_learner_answers() -> None:
+    for case_id in ("000-EX-2", "000-EX-3", "000-EX-4", "000-DEMO", "BCR-001"):
+        p = Predict(case_id, lang="en")
+        case = bk.cases.load()[case_id]
+        assert p.reveal.value == "" and case.quote and case.quote not in p.prompt.value
+        wrong = next(v for v in p.buttons if v != p.answer)
+        assert p.respond(wrong) is False and "the engine says" in plain_text(p.feedback)
+        assert case.quote.split("\n")[0][:12] in plain_text(p.reveal)
+        assert p.respond(p.answer) is True and "engine agrees" in plain_text(p.feedback)
+    draws = Predict("000-EX-3", lang="en")
+    assert draws.answer == ("draw" if bk.banker_draws(6, 6) else "stand")
+
+
+def test_course_map_shows_what_the_record_holds() -> None:
+    empty = plain_text(CourseMap(lang="en").table)
+    assert "Rule drill: 0 / 106 cells mastered" in empty and "Final test: not taken yet" in empty
+    bk.progress.record_check("03-banker-rule", "q5", 3.5, 4, 11, ["q5"])
+    shown = CourseMap(lang="zh")
+    assert "練習 03-banker-rule：檢查了 1 / 8 題，得分 3.5 / 11" in plain_text(shown.table)
