@@ -11,3 +11,11 @@ import tempfile
 def pytest_configure(config: object) -> None:
     if not os.environ.get("BACCARAT_KIT_PROGRESS"):
         os.environ["BACCARAT_KIT_PROGRESS"] = tempfile.mkdtemp(prefix="bk-progress-")
+
+
+# The optional compiled kernel of bk.simulate imports numba at its top (the [fast] extra); where
+# numba is not installed, pytest --doctest-modules must not import it (its tests skip then).
+try:
+    import numba  # noqa: F401
+except ImportError:
+    collect_ignore = ["baccarat_kit/_sim_kernel.py"]

@@ -173,10 +173,19 @@ def test_a_misspelt_key_field_is_one_sentence_in_one_language(tmp_path: Path,
         assert "winer" in err and "{'zh'" not in err and "'en':" not in err
 
 
-def test_class_copies_choice_options_carry_no_tag_that_marks_the_right_one() -> None:
-    """Attack 10: in 06 every wrong option had its misconception, so the right one was the option without."""
-    for folder in (ROOT / "exercises", ROOT / "exercises" / "en"):
-        copy = json.loads((folder / "06-misconceptions.ipynb").read_text(encoding="utf-8"))
+def test_class_copies_choice_options_carry_no_tag_that_marks_the_right_one(tmp_path: Path) -> None:
+    """Attack 10: in 06 every wrong option had its misconception, so the right one was the option
+    without. A class copy carries none (the self-study copies in exercises/ keep them: their own
+    check() names the misconception a learner alone chose, issue 22)."""
+    from baccarat_kit.cli import main
+
+    for lang in ("zh", "en"):
+        out = tmp_path / lang
+        assert main(["--lang", lang, "release", str(ROOT / "exercises" / "source"), "--out", str(out),
+                     "--edition", lang]) == 0
+        copy = json.loads((out / "06-misconceptions.ipynb").read_text(encoding="utf-8"))
+        assert copy["metadata"]["baccarat_kit"]["edition"] == "class"
+        folder = out
         for q in copy["metadata"]["baccarat_kit"]["questions"]:
             for option in q.get("options", {}).values():
                 assert "misconception" not in option, (folder, q["id"])

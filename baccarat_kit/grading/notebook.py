@@ -11,7 +11,7 @@ the notebook's globals exactly as the grader does, and reports in Traditional Ch
 * ``"self-study"`` (the course a learner takes alone: ``make lab``, ``baccarat-kit lab``,
   JupyterLite): every check the grader runs, hidden checks included, scored and worded as the
   grader does (``✔ … correct`` or ``✘ <the grader's message> (score s/p)``); no ``LEARNER_ID``
-  is needed (:data:`~baccarat_kit.grading.release.SELF_STUDY_ID`). Each result goes into the
+  is needed (:data:`~baccarat_kit.grading.judge.checks.SELF_STUDY_ID`). Each result goes into the
   learner's progress record (:mod:`baccarat_kit.progress`).
 * ``"class"`` (an instructor's release; also a copy without the mark): the public checks only.
   It tells three outcomes apart:
@@ -38,6 +38,7 @@ from typing import Any
 
 from ..i18n import message, normalize_language
 from .judge.checks import (
+    SELF_STUDY_ID,
     VALUE_CHECKS,
     Exercise,
     Question,
@@ -48,7 +49,6 @@ from .judge.checks import (
     public_metadata,
 )
 from .sandbox import _extract
-from .term.release import SELF_STUDY_ID
 
 GRADING_ENV = "BACCARAT_KIT_GRADING"
 SELF_STUDY = "self-study"

@@ -35,6 +35,8 @@ from ...i18n import message, normalize_language
 from . import keys as _keys
 
 SCHEMA_VERSION = 1
+SELF_STUDY_ID = "self-study"
+"""The learner id of a self-study copy (``LEARNER_ID`` preset by ``release --self-study``)."""
 KINDS = ("value", "function", "choice")
 SCALAR_TYPES = ("bool", "int", "str", "money", "winner", "choice")
 TYPES = (*SCALAR_TYPES, "list[bool]", "list[int]", "list[winner]", "list[money]")

@@ -45,6 +45,7 @@ from typing import Any
 from ...errors import BaccaratError
 from ...i18n import message
 from ..judge import selfcheck
+from ..judge.checks import SELF_STUDY_ID as _SELF_STUDY_ID
 from ..judge.checks import Exercise, public_metadata
 
 BEGIN = re.compile(r"^(\s*)#\s*BEGIN SOLUTION\s*$")
@@ -53,7 +54,7 @@ SOLUTION_LINE = re.compile(r"^(\s*[A-Za-z_][\w.\[\]'\"]*\s*=\s*)(.+?)\s*#\s*SOLU
 INSTRUCTOR_TAG = "instructor"
 EDITIONS = ("class", "self-study")
 """The kinds of learner copy (``metadata.baccarat_kit.edition``)."""
-SELF_STUDY_ID = "self-study"
+SELF_STUDY_ID = _SELF_STUDY_ID
 """The learner id a self-study copy presets: everyone learning alone gets the same variants."""
 _EMPTY_ID = re.compile(r'^LEARNER_ID = ""\s*$', re.M)
 
