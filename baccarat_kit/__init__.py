@@ -74,6 +74,7 @@ _LAZY: dict[str, str] = {
     "counting_analysis": "baccarat_kit.counting:counting_analysis",
     "counting": "baccarat_kit.counting",
     "roads": "baccarat_kit.roads",
+    "plotting": "baccarat_kit.plotting",
     "grading": "baccarat_kit.grading",
     "progress": "baccarat_kit.progress",
     "drill": "baccarat_kit.drill",

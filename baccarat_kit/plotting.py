@@ -15,7 +15,7 @@ from typing import Any
 
 from .i18n import normalize_language
 
-__all__ = ["COLORS", "cjk_font", "fonts", "pyplot"]
+__all__ = ["COLORS", "cjk_font", "fonts", "pyplot", "show"]
 
 COLORS = {"B": "#c62828", "P": "#1565c0", "T": "#2e7d32"}
 """Banker red, player blue, tie green: the colours of the road and simulation plots."""
@@ -52,6 +52,26 @@ def pyplot() -> Any:
             raise
         raise missing_matplotlib() from err
     return plt
+
+
+def show(fig: Any, alt: str) -> Any:
+    """Display ``fig`` as a PNG with a text alternative (WCAG 1.1.1: a screen reader reads
+    ``alt``; a plain ``plt.show()`` gives an ``<img>`` without one) and close it.
+
+    Returns the ``IPython.display.HTML`` object (displayed by a notebook when it is a cell's last
+    value); its ``alt`` is escaped.
+    """
+    import base64
+    import html
+    import io
+
+    from IPython.display import HTML
+
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", bbox_inches="tight", dpi=100)
+    pyplot().close(fig)
+    data = base64.b64encode(buffer.getvalue()).decode("ascii")
+    return HTML(f'<img src="data:image/png;base64,{data}" alt="{html.escape(alt, quote=True)}">')
 
 
 def missing_matplotlib() -> ModuleNotFoundError:

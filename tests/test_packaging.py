@@ -169,8 +169,8 @@ def clean_env(home: Path) -> dict[str, str]:
 
 def test_bare_wheel_course_version_and_one_line_for_each_missing_extra(
         dist: dict[str, Path], tmp_path: Path) -> None:
-    """``pip install baccarat-kit`` alone: the engine and the course copy work; every command
-    that needs an extra ends in one line naming it."""
+    """``pip install baccarat-kit`` alone: the engine, exact odds and the course copy work; every
+    command that needs an extra (a simulation needs numpy) ends in one line naming it."""
     bin_ = fresh_venv(tmp_path, str(dist["wheel"]))
     env = clean_env(tmp_path)
     kit = str(bin_ / "baccarat-kit")
@@ -188,7 +188,10 @@ def test_bare_wheel_course_version_and_one_line_for_each_missing_extra(
     learner_copy = tmp_path / "my-course" / "exercises" / sorted(
         p.name for p in (REPO / "exercises").glob("*.ipynb"))[0]
     sources = REPO / "exercises" / "source"  # an instructor's (from the sdist or repository)
-    for args, extra in ((["odds"], "odds"), (["grade", str(learner_copy), "--out", "out", "--source", str(sources)], "grade"),
+    exact = run("--lang", "en", "odds")  # exact odds are pure Python (issue 19): no extra needed
+    assert exact.returncode == 0 and "house edge" in exact.stdout, exact.stderr
+    for args, extra in ((["odds", "--shoes", "10"], "odds"),
+                        (["grade", str(learner_copy), "--out", "out", "--source", str(sources)], "grade"),
                         (["lab", "my-course"], "lab")):
         result = run("--lang", "en", *args)
         assert result.returncode == 2, (args, result.stdout, result.stderr)

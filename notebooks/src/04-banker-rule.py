@@ -203,7 +203,7 @@ for total in range(8):
 # the columns the value of the player's third card 0–9; D = draws, S = stands.
 # Each square is also labelled D or S, so colour is never the only cue. The chart's text is in English in both editions, because not every computer has a Chinese font.
 
-# %%
+# %% tags=["nbval-ignore-output"]
 import matplotlib.pyplot as plt
 from matplotlib.colors import ListedColormap
 
@@ -220,7 +220,7 @@ ax.set_yticks(range(8))
 ax.set_xlabel("value of the player's third card (10, J, Q, K = 0)")
 ax.set_ylabel("banker total (first two cards)")
 ax.set_title("Banker after a player third card: D = draws, S = stands")
-plt.show()
+bk.plotting.show(fig, alt=bk.i18n.message("nb.heatmap-alt", LANG))
 
 # %% [markdown] lang=zh
 # 數一數：80 格裡有幾格補牌？（0～2 點的三列全補、7 點那一列全停。）
