@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
-from conftest import ARTIFACTS, CHROMIUM, free_port, require_browser
 
 import baccarat_kit as bk
 from baccarat_kit.i18n import message
+from conftest import ARTIFACTS, CHROMIUM, free_port, require_browser
 
 REPO = Path(__file__).resolve().parents[2]
 SITE = REPO / "lite" / "_output"
