@@ -15,7 +15,10 @@ def pytest_configure(config: object) -> None:
 
 # The optional compiled kernel of bk.simulate imports numba at its top (the [fast] extra); where
 # numba is not installed, pytest --doctest-modules must not import it (its tests skip then).
+# The two conftest.py files of tests/ share a basename: --doctest-modules must not import them as
+# test modules (pytest loads them as conftests all the same).
+collect_ignore = ["tests/conftest.py", "tests/browser/conftest.py"]
 try:
     import numba  # noqa: F401
 except ImportError:
-    collect_ignore = ["baccarat_kit/_sim_kernel.py"]
+    collect_ignore.append("baccarat_kit/_sim_kernel.py")

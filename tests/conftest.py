@@ -38,11 +38,9 @@ def bwrap_missing() -> str | None:
 
 
 def work_unit(nodeid: str) -> str:
-    """The unit of work a test belongs to: ``browser`` for every browser test, else its file.
-
-    >>> work_unit("tests/browser/test_hub.py::test_two_learners"), work_unit("tests/test_rules.py::test_x[a::b]")
-    ('browser', 'tests/test_rules.py')
-    """
+    """The unit of work a test belongs to: ``browser`` for every browser test, else its file
+    (tests/test_work_units.py; not a doctest: ``--doctest-modules`` would import this file as
+    ``conftest`` beside tests/browser/conftest.py)."""
     path = nodeid.split("::", 1)[0]
     return "browser" if path.startswith("tests/browser/") else path
 

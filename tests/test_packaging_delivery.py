@@ -36,7 +36,7 @@ def test_binder_installs_the_lab_extra_and_the_badge_opens_lesson_00() -> None:
 
 
 def test_hub_config_parses_and_names_the_class_classes() -> None:
-    """The config as JupyterHub loads it is tested in tests/test_hub.py (root only); this
+    """The config as JupyterHub loads it is tested in tests/test_hub_accounts.py (root only); this
     checks, anywhere, that it names the hub's entry points and no shared-password sign-in."""
     source = (REPO / "deploy" / "jupyterhub" / "jupyterhub_config.py").read_text(encoding="utf-8")
     tree = ast.parse(source)
