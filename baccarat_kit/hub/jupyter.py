@@ -120,7 +120,10 @@ class LearnerSpawner(LocalProcessSpawner):  # type: ignore[misc]
         return env
 
     async def move_certs(self, paths: dict[str, str]) -> dict[str, str]:
-        raise NotImplementedError("internal_ssl is not supported by LearnerSpawner")
+        # The hub's own certificates would have to be copied into a 0700 home as the learner:
+        # refused with the setting to change (HTTPS to the browser is c.JupyterHub.ssl_cert/ssl_key).
+        raise RuntimeError("c.JupyterHub.internal_ssl = True is not supported with LearnerSpawner: "
+                           "set it to False (HTTPS for the browser: c.JupyterHub.ssl_cert and ssl_key)")
 
     async def stop(self, now: bool = False) -> None:
         await super().stop(now=now)
