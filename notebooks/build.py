@@ -163,9 +163,31 @@ def build(name: str, lang: str = "zh", execute: bool = True) -> Path:
                     raise
                 nb = make_notebook(name, lang)
         nb.metadata["language_info"] = {"name": "python"}
+        final_progress_lines(nb)
     stable_widget_state(nb, name if lang == "zh" else f"{lang}/{name}")
     nbformat.write(nb, out)
     return out
+
+
+_OVERWRITTEN = re.compile(r"^.*\r(?=[^\n])", re.MULTILINE)
+
+
+def final_progress_lines(nb) -> None:  # nb: nbformat.NotebookNode
+    """Keep only what a progress line (``progress="text"``: ``\\r`` then a count) shows at the
+    end: the text before each line's last carriage return is dropped, as a terminal, JupyterLab
+    and nbval do. The count-only line has no times, so the stored text is the same everywhere.
+
+    >>> import nbformat
+    >>> nb = nbformat.v4.new_notebook()
+    >>> nb.cells.append(nbformat.v4.new_code_cell("x"))
+    >>> nb.cells[0].outputs = [nbformat.v4.new_output("stream", name="stderr", text="\\r1 / 2\\r2 / 2\\n")]
+    >>> final_progress_lines(nb); nb.cells[0].outputs[0].text
+    '2 / 2\\n'
+    """
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            if out.get("output_type") == "stream" and "\r" in out.get("text", ""):
+                out["text"] = _OVERWRITTEN.sub("", out["text"])
 
 
 _STATE = "application/vnd.jupyter.widget-state+json"
