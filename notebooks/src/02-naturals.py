@@ -183,6 +183,8 @@ coup.natural, coup.unused
 # 先猜：發牌依序閒4、莊4、閒4、莊5，這一局誰贏？
 
 # %% [markdown] lang=en
+# ## 3. BCR-008: two naturals are not automatically a tie
+#
 # Predict first: dealt player 4, banker 4, player 4, banker 5. Who wins this coup?
 
 # %%
@@ -244,6 +246,8 @@ bk.display.coups_table([("BCR-008", bcr008), (message("nb.variant-label", case="
 # 先猜：這一局兩邊都補了第三張，誰贏？
 
 # %% [markdown] lang=en
+# ## 4. An 8 or 9 after a third card is not a natural
+#
 # Predict first: both hands draw a third card in this coup. Who wins?
 
 # %%
