@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .cards import Rank
+from .coup import banker_why
 from .i18n import LANGUAGES, message
 from .rules import (
     BANKER_DRAWS_WHEN_PLAYER_STOOD,
@@ -23,7 +24,6 @@ from .rules import (
     PLAYER_DRAWS_ON,
     VALUES,
     banker_draws,
-    draw_values,
     format_values,
 )
 
@@ -32,18 +32,6 @@ DEFAULT_OUT = Path("docs") / "cheat-sheet.html"
 
 def _esc(text: object) -> str:
     return html.escape(str(text), quote=True)
-
-
-def _why(total: int, lang: str) -> str:
-    values = draw_values(total)
-    if len(values) == len(VALUES):
-        return message("why.banker-always", lang, total=total)
-    if not values:
-        return message("why.banker-never", lang, total=total)
-    if len(values) == len(VALUES) - 1:
-        (missing,) = set(VALUES) - values
-        return message("why.banker-except", lang, total=total, value=missing)
-    return message("why.banker-some", lang, total=total, values=format_values(values))
 
 
 def _both(key: str, **params: Any) -> str:
@@ -67,7 +55,7 @@ def html_page() -> str:
             for v in VALUES)
         stood_cell = "D" if banker_draws(t, None) else "S"
         rows.append(f'<tr><th scope="row">{t}</th>{cells}<td class="bk-stood">{stood_cell}</td>'
-                    f'<td class="why">{_esc(_why(t, "zh"))}<br><span class="en">{_esc(_why(t, "en"))}</span></td></tr>')
+                    f'<td class="why">{_esc(banker_why(t, "zh"))}<br><span class="en">{_esc(banker_why(t, "en"))}</span></td></tr>')
     steps = [
         _both("cheatsheet.cards", cards=cards),
         _both("cheatsheet.total"),

@@ -34,6 +34,28 @@ from .rules import (
     player_rule,
 )
 
+
+def banker_why(total: int, lang: str | None = None) -> str:
+    """Why a banker on ``total`` draws or stands after a player third card, in words read from
+    the engine's table ``BANKER_DRAWS_ON`` (the one sentence the trace, the widgets, the case
+    checks and the cheat-sheet all use).
+
+    >>> banker_why(3, "en") == message("why.banker-except", "en", total=3, value=8)
+    True
+    >>> banker_why(7, "en") == message("why.banker-never", "en", total=7)
+    True
+    """
+    values = BANKER_DRAWS_ON[total]
+    if len(values) == 10:
+        return message("why.banker-always", lang, total=total)
+    if not values:
+        return message("why.banker-never", lang, total=total)
+    if len(values) == 9:
+        (missing,) = set(range(10)) - values
+        return message("why.banker-except", lang, total=total, value=missing)
+    return message("why.banker-some", lang, total=total, values=format_values(values))
+
+
 Who = Literal["player", "banker", "both"]
 Action = Literal["draw", "stand"]
 Winner = Literal["player", "banker", "tie"]
@@ -76,16 +98,7 @@ class Step:
             key = "step.banker-stood-draw" if drew else "step.banker-stood-stand"
             why = ""
         else:
-            values = BANKER_DRAWS_ON[total]
-            if len(values) == 10:
-                why = message("why.banker-always", lang, total=total)
-            elif not values:
-                why = message("why.banker-never", lang, total=total)
-            elif len(values) == 9:
-                (missing,) = set(range(10)) - values
-                why = message("why.banker-except", lang, total=total, value=missing)
-            else:
-                why = message("why.banker-some", lang, total=total, values=format_values(values))
+            why = banker_why(total, lang)
             key = "step.banker-draw" if drew else "step.banker-stand"
         return message(
             key, lang, total=total, third=self.player_third, why=why,

@@ -270,3 +270,169 @@ def question(qid: str, prompt: str, options: Sequence[tuple[Any, ...]], answer: 
     if explain:
         out["explain"] = _texts(explain, params)
     return out
+
+
+# ---------------------------------------------------------------- lesson 08: odds, simulation, counting
+# The layout of lesson 08's results, so that its code cells show only the engine calls a learner
+# could type (``bk.exact_odds(8)``, ``bk.simulate(...)``, ``bk.counting_analysis(...)``). Every
+# figure is the engine's; these functions only format it.
+
+
+@dataclass(frozen=True, slots=True)
+class Lines:
+    """Lines of text that show as themselves (no quotes) when a cell ends with them."""
+
+    lines: tuple[str, ...]
+
+    def __repr__(self) -> str:
+        return "\n".join(self.lines)
+
+    __str__ = __repr__
+
+
+def odds_lines(odds: Mapping[int, Any], lang: str | None = None) -> Lines:
+    """One line per number of decks → its :func:`~baccarat_kit.exact_odds` result: the three
+    probabilities and the house edge of the three main bets.
+
+    >>> import baccarat_kit as bk
+    >>> print(odds_lines({1: bk.exact_odds(1)}, lang="en"))  # doctest: +ELLIPSIS
+    1 decks: banker 0.45... player 0.44...  tie 0.09...  |  house edge: banker 1.0...%  player 1.2...%  tie 15.7...%
+    """
+    def f6(x: Any) -> str:
+        return f"{float(x):.6f}"
+
+    def pct(x: Any) -> str:
+        return f"{float(x):.4%}"
+
+    return Lines(tuple(
+        message("nb.decks-line", lang, decks=decks, banker=f6(o.banker), player=f6(o.player), tie=f6(o.tie),
+                edge_banker=pct(o.house_edge("banker")), edge_player=pct(o.house_edge("player")),
+                edge_tie=pct(o.house_edge("tie")))
+        for decks, o in odds.items()))
+
+
+def commission_lines(odds: Any, lang: str | None = None) -> Lines:
+    """What the banker bet gives away at a commission table (5% of a banker win) and at a
+    no-commission table (half the stake on a banker win with 6), and the two house edges.
+
+    >>> import baccarat_kit as bk
+    >>> print(commission_lines(bk.exact_odds(1), lang="en").lines[-1])  # doctest: +ELLIPSIS
+    banker (no commission, a win on 6 pays 1:2): house edge 1.38...%
+    """
+    from fractions import Fraction
+
+    from .odds import bet_label
+
+    commission_cost = Fraction(5, 100) * odds.banker
+    super6_cost = Fraction(1, 2) * odds.banker_six
+    out = [message("nb.p-banker", lang, p=f"{float(odds.banker):.6f}"),
+           message("nb.p-banker-six", lang, p=f"{float(odds.banker_six):.6f}"),
+           message("nb.commission-cost", lang, cost=f"{float(commission_cost):.6f}"),
+           message("nb.super6-cost", lang, cost=f"{float(super6_cost):.6f}")]
+    for table_name in ("commission", "no-commission"):
+        out.append(message("nb.house-edge-of", lang, bet=bet_label("banker", table_name, lang),
+                           edge=f"{float(odds.house_edge('banker', table_name)):.4%}"))
+    return Lines(tuple(out))
+
+
+SIM_EVENTS = ("banker", "player", "tie", "banker_six", "player_pair")
+
+
+def simulated_vs_exact(sim: Any, odds: Any, events: Iterable[str] = SIM_EVENTS,
+                       lang: str | None = None) -> Lines:
+    """Each event's simulated frequency beside its exact probability, and the difference in
+    standard errors (a simulation agrees when it is within about ±2).
+
+    >>> import baccarat_kit as bk
+    >>> sim = bk.simulate(shoes=20, decks=1, seed=1)
+    >>> print(simulated_vs_exact(sim, bk.exact_odds(1), ["tie"], lang="en"))  # doctest: +ELLIPSIS
+    tie: simulated 0.098684   exact 0.093615   difference +0.21 standard errors
+    """
+    out = []
+    for event in events:
+        p = float(getattr(odds, event))
+        f = sim.frequency(event)
+        out.append(message("nb.sim-line", lang, event=message(f"nb.event.{event}", lang), simulated=f"{f:.6f}",
+                           exact=f"{p:.6f}", z=f"{(f - p) / sim.standard_error(p):+.2f}"))
+    return Lines(tuple(out))
+
+
+def replay_check(sim: Any, lang: str | None = None) -> Lines:
+    """Replay every shoe of a ``keep_cards=True`` simulation card for card through the engine's
+    :class:`~baccarat_kit.Shoe` and count the shoes where every coup's winner and banker total
+    agree.
+
+    >>> import baccarat_kit as bk
+    >>> print(replay_check(bk.simulate(shoes=3, decks=1, seed=7, keep_cards=True), lang="en"))  # doctest: +ELLIPSIS
+    3 / 3 shoes identical to the engine, coup by coup; ... coups
+    """
+    same = 0
+    for i in range(sim.shoes):
+        rounds = list(sim.engine_shoe(i).rounds())
+        engine = "".join(r.coup.winner[0].upper() for r in rounds)
+        a, b = sim.offsets[i], sim.offsets[i + 1]
+        same += engine == sim.outcomes(i) and [r.coup.banker_total for r in rounds] == sim.banker_total[a:b].tolist()
+    return Lines((message("nb.same-as-engine", lang, same=same, shoes=sim.shoes, hands=sim.hands),))
+
+
+def run_length_lines(lengths: Mapping[str, Any], lang: str | None = None) -> Lines:
+    """:func:`baccarat_kit.roads.run_lengths` as a text table: runs of each length seen, and
+    how many independent coups would give."""
+    out = [f"{message('road.length-col', lang)}  {message('road.length-observed', lang)}  "
+           f"{message('road.length-expected', lang)}"]
+    last = lengths["length"][-1]
+    for length, obs, exp in zip(lengths["length"], lengths["observed"], lengths["expected"], strict=True):
+        label = f"{length}+" if length == last else str(length)
+        out.append(f"{label:>4s}  {obs:9.0f}  {exp:12.1f}")
+    return Lines(tuple(out))
+
+
+def counting_table(analysis: Any, lang: str | None = None) -> Table:
+    """:func:`baccarat_kit.counting_analysis` per bet: the expectation of a full shoe, the share
+    of coups with a positive expectation for a player who knows every card, the average
+    expectation betting every coup, and the best expectation seen."""
+    import math
+
+    from .odds import bet_label
+
+    rows = []
+    for j, (bet, table_name) in enumerate(analysis.bets):
+        edges = analysis.edges[:, j]
+        average = -math.fsum(edges) / len(edges)  # betting every coup: the average expectation
+        rows.append([bet_label(bet, table_name, lang), f"{-analysis.full_shoe[j]:+.4%}",
+                     f"{analysis.positive_share(bet, table_name):.2%}", f"{average:+.4%}",
+                     f"{-edges.min():+.3%}"])
+    return table([message(f"nb.col.{col}", lang) for col in
+                  ("bet", "full-shoe", "positive-share", "average", "best-seen")], rows)
+
+
+def positive_moments(tracker: Any, lang: str | None = None) -> tuple[Lines, Table]:
+    """Deal a :class:`~baccarat_kit.widgets.ShoeTracker`'s shoe to the end and list every
+    moment some bet of the next coup had a positive expectation (a summary line and a table)."""
+    from .odds import bet_label
+    from .widgets.shoe_tracker import percent
+
+    moments = []
+    while not tracker.shoe.finished:
+        for bet, table_name in tracker.positives:
+            moments.append([tracker.rounds + 1, len(tracker.shoe), bet_label(bet, table_name, lang),
+                            percent(tracker.expectation(bet, table_name))])
+        tracker.deal()
+    summary = Lines((message("nb.walk-summary", lang, rounds=tracker.rounds, moments=len({m[0] for m in moments})),))
+    return summary, table([message(f"nb.col.{col}", lang) for col in
+                           ("before-coup", "cards-left", "bet", "expectation")], moments)
+
+
+def expectation_lines(odds: Any, lang: str | None = None) -> Lines:
+    """The expectation of every bet of every pay table, one line per table.
+
+    >>> import baccarat_kit as bk
+    >>> print(expectation_lines(bk.exact_odds(1), lang="en").lines[0])  # doctest: +ELLIPSIS
+    commission (tie 8:1): player -1.2...%, banker -1.0...%, tie -15.7...%...
+    """
+    from .settlement import AREAS
+
+    return Lines(tuple(
+        message(f"odds.table-{name}", lang) + ": " + ", ".join(
+            f"{message(f'area.{area}', lang)} {float(odds.expected_value(area, name)):+.4%}" for area in AREAS)
+        for name in PAY_TABLES))

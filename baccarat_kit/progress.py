@@ -145,6 +145,18 @@ def record_quiz(quiz: str, qid: str, answer: str, first_right: bool, total: int,
     update(change)
 
 
+def record_predict(lesson: str, key: str, answer: str, first_right: bool, first_answer: str) -> None:
+    """A predict-first question answered (``bk.widgets.Predict``): kept under
+    ``quizzes["predict"]``, ``key`` being ``case id:question``, with the lesson it was asked in."""
+    def change(r: Record) -> None:
+        entry = r["quizzes"].setdefault("predict", {"answers": {}})
+        old = entry["answers"].get(key) or {}
+        entry["answers"][key] = {"answer": answer, "lesson": lesson, "t": time.time(),
+                                 "first": old.get("first", first_right),
+                                 "first_answer": old.get("first_answer", first_answer)}
+    update(change)
+
+
 def record_final(result: Record) -> None:
     """The last final test's result (its score and the misconceptions shown)."""
     def change(r: Record) -> None:

@@ -30,6 +30,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from .cards import Card, Rank
+from .i18n import message
 from .odds import OddsError, resolve
 from .shoe import DEFAULT_CUT_CARD
 
@@ -464,8 +465,40 @@ def _dealer(kernel: str, cards: int) -> Any:
     return _deal
 
 
-def progress_bar(total: int) -> Any:
-    """A tqdm progress bar over ``total`` shoes, or None when tqdm is not installed."""
+class TextProgress:
+    """A progress line on stderr that counts and nothing else: ``\r`` then "simulating: 4096 /
+    5000 shoes" after each batch, a newline at the end. No times and no rates, so a notebook
+    that stores it shows the same text on every machine (nbval keeps what follows the last
+    ``\r``: the final count).
+
+    >>> import io
+    >>> bar = TextProgress(3, stream=io.StringIO(), lang="en")
+    >>> bar.update(2); bar.update(1); bar.close()
+    >>> bar.stream.getvalue()
+    '\\rsimulating: 2 / 3 shoes\\rsimulating: 3 / 3 shoes\\n'
+    """
+
+    def __init__(self, total: int, key: str = "odds.progress-shoes", *, stream: Any = None,
+                 lang: str | None = None) -> None:
+        self.total, self.key, self.done, self.lang = total, key, 0, lang
+        self.stream = stream if stream is not None else sys.stderr
+
+    def update(self, n: int) -> None:
+        self.done += n
+        self.stream.write("\r" + message(self.key, self.lang, done=self.done, total=self.total))
+        self.stream.flush()
+
+    def close(self) -> None:
+        self.stream.write("\n")
+        self.stream.flush()
+
+
+def progress_bar(total: int, style: bool | str = True, key: str = "odds.progress-shoes") -> Any:
+    """A progress bar over ``total`` shoes: ``style="text"`` a :class:`TextProgress` line (what
+    the lessons use: the same text on every machine), else a tqdm bar (a widget in Jupyter),
+    or None when tqdm is not installed."""
+    if style == "text":
+        return TextProgress(total, key)
     try:
         from tqdm.auto import tqdm
     except ImportError:  # pragma: no cover - tqdm is in the odds extra
@@ -482,7 +515,7 @@ def simulate(
     burn: bool = True,
     detail: bool = True,
     keep_cards: bool = False,
-    progress: bool = False,
+    progress: bool | str = False,
     chunk: int = DEFAULT_CHUNK,
     kernel: str = "auto",
 ) -> Simulation:
@@ -492,7 +525,8 @@ def simulate(
     finished); ``burn``: turn the first card and burn as many as its value, as
     :class:`~baccarat_kit.Shoe` does. ``detail=False`` keeps only the totals (for very long
     runs); ``keep_cards=True`` keeps every shuffled shoe (to replay it through the engine).
-    ``progress=True`` shows a progress bar (``tqdm``) over batches of ``chunk`` shoes.
+    ``progress=True`` shows a progress bar (``tqdm``) over batches of ``chunk`` shoes,
+    ``progress="text"`` a count-only line on stderr (:class:`TextProgress`).
     Same seed and chunk, same shoes.
 
     ``kernel``: who deals the shuffled shoes. ``"numpy"`` (always there), ``"numba"`` (the
@@ -518,7 +552,7 @@ def simulate(
     rng = np.random.default_rng(seed)
     sizes = [min(chunk, shoes - s) for s in range(0, shoes, chunk)]
     batches: Iterator[int] = iter(sizes)
-    bar = progress_bar(shoes) if progress else None
+    bar = progress_bar(shoes, progress) if progress else None
     parts = []
     totals = dict.fromkeys(("hands", "banker", "player", "tie", "banker_six", "natural",
                             "player_pair", "banker_pair"), 0)

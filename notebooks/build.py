@@ -163,9 +163,45 @@ def build(name: str, lang: str = "zh", execute: bool = True) -> Path:
                     raise
                 nb = make_notebook(name, lang)
         nb.metadata["language_info"] = {"name": "python"}
+        final_progress_lines(nb)
     stable_widget_state(nb, name if lang == "zh" else f"{lang}/{name}")
     nbformat.write(nb, out)
     return out
+
+
+_OVERWRITTEN = re.compile(r"^.*\r(?=[^\n])", re.MULTILINE)
+
+
+def final_progress_lines(nb) -> None:  # nb: nbformat.NotebookNode
+    """Keep only what a progress line (``progress="text"``: ``\\r`` then a count) shows at the
+    end: a cell's consecutive outputs of one stream are joined, then the text before each
+    line's last carriage return is dropped, as a terminal, JupyterLab and nbval do. The
+    count-only line has no times, so the stored text is the same everywhere.
+
+    >>> import nbformat
+    >>> nb = nbformat.v4.new_notebook()
+    >>> nb.cells.append(nbformat.v4.new_code_cell("x"))
+    >>> nb.cells[0].outputs = [nbformat.v4.new_output("stream", name="stderr", text=t)
+    ...                        for t in ("\\r1 / 2", "\\r2 / 2", "\\n")]
+    >>> final_progress_lines(nb); [o.text for o in nb.cells[0].outputs]
+    ['2 / 2\\n']
+    """
+    for cell in nb.cells:
+        outputs = cell.get("outputs", [])
+        if not any(o.get("output_type") == "stream" and "\r" in o.get("text", "") for o in outputs):
+            continue
+        joined: list = []
+        for out in outputs:
+            last = joined[-1] if joined else None
+            if (out.get("output_type") == "stream" and last is not None
+                    and last.get("output_type") == "stream" and last.get("name") == out.get("name")):
+                last["text"] += out["text"]
+            else:
+                joined.append(out)
+        for out in joined:
+            if out.get("output_type") == "stream":
+                out["text"] = _OVERWRITTEN.sub("", out["text"])
+        cell["outputs"] = joined
 
 
 _STATE = "application/vnd.jupyter.widget-state+json"

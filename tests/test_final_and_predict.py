@@ -65,3 +65,46 @@ def test_course_map_shows_what_the_record_holds() -> None:
     bk.progress.record_check("03-banker-rule", "q5", 3.5, 4, 11, ["q5"])
     shown = CourseMap(lang="zh")
     assert "練習 03-banker-rule：檢查了 1 / 8 題，得分 3.5 / 11" in plain_text(shown.table)
+
+
+def test_predict_shows_only_what_is_known_before_the_decision() -> None:
+    for case_id in ("BCR-002", "BCR-006", "BCR-007"):
+        p = Predict(case_id, lang="en")
+        coup = bk.cases.load()[case_id].coup()
+        shown = plain_text(p.prompt)
+        assert p.asks == "banker_decision"
+        if coup.banker_third is not None:  # the banker's third card is the answer: never shown first
+            assert " ".join(c.label for c in coup.cards) not in shown
+        first_four = " ".join(c.label for c in (coup.player_cards[0], coup.banker_cards[0],
+                                                 coup.player_cards[1], coup.banker_cards[1]))
+        assert first_four in shown
+        assert (coup.player_third is None) == ("the player stood" in shown)
+    winner = Predict("TW-A", asks="winner", lang="en")
+    assert winner.answer == bk.cases.load()["TW-A"].outcome().values["winner"]
+    assert "banker drew a third card worth 8" in plain_text(winner.prompt)
+
+
+def test_predict_what_is_paid_comes_from_settle_and_offers_a_return_and_a_net() -> None:
+    p = Predict("BCR-001", asks="returned", lang="en")
+    case = bk.cases.load()["BCR-001"]
+    (bet,) = case.bets
+    engine = bk.settle(case.coup(), {bet.area: bet.stake}).returned
+    assert p.answer == str(engine) and str(bet.stake) in p.choices and "0" in p.choices
+    assert p.respond(str(bet.stake)) is False  # the net win, not what comes back
+    assert "bk.settle(" in plain_text(p.reveal)
+    with pytest.raises(bk.errors.BaccaratError, match="returned"):
+        Predict("HK-A", asks="returned", lang="en")
+    with pytest.raises(bk.errors.BaccaratError, match="banker_decision, player_decision, winner, returned"):
+        Predict("HK-A", asks="paid", lang="en")
+
+
+def test_predict_answers_are_recorded_and_back_after_a_restart() -> None:
+    p = Predict("HK-A", lang="en", record="06")
+    wrong = next(v for v in p.choices if v != p.answer)
+    p.respond(wrong)
+    p.respond(p.answer)
+    entry = bk.progress.load()["quizzes"]["predict"]["answers"]["HK-A:banker_decision"]
+    assert entry["first"] is False and entry["first_answer"] == wrong and entry["answer"] == p.answer
+    again = Predict("HK-A", lang="en", record="06")  # a new kernel: the record is read back
+    assert again.chosen == p.answer and "engine agrees" in plain_text(again.feedback) and again.reveal.value
+    assert Predict("HK-A", lang="en").reveal.value == ""  # without record= nothing is read

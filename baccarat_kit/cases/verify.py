@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any, Literal
 from ..cards import Card, format_cards, parse_cards
 from ..i18n import message, normalize_language
 from ..rules import (
-    BANKER_DRAWS_ON,
     BANKER_DRAWS_WHEN_PLAYER_STOOD,
     PLAYER_DRAWS_ON,
     banker_draws,
@@ -73,15 +72,9 @@ class Decision:
             return message("cases.why.banker-stood", lang,
                            values=format_values(BANKER_DRAWS_WHEN_PLAYER_STOOD))
         assert self.total is not None
-        values = BANKER_DRAWS_ON[self.total]
-        if len(values) == 10:
-            return message("why.banker-always", lang, total=self.total)
-        if not values:
-            return message("why.banker-never", lang, total=self.total)
-        if len(values) == 9:
-            (missing,) = set(range(10)) - values
-            return message("why.banker-except", lang, total=self.total, value=missing)
-        return message("why.banker-some", lang, total=self.total, values=format_values(values))
+        from ..coup import banker_why
+
+        return banker_why(self.total, lang)
 
 
 @dataclass(slots=True)

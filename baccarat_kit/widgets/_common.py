@@ -19,14 +19,12 @@ from typing import Any
 import ipywidgets as w
 
 from ..cards import Card, Rank, Suit
-from ..coup import Coup
+from ..coup import Coup, banker_why
 from ..errors import BaccaratError
 from ..i18n import LANGUAGES, message, normalize_language
 from ..rules import (
     BANKER_DRAWS_WHEN_PLAYER_STOOD,
-    VALUES,
     banker_draws,
-    draw_values,
     format_values,
     hand_total,
 )
@@ -206,7 +204,17 @@ class LangMixin:
         return data
 
 
-def _control_text(widget: w.Widget) -> str | None:
+def gap(lang: str) -> str:
+    """The space between a label and its value: a full-width space in Chinese, an ordinary
+    one in English.
+
+    >>> gap("zh"), gap("en")
+    ('\u3000', ' ')
+    """
+    return "\u3000" if lang == "zh" else " "
+
+
+def _control_text(widget: w.Widget, lang: str = "zh") -> str | None:
     """A value picker's description and its current choice, as text."""
     if isinstance(widget, w.ToggleButtons):
         return None  # the language switch
@@ -215,9 +223,9 @@ def _control_text(widget: w.Widget) -> str | None:
         return f"<ul>{items}</ul>"
     if isinstance(widget, w.Dropdown | w.Select):
         label = widget.label if widget.label is not None else ""
-        return f"{esc(widget.description)}　<b>{esc(label)}</b>"
+        return f"{esc(widget.description)}{gap(lang)}<b>{esc(label)}</b>"
     if isinstance(widget, w.Text | w.IntText | w.BoundedIntText):
-        return f"{esc(widget.description)}　<b>{esc(widget.value)}</b>"
+        return f"{esc(widget.description)}{gap(lang)}<b>{esc(widget.value)}</b>"
     return None
 
 
@@ -236,7 +244,7 @@ def static_html(widget: w.Widget, lang: str) -> str:
             for child in node.children:
                 walk(child)
             return
-        text = _control_text(node)
+        text = _control_text(node, lang)
         if text:
             parts.append(f"<div>{text}</div>")
 
@@ -264,20 +272,6 @@ def result_line(coup: Coup, lang: str) -> str:
     """The result sentence of a coup (who won, with the totals)."""
     return message(f"coup.result-{coup.winner}", lang, player=coup.player_total,
                    banker=coup.banker_total)
-
-
-def banker_why(total: int, lang: str) -> str:
-    """Why a banker with ``total`` draws or stands after a player third card, read from the
-    engine's table ``BANKER_DRAWS_ON`` with the engine's own ``why.banker-*`` messages."""
-    values = draw_values(total)
-    if len(values) == len(VALUES):
-        return message("why.banker-always", lang, total=total)
-    if not values:
-        return message("why.banker-never", lang, total=total)
-    if len(values) == len(VALUES) - 1:
-        (missing,) = set(VALUES) - values
-        return message("why.banker-except", lang, total=total, value=missing)
-    return message("why.banker-some", lang, total=total, values=format_values(values))
 
 
 def banker_reason(total: int, third: int | None, lang: str) -> str:

@@ -23,6 +23,7 @@ from ._common import (
     WidgetError,
     cards_html,
     esc,
+    gap,
     html_widget,
     opening_line,
     plain_text,
@@ -132,7 +133,7 @@ class CaseViewer(LangMixin, w.VBox):
         return iter(self.catalogue)
 
     def _case_options(self) -> list[tuple[str, str]]:
-        return [(f"{c.id}　{c.title(self._lang)}", c.id) for c in self.cases]
+        return [(f"{c.id}{gap(self._lang)}{c.title(self._lang)}", c.id) for c in self.cases]
 
     def _lookup(self, case_id: str) -> CaseLike:
         try:
@@ -240,7 +241,7 @@ class CaseViewer(LangMixin, w.VBox):
         lang, case = self._lang, self.case
         self.variant_toggle.tooltip = self._t(
             "widgets.cv.variant-tip" if not self.variant_toggle.disabled else "widgets.cv.no-variant")
-        info = [f"<b>{esc(case.id)}　{esc(case.title(lang))}</b>",
+        info = [f"<b>{esc(case.id)}{gap(lang)}{esc(case.title(lang))}</b>",
                 esc(self._t("widgets.cv.source", source=case.source, basis=_basis(case, self._lang)))]
         if getattr(case, "parent", None) is not None:
             info.append(f'<span class="bk-change">{esc(self._t("widgets.cv.change", change=case.change(lang)))}</span>')

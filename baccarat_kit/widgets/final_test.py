@@ -48,13 +48,16 @@ def _lesson_files() -> dict[str, str]:
     return {}
 
 
-def _misconception_lessons() -> dict[str, str]:
+def _misconception_lessons(lang: str = "zh") -> dict[str, str]:
+    """Misconception id → the lesson heading that teaches its correction, in ``lang``'s edition
+    (``lesson`` is the Chinese edition's heading id, ``lesson_en`` the English one's)."""
     data = tomllib.loads(_MISCONCEPTIONS.read_text(encoding="utf-8"))
     items = data.get("misconception", data)
+    key = "lesson" if lang == "zh" else f"lesson_{lang}"
     out: dict[str, str] = {}
     for item in items if isinstance(items, list) else []:
-        if isinstance(item, dict) and item.get("lesson"):
-            out[str(item["id"])] = str(item["lesson"])
+        if isinstance(item, dict) and item.get(key):
+            out[str(item["id"])] = str(item[key])
     return out
 
 
@@ -125,7 +128,7 @@ class FinalTest(Quiz):
     def _link(self, i: int) -> str:
         q = self.questions[i]
         mid = q.options[self.first[i]].misconception
-        target = _misconception_lessons().get(mid or "") or _lesson_files().get(self.lessons[i][:2], "")
+        target = _misconception_lessons(self._lang).get(mid or "") or _lesson_files().get(self.lessons[i][:2], "")
         if not target:
             return ""
         name = target.split("#")[0]

@@ -1,11 +1,18 @@
 """Predict: the learner answers a source's case first; then the source's words and the trace.
 
-``bk.widgets.Predict("000-EX-2", lang=LANG)`` shows what the case gives (totals, the third
-card, or the cards in deal order), asks the decision the source states (the banker's draw or
-stand, else the player's, else who wins) and hides everything else. After an answer it shows
+``bk.widgets.Predict("000-EX-2", lang=LANG)`` shows what the case gives, asks the decision the
+source states (the banker's draw or stand, else the player's, else who wins) and hides everything
+else. ``asks=`` picks the question: ``"banker_decision"``, ``"player_decision"``, ``"winner"`` or
+``"returned"`` (what a bet the source names pays back). Only what is known before the answer is
+shown: for a decision, the cards dealt before it (a banker's third card is never shown before
+"does the banker draw?"); for who wins or what is paid, every card dealt. After an answer it shows
 whether the engine agrees, the one-line engine call a learner could type, the source's own words
-and the engine's step-by-step trace. Nothing here decides a rule: the case's outcome comes from
-the engine (:meth:`baccarat_kit.cases.Case.outcome`).
+and the engine's step-by-step trace (for a variant, the one condition it changed). Nothing here
+decides a rule or a payout: the case's outcome comes from the engine
+(:meth:`baccarat_kit.cases.Case.outcome`, :func:`baccarat_kit.settle`).
+
+``record="05"`` keeps the answer in the learner's progress record (``quizzes["predict"]``,
+:func:`baccarat_kit.progress.record_predict`): after a kernel restart the widget shows it again.
 
 >>> p = Predict("000-EX-2", lang="en")
 >>> p.asks, p.answer, p.reveal.value
@@ -14,27 +21,38 @@ the engine (:meth:`baccarat_kit.cases.Case.outcome`).
 False
 >>> "banker_draws(3, 8)" in plain_text(p.reveal) and "閒家先依" in plain_text(p.reveal)
 True
+>>> paid = Predict("BCR-001", asks="returned", lang="en")
+>>> sorted(paid.buttons), paid.answer
+(['0', '100', '200'], '200')
 """
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 import ipywidgets as w
 
+from .. import progress
 from ._common import LangMixin, WidgetError, esc, html_widget, plain_text, title_html
 
 __all__ = ["Predict", "plain_text"]
 
-_ASKS = ("banker_decision", "player_decision", "winner")
+_ASKS = ("banker_decision", "player_decision", "winner", "returned")
 _CHOICES = {"banker_decision": ("draw", "stand"), "player_decision": ("draw", "stand"),
             "winner": ("player", "banker", "tie")}
+
+
+def _amount(value: Decimal) -> str:
+    """A Decimal amount as a learner writes it (``200``, ``195``, ``97.5``)."""
+    return format(value.normalize(), "f")
 
 
 class Predict(LangMixin, w.VBox):
     """One case, predicted before it is shown: ``buttons`` (by answer), ``feedback``, ``reveal``."""
 
-    def __init__(self, case_id: str, *, lang: str = "zh", catalogue: Any = None) -> None:
+    def __init__(self, case_id: str, *, lang: str = "zh", asks: str | None = None,
+                 record: str | None = None, catalogue: Any = None) -> None:
         super().__init__()
         self._init_lang(lang)
         self.add_class("bk-predict")
@@ -43,32 +61,80 @@ class Predict(LangMixin, w.VBox):
         cat = load() if catalogue is None else catalogue
         self.case = cat[case_id]
         self.outcome = self.case.outcome()
-        asks = [a for a in _ASKS if a in self.case.claims and self.outcome.values.get(a) is not None]
-        if not asks:
+        self.coup = self.case.coup() if self.case.cards else None
+        can = [a for a in _ASKS[:3] if a in self.case.claims and self.outcome.values.get(a) is not None]
+        if self.case.bets and self.coup is not None:
+            can.append("returned")
+        if asks is not None and asks not in _ASKS:
+            raise WidgetError("widgets.predict.bad-asks", value=asks, choices=", ".join(_ASKS))
+        if asks is not None and asks not in can:
+            raise WidgetError("widgets.predict.cannot-ask", id=case_id, value=asks,
+                              choices=", ".join(can) or "—")
+        if not can:
             raise WidgetError("widgets.predict.nothing", id=case_id)
-        self.asks = asks[0]
-        self.answer = str(self.outcome.values[self.asks])
+        self.asks = asks or can[0]
+        self.choices = self._choices()
+        self.record = record
         self.chosen: str | None = None
+        self.first: str | None = None
         self.title = html_widget("bk-title")
         self.prompt = html_widget("bk-predict-prompt")
         self.buttons = {}
-        for value in _CHOICES[self.asks]:
+        for value in self.choices:
             button = w.Button(layout=w.Layout(width="auto"))
-            button.add_class(f"bk-predict-{value}")
+            button.add_class(f"bk-predict-{value}" if self.asks != "returned" else "bk-predict-amount")
             button.on_click(lambda _b, v=value: self.respond(v))
             self.buttons[value] = button
         self.feedback = html_widget("bk-predict-feedback")
         self.reveal = html_widget("bk-predict-reveal")
         self.children = [w.HBox([self.title, self.lang_toggle]), self.prompt,
                          w.HBox(list(self.buttons.values())), self.feedback, self.reveal]
+        if record:
+            saved = progress.load()["quizzes"].get("predict", {}).get("answers", {}).get(self.key) or {}
+            if saved.get("answer") in self.choices:
+                self.chosen = str(saved["answer"])
+                self.first = str(saved.get("first_answer", self.chosen))
         self._relabel()
+
+    @property
+    def key(self) -> str:
+        """The answer's key in the progress record: ``case id:question``."""
+        return f"{self.case.id}:{self.asks}"
+
+    def _choices(self) -> tuple[str, ...]:
+        """The answers offered and, as :attr:`answer`, the engine's."""
+        if self.asks != "returned":
+            self.answer = str(self.outcome.values[self.asks])
+            return _CHOICES[self.asks]
+        from ..settlement import settle
+
+        assert self.coup is not None
+        (bet,) = self.case.bets[:1]
+        self.bet = bet
+        engine = settle(self.coup, {bet.area: bet.stake}, bet.table).returned
+        self.answer = _amount(engine)
+        # Nothing back (lost), the stake back, the engine's answer and what the source's
+        # variants pay on the same bet: the learner tells a return from a net win.
+        amounts = {Decimal(0), bet.stake, engine}
+        for variant in getattr(self.case, "variants", ()):
+            if variant.cards:
+                amounts.add(settle(variant.coup(), {bet.area: bet.stake}, bet.table).returned)
+        return tuple(_amount(a) for a in sorted(amounts))
 
     def respond(self, choice: str) -> bool:
         """Answer with ``choice`` (``draw``/``stand`` or ``player``/``banker``/``tie``); the
         source's words and the trace appear. Returns whether the engine agrees."""
-        if choice not in _CHOICES[self.asks]:
-            raise WidgetError("widgets.predict.bad-choice", value=choice, choices=", ".join(_CHOICES[self.asks]))
+        choice = str(choice)
+        if choice not in self.choices:
+            raise WidgetError("widgets.predict.bad-choice", value=choice, choices=", ".join(self.choices))
         self.chosen = choice
+        if self.first is None:
+            self.first = choice
+        if self.record:
+            try:
+                progress.record_predict(self.record, self.key, choice, self.first == self.answer, self.first)
+            except OSError:
+                pass
         self._render_answer()
         return choice == self.answer
 
@@ -76,8 +142,21 @@ class Predict(LangMixin, w.VBox):
     def _givens(self) -> str:
         v = self.outcome.values
         parts = []
-        if self.case.cards:
-            parts.append(self._t("widgets.predict.cards", cards=" ".join(c.label for c in self.case.cards)))
+        if self.coup is not None:
+            coup = self.coup
+            if self.asks in ("winner", "returned"):
+                parts.append(self._t("widgets.predict.cards", cards=" ".join(c.label for c in coup.cards)))
+            else:
+                first = [coup.player_cards[0], coup.banker_cards[0], coup.player_cards[1], coup.banker_cards[1]]
+                parts.append(self._t("widgets.predict.first-four", cards=" ".join(c.label for c in first)))
+                if self.asks == "banker_decision":
+                    if coup.player_third is not None:
+                        parts.append(self._t("widgets.predict.player-third-card", card=coup.player_third.label))
+                    elif not coup.natural:
+                        parts.append(self._t("widgets.predict.player-stood"))
+            if self.asks == "returned":
+                parts.append(self._t("widgets.predict.bet", area=self._t(f"widgets.predict.area-{self.bet.area}"),
+                                     stake=_amount(self.bet.stake)))
         else:
             if v.get("player_first_total") is not None:
                 parts.append(self._t("widgets.predict.player-total", total=v["player_first_total"]))
@@ -87,31 +166,45 @@ class Predict(LangMixin, w.VBox):
                 parts.append(self._t("widgets.predict.player-stood"))
             if v.get("banker_first_total") is not None:
                 parts.append(self._t("widgets.predict.banker-total", total=v["banker_first_total"]))
+            if self.asks == "winner" and v.get("banker_third") is not None:
+                parts.append(self._t("widgets.predict.banker-third", value=v["banker_third"]))
         return "；".join(parts) if self._lang == "zh" else "; ".join(parts)
 
     def _call(self) -> str:
         """The one-line engine call that answers the question."""
         v = self.outcome.values
-        if self.case.cards:
-            cards = " ".join(c.label for c in self.case.cards)
+        if self.coup is not None:
+            cards = " ".join(c.label for c in self.coup.cards)
+            if self.asks == "returned":
+                return (f'bk.settle(bk.play("{cards}"), {{"{self.bet.area}": {_amount(self.bet.stake)}}}'
+                        + (f', "{self.bet.table}"' if self.bet.table != "commission" else "") + ").returned")
             if self.asks == "winner":
                 return f'bk.play("{cards}").winner'
             hand = "banker_cards" if self.asks == "banker_decision" else "player_cards"
             return f'len(bk.play("{cards}").{hand}) == 3'
+        if self.asks == "winner":
+            third = v.get("player_third")
+            return (f"bk.player_draws({v['player_first_total']}), "
+                    f"bk.banker_draws({v['banker_first_total']}, {third if third is not None else None})")
         if self.asks == "banker_decision":
             third = v.get("player_third")
             return f"bk.banker_draws({v['banker_first_total']}, {third if third is not None else None})"
         return f"bk.player_draws({v['player_first_total']})"
 
+    def _said(self, value: str) -> str:
+        if self.asks == "returned":
+            return self._t("widgets.predict.amount", amount=value)
+        return self._t(f"widgets.predict.{value}")
+
     def _render_answer(self) -> None:
         if self.chosen is None:
             self.feedback.value = self.reveal.value = ""
             return
-        said = self._t(f"widgets.predict.{self.answer}")
+        said = self._said(self.answer)
         key = "widgets.predict.right" if self.chosen == self.answer else "widgets.predict.wrong"
         css = "bk-right" if self.chosen == self.answer else "bk-wrong"
         self.feedback.value = (f'<div role="status"><b class="{css}">'
-                               f'{esc(self._t(key, got=self._t(f"widgets.predict.{self.chosen}"), answer=said))}'
+                               f'{esc(self._t(key, got=self._said(self.chosen), answer=said))}'
                                "</b></div>")
         call = self._call()
         quote = self.case.quote or ""
@@ -127,7 +220,7 @@ class Predict(LangMixin, w.VBox):
         question = self._t(f"widgets.predict.ask-{self.asks}")
         self.prompt.value = f"<b>{esc(self._givens())}</b><br>{esc(question)}"
         for value, button in self.buttons.items():
-            button.description = self._t(f"widgets.predict.{value}")
+            button.description = self._said(value)
         self._render_answer()
 
     def __repr__(self) -> str:

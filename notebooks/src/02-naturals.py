@@ -180,6 +180,17 @@ coup.natural, coup.unused
 # %% [markdown] lang=zh
 # ## 3. BCR-008：兩邊都是例牌，也不是自動和局
 #
+# 先猜：發牌依序閒4、莊4、閒4、莊5，這一局誰贏？
+
+# %% [markdown] lang=en
+# ## 3. BCR-008: two naturals are not automatically a tie
+#
+# Predict first: dealt player 4, banker 4, player 4, banker 5. Who wins this coup?
+
+# %%
+bk.widgets.Predict("BCR-008", asks="winner", lang=LANG, record="02")
+
+# %% [markdown] lang=zh
 # 000 的 **BCR-008｜兩邊自然牌不再發第三張**（依據：Pennsylvania Code §631a.11）
 #
 # > 已知條件：閒4+4=8；莊4+5=9。
@@ -191,8 +202,6 @@ coup.natural, coup.unused
 # 發牌順序是 閒4、莊4、閒4、莊5：
 
 # %% [markdown] lang=en
-# ## 3. BCR-008: two naturals are not automatically a tie
-#
 # 000's **BCR-008 「兩邊自然牌不再發第三張」** (translation: "two naturals: no third card is dealt"; basis: Pennsylvania Code §631a.11)
 #
 # > 已知條件：閒4+4=8；莊4+5=9。
@@ -234,6 +243,17 @@ bk.display.coups_table([("BCR-008", bcr008), (message("nb.variant-label", case="
 # %% [markdown] lang=zh
 # ## 4. 補牌後的 8、9 不是例牌
 #
+# 先猜：這一局兩邊都補了第三張，誰贏？
+
+# %% [markdown] lang=en
+# ## 4. An 8 or 9 after a third card is not a natural
+#
+# Predict first: both hands draw a third card in this coup. Who wins?
+
+# %%
+bk.widgets.Predict("BCR-004-variant", asks="winner", lang=LANG, record="02")
+
+# %% [markdown] lang=zh
 # 003：「注意:自然牌只看『起手兩張』。如果補第三張後湊到 8 或 9 點,不叫自然牌。」
 # 000：「第三張後的8／9不是天牌。」
 #
@@ -244,8 +264,6 @@ bk.display.coups_table([("BCR-008", bcr008), (message("nb.variant-label", case="
 # 發牌順序：閒A、莊2、閒2、莊3，閒家第三張 4，莊家第三張 3：
 
 # %% [markdown] lang=en
-# ## 4. An 8 or 9 after a third card is not a natural
-#
 # 003: 「注意:自然牌只看『起手兩張』。如果補第三張後湊到 8 或 9 點,不叫自然牌。」 (translation: "Note: a natural counts only the first two cards. Reaching 8 or 9 after a third card is not called a natural.")
 # 000: 「第三張後的8／9不是天牌。」 (translation: "an 8 or 9 after the third card is not a natural.")
 #

@@ -158,6 +158,17 @@ bk.display.table([message(f"nb.col.{col}") for col in ("player-total", "player-d
 # %% [markdown] lang=zh
 # ## 3. 範例1：閒家5點
 #
+# 先猜：閒家首兩張 5 點，補牌還是停牌？
+
+# %% [markdown] lang=en
+# ## 3. Example 1: the player has 5
+#
+# Predict first: the player's first two cards make 5. Does the player draw or stand?
+
+# %%
+bk.widgets.Predict("000-EX-1", lang=LANG, record="03")
+
+# %% [markdown] lang=zh
 # 000 的**範例1**：
 #
 # > 首兩張5點 → 閒家依規則補第三張牌 → 待第三張牌揭示後，再依莊家原點數對照莊家補牌表。
@@ -165,8 +176,6 @@ bk.display.table([message(f"nb.col.{col}") for col in ("player-total", "player-d
 # 來源只給了閒家的點數 5，沒有給牌，所以這裡只問引擎閒家那一步：
 
 # %% [markdown] lang=en
-# ## 3. Example 1: the player has 5
-#
 # 000's **example 1**:
 #
 # > 首兩張5點 → 閒家依規則補第三張牌 → 待第三張牌揭示後，再依莊家原點數對照莊家補牌表。

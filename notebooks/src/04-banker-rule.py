@@ -319,10 +319,10 @@ for total in (3, 4, 5, 6):
 # Each example **asks you first**: does the banker draw or stand? Once you choose, the source's words, the one-line engine call (you can type it yourself) and the steps appear.
 
 # %%
-bk.widgets.Predict("000-EX-2", lang=LANG)
+bk.widgets.Predict("000-EX-2", lang=LANG, record="04")
 
 # %%
-bk.widgets.Predict("000-EX-3", lang=LANG)
+bk.widgets.Predict("000-EX-3", lang=LANG, record="04")
 
 # %% [markdown] lang=zh
 # 下一題閒家停牌，所以第三張是 `None`，走分支 A。
@@ -331,7 +331,7 @@ bk.widgets.Predict("000-EX-3", lang=LANG)
 # In the next one the player stood, so the third card is `None`: branch A.
 
 # %%
-bk.widgets.Predict("000-EX-4", lang=LANG)
+bk.widgets.Predict("000-EX-4", lang=LANG, record="04")
 
 # %% [markdown] lang=zh
 # 000 的**補牌判讀示意**：閒家兩張 5 點補到 7，莊家 5 點。
@@ -340,7 +340,7 @@ bk.widgets.Predict("000-EX-4", lang=LANG)
 # 000's **worked reading**: the player's 5 draws a 7, and the banker has 5.
 
 # %%
-bk.widgets.Predict("000-DEMO", lang=LANG)
+bk.widgets.Predict("000-DEMO", lang=LANG, record="04")
 
 # %% [markdown] lang=zh
 # **001 的牌例一～四**（「5組實際牌例」；牌例五在第 3 課）：來源給了雙方起手兩張牌與閒家第三張，

@@ -7,7 +7,8 @@
 # > 以下都是教學牌局，不是真實投注紀錄。適用標準百家樂補牌：先檢查首兩張自然8／9，再處理閒家，
 # > 最後用「莊家首兩張點數＋閒家第三張牌值」查原表。第三張後的8／9不是天牌。依據：Pennsylvania Code §631a.11。
 #
-# 本課把每一手交給規則引擎（rules engine）一步一步打出來（`coup.explain()`），旁邊放它的變化題，
+# 本課每一手都**先問你**（先猜，再看）：誰贏、莊家補不補、這一注返還多少；你選了之後，
+# 才出現來源的原文和規則引擎（rules engine）一步一步打出來的結果（`coup.explain()`）。接著放它的變化題，
 # 看**改了什麼**、**什麼翻轉了**（what flipped）。牌的順序就是發牌順序（deal order）：
 # 閒1、莊1、閒2、莊2，再閒家第三張、莊家第三張。例如 BCR-001「發牌依序閒2、莊3、閒3、莊4」，閒補 4，寫成 `2 3 3 4 4`。
 #
@@ -24,7 +25,8 @@
 # >
 # > *Translation:* "These are all teaching hands, not records of real bets. Standard baccarat drawing applies: first check the first two cards for a natural 8/9, then deal with the player, and last look up the original table with 'the banker's first-two-card total + the value of the player's third card'. An 8/9 after a third card is not a natural. Basis: Pennsylvania Code §631a.11."
 #
-# This lesson has the rules engine play every coup step by step (`coup.explain()`), with its variant beside it,
+# Every coup in this lesson **asks you first** (predict, then see): who wins, does the banker draw, what does the bet return; only once you choose
+# do the source's words and the rules engine's step-by-step play (`coup.explain()`) appear. Then comes its variant,
 # to see **what was changed** and **what flipped**. The cards are in deal order:
 # player 1, banker 1, player 2, banker 2, then the player's third card and the banker's third card. For example BCR-001, 「發牌依序閒2、莊3、閒3、莊4」 (translation: "dealt in order player 2, banker 3, player 3, banker 4"), with the player drawing a 4, is written `2 3 3 4 4`.
 #
@@ -43,42 +45,39 @@ bcr = [case for case in catalogue.by_source("000") if case.id.startswith("BCR-")
 # %% [markdown] lang=zh
 # 每個案例都是資料（`baccarat_kit/cases/bcr.toml`），而且**每一項宣稱都由引擎查核**（`baccarat-kit cases check`）。
 #
-# ## 案例檢視器：一步一步走完八手牌
-#
-# 下面的案例檢視器（CaseViewer）只放 BCR-001～BCR-008。選一手牌，按「下一步」一步一步看引擎怎麼打；
-# 左邊是來源的原文，右邊是引擎的每一步。按「只改一個條件」切到變化題，再一步一步看什麼翻轉了。
-# 鍵盤也可以：Tab 移到選單，↑／↓ 換案例。
+# 接下來每一節先問一題：只看得到那個判斷之前已經發出的牌（問莊家補不補時，看不到莊家的第三張）。
+# 選了之後才出現 000 的原文與引擎的逐步說明；再下面是這一局的整張對照表：左欄是 000 的原文（變化題是它「只改一個條件」的那一句），
+# 右欄是引擎依發牌順序一步一步打出來的結果，最後一行是引擎比較兩局後「翻轉了什麼」。
 
 # %% [markdown] lang=en
 # Each case is data (`baccarat_kit/cases/bcr.toml`), and **every claim in it is checked by the engine** (`baccarat-kit cases check`).
 #
-# ## The case viewer: all eight hands, step by step
-#
-# The case viewer (CaseViewer) below holds BCR-001 to BCR-008 only. Pick a coup and press "next step" to see how the engine plays it;
-# the source's words are on the left, the engine's steps on the right. Press "change one condition" to switch to the variant and step through what flipped.
-# From the keyboard: Tab moves to the drop-down, ↑/↓ change the case.
-
-# %%
-viewer = bk.widgets.CaseViewer("BCR-001", cases=[case.id for case in bcr], lang=LANG)
-viewer
-
-# %% [markdown] lang=zh
-# 接下來每一節是一局的整張對照表：左欄是 000 的原文（變化題是它「只改一個條件」的那一句），
-# 右欄是引擎依發牌順序一步一步打出來的結果，最後一行是引擎比較兩局後「翻轉了什麼」。
-
-# %% [markdown] lang=en
-# Each section below is one coup's full comparison: the left column is 000's words, in Chinese (for a variant, its "change one condition" sentence, shown in English),
+# Each section below asks one question first, showing only the cards dealt before that decision (when it asks whether the banker draws, the banker's third card is hidden).
+# Once you choose, 000's words and the engine's steps appear; below that is the coup's full comparison: the left column is 000's words, in Chinese (for a variant, its "change one condition" sentence, shown in English),
 # the right column the engine's result step by step in deal order, and the last line what the engine found flipped between the two coups.
 # Each section's first paragraph gives the coup in English, and each card gives the kit's English translation under 000's Chinese words.
 
 # %% [markdown] lang=zh
-# ## BCR-001｜閒5補到9、莊7停牌
+# ## BCR-001｜閒 5 對莊 7
+#
+# 先猜，再看：
+
+# %% [markdown] lang=en
+# ## BCR-001: player 5 against banker 7
+#
+# Predict, then see:
+
+# %%
+bk.widgets.Predict("BCR-001", asks="winner", lang=LANG, record="05")
+
+# %% [markdown] lang=zh
+# 來源的標題：「閒5補到9、莊7停牌」。
 #
 # 閒 2+3=5 補牌（player 0–5 draws），補到 4 成 9；莊首兩張 7 停牌。變化題只把莊第二張 4 改成 5：
 # 莊 3+5=8 是例牌（Natural，來源稱天牌），雙方都不再補牌——那張 4 根本沒有發出去。
 
 # %% [markdown] lang=en
-# ## BCR-001: player 5 draws to 9, banker 7 stands
+# The source's title: 「閒5補到9、莊7停牌」 (translation: "player 5 draws to 9, banker 7 stands").
 #
 # Player 2+3 = 5 draws (a player on 0–5 draws) a 4 and makes 9; the banker's first two cards make 7 and it stands. The variant changes only the banker's second card, 4 to 5:
 # banker 3+5 = 8 is a natural (the source says 「天牌」, translation: "heaven hand"), and neither hand draws: the 4 is never dealt.
@@ -89,12 +88,21 @@ bk.widgets.case_card("BCR-001", lang=LANG)
 # %% [markdown] lang=zh
 # ### BCR-001 的結算（settlement）
 #
-# 來源：「閒注100，假設閒勝1:1……返還100本金+100淨利=200」；變化題「閒注返還0、淨損100」。
-# 結算交給 `bk.settle`（金額一律是 `Decimal`）：
+# 先猜：BCR-001 的閒注 100 一共返還多少？
 
 # %% [markdown] lang=en
 # ### Settling BCR-001
 #
+# Predict first: what does BCR-001's player bet of 100 return in all?
+
+# %%
+bk.widgets.Predict("BCR-001", asks="returned", lang=LANG, record="05")
+
+# %% [markdown] lang=zh
+# 來源：「閒注100，假設閒勝1:1……返還100本金+100淨利=200」；變化題「閒注返還0、淨損100」。
+# 結算交給 `bk.settle`（金額一律是 `Decimal`）：
+
+# %% [markdown] lang=en
 # The source: 「閒注100，假設閒勝1:1……返還100本金+100淨利=200」 (translation: "a player bet of 100, supposing the player wins at 1:1 … returns the stake of 100 plus a net win of 100 = 200"); for the variant 「閒注返還0、淨損100」 (translation: "the player bet returns 0, a net loss of 100").
 # The settling is done by `bk.settle` (amounts are always `Decimal`):
 
@@ -111,12 +119,21 @@ bk.display.table([message(f"nb.col.{col}") for col in ("case", "result", "engine
 # %% [markdown] lang=zh
 # ## BCR-002｜莊3：閒第三張8與9的翻轉
 #
-# 查表用的是**閒家第三張牌的牌值**（8），不是閒家最後點數（3）。變化題把 8 改成 9，莊 3 就要補，
-# 補到 4 成 7。來源特別說「停牌分支不消耗這張4」：原題裡引擎也把這張 4 列為「未發出的牌」（unused）。
+# 先猜，再看：
 
 # %% [markdown] lang=en
 # ## BCR-002: banker 3, the flip between a player third card 8 and 9
 #
+# Predict, then see:
+
+# %%
+bk.widgets.Predict("BCR-002", lang=LANG, record="05")
+
+# %% [markdown] lang=zh
+# 查表用的是**閒家第三張牌的牌值**（8），不是閒家最後點數（3）。變化題把 8 改成 9，莊 3 就要補，
+# 補到 4 成 7。來源特別說「停牌分支不消耗這張4」：原題裡引擎也把這張 4 列為「未發出的牌」（unused）。
+
+# %% [markdown] lang=en
 # The table is read with the **value of the player's third card** (8), not the player's final total (3). The variant changes the 8 to a 9: banker 3 must then draw,
 # and with a 4 makes 7. The source stresses 「停牌分支不消耗這張4」 (translation: "the standing branch does not use up this 4"): in the original coup the engine lists that 4 as an unused card too.
 
@@ -124,12 +141,25 @@ bk.display.table([message(f"nb.col.{col}") for col in ("case", "result", "engine
 bk.widgets.case_card("BCR-002", lang=LANG)
 
 # %% [markdown] lang=zh
-# ## BCR-003｜莊4：第三張1不補，2才補
+# ## BCR-003｜莊 4 遇閒第三張 A
+#
+# 先猜，再看：
+
+# %% [markdown] lang=en
+# ## BCR-003: banker 4 facing a player third card A
+#
+# Predict, then see:
+
+# %%
+bk.widgets.Predict("BCR-003", lang=LANG, record="05")
+
+# %% [markdown] lang=zh
+# 來源的標題：「莊4：第三張1不補，2才補」。
 #
 # 「莊家不是0～5一律補」：莊 4 遇閒第三張 A（牌值 1）停牌；變化題改成 2，莊 4 就補。
 
 # %% [markdown] lang=en
-# ## BCR-003: banker 4 stands on a player third card of 1 and draws on a 2
+# The source's title: 「莊4：第三張1不補，2才補」 (translation: "banker 4: no draw on a third card 1, a draw on 2").
 #
 # "A banker 0–5 does not always draw": banker 4 facing a player third card A (value 1) stands; the variant makes it a 2, and banker 4 draws.
 
@@ -139,11 +169,20 @@ bk.widgets.case_card("BCR-003", lang=LANG)
 # %% [markdown] lang=zh
 # ## BCR-004｜莊5：第三張3與4的邊界
 #
-# 要分清楚「莊首兩張 5」和「閒第三張 3」。變化題裡莊補到 8——「這個8是補牌後結果，不是天牌」。
+# 先猜，再看：
 
 # %% [markdown] lang=en
 # ## BCR-004: banker 5, the border between a third card 3 and 4
 #
+# Predict, then see:
+
+# %%
+bk.widgets.Predict("BCR-004", lang=LANG, record="05")
+
+# %% [markdown] lang=zh
+# 要分清楚「莊首兩張 5」和「閒第三張 3」。變化題裡莊補到 8——「這個8是補牌後結果，不是天牌」。
+
+# %% [markdown] lang=en
 # Tell "banker's first two cards 5" from "player's third card 3". In the variant the banker draws to 8; the source: 「這個8是補牌後結果，不是天牌」 (translation: "this 8 is the result of a third card, not a natural").
 
 # %%
@@ -152,24 +191,46 @@ bk.widgets.case_card("BCR-004", lang=LANG)
 # %% [markdown] lang=zh
 # ## BCR-005｜莊6：第三張5與6的邊界
 #
-# 閒補成 8 不是例牌，莊家照樣查表；變化題閒第三張 6，莊 6 補牌，9:9 和局（tie）。
+# 先猜，再看：
 
 # %% [markdown] lang=en
 # ## BCR-005: banker 6, the border between a third card 5 and 6
 #
+# Predict, then see:
+
+# %%
+bk.widgets.Predict("BCR-005", lang=LANG, record="05")
+
+# %% [markdown] lang=zh
+# 閒補成 8 不是例牌，莊家照樣查表；變化題閒第三張 6，莊 6 補牌，9:9 和局（tie）。
+
+# %% [markdown] lang=en
 # A player who draws to 8 does not have a natural, and the banker still reads the table; in the variant the player's third card is 6, banker 6 draws, and it is a 9:9 tie.
 
 # %%
 bk.widgets.case_card("BCR-005", lang=LANG)
 
 # %% [markdown] lang=zh
-# ## BCR-006｜閒不補：改走莊0～5分支
+# ## BCR-006｜閒 6 之後的莊 5
+#
+# 先猜，再看：
+
+# %% [markdown] lang=en
+# ## BCR-006: banker 5 after a player 6
+#
+# Predict, then see:
+
+# %%
+bk.widgets.Predict("BCR-006", lang=LANG, record="05")
+
+# %% [markdown] lang=zh
+# 來源的標題：「閒不補：改走莊0～5分支」。
 #
 # 閒 6 停牌，**沒有閒家第三張**，莊家改用「閒家停牌」那一支（player stood）。變化題莊 6 也停，
 # 「原本要補的2不發」。
 
 # %% [markdown] lang=en
-# ## BCR-006: the player does not draw, the banker takes the 0–5 branch
+# The source's title: 「閒不補：改走莊0～5分支」 (translation: "the player does not draw: take the banker 0–5 branch").
 #
 # The player stands on 6, so there is **no player third card**, and the banker uses the "player stood" branch. In the variant banker 6 stands too;
 # the source: 「原本要補的2不發」 (translation: "the 2 that would have been drawn is not dealt").
@@ -180,12 +241,21 @@ bk.widgets.case_card("BCR-006", lang=LANG)
 # %% [markdown] lang=zh
 # ## BCR-007｜莊0～2無條件補的適用前提
 #
-# 「遇8停牌」是莊 3 的例外，不適用莊 2。變化題把莊第二張 2 改 3：結果一樣是莊勝，但**補牌判定改變**了。
-# （只改一個條件，所以牌靴裡那張 5 還在，只是莊家不再補它。）
+# 先猜，再看：
 
 # %% [markdown] lang=en
 # ## BCR-007: when banker 0–2 draws whatever the third card
 #
+# Predict, then see:
+
+# %%
+bk.widgets.Predict("BCR-007", lang=LANG, record="05")
+
+# %% [markdown] lang=zh
+# 「遇8停牌」是莊 3 的例外，不適用莊 2。變化題把莊第二張 2 改 3：結果一樣是莊勝，但**補牌判定改變**了。
+# （只改一個條件，所以牌靴裡那張 5 還在，只是莊家不再補它。）
+
+# %% [markdown] lang=en
 # "Stands on 8" is banker 3's exception and does not apply to banker 2. The variant changes the banker's second card from 2 to 3: the banker still wins, but **the drawing decision changes**.
 # (Only one condition changes, so the 5 is still in the shoe; the banker just no longer draws it.)
 
@@ -195,15 +265,42 @@ bk.widgets.case_card("BCR-007", lang=LANG)
 # %% [markdown] lang=zh
 # ## BCR-008｜兩邊自然牌不再發第三張
 #
-# 例牌（Natural）不是自動和局：莊 9 勝閒 8。變化題雙方都是例牌 8，才是和局。
+# 先猜，再看：
 
 # %% [markdown] lang=en
 # ## BCR-008: two naturals, no third card is dealt
 #
+# Predict, then see:
+
+# %%
+bk.widgets.Predict("BCR-008", asks="winner", lang=LANG, record="05")
+
+# %% [markdown] lang=zh
+# 例牌（Natural）不是自動和局：莊 9 勝閒 8。變化題雙方都是例牌 8，才是和局。
+
+# %% [markdown] lang=en
 # A natural is not automatically a tie: banker 9 beats player 8. In the variant both hands have a natural 8, and only then is it a tie.
 
 # %%
 bk.widgets.case_card("BCR-008", lang=LANG)
+
+# %% [markdown] lang=zh
+# ## 案例檢視器：一步一步再走一次八手牌
+#
+# 八手都猜過之後，下面的案例檢視器（CaseViewer）把 BCR-001～BCR-008 放在一起複習。選一手牌，按「下一步」一步一步看引擎怎麼打；
+# 左邊是來源的原文，右邊是引擎的每一步。按「只改一個條件」切到變化題，再一步一步看什麼翻轉了。
+# 鍵盤也可以：Tab 移到選單，↑／↓ 換案例。
+
+# %% [markdown] lang=en
+# ## The case viewer: all eight hands again, step by step
+#
+# Once you have predicted all eight, the case viewer (CaseViewer) below holds BCR-001 to BCR-008 together for review. Pick a coup and press "next step" to see how the engine plays it;
+# the source's words are on the left, the engine's steps on the right. Press "change one condition" to switch to the variant and step through what flipped.
+# From the keyboard: Tab moves to the drop-down, ↑/↓ change the case.
+
+# %%
+viewer = bk.widgets.CaseViewer("BCR-001", cases=[case.id for case in bcr], lang=LANG)
+viewer
 
 # %% [markdown] lang=zh
 # ## 一次看八手：引擎與來源對照

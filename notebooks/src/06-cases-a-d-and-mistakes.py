@@ -13,6 +13,9 @@
 #
 # 最後一節是來源列出的常見錯誤（common mistakes），每一條都配一個案例，讓引擎示範正確的做法。
 #
+# 每一組都**先問你**（先猜，再看）：002 的四個案例問莊家補不補，003 的四個牌例問誰贏；選了之後，
+# 才出現來源的原文與引擎的逐步說明，再下面是來源與引擎的整張對照。
+#
 # > 本課是規則教育，不是下注建議。
 
 # %% [markdown] lang=en
@@ -29,6 +32,9 @@
 # and this lesson makes up no card for them. The rules engine checks every claim the sources' data allows it to check.
 #
 # The last section lists the common mistakes the sources name, each paired with a case in which the engine shows what is right.
+#
+# Each set **asks you first** (predict, then see): for 002's four cases, does the banker draw; for 003's four card examples, who wins. Only once you choose
+# do the source's words and the engine's steps appear, and below them the full comparison of source and engine.
 #
 # > This lesson is rules education, not betting advice.
 
@@ -48,7 +54,7 @@ tw = [catalogue[f"TW-{x}"] for x in "ABCD"]
 # 002：「最容易犯的錯誤是先看到『莊家 5 點』就直接決定補或停。正確做法應先問：閒家有沒有第三張？
 # 如果有，第三張的百家樂點值是多少？」
 #
-# 下表左邊是來源的已知條件與判定，右邊是引擎的判定、理由與規則編號。
+# 先猜：四個案例都只給閒家點數、閒家第三張與莊家點數，莊家補牌還是停牌？
 
 # %% [markdown] lang=en
 # ## 1. 002's cases A–D: only whether the banker draws
@@ -56,7 +62,25 @@ tw = [catalogue[f"TW-{x}"] for x in "ABCD"]
 # 002: 「最容易犯的錯誤是先看到『莊家 5 點』就直接決定補或停。正確做法應先問：閒家有沒有第三張？如果有，第三張的百家樂點值是多少？」
 # *Translation:* "The most common mistake is to see 'banker 5' and decide at once to draw or stand. The right way is to ask first: does the player have a third card? If so, what is its baccarat value?"
 #
-# In the cards below, the left side is the source's givens and verdict (its words in Chinese, with the kit's English translation beneath), the right side the engine's decision, reason and rule id.
+# Predict first: each of the four cases gives only the player's total, the player's third card and the banker's total. Does the banker draw or stand?
+
+# %%
+bk.widgets.Predict("HK-A", lang=LANG, record="06")
+
+# %%
+bk.widgets.Predict("HK-B", lang=LANG, record="06")
+
+# %%
+bk.widgets.Predict("HK-C", lang=LANG, record="06")
+
+# %%
+bk.widgets.Predict("HK-D", lang=LANG, record="06")
+
+# %% [markdown] lang=zh
+# 四個都猜過之後，看整組：下面的對照表左邊是來源的已知條件與判定，右邊是引擎的判定、理由與規則編號。
+
+# %% [markdown] lang=en
+# Once you have predicted all four, look at the whole set: in the cards below, the left side is the source's givens and verdict (its words in Chinese, with the kit's English translation beneath), the right side the engine's decision, reason and rule id.
 
 # %%
 viewer = bk.widgets.CaseViewer("HK-A", cases=[c.id for c in hk + tw], lang=LANG)
@@ -114,12 +138,34 @@ bk.display.table([message(f"nb.col.{col}") for col in ("case", "checker", "rule"
 #
 # 003 的牌例給出最後點數與勝負。牌例 A 只給了莊家的 2＋3 與補到的 8（「最後莊家 (2 + 3 + 8) = 3 點」），
 # 閒家的兩張牌沒有給，所以引擎查核的是：莊家首兩張合計、閒家 7 點停牌、莊家 5 點補牌、兩邊最後點數與勝負。
+#
+# 先猜：每個牌例給了起手點數與補到的牌，這一局誰贏？
 
 # %% [markdown] lang=en
 # ## 2. 003's card examples A–D: all the way to the winner
 #
 # 003's card examples give final totals and the winner. Card example A gives only the banker's 2 + 3 and the 8 it draws (「最後莊家 (2 + 3 + 8) = 3 點」, translation: "the banker ends on (2 + 3 + 8) = 3"),
 # not the player's two cards, so the engine checks: the banker's first-two-card total, the player standing on 7, the banker drawing on 5, both final totals and the winner.
+#
+# Predict first: each card example gives the starting totals and the cards drawn. Who wins?
+
+# %%
+bk.widgets.Predict("TW-A", asks="winner", lang=LANG, record="06")
+
+# %%
+bk.widgets.Predict("TW-B", asks="winner", lang=LANG, record="06")
+
+# %%
+bk.widgets.Predict("TW-C", asks="winner", lang=LANG, record="06")
+
+# %%
+bk.widgets.Predict("TW-D", asks="winner", lang=LANG, record="06")
+
+# %% [markdown] lang=zh
+# 四個都猜過之後，來源與引擎的整張對照：
+
+# %% [markdown] lang=en
+# Once you have predicted all four, the full comparison of source and engine:
 
 # %%
 bk.widgets.case_card("TW-A", lang=LANG)
@@ -168,12 +214,28 @@ print(message("nb.coverage-line", cells=cells, covered=coverage.covered_banker))
 #
 # 002 的表說得很直接：「補牌表通常不是記錯數字，而是用錯前提」。下面是 `bk.misconceptions`
 # 收錄、出自來源的常見錯誤，每一條配一個目錄裡的案例，由引擎示範正確的做法。
+#
+# 看表之前，先猜兩個最常被誤判的情況：閒家停牌時莊家怎麼辦（002 的「情況 A」），以及補牌後的 8 算不算例牌（000 的 BCR-004 變化題）。
 
 # %% [markdown] lang=en
 # ## 3. Common mistakes
 #
 # 002's table says it bluntly: 「補牌表通常不是記錯數字，而是用錯前提」 (translation: "with the drawing table, the usual problem is not a misremembered number but a wrong premise"). Below are the common mistakes
 # collected in `bk.misconceptions` from the sources, each paired with a case from the catalogue in which the engine shows what is right.
+#
+# Before the table, predict two of the situations most often misjudged: what the banker does when the player stood (002's "situation A"), and whether an 8 after a third card is a natural (000's variant of BCR-004).
+
+# %%
+bk.widgets.Predict("HK-STOOD", lang=LANG, record="06")
+
+# %%
+bk.widgets.Predict("BCR-004-variant", asks="winner", lang=LANG, record="06")
+
+# %% [markdown] lang=zh
+# 來源列出的常見錯誤與引擎的示範：
+
+# %% [markdown] lang=en
+# The common mistakes the sources list, and the engine's demonstration:
 
 # %%
 examples = {

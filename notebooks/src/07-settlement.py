@@ -68,6 +68,17 @@ bk.display.pay_tables_table()
 # %% [markdown] lang=zh
 # ## 2. 押閒 1:1（player pays even money）：BCR-001
 #
+# 先猜：BCR-001 發牌依序閒2、莊3、閒3、莊4，閒家補 4；閒注 100 一共返還多少？（第 5 課猜過的話，這裡會顯示你當時的答案。）
+
+# %% [markdown] lang=en
+# ## 2. Player pays even money: BCR-001
+#
+# Predict first: BCR-001 is dealt player 2, banker 3, player 3, banker 4, and the player draws a 4; what does a player bet of 100 return in all? (If you answered it in lesson 5, your answer is shown here.)
+
+# %%
+bk.widgets.Predict("BCR-001", asks="returned", lang=LANG, record="07")
+
+# %% [markdown] lang=zh
 # 000 的 **BCR-001｜閒5補到9、莊7停牌**（依據：Pennsylvania Code §631a.11、Chapter 631a）
 #
 # > 已知條件：發牌依序閒2、莊3、閒3、莊4；閒注100，假設閒勝1:1。
@@ -76,8 +87,6 @@ bk.display.pay_tables_table()
 # > 結果與理由：閒注淨利100；輸贏由最後點數決定。
 
 # %% [markdown] lang=en
-# ## 2. Player pays even money: BCR-001
-#
 # 000's **BCR-001 「閒5補到9、莊7停牌」** (translation: "player 5 draws to 9, banker 7 stands"; basis: Pennsylvania Code §631a.11, Chapter 631a)
 #
 # > 已知條件：發牌依序閒2、莊3、閒3、莊4；閒注100，假設閒勝1:1。

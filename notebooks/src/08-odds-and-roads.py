@@ -38,14 +38,10 @@
 # > Rules and mathematics only; no betting advice.
 
 # %%
-import math
-from fractions import Fraction
-
 import matplotlib.pyplot as plt
 
 import baccarat_kit as bk
 from baccarat_kit import roads
-from baccarat_kit.i18n import message
 
 LANG = bk.set_language(EDITION_LANG)
 
@@ -92,11 +88,7 @@ print(f"{float(odds8.banker):.15f}")
 # 004: 「副數多寡不影響上面講的任何一條規則……它對勝率機率只有極其細微的影響」 (translation: "the number of decks affects none of the rules above … it has only an extremely slight effect on the odds"). The exact values:
 
 # %%
-for decks in (1, 6, 8):
-    o = bk.exact_odds(decks)
-    print(message("nb.decks-line", decks=decks, banker=f"{float(o.banker):.6f}", player=f"{float(o.player):.6f}",
-                  tie=f"{float(o.tie):.6f}", edge_banker=f"{float(o.house_edge('banker')):.4%}",
-                  edge_player=f"{float(o.house_edge('player')):.4%}", edge_tie=f"{float(o.house_edge('tie')):.4%}"))
+bk.display.odds_lines({decks: bk.exact_odds(decks) for decks in (1, 6, 8)})
 
 # %% [markdown] lang=zh
 # ## 2. 傭金桌與免傭桌
@@ -122,15 +114,7 @@ for decks in (1, 6, 8):
 # No-commission: 0.5 less on a banker win on 6, on average 0.5 × P(banker wins on 6) per bet.
 
 # %%
-commission_cost = Fraction(5, 100) * odds8.banker
-super6_cost = Fraction(1, 2) * odds8.banker_six
-print(message("nb.p-banker", p=f"{float(odds8.banker):.6f}"))
-print(message("nb.p-banker-six", p=f"{float(odds8.banker_six):.6f}"))
-print(message("nb.commission-cost", cost=f"{float(commission_cost):.6f}"))
-print(message("nb.super6-cost", cost=f"{float(super6_cost):.6f}"))
-for table in ("commission", "no-commission"):
-    print(message("nb.house-edge-of", bet=bk.odds.bet_label("banker", table, LANG),
-                  edge=f"{float(odds8.house_edge('banker', table)):.4%}"))
+bk.display.commission_lines(odds8)
 
 # %% [markdown] lang=zh
 # 兩者相差約 0.4 個百分點：很接近，但免傭桌對押莊的人略差；兩種版本的押莊都是負期望值。
@@ -140,6 +124,9 @@ for table in ("commission", "no-commission"):
 # `bk.simulate` 用 numpy 一次發很多靴牌，流程與引擎的 `bk.Shoe` 相同：洗牌、翻第一張並依點數燒牌、
 # 切牌卡放在離底 14 張處（本套件的選擇，來源沒有規定位置；第 7 課第 8 節），切牌卡出現後再發一局就結束。
 # 模擬出的頻率應在精確值附近，差距以標準誤衡量。
+#
+# `progress="text"` 在執行時顯示一行進度（已經發了幾靴），跑得久的格子才不會只看到 `[*]`。
+# 本課的表格排版放在 `bk.display`（例如 `bk.display.simulated_vs_exact`），每一格看得到的只有引擎的呼叫，你可以照著打。
 
 # %% [markdown] lang=en
 # About 0.4 percentage points apart: close, slightly worse for the banker bettor without commission, and a negative expectation in both versions.
@@ -149,15 +136,14 @@ for table in ("commission", "no-commission"):
 # `bk.simulate` deals many shoes at once with numpy, exactly as the engine's `bk.Shoe` does: shuffle, turn the first card and burn by its value,
 # the cut card 14 cards from the end (this kit's choice; the sources set no position: lesson 7, section 8), one more coup after it comes out.
 # The simulated frequencies should sit near the exact values; the difference is measured in standard errors.
+#
+# `progress="text"` shows a progress line while it runs (how many shoes are dealt), so a long cell shows more than `[*]`.
+# This lesson's table layout lives in `bk.display` (for example `bk.display.simulated_vs_exact`): each cell shows only the engine calls, which you can type yourself.
 
 # %%
-sim = bk.simulate(shoes=5000, decks=8, seed=2026)
+sim = bk.simulate(shoes=5000, decks=8, seed=2026, progress="text")
 print(sim.summary(LANG))
-for event in ("banker", "player", "tie", "banker_six", "player_pair"):
-    p = float(getattr(odds8, event))
-    f = sim.frequency(event)
-    print(message("nb.sim-line", event=message(f"nb.event.{event}"), simulated=f"{f:.6f}", exact=f"{p:.6f}",
-                  z=f"{(f - p) / sim.standard_error(p):+.2f}"))
+bk.display.simulated_vs_exact(sim, odds8)
 
 # %%
 sim.plot_convergence(odds8, lang=LANG)
@@ -183,13 +169,7 @@ plt.show()
 
 # %%
 check = bk.simulate(shoes=40, decks=8, seed=7, keep_cards=True)
-same = 0
-for i in range(check.shoes):
-    rounds = list(check.engine_shoe(i).rounds())
-    engine = "".join(r.coup.winner[0].upper() for r in rounds)
-    a, b = check.offsets[i], check.offsets[i + 1]
-    same += engine == check.outcomes(i) and [r.coup.banker_total for r in rounds] == check.banker_total[a:b].tolist()
-print(message("nb.same-as-engine", same=same, shoes=check.shoes, hands=check.hands))
+bk.display.replay_check(check)
 
 # %% [markdown] lang=zh
 # ## 4. 路單
@@ -238,11 +218,7 @@ print()
 print(roads.after_streak_report(roads.after_streak(sim, max_run=6), LANG))
 
 # %%
-rl = roads.run_lengths(sim, max_len=10)
-print(f"{message('road.length-col', LANG)}  {message('road.length-observed', LANG)}  {message('road.length-expected', LANG)}")
-for length, obs, exp in zip(rl["length"], rl["observed"], rl["expected"], strict=True):
-    label = f"{length}+" if length == rl["length"][-1] else str(length)
-    print(f"{label:>4s}  {obs:9.0f}  {exp:12.1f}")
+bk.display.run_length_lines(roads.run_lengths(sim, max_len=10))
 
 # %% [markdown] lang=zh
 # 差距都在幾個標準誤之內：連莊、連閒的長度與頻率就是獨立事件會產生的樣子，前面的結果不會改變下一局。
@@ -255,7 +231,7 @@ for length, obs, exp in zip(rl["length"], rl["observed"], rl["expected"], strict
 #
 # 牌靴越發越少，剩下的牌的組成會改變，各注的精確優勢也隨之改變。`bk.counting_analysis` 在 1000 靴模擬牌的每一局之前，
 # 用剩下的牌算出每一注的精確賭場優勢。這裡假設算牌者完全知道剩下的每一張牌（連燒掉、沒翻開的牌都知道），
-# 比真實世界有利得多。
+# 比真實世界有利得多。這一格是本課最久的一格（約半分鐘），進度行會顯示已經算到第幾靴。
 
 # %% [markdown] lang=en
 # Every difference is within a few standard errors: the lengths and frequencies of streaks are exactly what independent coups produce; past results do not change the next coup.
@@ -269,20 +245,11 @@ for length, obs, exp in zip(rl["length"], rl["observed"], rl["expected"], strict
 #
 # As a shoe is dealt, the make-up of the cards left changes, and so does every bet's exact edge. Before every coup of 1000 simulated
 # shoes, `bk.counting_analysis` computes each bet's exact house edge from the cards left. It assumes a counter who knows every card
-# left (even the burned and unseen ones), far better placed than anyone at a real table.
+# left (even the burned and unseen ones), far better placed than anyone at a real table. This is the lesson's longest cell (about half a minute); the progress line shows how many shoes are done.
 
 # %%
-ca = bk.counting_analysis(shoes=1000, decks=8, seed=1966)
-rows = []
-for j, (bet, table) in enumerate(ca.bets):
-    edges = ca.edges[:, j]
-    average = -math.fsum(edges) / len(edges)  # betting every coup: the average expectation
-    rows.append([bk.odds.bet_label(bet, table, LANG), f"{-ca.full_shoe[j]:+.4%}",
-                 f"{ca.positive_share(bet, table):.2%}", f"{average:+.4%}", f"{-edges.min():+.3%}"])
-bk.display.table(
-    [message(f"nb.col.{col}") for col in ("bet", "full-shoe", "positive-share", "average", "best-seen")],
-    rows,
-)
+ca = bk.counting_analysis(shoes=1000, decks=8, seed=1966, progress="text")
+bk.display.counting_table(ca)
 
 # %%
 fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 4.8))
@@ -334,14 +301,9 @@ tracker
 
 # %%
 walk = bk.widgets.ShoeTracker(decks=8, seed=2026, lang=LANG)
-moments = []
-while not walk.shoe.finished:
-    for bet, table in walk.positives:
-        moments.append([walk.rounds + 1, len(walk.shoe), bk.odds.bet_label(bet, table, LANG),
-                        bk.widgets.shoe_tracker.percent(walk.expectation(bet, table))])
-    walk.deal()
-print(message("nb.walk-summary", rounds=walk.rounds, moments=len({m[0] for m in moments})))
-bk.display.table([message(f"nb.col.{col}") for col in ("before-coup", "cards-left", "bet", "expectation")], moments)
+summary, moments = bk.display.positive_moments(walk)
+print(summary)
+moments
 
 # %% [markdown] lang=zh
 # 正期望只出現在這一靴的最後幾局、牌靴快發完的時候，多半是對子旁注；知道這些時刻的前提是知道剩下的每一張牌。
@@ -352,12 +314,8 @@ bk.display.table([message(f"nb.col.{col}") for col in ("before-coup", "cards-lef
 # knowing every card left. Try another seed (the tracker's "shuffle seed" above) and deal another shoe to see where such moments come and how often.
 
 # %%
-# the expectation of every bet of every pay table
-for table in bk.PAY_TABLES:
-    print(message(f"odds.table-{table}", LANG) + ": " + ", ".join(
-        f"{message(f'area.{area}', LANG)} {float(odds8.expected_value(area, table)):+.4%}" for area in bk.AREAS))
-    for area in bk.AREAS:
-        assert odds8.expected_value(area, table) < 0
+assert all(odds8.expected_value(area, table) < 0 for table in bk.PAY_TABLES for area in bk.AREAS)
+bk.display.expectation_lines(odds8)
 
 # %% [markdown] lang=zh
 # ## 7. 自我檢測
