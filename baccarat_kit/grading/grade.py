@@ -48,7 +48,7 @@ from .sandbox.session import (
     run_notebook,
 )
 from .term.deadlines import LatePenalty
-from .term.release import is_learner_copy
+from .term.release import is_learner_copy, term_metadata
 from .term.secret import TermKeys, TermSecret
 
 __all__ = [
@@ -226,7 +226,12 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
         ok, detail = (read.get("values", {}).get(q.answer) or [False, ""])[:2]
         static[q.id] = (ok is True, str(detail))
     # Run 1: the whole notebook, then the value and choice answers.
-    public = {"name": f"{exercise.id}.ipynb", "metadata": {"baccarat_kit": exercise.public}}
+    shown_meta = exercise.public
+    key_id = (term.token(exercise.id) if term is not None else None) or None
+    if term is not None and key_id is not None and term.learner:
+        # beside the notebook, what her own term copy says (her option letters; no token in it)
+        shown_meta = term_metadata(exercise.public, exercise, key_id, term.fingerprint, term.learner)
+    public = {"name": f"{exercise.id}.ipynb", "metadata": {"baccarat_kit": shown_meta}}
     report, parsed = run_notebook(cells, values, limits, public)
     status = report.get("status")
     if status == "cell_timeout":
@@ -249,7 +254,8 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
     answers = dict(parsed["answers"])
     # Run 2: each function answer alone, from the code the grader itself read and vetted.
     answers.update(_function_answers(functions, static, code, limits))
-    key_id = (term.token(exercise.id) if term is not None else learner) or None
+    if term is None:
+        key_id = learner or None
     results = [
         grade_question(q, answers.get(q.id, {"status": "missing"}), key_id, hidden=True,
                        static_ownwork=static.get(q.id))
