@@ -359,7 +359,12 @@ def grade_paths(
         if progress:
             progress(1)
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        send = submit or (lambda p, keys: pool.submit(grade_file, p, exercises, limits, None, keys))
+        def local(p: Path, keys: TermKeys | None) -> Future[Submission]:
+            if keys is None:
+                return pool.submit(grade_file, p, exercises, limits)
+            return pool.submit(grade_file, p, exercises, limits, term=keys)
+
+        send = submit or local
         futures = {send(p, file_keys(p, term, exercises) if term is not None else None): i for i, p in todo.items()}
         for fut in as_completed(futures):
             i = futures[fut]
