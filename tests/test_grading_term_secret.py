@@ -271,3 +271,52 @@ def test_schema_3_gradebooks_are_upgraded_with_public_id_keys(tmp_path: Path) ->
     doc = read_results(path)
     assert doc["schema_version"] == 4 and doc["upgraded_from"] == 3
     assert doc["submissions"][0]["keys"] == "public-id" and doc["submissions"][0]["learner"] == "ann"
+
+
+def test_dask_workers_get_the_owners_tokens_never_the_secret(term: dict[str, Path], tmp_path: Path) -> None:
+    """Through a TLS cluster of separate processes: term copies earn full marks, and what is sent
+    to a worker (the submission, its owner's tokens) holds neither the secret nor its hex."""
+    pytest.importorskip("distributed", reason="the [dask] extra is not installed")
+    import pickle
+    import sys
+
+    from distributed import Client
+
+    from baccarat_kit.grading import cluster
+    from baccarat_kit.grading.grade import Limits, grade_paths, load_exercises
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from dask_local import ProcessCluster
+
+    secret = read_secret(term["key"])
+    home = _homes(tmp_path, {"alice": {"04-whole-coups": solved_copy("04-whole-coups", secret, "alice")},
+                             "bob": {"05-settlement": solved_copy("05-settlement", secret, "bob")}})
+    done = collect(home, tmp_path / "collected", pattern="exercises/*.ipynb", name="w1")
+    exercises = load_exercises(SOURCE)
+    certs = tmp_path / "certs"
+    assert main(["--lang", "en", "dask-certs", str(certs)]) == 0
+    running = ProcessCluster(tmp_path / "cluster", certs, workers=1)
+    sent: list[bytes] = []
+    try:
+        with Client(running.address, security=cluster.security(certs), timeout="60s", set_as_default=False) as c:
+            c.wait_for_workers(1, timeout=120)
+            submit = cluster.DaskSubmit(c, exercises, Limits(20, 60))
+            real = c.submit
+
+            def recording(*args: Any, **kwargs: Any) -> Any:
+                sent.append(pickle.dumps(args))
+                return real(*args, **kwargs)
+
+            c.submit = recording  # type: ignore[method-assign]
+            try:
+                subs = grade_paths(sorted(done.files), exercises, Limits(20, 60), submit=submit, term=secret)
+            finally:
+                submit.close()
+    finally:
+        running.stop()
+    assert [(s.owner, s.status, s.score, s.keys) for s in subs] == [
+        ("alice", "ok", 8, "term"), ("bob", "ok", 10, "term")]
+    assert len(sent) == 2
+    for blob in sent:
+        assert secret.secret not in blob and secret.secret.hex().encode() not in blob
+    assert secret.token("04-whole-coups", "alice").encode() in sent[0] + sent[1]
