@@ -142,6 +142,10 @@ def test_term_copies_run_without_the_per_learner_code(term: dict[str, Path], mon
         ns: dict[str, Any] = {"__name__": "__main__"}
         for code in _code(nb):
             exec(compile(code, exercise, "exec"), ns)  # check("qN") on "..." answers included
+        if exercise == "04-whole-coups":  # a filled answer: its form only, nothing about right or wrong
+            ns["player_totals"] = [0, 1, 2, 3, 4]
+            text = ns["check"]("q1", lang="en", namespace=ns).text
+            assert "format fine" in text and "✔" not in text and "✘" not in text
         if exercise == "06-misconceptions":  # her options, in her order, from the copy alone
             shown = ns["check"].options("q4", lang="en", namespace=ns).text
             assert [line[1] for line in shown.splitlines()] == ["a", "b", "c"]

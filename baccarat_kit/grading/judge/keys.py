@@ -323,6 +323,16 @@ KEYS: dict[str, Callable[..., Any]] = {
 """Key name → function ``(learner_id, *args)`` giving the expected answer."""
 
 
+def answer_length(key: dict[str, Any]) -> int | None:
+    """How many items a per-learner key's answer has (a list), without evaluating it; None for a
+    single value.
+
+    >>> answer_length({"fn": "variant_coups", "args": ["04-whole-coups", "winner"]}), answer_length({"fn": "settlement"})
+    (5, None)
+    """
+    return HANDS_PER_LEARNER if key.get("fn") == "variant_coups" else None
+
+
 def expected(key: dict[str, Any], learner_id: str, extra_args: list[Any] | None = None,
              mistake: Any = None) -> Any:
     """Evaluate a key spec ``{"fn": name, "args": [...]}`` (plus a function input's arguments).
