@@ -14,7 +14,8 @@ For each submission the grader (this process):
    the answers as plain JSON after a random nonce (:mod:`.sandbox._extract`);
 4. runs each function answer's vetted code alone, in another sandbox;
 5. parses that JSON strictly, validates every type, computes the expected answers with the
-   engine (:mod:`.judge.keys`) and compares (:mod:`.judge.checks`).
+   engine (:mod:`.judge.keys`) and compares (:mod:`.judge.checks`); under a term secret
+   (``--secret-file``) every key is computed from the owner's term token (:func:`file_keys`).
 
 Outputs (written to a temporary folder, then renamed into place): ``grades.csv``
 (``file, learner, score, max_score``, one column per question ``exercise:question``),
