@@ -209,6 +209,10 @@ def test_a_term_grades_by_owner_and_refuses_without_its_secret(term: dict[str, P
     for (learner, _exercise), row in rows.items():
         assert row["status"] == "ok" and row["score"] == row["max_score"], row
         assert row["keys"] == "term" and row["keyed_for"] == learner
+    assert main(["--lang", "en", "return", str(tmp_path / "graded"), "--to", str(home)]) == 0
+    for learner in LEARNERS:  # the feedback goes back into the folder it was collected from
+        assert sorted(p.name for p in (home / learner / "feedback").glob("*.html")) == [
+            f"{ex}.html" for ex in PER_LEARNER]
 
     capsys.readouterr()
     doc = _grade([batch, "--out", str(tmp_path / "no-secret")])
