@@ -85,7 +85,8 @@ def test_ids_whose_first_shoe_lacks_a_coup_get_the_next_shoe() -> None:
 def test_sampled_ids_every_per_learner_exercise() -> None:
     """2,000 ids: every per-learner key evaluates and each choice's order is a permutation; for
     every 10th id the model solution, graded in-process with hidden checks, earns full marks
-    (benchmarks/check_ids.py runs this over 100,000 ids)."""
+    (benchmarks/check_ids.py runs this over 100,000 ids); then 1,000 ids as a term's class (term
+    tokens; every 20th model solution on her term copy's data)."""
     import importlib.util
     from pathlib import Path
 
@@ -99,4 +100,11 @@ def test_sampled_ids_every_per_learner_exercise() -> None:
     problems: list[str] = []
     for n in range(2000):
         problems += check_ids.check_id(f"t{n:05d}", sources, full=n % 10 == 0)
+    assert problems == []
+    # and as a term's class: keys from each id's term token, model solutions on her term copy
+    from baccarat_kit.grading.term.secret import TermSecret
+
+    term = TermSecret(bytes(range(32)))
+    for n in range(1000):
+        problems += check_ids.check_id(f"t{n:05d}", sources, full=n % 20 == 0, secret=term)
     assert problems == []

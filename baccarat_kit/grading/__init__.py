@@ -24,7 +24,9 @@ class LearnerIdMissing(BaccaratError):
 
 
 def hands_for(exercise: str, learner_id: object) -> list[str]:
-    """The hands drawn for this learner in ``exercise`` (cards in deal order, as text)."""
+    """The hands drawn for this learner in ``exercise`` (cards in deal order, as text), from her
+    public id: for self-study copies and copies released without a term secret. A term copy has
+    her hands written in (``release --class-list --secret-file``) and never calls this."""
     return variant_hands(exercise, _learner(learner_id))
 
 

@@ -24,7 +24,23 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     r.add_argument("--self-study", action="store_true",
                    help="a self-study copy (the course's own exercises/): hidden checks kept, so "
                         "check() gives the full verdict; default: a class copy, hidden checks removed")
+    r.add_argument("--class-list", default=None, metavar="CSV",
+                   help="a class list (column learner, as grade and collect read it): one copy per learner, "
+                        "OUT/<learner>/exercises/<exercise>.ipynb, her questions written in as data (needs --secret-file)")
+    r.add_argument("--secret-file", default=None, metavar="FILE",
+                   help="the term secret (made by `baccarat-kit secret new FILE`) each learner's questions come from")
     r.set_defaults(func=_cmd_release)
+
+    k = sub.add_parser(
+        "secret",
+        help="make the term secret of a class / 產生學期密鑰",
+        description=("`secret new FILE`: write a new term secret (32 random bytes as hex) to FILE, mode 0600; "
+                     "an existing file is never overwritten. release --class-list and grade take it as "
+                     "--secret-file; keep it where no learner can read it."),
+    )
+    k.add_argument("action", choices=["new"], help="new: write a new secret")
+    k.add_argument("file", metavar="FILE", help="a path that does not exist yet, e.g. term.key")
+    k.set_defaults(func=_cmd_secret)
 
     g = sub.add_parser(
         "grade",
@@ -53,6 +69,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     g.add_argument("--late-penalty", default=None, metavar="P%%/day",
                    help="late policy: a late hand-in loses P%% of its score per started day (or hour), e.g. 10%%/day; "
                         "default: late hand-ins are flagged, not penalised")
+    g.add_argument("--secret-file", default=None, metavar="FILE",
+                   help="the term secret the copies were released with: each file is graded against its "
+                        "owner's questions (needed for term copies; copies released without one are keyed "
+                        "by their public learner id when it is not given)")
     g.add_argument("--timeout", type=float, default=DEFAULT_CELL_TIMEOUT, metavar="S",
                    help=f"time limit per cell in seconds (default {DEFAULT_CELL_TIMEOUT:g})")
     g.add_argument("--notebook-timeout", type=float, default=DEFAULT_NOTEBOOK_TIMEOUT, metavar="S",
@@ -136,10 +156,27 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def _cmd_release(args: argparse.Namespace) -> int:
     from .term.release import release
+    from .term.secret import read_secret
 
+    secret = read_secret(args.secret_file) if getattr(args, "secret_file", None) else None
+    class_list = getattr(args, "class_list", None)
     written = release(args.source, args.out, getattr(args, "edition", "zh"),
-                      "self-study" if getattr(args, "self_study", False) else "class")
-    print(message("grading.release.done", args.lang, count=len(written), out=args.out))
+                      "self-study" if getattr(args, "self_study", False) else "class",
+                      class_list=class_list, secret=secret)
+    if secret is not None and class_list is not None:
+        learners = {p.parent.parent.name for p in written}
+        print(message("term.release.done", args.lang, learners=len(learners),
+                      per=len(written) // max(1, len(learners)), out=args.out, fingerprint=secret.fingerprint))
+    else:
+        print(message("grading.release.done", args.lang, count=len(written), out=args.out))
+    return 0
+
+
+def _cmd_secret(args: argparse.Namespace) -> int:
+    from .term.secret import new_secret, read_secret
+
+    path = new_secret(args.file)
+    print(message("term.secret.written", args.lang, path=path, fingerprint=read_secret(path).fingerprint))
     return 0
 
 
@@ -186,6 +223,11 @@ def _cmd_grade(args: argparse.Namespace) -> int:
         known += [str(r.get("owner")) for r in read_results(Path(args.out) / "results.json").get("submissions", [])
                   if r.get("owner")]
     exercises = load_exercises(args.source or default_source())
+    term = None
+    if args.secret_file:
+        from .term.secret import read_secret
+
+        term = read_secret(args.secret_file)
     missing = missing_extra()
     if missing:
         raise GradeUsageError("grading.cli.missing_extra", modules=", ".join(missing))
@@ -216,7 +258,8 @@ def _cmd_grade(args: argparse.Namespace) -> int:
             bar = tqdm(total=len(paths), unit="nb", file=sys.stderr, desc="grade")
             stack.callback(bar.close)
         subs = grade_paths(paths, exercises, limits, args.jobs, progress=bar.update if bar else None,
-                           deadline=deadline, deadlines=deadlines, penalty=penalty, known=known, submit=submit)
+                           deadline=deadline, deadlines=deadlines, penalty=penalty, known=known, submit=submit,
+                           term=term)
     from ..i18n import both as _both
 
     untrusted = _both("grading.warning.mtime_deadline")[args.lang]
@@ -224,6 +267,9 @@ def _cmd_grade(args: argparse.Namespace) -> int:
         for warning in s.warnings:
             if warning[args.lang] != untrusted:
                 print(visible(f"{s.file}: {warning[args.lang]}", 2000), file=sys.stderr)
+    needs_secret = sum(1 for s in subs if s.status == "needs_secret")
+    if needs_secret:
+        print(message("grading.cli.needs_secret", args.lang, count=needs_secret), file=sys.stderr)
     mismatches = sum(1 for s in subs if s.identity_mismatch)
     if mismatches:
         print(message("grading.cli.mismatches", args.lang, count=mismatches), file=sys.stderr)

@@ -22,6 +22,12 @@ in its own bubblewrap sandbox, with the batch's limits. The steps:
    with it: the scheduler gives it to another worker (``distributed.scheduler.allowed-failures``
    times, then the row says ``worker_failed``); an exception is retried once (``retries``).
 
+Under a term secret (``grade --secret-file``) the secret never leaves the client: each
+submission is sent with its owner's tokens (:class:`.term.secret.TermKeys`, one HMAC per
+exercise, computed on the client), over the same TLS channel as its bytes. A token gives that
+learner's questions of that exercise and nothing else; the learner's code on the worker runs in
+bubblewrap and never sees it (keys are evaluated outside the sandbox, after it has ended).
+
 Everything else (hand-in times from ``collect``'s manifest, lateness, feedback names, duplicate
 warnings, the gradebook) stays on the client, so ``grades.csv`` is the same as a local run's.
 """
@@ -54,6 +60,7 @@ from .records import GradeUsageError, Submission
 from .sandbox import session as _session
 from .sandbox.bwrap import Sandbox
 from .sandbox.session import MAX_FILE_BYTES, Limits
+from .term.secret import TermKeys
 
 if TYPE_CHECKING:
     from distributed import Client, Security
@@ -265,8 +272,9 @@ def probe_workers(client: Client, limits: Limits, timeout: float = 60.0) -> str:
 
 
 def grade_sent(name: str, data: bytes, display: str, exercises: dict[str, Exercise], limits: Limits,
-               fingerprint: str) -> Submission:
-    """Run on a worker: grade one submission sent as bytes (see the module docstring)."""
+               fingerprint: str, term: TermKeys | None = None) -> Submission:
+    """Run on a worker: grade one submission sent as bytes (see the module docstring), against
+    ``term``: the tokens of its owner (never the term secret, which stays on the client)."""
     from .grade import grade_file
 
     mine = kit_fingerprint()
@@ -279,7 +287,7 @@ def grade_sent(name: str, data: bytes, display: str, exercises: dict[str, Exerci
     try:
         path = folder / base
         _write(path, data, 0o600)
-        return grade_file(path, exercises, limits, display=display)
+        return grade_file(path, exercises, limits, display=display, term=term)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -316,7 +324,7 @@ class DaskSubmit:
         self._limits = limits
         self._fingerprint = kit_fingerprint()
         [self._shared] = self._client.scatter([exercises], broadcast=True, hash=False)
-        self._queue: queue.Queue[tuple[Path, Future[Submission]] | None] = queue.Queue()
+        self._queue: queue.Queue[tuple[Path, TermKeys | None, Future[Submission]] | None] = queue.Queue()
         self._free = threading.Condition()
         self._in_flight = 0
         self._window = (0.0, PER_THREAD)
@@ -325,9 +333,9 @@ class DaskSubmit:
         self._thread = threading.Thread(target=self._feed, name="baccarat-kit dask feeder", daemon=True)
         self._thread.start()
 
-    def __call__(self, path: Path) -> Future[Submission]:
+    def __call__(self, path: Path, term: TermKeys | None = None) -> Future[Submission]:
         fut: Future[Submission] = Future()
-        self._queue.put((path, fut))
+        self._queue.put((path, term, fut))
         return fut
 
     def close(self) -> None:
@@ -353,7 +361,7 @@ class DaskSubmit:
 
     def _feed(self) -> None:
         while (item := self._queue.get()) is not None:
-            path, fut = item
+            path, term, fut = item
             if self._stopping:
                 fut.cancel()
                 continue
@@ -368,21 +376,21 @@ class DaskSubmit:
                 self._finish(fut)
                 continue
             try:
-                self._send(path, fut)
+                self._send(path, fut, term)
             except BaseException as err:  # anything: the row says worker_failed
                 self._finish(fut, error=err)
 
-    def _send(self, path: Path, fut: Future[Submission]) -> None:
+    def _send(self, path: Path, fut: Future[Submission], term: TermKeys | None = None) -> None:
         with path.open("rb") as fh:
             data = fh.read(MAX_FILE_BYTES + 1)
         if len(data) > MAX_FILE_BYTES:  # only hashed, nothing of it runs: no need to send it
             from .grade import grade_file
 
-            self._finish(fut, result=grade_file(path, self._exercises, self._limits))
+            self._finish(fut, result=grade_file(path, self._exercises, self._limits, term=term))
             return
         key = f"baccarat-kit-grade-{next(self._numbers)}-{hashlib.sha256(data).hexdigest()[:16]}"
         remote = self._client.submit(grade_sent, path.name, data, str(path), self._shared, self._limits,
-                                     self._fingerprint, key=key, pure=False, retries=RETRIES)
+                                     self._fingerprint, term, key=key, pure=False, retries=RETRIES)
         remote.add_done_callback(functools.partial(self._arrived, fut))
 
     def _arrived(self, fut: Future[Submission], remote: Any) -> None:

@@ -14,7 +14,8 @@ For each submission the grader (this process):
    the answers as plain JSON after a random nonce (:mod:`.sandbox._extract`);
 4. runs each function answer's vetted code alone, in another sandbox;
 5. parses that JSON strictly, validates every type, computes the expected answers with the
-   engine (:mod:`.judge.keys`) and compares (:mod:`.judge.checks`).
+   engine (:mod:`.judge.keys`) and compares (:mod:`.judge.checks`); under a term secret
+   (``--secret-file``) every key is computed from the owner's term token (:func:`file_keys`).
 
 Outputs (written to a temporary folder, then renamed into place): ``grades.csv``
 (``file, learner, score, max_score``, one column per question ``exercise:question``),
@@ -32,7 +33,7 @@ from typing import Any
 
 from ..i18n import both
 from .judge import selfcheck
-from .judge.checks import Exercise, Question, grade_question, question_texts
+from .judge.checks import Exercise, Question, QuestionResult, grade_question, question_texts
 from .records import GradeUsageError, Submission
 from .report.feedback import _name_feedback
 from .sandbox import reader as _reader
@@ -48,7 +49,8 @@ from .sandbox.session import (
     run_notebook,
 )
 from .term.deadlines import LatePenalty
-from .term.release import is_learner_copy
+from .term.release import is_learner_copy, term_metadata
+from .term.secret import TermKeys, TermSecret
 
 __all__ = [
     "DEFAULT_CELL_TIMEOUT", "DEFAULT_MEMORY_MB", "DEFAULT_NOTEBOOK_TIMEOUT", "GradeUsageError", "Limits",
@@ -58,7 +60,7 @@ __all__ = [
 
 DEFAULT_LIMITS = Limits()
 """The limits of a batch when none are given."""
-Submit = Callable[[Path], "Future[Submission]"]
+Submit = Callable[[Path, "TermKeys | None"], "Future[Submission]"]
 """How a batch sends one file to be graded: locally a thread pool over :func:`grade_file`;
 :class:`.cluster.DaskSubmit` sends it to Dask workers."""
 
@@ -164,8 +166,16 @@ def exercise_warnings(nb: dict[str, Any], path: Path, exercises: dict[str, Exerc
 
 
 def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFAULT_LIMITS,
-               display: str | None = None) -> Submission:
-    """Grade one notebook file (see the module docstring). Never raises for a bad submission."""
+               display: str | None = None, term: TermKeys | None = None) -> Submission:
+    """Grade one notebook file (see the module docstring). Never raises for a bad submission.
+
+    ``term``: the file's keys under a term secret (:func:`file_keys`: the tokens of its owner).
+    Then every key is computed from her token, never from the id the notebook claims; a term copy
+    graded without ``term``, or released with another secret, is refused (``needs_secret``,
+    ``other_secret``); a copy that has no term mark is keyed by the term all the same (removing
+    the mark does not bring back the public keys). Without ``term`` a copy released before the
+    term secret is keyed by its public ``LEARNER_ID`` as before (``keys: "public-id"``).
+    """
     shown = display or str(path)
     names = [q.answer for ex in exercises.values() for q in ex.questions if q.kind == "function"]
     value_names = [q.answer for ex in exercises.values() for q in ex.questions if q.kind != "function"]
@@ -193,6 +203,17 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
     if exercise is None:
         return broken("unknown_exercise", choices=", ".join(sorted(exercises)))
     warnings = exercise_warnings(nb, path, exercises)
+    mark = read.get("term") if isinstance(read.get("term"), dict) else None
+    if mark is not None and term is None:
+        refused = broken("needs_secret", exercise, fingerprint=str(mark.get("fingerprint", "?"))[:20])
+        refused.keys = "none"
+        return refused
+    if mark is not None and term is not None and mark.get("fingerprint") != term.fingerprint:
+        refused = broken("other_secret", exercise, theirs=str(mark.get("fingerprint", "?"))[:20], ours=term.fingerprint)
+        refused.keys = "none"
+        return refused
+    if term is not None and mark is None:
+        warnings.append(both("grading.warning.not_term_copy", learner=term.learner or "-"))
     values = [q for q in exercise.questions if q.kind != "function"]
     functions = [q for q in exercise.questions if q.kind == "function"]
     analysed = read.get("functions", {})
@@ -206,7 +227,12 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
         ok, detail = (read.get("values", {}).get(q.answer) or [False, ""])[:2]
         static[q.id] = (ok is True, str(detail))
     # Run 1: the whole notebook, then the value and choice answers.
-    public = {"name": f"{exercise.id}.ipynb", "metadata": {"baccarat_kit": exercise.public}}
+    shown_meta = exercise.public
+    key_id = (term.token(exercise.id) if term is not None else None) or None
+    if term is not None and key_id is not None and term.learner:
+        # beside the notebook, what her own term copy says (her option letters; no token in it)
+        shown_meta = term_metadata(exercise.public, exercise, key_id, term.fingerprint, term.learner)
+    public = {"name": f"{exercise.id}.ipynb", "metadata": {"baccarat_kit": shown_meta}}
     report, parsed = run_notebook(cells, values, limits, public)
     status = report.get("status")
     if status == "cell_timeout":
@@ -229,13 +255,35 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
     answers = dict(parsed["answers"])
     # Run 2: each function answer alone, from the code the grader itself read and vetted.
     answers.update(_function_answers(functions, static, code, limits))
+    if term is None:
+        key_id = learner or None
     results = [
-        grade_question(q, answers.get(q.id, {"status": "missing"}), learner or None, hidden=True,
+        grade_question(q, answers.get(q.id, {"status": "missing"}), key_id, hidden=True,
                        static_ownwork=static.get(q.id))
         for q in exercise.questions
     ]
+    if term is not None and mark is not None and term.learner and mark.get("learner") != term.learner:
+        # her copy, handed in by someone else: its per-learner answers are hers, not the owner's
+        results = [_not_this_learners(q, r, str(mark.get("learner")), term.learner) if per_learner(q) else r
+                   for q, r in zip(exercise.questions, results, strict=True)]
     return Submission(shown, digest, exercise.id, learner, "ok", both("grading.reason.ok"), results,
-                      exercise.max_score, warnings=warnings)
+                      exercise.max_score, warnings=warnings, keys="term" if term is not None else "public-id",
+                      keyed_for=term.learner if term is not None else None)
+
+
+def per_learner(q: Question) -> bool:
+    """Whether a question differs between learners: its key (hands, amounts) or its option order."""
+    return q.needs_learner or (q.kind == "choice" and q.shuffle)
+
+
+def _not_this_learners(q: Question, result: QuestionResult, released_for: str, owner: str) -> QuestionResult:
+    from dataclasses import replace
+
+    from .judge.checks import CheckResult
+
+    check = CheckResult("answer", False, "grading.check.other_learners_copy",
+                        {"name": q.answer, "learner": released_for[:64], "owner": owner}, False)
+    return replace(result, score=0, checks=(check,))
 
 
 
@@ -265,7 +313,7 @@ def _function_answers(functions: Sequence[Question], static: dict[str, tuple[boo
 REQUIRED_MODULES = ("IPython", "tqdm", "jinja2")
 """What grading imports (the ``grade`` extra): a submission runs in an IPython shell of its own
 (:mod:`.sandbox.runner`), not in a Jupyter kernel, so jupyter_client, ipykernel and zmq are not needed."""
-NOT_THE_LEARNERS = frozenset({"kernel_start", "worker_failed"})
+NOT_THE_LEARNERS = frozenset({"kernel_start", "worker_failed", "needs_secret"})
 """Statuses that are not the learner's doing when every submission of a batch shares them."""
 
 
@@ -289,13 +337,14 @@ def grade_paths(
     paths: Sequence[Path], exercises: dict[str, Exercise], limits: Limits = DEFAULT_LIMITS, jobs: int = 1,
     progress: Callable[[int], None] | None = None, deadline: str | None = None,
     deadlines: Mapping[str, str] | None = None, penalty: LatePenalty | None = None, known: Sequence[str] = (),
-    submit: Submit | None = None,
+    submit: Submit | None = None, term: TermSecret | None = None,
 ) -> list[Submission]:
     """Grade every path (``jobs`` at a time, or each through ``submit``); results in the order of ``paths``.
 
     Each row gets its grading time, its owner, hand-in time and lateness (:func:`.term.handin.stamp`:
     from ``collect``'s manifest, else the file's untrusted modification time) and its feedback
-    page's name.
+    page's name. With ``term`` (the term secret), each file is graded against its owner's keys
+    (:func:`file_keys`); the secret itself stays in this process.
     """
     from .term.collect import utc_now
     from .term.handin import stamp
@@ -311,8 +360,13 @@ def grade_paths(
         if progress:
             progress(1)
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        send = submit or (lambda p: pool.submit(grade_file, p, exercises, limits))
-        futures = {send(p): i for i, p in todo.items()}
+        def local(p: Path, keys: TermKeys | None) -> Future[Submission]:
+            if keys is None:
+                return pool.submit(grade_file, p, exercises, limits)
+            return pool.submit(grade_file, p, exercises, limits, term=keys)
+
+        send = submit or local
+        futures = {send(p, file_keys(p, term, exercises) if term is not None else None): i for i, p in todo.items()}
         for fut in as_completed(futures):
             i = futures[fut]
             try:
@@ -331,6 +385,24 @@ def grade_paths(
     _name_feedback(ordered)
     _flag_duplicates(ordered)
     return ordered
+
+
+def file_keys(path: Path, term: TermSecret, exercises: Mapping[str, Exercise]) -> TermKeys:
+    """The keys of one file under a term: its owner's tokens (the learner folder or Hub user
+    ``collect`` took it from, :func:`.term.collect.manifest_entry`), never the id it claims. A
+    file graded without ``collect`` has no owner: then the learner its term copy was released
+    for (its mark, read by the bounded reader), else none (its per-learner questions cannot be
+    graded and say so)."""
+    from .term.collect import manifest_entry
+
+    entry = manifest_entry(path)
+    owner = str(entry.get("owner") or "") if entry is not None else ""
+    if not owner:
+        _digest, _size, read = read_submission(path, [], [])
+        mark = read.get("term") if read.get("status") == "ok" else None
+        learner = mark.get("learner") if isinstance(mark, dict) else None
+        owner = learner if isinstance(learner, str) and learner != "?" else ""
+    return term.keys_for(owner or None, exercises)
 
 
 def batch_failure(subs: Sequence[Submission]) -> dict[str, str] | None:

@@ -14,8 +14,9 @@ from typing import Any
 from ..errors import BaccaratError
 from .judge.checks import QuestionResult
 
-SCHEMA_VERSION = 3
-"""``results.json``'s schema: 3 names each row's learner by its owner (see :mod:`.term.gradebook`)."""
+SCHEMA_VERSION = 4
+"""``results.json``'s schema: 3 names each row's learner by its owner, 4 says what each row's keys
+were computed from (``keys``: "term" or "public-id"; see :mod:`.term.gradebook`)."""
 
 
 class GradeUsageError(BaccaratError):
@@ -72,6 +73,12 @@ class Submission:
     penalty: float = 1.0
     """What the score is multiplied by under the late policy (1: none)."""
     late_policy: str | None = None
+    keys: str = "public-id"
+    """What the answer keys were computed from: "term" (the term secret and ``keyed_for``),
+    "public-id" (a copy released without a term secret: the public learner id) or "none" (refused
+    before grading: a term copy without, or with another, secret)."""
+    keyed_for: str | None = None
+    """Whose keys a term row was graded against: the owner (else the copy's own term mark)."""
 
     @property
     def raw_score(self) -> int | float:
@@ -100,5 +107,6 @@ class Submission:
             "claimed_id": self.claimed_id, "identity_mismatch": self.identity_mismatch,
             "file_mtime": self.file_mtime, "time_source": self.time_source, "deadline": self.deadline,
             "raw_score": self.raw_score, "late_policy": self.late_policy,
+            "keys": self.keys, "keyed_for": self.keyed_for,
         }
 

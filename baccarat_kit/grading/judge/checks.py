@@ -635,6 +635,18 @@ def _value_check(question: Question, check: dict[str, Any], raw: Any, lid: str, 
     name = question.answer
     if question.kind == "choice":
         return _choice_check(question, kind, raw, lid, hidden)
+    if kind == "type" and question.needs_learner:
+        # the form only, without evaluating her key: in a term copy's kernel it needs the secret
+        try:
+            got = coerce(question.type, raw, precision=question.precision)
+        except _Bad:
+            return _fail(kind, "grading.check.bad_type", hidden, name=name, type=_show(raw),
+                         wanted=wanted_text(question.type))
+        n = _keys.answer_length(question.key)
+        if n is not None and (not isinstance(got, list) or len(got) != n):
+            return _fail(kind, "grading.check.length", hidden, name=name, n=n,
+                         got=len(got) if isinstance(got, list) else "-")
+        return _ok(kind, hidden)
     want = _keys.expected(question.key, lid)
     try:
         got = coerce(question.type, raw, precision=question.precision)

@@ -7,6 +7,9 @@ the grader evaluates it in its own process, never in the learner's kernel.
 
 Per-learner hands come from a seed derived from the exercise and the learner id
 (:func:`learner_seed`), dealt from a :class:`baccarat_kit.Shoe`; the grader regenerates them.
+In a class released from a term secret the "learner id" every key receives is her term token
+(``"term:" + HMAC-SHA256(secret, "exercise:learner")``, :mod:`..term.secret`), which no code
+can compute without the secret; a copy released without one is keyed by the public id.
 
 >>> expected({"fn": "banker_draws", "args": [3, 8]}, "x") == __import__("baccarat_kit").banker_draws(3, 8)
 True
@@ -321,6 +324,16 @@ KEYS: dict[str, Callable[..., Any]] = {
     "settlement": _settlement_key,
 }
 """Key name → function ``(learner_id, *args)`` giving the expected answer."""
+
+
+def answer_length(key: dict[str, Any]) -> int | None:
+    """How many items a per-learner key's answer has (a list), without evaluating it; None for a
+    single value.
+
+    >>> answer_length({"fn": "variant_coups", "args": ["04-whole-coups", "winner"]}), answer_length({"fn": "settlement"})
+    (5, None)
+    """
+    return HANDS_PER_LEARNER if key.get("fn") == "variant_coups" else None
 
 
 def expected(key: dict[str, Any], learner_id: str, extra_args: list[Any] | None = None,

@@ -19,7 +19,7 @@ from __future__ import annotations
 import contextlib
 import io
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ...errors import BaccaratError
@@ -47,14 +47,18 @@ def _code_cells(nb: dict[str, Any]) -> list[str]:
 
 
 def model_results(nb: dict[str, Any], learner_id: str, where: str = "?",
-                  exercise: Exercise | None = None) -> list[QuestionResult]:
+                  exercise: Exercise | None = None, key_id: str | None = None,
+                  public: dict[str, Any] | None = None) -> list[QuestionResult]:
     """Every question of source notebook ``nb`` graded (hidden checks included) on the answers
-    its model solution gives for ``learner_id``."""
+    its model solution gives for ``learner_id``. ``key_id``: what the keys are computed from, when
+    it is not the learner id (a term copy: her token, :mod:`..term.secret`); ``public``: the
+    metadata ``check`` reads beside the copy (a term copy's own, its options in her order)."""
     from ..notebook import Checker
     from ..sandbox import _extract
 
     exercise = exercise or Exercise.from_metadata(nb.get("metadata", {}).get("baccarat_kit"), where)
-    public = Exercise.from_metadata(public_metadata(nb["metadata"]["baccarat_kit"]), where)
+    public_exercise = Exercise.from_metadata(public if public is not None
+                                             else public_metadata(nb["metadata"]["baccarat_kit"]), where)
     cells = [_LEARNER_LINE.sub(f"LEARNER_ID = {learner_id!r}", c) for c in _code_cells(nb)]
     ns: dict[str, Any] = {"__name__": "__main__"}
     with contextlib.redirect_stdout(io.StringIO()):
@@ -66,23 +70,25 @@ def model_results(nb: dict[str, Any], learner_id: str, where: str = "?",
                                       learner=learner_id, error=f"{type(err).__name__}: {err}"[:300]) from err
             check = ns.get("check")
             if isinstance(check, Checker) and check._exercise is None:
-                check._exercise = public  # the public metadata, as beside a learner's copy
+                check._exercise = public_exercise  # the public metadata, as beside a learner's copy
         collected = _extract.collect(ns, [q.extraction() for q in exercise.questions])  # type: ignore[no-untyped-call]
     names = [q.answer for q in exercise.questions if q.kind == "function"]
     static = {k: (bool(v[0]), str(v[1])) for k, v in ownwork.analyse(cells, names).items()} if names else {}
-    return [grade_question(q, collected["answers"].get(q.id, {"status": "missing"}), learner_id, hidden=True,
+    keyed = key_id if key_id is not None else learner_id
+    return [grade_question(q, collected["answers"].get(q.id, {"status": "missing"}), keyed, hidden=True,
                            static_ownwork=static.get(q.answer))
             for q in exercise.questions]
 
 
 def disagreements(nb: dict[str, Any], learner_id: str, where: str = "?",
-                  exercise: Exercise | None = None) -> list[tuple[str, dict[str, str]]]:
+                  exercise: Exercise | None = None, key_id: str | None = None,
+                  public: dict[str, Any] | None = None) -> list[tuple[str, dict[str, str]]]:
     """``(question id, what its checks said in each language)`` for every question the model
     solution does not get full marks on, for ``learner_id``; empty when keys and solution agree."""
     from ...i18n import LANGUAGES
 
     out = []
-    for result in model_results(nb, learner_id, where, exercise):
+    for result in model_results(nb, learner_id, where, exercise, key_id, public):
         if result.score != result.points:
             said = {lang: f"{result.score}/{result.points}: "
                           + ("; ".join(c.message(lang) for c in result.checks if not c.passed) or "?")
@@ -91,12 +97,14 @@ def disagreements(nb: dict[str, Any], learner_id: str, where: str = "?",
     return out
 
 
-def prove(nb: dict[str, Any], where: str = "?", learners: Iterable[str] = PROOF_LEARNERS) -> None:
+def prove(nb: dict[str, Any], where: str = "?", learners: Iterable[str] = PROOF_LEARNERS,
+          key_ids: Mapping[str, str] | None = None, public: dict[str, Any] | None = None) -> None:
     """Refuse (:class:`KeyDisagreement`) a source whose model solution, for any of ``learners``,
-    does not earn full marks against its own keys."""
+    does not earn full marks against its own keys (``key_ids``: a learner's term token, see
+    :func:`model_results`)."""
     exercise = Exercise.from_metadata(nb.get("metadata", {}).get("baccarat_kit"), where)
     for learner in learners:
-        found = disagreements(nb, learner, where, exercise)
+        found = disagreements(nb, learner, where, exercise, (key_ids or {}).get(learner), public)
         if found:
             qid, said = found[0]
             raise KeyDisagreement("grading.selfcheck.disagrees", exercise=exercise.id, where=where, question=qid,

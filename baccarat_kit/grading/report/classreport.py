@@ -50,7 +50,7 @@ STATUS_CATEGORY = {
     "cell_timeout": "timeout", "notebook_timeout": "timeout", "function_timeout": "timeout",
     "not_json": "refused", "not_notebook": "refused", "too_large": "refused",
     "unknown_exercise": "refused", "unreadable": "refused", "skipped": "refused",
-    "hidden_file": "refused", "refused": "refused",
+    "hidden_file": "refused", "refused": "refused", "needs_secret": "refused", "other_secret": "refused",
     "kernel_died": "sandbox", "kernel_broken": "sandbox", "no_answers": "sandbox",
     "worker_failed": "failed", "kernel_start": "failed",
 }

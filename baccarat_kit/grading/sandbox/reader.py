@@ -6,7 +6,8 @@ parse it itself: it pipes the file's bytes (read once, size checked first) into
 ``python -I -S -c <this file>``, which
 
 * limits its own address space (:data:`MEMORY_MB`) and CPU time before it parses anything;
-* parses the JSON once, takes the code cells and the exercise the notebook claims;
+* parses the JSON once, takes the code cells, the exercise the notebook claims and its term mark
+  (a copy released with a term secret, :mod:`..term.secret`);
 * refuses more than :data:`MAX_CODE_BYTES` of code in all (an honest exercise has a few KB);
 * parses each cell once and runs the own-work check (:mod:`.ownwork`) for the value and choice
   answers (``analyse_values``) and the function names
@@ -60,6 +61,22 @@ def claimed_exercise(nb: dict[str, Any]) -> str | None:
     return claimed if isinstance(claimed, str) and len(claimed) <= 200 else None
 
 
+def term_mark(nb: dict[str, Any]) -> dict[str, str] | None:
+    """The copy's term mark (``metadata.baccarat_kit.term``: learner, fingerprint), if it has one;
+    a mark that is there but not plain short text is kept as a mark of an unknown term."""
+    meta = nb.get("metadata")
+    kit = meta.get("baccarat_kit") if isinstance(meta, dict) else None
+    mark = kit.get("term") if isinstance(kit, dict) else None
+    if mark is None:
+        return None
+    fields = mark if isinstance(mark, dict) else {}
+    out = {}
+    for name in ("learner", "fingerprint"):
+        value = fields.get(name)
+        out[name] = value if isinstance(value, str) and len(value) <= 200 else "?"
+    return out
+
+
 def read(data: bytes, names: list[str], ownwork: Any, values: list[str] | None = None) -> dict[str, Any]:
     """The reader's answer for the bytes ``data`` (see the module docstring)."""
     try:
@@ -72,6 +89,7 @@ def read(data: bytes, names: list[str], ownwork: Any, values: list[str] | None =
     except ValueError as err:
         return {"status": "not_notebook", "detail": str(err)[:100]}
     claimed = claimed_exercise(nb)
+    term = term_mark(nb)
     del nb
     size = sum(len(c.encode("utf-8", "surrogatepass")) for c in cells)
     if size > MAX_CODE_BYTES:
@@ -84,7 +102,7 @@ def read(data: bytes, names: list[str], ownwork: Any, values: list[str] | None =
         own_values = ownwork.analyse_values(cells, values or [])
     except RecursionError:
         own_values = {name: (False, "code nested too deeply") for name in values or []}
-    return {"status": "ok", "exercise": claimed, "cells": cells,
+    return {"status": "ok", "exercise": claimed, "term": term, "cells": cells,
             "functions": {k: list(v) for k, v in functions.items()},
             "values": {k: list(v) for k, v in own_values.items()}}
 

@@ -55,14 +55,15 @@ def parse_penalty(text: str) -> LatePenalty:
     return LatePenalty(float(found.group(1)), found.group(2))
 
 
-def read_class_list(path: str | Path) -> dict[str, str]:
-    """``{learner: deadline}`` (ISO UTC) of the learners of a class list with their own deadline.
+def read_roster(path: str | Path) -> list[tuple[str, str | None]]:
+    """``(learner, deadline or None)`` of every row of a class list, in its order (the one parser
+    of class lists: ``grade``/``collect`` read the deadlines, ``release --class-list`` the learners).
 
     >>> import tempfile, os
     >>> with tempfile.TemporaryDirectory() as d:
     ...     _ = Path(d, "c.csv").write_text("learner,deadline,name\\nann,2026-12-08T23:59+08:00,Ann\\nben,,Ben\\n")
-    ...     read_class_list(Path(d, "c.csv"))
-    {'ann': '2026-12-08T15:59:00Z'}
+    ...     read_roster(Path(d, "c.csv"))
+    [('ann', '2026-12-08T15:59:00Z'), ('ben', None)]
     """
     file = Path(path)
     try:
@@ -73,14 +74,26 @@ def read_class_list(path: str | Path) -> dict[str, str]:
     rows = list(csv.DictReader(io.StringIO(text)))
     if len(raw) > MAX_CLASS_LIST_BYTES or not rows or "learner" not in (rows[0].keys() if rows else ()):
         raise CollectError("grading.deadline.bad_class_list", path=path, columns="learner,deadline")
-    out: dict[str, str] = {}
+    out: list[tuple[str, str | None]] = []
     for n, row in enumerate(rows, 2):
         learner = (row.get("learner") or "").strip()
         when = (row.get("deadline") or "").strip()
-        if not learner or not when:
+        if not learner:
             continue
         try:
-            out[learner] = iso(parse_deadline(when))
+            out.append((learner, iso(parse_deadline(when)) if when else None))
         except CollectError:
             raise CollectError("grading.deadline.bad_row", path=path, line=n, value=when) from None
     return out
+
+
+def read_class_list(path: str | Path) -> dict[str, str]:
+    """``{learner: deadline}`` (ISO UTC) of the learners of a class list with their own deadline.
+
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = Path(d, "c.csv").write_text("learner,deadline,name\\nann,2026-12-08T23:59+08:00,Ann\\nben,,Ben\\n")
+    ...     read_class_list(Path(d, "c.csv"))
+    {'ann': '2026-12-08T15:59:00Z'}
+    """
+    return {learner: when for learner, when in read_roster(path) if when}

@@ -71,7 +71,8 @@ def check_out_folder(out: str | Path, update: bool = False) -> None:
 def upgrade(doc: dict[str, Any]) -> dict[str, Any]:
     """A results document in the current schema (:data:`.records.SCHEMA_VERSION`).
 
-    Schema 2 (and 1) named a row's learner by the notebook's ``LEARNER_ID``: it becomes the row's
+    Schema 3 rows (before the term secret) get ``keys: "public-id"``: their answer keys came
+    from the public learner id. Schema 2 (and 1) named a row's learner by the notebook's ``LEARNER_ID``: it becomes the row's
     ``claimed_id`` and the owner, when there is one, becomes its ``learner``; whether the claim
     names another learner is worked out as the grader does now (:func:`mark_mismatches`).
 
@@ -81,16 +82,27 @@ def upgrade(doc: dict[str, Any]) -> dict[str, Any]:
     ...     {"file": "c", "learner": "dan", "owner": None, "exercise": "03"}]}
     >>> [(r["learner"], r["claimed_id"], r["identity_mismatch"]) for r in upgrade(old)["submissions"]]
     [('mallory', 'alice', True), ('alice', 's001', False), ('dan', 'dan', False)]
+    >>> [r["keys"] for r in upgrade({"schema_version": 3, "submissions": [{"file": "a"}]})["submissions"]]
+    ['public-id']
     """
     version = doc.get("schema_version", 1)
     if not isinstance(version, int) or version > SCHEMA_VERSION:
         raise GradeUsageError("grading.cli.newer_results", version=version, supported=SCHEMA_VERSION)
     if version >= SCHEMA_VERSION:
         return doc
+    rows = [row for row in doc.get("submissions", []) if isinstance(row, dict)]
+    if version < 3:
+        rows = _owner_rows(rows)
+    # Schema 4 (the term secret): every row says what its keys were computed from; every row
+    # before it was keyed by the public learner id.
+    rows = [{**row, "keys": row.get("keys") or "public-id", "keyed_for": row.get("keyed_for")} for row in rows]
+    return {**doc, "schema_version": SCHEMA_VERSION, "upgraded_from": version, "submissions": rows}
+
+
+def _owner_rows(old: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Schema 2 rows in schema 3: the owner is the learner, the claim ``claimed_id``."""
     rows = []
-    for row in doc.get("submissions", []):
-        if not isinstance(row, dict):
-            continue
+    for row in old:
         claimed = str(row.get("learner") or "")
         owner = row.get("owner") or None
         rows.append({**row, "claimed_id": claimed, "learner": str(owner or claimed),
@@ -100,7 +112,7 @@ def upgrade(doc: dict[str, Any]) -> dict[str, Any]:
     for row, flag in zip(rows, flags, strict=True):
         row["identity_mismatch"] = flag
         row["warnings"] = [w for w in row.get("warnings") or [] if not _old_noise(w, row)]
-    return {**doc, "schema_version": SCHEMA_VERSION, "upgraded_from": version, "submissions": rows}
+    return rows
 
 
 _OLD_NOISE = ("The notebook's LEARNER_ID is '", "The notebook has no valid LEARNER_ID")

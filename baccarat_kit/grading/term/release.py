@@ -47,6 +47,7 @@ from ...i18n import message
 from ..judge import selfcheck
 from ..judge.checks import SELF_STUDY_ID as _SELF_STUDY_ID
 from ..judge.checks import Exercise, public_metadata
+from .secret import TermSecret
 
 BEGIN = re.compile(r"^(\s*)#\s*BEGIN SOLUTION\s*$")
 END = re.compile(r"^\s*#\s*END SOLUTION\s*$")
@@ -209,31 +210,191 @@ def sources(folder: Path) -> list[Path]:
     return found
 
 
-def release(source_dir: str | Path, out_dir: str | Path, lang: str = "zh", kind: str = "class") -> list[Path]:
+def release(source_dir: str | Path, out_dir: str | Path, lang: str = "zh", kind: str = "class",
+            class_list: str | Path | None = None, secret: TermSecret | None = None) -> list[Path]:
     """Write the learner's copy of every ``source_dir/*.ipynb`` into ``out_dir``, in the
-    edition ``lang``, of ``kind`` (``"class"`` or ``"self-study"``); returns them."""
+    edition ``lang``, of ``kind`` (``"class"`` or ``"self-study"``); returns them.
+
+    With a ``class_list`` and the term's ``secret``: one term copy per learner of the list
+    (:func:`term_copy`), ``out_dir/<learner>/exercises/<exercise>.ipynb`` (the layout a Hub home
+    has and ``collect --glob "exercises/*.ipynb"`` reads); each learner's copy is proved too.
+    """
+    if (class_list is None) != (secret is None):
+        raise ReleaseError("term.release.needs_both")
+    if class_list is not None and kind != "class":
+        raise ReleaseError("term.release.not_self_study")
+    roster = class_learners(class_list) if class_list is not None else []
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
     loaded = [(path, json.loads(path.read_text(encoding="utf-8"))) for path in sources(Path(source_dir))]
     for path, nb in loaded:  # every source proved before any copy is written
         if not is_learner_copy(nb):  # (a learner copy is refused by release_notebook below)
             selfcheck.prove(nb, str(path))  # the model solution earns full marks on its own keys
-    for path, nb in loaded:
-        copy_ = release_notebook(edition(nb, lang, str(path)), str(path), kind, lang)
-        if lang != SOURCE_LANG:  # the placeholder in the edition's language only
-            both = _placeholder("")[0]
-            for cell in copy_["cells"]:
-                if cell.get("cell_type") == "code":
-                    cell["source"] = cell["source"].replace(both, message("grading.release.placeholder", lang))
-        text = dumps_notebook(copy_)
-        target = out / path.name
-        fd, tmp = tempfile.mkstemp(dir=out, prefix=f".{path.stem}.", suffix=".tmp")
+    editions = [(path, edition(nb, lang, str(path))) for path, nb in loaded]
+    if secret is not None:
+        for path, nb in editions:  # every learner's own data, proved before anything is written
+            for learner in roster:
+                prove_term(nb, str(path), secret, learner, lang)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    targets: list[tuple[Path, dict[str, Any]]] = []
+    for path, nb in editions:
+        if secret is None:
+            targets.append((out / path.name, _localise(release_notebook(nb, str(path), kind, lang), lang)))
+            continue
+        for learner in roster:
+            folder = out / learner / "exercises"
+            targets.append((folder / path.name, _localise(term_copy(nb, str(path), secret, learner, lang), lang)))
+    for target, copy_ in targets:
+        target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.stem}.", suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+            fh.write(dumps_notebook(copy_))
+        os.chmod(tmp, 0o644)
         os.replace(tmp, target)
         written.append(target)
     return written
+
+
+def _localise(copy_: dict[str, Any], lang: str) -> dict[str, Any]:
+    if lang != SOURCE_LANG:  # the placeholder in the edition's language only
+        both = _placeholder("")[0]
+        for cell in copy_["cells"]:
+            if cell.get("cell_type") == "code":
+                cell["source"] = cell["source"].replace(both, message("grading.release.placeholder", lang))
+    return copy_
+
+
+# --------------------------------------------------------------------------- term copies
+
+LEARNER_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@+-]{0,63}$")
+"""A learner of a class list (a folder name of the release, a Hub user name)."""
+VARIANT_LINE = re.compile(
+    r"^(?P<indent>\s*)(?P<name>[A-Za-z_]\w*)\s*=\s*bk\.grading\.(?P<call>hands_for|settlement_for)"
+    r"\((?P<args>.*)\)\s*(#.*)?$")
+"""A line that fetches per-learner data in the learner's kernel: a term copy has the data instead."""
+FETCHES = re.compile(r"\b(hands_for|settlement_for|variant_hands|settlement_variant)\b")
+TERM_COPY_VERSION = 1
+
+
+def class_learners(path: str | Path) -> list[str]:
+    """The learners of a class list (:func:`.deadlines.read_roster`), each a safe folder name, once."""
+    from .deadlines import read_roster
+
+    learners: list[str] = []
+    for learner, _deadline in read_roster(path):
+        if not LEARNER_NAME.match(learner):
+            raise ReleaseError("term.release.bad_learner", path=path, value=learner)
+        if learner in learners:
+            raise ReleaseError("term.release.twice", path=path, value=learner)
+        learners.append(learner)
+    if not learners:
+        raise ReleaseError("term.release.no_learners", path=path)
+    return learners
+
+
+def _literal_hands(hands: list[str]) -> str:
+    return "[\n" + "".join(f"    {h!r},\n" for h in hands) + "]"
+
+
+def _literal_settlement(data: dict[str, Any]) -> str:
+    lines = ["{"]
+    for name, value in data.items():
+        if name == "ledger":
+            csv_text = value.to_csv()
+            lines.append(f'    {name!r}: bk.Ledger.from_csv("""\\\n{csv_text}"""),')
+        else:
+            lines.append(f"    {name!r}: {value!r},")
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def term_source(nb: dict[str, Any], where: str, token: str, lang: str = "zh") -> dict[str, Any]:
+    """``nb`` (a source, or its edition) with each line that fetches per-learner data
+    (``hands = bk.grading.hands_for(…)``, ``v = bk.grading.settlement_for(…)``) replaced by that
+    data for ``token`` as a literal; solutions are kept. Any other fetch left is refused."""
+    import ast
+
+    from ..judge import keys
+
+    exercise = Exercise.from_metadata(nb.get("metadata", {}).get("baccarat_kit"), where)
+    out = copy.deepcopy(nb)
+    comment = message("term.release.data_comment", lang)
+    for index, cell in enumerate(out.get("cells", []), 1):
+        if cell.get("cell_type") != "code":
+            continue
+        src = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+        lines = []
+        for line in src.split("\n"):
+            m = VARIANT_LINE.match(line)
+            if m is None:
+                if FETCHES.search(line.split("#", 1)[0]):
+                    raise ReleaseError("term.release.fetch_left", where=where, cell=index, line=line.strip())
+                lines.append(line)
+                continue
+            if m.group("call") == "hands_for":
+                try:
+                    fetched = ast.literal_eval(m.group("args").split(",", 1)[0].strip())
+                except (ValueError, SyntaxError):
+                    fetched = None
+                if fetched != exercise.id:
+                    raise ReleaseError("term.release.fetch_left", where=where, cell=index, line=line.strip())
+                literal = _literal_hands(keys.variant_hands(exercise.id, token))
+            else:
+                literal = _literal_settlement(keys.settlement_variant(token, exercise.id))
+            first, *rest = literal.split("\n")
+            lines.append(f"{m.group('indent')}{m.group('name')} = {first}  {comment}")
+            lines.extend(rest)  # inside the brackets (and the CSV text): no indentation needed
+        cell["source"] = "\n".join(lines)
+    return out
+
+
+def term_metadata(public: dict[str, Any], exercise: Exercise, token: str, fingerprint: str,
+                  learner: str) -> dict[str, Any]:
+    """A term copy's metadata from a class copy's (:func:`..judge.checks.public_metadata`): every
+    choice's options in this learner's order, lettered a, b, c … (``"shuffle": false``: the copy
+    needs no seed to show them); a question whose key is per learner keeps only the checks the
+    kernel can run without the key (``type``, ``own-work``): her keys need the secret; and the
+    term mark (``term``: version, learner, the secret's fingerprint)."""
+    out = copy.deepcopy(public)
+    for q in out.get("questions", []):
+        question = exercise.question(str(q.get("id")))
+        if question.needs_learner:
+            q["public"] = [c for c in q.get("public", [])
+                           if (c if isinstance(c, str) else c.get("check")) in ("type", "own-work")]
+        if question.kind == "choice" and question.shuffle and isinstance(q.get("options"), dict):
+            order = question.option_order(token)
+            q["options"] = {chr(ord("a") + i): q["options"][key] for i, key in enumerate(order)}
+            q["shuffle"] = False
+    out["term"] = {"version": TERM_COPY_VERSION, "learner": learner, "fingerprint": fingerprint}
+    return out
+
+
+def term_copy(nb: dict[str, Any], where: str, secret: TermSecret, learner: str,
+              lang: str = "zh") -> dict[str, Any]:
+    """One learner's term copy of a source edition: her data written in, ``LEARNER_ID`` preset,
+    solutions and hidden checks removed, no check that needs her key (see :func:`term_metadata`)."""
+    exercise = Exercise.from_metadata(nb.get("metadata", {}).get("baccarat_kit"), where)
+    token = secret.token(exercise.id, learner)
+    out = release_notebook(term_source(nb, where, token, lang), where, "class", lang)
+    preset = f"LEARNER_ID = {json.dumps(learner)}  {message('term.release.id_comment', lang)}"
+    for cell in out["cells"]:
+        if cell.get("id") == "edition-note":
+            cell["source"] = message("term.release.note", lang)
+        elif cell.get("cell_type") == "code":
+            cell["source"] = _EMPTY_ID.sub(lambda _m: preset, cell["source"])
+    out["metadata"]["baccarat_kit"] = term_metadata(out["metadata"]["baccarat_kit"], exercise, token,
+                                                    secret.fingerprint, learner)
+    return out
+
+
+def prove_term(nb: dict[str, Any], where: str, secret: TermSecret, learner: str, lang: str = "zh") -> None:
+    """The model solution, run on this learner's term copy data (with the copy's option letters),
+    earns full marks against the grader's keys for her token (:func:`..judge.selfcheck.prove`)."""
+    exercise = Exercise.from_metadata(nb.get("metadata", {}).get("baccarat_kit"), where)
+    token = secret.token(exercise.id, learner)
+    public = term_metadata(public_metadata(nb["metadata"]["baccarat_kit"]), exercise, token,
+                           secret.fingerprint, learner)
+    selfcheck.prove(term_source(nb, where, token, lang), where, [learner], key_ids={learner: token}, public=public)
 
 
 # --------------------------------------------------------------------------- editions

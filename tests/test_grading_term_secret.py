@@ -1,0 +1,330 @@
+"""A class released from a term secret (issue 20): one copy per learner with her questions written
+in as data, keys the shipped code cannot compute, and a grader that keys every file by its owner.
+
+The term runs as the docs show it: ``secret new`` → ``release --class-list --secret-file`` → the
+learners' homes → ``collect`` → ``grade --secret-file`` (→ ``--update``). Model-solved term copies
+are the sources with the learner's data put in exactly as release puts it (:func:`term_source`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import stat
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import baccarat_kit as bk
+from baccarat_kit.cli import main
+from baccarat_kit.grading.term import release as rel
+from baccarat_kit.grading.term.collect import collect
+from baccarat_kit.grading.term.secret import TermSecret, read_secret
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCE = ROOT / "exercises" / "source"
+LEARNERS = ("alice", "bob", "carol")
+PER_LEARNER = ("04-whole-coups", "05-settlement", "06-misconceptions")
+
+
+def _source(exercise: str) -> dict[str, Any]:
+    return json.loads((SOURCE / f"{exercise}.ipynb").read_text(encoding="utf-8"))
+
+
+def _code(nb: dict[str, Any]) -> list[str]:
+    return [c["source"] if isinstance(c["source"], str) else "".join(c["source"])
+            for c in nb["cells"] if c["cell_type"] == "code"]
+
+
+@pytest.fixture
+def term(tmp_path: Path) -> dict[str, Path]:
+    key = tmp_path / "term.key"
+    assert main(["--lang", "en", "secret", "new", str(key)]) == 0
+    roster = tmp_path / "class.csv"
+    roster.write_text("learner,deadline,name\n" + "".join(f"{n},,{n.title()}\n" for n in LEARNERS), encoding="utf-8")
+    return {"key": key, "roster": roster, "dir": tmp_path}
+
+
+def solved_copy(exercise: str, secret: TermSecret, learner: str) -> str:
+    """The model solution, on this learner's term copy (her data, her mark, her option letters)."""
+    nb = _source(exercise)
+    token = secret.token(exercise, learner)
+    ex = rel.Exercise.from_metadata(nb["metadata"]["baccarat_kit"], exercise)
+    out = rel.term_source(nb, exercise, token)
+    out["metadata"]["baccarat_kit"] = rel.term_metadata(rel.public_metadata(nb["metadata"]["baccarat_kit"]), ex,
+                                                        token, secret.fingerprint, learner)
+    for cell in out["cells"]:
+        if cell["cell_type"] == "code":
+            cell["source"] = re.sub(r"^LEARNER_ID = .*$", f"LEARNER_ID = {learner!r}", cell["source"], flags=re.M)
+    return json.dumps(out, ensure_ascii=False)
+
+
+def _grade(args: list[str]) -> dict[str, Any]:
+    out = Path(args[args.index("--out") + 1])
+    code = main(["--lang", "en", "grade", *args, "--no-progress", "--timeout", "20", "--notebook-timeout", "60", "--jobs", "2"])
+    assert code in (0, 1)
+    return json.loads((out / "results.json").read_text(encoding="utf-8"))
+
+
+def _rows(doc: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
+    return {(r["learner"], r["exercise"]): r for r in doc["submissions"]}
+
+
+# ---------------------------------------------------------------- the secret file
+def test_secret_new_is_0600_and_never_overwrites(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    key = tmp_path / "term.key"
+    assert main(["--lang", "en", "secret", "new", str(key)]) == 0
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600
+    before = key.read_bytes()
+    assert re.fullmatch(rb"[0-9a-f]{64}\n", before)
+    assert read_secret(key).fingerprint in capsys.readouterr().out
+    assert main(["--lang", "en", "secret", "new", str(key)]) == 2
+    assert "never overwrites" in capsys.readouterr().err
+    assert key.read_bytes() == before
+    link = tmp_path / "link.key"
+    link.symlink_to(tmp_path / "elsewhere.key")
+    assert main(["--lang", "en", "secret", "new", str(link)]) == 2  # not through a link either
+    assert not (tmp_path / "elsewhere.key").exists()
+    key.chmod(0o644)
+    with pytest.raises(bk.BaccaratError, match="chmod 600"):
+        read_secret(key)
+
+
+# ---------------------------------------------------------------- release
+def test_release_writes_one_copy_per_learner_with_her_data_and_nothing_secret(term: dict[str, Path]) -> None:
+    out = term["dir"] / "handout"
+    assert main(["--lang", "en", "release", str(SOURCE), "--out", str(out), "--class-list", str(term["roster"]),
+                 "--secret-file", str(term["key"])]) == 0
+    secret_hex = term["key"].read_text().strip()
+    secret = read_secret(term["key"])
+    texts: dict[str, dict[str, str]] = {}
+    for learner in LEARNERS:
+        folder = out / learner / "exercises"
+        assert sorted(p.name for p in folder.glob("*.ipynb")) == sorted(p.name for p in SOURCE.glob("*.ipynb"))
+        for path in folder.glob("*.ipynb"):
+            text = path.read_text(encoding="utf-8")
+            texts.setdefault(path.stem, {})[learner] = text
+            assert secret_hex not in text and secret.token(path.stem, learner) not in text
+            nb = json.loads(text)
+            meta = nb["metadata"]["baccarat_kit"]
+            assert meta["term"] == {"version": 1, "learner": learner, "fingerprint": secret.fingerprint}
+            assert all("hidden" not in q for q in meta["questions"])
+            for q in meta["questions"]:
+                if q["key"]["fn"] in ("variant_coups", "settlement"):  # no public check needs her key
+                    assert {c if isinstance(c, str) else c["check"] for c in q["public"]} <= {"type", "own-work"}
+            code = "\n".join(_code(nb))
+            assert f'LEARNER_ID = "{learner}"' in code
+            assert "hands_for" not in code and "settlement_for" not in code
+    for exercise in PER_LEARNER:  # her questions differ from the others'
+        assert len(set(texts[exercise].values())) == len(LEARNERS)
+    hands = {lr: json.loads(texts["04-whole-coups"][lr])["cells"][2]["source"] for lr in LEARNERS}
+    assert len(set(hands.values())) == len(LEARNERS)
+
+
+def test_term_copies_run_without_the_per_learner_code(term: dict[str, Path], monkeypatch: pytest.MonkeyPatch,
+                                                      tmp_path: Path) -> None:
+    out = tmp_path / "handout"
+    rel.release(SOURCE, out, class_list=term["roster"], secret=read_secret(term["key"]))
+
+    def forbidden(*_: object, **__: object) -> None:
+        raise AssertionError("a term copy computed per-learner data in the kernel")
+
+    from baccarat_kit.grading.judge import keys
+
+    for name in ("hands_for", "settlement_for"):
+        monkeypatch.setattr(bk.grading, name, forbidden)
+    for name in ("variant_hands", "settlement_variant", "learner_seed"):
+        monkeypatch.setattr(keys, name, forbidden)
+    monkeypatch.chdir(out / "bob" / "exercises")
+    for exercise in PER_LEARNER:
+        nb = json.loads(Path(f"{exercise}.ipynb").read_text(encoding="utf-8"))
+        ns: dict[str, Any] = {"__name__": "__main__"}
+        for code in _code(nb):
+            exec(compile(code, exercise, "exec"), ns)  # check("qN") on "..." answers included
+        if exercise == "04-whole-coups":  # a filled answer: its form only, nothing about right or wrong
+            ns["player_totals"] = [0, 1, 2, 3, 4]
+            text = ns["check"]("q1", lang="en", namespace=ns).text
+            assert "format fine" in text and "✔" not in text and "✘" not in text
+        if exercise == "06-misconceptions":  # her options, in her order, from the copy alone
+            shown = ns["check"].options("q4", lang="en", namespace=ns).text
+            assert [line[1] for line in shown.splitlines()] == ["a", "b", "c"]
+
+
+def test_release_is_deterministic_per_secret(term: dict[str, Path], tmp_path: Path) -> None:
+    secret = read_secret(term["key"])
+    first = rel.release(SOURCE, tmp_path / "a", class_list=term["roster"], secret=secret)
+    second = rel.release(SOURCE, tmp_path / "b", class_list=term["roster"], secret=secret)
+    other = rel.release(SOURCE, tmp_path / "c", class_list=term["roster"], secret=TermSecret(bytes(32)))
+    assert [p.read_bytes() for p in first] == [p.read_bytes() for p in second]
+    by_name = {p.relative_to(tmp_path / "a"): p.read_bytes() for p in first}
+    for p in other:
+        rel_path = p.relative_to(tmp_path / "c")
+        if rel_path.stem in ("04-whole-coups", "05-settlement"):
+            assert p.read_bytes() != by_name[rel_path]
+
+
+def test_release_refuses_a_class_list_without_a_secret_and_bad_names(term: dict[str, Path], tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--lang", "en", "release", str(SOURCE), "--out", str(tmp_path / "x"), "--class-list", str(term["roster"])]) == 2
+    assert "--secret-file" in capsys.readouterr().err
+    bad = tmp_path / "bad.csv"
+    bad.write_text("learner\n../etc\n", encoding="utf-8")
+    assert main(["--lang", "en", "release", str(SOURCE), "--out", str(tmp_path / "y"), "--class-list", str(bad),
+                 "--secret-file", str(term["key"])]) == 2
+    assert "../etc" in capsys.readouterr().err
+    assert not (tmp_path / "y").exists() and not (tmp_path / "etc").exists()
+
+
+def test_the_english_edition_is_a_term_copy_too(term: dict[str, Path], tmp_path: Path) -> None:
+    written = rel.release(SOURCE, tmp_path / "en", lang="en", class_list=term["roster"],
+                          secret=read_secret(term["key"]))
+    nb = json.loads((tmp_path / "en" / "alice" / "exercises" / "05-settlement.ipynb").read_text(encoding="utf-8"))
+    assert len(written) == 6 * len(LEARNERS)
+    assert "your own question data" in _code(nb)[0] and "bk.Ledger.from_csv" in _code(nb)[0]
+
+
+# ---------------------------------------------------------------- grading a term
+def _homes(tmp_path: Path, files: dict[str, dict[str, str]]) -> Path:
+    home = tmp_path / "home"
+    for learner, notebooks in files.items():
+        folder = home / learner / "exercises"
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, text in notebooks.items():
+            (folder / f"{name}.ipynb").write_text(text, encoding="utf-8")
+    return home
+
+
+def test_a_term_grades_by_owner_and_refuses_without_its_secret(term: dict[str, Path], tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    secret = read_secret(term["key"])
+    home = _homes(tmp_path, {lr: {ex: solved_copy(ex, secret, lr) for ex in PER_LEARNER} for lr in LEARNERS})
+    done = collect(home, tmp_path / "collected", pattern="exercises/*.ipynb", name="week1")
+    batch = str(done.folder)
+
+    doc = _grade([batch, "--out", str(tmp_path / "graded"), "--secret-file", str(term["key"])])
+    assert doc["schema_version"] == 4
+    rows = _rows(doc)
+    assert len(rows) == len(LEARNERS) * len(PER_LEARNER)
+    for (learner, _exercise), row in rows.items():
+        assert row["status"] == "ok" and row["score"] == row["max_score"], row
+        assert row["keys"] == "term" and row["keyed_for"] == learner
+    assert main(["--lang", "en", "return", str(tmp_path / "graded"), "--to", str(home)]) == 0
+    for learner in LEARNERS:  # the feedback goes back into the folder it was collected from
+        assert sorted(p.name for p in (home / learner / "feedback").glob("*.html")) == [
+            f"{ex}.html" for ex in PER_LEARNER]
+
+    capsys.readouterr()
+    doc = _grade([batch, "--out", str(tmp_path / "no-secret")])
+    assert {r["status"] for r in doc["submissions"]} == {"needs_secret"}
+    assert all(r["score"] == 0 and "--secret-file" in r["reason"]["en"] for r in doc["submissions"])
+    assert "--secret-file" in capsys.readouterr().err
+
+    other = tmp_path / "other.key"
+    assert main(["--lang", "en", "secret", "new", str(other)]) == 0
+    doc = _grade([batch, "--out", str(tmp_path / "other"), "--secret-file", str(other)])
+    assert {r["status"] for r in doc["submissions"]} == {"other_secret"}
+    assert all("another term secret" in r["reason"]["en"] for r in doc["submissions"])
+
+    # mallory hands in alice's solved copies from her own folder: nothing per learner for her,
+    # and alice's rows stay as they were
+    stolen = {ex: solved_copy(ex, secret, "alice") for ex in ("04-whole-coups", "05-settlement")}
+    mallory = collect(_homes(tmp_path / "m", {"mallory": stolen}), tmp_path / "collected", pattern="exercises/*.ipynb",
+                      name="week1-mallory")
+    before = {k: v["score"] for k, v in _rows(json.loads((tmp_path / "graded" / "results.json").read_text())).items()}
+    doc = _grade([str(mallory.folder), "--out", str(tmp_path / "graded"), "--update", "--secret-file", str(term["key"])])
+    rows = _rows(doc)
+    for exercise in ("04-whole-coups", "05-settlement"):
+        row = rows[("mallory", exercise)]
+        assert row["status"] == "ok" and row["score"] == 0 and row["keyed_for"] == "mallory", row
+        assert rows[("alice", exercise)]["score"] == before[("alice", exercise)] == rows[("alice", exercise)]["max_score"]
+        assert "released for alice but handed in by mallory" in row["questions"]["q1"]["message"]["en"]
+    # the mark edited to name her, or removed: she is graded on her own questions, alice's answers miss
+    renamed = json.loads(stolen["05-settlement"])
+    renamed["metadata"]["baccarat_kit"]["term"]["learner"] = "mallory"
+    unmarked = json.loads(stolen["05-settlement"])
+    del unmarked["metadata"]["baccarat_kit"]["term"]
+    forged = {"05-settlement": json.dumps(renamed, ensure_ascii=False),
+              "05-settlement-unmarked": json.dumps(unmarked, ensure_ascii=False)}
+    again = collect(_homes(tmp_path / "m2", {"mallory": forged}), tmp_path / "collected",
+                    pattern="exercises/*.ipynb", name="week1-mallory-2")
+    doc = _grade([str(again.folder), "--out", str(tmp_path / "forged"), "--secret-file", str(term["key"])])
+    assert len(doc["submissions"]) == 2
+    for row in doc["submissions"]:
+        assert row["keyed_for"] == "mallory" and row["score"] <= 2 < row["max_score"], row
+    assert sum(any("no term mark" in w["en"] for w in row["warnings"]) for row in doc["submissions"]) == 1
+
+
+def test_a_copy_released_before_the_term_secret_still_grades(tmp_path: Path) -> None:
+    """No term mark and no --secret-file: the public learner id, as before, and the row says so."""
+    nb = _source("04-whole-coups")
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "code":
+            cell["source"] = re.sub(r"^LEARNER_ID = .*$", "LEARNER_ID = 's0042'", cell["source"], flags=re.M)
+    path = tmp_path / "subs" / "04-whole-coups.ipynb"
+    path.parent.mkdir()
+    path.write_text(json.dumps(nb, ensure_ascii=False), encoding="utf-8")
+    doc = _grade([str(path), "--out", str(tmp_path / "graded")])
+    [row] = doc["submissions"]
+    assert row["status"] == "ok" and row["score"] == row["max_score"] and row["keys"] == "public-id"
+    assert row["keyed_for"] is None
+
+
+def test_schema_3_gradebooks_are_upgraded_with_public_id_keys(tmp_path: Path) -> None:
+    from baccarat_kit.grading.term.gradebook import read_results
+
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps({"schema_version": 3, "submissions": [
+        {"file": "a.ipynb", "learner": "ann", "owner": "ann", "exercise": "04-whole-coups", "score": 8}]}))
+    doc = read_results(path)
+    assert doc["schema_version"] == 4 and doc["upgraded_from"] == 3
+    assert doc["submissions"][0]["keys"] == "public-id" and doc["submissions"][0]["learner"] == "ann"
+
+
+def test_dask_workers_get_the_owners_tokens_never_the_secret(term: dict[str, Path], tmp_path: Path) -> None:
+    """Through a TLS cluster of separate processes: term copies earn full marks, and what is sent
+    to a worker (the submission, its owner's tokens) holds neither the secret nor its hex."""
+    pytest.importorskip("distributed", reason="the [dask] extra is not installed")
+    import pickle
+    import sys
+
+    from distributed import Client
+
+    from baccarat_kit.grading import cluster
+    from baccarat_kit.grading.grade import Limits, grade_paths, load_exercises
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from dask_local import ProcessCluster
+
+    secret = read_secret(term["key"])
+    home = _homes(tmp_path, {"alice": {"04-whole-coups": solved_copy("04-whole-coups", secret, "alice")},
+                             "bob": {"05-settlement": solved_copy("05-settlement", secret, "bob")}})
+    done = collect(home, tmp_path / "collected", pattern="exercises/*.ipynb", name="w1")
+    exercises = load_exercises(SOURCE)
+    certs = tmp_path / "certs"
+    assert main(["--lang", "en", "dask-certs", str(certs)]) == 0
+    running = ProcessCluster(tmp_path / "cluster", certs, workers=1)
+    sent: list[bytes] = []
+    try:
+        with Client(running.address, security=cluster.security(certs), timeout="60s", set_as_default=False) as c:
+            c.wait_for_workers(1, timeout=120)
+            submit = cluster.DaskSubmit(c, exercises, Limits(20, 60))
+            real = c.submit
+
+            def recording(*args: Any, **kwargs: Any) -> Any:
+                sent.append(pickle.dumps(args))
+                return real(*args, **kwargs)
+
+            c.submit = recording  # type: ignore[method-assign]
+            try:
+                subs = grade_paths(sorted(done.files), exercises, Limits(20, 60), submit=submit, term=secret)
+            finally:
+                submit.close()
+    finally:
+        running.stop()
+    assert [(s.owner, s.status, s.score, s.keys) for s in subs] == [
+        ("alice", "ok", 8, "term"), ("bob", "ok", 10, "term")]
+    assert len(sent) == 2
+    for blob in sent:
+        assert secret.secret not in blob and secret.secret.hex().encode() not in blob
+    assert secret.token("04-whole-coups", "alice").encode() in sent[0] + sent[1]
