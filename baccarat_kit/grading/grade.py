@@ -168,7 +168,8 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
     """Grade one notebook file (see the module docstring). Never raises for a bad submission."""
     shown = display or str(path)
     names = [q.answer for ex in exercises.values() for q in ex.questions if q.kind == "function"]
-    value_names = [q.answer for ex in exercises.values() for q in ex.questions if q.kind != "function"]
+    value_names = {ex.id: ([q.answer for q in ex.questions if q.kind != "function"], ex.all_allowed_calls)
+                   for ex in exercises.values()}
     digest, size, read = read_submission(path, names, value_names)
 
     def broken(status: str, exercise: Exercise | None = None, **params: Any) -> Submission:
@@ -203,11 +204,11 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
         static[q.id] = (ok is True, str(detail))
         code[q.id] = text if isinstance(text, str) else ""
     for q in values:  # value and choice answers: the code that set them, read by the grader itself
-        ok, detail = (read.get("values", {}).get(q.answer) or [False, ""])[:2]
+        ok, detail = ((read.get("values", {}).get(exercise.id) or {}).get(q.answer) or [False, "?"])[:2]
         static[q.id] = (ok is True, str(detail))
     # Run 1: the whole notebook, then the value and choice answers.
     public = {"name": f"{exercise.id}.ipynb", "metadata": {"baccarat_kit": exercise.public}}
-    report, parsed = run_notebook(cells, values, limits, public)
+    report, parsed = run_notebook(cells, values, limits, public, exercise.all_allowed_calls)
     status = report.get("status")
     if status == "cell_timeout":
         return broken("cell_timeout", exercise, cell=report.get("cell"), seconds=limits.cell_timeout)
@@ -225,6 +226,10 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
         return broken("worker_failed", exercise, detail=str(report.get("detail", status))[:100])
     if parsed is None:
         return broken("no_answers", exercise)
+    for q in values:  # computed after the kit's absent code was called: not own work either
+        late = (report.get("late") or {}).get(q.answer)
+        if late and static.get(q.id, (False, ""))[0]:
+            static[q.id] = (False, str(late))
     learner = parsed.get("learner_id") or ""
     answers = dict(parsed["answers"])
     # Run 2: each function answer alone, from the code the grader itself read and vetted.

@@ -190,6 +190,16 @@ class Question:
         return out
 
 
+ALLOWED_CALL = re.compile(r"^(bk|check)(\.[A-Za-z][A-Za-z0-9_]*)*$")
+
+
+def _allowed_calls(value: Any, where: str) -> tuple[str, ...]:
+    """``metadata.baccarat_kit.allowed_calls``: dotted ``bk.…`` (or ``check.…``) paths."""
+    if not isinstance(value, list) or not all(isinstance(c, str) and ALLOWED_CALL.match(c) for c in value):
+        raise SpecError("grading.spec.allowed_calls", where=where, value=value)
+    return tuple(value)
+
+
 @dataclass(frozen=True)
 class Exercise:
     """An exercise: its id, title and questions (from a notebook's ``metadata.baccarat_kit``)."""
@@ -197,6 +207,11 @@ class Exercise:
     id: str
     title: dict[str, str]
     questions: tuple[Question, ...]
+    allowed_calls: tuple[str, ...] = ()
+    """The kit calls this exercise allows in an answer's code besides
+    :data:`.ownwork.BASE_CALLS` (``metadata.baccarat_kit.allowed_calls``; the data it hands out,
+    ``bk.grading.hands_for`` …): any other call into the kit makes a value or choice answer not
+    own work (issue 20)."""
     public: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     """The learner copy's metadata (:func:`public_metadata`, no hidden checks): what ``check()``
     reads beside a learner's notebook, handed to the sandbox so that it sees the same."""
@@ -214,7 +229,14 @@ class Exercise:
             raise SpecError("grading.spec.question_ids", where=where, value=", ".join(ids))
         title = meta.get("title", {})
         return cls(str(meta["exercise"]), {"zh": str(title.get("zh", "")), "en": str(title.get("en", ""))},
-                   questions, public_metadata(meta))
+                   questions, _allowed_calls(meta.get("allowed_calls", []), where), public_metadata(meta))
+
+    @property
+    def all_allowed_calls(self) -> tuple[str, ...]:
+        """Every kit call an answer's code may make: :data:`.ownwork.BASE_CALLS`, then this exercise's."""
+        from .ownwork import BASE_CALLS
+
+        return (*BASE_CALLS, *(c for c in self.allowed_calls if c not in BASE_CALLS))
 
     def question(self, qid: str) -> Question:
         for q in self.questions:
@@ -725,3 +747,15 @@ def _function_check(
     share = Fraction(len(indices) - len(wrong), len(indices)) if indices else Fraction(0)
     return _fail(kind, "grading.check.inputs_wrong", hidden, share, name=name, count=len(wrong),
                  total=len(indices), call=f"{name}({args})", got=_show(raw), want=_show(want))
+
+
+def allowed_calls_line(exercise: Exercise, lang: str) -> str:
+    """The line of an exercise's title cell that says which kit calls it allows (from its
+    ``allowed_calls``; a test keeps the two equal).
+
+    >>> ex = Exercise("x", {}, (), ("bk.grading.hands_for",))
+    >>> allowed_calls_line(ex, "en")[:60]
+    '**Kit calls allowed:** `bk.set_language`, `bk.grading.Checke'
+    """
+    sep = "、" if normalize_language(lang) == "zh" else ", "
+    return message("grading.notebook.allowed_calls", lang, calls=sep.join(f"`{c}`" for c in exercise.all_allowed_calls))
