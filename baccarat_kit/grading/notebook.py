@@ -81,6 +81,15 @@ class CheckReport:
         p.text(self.text)
 
 
+def _caller_namespace() -> dict[str, Any]:
+    """The globals of the notebook code that called the checker: the first frame out that is
+    not the kit's (while a submission is graded, the kit's guard frames sit in between)."""
+    frame = sys._getframe(2)
+    while frame.f_back is not None and str(frame.f_globals.get("__name__", "")).startswith("baccarat_kit"):
+        frame = frame.f_back
+    return frame.f_globals
+
+
 class Checker:
     """Instant feedback for one exercise; call it with a question id."""
 
@@ -122,7 +131,7 @@ class Checker:
             question = exercise.question(qid)
         except SpecError as err:
             return CheckReport(qid, err.message(lang), False)
-        ns = namespace if namespace is not None else sys._getframe(1).f_globals
+        ns = namespace if namespace is not None else _caller_namespace()
         collected = _extract.collect(ns, [question.extraction()])
         static = own_work_now(ns, question, exercise)
         if self.edition == SELF_STUDY:
@@ -155,7 +164,7 @@ class Checker:
         question = self._question(qid, lang)
         if isinstance(question, str):
             return CheckReport(qid, question, False)
-        ns = namespace if namespace is not None else sys._getframe(1).f_globals
+        ns = namespace if namespace is not None else _caller_namespace()
         learner = _extract.collect(ns, [])["learner_id"]
         if learner is None and self.edition == SELF_STUDY:
             learner = SELF_STUDY_ID
@@ -177,7 +186,7 @@ class Checker:
         question = self._question(qid, "en")
         if isinstance(question, str):
             raise SpecError("grading.notebook.unknown_question", value=qid, choices="?")
-        ns = namespace if namespace is not None else sys._getframe(1).f_globals
+        ns = namespace if namespace is not None else _caller_namespace()
         learner = _extract.collect(ns, [])["learner_id"] or (SELF_STUDY_ID if self.edition == SELF_STUDY else None)
         for letter, key in question.shown_options(learner).items():
             if _means(question.options[key], means):

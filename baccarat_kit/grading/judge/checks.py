@@ -42,6 +42,8 @@ SCALAR_TYPES = ("bool", "int", "str", "money", "winner", "choice")
 TYPES = (*SCALAR_TYPES, "list[bool]", "list[int]", "list[winner]", "list[money]")
 CHECKS = ("type", "equals", "items", "inputs", "all-inputs", "own-work")
 VARIANT_KEYS = frozenset({"variant_coups", "settlement"})
+NO_ASSIGNMENT = "(no assignment)"
+"""The own-work reading's detail for an answer no cell assigns (:func:`.ownwork.analyse_values`)."""
 _WINNERS = {
     "player": "player", "p": "player", "閒": "player", "閒家": "player", "閒勝": "player",
     "banker": "banker", "b": "banker", "莊": "banker", "莊家": "banker", "莊勝": "banker",
@@ -582,7 +584,15 @@ def grade_question(
     status = answer.get("status") if isinstance(answer, dict) else None
     shown = answer_text(answer)
     stop: CheckResult | None = None
-    if status == "missing" or status is None:
+    not_own = question.kind != "function" and static_ownwork is not None and not static_ownwork[0] and bool(
+        static_ownwork[1])
+    if not_own and static_ownwork is not None and static_ownwork[1] != NO_ASSIGNMENT:
+        # the code that set this answer calls the kit beyond the exercise's allowed calls, reaches
+        # the grader's keys or the exercise's metadata, or sets variables in ways the grader cannot
+        # read (issue 20, attack 10): nothing is earned, and this is said first (an answer left
+        # at ``...`` because the kit's absent code refused is still this)
+        stop = _fail("answer", "grading.check.value_not_own", False, name=name, detail=static_ownwork[1])
+    elif status == "missing" or status is None:
         stop = _fail("answer", "grading.check.missing", False, name=name)
     elif status == "bad-type" and answer.get("type") == "ellipsis":
         stop = _fail("answer", "grading.check.unanswered", False, name=name)
@@ -599,9 +609,7 @@ def grade_question(
         stop = _fail("answer", "grading.check.missing", False, name=name)
     elif question.needs_learner and not learner_id:
         stop = _fail("answer", "grading.check.no_learner", False, name=name)
-    elif question.kind != "function" and static_ownwork is not None and not static_ownwork[0] and static_ownwork[1]:
-        # the code that set this answer reaches the grader's keys, the exercise's metadata, or sets
-        # variables in ways the grader cannot read (issue 20, attack 10): nothing is earned
+    elif not_own and static_ownwork is not None:  # a value no assignment of the notebook gave
         stop = _fail("answer", "grading.check.value_not_own", False, name=name, detail=static_ownwork[1])
     if stop is not None:
         return QuestionResult(question.id, question.points, 0, (stop,), question.text, shown)
