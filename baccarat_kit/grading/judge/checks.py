@@ -586,11 +586,12 @@ def grade_question(
     stop: CheckResult | None = None
     not_own = question.kind != "function" and static_ownwork is not None and not static_ownwork[0] and bool(
         static_ownwork[1])
-    if not_own and static_ownwork is not None and static_ownwork[1] != NO_ASSIGNMENT:
+    if not_own and static_ownwork is not None and status not in ("missing", None) and (
+            static_ownwork[1] != NO_ASSIGNMENT):
         # the code that set this answer calls the kit beyond the exercise's allowed calls, reaches
         # the grader's keys or the exercise's metadata, or sets variables in ways the grader cannot
         # read (issue 20, attack 10): nothing is earned, and this is said first (an answer left
-        # at ``...`` because the kit's absent code refused is still this)
+        # at ``...`` because the kit's absent code refused its call is still this)
         stop = _fail("answer", "grading.check.value_not_own", False, name=name, detail=static_ownwork[1])
     elif status == "missing" or status is None:
         stop = _fail("answer", "grading.check.missing", False, name=name)
@@ -609,7 +610,7 @@ def grade_question(
         stop = _fail("answer", "grading.check.missing", False, name=name)
     elif question.needs_learner and not learner_id:
         stop = _fail("answer", "grading.check.no_learner", False, name=name)
-    elif not_own and static_ownwork is not None:  # a value no assignment of the notebook gave
+    elif not_own and static_ownwork is not None:  # e.g. a value no assignment of the notebook gave
         stop = _fail("answer", "grading.check.value_not_own", False, name=name, detail=static_ownwork[1])
     if stop is not None:
         return QuestionResult(question.id, question.points, 0, (stop,), question.text, shown)

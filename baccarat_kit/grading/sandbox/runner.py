@@ -175,7 +175,7 @@ def main() -> int:
     from .bwrap import set_limits
     from .landlock import confine
 
-    reset_shell, capture_class = _extract.reset_shell, _Capture  # bound before learner code runs
+    reset_shell, capture_class, dumps = _extract.reset_shell, _Capture, json.dumps  # bound before learner code runs
     extraction = str(job.pop("extraction"))
     os.makedirs(os.environ.get("IPYTHONDIR", os.path.join(os.getcwd(), ".ipython")), exist_ok=True)
     config = Config()
@@ -220,7 +220,10 @@ def main() -> int:
         send(f"done {index} {'ok' if result.success else 'error'}")
     late = {name: [first_trip[1], first_trip[0]] for name, cell in changed.items()
             if first_trip is not None and cell >= first_trip[0]}
-    send("trips " + json.dumps({"late": late, "count": len(hits)}))
+    try:
+        send("trips " + dumps({"late": late, "count": len(hits)}))
+    except Exception:  # learner code may have broken anything; the static reading still judges
+        pass
     send("cells")
     reset_shell()  # type: ignore[no-untyped-call]
     capture = capture_class()
