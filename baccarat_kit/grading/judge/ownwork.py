@@ -1,7 +1,8 @@
-"""Static check that a function answer is the learner's own work (read in the grader's process).
+"""Static check that an answer is the learner's own work (read in the grader's reader process).
 
-The grader reads the submission's code cells itself (not what the kernel reports) and follows
-the answer function and every notebook-level name it uses. The answer earns nothing if that
+Value and choice answers: :func:`analyse_values` (the kit only on the exercise's
+``allowed_calls``, see its docstring). Function answers: the grader reads the submission's
+code cells itself (not what the kernel reports) and follows the answer function and every notebook-level name it uses. The answer earns nothing if that
 code reaches the kit (``bk``, ``baccarat_kit``, an attribute named like one of the kit's rule
 functions or tables) or something that can reach anything indirectly (``getattr``, ``exec``,
 ``__import__``, ``globals``, ``importlib``, ``sys``, private and dunder attributes, also in
@@ -435,6 +436,16 @@ def analyse_values(cells: Iterable[str], names: Iterable[str], allowed: Iterable
             del aliases[alias]
     writer = _writer(sources, modules)
     out: dict[str, tuple[bool, str]] = {}
+    memo: dict[int, tuple[str | None, list[str]]] = {}  # each statement read once for all answers
+
+    def read(node: ast.AST) -> tuple[str | None, list[str]]:
+        if id(node) not in memo:
+            local = _locals(node)
+            used = [sub.id for sub in ast.walk(node) if isinstance(sub, ast.Name) and sub.id not in local
+                    and sub.id not in aliases]
+            memo[id(node)] = (_value_reaches(node, local, aliases, allowed_set, bound), used)
+        return memo[id(node)]
+
     for name in names:
         if writer is not None:
             out[name] = (False, writer)
@@ -452,11 +463,9 @@ def analyse_values(cells: Iterable[str], names: Iterable[str], allowed: Iterable
             if id(node) in seen:
                 continue
             seen.add(id(node))
-            local = _locals(node)
-            found = _value_reaches(node, local, aliases, allowed_set, bound)
-            for sub in ast.walk(node):
-                if isinstance(sub, ast.Name) and sub.id not in local and sub.id not in aliases:
-                    more = bound.get(sub.id, [])
-                    todo.extend(b for b in (more[-1:] if latest else more) if id(b) not in seen)
+            found, used = read(node)
+            for used_name in used:
+                more = bound.get(used_name, [])
+                todo.extend(b for b in (more[-1:] if latest else more) if id(b) not in seen)
         out[name] = (found is None, found or "")
     return out

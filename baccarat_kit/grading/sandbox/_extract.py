@@ -35,7 +35,10 @@ ABSENT_MODULES = (
     "baccarat_kit.grading.judge.checks",
 )
 """Modules whose every function is absent (a tripwire) while a submission's cells run in the
-grader's sandbox: the engine's decision code, settlement and the grader's key code (issue 20)."""
+grader's sandbox: the engine's decision code, settlement and the grader's key code (issue 20).
+The runner imports the first six before the cells; ``odds`` and ``simulation`` (0.1 s to import)
+are made absent only if something imported them already (the static reading refuses them anyway)."""
+EAGER_ABSENT = ABSENT_MODULES[:3] + ABSENT_MODULES[4:5] + ABSENT_MODULES[6:]
 ABSENT_METHODS = (
     ("baccarat_kit.shoe", "Shoe", ("deal", "rounds")),
     ("baccarat_kit.cards", "Card", ("value",)),

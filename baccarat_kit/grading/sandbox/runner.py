@@ -198,7 +198,7 @@ def main() -> int:
         return 4
     import importlib
 
-    for module in _extract.ABSENT_MODULES:  # imported now, then made absent (issue 20)
+    for module in _extract.EAGER_ABSENT:  # imported now, then made absent (issue 20)
         importlib.import_module(module)
     hits = _extract.install_absence(sys.modules, list(job.get("allowed_calls", [])))  # type: ignore[no-untyped-call]
     watched = [str(n) for n in job.get("watch", [])]
