@@ -262,3 +262,12 @@ def test_a_solver_cell_on_an_untouched_copy_earns_nothing(batch: dict[str, Any],
         assert result["score"] == 0
         assert "your own code" in result["message"]["en"], (q.id, result["message"]["en"])
     assert any("your own code" in page for page in batch["pages"].values())
+
+
+def test_a_copy_released_before_allowed_calls_keeps_its_data_calls() -> None:
+    meta = dict(load(ROOT / "exercises" / "source" / "04-whole-coups.ipynb")["metadata"]["baccarat_kit"])
+    del meta["allowed_calls"]
+    ex = Exercise.from_metadata(meta, "old copy")
+    assert "bk.grading.hands_for" in ex.all_allowed_calls and "bk.play" not in ex.all_allowed_calls
+    cells = [*SETUP, *HANDS, "player_totals = [len(h.split()) for h in hands]"]
+    assert analyse_values(cells, ["player_totals"], ex.all_allowed_calls) == {"player_totals": (True, "")}

@@ -192,6 +192,9 @@ class Question:
         return out
 
 
+LEGACY_ALLOWED_CALLS = ("bk.grading.hands_for", "bk.grading.settlement_for")
+"""What a copy released before ``allowed_calls`` existed allows besides the base calls: the data
+calls (inputs, never answers), so that its ``check()`` does not refuse its own setup cell."""
 ALLOWED_CALL = re.compile(r"^(bk|check)(\.[A-Za-z][A-Za-z0-9_]*)*$")
 
 
@@ -231,7 +234,8 @@ class Exercise:
             raise SpecError("grading.spec.question_ids", where=where, value=", ".join(ids))
         title = meta.get("title", {})
         return cls(str(meta["exercise"]), {"zh": str(title.get("zh", "")), "en": str(title.get("en", ""))},
-                   questions, _allowed_calls(meta.get("allowed_calls", []), where), public_metadata(meta))
+                   questions, _allowed_calls(meta.get("allowed_calls", list(LEGACY_ALLOWED_CALLS)), where),
+                   public_metadata(meta))
 
     @property
     def all_allowed_calls(self) -> tuple[str, ...]:
