@@ -115,7 +115,8 @@ EXPECTED = {
     "delegate-match-pattern": ("ok", "q5", "uses .__globals__"),
     "delegate-formatter": ("ok", "q5", "uses .get_field"),
     "delegate-update-wrapper": ("ok", "q5", "uses .update_wrapper"),
-    "cheat-daemon": ("ok", "q1", "still `...`"),
+    # its cell imports ctypes (a way to set any variable): every value answer is refused, said first
+    "cheat-daemon": ("ok", "q1", "import ctypes, os, time"),
     "cheat-metadata": ("ok", "q1", "not the kind of answer"),
     "cheat-formula-id": ("ok", "q1", "still `...`"),
     "cheat-snoop": ("ok", "q4", "your own code"),  # its values come from os/open (issue 20)

@@ -103,8 +103,8 @@ def class_files(handout: Path) -> dict[str, dict[str, str]]:
             "05-settlement": notebook("05-settlement", "erin", {
                 "commission_winnings": 'v["commission_stake"] * 0.95',
                 "commission_amount": 'v["commission_stake"] * 0.05',
-                "super6_returned": "float(s3.returned)",
-                "tie_returned": "str(s4.returned)",
+                "super6_returned": "float(s6 + s6 / 2)",
+                "tie_returned": 'str(Decimal(v["tie_player_stake"]) + 9 * Decimal(v["tie_tie_stake"]))',
                 "wrong_line": "float(n)"}),
         },
         "frank": {"03-banker-rule": notebook("03-banker-rule", "frank")},

@@ -178,7 +178,8 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
     """
     shown = display or str(path)
     names = [q.answer for ex in exercises.values() for q in ex.questions if q.kind == "function"]
-    value_names = [q.answer for ex in exercises.values() for q in ex.questions if q.kind != "function"]
+    value_names = {ex.id: ([q.answer for q in ex.questions if q.kind != "function"], ex.all_allowed_calls)
+                   for ex in exercises.values()}
     digest, size, read = read_submission(path, names, value_names)
 
     def broken(status: str, exercise: Exercise | None = None, **params: Any) -> Submission:
@@ -224,7 +225,7 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
         static[q.id] = (ok is True, str(detail))
         code[q.id] = text if isinstance(text, str) else ""
     for q in values:  # value and choice answers: the code that set them, read by the grader itself
-        ok, detail = (read.get("values", {}).get(q.answer) or [False, ""])[:2]
+        ok, detail = ((read.get("values", {}).get(exercise.id) or {}).get(q.answer) or [False, "?"])[:2]
         static[q.id] = (ok is True, str(detail))
     # Run 1: the whole notebook, then the value and choice answers.
     shown_meta = exercise.public
@@ -233,7 +234,7 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
         # beside the notebook, what her own term copy says (her option letters; no token in it)
         shown_meta = term_metadata(exercise.public, exercise, key_id, term.fingerprint, term.learner)
     public = {"name": f"{exercise.id}.ipynb", "metadata": {"baccarat_kit": shown_meta}}
-    report, parsed = run_notebook(cells, values, limits, public)
+    report, parsed = run_notebook(cells, values, limits, public, exercise.all_allowed_calls)
     status = report.get("status")
     if status == "cell_timeout":
         return broken("cell_timeout", exercise, cell=report.get("cell"), seconds=limits.cell_timeout)
@@ -251,6 +252,10 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
         return broken("worker_failed", exercise, detail=str(report.get("detail", status))[:100])
     if parsed is None:
         return broken("no_answers", exercise)
+    for q in values:  # computed after the kit's absent code was called: not own work either
+        late = (report.get("late") or {}).get(q.answer)
+        if late and static.get(q.id, (False, ""))[0]:
+            static[q.id] = (False, str(late))
     learner = parsed.get("learner_id") or ""
     answers = dict(parsed["answers"])
     # Run 2: each function answer alone, from the code the grader itself read and vetted.
@@ -398,7 +403,7 @@ def file_keys(path: Path, term: TermSecret, exercises: Mapping[str, Exercise]) -
     entry = manifest_entry(path)
     owner = str(entry.get("owner") or "") if entry is not None else ""
     if not owner:
-        _digest, _size, read = read_submission(path, [], [])
+        _digest, _size, read = read_submission(path, [], {})
         mark = read.get("term") if read.get("status") == "ok" else None
         learner = mark.get("learner") if isinstance(mark, dict) else None
         owner = learner if isinstance(learner, str) and learner != "?" else ""

@@ -81,6 +81,15 @@ class CheckReport:
         p.text(self.text)
 
 
+def _caller_namespace() -> dict[str, Any]:
+    """The globals of the notebook code that called the checker: the first frame out that is
+    not the kit's (while a submission is graded, the kit's guard frames sit in between)."""
+    frame = sys._getframe(2)
+    while frame.f_back is not None and str(frame.f_globals.get("__name__", "")).startswith("baccarat_kit"):
+        frame = frame.f_back
+    return frame.f_globals
+
+
 class Checker:
     """Instant feedback for one exercise; call it with a question id."""
 
@@ -122,14 +131,9 @@ class Checker:
             question = exercise.question(qid)
         except SpecError as err:
             return CheckReport(qid, err.message(lang), False)
-        ns = namespace if namespace is not None else sys._getframe(1).f_globals
+        ns = namespace if namespace is not None else _caller_namespace()
         collected = _extract.collect(ns, [question.extraction()])
-        static = None
-        history = ns.get("In")  # IPython's cells so far: the grader's own-work check, at once
-        if question.kind != "function" and isinstance(history, list):
-            from .judge.ownwork import analyse_values
-
-            static = analyse_values([c for c in history if isinstance(c, str)], [question.answer])[question.answer]
+        static = own_work_now(ns, question, exercise)
         if self.edition == SELF_STUDY:
             result = grade_question(question, collected["answers"][question.id],
                                     collected["learner_id"] or SELF_STUDY_ID, hidden=True,
@@ -160,7 +164,7 @@ class Checker:
         question = self._question(qid, lang)
         if isinstance(question, str):
             return CheckReport(qid, question, False)
-        ns = namespace if namespace is not None else sys._getframe(1).f_globals
+        ns = namespace if namespace is not None else _caller_namespace()
         learner = _extract.collect(ns, [])["learner_id"]
         if learner is None and self.edition == SELF_STUDY:
             learner = SELF_STUDY_ID
@@ -171,16 +175,40 @@ class Checker:
         return CheckReport(qid, "\n".join(lines), True)
 
     def letter(self, qid: str, means: Any, namespace: dict[str, Any] | None = None) -> str:
-        """The letter (in this learner's order) of the option that means ``means``."""
+        """The letter (in this learner's order) of the option that means ``means`` (a plain value:
+        ``True``, ``"banker"``, ``"150"``; an object of another type is refused, so that no code of
+        the notebook runs inside this call)."""
+        try:
+            _extract.plain(means)  # type: ignore[no-untyped-call]
+        except _extract._Refused:
+            raise SpecError("grading.notebook.unknown_question", value=type(means).__name__,
+                            choices="True, False, str, int, Decimal") from None
         question = self._question(qid, "en")
         if isinstance(question, str):
             raise SpecError("grading.notebook.unknown_question", value=qid, choices="?")
-        ns = namespace if namespace is not None else sys._getframe(1).f_globals
+        ns = namespace if namespace is not None else _caller_namespace()
         learner = _extract.collect(ns, [])["learner_id"] or (SELF_STUDY_ID if self.edition == SELF_STUDY else None)
         for letter, key in question.shown_options(learner).items():
             if _means(question.options[key], means):
                 return letter
         raise SpecError("grading.notebook.unknown_question", value=means, choices=", ".join(question.options))
+
+
+def own_work_now(ns: dict[str, Any], question: Question, exercise: Exercise) -> tuple[bool, str] | None:
+    """The grader's static own-work reading of this answer, from the kernel's history (IPython's
+    ``In``: the cells run so far, in the order run; each name's last binding counts), in the class
+    and the self-study copy alike: ``check()`` says at once when an answer uses a kit call the
+    exercise does not allow. None outside IPython (no history to read)."""
+    from .judge import ownwork
+
+    history = ns.get("In")
+    if not isinstance(history, list):
+        return None
+    cells = [c for c in history if isinstance(c, str)]
+    if question.kind == "function":
+        ok, detail = ownwork.own_work(ownwork.latest_cells(cells, question.answer), question.answer)
+        return (ok, detail or "(no def in the cells run)") if not ok else (ok, "")
+    return ownwork.analyse_values(cells, [question.answer], exercise.all_allowed_calls, latest=True)[question.answer]
 
 
 def outcome_key(question: Question, result: QuestionResult) -> str:

@@ -42,6 +42,8 @@ SCALAR_TYPES = ("bool", "int", "str", "money", "winner", "choice")
 TYPES = (*SCALAR_TYPES, "list[bool]", "list[int]", "list[winner]", "list[money]")
 CHECKS = ("type", "equals", "items", "inputs", "all-inputs", "own-work")
 VARIANT_KEYS = frozenset({"variant_coups", "settlement"})
+NO_ASSIGNMENT = "(no assignment)"
+"""The own-work reading's detail for an answer no cell assigns (:func:`.ownwork.analyse_values`)."""
 _WINNERS = {
     "player": "player", "p": "player", "閒": "player", "閒家": "player", "閒勝": "player",
     "banker": "banker", "b": "banker", "莊": "banker", "莊家": "banker", "莊勝": "banker",
@@ -190,6 +192,19 @@ class Question:
         return out
 
 
+LEGACY_ALLOWED_CALLS = ("bk.grading.hands_for", "bk.grading.settlement_for")
+"""What a copy released before ``allowed_calls`` existed allows besides the base calls: the data
+calls (inputs, never answers), so that its ``check()`` does not refuse its own setup cell."""
+ALLOWED_CALL = re.compile(r"^(bk|check)(\.[A-Za-z][A-Za-z0-9_]*)*$")
+
+
+def _allowed_calls(value: Any, where: str) -> tuple[str, ...]:
+    """``metadata.baccarat_kit.allowed_calls``: dotted ``bk.…`` (or ``check.…``) paths."""
+    if not isinstance(value, list) or not all(isinstance(c, str) and ALLOWED_CALL.match(c) for c in value):
+        raise SpecError("grading.spec.allowed_calls", where=where, value=value)
+    return tuple(value)
+
+
 @dataclass(frozen=True)
 class Exercise:
     """An exercise: its id, title and questions (from a notebook's ``metadata.baccarat_kit``)."""
@@ -197,6 +212,11 @@ class Exercise:
     id: str
     title: dict[str, str]
     questions: tuple[Question, ...]
+    allowed_calls: tuple[str, ...] = ()
+    """The kit calls this exercise allows in an answer's code besides
+    :data:`.ownwork.BASE_CALLS` (``metadata.baccarat_kit.allowed_calls``; the data it hands out,
+    ``bk.grading.hands_for`` …): any other call into the kit makes a value or choice answer not
+    own work (issue 20)."""
     public: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     """The learner copy's metadata (:func:`public_metadata`, no hidden checks): what ``check()``
     reads beside a learner's notebook, handed to the sandbox so that it sees the same."""
@@ -214,7 +234,15 @@ class Exercise:
             raise SpecError("grading.spec.question_ids", where=where, value=", ".join(ids))
         title = meta.get("title", {})
         return cls(str(meta["exercise"]), {"zh": str(title.get("zh", "")), "en": str(title.get("en", ""))},
-                   questions, public_metadata(meta))
+                   questions, _allowed_calls(meta.get("allowed_calls", list(LEGACY_ALLOWED_CALLS)), where),
+                   public_metadata(meta))
+
+    @property
+    def all_allowed_calls(self) -> tuple[str, ...]:
+        """Every kit call an answer's code may make: :data:`.ownwork.BASE_CALLS`, then this exercise's."""
+        from .ownwork import BASE_CALLS
+
+        return (*BASE_CALLS, *(c for c in self.allowed_calls if c not in BASE_CALLS))
 
     def question(self, qid: str) -> Question:
         for q in self.questions:
@@ -560,7 +588,16 @@ def grade_question(
     status = answer.get("status") if isinstance(answer, dict) else None
     shown = answer_text(answer)
     stop: CheckResult | None = None
-    if status == "missing" or status is None:
+    not_own = question.kind != "function" and static_ownwork is not None and not static_ownwork[0] and bool(
+        static_ownwork[1])
+    if not_own and static_ownwork is not None and status not in ("missing", None) and (
+            static_ownwork[1] != NO_ASSIGNMENT):
+        # the code that set this answer calls the kit beyond the exercise's allowed calls, reaches
+        # the grader's keys or the exercise's metadata, or sets variables in ways the grader cannot
+        # read (issue 20, attack 10): nothing is earned, and this is said first (an answer left
+        # at ``...`` because the kit's absent code refused its call is still this)
+        stop = _fail("answer", "grading.check.value_not_own", False, name=name, detail=static_ownwork[1])
+    elif status == "missing" or status is None:
         stop = _fail("answer", "grading.check.missing", False, name=name)
     elif status == "bad-type" and answer.get("type") == "ellipsis":
         stop = _fail("answer", "grading.check.unanswered", False, name=name)
@@ -577,9 +614,7 @@ def grade_question(
         stop = _fail("answer", "grading.check.missing", False, name=name)
     elif question.needs_learner and not learner_id:
         stop = _fail("answer", "grading.check.no_learner", False, name=name)
-    elif question.kind != "function" and static_ownwork is not None and not static_ownwork[0] and static_ownwork[1]:
-        # the code that set this answer reaches the grader's keys, the exercise's metadata, or sets
-        # variables in ways the grader cannot read (issue 20, attack 10): nothing is earned
+    elif not_own and static_ownwork is not None:  # e.g. a value no assignment of the notebook gave
         stop = _fail("answer", "grading.check.value_not_own", False, name=name, detail=static_ownwork[1])
     if stop is not None:
         return QuestionResult(question.id, question.points, 0, (stop,), question.text, shown)
@@ -737,3 +772,15 @@ def _function_check(
     share = Fraction(len(indices) - len(wrong), len(indices)) if indices else Fraction(0)
     return _fail(kind, "grading.check.inputs_wrong", hidden, share, name=name, count=len(wrong),
                  total=len(indices), call=f"{name}({args})", got=_show(raw), want=_show(want))
+
+
+def allowed_calls_line(exercise: Exercise, lang: str) -> str:
+    """The line of an exercise's title cell that says which kit calls it allows (from its
+    ``allowed_calls``; a test keeps the two equal).
+
+    >>> ex = Exercise("x", {}, (), ("bk.grading.hands_for",))
+    >>> allowed_calls_line(ex, "en")[:60]
+    '**Kit calls allowed:** `bk.set_language`, `bk.grading.Checke'
+    """
+    sep = "、" if normalize_language(lang) == "zh" else ", "
+    return message("grading.notebook.allowed_calls", lang, calls=sep.join(f"`{c}`" for c in exercise.all_allowed_calls))

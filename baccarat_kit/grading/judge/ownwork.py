@@ -1,7 +1,8 @@
-"""Static check that a function answer is the learner's own work (read in the grader's process).
+"""Static check that an answer is the learner's own work (read in the grader's reader process).
 
-The grader reads the submission's code cells itself (not what the kernel reports) and follows
-the answer function and every notebook-level name it uses. The answer earns nothing if that
+Value and choice answers: :func:`analyse_values` (the kit only on the exercise's
+``allowed_calls``, see its docstring). Function answers: the grader reads the submission's
+code cells itself (not what the kernel reports) and follows the answer function and every notebook-level name it uses. The answer earns nothing if that
 code reaches the kit (``bk``, ``baccarat_kit``, an attribute named like one of the kit's rule
 functions or tables) or something that can reach anything indirectly (``getattr``, ``exec``,
 ``__import__``, ``globals``, ``importlib``, ``sys``, private and dunder attributes, also in
@@ -143,6 +144,27 @@ def _modules(cells: Iterable[str]) -> list[ast.Module]:
     return [m for m in (_parse(c) for c in cells) if m is not None]
 
 
+def latest_cells(cells: Iterable[str], name: str = "") -> list[str]:
+    """A kernel's history (``In``, in the order run) as the notebook it now is: a cell is kept
+    only when it binds a name no later cell binds again (a learner who tried ``f = bk.f`` and
+    then wrote her own ``def f`` is read on her ``def``).
+
+    >>> latest_cells(["f = bk.f", "x = 1", "def f(t):\\n    return t"])
+    ['x = 1', 'def f(t):\\n    return t']
+    """
+    kept: list[str] = []
+    later: set[str] = set()
+    for source in reversed([c for c in cells if isinstance(c, str)]):
+        module = _parse(source)
+        if module is None:
+            continue
+        names = {n for stmt in module.body for n in _bound_names(stmt)}
+        if names - later:
+            kept.append(source)
+        later |= names
+    return kept[::-1]
+
+
 def function_code(cells: Iterable[str], name: str) -> str | None:
     """The code the function ``name`` needs: its ``def`` and every notebook-level statement it
     reaches, in notebook order, as plain Python (no magics). None if it is not own work.
@@ -212,12 +234,19 @@ def _walk(modules: list[ast.Module], name: str) -> tuple[bool, str, list[ast.stm
 
 
 # ---------------------------------------------------------------- value and choice answers (issue 20, attack 10)
+BASE_CALLS = ("bk.set_language", "bk.grading.Checker", "check", "check.options", "check.letter")
+"""The kit calls every exercise allows (its ``metadata.baccarat_kit.allowed_calls`` adds the
+data it hands out: ``bk.grading.hands_for`` …). ``check`` stands for the notebook name bound to
+``bk.grading.Checker(…)``, whatever the learner called it."""
+
+CHECKER_PATH = "bk.grading.Checker"
+
 SOLVER_NAMES = frozenset({
     "keys", "judge", "expected", "KEYS", "checks", "selfcheck", "_extract", "correct_option", "grade_question",
     "mistaken_answers", "public_metadata", "Exercise", "Question", "from_metadata",
 })
 """Names (variables or attributes) of the grader's own key and judging code: an answer that
-reaches them earns nothing (the kit's engine calls an exercise allows are another matter)."""
+reaches them earns nothing."""
 
 NAMESPACE_WRITERS = frozenset({
     "globals", "locals", "vars", "exec", "eval", "compile", "get_ipython", "__import__", "importlib",
@@ -227,95 +256,216 @@ NAMESPACE_WRITERS = frozenset({
 """Names through which code can set a notebook variable without an assignment the grader can read
 (``globals()[name] = …``, ``exec(f"{name} = …")``, ``get_ipython().user_ns``, ``__main__``)."""
 
+WRITER_MODULES = frozenset({
+    "sys", "builtins", "importlib", "runpy", "code", "codeop", "inspect", "gc", "ctypes", "pdb", "bdb",
+    "pickle", "_pickle", "shelve", "copyreg", "marshal", "types", "__main__", "site", "pkgutil", "zipimport",
+    "IPython", "ipykernel", "traitlets", "threading", "_thread", "multiprocessing", "concurrent", "operator",
+})
+"""Standard modules through which imported or notebook code can reach a notebook's variables."""
+
+HARMLESS_MAGICS = frozenset({"time", "timeit", "matplotlib", "who", "whos", "pwd", "precision", "pprint",
+                             "capture", "ls", "cd", "history", "lsmagic", "magic", "xmode"})
+"""IPython magics that set no notebook variable (``%run``, ``%load_ext``, ``%store`` … can)."""
+
 METADATA_WORDS = ("ipynb", "metadata", "questions", "baccarat_kit")
 """String constants that mean an answer reads the exercise's own metadata (its keys' arguments)."""
 
 READERS = frozenset({"open", "json", "nbformat", "Path", "os", "io", "pathlib", "read_text", "loads", "load"})
 """What reads the notebook file (and with it the public metadata of its questions)."""
 
+SHELL_CACHES = frozenset({"In", "Out", "_oh", "_ih", "_dh", "_ii", "_iii", "_i", "_", "__", "___"})
+"""IPython's input and output caches: ``case_a = _`` takes what an earlier cell's kit call showed."""
 
-def _reaches(node: ast.AST, local: set[str]) -> str | None:
-    for sub in ast.walk(node):
-        if isinstance(sub, ast.Import | ast.ImportFrom):
-            named = [sub.module or ""] if isinstance(sub, ast.ImportFrom) else [a.name for a in sub.names]
-            named += [a.name for a in sub.names] if isinstance(sub, ast.ImportFrom) else []
-            for m in named:
-                parts = set(m.split("."))
-                if parts & (SOLVER_NAMES | NAMESPACE_WRITERS | READERS) or m.startswith("baccarat_kit.grading."):
-                    return ast.unparse(sub)[:60]
-        elif isinstance(sub, ast.Name):
-            if sub.id in local:
-                continue
-            if sub.id in SOLVER_NAMES or sub.id in NAMESPACE_WRITERS or sub.id in READERS:
-                return sub.id
-        elif isinstance(sub, ast.Attribute):
-            if sub.attr in SOLVER_NAMES or sub.attr in NAMESPACE_WRITERS or sub.attr in READERS or (
-                    sub.attr.startswith("_")):
-                return f".{sub.attr}"
-        elif isinstance(sub, ast.Constant) and isinstance(sub.value, str) and any(
-                w in sub.value for w in METADATA_WORDS):
-            return repr(sub.value)[:40]
+
+def _stdlib() -> frozenset[str]:
+    import sys
+
+    return frozenset(getattr(sys, "stdlib_module_names", ())) | ALLOWED_MODULES
+
+
+def _module_names(stmt: ast.Import | ast.ImportFrom) -> list[str]:
+    if isinstance(stmt, ast.ImportFrom):
+        return ["." if stmt.level else stmt.module or ""]
+    return [a.name for a in stmt.names]
+
+
+def _kit_aliases(stmt: ast.Import | ast.ImportFrom) -> dict[str, str]:
+    """What an import binds to the kit, as ``bk.…`` paths (``from baccarat_kit import play`` → ``bk.play``)."""
+    out: dict[str, str] = {}
+    if isinstance(stmt, ast.Import):
+        for a in stmt.names:
+            if a.name.split(".")[0] == "baccarat_kit":
+                out[a.asname or "baccarat_kit"] = "bk" + (a.name[len("baccarat_kit"):] if a.asname else "")
+    elif not stmt.level and (stmt.module or "").split(".")[0] == "baccarat_kit":
+        base = "bk" + (stmt.module or "")[len("baccarat_kit"):]
+        for a in stmt.names:
+            out[a.asname or a.name] = f"{base}.{a.name}"
+    return out
+
+
+def _chain(node: ast.AST) -> tuple[str, list[str]] | None:
+    """``bk.grading.hands_for`` → ``("bk", ["grading", "hands_for"])``; None unless rooted at a name."""
+    attrs: list[str] = []
+    while isinstance(node, ast.Attribute):
+        attrs.append(node.attr)
+        node = node.value
+    return (node.id, attrs[::-1]) if isinstance(node, ast.Name) else None
+
+
+def _magic_writer(source: str) -> str | None:
+    for line in source.splitlines():
+        text = line.strip()
+        if text.startswith("%"):
+            name = text.lstrip("%").split(None, 1)[0] if text.lstrip("%") else ""
+            if name not in HARMLESS_MAGICS:
+                return f"%{name}"[:40]
     return None
 
 
-def analyse_values(cells: Iterable[str], names: Iterable[str]) -> dict[str, tuple[bool, str]]:
-    """For each value or choice answer ``name``: ``(True, "")`` if the notebook sets it with an
-    assignment the grader can read and the code it depends on (followed through every
-    notebook-level name it uses) reaches neither the grader's key code nor the exercise's
-    metadata; ``(False, what)`` if not; ``(False, "")`` if no cell assigns it.
-
-    Anywhere in the notebook, a way to set a variable without an assignment (``globals()``,
-    ``exec``, ``get_ipython()``, ``__main__`` …) makes every answer not own work: the grader could
-    not tell which code gave the value.
-
-    >>> cells = ["import baccarat_kit as bk", "x = bk.banker_draws(3, 8)", "from baccarat_kit.grading.judge import keys",
-    ...          "y = keys.expected({'fn': 'banker_draws', 'args': [3, 8]}, '')", "z = x"]
-    >>> analyse_values(cells, ["x", "y", "z", "w"])
-    {'x': (True, ''), 'y': (False, '.expected'), 'z': (True, ''), 'w': (False, '')}
-    >>> analyse_values(["for n in ['x']:\\n    globals()[n] = True"], ["x"])
-    {'x': (False, 'globals')}
-    """
-    modules = _modules(cells)
-    bound = _bindings(modules)
-    writer: str | None = None
+def _writer(sources: list[str], modules: list[ast.Module]) -> str | None:
+    """The first thing in the notebook that can set a variable without a readable assignment."""
+    for source in sources:
+        found = _magic_writer(source)
+        if found:
+            return found
+    stdlib = _stdlib()
     for module in modules:
         for stmt in module.body:
             for sub in ast.walk(stmt):
                 if isinstance(sub, ast.Name) and sub.id in NAMESPACE_WRITERS:
-                    writer = sub.id
-                elif isinstance(sub, ast.Attribute) and sub.attr in NAMESPACE_WRITERS:
-                    writer = f".{sub.attr}"
-                elif isinstance(sub, ast.Import | ast.ImportFrom):
-                    named = [sub.module or ""] if isinstance(sub, ast.ImportFrom) else [a.name for a in sub.names]
-                    if any(set(m.split(".")) & NAMESPACE_WRITERS for m in named):
-                        writer = ast.unparse(sub)[:60]
-                if writer:
-                    break
-            if writer:
-                break
-        if writer:
-            break
+                    return sub.id
+                if isinstance(sub, ast.Attribute) and sub.attr in NAMESPACE_WRITERS:
+                    return f".{sub.attr}"
+                if isinstance(sub, ast.Import | ast.ImportFrom):
+                    for m in _module_names(sub):
+                        root = m.split(".")[0]
+                        # a module of her own (written to disk, then imported) runs code the
+                        # grader does not read: it could set any answer
+                        if root != "baccarat_kit" and (root not in stdlib or root in WRITER_MODULES
+                                                       or set(m.split(".")) & NAMESPACE_WRITERS):
+                            return ast.unparse(sub)[:60]
+    return None
+
+
+def _value_reaches(node: ast.AST, local: set[str], aliases: dict[str, str], allowed: frozenset[str],
+                   bound: dict[str, list[ast.AST]]) -> str | None:
+    """What in ``node`` (an answer's code) reaches the kit beyond ``allowed``, the grader's keys or
+    the exercise's metadata; None when nothing does."""
+    inner = {id(sub.value) for sub in ast.walk(node) if isinstance(sub, ast.Attribute)}
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Import | ast.ImportFrom):
+            for m in _module_names(sub):
+                if m.split(".")[0] != "baccarat_kit" and m.split(".")[0] not in ALLOWED_MODULES:
+                    return ast.unparse(sub)[:60]
+            continue
+        if isinstance(sub, ast.Attribute):
+            if sub.attr in SOLVER_NAMES or sub.attr in NAMESPACE_WRITERS or sub.attr in READERS or (
+                    sub.attr in REACH_ATTRIBUTES or sub.attr.startswith("_")):
+                return f".{sub.attr}"
+        elif isinstance(sub, ast.Constant) and isinstance(sub.value, str) and any(
+                w in sub.value for w in METADATA_WORDS):
+            return repr(sub.value)[:40]
+        if id(sub) in inner or not isinstance(sub, ast.Attribute | ast.Name):
+            continue
+        chain = _chain(sub)
+        if chain is None:
+            continue
+        root, attrs = chain
+        if root in local:
+            continue
+        if root in aliases:
+            path = ".".join([aliases[root], *attrs])
+            if path not in allowed:
+                return path
+            continue
+        if root in SOLVER_NAMES or root in NAMESPACE_WRITERS or root in READERS or root in INDIRECT_NAMES:
+            return root
+        if root not in bound and (root in SHELL_CACHES or root.startswith("_")):
+            return root
+    return None
+
+
+def analyse_values(cells: Iterable[str], names: Iterable[str], allowed: Iterable[str] | None = None,
+                   latest: bool = False) -> dict[str, tuple[bool, str]]:
+    """For each value or choice answer ``name``: ``(True, "")`` when the notebook sets it with an
+    assignment the grader can read and the code it depends on (followed through every
+    notebook-level name it uses) calls the kit only on ``allowed`` paths (:data:`BASE_CALLS` and
+    the exercise's ``allowed_calls``; an allowed call is not followed into) and reaches neither
+    the grader's key code nor the exercise's metadata; ``(False, what)`` otherwise, ``what``
+    naming the call (``bk.banker_draws``) or the construct.
+
+    Anywhere in the notebook, a way to set a variable without an assignment (``globals()``,
+    ``exec``, ``get_ipython()``, ``__main__``, ``%run``, a module of her own) makes every answer
+    not own work: the grader could not tell which code gave the value. ``latest``: ``cells`` is a
+    kernel's history (``In``), in the order run; only each name's last binding counts.
+
+    >>> cells = ["import baccarat_kit as bk", "x = bk.banker_draws(3, 8)", "check = bk.grading.Checker('03')",
+    ...          "y = check.letter('q1', True)", "z = x", "t = 7 + 8"]
+    >>> analyse_values(cells, ["x", "y", "z", "t", "w"])
+    {'x': (False, 'bk.banker_draws'), 'y': (True, ''), 'z': (False, 'bk.banker_draws'), 't': (True, ''), 'w': (False, '(no assignment)')}
+    >>> analyse_values(["for n in ['x']:\\n    globals()[n] = True"], ["x"])
+    {'x': (False, 'globals')}
+    """
+    sources = [c for c in cells if isinstance(c, str)]
+    modules = _modules(sources)
+    allowed_set = frozenset(BASE_CALLS) | frozenset(allowed or ())
+    bound = _bindings(modules)
+    for module in modules:  # ``global x`` in a function: calling it binds x
+        for stmt in module.body:
+            if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+                for sub in ast.walk(stmt):
+                    if isinstance(sub, ast.Global):
+                        for gname in sub.names:
+                            bound.setdefault(gname, []).append(stmt)
+    aliases: dict[str, str] = {}
+    for module in modules:
+        for stmt in module.body:
+            for sub in ast.walk(stmt):
+                if isinstance(sub, ast.Import | ast.ImportFrom):
+                    aliases.update(_kit_aliases(sub))
+    for module in modules:  # check = bk.grading.Checker(…): its calls are ``check(…)``, ``check.letter(…)``
+        for stmt in module.body:
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                    and isinstance(stmt.value, ast.Call):
+                chain = _chain(stmt.value.func)
+                if chain and chain[0] in aliases and ".".join([aliases[chain[0]], *chain[1]]) == CHECKER_PATH:
+                    aliases[stmt.targets[0].id] = "check"
+    for alias, path in list(aliases.items()):  # a name bound to anything else as well is not a checker
+        if path == "check" and any(not (isinstance(b, ast.Assign) and isinstance(b.value, ast.Call))
+                                   for b in bound.get(alias, [])):
+            del aliases[alias]
+    writer = _writer(sources, modules)
     out: dict[str, tuple[bool, str]] = {}
+    memo: dict[int, tuple[str | None, list[str]]] = {}  # each statement read once for all answers
+
+    def read(node: ast.AST) -> tuple[str | None, list[str]]:
+        if id(node) not in memo:
+            local = _locals(node)
+            used = [sub.id for sub in ast.walk(node) if isinstance(sub, ast.Name) and sub.id not in local
+                    and sub.id not in aliases]
+            memo[id(node)] = (_value_reaches(node, local, aliases, allowed_set, bound), used)
+        return memo[id(node)]
+
     for name in names:
         if writer is not None:
             out[name] = (False, writer)
             continue
         defs = bound.get(name, [])
         if not defs:
-            out[name] = (False, "")
+            out[name] = (False, "(no assignment)")
             continue
         seen: set[int] = set()
-        todo: list[ast.AST] = list(defs)  # every assignment of it: any may be the one that ran last
+        # every assignment of it (any may be the one that ran last); in a kernel's history the last
+        todo: list[ast.AST] = [defs[-1]] if latest else list(defs)
         found: str | None = None
         while todo and found is None:
             node = todo.pop()
             if id(node) in seen:
                 continue
             seen.add(id(node))
-            local = _locals(node)
-            found = _reaches(node, local)
-            for sub in ast.walk(node):
-                if isinstance(sub, ast.Name) and sub.id not in local:
-                    todo.extend(b for b in bound.get(sub.id, []) if id(b) not in seen)
+            found, used = read(node)
+            for used_name in used:
+                more = bound.get(used_name, [])
+                todo.extend(b for b in (more[-1:] if latest else more) if id(b) not in seen)
         out[name] = (found is None, found or "")
     return out

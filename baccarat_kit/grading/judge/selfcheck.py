@@ -6,8 +6,9 @@ valid, so nothing noticed, and the model solution scored 10/11). The model solut
 in the instructor's own process (it is the instructor's code, not a learner's): every code cell
 of the source, in order, with ``LEARNER_ID`` set to the learner asked about; its answers are
 collected exactly as in a learner's kernel (:func:`..sandbox._extract.collect`) and graded with
-every check, hidden ones included (:func:`.checks.grade_question`), function answers with the
-own-work check too. Anything short of full marks is a :class:`KeyDisagreement` naming the
+every check, hidden ones included (:func:`.checks.grade_question`), with the static own-work
+check too (function answers, and value and choice answers with the exercise's ``allowed_calls``:
+a model solution that asks the engine, ``case_a = bk.banker_draws(3, 8)``, is refused). Anything short of full marks is a :class:`KeyDisagreement` naming the
 exercise, the question and what the check said, in one language.
 
 The same function drives the sampled test in ``make test`` and ``benchmarks/check_ids.py``
@@ -74,6 +75,9 @@ def model_results(nb: dict[str, Any], learner_id: str, where: str = "?",
         collected = _extract.collect(ns, [q.extraction() for q in exercise.questions])  # type: ignore[no-untyped-call]
     names = [q.answer for q in exercise.questions if q.kind == "function"]
     static = {k: (bool(v[0]), str(v[1])) for k, v in ownwork.analyse(cells, names).items()} if names else {}
+    # value and choice answers: the model solution, too, works them out with only the allowed kit calls
+    static.update(ownwork.analyse_values(cells, [q.answer for q in exercise.questions if q.kind != "function"],
+                                         exercise.all_allowed_calls))
     keyed = key_id if key_id is not None else learner_id
     return [grade_question(q, collected["answers"].get(q.id, {"status": "missing"}), keyed, hidden=True,
                            static_ownwork=static.get(q.answer))

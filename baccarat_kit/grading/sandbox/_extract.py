@@ -29,6 +29,25 @@ RULE_FUNCTIONS = (
 """The kit's functions replaced by tripwires while a learner's function is called."""
 
 
+ABSENT_MODULES = (
+    "baccarat_kit.rules", "baccarat_kit.coup", "baccarat_kit.settlement", "baccarat_kit.odds",
+    "baccarat_kit.misconceptions", "baccarat_kit.simulation", "baccarat_kit.grading.judge.keys",
+    "baccarat_kit.grading.judge.checks",
+)
+"""Modules whose every function is absent (a tripwire) while a submission's cells run in the
+grader's sandbox: the engine's decision code, settlement and the grader's key code (issue 20).
+The runner imports the first six before the cells; ``odds`` and ``simulation`` (0.1 s to import)
+are made absent only if something imported them already (the static reading refuses them anyway)."""
+EAGER_ABSENT = ABSENT_MODULES[:3] + ABSENT_MODULES[4:5] + ABSENT_MODULES[6:]
+ABSENT_METHODS = (
+    ("baccarat_kit.shoe", "Shoe", ("deal", "rounds")),
+    ("baccarat_kit.cards", "Card", ("value",)),
+    ("baccarat_kit.cards", "Rank", ("value_points",)),
+    ("baccarat_kit.ledger", "Ledger", ("record",)),
+)
+"""Methods (and properties) that deal or value cards: absent as well."""
+
+
 class _Refused(Exception):
     pass
 
@@ -137,6 +156,112 @@ def _install_tripwires(modules):
             inner[key] = value
 
     return hits, restore
+
+
+def _plain_argument(value, depth=0):
+    t = type(value)
+    if value is None or t in (bool, int, str, float):
+        return True
+    if depth < 4 and (t is list or t is tuple):
+        return all(_plain_argument(v, depth + 1) for v in value)
+    if depth < 4 and t is dict:
+        return all(type(k) is str and _plain_argument(v, depth + 1) for k, v in value.items())
+    import decimal
+
+    return t is decimal.Decimal
+
+
+def install_absence(modules, allowed):
+    """Make the kit's decision and key code absent while learner cells run (the grader's sandbox).
+
+    Every function of :data:`ABSENT_MODULES` and :data:`ABSENT_METHODS` is swapped (its code
+    object, so earlier references trip too) for one that records its name and raises; the
+    ``allowed`` calls (``bk.grading.hands_for``, ``check.letter`` …, resolved to the kit's
+    objects) may use them, while they run on plain arguments (a learner object as an argument
+    could run her code inside an allowed call). Returns the list of tripped names, in order.
+    """
+    import threading
+    import types
+
+    hits = []
+    table = []
+    depth = {}
+
+    def guard(index, args, kwargs):
+        fn, label, kind, cls = table[index]
+        me = threading.get_ident()
+        if kind == "allowed":
+            rest = args[1:] if cls is not None and args and type(args[0]) is cls else args
+            if all(_plain_argument(a) for a in rest) and all(_plain_argument(v) for v in kwargs.values()):
+                depth[me] = depth.get(me, 0) + 1
+                try:
+                    return fn(*args, **kwargs)
+                finally:
+                    depth[me] -= 1
+            return fn(*args, **kwargs)
+        if depth.get(me, 0) > 0:
+            return fn(*args, **kwargs)
+        hits.append(label)
+        raise RuntimeError(f"baccarat-kit grader: {label} is absent while a submission is graded")
+
+    swapped = set()
+
+    def swap(fn, label, kind, cls=None):
+        code = getattr(fn, "__code__", None)
+        if type(fn) is not types.FunctionType or code is None or code.co_freevars or id(fn) in swapped:
+            return
+        swapped.add(id(fn))
+        copy = types.FunctionType(code, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+        copy.__kwdefaults__ = fn.__kwdefaults__
+        table.append((copy, label, kind, cls))
+        fn.__globals__["_BK_GRADER_GUARD"] = guard
+        text = f"def _bk_absent(*args, **kwargs):\n    return _BK_GRADER_GUARD({len(table) - 1}, args, kwargs)\n"
+        holder = {}
+        exec(compile(text, code.co_filename, "exec"), fn.__globals__, holder)
+        fn.__code__ = holder["_bk_absent"].__code__.replace(co_name=code.co_name)
+        fn.__defaults__ = None
+        fn.__kwdefaults__ = None
+
+    def members(owner):
+        out = []
+        for name, member in list(vars(owner).items()):
+            if isinstance(member, property):
+                member = member.fget
+            elif isinstance(member, (staticmethod, classmethod)):
+                member = member.__func__
+            out.append((name, member))
+        return out
+
+    kit = modules.get("baccarat_kit")
+    for path in allowed:  # first: the allowed calls keep their own code behind the guard
+        parts = path.split(".")
+        obj = modules.get("baccarat_kit.grading") if parts[0] == "check" else kit
+        parts = ["Checker", *parts[1:]] if parts[0] == "check" else parts[1:]
+        if parts == ["Checker"] and path.startswith("check"):
+            parts = ["Checker", "__call__"]
+        cls = None
+        for part in parts:
+            cls = obj if isinstance(obj, type) else cls
+            obj = getattr(obj, part, None)
+        if isinstance(obj, type):
+            for _name, member in members(obj):
+                swap(member, f"{path}", "allowed", obj)
+        elif obj is not None:
+            swap(obj, path, "allowed", cls)
+    for module_name in ABSENT_MODULES:
+        module = modules.get(module_name)
+        for name, member in list(vars(module).items()) if module is not None else []:
+            if type(member) is types.FunctionType and member.__module__ == module_name:
+                swap(member, f"{module_name.replace('baccarat_kit', 'bk')}.{name}", "absent")
+            elif isinstance(member, type) and member.__module__ == module_name:
+                for mname, method in members(member):
+                    swap(method, f"{module_name.replace('baccarat_kit', 'bk')}.{name}.{mname}", "absent")
+    for module_name, class_name, names in ABSENT_METHODS:
+        owner = getattr(modules.get(module_name), class_name, None)
+        for name, member in members(owner) if owner is not None else []:
+            if name in names:
+                swap(member, f"bk.{class_name}.{name}", "absent")
+    return hits
 
 
 def _function_answer(fn, inputs, modules):

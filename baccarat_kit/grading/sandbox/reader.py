@@ -10,7 +10,7 @@ parse it itself: it pipes the file's bytes (read once, size checked first) into
   (a copy released with a term secret, :mod:`..term.secret`);
 * refuses more than :data:`MAX_CODE_BYTES` of code in all (an honest exercise has a few KB);
 * parses each cell once and runs the own-work check (:mod:`.ownwork`) for the value and choice
-  answers (``analyse_values``) and the function names
+  answers of each exercise, with the kit calls it allows (``analyse_values``), and the function names
   asked, with the code each function answer needs;
 * prints one line of JSON: ``{"status": "ok", "exercise": …, "cells": […], "functions": {…}}``
   or ``{"status": "not_json" | "not_notebook" | "too_much_code", "detail": …}``.
@@ -77,7 +77,7 @@ def term_mark(nb: dict[str, Any]) -> dict[str, str] | None:
     return out
 
 
-def read(data: bytes, names: list[str], ownwork: Any, values: list[str] | None = None) -> dict[str, Any]:
+def read(data: bytes, names: list[str], ownwork: Any, values: dict[str, Any] | None = None) -> dict[str, Any]:
     """The reader's answer for the bytes ``data`` (see the module docstring)."""
     try:
         nb = json.loads(data.decode("utf-8"))
@@ -98,13 +98,15 @@ def read(data: bytes, names: list[str], ownwork: Any, values: list[str] | None =
         functions = ownwork.analyse(cells, names)
     except RecursionError:
         functions = {name: (False, "code nested too deeply", None) for name in names}
-    try:
-        own_values = ownwork.analyse_values(cells, values or [])
-    except RecursionError:
-        own_values = {name: (False, "code nested too deeply") for name in values or []}
+    own_values: dict[str, Any] = {}
+    for exercise, asked in (values or {}).items():  # each exercise allows its own kit calls
+        try:
+            found = ownwork.analyse_values(cells, asked["names"], asked["allowed"])
+        except RecursionError:
+            found = {name: (False, "code nested too deeply") for name in asked["names"]}
+        own_values[exercise] = {k: list(v) for k, v in found.items()}
     return {"status": "ok", "exercise": claimed, "term": term, "cells": cells,
-            "functions": {k: list(v) for k, v in functions.items()},
-            "values": {k: list(v) for k, v in own_values.items()}}
+            "functions": {k: list(v) for k, v in functions.items()}, "values": own_values}
 
 
 def main() -> None:
@@ -116,7 +118,7 @@ def main() -> None:
     ownwork = types.ModuleType("ownwork")
     exec(compile(header["ownwork"], "ownwork.py", "exec"), ownwork.__dict__)
     data = sys.stdin.buffer.read(header["size"] + 1)
-    answer = read(data, header["names"], ownwork, header.get("values", []))
+    answer = read(data, header["names"], ownwork, header.get("values", {}))
     sys.stdout.write(json.dumps(answer) + "\n")
     sys.stdout.flush()
 

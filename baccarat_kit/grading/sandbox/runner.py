@@ -19,7 +19,10 @@ The grader starts ``python -I -m baccarat_kit.grading.sandbox.runner`` inside th
   ``start N`` and ``done N ok|error``; the grader keeps the clock (per cell and for the whole
   notebook) and ends the sandbox when a limit is over. After ``cells`` it resets IPython's hooks,
   runs the extraction code (sent with the job, before any learner code ran; it holds no secret)
-  and reports what it printed as ``answers "JSON string"``.
+  and reports what it printed as ``answers "JSON string"``. While the cells run, the kit's
+  decision and key code is absent (:func:`._extract.install_absence`: tripwires, except inside
+  the exercise's allowed calls); before ``cells`` it reports ``trips {"late": {answer: [call,
+  cell]}}``: the answers (re)bound in or after the first cell that tripped.
 
 What learner code can still do is write lines into its own pipe to the supervisor: claims about
 its own statuses (out of order they are refused: ``kernel_broken``) or values, which are its own
@@ -172,7 +175,7 @@ def main() -> int:
     from .bwrap import set_limits
     from .landlock import confine
 
-    reset_shell, capture_class = _extract.reset_shell, _Capture  # bound before learner code runs
+    reset_shell, capture_class, dumps = _extract.reset_shell, _Capture, json.dumps  # bound before learner code runs
     extraction = str(job.pop("extraction"))
     os.makedirs(os.environ.get("IPYTHONDIR", os.path.join(os.getcwd(), ".ipython")), exist_ok=True)
     config = Config()
@@ -193,11 +196,34 @@ def main() -> int:
     except OSError as err:  # fail closed: no learner code rather than unconfined code
         send(f"confine-failed {err}")
         return 4
+    import importlib
+
+    for module in _extract.EAGER_ABSENT:  # imported now, then made absent (issue 20)
+        importlib.import_module(module)
+    hits = _extract.install_absence(sys.modules, list(job.get("allowed_calls", [])))  # type: ignore[no-untyped-call]
+    watched = [str(n) for n in job.get("watch", [])]
+    unset = object()
+    last: dict[str, Any] = {n: unset for n in watched}
+    changed: dict[str, int] = {}
+    first_trip: tuple[int, str] | None = None
     send("ready")
     for index, code in enumerate(job["cells"], 1):
         send(f"start {index}")
         result = shell.run_cell(code, store_history=True)  # type: ignore[no-untyped-call]
+        if hits and first_trip is None:
+            first_trip = (index, str(hits[0])[:80])
+        for name in watched:  # the cell that last (re)bound each answer
+            now = shell.user_ns.get(name, unset)
+            if now is not last[name]:
+                last[name] = now
+                changed[name] = index
         send(f"done {index} {'ok' if result.success else 'error'}")
+    late = {name: [first_trip[1], first_trip[0]] for name, cell in changed.items()
+            if first_trip is not None and cell >= first_trip[0]}
+    try:
+        send("trips " + dumps({"late": late, "count": len(hits)}))
+    except Exception:  # learner code may have broken anything; the static reading still judges
+        pass
     send("cells")
     reset_shell()  # type: ignore[no-untyped-call]
     capture = capture_class()

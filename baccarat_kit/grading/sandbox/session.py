@@ -22,7 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -263,7 +263,8 @@ def _finish(proc: subprocess.Popen[bytes], box: _bwrap.Sandbox, workdir: str | N
 
 
 def _drive(proc: subprocess.Popen[bytes], cells: list[str], extraction: str, limits: Limits,
-           writable: list[str], public: dict[str, Any] | None = None, nonce: str = "") -> dict[str, Any]:
+           writable: list[str], public: dict[str, Any] | None = None, nonce: str = "",
+           allowed_calls: Sequence[str] = (), watch: Sequence[str] = ()) -> dict[str, Any]:
     """Talk to :mod:`.runner` (see there) and keep its clocks: the status of the run.
 
     Everything is sent at once, before any learner code runs, and the pipe is closed: the
@@ -272,7 +273,7 @@ def _drive(proc: subprocess.Popen[bytes], cells: list[str], extraction: str, lim
     job = {"cells": cells, "memory_mb": limits.memory_mb, "cpu_seconds": int(limits.notebook_timeout) + 10,
            "processes": PROCESSES if limits.sandbox == "bwrap" else 0, "file_mb": FILE_MB,
            "open_files": OPEN_FILES, "writable": writable, "notebook": public, "extraction": extraction,
-           "nonce": nonce}
+           "nonce": nonce, "allowed_calls": list(allowed_calls), "watch": list(watch)}
     sent = _send(proc, json.dumps(job))
     try:
         assert proc.stdin is not None
@@ -307,6 +308,15 @@ def _drive(proc: subprocess.Popen[bytes], cells: list[str], extraction: str, lim
     # The grader's own step gets a per-cell limit, beyond the notebook limit.
     deadline = time.monotonic() + limits.cell_timeout
     line = lines.next(deadline)
+    if line is not None and line.startswith("trips "):  # answers computed after the kit's code tripped
+        try:  # learner code can write this line too: it claims trips, never removes a static verdict
+            trips = json.loads(line[len("trips "):])
+        except (ValueError, RecursionError):
+            trips = None
+        late = trips.get("late") if isinstance(trips, dict) else None
+        report["late"] = {str(k)[:100]: f"{str(v[0])[:80]}, cell {v[1]}" for k, v in late.items()
+                          if isinstance(v, list) and len(v) == 2 and type(v[1]) is int} if isinstance(late, dict) else {}
+        line = lines.next(deadline)
     if line == "cells":
         line = lines.next(deadline)
     if line is None:
@@ -342,9 +352,11 @@ def _kill_group(proc: subprocess.Popen[Any]) -> None:
 
 
 
-def read_submission(path: Path, functions: Sequence[str], values: Sequence[str] = ()) -> tuple[str, int, dict[str, Any]]:
+def read_submission(path: Path, functions: Sequence[str],
+                    values: Mapping[str, tuple[Sequence[str], Sequence[str]]] | None = None) -> tuple[str, int, dict[str, Any]]:
     """sha256, size and the reader's answer (:mod:`.reader`) for ``path``: the size is checked
-    before the file is read, the file is read once, and parsed once in a memory-limited process."""
+    before the file is read, the file is read once, and parsed once in a memory-limited process.
+    ``values``: per exercise id, its value and choice answer names and the kit calls it allows."""
     size = path.stat().st_size
     digest = hashlib.sha256()
     if size > MAX_FILE_BYTES:
@@ -358,7 +370,8 @@ def read_submission(path: Path, functions: Sequence[str], values: Sequence[str] 
     if len(data) > MAX_FILE_BYTES:
         return digest.hexdigest(), len(data), {"status": "too_large"}
     header = json.dumps({"ownwork": _source(ownwork), "names": sorted(set(functions)), "size": len(data),
-                         "values": sorted(set(values)),
+                         "values": {ex: {"names": sorted(set(names)), "allowed": list(allowed)}
+                                    for ex, (names, allowed) in (values or {}).items()},
                          "memory_mb": READER_MEMORY_MB})
     proc = subprocess.Popen([sys.executable, "-I", "-S", "-c", _source(_reader)], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True,
@@ -381,12 +394,16 @@ def read_submission(path: Path, functions: Sequence[str], values: Sequence[str] 
 
 
 def run_notebook(cells: list[str], questions: Sequence[Question], limits: Limits,
-                 public: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any] | None]:
+                 public: dict[str, Any] | None = None,
+                 allowed_calls: Sequence[str] = ()) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """Run ``cells`` in a fresh sandbox (:mod:`.runner`); extract ``questions``.
 
     ``public`` (``{"name": "EXERCISE.ipynb", "metadata": …}``) is written to the sandbox's working
     folder: only the learner copy's public metadata (from the trusted sources), as beside a
-    learner's notebook, so ``check.options`` and ``check.letter`` work there as in her kernel."""
+    learner's notebook, so ``check.options`` and ``check.letter`` work there as in her kernel.
+    ``allowed_calls``: the exercise's kit calls, the only way into the kit's decision and key code
+    while the cells run (:func:`._extract.install_absence`); the report's ``late`` names the
+    answers computed after a call that tripped."""
     nonce = secrets.token_hex(16)
     box = _box(limits)
     group = _group(limits)
@@ -394,7 +411,8 @@ def run_notebook(cells: list[str], questions: Sequence[Question], limits: Limits
                            lambda home: _runner_env(home, "/tmp" if box.isolated else f"{home}/tmp"), group)
     try:
         writable = ["/tmp"] if box.isolated else []
-        report = _drive(proc, cells, extraction_code(questions, _runner.MARKER), limits, writable, public, nonce)
+        report = _drive(proc, cells, extraction_code(questions, _runner.MARKER), limits, writable, public, nonce,
+                        allowed_calls, [q.answer for q in questions])
         if group is not None and group.oom_kills():  # a process of the sandbox went over its total
             report = {**report, "status": "kernel_died", "cell": report.get("cell") or len(cells) + 1}
     finally:
