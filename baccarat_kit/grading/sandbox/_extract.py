@@ -191,7 +191,7 @@ def install_absence(modules, allowed):
         fn, label, kind, cls = table[index]
         me = threading.get_ident()
         if kind == "allowed":
-            rest = args[1:] if cls is not None and args and type(args[0]) is cls else args
+            rest = args[1:] if cls is not None and args and (type(args[0]) is cls or args[0] is cls) else args
             if all(_plain_argument(a) for a in rest) and all(_plain_argument(v) for v in kwargs.values()):
                 depth[me] = depth.get(me, 0) + 1
                 try:
@@ -243,6 +243,8 @@ def install_absence(modules, allowed):
         for part in parts:
             cls = obj if isinstance(obj, type) else cls
             obj = getattr(obj, part, None)
+        if isinstance(obj, types.MethodType):  # a classmethod (bk.Ledger.from_csv): its function
+            obj = obj.__func__
         if isinstance(obj, type):
             for _name, member in members(obj):
                 swap(member, f"{path}", "allowed", obj)
