@@ -113,7 +113,7 @@ ifneq ($(NOTEBOOKS),)
 	$(PY) -m pytest --basetemp=$(PYTEST_TMP)/nb $(NBVAL) $(NOTEBOOKS)
 endif
 
-# The inner loop (under 3 minutes on a warm venv at low load): ruff, the library with its doctests,
+# The inner loop (a few minutes on a warm venv): ruff, the library with its doctests,
 # the grader (sandbox and Dask included, browser left out) and nbval of both editions. Not here,
 # but in make test: the browser tests (JupyterLab, Voila, the Lite site, the hub), the packaging
 # tests (fresh venvs from the built wheel), mypy and the Lite build; and the long samplings run
