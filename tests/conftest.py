@@ -1,5 +1,6 @@
 """What every test shares: its own progress record (see ../conftest.py), the ``sandbox`` marker,
-and how ``make test`` spreads the tests over two pytest-xdist workers (``-n 2 --dist loadfile``).
+the ``fast_loop`` fixture (``make test-fast``: long samplings run smaller), and how ``make test``
+spreads the tests over two pytest-xdist workers (``-n 2 --dist loadfile``).
 
 - ``@pytest.mark.sandbox``: the test grades learner code for real, in bubblewrap. Without a
   working bubblewrap it is skipped with the reason (``apt-get install bubblewrap``); with
@@ -23,6 +24,13 @@ import pytest
 def require_bwrap() -> bool:
     """Whether a test that needs bubblewrap must fail, not skip, without it (``REQUIRE_BWRAP=1``)."""
     return os.environ.get("REQUIRE_BWRAP", "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+@pytest.fixture(scope="session")
+def fast_loop() -> bool:
+    """Whether this run is ``make test-fast`` (``BACCARAT_KIT_TEST_FAST=1``): its long samplings
+    then run smaller; ``make test`` runs them whole."""
+    return os.environ.get("BACCARAT_KIT_TEST_FAST", "").strip().lower() in {"1", "true", "yes", "on"}
 
 
 @functools.cache
