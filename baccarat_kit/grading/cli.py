@@ -153,6 +153,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="as given to collect: pages go to ROOT/PREFIXNAME/feedback/")
     t.set_defaults(func=_cmd_return)
 
+    h = sub.add_parser(
+        "hand-out",
+        help="put each learner's released copies into her folder / 把每位學員自己的練習放進她的資料夾",
+        description="Copy HANDOUT/<learner>/<folder>/*.ipynb (as `release --class-list` writes them) into "
+                    "ROOT/<learner>/<folder>/, through no link, as the learner's files; a file already "
+                    "there is never replaced (it is listed as kept).",
+    )
+    h.add_argument("handout", help="the folder written by release --class-list … --out")
+    h.add_argument("--to", required=True, metavar="ROOT", help="the folder of learner folders (as given to collect)")
+    h.add_argument("--hub-prefix", default=None, metavar="PREFIX",
+                   help="a hub with a Unix user per learner: copies go to ROOT/PREFIXNAME/, a home that user owns")
+    h.set_defaults(func=_cmd_hand_out)
+
 
 def _cmd_release(args: argparse.Namespace) -> int:
     from .term.release import release
@@ -329,6 +342,21 @@ def _cmd_return(args: argparse.Namespace) -> int:
         print(visible(message("grading.collect.not_returned", args.lang, file=item["file"], why=why), 2000),
               file=sys.stderr)
     print(message("grading.collect.returned", args.lang, count=len(written), to=args.to))
+    return 0
+
+
+def _cmd_hand_out(args: argparse.Namespace) -> int:
+    from .records import visible
+    from .term.hand_out import hand_out
+
+    done = hand_out(args.handout, args.to, args.hub_prefix)
+    for path in done.kept:
+        print(visible(message("grading.handout.kept", args.lang, file=path), 2000), file=sys.stderr)
+    for item in done.problems:
+        why = message(f"grading.returned.{item['reason']}", args.lang)
+        print(visible(message("grading.handout.not_handed_out", args.lang, file=item["file"], why=why), 2000),
+              file=sys.stderr)
+    print(message("grading.handout.done", args.lang, count=len(done.written), kept=len(done.kept), to=args.to))
     return 0
 
 

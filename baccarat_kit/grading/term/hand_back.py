@@ -84,17 +84,23 @@ def _is_ours(name: str, dir_fd: int) -> bool | None:
 def _feedback_dir(folder_fd: int) -> int:
     """The descriptor of the learner's ``feedback/``: made if missing, a real directory owned by
     the owner of her folder, else refused."""
+    return _own_dir(folder_fd, "feedback")
+
+
+def _own_dir(folder_fd: int, sub: str) -> int:
+    """The descriptor of ``sub`` in the learner's folder (``feedback``, ``exercises``): made if
+    missing and given to her, a real directory owned by the owner of her folder, else refused."""
     owner = os.fstat(folder_fd)
-    _hook("mkdir", "feedback", folder_fd)
+    _hook("mkdir", sub, folder_fd)
     made = False
     try:
-        os.mkdir("feedback", 0o755, dir_fd=folder_fd)
+        os.mkdir(sub, 0o755, dir_fd=folder_fd)
         made = True
     except FileExistsError:
         pass
     except OSError:
         raise NotReturned("unreadable") from None
-    fd = _open_dir("feedback", folder_fd)
+    fd = _open_dir(sub, folder_fd)
     st = os.fstat(fd)
     if made and st.st_uid != owner.st_uid and os.geteuid() == 0:
         os.fchown(fd, owner.st_uid, owner.st_gid)

@@ -1,0 +1,178 @@
+"""``baccarat-kit hand-out HANDOUT --to ROOT``: each learner's own copies into her own folder.
+
+``release --class-list … --secret-file …`` writes ``HANDOUT/<learner>/exercises/NN.ipynb`` into
+the instructor's folder; this puts each file at ``ROOT/<learner>/exercises/NN.ipynb`` (with
+``--hub-prefix jupyter-``: ``ROOT/jupyter-<learner>/…``, a home the Unix user of that name owns),
+the layout ``collect --glob "exercises/*.ipynb"`` reads back. Her folder is hostile ground, so it is
+written the way ``return`` writes (:mod:`.hand_back`): through directory descriptors opened
+``O_NOFOLLOW``, a sub-folder that must be hers (or is made now and given to her), a file created
+exclusively under an unpredictable name, given to her with ``fchown``, then *linked* to its name,
+which fails if the name exists: **a file already there is never replaced** (her work, or a link
+she placed: both are left alone and listed as kept). A learner whose folder is refused is listed
+with the reason; everyone else still gets her copies.
+
+>>> import tempfile
+>>> d = Path(tempfile.mkdtemp())
+>>> _ = (d / "handout" / "ann" / "exercises").mkdir(parents=True)
+>>> _ = (d / "handout" / "ann" / "exercises" / "04-whole-coups.ipynb").write_text("{}")
+>>> _ = (d / "home" / "ann").mkdir(parents=True)
+>>> done = hand_out(d / "handout", d / "home")
+>>> [str(p.relative_to(d)) for p in done.written], done.kept
+(['home/ann/exercises/04-whole-coups.ipynb'], [])
+>>> [str(p.relative_to(d)) for p in hand_out(d / "handout", d / "home").kept]
+['home/ann/exercises/04-whole-coups.ipynb']
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .collect import FILE_FLAGS, CollectError, safe_part
+from .hand_back import WRITE_FLAGS, NotReturned, _hook, _open_dir, _own_dir
+
+MAX_COPY_BYTES = 20 * 1024 * 1024
+"""A released copy is a few tens of KB; a larger file in HANDOUT is not handed out."""
+NOTEBOOK_SUFFIX = ".ipynb"
+
+
+@dataclass
+class HandedOut:
+    """What :func:`hand_out` did: files written, files kept (a name already there) and problems
+    (``file`` and ``reason``, a :mod:`.hand_back` reason code)."""
+
+    written: list[Path] = field(default_factory=list)
+    kept: list[Path] = field(default_factory=list)
+    problems: list[dict[str, str]] = field(default_factory=list)
+
+
+def _read_copy(path: Path) -> bytes | None:
+    """A file of HANDOUT (the instructor's own), read bounded and never through a link."""
+    try:
+        fd = os.open(path, FILE_FLAGS)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        data = os.read(fd, MAX_COPY_BYTES + 1)
+        return data if len(data) <= MAX_COPY_BYTES else None
+    finally:
+        os.close(fd)
+
+
+def _exists(name: str, dir_fd: int) -> bool:
+    try:
+        os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    return True
+
+
+def _place(data: bytes, name: str, dir_fd: int, uid: int, gid: int) -> bool:
+    """Write ``data`` as ``name`` in ``dir_fd`` unless that name exists; True when written."""
+    if _exists(name, dir_fd):
+        return False
+    tmp = f".{name}.{secrets.token_hex(8)}.tmp"
+    _hook("create", tmp, dir_fd)
+    fd = os.open(tmp, WRITE_FLAGS, 0o644, dir_fd=dir_fd)
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            if os.geteuid() == 0:
+                os.fchown(fd, uid, gid)
+            os.fchmod(fd, 0o644)
+        finally:
+            os.close(fd)
+        _hook("link", name, dir_fd)
+        try:
+            os.link(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd, follow_symlinks=False)
+        except FileExistsError:
+            return False  # placed there meanwhile (by her): hers stays
+        return True
+    finally:
+        try:
+            os.unlink(tmp, dir_fd=dir_fd)
+        except OSError:
+            pass
+
+
+def hand_out_one(files: dict[str, dict[str, bytes]], learner: str, root_fd: int,
+                 hub_prefix: str | None = None) -> tuple[list[str], list[str]]:
+    """``files`` (sub-folder → name → bytes) into ``<root>/<prefix><learner>/``; returns the
+    relative paths written and kept. Raises :class:`.hand_back.NotReturned` for her folder."""
+    if safe_part(learner) != learner:
+        raise NotReturned("no_folder")
+    folder = (hub_prefix or "") + learner
+    uid = None
+    if hub_prefix is not None:
+        from .collect import _hub_uid
+
+        uid = _hub_uid(folder, hub_prefix)
+        if uid is None:
+            raise NotReturned("no_folder")
+    try:
+        folder_fd = _open_dir(folder, root_fd)
+    except NotReturned as why:
+        raise NotReturned("no_folder" if why.reason == "unreadable" else why.reason) from None
+    written: list[str] = []
+    kept: list[str] = []
+    try:
+        owner = os.fstat(folder_fd)
+        if uid is not None and owner.st_uid != uid:
+            raise NotReturned("not_hers")
+        for sub, names in sorted(files.items()):
+            sub_fd = _own_dir(folder_fd, sub)
+            try:
+                for name, data in sorted(names.items()):
+                    try:
+                        done = _place(data, name, sub_fd, owner.st_uid, owner.st_gid)
+                    except OSError:
+                        done = False  # e.g. a folder of that name: left alone
+                    (written if done else kept).append(f"{sub}/{name}")
+            finally:
+                os.close(sub_fd)
+    finally:
+        os.close(folder_fd)
+    return written, kept
+
+
+def hand_out(handout: str | Path, to: str | Path, hub_prefix: str | None = None) -> HandedOut:
+    """Put every ``handout/<learner>/<folder>/*.ipynb`` into ``to/<learner>/<folder>/`` (see the
+    module docstring). Only notebooks one folder deep are handed out, as ``release`` writes them."""
+    src = Path(handout)
+    if not src.is_dir():
+        raise CollectError("grading.collect.no_root", path=handout)
+    dest_root = Path(to)
+    if not dest_root.is_dir():
+        raise CollectError("grading.collect.no_root", path=to)
+    result = HandedOut()
+    root_fd = os.open(dest_root, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for learner_dir in sorted(p for p in src.iterdir() if p.is_dir() and not p.is_symlink()):
+            files: dict[str, dict[str, bytes]] = {}
+            for sub in sorted(p for p in learner_dir.iterdir() if p.is_dir() and not p.is_symlink()):
+                for nb in sorted(sub.glob(f"*{NOTEBOOK_SUFFIX}")):
+                    data = _read_copy(nb)
+                    if data is None or safe_part(sub.name) != sub.name or safe_part(nb.name) != nb.name:
+                        result.problems.append({"file": str(nb), "reason": "bad_copy"})
+                        continue
+                    files.setdefault(sub.name, {})[nb.name] = data
+            if not files:
+                continue
+            folder = dest_root / ((hub_prefix or "") + learner_dir.name)
+            try:
+                written, kept = hand_out_one(files, learner_dir.name, root_fd, hub_prefix)
+            except NotReturned as why:
+                result.problems.append({"file": str(folder), "reason": why.reason})
+                continue
+            result.written += [folder / rel for rel in written]
+            result.kept += [folder / rel for rel in kept]
+    finally:
+        os.close(root_fd)
+    return result
