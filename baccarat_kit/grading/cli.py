@@ -78,7 +78,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     g.add_argument("--notebook-timeout", type=float, default=DEFAULT_NOTEBOOK_TIMEOUT, metavar="S",
                    help=f"time limit for a whole notebook in seconds (default {DEFAULT_NOTEBOOK_TIMEOUT:g})")
     g.add_argument("--memory-mb", type=int, default=DEFAULT_MEMORY_MB, metavar="MB",
-                   help=f"address-space limit of each kernel in MB (default {DEFAULT_MEMORY_MB})")
+                   help=f"memory of each sandbox in MB: the whole sandbox's total (a cgroup, where the grader can make "
+                        f"one) and each process's address space (default {DEFAULT_MEMORY_MB})")
     g.add_argument("--jobs", type=int, default=1, metavar="N",
                    help="submissions graded at the same time (default 1)")
     g.add_argument("--source", default=None, metavar="DIR",
