@@ -111,13 +111,16 @@ def _own_dir(folder_fd: int, sub: str) -> int:
     return fd
 
 
-def _write_page(page: bytes, name: str, fb_fd: int, uid: int, gid: int) -> None:
+def write_temporary(data: bytes, name: str, dir_fd: int, uid: int, gid: int) -> str:
+    """``data`` in a new file of an unpredictable name beside ``name`` in ``dir_fd``, created
+    exclusively (never through a link), given to ``uid``/``gid`` and made 0644; returns its name.
+    The caller moves it into place (``rename``: replace; ``link``: only if the name is free)."""
     tmp = f".{name}.{secrets.token_hex(8)}.tmp"
-    _hook("create", tmp, fb_fd)
-    fd = os.open(tmp, WRITE_FLAGS, 0o644, dir_fd=fb_fd)
+    _hook("create", tmp, dir_fd)
+    fd = os.open(tmp, WRITE_FLAGS, 0o644, dir_fd=dir_fd)
     try:
         try:
-            view = memoryview(page)
+            view = memoryview(data)
             while view:
                 view = view[os.write(fd, view):]
             if os.geteuid() == 0:
@@ -125,13 +128,26 @@ def _write_page(page: bytes, name: str, fb_fd: int, uid: int, gid: int) -> None:
             os.fchmod(fd, 0o644)
         finally:
             os.close(fd)
+    except BaseException:
+        _unlink_quietly(tmp, dir_fd)
+        raise
+    return tmp
+
+
+def _unlink_quietly(name: str, dir_fd: int) -> None:
+    try:
+        os.unlink(name, dir_fd=dir_fd)
+    except OSError:
+        pass
+
+
+def _write_page(page: bytes, name: str, fb_fd: int, uid: int, gid: int) -> None:
+    tmp = write_temporary(page, name, fb_fd, uid, gid)
+    try:
         _hook("rename", name, fb_fd)
         os.rename(tmp, name, src_dir_fd=fb_fd, dst_dir_fd=fb_fd)
     except BaseException:
-        try:
-            os.unlink(tmp, dir_fd=fb_fd)
-        except OSError:
-            pass
+        _unlink_quietly(tmp, fb_fd)
         raise
 
 

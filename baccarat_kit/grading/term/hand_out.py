@@ -26,13 +26,12 @@ with the reason; everyone else still gets her copies.
 from __future__ import annotations
 
 import os
-import secrets
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .collect import FILE_FLAGS, CollectError, safe_part
-from .hand_back import WRITE_FLAGS, NotReturned, _hook, _open_dir, _own_dir
+from .hand_back import NotReturned, _hook, _open_dir, _own_dir, _unlink_quietly, write_temporary
 
 MAX_COPY_BYTES = 20 * 1024 * 1024
 """A released copy is a few tens of KB; a larger file in HANDOUT is not handed out."""
@@ -76,30 +75,15 @@ def _place(data: bytes, name: str, dir_fd: int, uid: int, gid: int) -> bool:
     """Write ``data`` as ``name`` in ``dir_fd`` unless that name exists; True when written."""
     if _exists(name, dir_fd):
         return False
-    tmp = f".{name}.{secrets.token_hex(8)}.tmp"
-    _hook("create", tmp, dir_fd)
-    fd = os.open(tmp, WRITE_FLAGS, 0o644, dir_fd=dir_fd)
+    tmp = write_temporary(data, name, dir_fd, uid, gid)
     try:
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-            if os.geteuid() == 0:
-                os.fchown(fd, uid, gid)
-            os.fchmod(fd, 0o644)
-        finally:
-            os.close(fd)
         _hook("link", name, dir_fd)
-        try:
-            os.link(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd, follow_symlinks=False)
-        except FileExistsError:
-            return False  # placed there meanwhile (by her): hers stays
+        os.link(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd, follow_symlinks=False)
         return True
+    except FileExistsError:
+        return False  # placed there meanwhile (by her): hers stays
     finally:
-        try:
-            os.unlink(tmp, dir_fd=dir_fd)
-        except OSError:
-            pass
+        _unlink_quietly(tmp, dir_fd)
 
 
 def hand_out_one(files: dict[str, dict[str, bytes]], learner: str, root_fd: int,
