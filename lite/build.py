@@ -33,6 +33,7 @@ import argparse
 import hashlib
 import importlib.metadata
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -247,59 +248,56 @@ for _name in [m for m in sys.modules if m.partition(".")[0] in ("numpy", "matplo
 """
 
 
-KERNEL_ATTEMPTS = 3
-"""How many fresh kernels one notebook may take: on a loaded machine a kernel can lose its TCP
-ports to another process between jupyter_client choosing them and the kernel binding them
-(``ZMQError: Address already in use``, then ``Kernel didn't respond in 60 seconds``)."""
-
-
-def lost_kernel(error: BaseException) -> bool:
-    """Whether ``error`` says the kernel never came up or died (worth a fresh kernel), not that
-    the notebook is wrong (its cells' errors are recorded, never raised: allow_errors)."""
-    from nbclient.exceptions import DeadKernelError
-
-    if isinstance(error, DeadKernelError) or type(error).__name__ == "ZMQError":
-        return True
-    text = str(error)
-    return isinstance(error, RuntimeError) and ("Kernel didn't respond" in text or "Kernel died" in text)
-
-
-def execute_with_retry(run: Any, what: str, attempts: int = KERNEL_ATTEMPTS) -> Any:
-    """``run()`` (one execution with a fresh kernel), again while its kernel is lost, at most
-    ``attempts`` times in all; the last loss is raised."""
-    for attempt in range(1, attempts + 1):
-        try:
-            return run()
-        except Exception as error:
-            if not lost_kernel(error) or attempt == attempts:
-                raise
-            print(f"  {what}: the kernel was lost ({type(error).__name__}: {error}); "
-                  f"a fresh kernel, attempt {attempt + 1} of {attempts}", file=sys.stderr)
-    raise AssertionError("unreachable")
+# Run in a plain Python process per notebook, no Jupyter kernel (so no ports to lose: a kernel's
+# TCP ports once went to another process on a loaded machine, "ZMQError: Address already in
+# use"): each code cell goes through IPython's own InteractiveShell.run_cell, as the grader's
+# runner does. argv: the notebook; stdout's last line: the indices (in nb["cells"]) that failed.
+CELL_RUNNER = """\
+import json, os, sys
+nb_path = sys.argv[1]
+os.chdir(os.path.dirname(nb_path))
+from IPython.core.interactiveshell import InteractiveShell
+from traitlets.config import Config
+config = Config()
+config.HistoryManager.enabled = False
+config.InteractiveShell.colors = "NoColor"
+shell = InteractiveShell.instance(config=config)
+shell.user_ns["__name__"] = "__main__"
+shell.run_cell(BLOCK, store_history=False)
+with open(nb_path, encoding="utf-8") as fh:
+    cells = json.load(fh)["cells"]
+failed, real = [], sys.stdout
+with open(os.devnull, "w") as quiet:
+    for index, cell in enumerate(cells):
+        if cell["cell_type"] == "code":
+            sys.stdout = quiet
+            try:
+                result = shell.run_cell("".join(cell["source"]), store_history=True)
+            finally:
+                sys.stdout = real
+            if not result.success:
+                failed.append(index)
+print(json.dumps(failed))
+"""
+CELL_TIMEOUT = 600
+"""Seconds one notebook may take in :func:`blocked_cells` (all its cells together)."""
 
 
 def blocked_cells(nb_path: Path) -> list[int]:
-    """Indices of code cells that fail when numpy and matplotlib cannot be imported."""
-    import nbformat
-    from nbclient import NotebookClient
+    """Indices of the cells of ``nb_path`` that fail when numpy and matplotlib cannot be imported.
 
-    def run() -> Any:
-        nb = nbformat.read(nb_path, as_version=4)
-        guard = nbformat.v4.new_code_cell(BLOCK)
-        nb.cells.insert(0, guard)
-        for cell in nb.cells:
-            if cell.cell_type == "code":
-                cell.outputs = []
-        NotebookClient(nb, timeout=120, allow_errors=True, kernel_name="python3",
-                       resources={"metadata": {"path": str(nb_path.parent)}}).execute()
-        return nb
+    The notebook runs from its own folder in a fresh ``python`` with IPython and no kernel."""
+    import tempfile
 
-    nb = execute_with_retry(run, nb_path.name)
-    failed = []
-    for index, cell in enumerate(nb.cells[1:]):
-        if cell.cell_type == "code" and any(o.get("output_type") == "error" for o in cell.outputs):
-            failed.append(index)
-    return failed
+    with tempfile.TemporaryDirectory(prefix="bk-lite-") as ipython_dir:
+        done = subprocess.run([sys.executable, "-c", f"BLOCK = {BLOCK!r}\n" + CELL_RUNNER, str(nb_path)],
+                              capture_output=True, text=True, timeout=CELL_TIMEOUT,
+                              env={**os.environ, "IPYTHONDIR": ipython_dir, "MPLBACKEND": "agg"})
+    lines = done.stdout.strip().splitlines()
+    if done.returncode != 0 or not lines:
+        raise RuntimeError(f"{nb_path.name}: the run to find the cells needing numpy/matplotlib "
+                           f"failed (exit {done.returncode}): {done.stderr.strip()[-2000:]}")
+    return [int(i) for i in json.loads(lines[-1])]
 
 
 def library_hash() -> str:
@@ -335,17 +333,10 @@ def full_edition_only(cell: dict[str, Any]) -> dict[str, Any]:
             "metadata": {"tags": ["full-edition-only"]}, "source": "\n".join(parts)}
 
 
-def lite_edition(nb_path: Path) -> int:
+def lite_edition(nb_path: Path, failed: set[int]) -> int:
     """The browser edition of one notebook: the Pyodide kernel, and every cell that needs
-    numpy/matplotlib (or a result of such a cell) shown, not run. Returns how many."""
-    # Cached by the notebook's and the library's content: a second `make lite` runs nothing.
-    cache_file = CACHE / "lite" / "blocked-cells.json"
-    cache = json.loads(cache_file.read_text()) if cache_file.exists() else {}
-    key = hashlib.sha256(nb_path.read_bytes() + library_hash().encode()).hexdigest()
-    if key not in cache:
-        cache[key] = blocked_cells(nb_path)
-        cache_file.write_text(json.dumps(cache, indent=1, sort_keys=True) + "\n")
-    failed = set(cache[key])
+    numpy/matplotlib (``failed``: :func:`blocked_cells`, or a result of such a cell) shown, not
+    run. Returns how many."""
     nb = json.loads(nb_path.read_text(encoding="utf-8"))
     nb["metadata"]["kernelspec"] = dict(LITE_KERNEL)
     nb["cells"] = [full_edition_only(cell) if index in failed else cell
@@ -359,15 +350,32 @@ def lite_edition(nb_path: Path) -> int:
     return len(failed)
 
 
+def all_blocked_cells(notebooks: list[Path]) -> dict[Path, set[int]]:
+    """:func:`blocked_cells` of each notebook, two at a time, cached in ``.cache/lite`` by the
+    notebook's and the library's content (a second ``make lite`` runs nothing)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    cache_file = CACHE / "lite" / "blocked-cells.json"
+    cache = json.loads(cache_file.read_text()) if cache_file.exists() else {}
+    library = library_hash().encode()
+    keys = {nb: hashlib.sha256(nb.read_bytes() + library).hexdigest() for nb in notebooks}
+    missing = sorted({key: nb for nb, key in keys.items() if key not in cache}.items())
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        for (key, _), failed in zip(missing, pool.map(blocked_cells, [nb for _, nb in missing]), strict=True):
+            cache[key] = failed
+    if missing:
+        cache_file.parent.mkdir(parents=True, exist_ok=True)
+        cache_file.write_text(json.dumps(cache, indent=1, sort_keys=True) + "\n")
+    return {nb: set(cache[key]) for nb, key in keys.items()}
+
+
 def course_contents(dest: Path) -> dict[str, int]:
     shutil.rmtree(dest, ignore_errors=True)
     report = course.install(dest, root=course.repository_root())
     (dest / course.MANIFEST).unlink()
-    marked = {}
-    for rel in report.written:
-        if rel.endswith(".ipynb"):
-            marked[rel] = lite_edition(dest / rel)
-    return marked
+    notebooks = {rel: dest / rel for rel in report.written if rel.endswith(".ipynb")}
+    blocked = all_blocked_cells(list(notebooks.values()))
+    return {rel: lite_edition(path, blocked[path]) for rel, path in notebooks.items()}
 
 
 # --------------------------------------------------------------------------- the site
