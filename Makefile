@@ -107,35 +107,40 @@ typecheck: venv
 JOBS ?= 2
 XDIST = $(if $(filter 0,$(JOBS)),-p no:xdist,-n $(JOBS) --dist loadfile)
 PYTEST_ARGS ?=
+# nbval (serial, see NBVAL) runs beside the library tests, not after them: much of their time is
+# spent waiting for sandboxes, servers and kernels, which the notebooks fill; its output follows
+# theirs, and stopping make (Ctrl-C) stops it too. One BLAS thread per process: the 2 cores
+# already carry 3 pytest processes, and OpenBLAS's spinning threads cost lesson 08's counting
+# analysis half again its CPU time. $(1): pytest's folder under PYTEST_TMP; $(2): environment;
+# $(3): more pytest arguments.
+TEST_ENV := OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
+define run_tests
+	@mkdir -p $(PYTEST_TMP)
+	@set +e; nb=; trap '[ -n "$$nb" ] && kill $$nb 2>/dev/null' EXIT INT TERM; \
+	if [ -n "$(NOTEBOOKS)" ]; then \
+		echo "nbval of $(words $(NOTEBOOKS)) notebooks beside the library tests (its output follows theirs)"; \
+		$(2) $(PY) -m pytest --basetemp=$(PYTEST_TMP)/nb $(NBVAL) $(NOTEBOOKS) > $(PYTEST_TMP)/nbval.log 2>&1 & nb=$$!; \
+	fi; \
+	echo "$(PY) -m pytest $(XDIST) --basetemp=$(PYTEST_TMP)/$(1) $(3) $(PYTEST_ARGS) tests baccarat_kit --doctest-modules"; \
+	$(2) $(PY) -m pytest $(XDIST) --basetemp=$(PYTEST_TMP)/$(1) $(3) $(PYTEST_ARGS) tests baccarat_kit \
+		--doctest-modules; lib=$$?; \
+	nbrc=0; if [ -n "$$nb" ]; then wait $$nb; nbrc=$$?; nb=; echo "--- nbval ($(words $(NOTEBOOKS)) notebooks):"; \
+		cat $(PYTEST_TMP)/nbval.log; fi; \
+	[ $$lib -eq 0 ] && [ $$nbrc -eq 0 ]
+endef
+
 test: venv lint typecheck lite hub-deps axe-deps
-	$(PY) -m pytest $(XDIST) --basetemp=$(PYTEST_TMP) $(PYTEST_ARGS) tests baccarat_kit --doctest-modules
-ifneq ($(NOTEBOOKS),)
-	$(PY) -m pytest --basetemp=$(PYTEST_TMP)/nb $(NBVAL) $(NOTEBOOKS)
-endif
+	$(call run_tests,lib,$(TEST_ENV),)
 
 # The inner loop (a few minutes on a warm venv): ruff, the library with its doctests,
 # the grader (sandbox and Dask included, browser left out) and nbval of both editions. Not here,
 # but in make test: the browser tests (JupyterLab, Voila, the Lite site, the hub), the packaging
 # tests (fresh venvs from the built wheel), mypy and the Lite build; and the long samplings run
 # smaller (BACCARAT_KIT_TEST_FAST=1: tests/conftest.py's fast_loop(); 400 ids instead of 2,000).
-# nbval (serial, see NBVAL) runs beside the library tests, not after them: much of their time is
-# spent waiting for sandboxes and kernels, which the notebooks fill; its output follows theirs.
-# One BLAS thread per process: the 2 cores already carry 3 pytest processes, and OpenBLAS's
-# spinning threads cost lesson 08's counting analysis half again its CPU time.
 FAST_IGNORE := --ignore=tests/browser --ignore=tests/test_packaging.py --ignore=tests/test_packaging_delivery.py
-FAST_ENV := BACCARAT_KIT_TEST_FAST=1 OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 .PHONY: test-fast
 test-fast: venv lint
-	@mkdir -p $(PYTEST_TMP)
-	@set +e; nb=; \
-	if [ -n "$(NOTEBOOKS)" ]; then \
-		$(FAST_ENV) $(PY) -m pytest --basetemp=$(PYTEST_TMP)/nb $(NBVAL) $(NOTEBOOKS) > $(PYTEST_TMP)/nbval.log 2>&1 & nb=$$!; \
-	fi; \
-	$(FAST_ENV) $(PY) -m pytest $(XDIST) --basetemp=$(PYTEST_TMP)/fast $(FAST_IGNORE) $(PYTEST_ARGS) tests baccarat_kit \
-		--doctest-modules; lib=$$?; \
-	nbrc=0; if [ -n "$$nb" ]; then wait $$nb; nbrc=$$?; echo "--- nbval ($(words $(NOTEBOOKS)) notebooks):"; \
-		cat $(PYTEST_TMP)/nbval.log; fi; \
-	[ $$lib -eq 0 ] && [ $$nbrc -eq 0 ]
+	$(call run_tests,fast,BACCARAT_KIT_TEST_FAST=1 $(TEST_ENV),$(FAST_IGNORE))
 
 clean:
 	rm -rf $(VENV) $(PYTEST_TMP) build *.egg-info
