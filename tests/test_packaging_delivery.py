@@ -104,5 +104,5 @@ def test_the_lite_build_finds_the_cells_needing_numpy_without_a_kernel(tmp_path:
     nbformat.write(nb, path)
     assert build.blocked_cells(path) == [2, 3, 5]
     path.write_text("{not json")
-    with pytest.raises(RuntimeError, match="lesson.ipynb"):
+    with pytest.raises(RuntimeError, match=r"lesson\.ipynb"):
         build.blocked_cells(path)
