@@ -13,7 +13,7 @@ True
 True
 
 Which side has the edge is decided exactly: the batch computes every edge in double precision
-(good to about 1e-12), and every edge within :data:`EXACT_BELOW` of zero is computed again with
+(good to about 1e-15), and every edge within :data:`EXACT_BELOW` of zero is computed again with
 :func:`~baccarat_kit.exact_odds` in fractions. So a coup counts as favourable only when its exact
 house edge is below zero (an exact zero is not favourable), whatever the machine, the chunking
 or the order of the float operations; shares are counts over counts, and sums use
@@ -38,7 +38,7 @@ __all__ = ["DEFAULT_BETS", "EXACT_BELOW", "CountingAnalysis", "counting_analysis
 EXACT_BELOW = 1e-9
 """Edges whose double-precision value is within this of zero are recomputed exactly (Fractions).
 
-The batch's error is about 1e-12, so beyond this distance the float's sign is the exact sign."""
+The batch's error is about 1e-15, so beyond this distance the float's sign is the exact sign."""
 
 DEFAULT_BETS: tuple[tuple[str, str], ...] = (
     ("banker", "commission"),

@@ -208,6 +208,16 @@ def test_batch_matches_exact() -> None:
                 float(exact.house_edge("banker", table)), abs=1e-12)
     by_value = bk.exact_odds_batch(np.array([list(composition(8).values)]))
     assert by_value.banker[0] == pytest.approx(0.458597422632763, abs=1e-12)
+    # sparse shoes too (values missing, a few cards of one), whatever the chunk: to 1e-14
+    rng = np.random.default_rng(7)
+    sparse = rng.integers(0, 5, size=(40, 10)) * (rng.random((40, 10)) < 0.6)
+    sparse[:, 3] += 6
+    for chunk in (1, 7, 64):
+        got = bk.exact_odds_batch(sparse, chunk=chunk)
+        for i in range(0, 40, 5):
+            exact = bk.exact_odds(list(sparse[i]))
+            for key in ("banker", "player", "tie", "banker_six", "five_cards", "six_cards"):
+                assert getattr(got, key)[i] == pytest.approx(float(getattr(exact, key)), abs=1e-14), (chunk, i, key)
     with pytest.raises(OddsError):
         bk.exact_odds_batch(np.array([[1, 2, 3]]))
 
