@@ -108,7 +108,9 @@ def build(prefix: str | Path = DEFAULT_PREFIX, *, python: str | None = None,
         if uv:
             if not py.exists():
                 subprocess.run([uv, "venv", "--quiet", "--python", interpreter, str(venv)], check=True)
-            subprocess.run([uv, "pip", "install", "--quiet", "--python", str(py), spec], check=True)
+            overrides = Path(__file__).resolve().parents[1] / "data" / "uv-overrides.txt"
+            subprocess.run([uv, "pip", "install", "--quiet", "--python", str(py), "--override", str(overrides), spec],
+                           check=True)
         else:
             if not py.exists():
                 subprocess.run([interpreter, "-m", "venv", str(venv)], check=True)
