@@ -137,10 +137,10 @@ test: venv lint typecheck lite hub-deps axe-deps
 # The inner loop (under 3 minutes on a warm venv): ruff, the library with its doctests, the
 # grader in its sandbox (browser left out) and nbval of both editions. Not here, but in make
 # test: the browser tests (JupyterLab, Voila, the Lite site, the hub), the packaging tests (fresh
-# venvs from the built wheel), the Dask cluster tests (marked `cluster`: a scheduler and workers,
-# three class-sized batches), mypy and the Lite build; and the long samplings run smaller
+# venvs from the built wheel), the tests marked `slow` (the Dask cluster of processes and its
+# three class-sized batches, a copy of the whole repository), mypy and the Lite build; and the long samplings run smaller
 # (BACCARAT_KIT_TEST_FAST=1: tests/conftest.py's fast_loop(); 400 ids instead of 2,000).
-FAST_IGNORE := --ignore=tests/browser --ignore=tests/test_packaging.py --ignore=tests/test_packaging_delivery.py -m "not cluster"
+FAST_IGNORE := --ignore=tests/browser --ignore=tests/test_packaging.py --ignore=tests/test_packaging_delivery.py -m "not slow"
 .PHONY: test-fast
 test-fast: venv lint
 	$(call run_tests,fast,BACCARAT_KIT_TEST_FAST=1 $(TEST_ENV),$(FAST_IGNORE))

@@ -205,6 +205,7 @@ def git(repo: Path, *args: str) -> str:
                           check=True).stdout
 
 
+@pytest.mark.slow
 def test_a_learners_saved_answer_leaves_the_repository_clean(tmp_path: Path) -> None:
     """Issue 10: answer an exercise in workspace/, save it; git status stays empty and the
     repository's own tests (learner copies up to date, nbval's notebook list) are unaffected."""

@@ -103,7 +103,7 @@ def remote(klass: Path, work: Path, procs: ProcessCluster, certs: Path) -> tuple
     return grade(klass, work / "remote", "--scheduler", procs.address, "--certs", str(certs))
 
 
-@pytest.mark.cluster
+@pytest.mark.slow
 def test_the_class_is_60_files_and_the_local_run_grades_them(local: Book) -> None:
     table, rows = local
     assert len(rows) == 60 == len(table)
@@ -113,7 +113,7 @@ def test_the_class_is_60_files_and_the_local_run_grades_them(local: Book) -> Non
     assert sum(1 for r in rows if r["status"] == "ok" and r["score"] == r["max_score"] > 0) >= 12
 
 
-@pytest.mark.cluster
+@pytest.mark.slow
 def test_through_the_scheduler_the_gradebook_is_the_local_one(
         remote: tuple[int, str], local: Book, work: Path, procs: ProcessCluster) -> None:
     code, err = remote
@@ -126,7 +126,7 @@ def test_through_the_scheduler_the_gradebook_is_the_local_one(
     assert "60/60" in err  # the progress bar, as locally
 
 
-@pytest.mark.cluster
+@pytest.mark.slow
 def test_a_worker_killed_mid_batch_loses_no_row(
         remote: tuple[int, str], local: Book, klass: Path, work: Path,
         procs: ProcessCluster, certs: Path) -> None:
@@ -169,7 +169,7 @@ class NoCertificate(Security):
         return {"ssl_context": ctx, "require_encryption": True, "extra_conn_args": {}}
 
 
-@pytest.mark.cluster
+@pytest.mark.slow
 def test_without_the_instructors_certificates_no_one_gets_in(procs: ProcessCluster, certs: Path, work: Path,
                                                              capsys: pytest.CaptureFixture[str]) -> None:
     # a learner with certificates of their own (the same kit command), trusting the real CA
@@ -249,7 +249,7 @@ def test_a_worker_grades_the_bytes_it_was_sent_in_a_folder_of_its_own(tmp_path: 
         cluster.grade_sent("x.ipynb", data, "x.ipynb", EXERCISES, Limits(), "0" * 64)
 
 
-@pytest.mark.cluster
+@pytest.mark.slow
 def test_a_file_over_the_size_limit_is_judged_on_the_client(procs: ProcessCluster, certs: Path, tmp_path: Path,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     big = tmp_path / "01-card-values.ipynb"

@@ -281,7 +281,7 @@ def test_schema_3_gradebooks_are_upgraded_with_public_id_keys(tmp_path: Path) ->
     assert doc["submissions"][0]["keys"] == "public-id" and doc["submissions"][0]["learner"] == "ann"
 
 
-@pytest.mark.cluster
+@pytest.mark.slow
 def test_dask_workers_get_the_owners_tokens_never_the_secret(term: dict[str, Path], tmp_path: Path) -> None:
     """Through a TLS cluster of separate processes: term copies earn full marks, and what is sent
     to a worker (the submission, its owner's tokens) holds neither the secret nor its hex."""
