@@ -228,7 +228,10 @@ class Server:
         raise RuntimeError(f"{self.name} did not answer {url} in {timeout:.0f} s:\n{self.log_tail()}")
 
     def stop(self) -> None:
-        """Stop the whole process group (server and kernels): TERM, then KILL."""
+        """Stop the whole process group (server and kernels): TERM, then KILL; then every
+        process the server started in a session of its own (JupyterHub's proxy and services),
+        found as its descendants before the TERM."""
+        started = _descendants(self.proc.pid)
         if self.proc.poll() is None:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.proc.pid, signal.SIGTERM)
@@ -241,7 +244,38 @@ class Server:
         # Kernels started by the server share its process group; make sure none is left.
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.proc.pid, signal.SIGKILL)
+        for pid, since in started:  # the same process (its start time), not a reused pid
+            if _start_time(pid) == since:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
         self._log_file.close()
+
+
+def _start_time(pid: int) -> str | None:
+    """Field 22 of /proc/PID/stat (when the process started), or None once it is gone."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return stat.rpartition(")")[2].split()[19]
+
+
+def _descendants(root: int) -> list[tuple[int, str]]:
+    """The processes below ``root`` (children, theirs, …), each with its start time."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                ppid = int((entry / "stat").read_text().rpartition(")")[2].split()[1])
+                children.setdefault(ppid, []).append(int(entry.name))
+    found, todo = [], [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            since = _start_time(child)
+            if since is not None:
+                found.append((child, since))
+                todo.append(child)
+    return found
 
 
 class Lab:
