@@ -21,12 +21,15 @@ venv: $(VENV)/.installed
 UV ?= $(shell command -v uv 2>/dev/null)
 # uv leaves out what baccarat_kit/data/uv-overrides.txt says (and why).
 UV_OVERRIDES := --override baccarat_kit/data/uv-overrides.txt
+# pip has no overrides: it installs rfc3987-syntax, then this takes it out again.
+PIP_LEAVE_OUT := $(PY) -m pip uninstall --quiet --yes rfc3987-syntax
 define install_kit
 	@set -e; \
 	if [ -n "$(NO_UV)" ]; then \
 		[ -x $(PY) ] || $(PYTHON) -m venv $(VENV); \
 		$(PY) -m pip install --quiet --upgrade pip; \
 		$(PY) -m pip install --quiet -e '.[$(1)]'; \
+		$(PIP_LEAVE_OUT); \
 	elif [ -n "$(UV)" ]; then \
 		"$(UV)" venv --quiet --allow-existing --python $(PYTHON) $(VENV); \
 		"$(UV)" pip install --quiet $(UV_OVERRIDES) --offline --python $(PY) -e '.[$(1)]' 2>/dev/null || \
@@ -39,6 +42,7 @@ define install_kit
 			echo "uv not available: installing with pip (slower)"; \
 			$(PY) -m pip install --quiet --upgrade pip; \
 			$(PY) -m pip install --quiet -e '.[$(1)]'; \
+			$(PIP_LEAVE_OUT); \
 		fi; \
 	fi
 endef
