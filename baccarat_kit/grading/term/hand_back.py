@@ -151,12 +151,14 @@ def _write_page(page: bytes, name: str, fb_fd: int, uid: int, gid: int) -> None:
         raise
 
 
-def return_one(page: bytes, owner: str, exercise: str, root_fd: int, hub_prefix: str | None = None) -> None:
-    """Put ``page`` into ``<root>/<owner>/feedback/<exercise>.html`` (see the module docstring);
-    with ``hub_prefix``, into ``<root>/<prefix><owner>/…``, a home the Unix user of that name owns."""
-    if safe_part(owner) != owner:
+def open_learner_folder(learner: str, root_fd: int, hub_prefix: str | None,
+                        not_hers: str) -> tuple[int, os.stat_result]:
+    """``<root>/<prefix><learner>/`` opened through no link, and its stat; with ``hub_prefix``
+    it must be owned by the Unix user of that name (else :class:`NotReturned` ``not_hers``).
+    The caller closes the descriptor."""
+    if safe_part(learner) != learner:
         raise NotReturned("no_folder")
-    folder = (hub_prefix or "") + owner
+    folder = (hub_prefix or "") + learner
     uid = None
     if hub_prefix is not None:
         from .collect import _hub_uid
@@ -169,9 +171,20 @@ def return_one(page: bytes, owner: str, exercise: str, root_fd: int, hub_prefix:
     except NotReturned as why:
         raise NotReturned("no_folder" if why.reason == "unreadable" else why.reason) from None
     try:
-        owner_st = os.fstat(folder_fd)
-        if uid is not None and owner_st.st_uid != uid:
-            raise NotReturned("not_ours")
+        st = os.fstat(folder_fd)
+        if uid is not None and st.st_uid != uid:
+            raise NotReturned(not_hers)
+    except BaseException:
+        os.close(folder_fd)
+        raise
+    return folder_fd, st
+
+
+def return_one(page: bytes, owner: str, exercise: str, root_fd: int, hub_prefix: str | None = None) -> None:
+    """Put ``page`` into ``<root>/<owner>/feedback/<exercise>.html`` (see the module docstring);
+    with ``hub_prefix``, into ``<root>/<prefix><owner>/…``, a home the Unix user of that name owns."""
+    folder_fd, owner_st = open_learner_folder(owner, root_fd, hub_prefix, not_hers="not_ours")
+    try:
         fb_fd = _feedback_dir(folder_fd)
         try:
             name = f"{safe_part(exercise, 'submission')}.html"

@@ -31,7 +31,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .collect import FILE_FLAGS, CollectError, safe_part
-from .hand_back import NotReturned, _hook, _open_dir, _own_dir, _unlink_quietly, write_temporary
+from .hand_back import (
+    NotReturned,
+    _hook,
+    _own_dir,
+    _unlink_quietly,
+    open_learner_folder,
+    write_temporary,
+)
 
 MAX_COPY_BYTES = 20 * 1024 * 1024
 """A released copy is a few tens of KB; a larger file in HANDOUT is not handed out."""
@@ -90,26 +97,10 @@ def hand_out_one(files: dict[str, dict[str, bytes]], learner: str, root_fd: int,
                  hub_prefix: str | None = None) -> tuple[list[str], list[str]]:
     """``files`` (sub-folder → name → bytes) into ``<root>/<prefix><learner>/``; returns the
     relative paths written and kept. Raises :class:`.hand_back.NotReturned` for her folder."""
-    if safe_part(learner) != learner:
-        raise NotReturned("no_folder")
-    folder = (hub_prefix or "") + learner
-    uid = None
-    if hub_prefix is not None:
-        from .collect import _hub_uid
-
-        uid = _hub_uid(folder, hub_prefix)
-        if uid is None:
-            raise NotReturned("no_folder")
-    try:
-        folder_fd = _open_dir(folder, root_fd)
-    except NotReturned as why:
-        raise NotReturned("no_folder" if why.reason == "unreadable" else why.reason) from None
+    folder_fd, owner = open_learner_folder(learner, root_fd, hub_prefix, not_hers="not_hers")
     written: list[str] = []
     kept: list[str] = []
     try:
-        owner = os.fstat(folder_fd)
-        if uid is not None and owner.st_uid != uid:
-            raise NotReturned("not_hers")
         for sub, names in sorted(files.items()):
             sub_fd = _own_dir(folder_fd, sub)
             try:
