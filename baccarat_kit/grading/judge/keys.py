@@ -26,6 +26,7 @@ import functools
 import hashlib
 import itertools
 import random
+import threading
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
@@ -106,6 +107,12 @@ def variant_hands(exercise: str, learner_id: str, n: int = HANDS_PER_LEARNER) ->
     The rules decide how many of the six are dealt; the next hand starts after the cards
     actually used.
     """
+    return list(_variant_hands(exercise, learner_id.strip(), n))
+
+
+@functools.lru_cache(maxsize=256)
+def _variant_hands(exercise: str, learner_id: str, n: int) -> tuple[str, ...]:
+    # Cached: each question of the exercise asks for the same hands (a field of each).
     import baccarat_kit as bk
 
     shoe = bk.Shoe(decks=8, seed=learner_seed(exercise, learner_id), cut_card=None)
@@ -114,25 +121,59 @@ def variant_hands(exercise: str, learner_id: str, n: int = HANDS_PER_LEARNER) ->
         window = shoe.cards_left[:6]
         hands.append(bk.format_cards(window))
         shoe.deal()
-    return hands
+    return tuple(hands)
+
+
+COUP_CONDITIONS: dict[str, Callable[[Any], bool]] = {
+    "banker-win": lambda c: c.winner == "banker",
+    "banker-six": lambda c: c.winner == "banker" and c.banker_total == 6,
+    "tie": lambda c: c.winner == "tie",
+    "player-win": lambda c: c.winner == "player",
+}
+"""The conditions :func:`example_hand` and the settlement exercise look for a coup by."""
+
+
+class _DealtShoe:
+    """The coups of one seeded 8-deck shoe, dealt once, as far as any condition has asked: the
+    conditions of one learner look through the same shoe (grading threads share it, one at a
+    time)."""
+
+    def __init__(self, seed: int) -> None:
+        import baccarat_kit as bk
+
+        self._rounds = bk.Shoe(decks=8, seed=seed, cut_card=None).rounds()
+        self._coups: list[Any] = []
+        self._lock = threading.Lock()
+
+    def first(self, test: Callable[[Any], bool]) -> Any:
+        """The first coup of the shoe that passes ``test`` (None: the whole shoe has none)."""
+        i = 0
+        while True:
+            with self._lock:
+                if i == len(self._coups):
+                    nxt = next(self._rounds, None)
+                    if nxt is None:
+                        return None
+                    self._coups.append(nxt.coup)
+                coup = self._coups[i]
+            if test(coup):
+                return coup
+            i += 1
+
+
+@functools.lru_cache(maxsize=64)
+def _dealt_shoe(seed: int) -> _DealtShoe:
+    return _DealtShoe(seed)
 
 
 def _find_coup(rng_seed: int, condition: str) -> Any:
-    import baccarat_kit as bk
-
-    tests: dict[str, Callable[[Any], bool]] = {
-        "banker-win": lambda c: c.winner == "banker",
-        "banker-six": lambda c: c.winner == "banker" and c.banker_total == 6,
-        "tie": lambda c: c.winner == "tie",
-        "player-win": lambda c: c.winner == "player",
-    }
-    if condition not in tests:
-        raise AuthoringError("grading.unknown_key", value=condition, choices=", ".join(tests))
+    test = COUP_CONDITIONS.get(condition)
+    if test is None:
+        raise AuthoringError("grading.unknown_key", value=condition, choices=", ".join(COUP_CONDITIONS))
     for attempt in range(SHOE_ATTEMPTS):
-        shoe = bk.Shoe(decks=8, seed=_retry_seed(rng_seed, attempt), cut_card=None)
-        for rnd in shoe.rounds():
-            if tests[condition](rnd.coup):
-                return rnd.coup
+        coup = _dealt_shoe(_retry_seed(rng_seed, attempt)).first(test)
+        if coup is not None:
+            return coup
     raise AssertionError(f"{SHOE_ATTEMPTS} full 8-deck shoes without a {condition} coup")  # pragma: no cover
 
 
