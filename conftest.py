@@ -17,7 +17,9 @@ def pytest_configure(config: object) -> None:
 # numba is not installed, pytest --doctest-modules must not import it (its tests skip then).
 # The two conftest.py files of tests/ share a basename: --doctest-modules must not import them as
 # test modules (pytest loads them as conftests all the same).
-collect_ignore = ["tests/conftest.py", "tests/browser/conftest.py"]
+# baccarat_kit/hub/jupyter.py holds no doctest and imports JupyterHub (2 CPU-s in each pytest
+# worker): tests/test_hub_accounts.py and the hub's browser test import it.
+collect_ignore = ["tests/conftest.py", "tests/browser/conftest.py", "baccarat_kit/hub/jupyter.py"]
 try:
     import numba  # noqa: F401
 except ImportError:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import importlib.util
 import io
 import json
 import os
@@ -23,8 +24,8 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("distributed", reason="the [dask] extra is not installed: pip install 'baccarat-kit[dask]'")
-from distributed import Client, Security
+if importlib.util.find_spec("distributed") is None:  # (looked for, not imported: collection stays quick)
+    pytest.skip("the [dask] extra is not installed: pip install 'baccarat-kit[dask]'", allow_module_level=True)
 
 from baccarat_kit.cli import main
 from baccarat_kit.grading import cluster
@@ -60,6 +61,8 @@ def certs(work: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def procs(work: Path, certs: Path) -> Any:
+    from distributed import Client
+
     running = ProcessCluster(work / "cluster", certs, workers=2)
     try:
         with Client(running.address, security=cluster.security(certs), timeout="60s", set_as_default=False) as c:
@@ -130,6 +133,8 @@ def test_through_the_scheduler_the_gradebook_is_the_local_one(
 def test_a_worker_killed_mid_batch_loses_no_row(
         remote: tuple[int, str], local: Book, klass: Path, work: Path,
         procs: ProcessCluster, certs: Path) -> None:
+    from distributed import Client
+
     killed: list[str] = []
     stop = threading.Event()
 
@@ -160,18 +165,24 @@ def test_a_worker_killed_mid_batch_loses_no_row(
     assert gradebook(work / "killed") == local  # every row, graded again on w1
 
 
-class NoCertificate(Security):
+def no_certificate(ca_file: str) -> Any:
     """TLS that trusts the cluster's CA (ca.pem is no secret) but shows no certificate."""
+    from distributed import Security
 
-    def get_connection_args(self, role: str) -> dict[str, Any]:
-        ctx = ssl.create_default_context(ssl.Purpose.SERVER_AUTH, cafile=self.tls_ca_file)
-        ctx.check_hostname = False
-        return {"ssl_context": ctx, "require_encryption": True, "extra_conn_args": {}}
+    class NoCertificate(Security):  # type: ignore[misc]
+        def get_connection_args(self, role: str) -> dict[str, Any]:
+            ctx = ssl.create_default_context(ssl.Purpose.SERVER_AUTH, cafile=self.tls_ca_file)
+            ctx.check_hostname = False
+            return {"ssl_context": ctx, "require_encryption": True, "extra_conn_args": {}}
+
+    return NoCertificate(require_encryption=True, tls_ca_file=ca_file)
 
 
 @pytest.mark.slow
 def test_without_the_instructors_certificates_no_one_gets_in(procs: ProcessCluster, certs: Path, work: Path,
                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    from distributed import Client, Security
+
     # a learner with certificates of their own (the same kit command), trusting the real CA
     cluster.make_certs(work / "learner")
     mine = work / "learner"
@@ -180,7 +191,7 @@ def test_without_the_instructors_certificates_no_one_gets_in(procs: ProcessClust
         "own certificate": Security(require_encryption=True, tls_ca_file=str(certs / "ca.pem"),
                                     tls_client_cert=str(mine / "instructor.pem"),
                                     tls_client_key=str(mine / "instructor.key")),
-        "no certificate": NoCertificate(require_encryption=True, tls_ca_file=str(certs / "ca.pem")),
+        "no certificate": no_certificate(str(certs / "ca.pem")),
         "plain tcp": None,
     }
     for what, sec in attempts.items():
@@ -252,6 +263,8 @@ def test_a_worker_grades_the_bytes_it_was_sent_in_a_folder_of_its_own(tmp_path: 
 @pytest.mark.slow
 def test_a_file_over_the_size_limit_is_judged_on_the_client(procs: ProcessCluster, certs: Path, tmp_path: Path,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from distributed import Client
+
     big = tmp_path / "01-card-values.ipynb"
     big.write_bytes(b" " * 2048)
     monkeypatch.setattr(cluster, "MAX_FILE_BYTES", 1024)
