@@ -6,10 +6,14 @@ spreads the tests over two pytest-xdist workers (``-n 2 --dist loadfile``).
   working bubblewrap it is skipped with the reason (``apt-get install bubblewrap``); with
   ``REQUIRE_BWRAP=1`` (``.ci/run`` sets it) it runs, and fails.
 - Workers (``make test``: ``-n 2 --dist loadfile``): every test file is one unit of work, on one
-  worker (its module-scoped fixtures, a graded batch or a built wheel, are made once), and all
-  browser tests are one unit (one JupyterLab server, one Chromium, never two browser servers at
-  once): :func:`pytest_xdist_make_scheduler`. (Not ``xdist_group`` marks: pytest-xdist 3.8's
-  ``loadgroup`` renames node ids in a way pytest 9 ignores, so its groups are lost.)
+  worker (its module-scoped fixtures, a graded batch or a built wheel, are made once), and the
+  browser tests that share the session's JupyterLab are one unit (one JupyterLab server, one
+  Chromium); the hub's and the Lite site's browser tests start servers of their own and are units
+  of their own: :func:`pytest_xdist_make_scheduler`. (Not ``xdist_group`` marks: pytest-xdist
+  3.8's ``loadgroup`` renames node ids in a way pytest 9 ignores, so its groups are lost.)
+- The longest units start first (:data:`UNIT_SECONDS`, :func:`pytest_collection_modifyitems`):
+  a worker takes its next unit when it is almost done with its last, so a long unit started
+  late (the browser tests once ran last, alone, for seven minutes) is what decides the run's time.
 """
 
 from __future__ import annotations
@@ -45,12 +49,44 @@ def bwrap_missing() -> str | None:
     return None
 
 
+OWN_SERVERS = ("tests/browser/test_hub.py", "tests/browser/test_lite.py")
+"""Browser tests that start servers of their own (a JupyterHub; the Lite site's static server)."""
+
+
 def work_unit(nodeid: str) -> str:
-    """The unit of work a test belongs to: ``browser`` for every browser test, else its file
-    (tests/test_work_units.py; not a doctest: ``--doctest-modules`` would import this file as
-    ``conftest`` beside tests/browser/conftest.py)."""
+    """The unit of work a test belongs to: ``browser`` for every browser test on the session's
+    JupyterLab, else its file (tests/test_work_units.py; not a doctest: ``--doctest-modules``
+    would import this file as ``conftest`` beside tests/browser/conftest.py)."""
     path = nodeid.split("::", 1)[0]
-    return "browser" if path.startswith("tests/browser/") else path
+    return "browser" if path.startswith("tests/browser/") and path not in OWN_SERVERS else path
+
+
+UNIT_SECONDS = {
+    "browser": 300, "tests/browser/test_hub.py": 105, "tests/test_grading_dask.py": 80,
+    "tests/test_packaging.py": 45, "tests/test_grading_grade.py": 45, "tests/test_grading_keys.py": 30,
+    "tests/test_grading_term_secret.py": 30, "tests/browser/test_lite.py": 30,
+    "tests/test_grading_sandbox.py": 25, "tests/test_grading_attacks.py": 20,
+    "tests/test_grading_value_ownwork.py": 17, "tests/test_course.py": 15, "tests/test_grading_term.py": 15,
+    "tests/test_odds.py": 15, "tests/test_grading_hostile.py": 14, "tests/test_hub_accounts.py": 10,
+    "tests/test_report.py": 9, "tests/test_misconceptions.py": 7,
+}
+"""Roughly how long the longest units take in ``make test`` on these 2-core machines (seconds,
+from ``--durations=0``). Only their order matters: any other unit counts 0.05 s a test, and a
+unit run in part (``make test-fast`` leaves out the slow tests) only starts earlier than needed."""
+
+
+def unit_cost(unit: str, tests: int) -> float:
+    return UNIT_SECONDS.get(unit, 0.05 * tests)
+
+
+def longest_first(nodeids: list[str]) -> list[int]:
+    """The order to run tests in: whole units, the longest first (:func:`unit_cost`), each unit's
+    tests in their own order (its module fixtures are made once)."""
+    units: dict[str, list[int]] = {}
+    for index, nodeid in enumerate(nodeids):
+        units.setdefault(work_unit(nodeid), []).append(index)
+    ranked = sorted(units.items(), key=lambda kv: -unit_cost(kv[0], len(kv[1])))  # (stable: ties keep their order)
+    return [index for _, indices in ranked for index in indices]
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -60,11 +96,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             reason = bwrap_missing()
             if reason is not None:
                 item.add_marker(pytest.mark.skip(reason=f"needs bubblewrap: {reason}"))
+    items[:] = [items[i] for i in longest_first([item.nodeid for item in items])]
 
 
 @pytest.hookimpl(optionalhook=True)  # (a hook of pytest-xdist: unknown with -p no:xdist)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
-    """With ``--dist loadfile``: whole files to a worker, and all browser tests to one worker."""
+    """With ``--dist loadfile``: whole units (:func:`work_unit`) to a worker, in the order of the
+    collection (:func:`longest_first`)."""
     if config.getvalue("dist") != "loadfile":
         return None
     from xdist.scheduler import LoadScopeScheduling
@@ -73,6 +111,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
         def _split_scope(self, nodeid: str) -> str:
             return work_unit(nodeid)
 
+    config.option.loadscopereorder = False  # (xdist's own order: the units with the most tests first)
     return ByFileBrowserTogether(config, log)
 
 
