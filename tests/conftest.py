@@ -6,11 +6,11 @@ spreads the tests over two pytest-xdist workers (``-n 2 --dist loadfile``).
   working bubblewrap it is skipped with the reason (``apt-get install bubblewrap``); with
   ``REQUIRE_BWRAP=1`` (``.ci/run`` sets it) it runs, and fails.
 - Workers (``make test``: ``-n 2 --dist loadfile``): every test file is one unit of work, on one
-  worker (its module-scoped fixtures, a graded batch or a built wheel, are made once), and the
-  browser tests that share the session's JupyterLab are one unit (one JupyterLab server, one
-  Chromium); the hub's and the Lite site's browser tests start servers of their own and are units
-  of their own: :func:`pytest_xdist_make_scheduler`. (Not ``xdist_group`` marks: pytest-xdist
-  3.8's ``loadgroup`` renames node ids in a way pytest 9 ignores, so its groups are lost.)
+  worker (its module-scoped fixtures, a graded batch or a built wheel, are made once), and all
+  browser tests are one unit (one JupyterLab server, one Chromium; two browsers at once, the hub's
+  beside the others, made both a third slower on the 2 cores): :func:`pytest_xdist_make_scheduler`.
+  (Not ``xdist_group`` marks: pytest-xdist 3.8's ``loadgroup`` renames node ids in a way pytest 9
+  ignores, so its groups are lost.)
 - The longest units start first (:data:`UNIT_SECONDS`, :func:`pytest_collection_modifyitems`):
   a worker takes its next unit when it is almost done with its last, so a long unit started
   late (the browser tests once ran last, alone, for seven minutes) is what decides the run's time.
@@ -49,22 +49,18 @@ def bwrap_missing() -> str | None:
     return None
 
 
-OWN_SERVERS = ("tests/browser/test_hub.py", "tests/browser/test_lite.py")
-"""Browser tests that start servers of their own (a JupyterHub; the Lite site's static server)."""
-
-
 def work_unit(nodeid: str) -> str:
-    """The unit of work a test belongs to: ``browser`` for every browser test on the session's
-    JupyterLab, else its file (tests/test_work_units.py; not a doctest: ``--doctest-modules``
-    would import this file as ``conftest`` beside tests/browser/conftest.py)."""
+    """The unit of work a test belongs to: ``browser`` for every browser test, else its file
+    (tests/test_work_units.py; not a doctest: ``--doctest-modules`` would import this file as
+    ``conftest`` beside tests/browser/conftest.py)."""
     path = nodeid.split("::", 1)[0]
-    return "browser" if path.startswith("tests/browser/") and path not in OWN_SERVERS else path
+    return "browser" if path.startswith("tests/browser/") else path
 
 
 UNIT_SECONDS = {
-    "browser": 300, "tests/browser/test_hub.py": 105, "tests/test_grading_dask.py": 80,
+    "browser": 440, "tests/test_grading_dask.py": 80,
     "tests/test_packaging.py": 45, "tests/test_grading_grade.py": 45, "tests/test_grading_keys.py": 30,
-    "tests/test_grading_term_secret.py": 30, "tests/browser/test_lite.py": 30,
+    "tests/test_grading_term_secret.py": 30,
     "tests/test_grading_sandbox.py": 25, "tests/test_grading_attacks.py": 20,
     "tests/test_grading_value_ownwork.py": 17, "tests/test_course.py": 15, "tests/test_grading_term.py": 15,
     "tests/test_odds.py": 15, "tests/test_grading_hostile.py": 14, "tests/test_hub_accounts.py": 10,

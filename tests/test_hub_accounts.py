@@ -5,6 +5,7 @@ culler), and collect/return with ``--hub-prefix``. The hub itself: tests/browser
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import os
 import pwd
@@ -66,7 +67,10 @@ def test_the_authenticator_signs_in_only_the_right_password_for_the_right_learne
     auth = ClassListAuthenticator(class_list=str(path))
 
     def login(name: str, password: str) -> str | None:
-        return asyncio.run(auth.authenticate(None, {"username": name, "password": password}))
+        # in a thread of its own: a browser test run before this one in the same pytest worker
+        # leaves Playwright's event loop running in this thread (asyncio.run would refuse)
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            return pool.submit(asyncio.run, auth.authenticate(None, {"username": name, "password": password})).result()
 
     assert login("alice", "pw-alice") == "alice" and login(" Alice ", "pw-alice") == "alice"
     assert login("bruno", "pw-alice") is None  # B with A's password

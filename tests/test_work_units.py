@@ -20,15 +20,9 @@ def test_the_browser_tests_on_the_sessions_lab_are_one_unit_and_every_other_file
     unit = _conftest().work_unit
     assert unit("tests/browser/test_lab_mastery.py::test_two_learners") == "browser"
     assert unit("tests/browser/test_class_report.py::test_x") == "browser"
+    assert unit("tests/browser/test_hub.py::test_two_learners") == unit("tests/browser/test_lite.py::t") == "browser"
     assert unit("tests/test_rules.py::test_x[a::b]") == "tests/test_rules.py"
     assert unit("tests/test_hub_accounts.py::test_y") == "tests/test_hub_accounts.py"
-
-
-def test_the_hub_and_the_lite_site_are_units_of_their_own() -> None:
-    unit = _conftest().work_unit
-    assert unit("tests/browser/test_hub.py::test_two_learners") == "tests/browser/test_hub.py"
-    assert unit("tests/browser/test_lite.py::test_x") == "tests/browser/test_lite.py"
-    assert unit("tests/browser/test_lab_course.py::test_x") == unit("tests/browser/test_harness.py::t") == "browser"
 
 
 def test_the_longest_units_run_first_each_whole_and_in_its_own_order() -> None:
@@ -38,8 +32,8 @@ def test_the_longest_units_run_first_each_whole_and_in_its_own_order() -> None:
            "tests/test_grading_grade.py::g2", "tests/test_many.py::m[1]", "tests/test_many.py::m[2]",
            "tests/test_many.py::m[3]"]
     assert [ids[i] for i in order(ids)] == [
-        "tests/browser/test_lab_course.py::b1", "tests/browser/test_lab_widgets.py::b2",  # browser
-        "tests/browser/test_hub.py::h",
+        "tests/browser/test_lab_course.py::b1", "tests/browser/test_hub.py::h",  # browser
+        "tests/browser/test_lab_widgets.py::b2",
         "tests/test_grading_grade.py::g1", "tests/test_grading_grade.py::g2",
         "tests/test_many.py::m[1]", "tests/test_many.py::m[2]", "tests/test_many.py::m[3]",  # 3 x 0.05 s
         "tests/test_a.py::t1", "tests/test_a.py::t2"]
