@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -116,3 +117,16 @@ def _own_progress_record(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pyte
     folder = tmp_path_factory.mktemp("progress")
     monkeypatch.setenv("BACCARAT_KIT_PROGRESS", str(folder))
     return folder
+
+
+@pytest.fixture(autouse=True)
+def _language_as_it_was() -> Iterator[None]:
+    """Each test starts in the default language and leaves it so: a ``bk.set_language("en")`` in
+    one test must not change what a later test in the same worker prints (the order of the
+    tests is the longest units first, not the files' order)."""
+    from baccarat_kit import i18n
+
+    saved = i18n._current
+    i18n._current = None
+    yield
+    i18n._current = saved
