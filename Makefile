@@ -124,8 +124,10 @@ PYTEST_ARGS ?=
 # spent waiting for sandboxes, servers and kernels, which the notebooks fill; its output follows
 # theirs, and stopping make (Ctrl-C) stops it too. One BLAS thread per process: the 2 cores
 # already carry 3 pytest processes, and OpenBLAS's spinning threads cost lesson 08's counting
-# analysis half again its CPU time. $(1): pytest's folder under PYTEST_TMP; $(2): environment;
-# $(3): more pytest arguments.
+# analysis half again its CPU time. The library tests' output is kept in PYTEST_TMP/$(1).log and,
+# if they failed, their failures are named again last, after nbval's output (a CI log that
+# shows only its tail still names the failures). $(1): pytest's folder under PYTEST_TMP;
+# $(2): environment; $(3): more pytest arguments.
 TEST_ENV := OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 define run_tests
 	@mkdir -p $(PYTEST_TMP)
@@ -136,11 +138,14 @@ define run_tests
 		$(2) $(PY) -m pytest --basetemp=$(PYTEST_TMP)/nb $(NBVAL) $(NOTEBOOKS) > $(PYTEST_TMP)/nbval.log 2>&1 & nb=$$!; \
 	fi; \
 	echo "$(PY) -m pytest $(XDIST) --basetemp=$(PYTEST_TMP)/$(1) $(3) $(PYTEST_ARGS) tests baccarat_kit --doctest-modules"; \
-	$(2) $(PY) -m pytest $(XDIST) --basetemp=$(PYTEST_TMP)/$(1) $(3) $(PYTEST_ARGS) tests baccarat_kit \
-		--doctest-modules; lib=$$?; \
+	rm -f $(PYTEST_TMP)/$(1).rc; { $(2) $(PY) -m pytest $(XDIST) --basetemp=$(PYTEST_TMP)/$(1) $(3) $(PYTEST_ARGS) tests baccarat_kit \
+		--doctest-modules; echo $$? > $(PYTEST_TMP)/$(1).rc; } 2>&1 | tee $(PYTEST_TMP)/$(1).log; \
+	lib=$$(cat $(PYTEST_TMP)/$(1).rc); \
 	nbrc=0; if [ -n "$$nb" ]; then wait $$nb; nbrc=$$?; nb=; echo "--- nbval ($(words $(NOTEBOOKS)) notebooks):"; \
 		cat $(PYTEST_TMP)/nbval.log; fi; \
-	[ $$lib -eq 0 ] && [ $$nbrc -eq 0 ]
+	if [ "$$lib" != 0 ]; then echo "--- the library tests failed (exit $$lib):"; \
+		sed -n '/short test summary info/,$$p' $(PYTEST_TMP)/$(1).log | grep -E '^(FAILED|ERROR) |^=+ .* in [0-9.]+s'; fi; \
+	[ "$$lib" = 0 ] && [ $$nbrc -eq 0 ]
 endef
 
 test: venv lint typecheck lite hub-deps axe-deps
