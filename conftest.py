@@ -5,12 +5,23 @@ the notebooks' stored outputs show the empty state (issue 22)."""
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
+
+_made: list[str] = []
 
 
 def pytest_configure(config: object) -> None:
     if not os.environ.get("BACCARAT_KIT_PROGRESS"):
-        os.environ["BACCARAT_KIT_PROGRESS"] = tempfile.mkdtemp(prefix="bk-progress-")
+        os.environ["BACCARAT_KIT_PROGRESS"] = folder = tempfile.mkdtemp(prefix="bk-progress-")
+        _made.append(folder)
+
+
+def pytest_unconfigure(config: object) -> None:
+    """The folder goes with the run that made it (pytest-xdist's workers inherit and keep it)."""
+    while _made:
+        shutil.rmtree(_made.pop(), ignore_errors=True)
+        del os.environ["BACCARAT_KIT_PROGRESS"]
 
 
 # The optional compiled kernel of bk.simulate imports numba at its top (the [fast] extra); where

@@ -146,27 +146,41 @@ def build(name: str, lang: str = "zh", execute: bool = True) -> Path:
     if execute:
         import tempfile
 
-        from nbclient import NotebookClient
-
         # The stored outputs show the empty state: the kernel keeps its progress record in a
-        # folder of its own, never the learner's (baccarat_kit/progress.py).
-        os.environ["BACCARAT_KIT_PROGRESS"] = tempfile.mkdtemp(prefix="bk-build-progress-")
-
-        for attempt in range(3):  # a kernel may lose its port to another process on a shared machine
+        # folder of its own (removed after), never the learner's (baccarat_kit/progress.py).
+        before = os.environ.get("BACCARAT_KIT_PROGRESS")
+        with tempfile.TemporaryDirectory(prefix="bk-build-progress-") as progress:
+            os.environ["BACCARAT_KIT_PROGRESS"] = progress
             try:
-                # No timings and no interpreter version in the stored notebook: the same on every machine.
-                NotebookClient(nb, timeout=120, kernel_name="python3", record_timing=False,
-                               resources={"metadata": {"path": str(out.parent)}}).execute()
-                break
-            except RuntimeError as err:
-                if "Kernel died before replying" not in str(err) or attempt == 2:
-                    raise
-                nb = make_notebook(name, lang)
+                nb = _execute(nb, name, lang, out)
+            finally:
+                if before is None:
+                    del os.environ["BACCARAT_KIT_PROGRESS"]
+                else:
+                    os.environ["BACCARAT_KIT_PROGRESS"] = before
         nb.metadata["language_info"] = {"name": "python"}
         final_progress_lines(nb)
     stable_widget_state(nb, name if lang == "zh" else f"{lang}/{name}")
     nbformat.write(nb, out)
     return out
+
+
+def _execute(nb, name: str, lang: str, out: Path):  # nb: nbformat.NotebookNode
+    """Run ``nb`` in a new kernel (three tries: a kernel may lose its port to another process
+    on a shared machine); returns the executed notebook."""
+    from nbclient import NotebookClient
+
+    for attempt in range(3):
+        try:
+            # No timings and no interpreter version in the stored notebook: the same on every machine.
+            NotebookClient(nb, timeout=120, kernel_name="python3", record_timing=False,
+                           resources={"metadata": {"path": str(out.parent)}}).execute()
+            return nb
+        except RuntimeError as err:
+            if "Kernel died before replying" not in str(err) or attempt == 2:
+                raise
+            nb = make_notebook(name, lang)
+    raise AssertionError("unreachable")
 
 
 _OVERWRITTEN = re.compile(r"^.*\r(?=[^\n])", re.MULTILINE)

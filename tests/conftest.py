@@ -1,5 +1,6 @@
 """What every test shares: its own progress record (see ../conftest.py), the ``sandbox`` marker,
-the ``fast_loop`` fixture (``make test-fast``: long samplings run smaller), and how ``make test``
+the ``fast_loop`` fixture (``make test-fast``: long samplings run smaller), Hypothesis's profile
+(no deadline on a loaded machine), and how ``make test``
 spreads the tests over two pytest-xdist workers (``-n 2 --dist loadfile``).
 
 - ``@pytest.mark.sandbox``: the test grades learner code for real, in bubblewrap. Without a
@@ -24,6 +25,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Property tests judge the engine, not the machine: no per-example deadline and no "too slow"
+# health check (both fail on a loaded CI runner or beside make test's other workers). The
+# examples stay random, so a run may find a new counterexample (Hypothesis prints how to
+# reproduce it, and keeps it in .hypothesis/).
+settings.register_profile("baccarat-kit", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "baccarat-kit"))
 
 
 def require_bwrap() -> bool:

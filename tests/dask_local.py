@@ -58,6 +58,8 @@ class ProcessCluster:
         (folder / "dask-config").mkdir(parents=True, exist_ok=True)
         self.env = {**os.environ, "DASK_CONFIG": str(folder / "dask-config"),
                     "DASK_TEMPORARY_DIRECTORY": str(folder), "PYTHONWARNINGS": "ignore",
+                    # a worker the tests kill leaves its submission's folder in the test's folder
+                    "TMPDIR": str(folder),
                     # the workers' statistical profiler (every 10 ms) roughly doubles an idle worker's CPU
                     "DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED": "False"}
         self.procs: dict[str, subprocess.Popen[bytes]] = {}

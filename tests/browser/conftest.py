@@ -425,8 +425,12 @@ def voila(tmp_path_factory: pytest.TempPathFactory):
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     """Debian's Chromium, headless, launched by Playwright (never ``playwright install``)."""
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # Playwright's expect() waits 5 s unless told (a page's default timeout is not its own); on a
+    # loaded machine (the browser tests run beside graded batches, nbval and Dask) a JupyterLab
+    # step can take longer. A passing assertion returns as soon as it holds.
+    expect.set_options(timeout=TIMEOUT_MS)
     with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
