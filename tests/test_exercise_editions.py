@@ -106,7 +106,7 @@ def test_the_english_solutions_score_as_the_chinese_ones(tmp_path: Path) -> None
         (folder / source.name).write_text(dumps_notebook(edition(load(source), "en", str(source))), encoding="utf-8")
     out = tmp_path / "out"
     code = main(["--lang", "en", "grade", str(folder), "--out", str(out), "--jobs", "2", "--no-progress",
-                 "--timeout", "4", "--notebook-timeout", "30"])
+                 "--timeout", "8", "--notebook-timeout", "40"])
     assert code == 0
     rows = list(csv.DictReader(io.StringIO((out / "grades.csv").read_text(encoding="utf-8"))))
     assert len(rows) == len(SOURCES)

@@ -37,7 +37,7 @@ from baccarat_kit.grading.sandbox import session as _session
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from dask_local import ROOT, ProcessCluster, make_class
 
-LIMITS = ["--timeout", "4", "--notebook-timeout", "30"]
+LIMITS = ["--timeout", "8", "--notebook-timeout", "40"]  # (room for a loaded machine)
 try:
     _bwrap.check()
     SANDBOX: list[str] = []

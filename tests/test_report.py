@@ -220,7 +220,7 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     shutil.copy(ROOT / "tests" / "fixtures" / "submissions" / "endless-loop.ipynb", subs / "03-banker-rule-mallory.ipynb")
     out = root / "graded"
     assert main(["--lang", "en", "grade", str(subs), "--out", str(out), "--jobs", "2", "--no-progress",
-                 "--timeout", "3", "--notebook-timeout", "20"]) == 0
+                 "--timeout", "8", "--notebook-timeout", "40"]) == 0
     report = root / "class.html"
     assert main(["report", str(out), "--out", str(report)]) == 0
     doc = json.loads((out / "results.json").read_text(encoding="utf-8"))
