@@ -138,13 +138,15 @@ define run_tests
 		$(2) $(PY) -m pytest --basetemp=$(PYTEST_TMP)/nb $(NBVAL) $(NOTEBOOKS) > $(PYTEST_TMP)/nbval.log 2>&1 & nb=$$!; \
 	fi; \
 	echo "$(PY) -m pytest $(XDIST) --basetemp=$(PYTEST_TMP)/$(1) $(3) $(PYTEST_ARGS) tests baccarat_kit --doctest-modules"; \
-	rm -f $(PYTEST_TMP)/$(1).rc; { $(2) $(PY) -m pytest $(XDIST) --basetemp=$(PYTEST_TMP)/$(1) $(3) $(PYTEST_ARGS) tests baccarat_kit \
+	rm -f $(PYTEST_TMP)/$(1).rc; color=; [ -t 1 ] && color=--color=yes; \
+	{ $(2) $(PY) -m pytest $(XDIST) --basetemp=$(PYTEST_TMP)/$(1) $$color $(3) $(PYTEST_ARGS) tests baccarat_kit \
 		--doctest-modules; echo $$? > $(PYTEST_TMP)/$(1).rc; } 2>&1 | tee $(PYTEST_TMP)/$(1).log; \
 	lib=$$(cat $(PYTEST_TMP)/$(1).rc); \
 	nbrc=0; if [ -n "$$nb" ]; then wait $$nb; nbrc=$$?; nb=; echo "--- nbval ($(words $(NOTEBOOKS)) notebooks):"; \
 		cat $(PYTEST_TMP)/nbval.log; fi; \
 	if [ "$$lib" != 0 ]; then echo "--- the library tests failed (exit $$lib):"; \
-		sed -n '/short test summary info/,$$p' $(PYTEST_TMP)/$(1).log | grep -E '^(FAILED|ERROR) |^=+ .* in [0-9.]+s'; fi; \
+		sed -e 's/\x1b\[[0-9;]*m//g' -n -e '/short test summary info/,$$p' $(PYTEST_TMP)/$(1).log \
+			| grep -E '^(FAILED|ERROR) |^=+ .* in [0-9.]+s'; fi; \
 	[ "$$lib" = 0 ] && [ $$nbrc -eq 0 ]
 endef
 
