@@ -130,22 +130,22 @@ PYTEST_ARGS ?=
 # $(2): environment; $(3): more pytest arguments.
 TEST_ENV := OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 define run_tests
-	@mkdir -p $(PYTEST_TMP)
+	@mkdir -p "$(PYTEST_TMP)"
 	@$(PY) -m compileall -q baccarat_kit
 	@set +e; nb=; trap '[ -n "$$nb" ] && kill $$nb 2>/dev/null' EXIT INT TERM; \
 	if [ -n "$(NOTEBOOKS)" ]; then \
 		echo "nbval of $(words $(NOTEBOOKS)) notebooks beside the library tests (its output follows theirs)"; \
-		$(2) $(PY) -m pytest --basetemp=$(PYTEST_TMP)/nb $(NBVAL) $(NOTEBOOKS) > $(PYTEST_TMP)/nbval.log 2>&1 & nb=$$!; \
+		$(2) $(PY) -m pytest --basetemp="$(PYTEST_TMP)/nb" $(NBVAL) $(NOTEBOOKS) > "$(PYTEST_TMP)/nbval.log" 2>&1 & nb=$$!; \
 	fi; \
-	echo "$(PY) -m pytest $(XDIST) --basetemp=$(PYTEST_TMP)/$(1) $(3) $(PYTEST_ARGS) tests baccarat_kit --doctest-modules"; \
-	rm -f $(PYTEST_TMP)/$(1).rc; color=; [ -t 1 ] && color=--color=yes; \
-	{ $(2) $(PY) -m pytest $(XDIST) --basetemp=$(PYTEST_TMP)/$(1) $$color $(3) $(PYTEST_ARGS) tests baccarat_kit \
-		--doctest-modules; echo $$? > $(PYTEST_TMP)/$(1).rc; } 2>&1 | tee $(PYTEST_TMP)/$(1).log; \
-	lib=$$(cat $(PYTEST_TMP)/$(1).rc); \
+	echo "$(PY) -m pytest $(XDIST) --basetemp='$(PYTEST_TMP)/$(1)' $(3) $(PYTEST_ARGS) tests baccarat_kit --doctest-modules"; \
+	rm -f "$(PYTEST_TMP)/$(1).rc"; color=; [ -t 1 ] && color=--color=yes; \
+	{ $(2) $(PY) -m pytest $(XDIST) --basetemp="$(PYTEST_TMP)/$(1)" $$color $(3) $(PYTEST_ARGS) tests baccarat_kit \
+		--doctest-modules; echo $$? > "$(PYTEST_TMP)/$(1).rc"; } 2>&1 | tee "$(PYTEST_TMP)/$(1).log"; \
+	lib=$$(cat "$(PYTEST_TMP)/$(1).rc"); \
 	nbrc=0; if [ -n "$$nb" ]; then wait $$nb; nbrc=$$?; nb=; echo "--- nbval ($(words $(NOTEBOOKS)) notebooks):"; \
-		cat $(PYTEST_TMP)/nbval.log; fi; \
+		cat "$(PYTEST_TMP)/nbval.log"; fi; \
 	if [ "$$lib" != 0 ]; then echo "--- the library tests failed (exit $$lib):"; \
-		sed -e 's/\x1b\[[0-9;]*m//g' -n -e '/short test summary info/,$$p' $(PYTEST_TMP)/$(1).log \
+		sed -e 's/\x1b\[[0-9;]*m//g' -n -e '/short test summary info/,$$p' "$(PYTEST_TMP)/$(1).log" \
 			| grep -E '^(FAILED|ERROR) |^=+ .* in [0-9.]+s'; fi; \
 	[ "$$lib" = 0 ] && [ $$nbrc -eq 0 ]
 endef
@@ -165,7 +165,7 @@ test-fast: venv lint
 	$(call run_tests,fast,BACCARAT_KIT_TEST_FAST=1 $(TEST_ENV),$(FAST_IGNORE))
 
 clean:
-	rm -rf $(VENV) $(PYTEST_TMP) build *.egg-info
+	rm -rf $(VENV) "$(PYTEST_TMP)" build *.egg-info
 
 # Rebuild and execute the lesson notebooks from notebooks/src/*.py (outputs stored for nbval).
 .PHONY: notebooks
