@@ -8,20 +8,22 @@ import os
 import shutil
 import tempfile
 
-_made: list[str] = []
+_made: str | None = None
+"""The folder this process made (pytest-xdist's workers inherit the controller's and keep it)."""
 
 
 def pytest_configure(config: object) -> None:
+    global _made
     if not os.environ.get("BACCARAT_KIT_PROGRESS"):
-        os.environ["BACCARAT_KIT_PROGRESS"] = folder = tempfile.mkdtemp(prefix="bk-progress-")
-        _made.append(folder)
+        os.environ["BACCARAT_KIT_PROGRESS"] = _made = tempfile.mkdtemp(prefix="bk-progress-")
 
 
 def pytest_unconfigure(config: object) -> None:
-    """The folder goes with the run that made it (pytest-xdist's workers inherit and keep it)."""
-    while _made:
-        shutil.rmtree(_made.pop(), ignore_errors=True)
-        del os.environ["BACCARAT_KIT_PROGRESS"]
+    global _made
+    if _made is not None:  # the folder goes with the run that made it
+        shutil.rmtree(_made, ignore_errors=True)
+        os.environ.pop("BACCARAT_KIT_PROGRESS", None)
+        _made = None
 
 
 # The optional compiled kernel of bk.simulate imports numba at its top (the [fast] extra); where

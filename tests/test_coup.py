@@ -114,7 +114,7 @@ def test_pairs() -> None:
 ranks = st.sampled_from([r.value for r in bk.Rank])
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400)
 @given(st.lists(ranks, min_size=6, max_size=8))
 def test_properties(cards: list[str]) -> None:
     coup = bk.play(" ".join(cards))
@@ -128,7 +128,7 @@ def test_properties(cards: list[str]) -> None:
                            "banker" if coup.banker_total > coup.player_total else "tie")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(st.lists(ranks, min_size=6, max_size=6), st.data())
 def test_face_card_swap_never_changes_a_decision(cards: list[str], data) -> None:
     zeros = ["10", "J", "Q", "K"]

@@ -260,7 +260,7 @@ def test_cli_odds(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.Monkey
     assert "0" in capsys.readouterr().err
 
 
-@settings(max_examples=12, deadline=None, derandomize=True)
+@settings(max_examples=12, derandomize=True)
 @given(st.lists(st.integers(0, 6), min_size=13, max_size=13).filter(lambda r: sum(r) >= 6))
 def test_any_small_composition_matches_the_independent_enumeration(ranks: list[int]) -> None:
     fast = bk.exact_odds(ranks)
