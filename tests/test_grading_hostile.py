@@ -363,6 +363,7 @@ def rows_by(doc: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
     return {(r["owner"], Path(r["file"]).name): r for r in doc["submissions"]}
 
 
+@pytest.mark.sandbox  # (the batch fixture grades for real)
 def test_controls_keep_full_marks_and_the_impersonation_is_the_owners(batch: dict[str, Any],
                                                                       capfd: pytest.CaptureFixture[str]) -> None:
     assert batch["grade"] == 0
@@ -386,6 +387,7 @@ def test_controls_keep_full_marks_and_the_impersonation_is_the_owners(batch: dic
     sizes_ok(batch["base"] / "collected")
 
 
+@pytest.mark.sandbox  # (the batch fixture grades for real)
 def test_update_of_the_impersonating_file_leaves_alices_row(batch: dict[str, Any],
                                                             capfd: pytest.CaptureFixture[str]) -> None:
     graded = batch["graded"]
@@ -408,6 +410,7 @@ def test_update_of_the_impersonating_file_leaves_alices_row(batch: dict[str, Any
     assert [Path(r["file"]).name for r in doc["submissions"] if r["owner"] == "mallory"] == [fake.name]
 
 
+@pytest.mark.sandbox  # (the batch fixture grades for real)
 def test_return_and_report_of_the_hostile_batch(batch: dict[str, Any], tmp_path: Path) -> None:
     with deadline(120):
         assert main(["--lang", "en", "return", str(batch["graded"]), "--to", str(batch["home"])]) == 0

@@ -196,6 +196,7 @@ def _homes(tmp_path: Path, files: dict[str, dict[str, str]]) -> Path:
     return home
 
 
+@pytest.mark.sandbox  # (grades for real)
 def test_a_term_grades_by_owner_and_refuses_without_its_secret(term: dict[str, Path], tmp_path: Path,
                                                                capsys: pytest.CaptureFixture[str]) -> None:
     secret = read_secret(term["key"])
@@ -265,6 +266,7 @@ def test_a_term_grades_by_owner_and_refuses_without_its_secret(term: dict[str, P
     assert sum(any("no term mark" in w["en"] for w in row["warnings"]) for row in doc["submissions"]) == 1
 
 
+@pytest.mark.sandbox  # (grades for real)
 def test_a_copy_released_before_the_term_secret_still_grades(tmp_path: Path) -> None:
     """No term mark and no --secret-file: the public learner id, as before, and the row says so."""
     nb = _source("04-whole-coups")
@@ -292,6 +294,7 @@ def test_schema_3_gradebooks_are_upgraded_with_public_id_keys(tmp_path: Path) ->
 
 
 @pytest.mark.slow
+@pytest.mark.sandbox  # (grades for real)
 def test_dask_workers_get_the_owners_tokens_never_the_secret(term: dict[str, Path], tmp_path: Path) -> None:
     """Through a TLS cluster of separate processes: term copies earn full marks, and what is sent
     to a worker (the submission, its owner's tokens) holds neither the secret nor its hex."""
