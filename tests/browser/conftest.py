@@ -8,8 +8,10 @@ in pytest's summary; with ``REQUIRE_BROWSER=1`` (set by ``.ci/run``) such a skip
 One JupyterLab server serves the whole session, on loopback, with a random free port, a
 random token and every Jupyter/IPython/matplotlib folder in a temporary directory. It runs in
 its own process group and is stopped by that group. Each test opens its own copy of a notebook
-and shuts its kernel down afterwards. On failure a full-page screenshot is saved to
-``test-artifacts/``.
+and shuts its kernel down afterwards. The JupyterLab tests share one page with JupyterLab
+running (:func:`lab_page`) and open their notebooks from inside it; a test that fails, or leaves
+a tab or a dialog behind, makes the next one start in a new page. On failure a full-page
+screenshot is saved to ``test-artifacts/``.
 
 ``BK_SCREENSHOTS=DIR`` makes the tests also save the screenshots a learner sees (the widget
 after the interaction) into DIR; ``tests/browser/take_screenshots.py`` uses it for
@@ -286,6 +288,8 @@ class Lab:
         self.base = f"http://127.0.0.1:{port}"
         self.token = token
         self.root = root
+        self.window: Any = None
+        """The page the JupyterLab tests share (:func:`lab_page`), while it is open."""
 
     def add_notebook(self, source: Path | dict[str, Any], stem: str, *,
                      keep_outputs: bool = False) -> str:
@@ -319,12 +323,51 @@ class Lab:
         return f'.jp-StatusBar-TextItem[title="Change kernel for {name}"]'
 
     def open(self, page: Any, name: str) -> None:
-        """Open a notebook and wait until its kernel is idle."""
+        """Open a notebook and wait until its kernel is idle: in the running JupyterLab of the
+        shared page (:func:`lab_page`, as a learner opens a file from the file browser), or by
+        loading JupyterLab on it in any other page."""
         from playwright.sync_api import expect
 
-        page.goto(f"{self.base}/lab/tree/{name}?reset&token={self.token}")
+        if page is self.window:
+            page.evaluate(
+                "async path => { await window.jupyterapp.commands.execute("
+                "'docmanager:open', {path, factory: 'Notebook'}); }", name)
+        else:
+            page.goto(f"{self.base}/lab/tree/{name}?reset&token={self.token}")
         expect(page.locator(self._status(name.rsplit("/", 1)[-1]))).to_have_text(
             re.compile(r"\| Idle$"), timeout=KERNEL_START_MS)
+
+    def load_window(self, page: Any) -> None:
+        """Load JupyterLab in ``page``, which becomes :attr:`window`, with no tab open."""
+        page.goto(f"{self.base}/lab?reset&token={self.token}")
+        page.wait_for_function("() => !!window.jupyterapp", timeout=KERNEL_START_MS)
+        # A new JupyterLab opens a Launcher tab once it is restored: wait for it (2 s at most),
+        # then close it.
+        page.evaluate("""async () => {
+            const app = window.jupyterapp;
+            await app.restored;
+            for (let i = 0; i < 20 && Array.from(app.shell.widgets('main')).length === 0; i++)
+                await new Promise(r => setTimeout(r, 100));
+        }""")
+        self.close_documents(page)
+        self.window = page
+
+    def close_documents(self, page: Any, name: str | None = None) -> bool:
+        """Close every tab of the main area of the shared page (``name``: that notebook's tabs
+        only), changes discarded, dialogs dismissed; whether it is as clean as a new one."""
+        return bool(page.evaluate(
+            """async path => {
+                const app = window.jupyterapp;
+                for (const w of Array.from(app.shell.widgets('main'))) {
+                    if (path !== null && (!w.context || w.context.path !== path)) continue;
+                    if (w.context) w.context.model.dirty = false;
+                    w.dispose();
+                }
+                document.querySelectorAll('.jp-Dialog .jp-mod-reject').forEach(b => b.click());
+                await new Promise(r => setTimeout(r, 0));
+                return path !== null || (Array.from(app.shell.widgets('main')).length === 0
+                                         && !document.querySelector('.jp-Dialog'));
+            }""", name))
 
     def run_all(self, page: Any, name: str) -> None:
         """Run > Run All Cells, then wait until every code cell has an execution count.
@@ -364,7 +407,11 @@ class Lab:
         return json.loads(body) if body else None
 
     def shutdown(self, name: str) -> None:
-        """Delete the notebook's session (its kernel outlives the page otherwise)."""
+        """Delete the notebook's session (its kernel outlives the page otherwise), after closing
+        its tab in the shared page (a notebook left open would find its kernel gone)."""
+        if self.window is not None:
+            with contextlib.suppress(Exception):
+                self.close_documents(self.window, name)
         for session in self.api("GET", "/api/sessions"):
             if session.get("path") == name or session.get("notebook", {}).get("path") == name:
                 with contextlib.suppress(urllib.error.URLError):
@@ -383,6 +430,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
         f"--ServerApp.root_dir={root}", "--allow-root",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
         "--FileContentsManager.delete_to_trash=False",
+        "--LabApp.expose_app_in_browser=True",  # window.jupyterapp: lab_page opens notebooks in it
     ]
     server = Server("JupyterLab", cmd, isolated_env(home), root, home / "lab.log")
     try:
@@ -463,6 +511,53 @@ def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
         context.close()
 
 
+@pytest.fixture(scope="session")
+def _lab_window(lab: Lab, browser: Any) -> Iterator[dict[str, Any]]:
+    """The shared page's browser context, while one is open (made by :func:`lab_page`)."""
+    held: dict[str, Any] = {}
+    yield held
+    if held.get("context") is not None:
+        held["context"].close()
+    lab.window = None
+
+
+@pytest.fixture
+def lab_page(lab: Lab, browser: Any, _lab_window: dict[str, Any],
+             request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A page with JupyterLab running and no document open, shared by the JupyterLab tests:
+    :meth:`Lab.open` opens a notebook in it as a learner does, from inside JupyterLab. Loading
+    JupyterLab costs Chromium about 6 CPU-s, once per session now, not once per test. After
+    each test its tabs are closed (changes discarded) and the server's kernels shut down; after
+    a failure, or a test that leaves a dialog or a tab behind, the next test gets a new page
+    (own context, loopback only; screenshot on failure, as :func:`page`)."""
+    if _lab_window.get("context") is None:
+        context = browser.new_context(viewport={"width": 1280, "height": 1000}, locale="zh-TW")
+        context.route("**/*", _only_loopback)
+        pg = context.new_page()
+        pg.set_default_timeout(TIMEOUT_MS)
+        _lab_window["context"] = context
+        lab.load_window(pg)
+    pg = lab.window
+    clean = False
+    try:
+        yield pg
+    finally:
+        failed = _failed(request.node)
+        if failed:
+            ARTIFACTS.mkdir(exist_ok=True)
+            safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.nodeid)
+            with contextlib.suppress(Exception):
+                pg.screenshot(path=str(ARTIFACTS / f"{safe}.png"), full_page=True)
+        with contextlib.suppress(Exception):
+            clean = lab.close_documents(pg)
+        for session in lab.api("GET", "/api/sessions"):
+            with contextlib.suppress(urllib.error.URLError):
+                lab.api("DELETE", f"/api/sessions/{session['id']}")
+        if failed or not clean:
+            _lab_window.pop("context").close()
+            lab.window = None
+
+
 @pytest.fixture
 def shot() -> Any:
     """``shot(locator, name)`` saves what the learner sees into ``$BK_SCREENSHOTS`` (if set)."""
@@ -501,7 +596,7 @@ def make_notebook() -> Any:
 
 
 @pytest.fixture
-def open_unrun(lab: Lab, page: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+def open_unrun(lab: Lab, lab_page: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
     """``open_unrun(path)``: copy a notebook with its stored outputs and widget state (as it
     is in the repository), open it and run nothing: what a learner sees first."""
     opened: list[str] = []
@@ -509,8 +604,8 @@ def open_unrun(lab: Lab, page: Any, request: pytest.FixtureRequest) -> Iterator[
     def run(source: Path) -> Any:
         name = lab.add_notebook(source, request.node.name, keep_outputs=True)
         opened.append(name)
-        lab.open(page, name)
-        return page
+        lab.open(lab_page, name)
+        return lab_page
 
     yield run
     for name in opened:
@@ -519,7 +614,7 @@ def open_unrun(lab: Lab, page: Any, request: pytest.FixtureRequest) -> Iterator[
 
 
 @pytest.fixture
-def open_lab(lab: Lab, page: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+def open_lab(lab: Lab, lab_page: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
     """``open_lab(source)``: copy a notebook into the server, open it, run all cells; the
     kernel is shut down after the test."""
     opened: list[str] = []
@@ -527,9 +622,9 @@ def open_lab(lab: Lab, page: Any, request: pytest.FixtureRequest) -> Iterator[An
     def run(source: Path | dict[str, Any]) -> Any:
         name = lab.add_notebook(source, request.node.name)
         opened.append(name)
-        lab.open(page, name)
-        lab.run_all(page, name)
-        return page
+        lab.open(lab_page, name)
+        lab.run_all(lab_page, name)
+        return lab_page
 
     yield run
     for name in opened:

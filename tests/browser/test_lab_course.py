@@ -124,7 +124,8 @@ def test_a_resubmission_after_the_answer_was_shown_is_not_scored(open_lab, make_
         message("widgets.quiz.progress", LANG, number=1, total=len(questions)))
 
 
-def test_the_course_map_links_open_the_right_notebooks(lab, page):
+def test_the_course_map_links_open_the_right_notebooks(lab, lab_page):
+    page = lab_page  # JupyterLab is running in it: lab.open opens from inside
     folder = lab.add_course()
     lab.open(page, f"{folder}/notebooks/00-how-to-use.ipynb")
     course_map = page.locator(f"{NOTEBOOK} .jp-MarkdownCell", has_text="對應的練習")

@@ -40,7 +40,8 @@ def _restart_kernel(page: Any) -> None:
     page.locator(".jp-Dialog-button.jp-mod-accept").click()
 
 
-def test_drill_by_keyboard_then_restart_then_lesson_00_shows_it(lab: Any, page: Any) -> None:
+def test_drill_by_keyboard_then_restart_then_lesson_00_shows_it(lab: Any, lab_page: Any) -> None:
+    page = lab_page  # JupyterLab is running in it: lab.open opens from inside
     folder = lab.add_course()
     drill_nb = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
                            "source": 'import baccarat_kit as bk\nbk.widgets.Drill(lang="en")'}],
@@ -82,7 +83,8 @@ def test_drill_by_keyboard_then_restart_then_lesson_00_shows_it(lab: Any, page: 
         lab.shutdown(lesson)
 
 
-def test_self_study_check_reports_banker_5_vs_7_with_the_graders_message(lab: Any, page: Any) -> None:
+def test_self_study_check_reports_banker_5_vs_7_with_the_graders_message(lab: Any, lab_page: Any) -> None:
+    page = lab_page  # JupyterLab is running in it: lab.open opens from inside
     folder = lab.add_course()
     nb = json.loads((REPO / "exercises/en/03-banker-rule.ipynb").read_text(encoding="utf-8"))
     assert nb["metadata"]["baccarat_kit"]["edition"] == "self-study"
@@ -120,7 +122,8 @@ def _axe(page: Any, include: list[str], exclude: list[str] = []) -> list[dict[st
 
 
 @pytest.mark.parametrize("lesson", ["notebooks/00-how-to-use.ipynb", "notebooks/04-banker-rule.ipynb"])
-def test_lessons_have_no_wcag_violations(lab: Any, page: Any, lesson: str) -> None:
+def test_lessons_have_no_wcag_violations(lab: Any, lab_page: Any, lesson: str) -> None:
+    page = lab_page  # JupyterLab is running in it: lab.open opens from inside
     name = lab.add_notebook(REPO / lesson, Path(lesson).stem)
     try:
         lab.open(page, name)
