@@ -126,12 +126,23 @@ def pytest_runtest_makereport(
 ) -> Iterator[None] | pytest.TestReport:
     report: pytest.TestReport = yield
     item.stash.setdefault(_REPORTS, {})[report.when] = report
+    if report.failed and report.when == "call" and "lab_page" in getattr(item, "funcargs", {}):
+        # now, before the teardowns close its notebooks (open_lab's first)
+        screenshot(item.funcargs["lab_page"], item.nodeid)
     if report.skipped and require_browser() and item.get_closest_marker("browser"):
         longrepr = report.longrepr
         why = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
         report.outcome = "failed"
         report.longrepr = f"REQUIRE_BROWSER=1, so a skipped browser test fails: {why}"
     return report
+
+
+def screenshot(page: Any, nodeid: str) -> None:
+    """A full-page screenshot of a failed test's page, in ``test-artifacts/``."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", nodeid)
+    with contextlib.suppress(Exception):
+        page.screenshot(path=str(ARTIFACTS / f"{safe}.png"), full_page=True)
 
 
 def _failed(item: pytest.Item) -> bool:
@@ -338,35 +349,27 @@ class Lab:
             re.compile(r"\| Idle$"), timeout=KERNEL_START_MS)
 
     def load_window(self, page: Any) -> None:
-        """Load JupyterLab in ``page``, which becomes :attr:`window`, with no tab open."""
+        """Load JupyterLab, with no document open, in ``page``, which becomes :attr:`window`."""
         page.goto(f"{self.base}/lab?reset&token={self.token}")
         page.wait_for_function("() => !!window.jupyterapp", timeout=KERNEL_START_MS)
-        # A new JupyterLab opens a Launcher tab once it is restored: wait for it (2 s at most),
-        # then close it.
-        page.evaluate("""async () => {
-            const app = window.jupyterapp;
-            await app.restored;
-            for (let i = 0; i < 20 && Array.from(app.shell.widgets('main')).length === 0; i++)
-                await new Promise(r => setTimeout(r, 100));
-        }""")
-        self.close_documents(page)
+        page.evaluate("async () => { await window.jupyterapp.restored; }")
         self.window = page
 
     def close_documents(self, page: Any, name: str | None = None) -> bool:
-        """Close every tab of the main area of the shared page (``name``: that notebook's tabs
-        only), changes discarded, dialogs dismissed; whether it is as clean as a new one."""
+        """Close the shared page's documents (``name``: that notebook's tabs only), changes
+        discarded, and dismiss any dialog; whether no document and no dialog is left. (The
+        Launcher, which JupyterLab shows in an empty main area, may stay.)"""
         return bool(page.evaluate(
             """async path => {
-                const app = window.jupyterapp;
-                for (const w of Array.from(app.shell.widgets('main'))) {
-                    if (path !== null && (!w.context || w.context.path !== path)) continue;
-                    if (w.context) w.context.model.dirty = false;
+                const documents = () => Array.from(window.jupyterapp.shell.widgets('main'))
+                    .filter(w => w.context && (path === null || w.context.path === path));
+                for (const w of documents()) {
+                    w.context.model.dirty = false;
                     w.dispose();
                 }
                 document.querySelectorAll('.jp-Dialog .jp-mod-reject').forEach(b => b.click());
                 await new Promise(r => setTimeout(r, 0));
-                return path !== null || (Array.from(app.shell.widgets('main')).length === 0
-                                         && !document.querySelector('.jp-Dialog'));
+                return documents().length === 0 && !document.querySelector('.jp-Dialog');
             }""", name))
 
     def run_all(self, page: Any, name: str) -> None:
@@ -504,10 +507,7 @@ def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
         yield pg
     finally:
         if _failed(request.node):
-            ARTIFACTS.mkdir(exist_ok=True)
-            safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.nodeid)
-            with contextlib.suppress(Exception):
-                pg.screenshot(path=str(ARTIFACTS / f"{safe}.png"), full_page=True)
+            screenshot(pg, request.node.nodeid)
         context.close()
 
 
@@ -529,25 +529,26 @@ def lab_page(lab: Lab, browser: Any, _lab_window: dict[str, Any],
     JupyterLab costs Chromium about 6 CPU-s, once per session now, not once per test. After
     each test its tabs are closed (changes discarded) and the server's kernels shut down; after
     a failure, or a test that leaves a dialog or a tab behind, the next test gets a new page
-    (own context, loopback only; screenshot on failure, as :func:`page`)."""
+    (own context, loopback only). A failed test's screenshot is taken when it fails
+    (:func:`pytest_runtest_makereport`), before its notebooks are closed."""
     if _lab_window.get("context") is None:
         context = browser.new_context(viewport={"width": 1280, "height": 1000}, locale="zh-TW")
         context.route("**/*", _only_loopback)
         pg = context.new_page()
         pg.set_default_timeout(TIMEOUT_MS)
+        try:
+            lab.load_window(pg)
+        except Exception:
+            screenshot(pg, request.node.nodeid)
+            context.close()
+            raise
         _lab_window["context"] = context
-        lab.load_window(pg)
     pg = lab.window
     clean = False
     try:
         yield pg
     finally:
         failed = _failed(request.node)
-        if failed:
-            ARTIFACTS.mkdir(exist_ok=True)
-            safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.nodeid)
-            with contextlib.suppress(Exception):
-                pg.screenshot(path=str(ARTIFACTS / f"{safe}.png"), full_page=True)
         with contextlib.suppress(Exception):
             clean = lab.close_documents(pg)
         for session in lab.api("GET", "/api/sessions"):
