@@ -200,8 +200,9 @@ def return_one(page: bytes, owner: str, exercise: str, root_fd: int, hub_prefix:
         os.close(folder_fd)
 
 
-def _read_page(path: Path) -> bytes | None:
-    """A page of the graded folder (the instructor's own), read bounded and never through a link."""
+def read_own_file(path: Path, limit: int) -> bytes | None:
+    """A regular file of the instructor's (a feedback page, a released copy), read whole if it
+    is at most ``limit`` bytes and never through a link; None otherwise."""
     try:
         fd = os.open(path, FILE_FLAGS)
     except OSError:
@@ -209,10 +210,16 @@ def _read_page(path: Path) -> bytes | None:
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return None
-        data = os.read(fd, MAX_PAGE_BYTES + 1)
-        return data if len(data) <= MAX_PAGE_BYTES and data.startswith(FEEDBACK_MARK.encode()) else None
+        data = os.read(fd, limit + 1)
+        return data if len(data) <= limit else None
     finally:
         os.close(fd)
+
+
+def _read_page(path: Path) -> bytes | None:
+    """A page of the graded folder: one of the feedback pages ``grade`` wrote (its mark first)."""
+    data = read_own_file(path, MAX_PAGE_BYTES)
+    return data if data is not None and data.startswith(FEEDBACK_MARK.encode()) else None
 
 
 def return_feedback(graded: str | Path, to: str | Path,

@@ -26,17 +26,17 @@ with the reason; everyone else still gets her copies.
 from __future__ import annotations
 
 import os
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .collect import FILE_FLAGS, CollectError, safe_part
+from .collect import CollectError, safe_part
 from .hand_back import (
     NotReturned,
     _hook,
     _own_dir,
     _unlink_quietly,
     open_learner_folder,
+    read_own_file,
     write_temporary,
 )
 
@@ -53,21 +53,6 @@ class HandedOut:
     written: list[Path] = field(default_factory=list)
     kept: list[Path] = field(default_factory=list)
     problems: list[dict[str, str]] = field(default_factory=list)
-
-
-def _read_copy(path: Path) -> bytes | None:
-    """A file of HANDOUT (the instructor's own), read bounded and never through a link."""
-    try:
-        fd = os.open(path, FILE_FLAGS)
-    except OSError:
-        return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        data = os.read(fd, MAX_COPY_BYTES + 1)
-        return data if len(data) <= MAX_COPY_BYTES else None
-    finally:
-        os.close(fd)
 
 
 def _exists(name: str, dir_fd: int) -> bool:
@@ -133,7 +118,7 @@ def hand_out(handout: str | Path, to: str | Path, hub_prefix: str | None = None)
             files: dict[str, dict[str, bytes]] = {}
             for sub in sorted(p for p in learner_dir.iterdir() if p.is_dir() and not p.is_symlink()):
                 for nb in sorted(sub.glob(f"*{NOTEBOOK_SUFFIX}")):
-                    data = _read_copy(nb)
+                    data = read_own_file(nb, MAX_COPY_BYTES)
                     if data is None or safe_part(sub.name) != sub.name or safe_part(nb.name) != nb.name:
                         result.problems.append({"file": str(nb), "reason": "bad_copy"})
                         continue
