@@ -597,37 +597,28 @@ def make_notebook() -> Any:
 
 
 @pytest.fixture
-def open_unrun(lab: Lab, lab_page: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+def open_unrun(lab: Lab, lab_page: Any, request: pytest.FixtureRequest) -> Any:
     """``open_unrun(path)``: copy a notebook with its stored outputs and widget state (as it
-    is in the repository), open it and run nothing: what a learner sees first."""
-    opened: list[str] = []
+    is in the repository), open it and run nothing: what a learner sees first. (:func:`lab_page`
+    closes it and shuts its kernel down after the test.)"""
 
     def run(source: Path) -> Any:
-        name = lab.add_notebook(source, request.node.name, keep_outputs=True)
-        opened.append(name)
-        lab.open(lab_page, name)
+        lab.open(lab_page, lab.add_notebook(source, request.node.name, keep_outputs=True))
         return lab_page
 
-    yield run
-    for name in opened:
-        with contextlib.suppress(Exception):
-            lab.shutdown(name)
+    return run
 
 
 @pytest.fixture
-def open_lab(lab: Lab, lab_page: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
-    """``open_lab(source)``: copy a notebook into the server, open it, run all cells; the
-    kernel is shut down after the test."""
-    opened: list[str] = []
+def open_lab(lab: Lab, lab_page: Any, request: pytest.FixtureRequest) -> Any:
+    """``open_lab(source)``: copy a notebook (a file or an nbformat dict) into the server, open
+    it and run all its cells. (:func:`lab_page` closes it and shuts its kernel down after the
+    test.)"""
 
     def run(source: Path | dict[str, Any]) -> Any:
         name = lab.add_notebook(source, request.node.name)
-        opened.append(name)
         lab.open(lab_page, name)
         lab.run_all(lab_page, name)
         return lab_page
 
-    yield run
-    for name in opened:
-        with contextlib.suppress(Exception):
-            lab.shutdown(name)
+    return run
