@@ -325,18 +325,82 @@ def _world_readable(path: str) -> bool:
     return bool(os.stat(path).st_mode & stat.S_IROTH)
 
 
+STAGE_PREFIX = "bk-grader-stage-locked-"
+"""(Folders named ``bk-grader-stage-…`` only are an earlier kit's, which held no lock: one may be a
+live grader's, so they are never swept.)"""
+STALE_AFTER_S = 60.0
+"""A stage folder nobody holds is removed once it is this old (it is locked within moments of
+being made, so a younger one may be a grader's that is just starting)."""
+_stage_locks: list[int] = []
+"""The descriptors this process holds its stage folder's lock through (closed at exit only)."""
+
+
+def new_stage(parent: str | None = None) -> str:
+    """A new world-readable folder, ``STAGE_PREFIX…`` in ``parent`` (default: the temporary
+    folder), locked (``flock``) by this process for as long as it lives."""
+    import fcntl
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix=STAGE_PREFIX, dir=parent)
+    os.chmod(folder, 0o755)
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    _stage_locks.append(fd)
+    return folder
+
+
+def sweep_stale_stages(parent: str, min_age: float = STALE_AFTER_S) -> list[str]:
+    """Remove the stage folders in ``parent`` left by graders that are gone (one killed with
+    SIGKILL never ran its ``atexit``); return their paths. A folder is a dead grader's when it
+    is this user's own directory (not a link, not another user's), no process holds its lock
+    (a live grader does, until it exits however it exits) and it is at least ``min_age`` s old."""
+    import fcntl
+    import stat
+    import time
+
+    removed: list[str] = []
+    try:
+        names = sorted(n for n in os.listdir(parent) if n.startswith(STAGE_PREFIX))
+    except OSError:
+        return removed
+    for name in names:
+        path = os.path.join(parent, name)
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError:
+            continue  # a link, a file, gone already
+        try:
+            info = os.fstat(fd)
+            if (info.st_uid != os.geteuid() or not stat.S_ISDIR(info.st_mode)
+                    or time.time() - info.st_mtime < min_age):
+                continue
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                continue  # a live grader's
+            shutil.rmtree(path, ignore_errors=True)
+            if not os.path.lexists(path):
+                removed.append(path)
+        finally:
+            os.close(fd)
+    return removed
+
+
 @functools.cache
 def _stage_folder() -> str:
-    """An empty, world-readable folder of this grader's (removed at exit) for :data:`STAGE_SCRIPT`."""
+    """An empty, world-readable folder of this grader's (removed at exit, and by the next grader
+    if this one is killed: :func:`sweep_stale_stages`) for :data:`STAGE_SCRIPT`."""
     import atexit
     import tempfile
 
-    folder = tempfile.mkdtemp(prefix="bk-grader-stage-")
-    os.chmod(folder, 0o755)
+    parent = tempfile.gettempdir()
+    sweep_stale_stages(parent)
+    folder = new_stage(parent)
     if not _world_readable(folder):  # $TMPDIR in a closed folder: the sandbox's uid could not reach it
-        os.rmdir(folder)
-        folder = tempfile.mkdtemp(prefix="bk-grader-stage-", dir="/tmp")
-        os.chmod(folder, 0o755)
+        shutil.rmtree(folder, ignore_errors=True)
+        os.close(_stage_locks.pop())
+        sweep_stale_stages("/tmp")
+        folder = new_stage("/tmp")
     atexit.register(shutil.rmtree, folder, True)
     return folder
 

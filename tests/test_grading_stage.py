@@ -1,0 +1,98 @@
+"""The grader's stage folder (bwrap.py's ``_stage_folder``, the world-readable folder a root
+grader binds unreachable folders onto) does not outlive a grader that was killed: the next
+grader removes it. A live grader's folder, another user's folder, a link, a folder made a
+moment ago and an earlier kit's folder are left alone."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from baccarat_kit.grading.sandbox import bwrap
+
+MAKE = ("import sys, time\nfrom baccarat_kit.grading.sandbox import bwrap\n"
+        "print(bwrap.new_stage(sys.argv[1]), flush=True)\ntime.sleep(600)\n")
+
+
+def _grader(parent: Path) -> tuple[subprocess.Popen[str], Path]:
+    """A process that makes its stage folder in ``parent`` and lives on; its folder."""
+    proc = subprocess.Popen([sys.executable, "-c", MAKE, str(parent)], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    folder = Path(proc.stdout.readline().strip())
+    (folder / "0").mkdir()  # as a sandbox's staged folder
+    return proc, folder
+
+
+def _age(folder: Path, seconds: float = 3600) -> None:
+    then = time.time() - seconds
+    os.utime(folder, (then, then))
+
+
+def test_a_killed_graders_folder_is_removed_a_live_ones_is_not(tmp_path: Path) -> None:
+    live, live_folder = _grader(tmp_path)
+    dead, dead_folder = _grader(tmp_path)
+    try:
+        dead.send_signal(signal.SIGKILL)  # atexit never runs
+        dead.wait(10)
+        _age(live_folder)
+        _age(dead_folder)
+        assert bwrap.sweep_stale_stages(str(tmp_path)) == [str(dead_folder)]
+        assert not dead_folder.exists()
+        assert (live_folder / "0").is_dir()
+    finally:
+        live.kill()
+        live.wait(10)
+    assert bwrap.sweep_stale_stages(str(tmp_path)) == [str(live_folder)]  # gone with its grader
+
+
+def test_a_folder_made_a_moment_ago_a_link_and_other_names_are_left(tmp_path: Path) -> None:
+    young = tmp_path / f"{bwrap.STAGE_PREFIX}young"
+    young.mkdir()  # not locked yet: a grader that is just starting
+    target = tmp_path / "instructors-folder"
+    (target / "notes").mkdir(parents=True)
+    link = tmp_path / f"{bwrap.STAGE_PREFIX}link"
+    link.symlink_to(target)
+    other = tmp_path / "bk-grade-keep"
+    other.mkdir()
+    _age(other)
+    earlier = tmp_path / "bk-grader-stage-x1y2z3"  # an earlier kit's: no lock, may be live
+    earlier.mkdir()
+    _age(earlier)
+    _age(target)
+    assert bwrap.sweep_stale_stages(str(tmp_path)) == []
+    assert young.is_dir() and link.is_symlink() and (target / "notes").is_dir()
+    assert other.is_dir() and earlier.is_dir()
+    _age(young)
+    assert bwrap.sweep_stale_stages(str(tmp_path)) == [str(young)]
+    assert (target / "notes").is_dir()
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="giving a folder to another uid needs root")
+def test_another_users_folder_is_left(tmp_path: Path) -> None:
+    theirs = tmp_path / f"{bwrap.STAGE_PREFIX}theirs"
+    theirs.mkdir()
+    os.chown(theirs, 65534, 65534)
+    _age(theirs)
+    assert bwrap.sweep_stale_stages(str(tmp_path)) == []
+    assert theirs.is_dir()
+
+
+def test_the_graders_own_folder_is_locked_and_swept_after_it(tmp_path: Path) -> None:
+    """What ``_stage_folder`` does, in a grader process of its own: sweep, then make a new one."""
+    code = ("import os, signal, sys, tempfile\ntempfile.tempdir = sys.argv[1]\n"
+            "from baccarat_kit.grading.sandbox import bwrap\n"
+            "bwrap._world_readable = lambda path: True  # (pytest's folders are closed: not /tmp)\n"
+            "print(bwrap._stage_folder(), flush=True)\nos.kill(os.getpid(), signal.SIGKILL)\n")
+    first = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True)
+    old = Path(first.stdout.strip())
+    assert old.parent == tmp_path and old.is_dir()
+    _age(old)
+    second = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True)
+    new = Path(second.stdout.strip())
+    assert new.is_dir() and not old.exists()
