@@ -28,7 +28,7 @@ def _value(row: Any, i: int, size: int) -> int:  # pragma: no cover - compiled
 
 @numba.njit(cache=True, nogil=True)
 def _deal(cards: Any, table: Any, cut_pos: int, burn: bool, detail: bool, out: Any,
-          rounds: Any, burned: Any, totals: Any) -> int:  # pragma: no cover - compiled
+          rounds: Any, burned: Any, histogram: Any) -> int:  # pragma: no cover - compiled
     n, size = cards.shape
     written = 0
     for s in range(n):
@@ -40,28 +40,29 @@ def _deal(cards: Any, table: Any, cut_pos: int, burn: bool, detail: bool, out: A
         burned[s] = pos
         coups = 0
         while True:
-            v0 = _value(row, pos, size)
-            v1 = _value(row, pos + 1, size)
-            v2 = _value(row, pos + 2, size)
-            v3 = _value(row, pos + 3, size)
-            v4 = _value(row, pos + 4, size)
-            v5 = _value(row, pos + 5, size)
+            if pos + 6 <= size:                # (all but the last coups of a shoe)
+                v0 = np.int64(row[pos]) >> 2
+                v1 = np.int64(row[pos + 1]) >> 2
+                v2 = np.int64(row[pos + 2]) >> 2
+                v3 = np.int64(row[pos + 3]) >> 2
+                v4 = np.int64(row[pos + 4]) >> 2
+                v5 = np.int64(row[pos + 5]) >> 2
+            else:
+                v0 = _value(row, pos, size)
+                v1 = _value(row, pos + 1, size)
+                v2 = _value(row, pos + 2, size)
+                v3 = _value(row, pos + 3, size)
+                v4 = _value(row, pos + 4, size)
+                v5 = _value(row, pos + 5, size)
             p = np.int64(table[((v0 + v2) * 19 + v1 + v3) * 100 + v4 * 10 + v5])
             used = 4 + ((p >> 8) & 3)
             if pos + used > size:
                 break
             if row[pos] == row[pos + 2]:
                 p |= 1 << 13
-                totals[6] += 1
             if row[pos + 1] == row[pos + 3]:
                 p |= 1 << 14
-                totals[7] += 1
-            winner = (p >> 11) & 3
-            totals[1 + winner] += 1
-            if winner == 0 and ((p >> 4) & 15) == 6:
-                totals[4] += 1
-            if p & (1 << 10):
-                totals[5] += 1
+            histogram[p >> 4] += 1
             if detail:
                 out[written] = p
                 written += 1
@@ -70,18 +71,17 @@ def _deal(cards: Any, table: Any, cut_pos: int, burn: bool, detail: bool, out: A
                 break
             pos += used
         rounds[s] = coups
-        totals[0] += coups
     return written
 
 
-def deal(cards: np.ndarray, table: np.ndarray, cut_pos: int, burn: bool,
-         detail: bool) -> tuple[dict[str, Any], np.ndarray]:
-    """Deal every shoe of ``cards``; the same record as ``simulation._deal`` and the totals
-    (hands, banker, player, tie, banker_six, natural, player_pair, banker_pair)."""
+def deal(cards: np.ndarray, table: np.ndarray, cut_pos: int, burn: bool, detail: bool) -> dict[str, Any]:
+    """Deal every shoe of ``cards``: the same record as ``simulation._deal`` (the packed coups
+    only with ``detail``) and ``histogram``, the coups counted by packed outcome >> 4 (what
+    ``simulate`` otherwise counts with ``np.bincount``)."""
     n, size = cards.shape
     out = np.empty(n * (size // 4 + 2) if detail else 0, dtype=np.uint16)
     rounds = np.empty(n, dtype=np.int64)
     burned = np.empty(n, dtype=np.int64)
-    totals = np.zeros(8, dtype=np.int64)
-    written = _deal(cards, table, cut_pos, burn, detail, out, rounds, burned, totals)
-    return {"packed": out[:written], "rounds": rounds, "burned": burned}, totals
+    histogram = np.zeros(2048, dtype=np.int64)
+    written = _deal(cards, table, cut_pos, burn, detail, out, rounds, burned, histogram)
+    return {"packed": out[:written], "rounds": rounds, "burned": burned, "histogram": histogram}

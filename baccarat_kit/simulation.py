@@ -458,8 +458,7 @@ def _numba_deal(cards: np.ndarray, cut_card: int | None, burn: bool, detail: boo
 
     size = cards.shape[1]
     cut_pos = size - cut_card if cut_card is not None else size + 1
-    record, _ = _sim_kernel.deal(cards, _outcome_table(), cut_pos, burn, True)   # the coups, for the totals
-    return record
+    return _sim_kernel.deal(cards, _outcome_table(), cut_pos, burn, detail)
 
 
 def _dealer(kernel: str, cards: int) -> Any:
@@ -590,7 +589,10 @@ def simulate(
         part = deal(cards, cut_card, burn, detail)
         if keep_cards:
             part["cards"] = cards
-        histogram += np.bincount(part["packed"] >> 4, minlength=2048)
+        if "histogram" in part:                                  # (counted by the numba kernel)
+            histogram += part["histogram"]
+        else:
+            histogram += np.bincount(part["packed"] >> 4, minlength=2048)
         if detail:
             parts.append(part)
         if bar is not None:
