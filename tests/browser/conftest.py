@@ -9,8 +9,8 @@ One JupyterLab server serves the whole session, on loopback, with a random free 
 random token and every Jupyter/IPython/matplotlib folder in a temporary directory. It runs in
 its own process group and is stopped by that group. Each test opens its own copy of a notebook
 and shuts its kernel down afterwards. The JupyterLab tests share one page with JupyterLab
-running (:func:`lab_page`) and open their notebooks from inside it; a test that fails, or leaves
-a tab or a dialog behind, makes the next one start in a new page. On failure a full-page
+running (:func:`lab_page`) and open their notebooks from inside it; after a test that fails, or
+one whose documents or dialogs cannot be closed, the next one starts in a new page. On failure a full-page
 screenshot is saved to ``test-artifacts/``.
 
 ``BK_SCREENSHOTS=DIR`` makes the tests also save the screenshots a learner sees (the widget
@@ -526,10 +526,10 @@ def lab_page(lab: Lab, browser: Any, _lab_window: dict[str, Any],
              request: pytest.FixtureRequest) -> Iterator[Any]:
     """A page with JupyterLab running and no document open, shared by the JupyterLab tests:
     :meth:`Lab.open` opens a notebook in it as a learner does, from inside JupyterLab. Loading
-    JupyterLab costs Chromium about 6 CPU-s, once per session now, not once per test. After
-    each test its tabs are closed (changes discarded) and the server's kernels shut down; after
-    a failure, or a test that leaves a dialog or a tab behind, the next test gets a new page
-    (own context, loopback only). A failed test's screenshot is taken when it fails
+    JupyterLab costs Chromium a few CPU-s: once per session now, not once per test. After each
+    test its documents are closed (changes discarded), its dialogs dismissed and the server's
+    sessions deleted (their kernels shut down); after a failure, or when a document or a dialog
+    stays, the next test gets a new page (own context, loopback only). A failed test's screenshot is taken when it fails
     (:func:`pytest_runtest_makereport`), before its notebooks are closed."""
     if _lab_window.get("context") is None:
         context = browser.new_context(viewport={"width": 1280, "height": 1000}, locale="zh-TW")
