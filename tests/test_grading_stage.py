@@ -96,3 +96,28 @@ def test_the_graders_own_folder_is_locked_and_swept_after_it(tmp_path: Path) -> 
     second = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True)
     new = Path(second.stdout.strip())
     assert new.is_dir() and not old.exists()
+
+
+def test_a_new_folder_is_locked_before_others_can_open_it(tmp_path: Path) -> None:
+    """Made 0700 and locked, then opened to others (0755): nobody can lock it first, and while its
+    grader lives no one else gets the lock (the sweep's try never waits)."""
+    proc, folder = _grader(tmp_path)
+    try:
+        assert folder.stat().st_mode & 0o777 == 0o755
+        probe = ("import fcntl, os, sys\nfd = os.open(sys.argv[1], os.O_RDONLY | os.O_DIRECTORY)\n"
+                 "try:\n    fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)\nexcept OSError:\n    sys.exit(3)\n")
+        assert subprocess.run([sys.executable, "-c", probe, str(folder)]).returncode == 3
+    finally:
+        proc.kill()
+        proc.wait(10)
+    assert subprocess.run([sys.executable, "-c", probe, str(folder)]).returncode == 0
+
+
+def test_one_sweep_looks_at_a_bounded_number_of_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bwrap, "SWEEP_AT_MOST", 2)
+    for i in range(3):
+        (tmp_path / f"{bwrap.STAGE_PREFIX}dead{i}").mkdir()
+        _age(tmp_path / f"{bwrap.STAGE_PREFIX}dead{i}")
+    assert len(bwrap.sweep_stale_stages(str(tmp_path))) == 2
+    assert len(bwrap.sweep_stale_stages(str(tmp_path))) == 1
+    assert not list(tmp_path.iterdir())

@@ -331,6 +331,8 @@ live grader's, so they are never swept.)"""
 STALE_AFTER_S = 60.0
 """A stage folder nobody holds is removed once it is this old (it is locked within moments of
 being made, so a younger one may be a grader's that is just starting)."""
+SWEEP_AT_MOST = 64
+"""Stage folders one sweep looks at (a killed grader leaves one; the next sweep takes more)."""
 _stage_locks: list[int] = []
 """The descriptors this process holds its stage folder's lock through (closed at exit only)."""
 
@@ -342,10 +344,12 @@ def new_stage(parent: str | None = None) -> str:
     import tempfile
 
     folder = tempfile.mkdtemp(prefix=STAGE_PREFIX, dir=parent)
-    os.chmod(folder, 0o755)
-    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    fcntl.flock(fd, fcntl.LOCK_EX)
+    # Locked while it is still 0700, so that no other user can open it and take the lock first
+    # (which would block this grader or make its folder look alive to the sweep); never waits.
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     _stage_locks.append(fd)
+    os.fchmod(fd, 0o755)
     return folder
 
 
@@ -359,8 +363,14 @@ def sweep_stale_stages(parent: str, min_age: float = STALE_AFTER_S) -> list[str]
     import time
 
     removed: list[str] = []
-    try:
-        names = sorted(n for n in os.listdir(parent) if n.startswith(STAGE_PREFIX))
+    names: list[str] = []
+    try:  # streamed, and at most SWEEP_AT_MOST of them: what others name so cannot grow this
+        with os.scandir(parent) as entries:
+            for entry in entries:
+                if entry.name.startswith(STAGE_PREFIX):
+                    names.append(entry.name)
+                    if len(names) >= SWEEP_AT_MOST:
+                        break
     except OSError:
         return removed
     for name in names:
