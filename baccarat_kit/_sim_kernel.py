@@ -40,20 +40,12 @@ def _deal(cards: Any, table: Any, cut_pos: int, burn: bool, detail: bool, out: A
         burned[s] = pos
         coups = 0
         while True:
-            if pos + 6 <= size:                # (all but the last coups of a shoe)
-                v0 = np.int64(row[pos]) >> 2
-                v1 = np.int64(row[pos + 1]) >> 2
-                v2 = np.int64(row[pos + 2]) >> 2
-                v3 = np.int64(row[pos + 3]) >> 2
-                v4 = np.int64(row[pos + 4]) >> 2
-                v5 = np.int64(row[pos + 5]) >> 2
-            else:
-                v0 = _value(row, pos, size)
-                v1 = _value(row, pos + 1, size)
-                v2 = _value(row, pos + 2, size)
-                v3 = _value(row, pos + 3, size)
-                v4 = _value(row, pos + 4, size)
-                v5 = _value(row, pos + 5, size)
+            v0 = _value(row, pos, size)
+            v1 = _value(row, pos + 1, size)
+            v2 = _value(row, pos + 2, size)
+            v3 = _value(row, pos + 3, size)
+            v4 = _value(row, pos + 4, size)
+            v5 = _value(row, pos + 5, size)
             p = np.int64(table[((v0 + v2) * 19 + v1 + v3) * 100 + v4 * 10 + v5])
             used = 4 + ((p >> 8) & 3)
             if pos + used > size:
@@ -76,8 +68,7 @@ def _deal(cards: Any, table: Any, cut_pos: int, burn: bool, detail: bool, out: A
 
 def deal(cards: np.ndarray, table: np.ndarray, cut_pos: int, burn: bool, detail: bool) -> dict[str, Any]:
     """Deal every shoe of ``cards``: the same record as ``simulation._deal`` (the packed coups
-    only with ``detail``) and ``histogram``, the coups counted by packed outcome >> 4 (what
-    ``simulate`` otherwise counts with ``np.bincount``)."""
+    only with ``detail``; ``histogram``, the coups counted by packed outcome >> 4)."""
     n, size = cards.shape
     out = np.empty(n * (size // 4 + 2) if detail else 0, dtype=np.uint16)
     rounds = np.empty(n, dtype=np.int64)

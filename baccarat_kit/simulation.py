@@ -389,7 +389,7 @@ result."""
 def _deal(cards: np.ndarray, cut_card: int | None, burn: bool, detail: bool) -> dict[str, Any]:
     """Deal every shoe of ``cards`` (byte codes, one shoe a row): the packed outcome of every
     coup (shoe after shoe with ``detail``, else in any order), each shoe's number of coups
-    (with ``detail``) and its burned cards.
+    (with ``detail``), its burned cards and the coups counted by packed outcome >> 4.
 
     The outcome of a coup starting at every position of every shoe is computed at once (one
     look-up in :func:`_outcome_table`, block by block), then one walk moves every shoe from
@@ -445,7 +445,8 @@ def _deal(cards: np.ndarray, cut_card: int | None, burn: bool, detail: bool) -> 
         ok = ok.T                                                # shoe after shoe, in order
         seen = seen.T
     out = seen[ok]
-    return {"packed": out, "rounds": ok.sum(axis=1) if detail else None, "burned": burned}
+    return {"packed": out, "rounds": ok.sum(axis=1) if detail else None, "burned": burned,
+            "histogram": np.bincount(out >> 4, minlength=2048)}
 
 
 NUMBA_FROM = 20_000_000
@@ -589,10 +590,7 @@ def simulate(
         part = deal(cards, cut_card, burn, detail)
         if keep_cards:
             part["cards"] = cards
-        if "histogram" in part:                                  # (counted by the numba kernel)
-            histogram += part["histogram"]
-        else:
-            histogram += np.bincount(part["packed"] >> 4, minlength=2048)
+        histogram += part["histogram"]
         if detail:
             parts.append(part)
         if bar is not None:

@@ -10,8 +10,8 @@ random token and every Jupyter/IPython/matplotlib folder in a temporary director
 its own process group and is stopped by that group. Each test opens its own copy of a notebook
 and shuts its kernel down afterwards. The JupyterLab tests share one page with JupyterLab
 running (:func:`lab_page`) and open their notebooks from inside it; after a test that fails, or
-one whose documents or dialogs cannot be closed, the next one starts in a new page. On failure a full-page
-screenshot is saved to ``test-artifacts/``.
+one whose documents or dialogs cannot be closed, the next one starts in a new page. On failure a
+full-page screenshot is saved to ``test-artifacts/``.
 
 ``BK_SCREENSHOTS=DIR`` makes the tests also save the screenshots a learner sees (the widget
 after the interaction) into DIR; ``tests/browser/take_screenshots.py`` uses it for
@@ -409,14 +409,15 @@ class Lab:
             body = response.read()
         return json.loads(body) if body else None
 
-    def shutdown(self, name: str) -> None:
-        """Delete the notebook's session (its kernel outlives the page otherwise), after closing
-        its tab in the shared page (a notebook left open would find its kernel gone)."""
+    def shutdown(self, name: str | None = None) -> None:
+        """Delete the notebook's session (``None``: every session), so its kernel does not
+        outlive the page, after closing its tab in the shared page (a notebook left open would
+        find its kernel gone)."""
         if self.window is not None:
             with contextlib.suppress(Exception):
                 self.close_documents(self.window, name)
         for session in self.api("GET", "/api/sessions"):
-            if session.get("path") == name or session.get("notebook", {}).get("path") == name:
+            if name is None or name in (session.get("path"), session.get("notebook", {}).get("path")):
                 with contextlib.suppress(urllib.error.URLError):
                     self.api("DELETE", f"/api/sessions/{session['id']}")
 
@@ -512,26 +513,25 @@ def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
 
 
 @pytest.fixture(scope="session")
-def _lab_window(lab: Lab, browser: Any) -> Iterator[dict[str, Any]]:
-    """The shared page's browser context, while one is open (made by :func:`lab_page`)."""
-    held: dict[str, Any] = {}
-    yield held
-    if held.get("context") is not None:
-        held["context"].close()
-    lab.window = None
+def _lab_window(lab: Lab, browser: Any) -> Iterator[None]:
+    """Closes the shared page (:attr:`Lab.window`, made by :func:`lab_page`) at the session's end."""
+    yield
+    if lab.window is not None:
+        lab.window.context.close()
+        lab.window = None
 
 
 @pytest.fixture
-def lab_page(lab: Lab, browser: Any, _lab_window: dict[str, Any],
-             request: pytest.FixtureRequest) -> Iterator[Any]:
+def lab_page(lab: Lab, browser: Any, _lab_window: None, request: pytest.FixtureRequest) -> Iterator[Any]:
     """A page with JupyterLab running and no document open, shared by the JupyterLab tests:
     :meth:`Lab.open` opens a notebook in it as a learner does, from inside JupyterLab. Loading
     JupyterLab costs Chromium a few CPU-s: once per session now, not once per test. After each
     test its documents are closed (changes discarded), its dialogs dismissed and the server's
     sessions deleted (their kernels shut down); after a failure, or when a document or a dialog
-    stays, the next test gets a new page (own context, loopback only). A failed test's screenshot is taken when it fails
-    (:func:`pytest_runtest_makereport`), before its notebooks are closed."""
-    if _lab_window.get("context") is None:
+    stays, the next test gets a new page (own context, loopback only). A failed test's
+    screenshot is taken when it fails (:func:`pytest_runtest_makereport`), before its notebooks
+    are closed."""
+    if lab.window is None:
         context = browser.new_context(viewport={"width": 1280, "height": 1000}, locale="zh-TW")
         context.route("**/*", _only_loopback)
         pg = context.new_page()
@@ -542,20 +542,16 @@ def lab_page(lab: Lab, browser: Any, _lab_window: dict[str, Any],
             screenshot(pg, request.node.nodeid)
             context.close()
             raise
-        _lab_window["context"] = context
     pg = lab.window
     clean = False
     try:
         yield pg
     finally:
-        failed = _failed(request.node)
         with contextlib.suppress(Exception):
             clean = lab.close_documents(pg)
-        for session in lab.api("GET", "/api/sessions"):
-            with contextlib.suppress(urllib.error.URLError):
-                lab.api("DELETE", f"/api/sessions/{session['id']}")
-        if failed or not clean:
-            _lab_window.pop("context").close()
+        lab.shutdown()
+        if _failed(request.node) or not clean:
+            pg.context.close()
             lab.window = None
 
 
