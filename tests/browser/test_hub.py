@@ -177,6 +177,22 @@ class Server_API:
             raw = response.read()
         return json.loads(raw) if raw else None
 
+    def _connect(self, connect: Any, url: str, attempts: int = 3) -> Any:
+        """The kernel's websocket through the hub's TLS proxy. Its opening handshake is tried
+        again (nothing has been sent yet): on a loaded machine one failed with an SSL "internal
+        error" while the kernel was starting."""
+        from websockets.exceptions import WebSocketException
+
+        for attempt in range(attempts):
+            try:
+                return connect(url, additional_headers={"Authorization": f"token {self.token}"},
+                               ssl=self.ssl, open_timeout=60, max_size=None)
+            except (OSError, WebSocketException):  # (the handshake failed or the link closed)
+                if attempt == attempts - 1:
+                    raise
+                time.sleep(2)
+        raise AssertionError("unreachable")
+
     def run(self, code: str, timeout: float = 120) -> str:
         """Run ``code`` in a new kernel of this server; its stdout (a traceback fails)."""
         from websockets.sync.client import connect
@@ -185,8 +201,7 @@ class Server_API:
         url = f"{self.base.replace('https', 'wss')}/user/{self.name}/api/kernels/{kernel}/channels"
         msg_id, out = uuid.uuid4().hex, []
         try:
-            with connect(url, additional_headers={"Authorization": f"token {self.token}"},
-                         ssl=self.ssl, open_timeout=60, max_size=None) as ws:
+            with self._connect(connect, url) as ws:
                 ws.send(json.dumps({
                     "header": {"msg_id": msg_id, "msg_type": "execute_request", "version": "5.3",
                                "session": uuid.uuid4().hex, "username": self.name, "date": ""},
