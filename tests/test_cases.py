@@ -531,6 +531,37 @@ def test_every_case_card_of_lessons_05_and_06_has_its_english_translation(case_i
             assert f"<b>{v.id}</b>: " in en and f"<b>{v.id}</b>：" in zh
 
 
+CASE_IDS = [c.id for c in CATALOGUE]  # the 50 cases (a variant's words are its `change`)
+
+
+def test_every_case_is_counted() -> None:
+    assert len(CASE_IDS) == 50 and all(CATALOGUE[i].parent is None for i in CASE_IDS)
+
+
+@pytest.mark.parametrize("case_id", CASE_IDS)
+def test_every_case_has_its_quote_and_a_faithful_english_translation(case_id: str) -> None:
+    """Issue 31: every case carries the source's words (`quote`) and the kit's English
+    (`quote_en`): the same lines, the same numbers in the same order, and the source's
+    "usually" (通常) kept as "usually"."""
+    case = CATALOGUE[case_id]
+    assert case.quote and case.quote.strip(), f"{case_id}: no quote"
+    assert case.quote_en and case.quote_en.strip(), f"{case_id}: a quote without an English translation"
+    assert len(case.quote_en.splitlines()) == len(case.quote.strip("\n").splitlines()), case_id
+    digits = re.compile(r"\d+")
+    assert digits.findall(case.quote_en) == digits.findall(case.quote), case_id
+    assert ("通常" in case.quote) == ("usually" in case.quote_en), case_id
+    assert case.translation("en") == case.quote_en and case.translation("zh") is None
+    en = case.explain("en")
+    assert case.quote.strip("\n").splitlines()[0] in en and case.quote_en.splitlines()[0] in en
+
+
+def test_bcr_001s_assumption_is_the_payout() -> None:
+    """000 writes 「假設閒勝1:1」: what is supposed is that a player win pays 1:1, not that the
+    player wins (the cards decide that)."""
+    en = CATALOGUE["BCR-001"].quote_en
+    assert "supposing a player win pays 1:1" in en and "supposing the player wins" not in en
+
+
 def test_the_text_explain_shows_the_translation_in_english_only() -> None:
     case = load()["BCR-002"]
     en, zh = case.explain("en"), case.explain("zh")
