@@ -19,7 +19,7 @@ from baccarat_kit.misconceptions import mistaken_rules
 from baccarat_kit.widgets import question_sets as qs
 from baccarat_kit.widgets._common import WidgetError
 
-QUESTIONS = [(name, q) for name in qs.lesson_names() for q in qs._data()["quiz"][name]]
+QUESTIONS = [(name, q) for name in qs.lesson_names() for q in qs.lesson_tables(name)]
 IDS = [f"{name}-{q['id']}" for name, q in QUESTIONS]
 
 

@@ -234,12 +234,67 @@ def _hint(q: Mapping[str, Any], qid: str, params: Mapping[str, Any]) -> dict[str
     return _texts(q["hint"], qid, "hint", params) if "hint" in q else None
 
 
-def lesson_questions(name: str) -> tuple[Question, ...]:
-    """The questions of the set ``name``, answers computed now by the engine."""
+UNCOVERED = "uncovered-banker-cells"
+"""A set entry of this kind stands for the banker cells no case uses (:func:`uncovered_banker_cells`)."""
+_THIRD_PREFERENCE = (8, 0, 9, None)  # turned by the banker total, so the columns vary
+
+
+@cache
+def uncovered_banker_cells() -> tuple[tuple[int, int | None], ...]:
+    """One banker cell per banker total 0-7 that no case of :mod:`baccarat_kit.cases` uses, from
+    the catalogue's coverage (and that no lesson's self-check asks): a cell next to where the row's decision changes if there is one,
+    else the first of 8, 0 (10/J/Q/K), 9, "player stood" (turned by the total) that no case uses.
+    A total whose every cell some case uses gives none.
+
+    >>> uncovered_banker_cells()[:2]
+    ((0, 8), (1, 0))
+    """
+    from ..cases import load
+    from ..cases.coverage import coverage
+    from ..rules import banker_draws, banker_rule
+
+    asked = {banker_rule(int(q["total"]), None if q["third"] == "stood" else int(q["third"]))
+             for qs in _data()["quiz"].values() for q in qs if q.get("kind") == "banker"}
+    missing = set(coverage(load()).missing) - asked  # and not one a lesson's self-check asks
+    cells: list[tuple[int, int | None]] = []
+    for t in range(8):
+        free = [v for v in range(10) if banker_rule(t, v) in missing]
+        edge = [v for v in free if any(0 <= w <= 9 and banker_draws(t, w) != banker_draws(t, v)
+                                       for w in (v - 1, v + 1))]
+        turn = t % len(_THIRD_PREFERENCE)
+        order = _THIRD_PREFERENCE[turn:] + _THIRD_PREFERENCE[:turn]
+        rest = [v for v in order if (v is None and banker_rule(t, None) in missing) or v in free]
+        pick = edge[:1] or rest[:1] or free[:1]
+        if pick:
+            cells.append((t, pick[0]))
+    return tuple(cells)
+
+
+def lesson_tables(name: str) -> tuple[dict[str, Any], ...]:
+    """The question tables of the set ``name`` as :func:`build_question` takes them: the data's
+    tables, with an ``uncovered-banker-cells`` entry replaced by one ``banker`` question per cell
+    of :func:`uncovered_banker_cells` (its ``hint`` / ``hint_stood`` filled in per cell)."""
     sets = _data()["quiz"]
     if name not in sets:
         raise WidgetError("widgets.quiz.unknown-set", value=name, choices=", ".join(sets))
-    return tuple(build_question(q) for q in sets[name])
+    out: list[dict[str, Any]] = []
+    for q in sets[name]:
+        if q.get("kind") != UNCOVERED:
+            out.append(dict(q))
+            continue
+        for total, third in uncovered_banker_cells():
+            cell = {"kind": "banker", "total": total, "third": "stood" if third is None else third}
+            cell["id"] = f"banker-{total}-stood" if third is None else f"banker-{total}-vs-{third}"
+            hint = q.get("hint_stood" if third is None else "hint")
+            if hint is not None:
+                cell["hint"] = hint
+            out.append(cell)
+    return tuple(out)
+
+
+def lesson_questions(name: str) -> tuple[Question, ...]:
+    """The questions of the set ``name``, answers computed now by the engine."""
+    return tuple(build_question(q) for q in lesson_tables(name))
 
 
 __all__ = [
@@ -250,6 +305,8 @@ __all__ = [
     "build_question",
     "lesson_names",
     "lesson_questions",
+    "lesson_tables",
+    "uncovered_banker_cells",
     "made_up",
     "option_whys",
 ]
