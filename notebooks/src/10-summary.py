@@ -25,11 +25,15 @@ LANG = bk.set_language(EDITION_LANG)
 # ## 1. 規則，一步一步（the rules, in order）
 #
 # 一局依序：**先看例牌 → 再看閒家 → 最後看莊家**（001 的三步順序）。每一手最多補一張（002）。
+#
+# 下表是**標準 Punto Banco** 的補牌規則；實際的桌台以當桌的規則說明為準（003：「本篇以常見的標準 Punto Banco 規則為準。其他變體與特殊玩法可能不同,應以實際規則說明為準。」）。
 
 # %% [markdown] lang=en
 # ## 1. The rules, in order
 #
 # A coup goes in order: **first the natural → then the player → last the banker** (001's three steps). Each hand draws at most one card (002).
+#
+# The table below is the drawing rules of **standard Punto Banco**; the table's own rules decide at a real table (003: 「本篇以常見的標準 Punto Banco 規則為準。其他變體與特殊玩法可能不同,應以實際規則說明為準。」, translation: "this page follows the common standard Punto Banco rules; other variants and special games may differ, and the actual rules as stated prevail").
 
 # %%
 stood = bk.rules.BANKER_DRAWS_WHEN_PLAYER_STOOD
@@ -57,8 +61,8 @@ bk.display.table([message(f"nb.col.{col}") for col in ("step", "rule-table", "ex
 # 押 100 在各種結果下拿回多少（`bk.settle`；「本課的免傭表」是 004 描述的 Super 6 版本，其他免傭桌可能降低別的派彩，或採其他補償規則）。
 # 和局的兩列照本課程的標準桌退回主注；000 說標準桌「通常」退回，特殊桌可能另有規定。
 #
-# 前兩列是來源的牌局（BCR-001、BCR-008）；**和局與莊 6 點勝的三列是本套件自編的教學牌局**（`4 4 3 3`、`2 3 3 3 K`），
-# 來源沒有給這樣的完整牌局（第 7 課也說「本課不編一局」），所以表中標明「本套件自編」。
+# 前四列是來源的牌局：BCR-001、BCR-008，和局的兩列是 BCR-002（閒2+3=5，莊A+2=3，閒補 8，3=3 為和；發牌順序 `2 A 3 2 8` 是本套件的寫法）。
+# **只有莊 6 點勝那一列是本套件自編的教學牌局**（`2 3 3 3 K`）：來源沒有給莊家以 6 點獲勝的完整牌局（第 7 課也說「本課不編一局」），所以表中標明「本套件自編」。
 
 # %% [markdown] lang=en
 # ## 2. Settlement
@@ -66,15 +70,15 @@ bk.display.table([message(f"nb.col.{col}") for col in ("step", "rule-table", "ex
 # What a bet of 100 gets back in each outcome (`bk.settle`; "this course's no-commission table" is the Super 6 version 004 describes; other no-commission tables may pay less elsewhere or use some other compensating rule).
 # The two tie rows return the main bets as this course's standard table does; 000 says a standard table "usually" does, and special tables may have rules of their own.
 #
-# The first two rows are the sources' coups (BCR-001, BCR-008); **the tie and banker-wins-on-6 rows are teaching coups made up by this kit** (`4 4 3 3`, `2 3 3 3 K`):
-# the sources give no such complete coup (lesson 7 says so and makes none up), so the table marks them "made up by this kit".
+# The first four rows are the sources' coups: BCR-001, BCR-008, and for the two tie rows BCR-002 (player 2+3 = 5, banker A+2 = 3, the player draws an 8, 3 = 3 is a tie; the deal order `2 A 3 2 8` is the kit's way of writing it).
+# **Only the banker-wins-on-6 row is a teaching coup made up by this kit** (`2 3 3 3 K`): the sources give no complete coup that the banker wins on 6 (lesson 7 says so and makes none up), so the table marks it "made up by this kit".
 
 # %%
 examples = [
     ("player-wins-player-bet", "2 3 3 4 4", {"player": 100}, "commission"),
     ("banker-wins-banker-bet", "4 4 4 5", {"banker": 100}, "commission"),
-    ("tie-player-bet", "4 4 3 3", {"player": 100}, "commission"),
-    ("tie-tie-bet", "4 4 3 3", {"tie": 100}, "commission"),
+    ("tie-player-bet", "2 A 3 2 8", {"player": 100}, "commission"),
+    ("tie-tie-bet", "2 A 3 2 8", {"tie": 100}, "commission"),
     ("banker-six", "2 3 3 3 K", {"banker": 100}, "no-commission"),
 ]
 rows = []
@@ -144,14 +148,14 @@ all(odds8.expected_value(area, table) < 0 for table in bk.PAY_TABLES for area in
 # ## 5. 期末測驗（final test）
 #
 # 十二題，從整門課抽出：每一課至少一題，再加上莊家矩陣的格子。題目依你的進度檔抽出，每個人、每一次都不一樣；
-# 答錯時會看到那是哪一個常見誤解、為什麼，並在最後的結果裡附上回去複習的那一課的連結。
+# 答錯時會看到為什麼錯（選項是某個常見誤解時，也會點出是哪一個），並在最後的結果裡附上回去複習的那一課的連結。
 # 以第一次作答計分；答完可以按「儲存結果頁」，把結果存成一個 HTML 檔。想再考一次，重新執行這一格就會抽出新的一組題目。
 
 # %% [markdown] lang=en
 # ## 5. The final test
 #
 # Twelve questions drawn from the whole course: at least one from each lesson, plus cells of the banker matrix. They are drawn from your progress record, so they differ for every learner and every attempt;
-# a wrong answer shows which common misconception it is and why, and the result at the end links back to the lesson to review.
+# a wrong answer shows why (and which common misconception it is, when it is one), and the result at the end links back to the lesson to review.
 # First answers count; when you are done, "Save the result page" keeps the result as an HTML file. To take it again, run this cell again and a new set is drawn.
 
 # %%
