@@ -7,7 +7,7 @@
 #
 # | 頁 | 內容 | 規則依據（rules basis） |
 # |---|---|---|
-# | 004 新手規則總覽 | 押莊 100 拿回 195、押閒 1:1、和局退注、免傭（004 稱「免水」）與 Super 6（超級 6）、旁注（004 稱「副注」）分開結算 | （未列規則依據） |
+# | 004 新手規則總覽 | 押莊 100 拿回 195、押閒 1:1、和局時莊閒注「通常」原注退還、免傭（004 稱「免水」）與 Super 6（超級 6）、旁注（004 稱「副注」）分開結算 | （未列規則依據） |
 # | 000「百家樂補牌規則」 | BCR-001 的注碼與返還、下注區表、傭金的最小計價單位與四捨五入、作廢局、帳務軌跡（下注明細、派彩、傭金、餘額） | Pennsylvania Code Chapter 631a（§631a.6、.8、.9、.12 下注定義）；Singapore GRA Commission Baccarat (RWS) Game Rules v4 |
 #
 # > 本課是規則教育，不是下注建議。004：「三種押法長期的期望值都是負的」；結算方式不會改變這件事。
@@ -23,7 +23,7 @@
 #
 # | Page | What it gives | Rules it cites |
 # |---|---|---|
-# | 004 beginner's overview | a banker bet of 100 gets back 195, player pays 1:1, a tie returns the stake, no-commission (004 says 「免水」, translation: "commission-free"; 「抽水」, literally "drawing water", is 004's word for the commission) and Super 6 (「超級 6」, translation: "super 6"), side bets (004 says 「副注」, translation: "side bets") settled separately | (cites no rules) |
+# | 004 beginner's overview | a banker bet of 100 gets back 195, player pays 1:1, on a tie the banker and player bets are "usually" returned in full, no-commission (004 says 「免水」, translation: "commission-free"; 「抽水」, literally "drawing water", is 004's word for the commission) and Super 6 (「超級 6」, translation: "super 6"), side bets (004 says 「副注」, translation: "side bets") settled separately | (cites no rules) |
 # | 000 「百家樂補牌規則」 (translation: "Baccarat drawing rules") | BCR-001's stake and return, the table of bet areas, the minimum unit and rounding of commission, void rounds, the bookkeeping trail (bet details, winnings, commission, balance) | Pennsylvania Code Chapter 631a (§631a.6, .8, .9, .12, bet definitions); Singapore GRA Commission Baccarat (RWS) Game Rules v4 |
 #
 # > This lesson is rules education, not betting advice. 004: 「三種押法長期的期望值都是負的」 (translation: "all three bets have a negative expectation in the long run"); the way bets are settled does not change that.
@@ -226,7 +226,7 @@ bk.pay_table("no-commission").banker_six
 #
 # A no-commission table usually keeps the standard drawing table and changes only the payouts (000: 「補牌表通常沿用標準規則，但特定莊注派彩、旁注或桌台版本可能不同，必須查看當桌規則。」,
 # translation: "the drawing table usually follows the standard rules, but particular banker payouts, side bets or table versions may differ; the table's own rules must be checked"; 001: 「免傭百家樂、Super 6或其他附加玩法通常著重派彩及投注項目的差異，不應直接拿來改寫標準第三張牌表。」,
-# translation: "no-commission baccarat, Super 6 and other variants usually differ in payouts and bet options, and should not be taken to rewrite the standard third-card table").
+# translation: "no-commission baccarat, Super 6 and other additional wagers (附加玩法, literally \"add-on ways to play\", that is side bets and extra bet options) usually differ in payouts and bet options, and should not be taken to rewrite the standard third-card table").
 # With the same cards under the two pay tables, the engine plays the same coup.
 
 # %% [markdown] lang=zh
@@ -321,7 +321,7 @@ except bk.BetError as err:
 #
 # 000 也說：「真人桌可能在新靴開始時依首張牌點數燒除若干牌，也可能使用預先洗牌牌靴或連續洗牌設備。」
 #
-# 工具包的 `bk.Shoe` 用其中一種做法：翻開第一張牌，再依它的點數燒掉同樣多張（10、J、Q、K 燒 10 張）。
+# 工具包的 `bk.Shoe` 用其中一種做法：翻開第一張牌，再依它的點數燒掉同樣多張。**10、J、Q、K 燒 10 張是本套件的選擇**：000 只說「依首張牌點數燒除若干牌」，沒有說人頭牌算幾張（計點時它們算 0）。
 # **切牌卡放在離牌靴底 14 張處，是本套件的選擇**（`cut_card=14`），來源沒有規定位置；切牌卡出現後再發一局，這靴就結束。
 # 用固定的種子（seed）洗一靴 8 副牌，同一個種子每次都洗出同一副：
 
@@ -342,7 +342,7 @@ except bk.BetError as err:
 #
 # 000 also says: 「真人桌可能在新靴開始時依首張牌點數燒除若干牌，也可能使用預先洗牌牌靴或連續洗牌設備。」 (translation: "a live table may burn a number of cards at the start of a new shoe according to the value of the first card, or may use pre-shuffled shoes or a continuous shuffling machine.")
 #
-# The kit's `bk.Shoe` uses one of these procedures: it turns the first card and burns as many cards as its value (10, J, Q, K burn 10).
+# The kit's `bk.Shoe` uses one of these procedures: it turns the first card and burns as many cards as its value. **That 10, J, Q, K burn 10 is this kit's choice**: 000 only says a number of cards is burned "according to the value of the first card", not what a 10 or a face card counts (in a total they count 0).
 # **The cut card 14 cards from the bottom of the shoe is this kit's choice** (`cut_card=14`); the sources set no position. After the cut card comes out, one more coup is dealt and the shoe ends.
 # A fixed seed shuffles an 8-deck shoe; the same seed always gives the same shoe:
 
@@ -399,7 +399,7 @@ bk.display.settlement_table(
 # (translation: "when something is wrong, gather the round number, the balance before and after the bet, timestamps and screenshots, so support can find the single round, rather than working back from the total balance over many coups.")
 #
 # `bk.Ledger` keeps one line per coup: round id, bet details, cards, result, stake, winnings, commission, returned, balance before and after.
-# Five coups from this lesson's source hands (the opening balance of 1000, the round ids and the stakes are teaching assumptions):
+# Five coups from this lesson's source coups (the opening balance of 1000, the round ids and the stakes are teaching assumptions):
 
 # %%
 ledger = bk.Ledger(opening_balance=1000)
@@ -537,13 +537,13 @@ HTML(demo_super6.settlement.value)
 # ## 12. 自我檢測（self-check）
 #
 # 題目是課程資料裡的一組題（`Quiz.lesson("07")`），每一題的正確答案都在建立測驗時由規則引擎算出，這一格看不到答案。
-# 每題以**第一次提交**的答案計分；答錯時會看到正確答案與它對應的常見誤解，之後再交不再計分。做完會有總結，按「重新開始」可以再做一次。
+# 每題以**第一次提交**的答案計分；答錯時會看到正確答案和為什麼；你選的選項是某個常見誤解時，也會點出是哪一個。之後再交不再計分。做完會有總結，按「重新開始」可以再做一次。
 
 # %% [markdown] lang=en
 # ## 12. Self-check
 #
 # The questions are a named question set in the course data (`Quiz.lesson("07")`); every correct answer is computed by the rules engine when the quiz is built, so this cell shows no answer.
-# Each question is scored on the **first answer submitted**; a wrong answer shows the correct one and the common misconception behind it, and answers after that no longer count. At the end there is a summary, and "start again" resets the quiz.
+# Each question is scored on the **first answer submitted**; a wrong answer shows the correct one and why (and names the common misconception when the option you chose is one), and answers after that no longer count. At the end there is a summary, and "start again" resets the quiz.
 
 # %%
 quiz = bk.widgets.Quiz.lesson("07", lang=LANG)
