@@ -1,21 +1,22 @@
 # %% [markdown] lang=zh
-# # 第 5 課　BCR-001～BCR-008：完整牌局與「只改一個條件」（Worked hands and one-change variants）
+# # 第 5 課　BCR-001～BCR-008：完整牌局與「只改一個條件」（Worked coups and one-change variants）
 #
-# 來源 000「百家樂補牌規則」的〈從發牌到勝負：完整補牌判定庫〉列了八手完整牌局 **BCR-001～BCR-008**，
-# 每一手都附一個「只改一個條件」（change one condition）的變化題。來源寫明：
+# 來源 000「百家樂補牌規則」的〈從發牌到勝負：完整補牌判定庫〉列了八局完整牌局 **BCR-001～BCR-008**，
+# 每一局都附一個「只改一個條件」（change one condition）的變化題。來源寫明：
 #
 # > 以下都是教學牌局，不是真實投注紀錄。適用標準百家樂補牌：先檢查首兩張自然8／9，再處理閒家，
 # > 最後用「莊家首兩張點數＋閒家第三張牌值」查原表。第三張後的8／9不是天牌。依據：Pennsylvania Code §631a.11。
 #
-# 本課每一手都**先問你**（先猜，再看）：誰贏、莊家補不補、這一注返還多少；你選了之後，
+# 本課每一局都**先問你**（先猜，再看）：誰贏、莊家補不補、這一注返還多少；你選了之後，
 # 才出現來源的原文和規則引擎（rules engine）一步一步打出來的結果（`coup.explain()`）。接著放它的變化題，
 # 看**改了什麼**、**什麼翻轉了**（what flipped）。牌的順序就是發牌順序（deal order）：
 # 閒1、莊1、閒2、莊2，再閒家第三張、莊家第三張。例如 BCR-001「發牌依序閒2、莊3、閒3、莊4」，閒補 4，寫成 `2 3 3 4 4`。
+# 只有 BCR-001 由來源寫出發牌順序；其他七局來源只寫各家的牌（例如 BCR-002「閒2+3=5，莊A+2=3」），本課照同樣的閒、莊、閒、莊順序排出，這是本套件的慣例。
 #
 # > 本課是規則教育，不是下注建議：補牌表是固定的，看懂它不會改變任何一局的結果，也不會改變賭場優勢（house edge）。
 
 # %% [markdown] lang=en
-# # Lesson 5 — BCR-001 to BCR-008: worked hands and one-change variants
+# # Lesson 5 — BCR-001 to BCR-008: worked coups and one-change variants
 #
 # Source 000, 「百家樂補牌規則」 (translation: "Baccarat drawing rules"), lists in its section 「從發牌到勝負：完整補牌判定庫」 (translation: "from the deal to the result: a complete library of drawing decisions") eight full coups, **BCR-001 to BCR-008**,
 # each with a "change one condition" variant. The source states (quoted in Chinese; the English is our translation):
@@ -23,12 +24,13 @@
 # > 以下都是教學牌局，不是真實投注紀錄。適用標準百家樂補牌：先檢查首兩張自然8／9，再處理閒家，
 # > 最後用「莊家首兩張點數＋閒家第三張牌值」查原表。第三張後的8／9不是天牌。依據：Pennsylvania Code §631a.11。
 # >
-# > *Translation:* "These are all teaching hands, not records of real bets. Standard baccarat drawing applies: first check the first two cards for a natural 8/9, then deal with the player, and last look up the original table with 'the banker's first-two-card total + the value of the player's third card'. An 8/9 after a third card is not a natural. Basis: Pennsylvania Code §631a.11."
+# > *Translation:* "These are all teaching coups, not records of real bets. Standard baccarat drawing applies: first check the first two cards for a natural 8/9, then deal with the player, and last look up the original table with 'the banker's first-two-card total + the value of the player's third card'. An 8/9 after a third card is not a natural. Basis: Pennsylvania Code §631a.11."
 #
 # Every coup in this lesson **asks you first** (predict, then see): who wins, does the banker draw, what does the bet return; only once you choose
 # do the source's words and the rules engine's step-by-step play (`coup.explain()`) appear. Then comes its variant,
 # to see **what was changed** and **what flipped**. The cards are in deal order:
 # player 1, banker 1, player 2, banker 2, then the player's third card and the banker's third card. For example BCR-001, 「發牌依序閒2、莊3、閒3、莊4」 (translation: "dealt in order player 2, banker 3, player 3, banker 4"), with the player drawing a 4, is written `2 3 3 4 4`.
+# Only BCR-001's deal order is written out by the source; for the other seven the source gives each side's cards (for example BCR-002, 「閒2+3=5，莊A+2=3」, translation: "player 2+3 = 5, banker A+2 = 3"), and this lesson lays them out in the same player, banker, player, banker order: that is the kit's convention.
 #
 # > This lesson is rules education, not betting advice: the drawing table is fixed; understanding it changes neither the result of any coup nor the house edge.
 
@@ -285,14 +287,14 @@ bk.widgets.Predict("BCR-008", asks="winner", lang=LANG, record="05")
 bk.widgets.case_card("BCR-008", lang=LANG)
 
 # %% [markdown] lang=zh
-# ## 案例檢視器：一步一步再走一次八手牌
+# ## 案例檢視器：一步一步再走一次八局牌
 #
-# 八手都猜過之後，下面的案例檢視器（CaseViewer）把 BCR-001～BCR-008 放在一起複習。選一手牌，按「下一步」一步一步看引擎怎麼打；
+# 八局都猜過之後，下面的案例檢視器（CaseViewer）把 BCR-001～BCR-008 放在一起複習。選一局，按「下一步」一步一步看引擎怎麼打；
 # 左邊是來源的原文，右邊是引擎的每一步。按「只改一個條件」切到變化題，再一步一步看什麼翻轉了。
 # 鍵盤也可以：Tab 移到選單，↑／↓ 換案例。
 
 # %% [markdown] lang=en
-# ## The case viewer: all eight hands again, step by step
+# ## The case viewer: all eight coups again, step by step
 #
 # Once you have predicted all eight, the case viewer (CaseViewer) below holds BCR-001 to BCR-008 together for review. Pick a coup and press "next step" to see how the engine plays it;
 # the source's words are on the left, the engine's steps on the right. Press "change one condition" to switch to the variant and step through what flipped.
@@ -303,12 +305,12 @@ viewer = bk.widgets.CaseViewer("BCR-001", cases=[case.id for case in bcr], lang=
 viewer
 
 # %% [markdown] lang=zh
-# ## 一次看八手：引擎與來源對照
+# ## 一次看八局：引擎與來源對照
 #
-# 每一列是一手牌（或它的變化題）：發牌順序、引擎算出的點數與結果、來源宣稱的結果。
+# 每一列是一局（或它的變化題）：發牌順序、引擎算出的點數與結果、來源宣稱的結果。
 
 # %% [markdown] lang=en
-# ## All eight hands at once: the engine beside the source
+# ## All eight coups at once: the engine beside the source
 #
 # Each row is one coup (or its variant): the deal order, the totals and result the engine works out, and the result the source claims.
 
@@ -323,12 +325,12 @@ bk.display.table(
 )
 
 # %% [markdown] lang=zh
-# ## 自己打一手：手牌組合器（HandBuilder）
+# ## 自己打一局：手牌組合器（HandBuilder）
 #
 # 自己選牌（或輸入發牌順序），組合器會重新發牌、寫出每一步的理由，並標出改動後什麼翻轉了。預設是 BCR-001 與閒注 100。
 
 # %% [markdown] lang=en
-# ## Play your own hand: the hand builder (HandBuilder)
+# ## Play your own coup: the hand builder (HandBuilder)
 #
 # Pick your own cards (or type a deal order); the builder deals again, writes the reason for each step and marks what flipped after a change. It starts on BCR-001 with a player bet of 100.
 
@@ -354,14 +356,14 @@ print(bk.widgets.plain_text(demo.settlement))
 #
 # 這一組題目用的是來源**沒有**給的牌局：自己一步一步打，不能靠記住 BCR 的答案。
 # 題目是課程資料裡的一組題（`Quiz.lesson("05")`），每一題的正確答案都在建立測驗時由規則引擎算出，這一格看不到答案。
-# 每題以**第一次提交**的答案計分；答錯時會看到正確答案與它對應的常見誤解，之後再交不再計分。做完會有總結，按「重新開始」可以再做一次。
+# 每題以**第一次提交**的答案計分；答錯時會看到正確答案和為什麼；你選的選項是某個常見誤解時，也會點出是哪一個。之後再交不再計分。做完會有總結，按「重新開始」可以再做一次。
 
 # %% [markdown] lang=en
 # ## Self-check
 #
 # This question set uses coups the sources do **not** give (each question says it is the kit's own): play each one yourself step by step; remembering the BCR answers will not help.
 # The questions are a named question set in the course data (`Quiz.lesson("05")`); every correct answer is computed by the rules engine when the quiz is built, so this cell shows no answer.
-# Each question is scored on the **first answer submitted**; a wrong answer shows the correct one and the common misconception behind it, and answers after that no longer count. At the end there is a summary, and "start again" resets the quiz.
+# Each question is scored on the **first answer submitted**; a wrong answer shows the correct one and why (and names the common misconception when the option you chose is one), and answers after that no longer count. At the end there is a summary, and "start again" resets the quiz.
 
 # %%
 quiz = bk.widgets.Quiz.lesson("05", lang=LANG)
