@@ -307,6 +307,32 @@ for total in (3, 4, 5, 6):
 # The ways to remember above are for **reading** a coup, not a condition for playing; and every "draws / stands" in this course is asked of the engine (`bk.banker_draws`), not recited.
 
 # %% [markdown] lang=zh
+# ### 004 的一句話不完整：莊 4 不只遇 8、9 停牌
+#
+# 004 在莊家表之後說：
+#
+# > 它的價值在於，下次你看到莊家拿著 4 點卻沒補牌，就知道那是因為閒家的第三張剛好是 8 或 9，規則叫它停，而不是荷官手滑或運氣作祟。
+#
+# **這句話少了兩個值**：004 自己的表寫的是「閒家第三張為 2 ～ 7 時補牌；為 0、1、8、9 時停牌」，000、001、002 的表也一樣。
+# 閒家已補牌時，莊 4 遇第三張 0、1、8、9 都停牌（10、J、Q、K 算 0）；閒家停牌時，莊 4 補牌。下一格問引擎：
+
+# %% [markdown] lang=en
+# ### One sentence of 004 is incomplete: banker 4 stands on more than 8 and 9
+#
+# After its banker table, 004 says:
+#
+# > 它的價值在於，下次你看到莊家拿著 4 點卻沒補牌，就知道那是因為閒家的第三張剛好是 8 或 9，規則叫它停，而不是荷官手滑或運氣作祟。
+# >
+# > *Translation:* "Its value is that next time you see the banker holding 4 and not drawing, you know it is because the player's third card happened to be an 8 or a 9 and the rule tells it to stand, not a slip of the dealer's hand or luck."
+#
+# **That sentence leaves out two values**: 004's own table says 「閒家第三張為 2 ～ 7 時補牌；為 0、1、8、9 時停牌」 (translation: "draws when the player's third card is 2–7; stands when it is 0, 1, 8, 9"), and so do the tables of 000, 001 and 002.
+# When the player has drawn, banker 4 stands on a third card of 0, 1, 8 or 9 (10, J, Q, K count 0); when the player stood, banker 4 draws. The next cell asks the engine:
+
+# %%
+banker_4_stands_on = [v for v in range(10) if not bk.banker_draws(4, v)]
+banker_4_stands_on, bk.banker_draws(4, None)
+
+# %% [markdown] lang=zh
 # ## 6. 來源的範例：先猜，再看
 #
 # 000 的「百家樂補牌實際判斷範例」只給了點數與第三張牌（沒有給出這一局的每一張牌），所以這裡直接問莊家那一步。
@@ -472,14 +498,14 @@ print(bk.widgets.plain_text(demo_checker.reason))
 #
 # 這一組題目問的是來源的案例**沒有**用到的矩陣格子（例如莊 5 遇閒第三張 8、莊 1 遇 8、莊 3 遇 K），所以不能靠背案例作答，要會查表。
 # 題目是課程資料裡的一組題（`Quiz.lesson("04")`），每一題的正確答案都在建立測驗時由規則引擎算出，這一格看不到答案。
-# 每題以**第一次提交**的答案計分；答錯時會看到正確答案與它對應的常見誤解，之後再交不再計分。做完會有總結，按「重新開始」可以再做一次。
+# 每題以**第一次提交**的答案計分；答錯時會看到正確答案和為什麼；你選的選項是某個常見誤解時，也會點出是哪一個。之後再交不再計分。做完會有總結，按「重新開始」可以再做一次。
 
 # %% [markdown] lang=en
 # ## 10. Self-check
 #
 # This question set asks about matrix squares the sources' cases do **not** use (for example banker 5 facing a player third card 8, banker 1 facing 8, banker 3 facing a K), so you cannot answer by remembering cases: you need to read the table.
 # The questions are a named question set in the course data (`Quiz.lesson("04")`); every correct answer is computed by the rules engine when the quiz is built, so this cell shows no answer.
-# Each question is scored on the **first answer submitted**; a wrong answer shows the correct one and the common misconception behind it, and answers after that no longer count. At the end there is a summary, and "start again" resets the quiz.
+# Each question is scored on the **first answer submitted**; a wrong answer shows the correct one and why (and names the common misconception when the option you chose is one), and answers after that no longer count. At the end there is a summary, and "start again" resets the quiz.
 
 # %%
 quiz = bk.widgets.Quiz.lesson("04", lang=LANG)
