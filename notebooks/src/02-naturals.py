@@ -79,7 +79,7 @@ bk.display.table(
 # %% [markdown] lang=zh
 # ### 先確認：標準百家樂還是變體（standard or variant）
 #
-# 本課到第 4 課教的是**標準百家樂**（standard Punto Banco）的補牌規則。來源都提醒，先看桌台是不是標準版：
+# 本課到第 4 課教的是**標準百家樂**（standard Punto Banco）的補牌規則。五個來源中有四個（000、001、002、003）提醒，先看桌台是不是標準版；004 沒有這樣說，只提到「免水、極速、迷你這些百家樂的桌台變體還有不少差異」：
 #
 # 000：「先確認畫面是否標示標準百家樂或特殊變體，因為變體可能改變牌數、傭金或和局處理方式。」
 # 000 也說：「不同桌可能採傭金、免傭或不同和局賠付，不能只憑遊戲名稱推定規則。」
@@ -91,7 +91,7 @@ bk.display.table(
 # %% [markdown] lang=en
 # ### First check: standard baccarat or a variant
 #
-# This lesson and the next two teach the drawing rules of **standard baccarat** (standard Punto Banco). The sources all say: first check that the table is the standard game.
+# This lesson and the next two teach the drawing rules of **standard baccarat** (standard Punto Banco). Four of the five sources (000, 001, 002, 003) say: first check that the table is the standard game. 004 does not say so; it only notes 「免水、極速、迷你這些百家樂的桌台變體還有不少差異」 (translation: "no-commission, speed and mini tables, these baccarat table variants, still differ in quite a few ways").
 #
 # 000: 「先確認畫面是否標示標準百家樂或特殊變體，因為變體可能改變牌數、傭金或和局處理方式。」
 # (translation: "first check whether the screen says standard baccarat or a special variant, because a variant may change the number of cards, the commission or how ties are handled.")
@@ -353,13 +353,13 @@ HTML(demo.winner.value + "<br>" + demo.changes.value)
 # ## 7. 自我檢測（self-check）
 #
 # 題目是課程資料裡的一組題（`Quiz.lesson("02")`），每一題的正確答案都在建立測驗時由規則引擎算出，這一格看不到答案。
-# 每題以**第一次提交**的答案計分；答錯時會看到正確答案與它對應的常見誤解，之後再交不再計分。做完會有總結，按「重新開始」可以再做一次。
+# 每題以**第一次提交**的答案計分；答錯時會看到正確答案和為什麼；你選的選項是某個常見誤解時，也會點出是哪一個。之後再交不再計分。做完會有總結，按「重新開始」可以再做一次。
 
 # %% [markdown] lang=en
 # ## 7. Self-check
 #
 # The questions are a named question set in the course data (`Quiz.lesson("02")`); every correct answer is computed by the rules engine when the quiz is built, so this cell shows no answer.
-# Each question is scored on the **first answer submitted**; a wrong answer shows the correct one and the common misconception behind it, and answers after that no longer count. At the end there is a summary, and "start again" resets the quiz.
+# Each question is scored on the **first answer submitted**; a wrong answer shows the correct one and why (and names the common misconception when the option you chose is one), and answers after that no longer count. At the end there is a summary, and "start again" resets the quiz.
 
 # %%
 quiz = bk.widgets.Quiz.lesson("02", lang=LANG)
