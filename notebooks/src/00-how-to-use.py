@@ -107,7 +107,7 @@ bk.hand_total("7 8")
 # | [04](04-banker-rule.ipynb) | 莊家補牌規則（兩個分支、矩陣、檢查器） | [English](en/04-banker-rule.ipynb) | [練習 03　莊家補牌規則](../exercises/03-banker-rule.ipynb) |
 # | [05](05-bcr-cases.ipynb) | BCR-001～BCR-008：逐步打完每一局與「只改一個條件」的變化題 | [English](en/05-bcr-cases.ipynb) | [練習 04　整局判斷](../exercises/04-whole-coups.ipynb) |
 # | [06](06-cases-a-d-and-mistakes.ipynb) | 兩組案例 A～D 與常見錯誤 | [English](en/06-cases-a-d-and-mistakes.ipynb) | [練習 06　常見錯誤](../exercises/06-misconceptions.ipynb) |
-# | [07](07-settlement.ipynb) | 結算：傭金、免傭、和局退注、對子、燒牌與切牌、作廢局、帳務軌跡 | [English](en/07-settlement.ipynb) | [練習 05　結算](../exercises/05-settlement.ipynb) |
+# | [07](07-settlement.ipynb) | 結算：傭金、免傭、和局、對子、燒牌與切牌、作廢局、帳務軌跡 | [English](en/07-settlement.ipynb) | [練習 05　結算](../exercises/05-settlement.ipynb) |
 # | [08](08-odds-and-roads.ipynb) | 賠率、模擬、算牌、牌靴追蹤器與路單 | [English](en/08-odds-and-roads.ipynb) | — |
 # | [09](09-instructors-adding-a-case.ipynb) | 給講師：把案例加進案例目錄 | [English](en/09-instructors-adding-a-case.ipynb) | — |
 # | [10](10-summary.ipynb) | 總結：規則與數字 | [English](en/10-summary.ipynb) | — |
@@ -130,7 +130,7 @@ bk.hand_total("7 8")
 # | [02](02-naturals.ipynb) | Naturals | [中文](../02-naturals.ipynb) | [Exercise 02 Naturals and the player rule](../../exercises/en/02-naturals-player.ipynb) |
 # | [03](03-player-rule.ipynb) | The player's third-card rule | [中文](../03-player-rule.ipynb) | [Exercise 02 Naturals and the player rule](../../exercises/en/02-naturals-player.ipynb) |
 # | [04](04-banker-rule.ipynb) | The banker's third-card rule (two branches, the matrix, the checker) | [中文](../04-banker-rule.ipynb) | [Exercise 03 The banker rule](../../exercises/en/03-banker-rule.ipynb) |
-# | [05](05-bcr-cases.ipynb) | BCR-001 to BCR-008: every hand played out, with its "change one condition" variant | [中文](../05-bcr-cases.ipynb) | [Exercise 04 Whole coups](../../exercises/en/04-whole-coups.ipynb) |
+# | [05](05-bcr-cases.ipynb) | BCR-001 to BCR-008: every coup played out, with its "change one condition" variant | [中文](../05-bcr-cases.ipynb) | [Exercise 04 Whole coups](../../exercises/en/04-whole-coups.ipynb) |
 # | [06](06-cases-a-d-and-mistakes.ipynb) | The two sets of cases A–D and common mistakes | [中文](../06-cases-a-d-and-mistakes.ipynb) | [Exercise 06 Common mistakes](../../exercises/en/06-misconceptions.ipynb) |
 # | [07](07-settlement.ipynb) | Settlement: commission, no-commission, ties, pairs, burn and cut card, void rounds, the bookkeeping trail | [中文](../07-settlement.ipynb) | [Exercise 05 Settlement](../../exercises/en/05-settlement.ipynb) |
 # | [08](08-odds-and-roads.ipynb) | Odds, simulation, card counting, the shoe tracker and roads | [中文](../08-odds-and-roads.ipynb) | — |
@@ -210,7 +210,7 @@ bk.widgets.CourseMap(lang=LANG)
 # | 001 | DG 百家樂第三張牌解說 | Singapore GRA Baccarat Game Rules | 三步順序（例牌 → 閒家 → 莊家）、10／J／Q／K 算 0、牌例一～五 |
 # | 002 | HKCash 第三張牌矩陣 | Massachusetts Gaming Commission, Baccarat 4.11.2024 | 完整莊家矩陣、案例 A～D、常見錯誤表、每手最多補一張 |
 # | 003 | Taiwan Baccarat 規則書 | 標準 Punto Banco | 一局流程、牌值例子、牌例 A～D（含最後結果） |
-# | 004 | 新手規則總覽 | — | 牌值例子、派彩（莊 0.95、閒 1:1、和局退注）、免傭 Super 6、旁注另計 |
+# | 004 | 新手規則總覽 | — | 牌值例子、派彩（莊 0.95、閒 1:1、和局時莊閒注「通常」原注退還）、免傭 Super 6、旁注另計 |
 #
 # 注意有兩組不同的「案例 A～D」：002 的（只判斷莊家補不補）和 003 的（有最後結果），課程用不同的編號區分（`HK-A`、`TW-A`）。
 
@@ -226,7 +226,7 @@ bk.widgets.CourseMap(lang=LANG)
 # | 001 | DG, baccarat's third card explained | Singapore GRA Baccarat Game Rules | the three steps in order (natural → player → banker), 10/J/Q/K count 0, card examples 1–5 |
 # | 002 | HKCash, the third-card matrix | Massachusetts Gaming Commission, Baccarat 4.11.2024 | the full banker matrix, cases A–D, the table of common mistakes, at most one card more per hand |
 # | 003 | Taiwan Baccarat rule book | standard Punto Banco | the flow of a coup, card-value examples, card examples A–D (with final results) |
-# | 004 | A beginner's overview of the rules | — | card-value examples, payouts (banker 0.95, player 1:1, ties return the stake), no-commission Super 6, side bets settled separately |
+# | 004 | A beginner's overview of the rules | — | card-value examples, payouts (banker 0.95, player 1:1, on a tie the banker and player bets are "usually" returned in full), no-commission Super 6, side bets settled separately |
 #
 # Note that there are two different sets of "cases A–D": 002's (only whether the banker draws) and 003's (with a final result); the course gives them different ids (`HK-A`, `TW-A`).
 
@@ -320,7 +320,7 @@ print(coup.explain("en"))
 # 顏色從來不是唯一的提示：紅色的牌同時寫著花色（♥、♦）與文字，補牌／停牌寫成「補」「停」，答對答錯寫成 ✔／✘ 與文字。
 #
 # 每個小工具下面都有一格程式，用**另一個不顯示的**同款小工具示範、讀出結果，所以執行完整本之後，
-# 你看到的小工具仍停在文字描述的那一手；你可以直接用滑鼠和鍵盤操作它。
+# 你看到的小工具仍停在文字描述的那一局；你可以直接用滑鼠和鍵盤操作它。
 #
 # ### 7.1 手牌組合器（HandBuilder）
 #
@@ -336,7 +336,7 @@ print(coup.explain("en"))
 # Colour is never the only cue: red cards also show their suit (♥, ♦) and a word, draw/stand is written as a word, right and wrong as ✔/✘ and a word.
 #
 # Under each widget, a code cell drives **another, hidden** widget of the same kind and reads out what it shows, so after Run All
-# the widget you see still shows the hand the text describes; use it freely with the mouse and the keyboard.
+# the widget you see still shows the coup the text describes; use it freely with the mouse and the keyboard.
 #
 # ### 7.1 The hand builder (HandBuilder)
 #
