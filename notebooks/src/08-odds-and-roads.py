@@ -221,7 +221,9 @@ print(roads.after_streak_report(roads.after_streak(sim, max_run=6), LANG))
 bk.display.run_length_lines(roads.run_lengths(sim, max_len=10))
 
 # %% [markdown] lang=zh
-# 差距都在幾個標準誤之內：連莊、連閒的長度與頻率就是獨立事件會產生的樣子，前面的結果不會改變下一局。
+# 差距都在幾個標準誤之內：連莊、連閒的長度與頻率就是獨立事件會產生的樣子，前面的勝負紀錄不會改變下一局。
+# 說得精確一點（**這是本課程的說明，不是來源的話**）：同一靴裡，各局並不完全獨立，**已經發掉的牌會稍微改變下一局的機率**（下一節算給你看）；
+# 但那點改變很小，連莊、連閒或路單也幾乎透露不出剩下哪些牌，沒有任何一注、連莊或路單能把賭場優勢改變到足以贏過它。
 #
 # ## 5. 算牌：Thorp 與 Walden 的問題
 #
@@ -234,7 +236,9 @@ bk.display.run_length_lines(roads.run_lengths(sim, max_len=10))
 # 比真實世界有利得多。這一格是本課最久的一格（約半分鐘），進度行會顯示已經算到第幾靴。
 
 # %% [markdown] lang=en
-# Every difference is within a few standard errors: the lengths and frequencies of streaks are exactly what independent coups produce; past results do not change the next coup.
+# Every difference is within a few standard errors: the lengths and frequencies of streaks are exactly what independent coups produce; the record of past results does not change the next coup.
+# To be exact (**this is the course's own statement, not a source's**): within a shoe coups are not strictly independent, because **the cards already dealt change the next coup's odds slightly** (the next section computes it);
+# but the change is small, a streak or a road says almost nothing about which cards are left, and no bet, streak or road changes the house edge enough to beat it.
 #
 # ## 5. Card counting, after Thorp and Walden
 #
