@@ -283,14 +283,14 @@ bk.display.table(
 #
 # 題目換了來源案例沒有的格子與牌（例如閒家第三張是 Q、閒家補牌後最後 9 點），每一題都對應上面的一種常見錯誤。
 # 題目是課程資料裡的一組題（`Quiz.lesson("06")`），每一題的正確答案都在建立測驗時由規則引擎算出，這一格看不到答案。
-# 每題以**第一次提交**的答案計分；答錯時會看到正確答案與它對應的常見誤解，之後再交不再計分。做完會有總結，按「重新開始」可以再做一次。
+# 每題以**第一次提交**的答案計分；答錯時會看到正確答案和為什麼；你選的選項是某個常見誤解時，也會點出是哪一個。之後再交不再計分。做完會有總結，按「重新開始」可以再做一次。
 
 # %% [markdown] lang=en
 # ## Self-check
 #
 # The questions use squares and cards the sources' cases do not (for example a player third card Q, or a player who draws and ends on 9); each matches one of the common mistakes above.
 # The questions are a named question set in the course data (`Quiz.lesson("06")`); every correct answer is computed by the rules engine when the quiz is built, so this cell shows no answer.
-# Each question is scored on the **first answer submitted**; a wrong answer shows the correct one and the common misconception behind it, and answers after that no longer count. At the end there is a summary, and "start again" resets the quiz.
+# Each question is scored on the **first answer submitted**; a wrong answer shows the correct one and why (and names the common misconception when the option you chose is one), and answers after that no longer count. At the end there is a summary, and "start again" resets the quiz.
 
 # %%
 quiz = bk.widgets.Quiz.lesson("06", lang=LANG)
