@@ -86,10 +86,12 @@ td.why {{ text-align: left; font-size: 9pt; }}
 .bk-stood {{ background: #eee; }}
 caption {{ text-align: left; font-weight: bold; margin-bottom: 3pt; }}
 footer {{ font-size: 8pt; margin-top: 6pt; }}
+p.scope {{ font-size: 9pt; margin: 0 0 4pt; }}
 </style>
 </head>
 <body>
 <h1>{_esc(message("cheatsheet.title", "zh"))} <span lang="en" class="en">{_esc(message("cheatsheet.title", "en"))}</span></h1>
+<p class="scope">{_both("cheatsheet.scope")}</p>
 <ol>{items}</ol>
 <table>
 <caption>{_both("cheatsheet.matrix")}</caption>
