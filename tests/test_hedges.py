@@ -7,6 +7,7 @@ copies (instructor source, Chinese and English learner copies)."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import tomllib
@@ -16,11 +17,15 @@ import pytest
 
 import baccarat_kit as bk
 from baccarat_kit.i18n import LANGUAGES
+from baccarat_kit.widgets import question_sets as qs
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(bk.__file__).parent / "data" / "hedges.toml"
-HEDGES = tomllib.loads(DATA.read_text(encoding="utf-8"))["hedge"]
+_DATA = tomllib.loads(DATA.read_text(encoding="utf-8"))
+HEDGES = _DATA["hedge"]
+NOTES = _DATA["note"]
 PLACES = [(h, n, w) for h in HEDGES for n, w in enumerate(h["where"])]
+NOTE_PLACES = [(h, n, w) for h in NOTES for n, w in enumerate(h["where"])]
 
 
 def _seeds() -> Path | None:
@@ -43,13 +48,14 @@ def _lesson_cell(lesson: str, lang: str, near: str) -> str:
 
 
 def _exercise_prompts(exercise: str, question: str) -> dict[str, str]:
-    """The question's prompt cell in each copy: {"source zh", "source en", "zh", "en"}."""
-    heading = re.compile(rf"^#+\s*{re.escape(question)}\b", re.M)
+    """The question's prompt cell in each copy: {"source zh", "source en", "zh", "en"};
+    ``question = "header"`` is the exercise's opening cell (its title, sources and conventions)."""
+    heading = re.compile(r"^# " if question == "header" else rf"^#+\s*{re.escape(question)}\b", re.M)
     out = {}
     for label, path in (("source", ROOT / "exercises" / "source"), ("zh", ROOT / "exercises"),
                         ("en", ROOT / "exercises" / "en")):
         nb = json.loads((path / f"{exercise}.ipynb").read_text(encoding="utf-8"))
-        (cell,) = [c for c in nb["cells"] if c["cell_type"] == "markdown" and heading.search(_text(c))]
+        (cell,) = [c for c in nb["cells"] if c["cell_type"] == "markdown" and heading.match(_text(c))]
         if label == "source":
             out["source zh"] = _text(cell)
             out["source en"] = cell["metadata"]["translations"]["en"]
@@ -81,22 +87,115 @@ def test_hedge_quotes_are_the_sources_own_words(hedge: dict) -> None:
         assert q["zh"] in page.read_text(encoding="utf-8"), (hedge["id"], q["source"])
 
 
+def _quiz_texts(name: str, question: str) -> dict[str, str]:
+    """Everything a learner reads of one quiz question, per language: prompt, options, whys,
+    explanation and hint."""
+    (q,) = [q for q in qs.lesson_tables(name) if q["id"] == question]
+    built = qs.build_question(q)
+    out = {}
+    for lang in LANGUAGES:
+        parts = [built.prompt[lang], *(o.text[lang] for o in built.options)]
+        parts += [w[lang] for w in qs.option_whys(q) if w is not None]
+        parts += [t[lang] for t in (built.explain, built.hint) if t is not None]
+        out[lang] = "\n".join(parts)
+    return out
+
+
+def _place_texts(where: dict) -> dict[str, str]:
+    """The texts at one place, keyed by a label whose last word is the language."""
+    if "lesson" in where:
+        return {lang: _lesson_cell(where["lesson"], lang, where["near"][lang]) for lang in LANGUAGES}
+    if "misconception" in where:
+        m = bk.misconceptions.get(where["misconception"])
+        return {lang: m.correction(lang) for lang in LANGUAGES}
+    if "exercise" in where:
+        return _exercise_prompts(where["exercise"], where["question"])
+    if "quiz" in where:
+        return _quiz_texts(where["quiz"], where["question"])
+    if where.get("cheatsheet"):
+        from baccarat_kit.cheatsheet import html_page
+
+        committed = (ROOT / "docs" / "cheat-sheet.html").read_text(encoding="utf-8")
+        page = html.unescape(html_page())
+        return {"page zh": page, "page en": page, "docs/cheat-sheet.html zh": html.unescape(committed),
+                "docs/cheat-sheet.html en": html.unescape(committed)}
+    return {}
+
+
 @pytest.mark.parametrize(("hedge", "n", "where"), PLACES,
                          ids=[f"{h['id']}-{n}" for h, n, _ in PLACES])
 def test_each_restatement_carries_its_hedge_in_both_editions(hedge: dict, n: int, where: dict) -> None:
-    texts: dict[str, str] = {}
-    if "lesson" in where:
-        texts = {lang: _lesson_cell(where["lesson"], lang, where["near"][lang]) for lang in LANGUAGES}
-    elif "misconception" in where:
-        m = bk.misconceptions.get(where["misconception"])
-        texts = {lang: m.correction(lang) for lang in LANGUAGES}
-    elif "exercise" in where:
-        texts = _exercise_prompts(where["exercise"], where["question"])
-    assert texts, f"{hedge['id']} where #{n}: expected lesson, misconception or exercise"
+    texts = _place_texts(where)
+    assert texts, f"{hedge['id']} where #{n}: expected lesson, misconception, exercise, quiz or cheatsheet"
     for label, text in texts.items():
         lang = label.split()[-1]
         missing = [p for p in hedge["phrases"][lang] if p not in text]
         assert not missing, f"{hedge['id']} at {where} ({label}): the restatement lacks {missing}"
+
+
+def test_every_note_is_bilingual_and_has_places() -> None:
+    ids = [h["id"] for h in NOTES]
+    assert len(ids) == len(set(ids))
+    for h in NOTES:
+        assert all(h["about"][k] for k in LANGUAGES) and all(h["phrases"][k] for k in LANGUAGES), h["id"]
+        assert h["where"], h["id"]
+
+
+@pytest.mark.skipif(_seeds() is None, reason="the source pages (../shared/seeds) are not here")
+@pytest.mark.parametrize("note", [h for h in NOTES if "quote" in h], ids=lambda h: h["id"])
+def test_a_note_flags_the_sources_own_words(note: dict) -> None:
+    seeds = _seeds()
+    assert seeds is not None
+    (page,) = seeds.glob(f"{note['quote']['source']}_*.txt")
+    assert note["quote"]["zh"] in page.read_text(encoding="utf-8"), note["id"]
+
+
+@pytest.mark.parametrize(("note", "n", "where"), NOTE_PLACES,
+                         ids=[f"{h['id']}-{n}" for h, n, _ in NOTE_PLACES])
+def test_each_note_is_where_the_course_says_it(note: dict, n: int, where: dict) -> None:
+    """Issue 31's faithfulness items: the course's own statements are marked as its own, the
+    source slips it quotes are flagged, and the inexact words they replaced are gone."""
+    texts = _place_texts(where)
+    assert texts, f"{note['id']} where #{n}: no such place"
+    for label, text in texts.items():
+        lang = label.split()[-1]
+        missing = [p for p in note["phrases"][lang] if p not in text]
+        assert not missing, f"{note['id']} at {where} ({label}): lacks {missing}"
+        still = [p for p in note.get("absent", {}).get(lang, []) if p in text]
+        assert not still, f"{note['id']} at {where} ({label}): still says {still}"
+
+
+def test_the_004_banker_4_slip_is_answered_by_the_engine_in_both_editions() -> None:
+    """Lesson 04 quotes 004's "banker 4 stands because the third card is 8 or 9" and shows the
+    engine's answer, 0, 1, 8 and 9, right after it."""
+    assert [v for v in range(10) if not bk.banker_draws(4, v)] == [0, 1, 8, 9]
+    for folder in (ROOT / "notebooks", ROOT / "notebooks" / "en"):
+        cells = json.loads((folder / "04-banker-rule.ipynb").read_text(encoding="utf-8"))["cells"]
+        (i,) = [i for i, c in enumerate(cells) if c["cell_type"] == "markdown" and "剛好是 8 或 9" in _text(c)]
+        code = cells[i + 1]
+        assert code["cell_type"] == "code" and "bk.banker_draws(4" in _text(code)
+        shown = "".join("".join(o.get("data", {}).get("text/plain", "")) for o in code["outputs"])
+        assert shown == "([0, 1, 8, 9], True)", folder
+
+
+def test_no_lesson_says_every_wrong_option_names_a_misconception() -> None:
+    """The self-checks: a wrong answer shows why, and names a misconception only when the option
+    is one (some wrong options carry only a why)."""
+    for folder, words in ((ROOT / "notebooks", "答錯時會看到正確答案與它對應的常見誤解"),
+                          (ROOT / "notebooks" / "en", "shows the correct one and the common misconception behind it")):
+        for nb in sorted(folder.glob("[0-9]*.ipynb")):
+            text = "\n".join(_text(c) for c in json.loads(nb.read_text(encoding="utf-8"))["cells"])
+            assert words not in text, nb
+
+
+def test_no_lesson_calls_a_whole_coup_a_hand() -> None:
+    """A hand is one side's cards; the round is a coup (lessons 00, 05, 07)."""
+    for name, words in (("00-how-to-use", ["every hand played out", "still shows the hand the text"]),
+                        ("05-bcr-cases", ["worked hands", "all eight hands", "teaching hands", "Play your own hand"]),
+                        ("07-settlement", ["source hands"])):
+        text = "\n".join(_text(c) for c in json.loads(
+            (ROOT / "notebooks" / "en" / f"{name}.ipynb").read_text(encoding="utf-8"))["cells"])
+        assert not [w for w in words if w in text], name
 
 
 def test_a_dropped_hedge_is_caught() -> None:
