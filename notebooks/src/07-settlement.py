@@ -226,7 +226,7 @@ bk.pay_table("no-commission").banker_six
 #
 # A no-commission table usually keeps the standard drawing table and changes only the payouts (000: 「補牌表通常沿用標準規則，但特定莊注派彩、旁注或桌台版本可能不同，必須查看當桌規則。」,
 # translation: "the drawing table usually follows the standard rules, but particular banker payouts, side bets or table versions may differ; the table's own rules must be checked"; 001: 「免傭百家樂、Super 6或其他附加玩法通常著重派彩及投注項目的差異，不應直接拿來改寫標準第三張牌表。」,
-# translation: "no-commission baccarat, Super 6 and other additional wagers (附加玩法, literally \"add-on ways to play\", that is side bets and extra bet options) usually differ in payouts and bet options, and should not be taken to rewrite the standard third-card table").
+# translation: "no-commission baccarat, Super 6 and other additional wagers usually differ in payouts and bet options, and should not be taken to rewrite the standard third-card table"; 「附加玩法」, literally "add-on ways to play", means side bets and extra bet options, not variants of the game).
 # With the same cards under the two pay tables, the engine plays the same coup.
 
 # %% [markdown] lang=zh
