@@ -306,7 +306,7 @@ __all__ = [
     "lesson_names",
     "lesson_questions",
     "lesson_tables",
-    "uncovered_banker_cells",
     "made_up",
     "option_whys",
+    "uncovered_banker_cells",
 ]
