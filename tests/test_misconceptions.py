@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import baccarat_kit as bk
 from baccarat_kit.grading.grade import load_exercises
 from baccarat_kit.grading.judge.checks import grade_question
-from baccarat_kit.grading.judge.keys import mistaken_answers
+from baccarat_kit.grading.judge.keys import expected, mistaken_answers
 from baccarat_kit.misconceptions import BELIEFS, all_misconceptions, mistaken_rules
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -22,13 +24,38 @@ def test_every_misconception_is_a_mistaken_rule_or_a_belief_no_value_expresses()
     assert rules | beliefs == set(IDS)
 
 
+@functools.cache
+def _mistaken_cells(exercise: str, qid: str) -> tuple[tuple[Any, dict[str, Any]], ...]:
+    """Per input of a function question: the engine's answer, and each mistake's where it differs."""
+    q = load_exercises(ROOT / "exercises" / "source")[exercise].question(qid)
+    return tuple((expected(q.key, "s1", list(args)), dict(mistaken_answers(q.key, "s1", list(args))))
+                 for args in q.inputs())
+
+
+def _as_function_answer(exercise: str, qid: str, mid: str) -> dict[str, Any] | None:
+    """A learner's function that is exactly the mistaken rule ``mid`` on the question's domain
+    (the engine's answer on every input, the mistake's where the mistake differs); None when
+    the mistake differs nowhere there."""
+    cells = _mistaken_cells(exercise, qid)
+    if not any(mid in mistaken for _, mistaken in cells):
+        return None
+    return {"status": "ok", "results": [mistaken.get(mid, want) for want, mistaken in cells],
+            "tripped": 0, "kit_function": False}
+
+
 @pytest.mark.parametrize("mid", sorted(mistaken_rules()))
-def test_every_mistaken_rule_is_examined_by_a_value_question(mid: str) -> None:
+def test_every_mistaken_rule_is_examined_by_a_value_or_a_function_question(mid: str) -> None:
     """Some value question of the shipped exercises has a wrong answer that this mistake gives
-    (played through the engine), and grading that answer names the misconception."""
+    (played through the engine), and grading that answer names the misconception; or some
+    function question, answered by a function that is exactly this mistake, names it."""
     found = []
     for ex in load_exercises(ROOT / "exercises" / "source").values():
         for q in ex.questions:
+            if q.kind == "function":
+                answer = _as_function_answer(ex.id, q.id, mid)
+                if answer is not None and mid in grade_question(q, answer, "s1").misconceptions:
+                    found.append(f"{ex.id}:{q.id}")
+                continue
             if q.kind != "value":
                 continue
             for got_mid, value in mistaken_answers(q.key, "s1"):
@@ -38,7 +65,7 @@ def test_every_mistaken_rule_is_examined_by_a_value_question(mid: str) -> None:
                 result = grade_question(q, {"status": "ok", "value": answer}, "s1")
                 if result.misconception == mid:
                     found.append(f"{ex.id}:{q.id}")
-    assert found, f"no value question examines {mid}"
+    assert found, f"no value or function question examines {mid}"
 
 
 def test_mistaken_rules_are_played_by_the_engine() -> None:
