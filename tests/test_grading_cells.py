@@ -10,6 +10,7 @@ key), a wrong function flips some of them or plays a mistaken rule of
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import math
 import random
@@ -96,7 +97,7 @@ def test_exercise_03_scores_each_further_wrong_cell_lower() -> None:
     order = random.Random(88).sample(range(88), 88)
     scores = [grade("03-banker-rule", "q5", flipped("03-banker-rule", "q5", order[:k])).score for k in range(89)]
     assert scores[0] == 4 and scores[-1] == 0
-    assert all(a > b for a, b in zip(scores, scores[1:], strict=False))
+    assert all(a > b for a, b in itertools.pairwise(scores))
 
 
 def test_exercise_01_never_scores_more_with_more_wrong_cells() -> None:

@@ -36,6 +36,7 @@ engine playing the mistaken rules.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -137,6 +138,21 @@ class CellVerdict:
             key = "grading.cells.unexplained" if self.explained else "grading.cells.none_explained"
             out.append(message(key, lang, count=len(rest), cells=_cell_list(rest, name, lang)))
         return " ".join(out)
+
+
+def every_wrong_cell(wrong: Sequence[WrongCell] | None, name: str, lang: str | None = None) -> str:
+    """Every wrong cell, one a line, under a heading, when a message leaves some out (a group
+    longer than :data:`CELLS_SHOWN`); "" when the message lists them all.
+
+    >>> every_wrong_cell([WrongCell((5,), "False", "True", "player-0-5")], "player_draws", "en")
+    ''
+    """
+    groups = Counter(c.misconception for c in wrong or ())
+    if not groups or max(groups.values()) <= CELLS_SHOWN:
+        return ""
+    lines = [message("grading.cells.every", lang, count=len(wrong or ()))]
+    lines += [f"  {c.line(name, lang)}" + (f" [{c.misconception}]" if c.misconception else "") for c in wrong or ()]
+    return "\n".join(lines)
 
 
 def _cell_list(cells: Sequence[WrongCell], name: str, lang: str | None) -> str:
