@@ -256,3 +256,52 @@ def test_one_coincidence_with_a_broad_mistake_names_nothing() -> None:
     r = grade("03-banker-rule", "q5", results)
     assert len(r.wrong) == 1 and r.misconceptions == () and r.misconception is None
     assert "No known misconception explains them" in r.message("en")
+
+
+# ---------------------------------------------------------------- results.json and the feedback page
+def _submission(results: list[Any]) -> Any:
+    from baccarat_kit.grading.records import Submission
+
+    r = grade("03-banker-rule", "q5", results)
+    return Submission("x/03-banker-rule.ipynb", "ab" * 32, "03-banker-rule", "ann", "ok",
+                      {"zh": "已評分。", "en": "Graded."}, [r], 4)
+
+
+def test_results_json_and_the_feedback_page_carry_every_wrong_cell() -> None:
+    from baccarat_kit.grading.grade import load_exercises
+    from baccarat_kit.grading.records import SCHEMA_VERSION
+    from baccarat_kit.grading.report.feedback import feedback_html
+
+    assert SCHEMA_VERSION == 5
+    results = as_mistake("03-banker-rule", "q5", "banker-0-5-always")
+    sub = _submission(results)
+    row = sub.to_json()
+    q5 = row["questions"]["q5"]
+    assert q5["misconception"] == "banker-0-5-always" and q5["misconceptions"] == ["banker-0-5-always"]
+    assert len(q5["wrong"]) == len(sub.questions[0].wrong) > 0
+    exercises = load_exercises(ROOT / "exercises" / "source")
+    for page in (feedback_html(sub, exercises, "en"), feedback_html(row, exercises, "en")):  # also re-rendered from results.json
+        assert f"Wrong inputs ({len(q5['wrong'])})" in page
+        for w in q5["wrong"]:
+            call = f"banker_draws({', '.join(map(repr, w['input']))})"
+            assert f"<td><code>{call}</code></td><td><code>{w['got']}</code></td><td><code>{w['want']}</code></td><td>{w['rule']}</td>" in page
+    assert "答錯的輸入" in feedback_html(sub, exercises, "zh")
+
+
+def test_a_schema_4_gradebook_is_read_as_schema_5(tmp_path: Path) -> None:
+    from baccarat_kit.grading.report.feedback import feedback_html
+    from baccarat_kit.grading.term.gradebook import read_results
+
+    old = _submission(flipped("03-banker-rule", "q5", [0])).to_json()
+    for q in old["questions"].values():
+        del q["wrong"], q["misconceptions"]
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps({"schema_version": 4, "submissions": [old]}), encoding="utf-8")
+    doc = read_results(path)
+    assert doc["schema_version"] == 5 and doc["upgraded_from"] == 4
+    q5 = doc["submissions"][0]["questions"]["q5"]
+    assert q5["wrong"] is None and q5["misconceptions"] == ([q5["misconception"]] if q5["misconception"] else [])
+    from baccarat_kit.grading.grade import load_exercises
+
+    page = feedback_html(doc["submissions"][0], load_exercises(ROOT / "exercises" / "source"), "en")
+    assert "banker_draws" in page and "Wrong inputs" not in page  # its message, no table it did not keep
