@@ -305,3 +305,19 @@ def test_a_schema_4_gradebook_is_read_as_schema_5(tmp_path: Path) -> None:
 
     page = feedback_html(doc["submissions"][0], load_exercises(ROOT / "exercises" / "source"), "en")
     assert "banker_draws" in page and "Wrong inputs" not in page  # its message, no table it did not keep
+
+
+def test_the_named_misconception_is_the_one_all_inputs_show() -> None:
+    """On 03's public inputs a function may look like a broad mistake that all 88 cells do not
+    bear out: the grader names what all inputs show, the class check what its inputs show."""
+    q = question("03-banker-rule", "q5")
+    inputs = q.inputs()
+    public = sorted(inputs.index(list(i)) for c in q.public if c["check"] == "inputs" for i in c["inputs"])
+    broad = "banker-0-5-always"
+    results = list(engine("03-banker-rule", "q5"))
+    for i in public:  # the broad mistake on the public inputs only
+        results[i] = dict(mistaken_answers(q.key, "", list(inputs[i]))).get(broad, results[i])
+    seen = grade("03-banker-rule", "q5", results, hidden=False)
+    graded = grade("03-banker-rule", "q5", results)
+    assert broad in seen.misconceptions
+    assert broad not in graded.misconceptions and graded.misconception == (graded.misconceptions or (None,))[0]

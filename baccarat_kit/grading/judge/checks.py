@@ -514,10 +514,9 @@ class QuestionResult:
 
     @property
     def misconception(self) -> str | None:
-        for c in self.checks:
-            if not c.passed and c.misconception:
-                return c.misconception
-        return None
+        """The misconception the wrong answer expresses (a function's: the widest check's first)."""
+        found = self.misconceptions
+        return found[0] if found else None
 
     def _widest_function_check(self) -> CheckResult | None:
         """The function check that looked at the most cells (all inputs, when it ran)."""
@@ -533,9 +532,12 @@ class QuestionResult:
 
     @property
     def misconceptions(self) -> tuple[str, ...]:
-        """Every misconception the answer's wrong values express, the widest check's first."""
+        """Every misconception the wrong answer expresses: a function's, as its widest check
+        found them (all its inputs, when they were checked); else each failing check's."""
         widest = self._widest_function_check()
-        out = list(widest.misconceptions) if widest is not None else []
+        if widest is not None:
+            return widest.misconceptions
+        out: list[str] = []
         for c in self.checks:
             if not c.passed and c.misconception and c.misconception not in out:
                 out.append(c.misconception)
