@@ -1,4 +1,6 @@
-"""The misconceptions the sources name, as data (``data/misconceptions.toml``).
+"""The misconceptions the sources name, as data (``data/misconceptions.toml``), and last a few
+wrong patterns a learner's own function shows, named by the kit with a source's correction
+(:attr:`Misconception.kit_claim`).
 
 >>> m = get("banker-3-always")
 >>> m.claim("en")
@@ -28,6 +30,9 @@ class Misconception:
     source: str
     claims: dict[str, str]
     corrections: dict[str, str]
+    kit_claim: bool = False
+    """The claim is a wrong pattern in the kit's own words (a learner's function shows it), not a
+    belief a source names; its correction is still the source's (``kit_claim = true`` in the data)."""
 
     def claim(self, lang: str | None = None) -> str:
         return self.claims[normalize_language(lang)]
@@ -42,9 +47,11 @@ class UnknownMisconception(BaccaratError):
 
 @cache
 def all_misconceptions() -> tuple[Misconception, ...]:
+    """Every misconception of the data, in its order (those a source names and, last, the wrong
+    patterns the kit names: :attr:`Misconception.kit_claim`)."""
     data = tomllib.loads(_FILE.read_text(encoding="utf-8"))
     return tuple(
-        Misconception(m["id"], m["source"], dict(m["claim"]), dict(m["correction"]))
+        Misconception(m["id"], m["source"], dict(m["claim"]), dict(m["correction"]), bool(m.get("kit_claim", False)))
         for m in data["misconception"]
     )
 

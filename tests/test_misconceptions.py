@@ -85,3 +85,22 @@ def test_a_misconception_id_is_unique_and_bilingual() -> None:
     assert len(IDS) == len(set(IDS))
     for m in all_misconceptions():
         assert m.claim("zh") and m.claim("en") and m.correction("zh") and m.correction("en")
+
+
+def test_a_pattern_the_kit_names_is_a_mistaken_rule_with_a_sources_correction() -> None:
+    """Issue 31's new misconceptions (a function's wrong pattern) say that their claim is the
+    kit's; each is played by the engine, and its correction names its source and quotes it (the
+    quote is checked against the source pages in tests/test_widgets.py)."""
+    import tomllib
+
+    data = {m["id"]: m for m in tomllib.loads(
+        (ROOT / "baccarat_kit" / "data" / "misconceptions.toml").read_text(encoding="utf-8"))["misconception"]}
+    kit = [m for m in all_misconceptions() if m.kit_claim]
+    assert {m.id for m in kit} == {"player-5-stands", "player-6-draws", "total-minus-ten-once"}
+    for m in kit:
+        assert m.id in mistaken_rules() and data[m.id].get("quote"), m.id
+        for source in m.source.split(", "):
+            assert source in m.correction("zh") and source in m.correction("en"), (m.id, source)
+    # the sources' own list comes first: a lesson listing "the misconceptions the sources name" skips these
+    ids = [m.id for m in all_misconceptions()]
+    assert ids[-len(kit):] == [m.id for m in kit]
