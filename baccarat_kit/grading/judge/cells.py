@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ...i18n import message
+from ...i18n import message, normalize_language
 from . import keys as _keys
 
 CELLS_SHOWN = 16
@@ -150,13 +150,15 @@ def every_wrong_cell(wrong: Sequence[WrongCell] | None, name: str, lang: str | N
     groups = Counter(c.misconception for c in wrong or ())
     if not groups or max(groups.values()) <= CELLS_SHOWN:
         return ""
+    lang = normalize_language(lang)
     lines = [message("grading.cells.every", lang, count=len(wrong or ()))]
-    lines += [f"  {c.line(name, lang)}" + (f" [{c.misconception}]" if c.misconception else "") for c in wrong or ()]
+    mark = "〔{}〕" if lang == "zh" else " [{}]"
+    lines += [f"  {c.line(name, lang)}" + (mark.format(c.misconception) if c.misconception else "") for c in wrong or ()]
     return "\n".join(lines)
 
 
 def _cell_list(cells: Sequence[WrongCell], name: str, lang: str | None) -> str:
-    sep = "；" if lang == "zh" else "; "
+    sep = "；" if normalize_language(lang) == "zh" else "; "
     text = sep.join(c.line(name, lang) for c in cells[:CELLS_SHOWN])
     if len(cells) > CELLS_SHOWN:
         text += message("grading.cells.more", lang, n=len(cells) - CELLS_SHOWN)
