@@ -132,6 +132,8 @@ def test_a_right_function_has_an_empty_list_and_other_questions_none() -> None:
     assert r.score == 4 and r.wrong == () and r.to_json()["wrong"] == [] and r.to_json()["misconceptions"] == []
     value = grade_question(question("03-banker-rule", "q1"), {"status": "ok", "value": True}, "")
     assert value.wrong is None and value.to_json()["wrong"] is None
+    unrun = grade("03-banker-rule", "q5", [])  # no results to judge: no list, not an empty one
+    assert unrun.score == 0 and unrun.wrong is None and unrun.to_json()["wrong"] is None
 
 
 def test_the_class_check_counts_and_lists_the_public_inputs_only() -> None:

@@ -520,7 +520,8 @@ class QuestionResult:
 
     def _widest_function_check(self) -> CheckResult | None:
         """The function check that looked at the most cells (all inputs, when it ran)."""
-        looked = [c for c in self.checks if c.check in ("all-inputs", "inputs") and c.share is not None]
+        looked = [c for c in self.checks if c.check in ("all-inputs", "inputs") and c.share is not None
+                  and c.key != "grading.check.no_results"]  # no results: nothing was judged
         return max(looked, key=lambda c: c.check == "all-inputs", default=None)
 
     @property
