@@ -200,7 +200,10 @@ def judge_cells(
     for i, args in enumerate(inputs):
         for mid, value in _keys.mistaken_answers(key, learner_id, list(args)):
             differs.setdefault(mid, {})[i] = value
-    order = {mid: n for n, mid in enumerate(sorted(differs, key=lambda m: m not in prefer))}
+    from ...misconceptions import mistaken_rules
+
+    registry = {mid: n for n, mid in enumerate(mistaken_rules())}
+    order = {mid: (mid not in prefer, registry.get(mid, len(registry))) for mid in differs}
     candidates = []
     for mid, cells in differs.items():
         follows = [i for i in wrong_at if i in cells and got[i] is not BAD and _same_any(same, got[i], cells[i])]
