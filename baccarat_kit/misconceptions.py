@@ -1,4 +1,6 @@
-"""The misconceptions the sources name, as data (``data/misconceptions.toml``).
+"""The misconceptions the sources name, as data (``data/misconceptions.toml``), and last a few
+wrong patterns a learner's own function shows, named by the kit with a source's correction
+(:attr:`Misconception.kit_claim`).
 
 >>> m = get("banker-3-always")
 >>> m.claim("en")
@@ -28,6 +30,9 @@ class Misconception:
     source: str
     claims: dict[str, str]
     corrections: dict[str, str]
+    kit_claim: bool = False
+    """The claim is a wrong pattern in the kit's own words (a learner's function shows it), not a
+    belief a source names; its correction is still the source's (``kit_claim = true`` in the data)."""
 
     def claim(self, lang: str | None = None) -> str:
         return self.claims[normalize_language(lang)]
@@ -42,9 +47,11 @@ class UnknownMisconception(BaccaratError):
 
 @cache
 def all_misconceptions() -> tuple[Misconception, ...]:
+    """Every misconception of the data, in its order (those a source names and, last, the wrong
+    patterns the kit names: :attr:`Misconception.kit_claim`)."""
     data = tomllib.loads(_FILE.read_text(encoding="utf-8"))
     return tuple(
-        Misconception(m["id"], m["source"], dict(m["claim"]), dict(m["correction"]))
+        Misconception(m["id"], m["source"], dict(m["claim"]), dict(m["correction"]), bool(m.get("kit_claim", False)))
         for m in data["misconception"]
     )
 
@@ -126,14 +133,33 @@ def _face_not_in_table(total: int, third: int | None, player_total: int) -> bool
     return False if third == 0 else banker_draws(total, third)
 
 
+def _player_5_stands(total: int) -> bool:
+    from .rules import player_draws
+
+    return False if total == 5 else player_draws(total)
+
+
+def _player_6_draws(total: int) -> bool:
+    from .rules import player_draws
+
+    return True if total == 6 else player_draws(total)
+
+
+def _minus_ten_once(values: list[int]) -> int:
+    total = sum(values)
+    return total - 10 if total >= 10 else total
+
+
 _VALUE_KEYS = ("card_value", "hand_total", "values_total")
 
 
 @cache
 def mistaken_rules() -> dict[str, MistakenRule]:
-    """Every misconception that a value question can express, as a rule the engine plays.
+    """Every misconception that a value or a function answer can express, as a rule the engine plays.
 
-    A wrong answer equal to what one of these gives is named in the grader's feedback. The
+    A wrong answer equal to what one of these gives is named in the grader's feedback; a
+    learner's function is compared with each of them cell by cell
+    (:mod:`baccarat_kit.grading.judge.cells`). The
     drawing mistakes replace one decision of :class:`baccarat_kit.coup.Rules`; the payout
     mistakes change one field of the pay table; nothing here lists answers.
 
@@ -163,6 +189,10 @@ def mistaken_rules() -> dict[str, MistakenRule]:
         MistakenRule("tie-loses-main-bets", table_changes=(("push_on_tie", False),)),
         MistakenRule("no-commission-all-even", table_changes=(("banker_six", None),)),
         MistakenRule("banker-pays-even", table_changes=(("commission", Decimal(0)),)),
+        # issue 31: patterns a learner's own function shows (exercises 01 and 02)
+        MistakenRule("player-5-stands", Rules("player-5-stands", player_draws=_player_5_stands)),
+        MistakenRule("player-6-draws", Rules("player-6-draws", player_draws=_player_6_draws)),
+        MistakenRule("total-minus-ten-once", Rules("total-minus-ten-once", total=_minus_ten_once), keys=_VALUE_KEYS),
     ]
     return {m.id: m for m in out}
 

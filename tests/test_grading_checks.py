@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import math
 from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -63,7 +65,8 @@ def test_function_question_reports_a_wrong_input_and_delegation() -> None:
     i = inputs.index([7, None])
     wrong[i] = not wrong[i]
     r = grade_question(q, {**ok, "results": wrong}, None, static_ownwork=(True, ""))
-    assert r.score == 3.5 and "banker_draws(7, None)" in r.message("en")  # 87 of 88: 3.5 of 4 (steps 8)
+    # 87 of 88 cells right: 4 × 87/88, rounded down to a hundredth of a point
+    assert r.score == math.floor(Fraction(87, 88) * 4 * 100) / 100 and "banker_draws(7, None)" in r.message("en")
     assert grade_question(q, {**ok, "results": wrong}, None, hidden=False).score == 4  # public inputs only
     r = grade_question(q, {**ok, "tripped": 3}, None, static_ownwork=(True, ""))
     assert r.score == 0 and "kit" in r.message("en")
@@ -163,16 +166,19 @@ def test_lists_score_per_item_where_the_question_says_so() -> None:
     assert grade_question(q, ok(four), "s1", hidden=False).score == 2  # public: first item only
 
 
-def test_function_partial_credit_is_in_the_questions_steps() -> None:
-    q = exercise("01-card-values").question("q5")  # 3 points in steps of half a point
+def test_function_partial_credit_is_the_share_of_cells_right() -> None:
+    q = exercise("01-card-values").question("q5")  # 3 points, 1,100 inputs
     inputs = q.inputs()
     right = [expected(q.key, "", i) for i in inputs]
     two_cards_only = [r if len(i[0]) == 2 else 0 for r, i in zip(right, inputs, strict=True)]
     answer = {"status": "ok", "results": two_cards_only, "tripped": 0, "kit_function": False}
-    r = grade_question(q, answer, None, static_ownwork=(True, ""))
-    share = sum(a == b for a, b in zip(two_cards_only, right, strict=True)) / len(right)
-    assert r.score == int(share * 6) / 2 and 0 < r.score < 3
+    r = grade_question(q, answer, None)
+    share = Fraction(sum(a == b for a, b in zip(two_cards_only, right, strict=True)), len(right))
+    assert r.score == math.floor(share * 3 * 100) / 100 and 0 < r.score < 3
     assert "gives" in r.message("en") and "baccarat_total([" in r.message("en")
+    # a question's own ``steps`` still rounds coarser: down to 1/steps of the points
+    coarse = Question.from_dict({**_function_spec(q), "steps": 6})
+    assert grade_question(coarse, answer, None).score == math.floor(share * 6) / 2
 
 
 def test_keys_and_misconceptions_are_checked_when_the_exercise_is_read() -> None:
@@ -184,3 +190,8 @@ def test_keys_and_misconceptions_are_checked_when_the_exercise_is_read() -> None
     with pytest.raises(SpecError) as err:
         value_question("int", {"fn": "hand_total", "args": ["7 8"]}, misconceptions=["no-such-mistake"])
     assert "no-such-mistake" in err.value.message("en")
+
+
+def _function_spec(q: Question) -> dict:
+    return {"id": q.id, "kind": q.kind, "answer": q.answer, "type": q.type, "points": q.points, "key": q.key,
+            "domain": q.domain, "public": list(q.public), "hidden": list(q.hidden)}

@@ -136,12 +136,44 @@ def test_self_study_check_gives_the_graders_verdict_hidden_checks_included(
     inputs = q5.inputs()
     graded = grade_question(q5, {"status": "ok", "results": [_wrong_at_5_7(*i) for i in inputs],
                                  "tripped": 0, "kit_function": False}, "self-study")
-    assert graded.message("en") in repr(report) and graded.score == report.result.score == 3.5
+    assert graded.message("en") in repr(report) and graded.score == report.result.score == 3.95  # 4 × 87/88, down
     # Value answers are checked, not only their form (q6, q7), with the misconception named.
     q6 = check("q6", namespace={"bcr006_variant_banker_total": 8})
     assert not q6.passed and "final-total-as-third" in repr(q6)
     right = bk.play("2 2 4 4 2").banker_total
     assert check("q6", namespace={"bcr006_variant_banker_total": right}).passed
     record = bk.progress.load()
-    assert record["exercises"]["03-banker-rule"]["questions"]["q5"]["score"] == 3.5
+    assert record["exercises"]["03-banker-rule"]["questions"]["q5"]["score"] == 3.95
     assert record["exercises"]["03-banker-rule"]["questions"]["q6"]["score"] == 1
+
+
+def test_self_study_check_lists_every_wrong_cell(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 31: the self-study check gives the full verdict: a total that keeps its tens (the
+    mistaken rule's own total) is named, and every one of its wrong inputs is listed."""
+    from baccarat_kit.misconceptions import mistaken_rules
+
+    monkeypatch.delenv("BACCARAT_KIT_GRADING", raising=False)
+    keeps = mistaken_rules()["total-keeps-tens"].rules.total
+    report = Checker("01-card-values", lang="en", folder=SELF_STUDY)("q5", namespace={
+        "baccarat_total": lambda values: keeps(list(values))})
+    assert not report.passed and report.result is not None and report.result.wrong
+    text = repr(report)
+    assert "[total-keeps-tens]" in text and f"Every wrong input ({len(report.result.wrong)};" in text
+    assert all(c.line("baccarat_total", "en") in text for c in report.result.wrong)
+
+
+def test_class_check_says_how_many_public_inputs_are_wrong_and_lists_them(
+        monkeypatch: pytest.MonkeyPatch, class_copies: Path) -> None:
+    monkeypatch.delenv("BACCARAT_KIT_GRADING", raising=False)
+    public = [(3, 8), (4, 3), (5, 3), (6, 7)]
+
+    def flipped(total: int, third: int | None) -> bool:
+        right = _ENGINE[(total, third)]
+        return not right if (total, third) in public or (total, third) == (7, None) else right
+
+    report = Checker("03-banker-rule", lang="en", folder=class_copies)("q5", namespace={"banker_draws": flipped})
+    text = repr(report)
+    assert not report.passed and "4 wrong result(s) on the 4 public inputs checked here" in text
+    assert all(f"banker_draws({t}, {v})" in text for t, v in public) and "banker_draws(7, None)" not in text
+    zh = repr(Checker("03-banker-rule", lang="zh", folder=class_copies)("q5", namespace={"banker_draws": flipped}))
+    assert "4 個公開輸入中有 4 個結果不對" in zh and "banker_draws(7, None)" not in zh

@@ -252,8 +252,10 @@ def test_a_whole_term_with_the_documented_commands(tmp_path: Path, monkeypatch: 
     assert "Source 002, case A" in page and str(tmp_path) not in page and "collected/" not in page
     assert "[eight-stops-low-banker]" in page  # q7's check is hidden, the misconception is named
     page = (graded / "feedback" / "dave--03-banker-rule.html").read_text(encoding="utf-8")
-    assert "banker_draws(6, 7)" in page  # one failing public input shown
-    assert "1 hidden check(s) failed" in page and "banker_draws(6, None)" not in page  # hidden: counted only
+    assert "banker_draws(6, 7)" in page  # the failing public input
+    # a function's verdict on every input (its domain is public; issue 31): all 11 wrong cells listed
+    assert "banker_draws(6, None)" in page and "Wrong inputs (11)" in page
+    assert "hidden check(s) failed" not in page
 
     # an instructor's own files in the output folder
     (graded / "notes.txt").write_text("my notes", encoding="utf-8")

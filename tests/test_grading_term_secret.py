@@ -205,7 +205,7 @@ def test_a_term_grades_by_owner_and_refuses_without_its_secret(term: dict[str, P
     batch = str(done.folder)
 
     doc = _grade([batch, "--out", str(tmp_path / "graded"), "--secret-file", str(term["key"])])
-    assert doc["schema_version"] == 4
+    assert doc["schema_version"] == 5
     rows = _rows(doc)
     assert len(rows) == len(LEARNERS) * len(PER_LEARNER)
     for (learner, _exercise), row in rows.items():
@@ -289,7 +289,7 @@ def test_schema_3_gradebooks_are_upgraded_with_public_id_keys(tmp_path: Path) ->
     path.write_text(json.dumps({"schema_version": 3, "submissions": [
         {"file": "a.ipynb", "learner": "ann", "owner": "ann", "exercise": "04-whole-coups", "score": 8}]}))
     doc = read_results(path)
-    assert doc["schema_version"] == 4 and doc["upgraded_from"] == 3
+    assert doc["schema_version"] == 5 and doc["upgraded_from"] == 3
     assert doc["submissions"][0]["keys"] == "public-id" and doc["submissions"][0]["learner"] == "ann"
 
 

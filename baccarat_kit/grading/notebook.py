@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from ..i18n import message, normalize_language
+from .judge.cells import every_wrong_cell
 from .judge.checks import (
     SELF_STUDY_ID,
     VALUE_CHECKS,
@@ -142,6 +143,8 @@ class Checker:
             key = "grading.notebook.full_correct" if result.passed else "grading.notebook.full_failed"
             text = message(key, lang, qid=qid, n=len(result.checks), message=result.message(lang),
                            score=result.score, points=result.points)
+            every = every_wrong_cell(result.wrong, question.answer, lang)  # the full verdict: all cells
+            text = f"{text}\n{every}" if every else text
             return CheckReport(qid, text, result.passed, result)
         result = grade_question(question, collected["answers"][question.id], collected["learner_id"],
                                 hidden=False, static_ownwork=static)

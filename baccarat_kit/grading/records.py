@@ -14,9 +14,10 @@ from typing import Any
 from ..errors import BaccaratError
 from .judge.checks import QuestionResult
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """``results.json``'s schema: 3 names each row's learner by its owner, 4 says what each row's keys
-were computed from (``keys``: "term" or "public-id"; see :mod:`.term.gradebook`)."""
+were computed from (``keys``: "term" or "public-id"; see :mod:`.term.gradebook`), 5 gives each
+question its ``misconceptions`` and a function answer's ``wrong`` cells (issue 31)."""
 
 
 class GradeUsageError(BaccaratError):

@@ -275,7 +275,7 @@ bk.display.table([message(f"nb.col.{col}") for col in ("mistake", "correction", 
 bk.display.table(
     [message(f"nb.col.{col}") for col in ("mistake", "correction", "source")],
     [[m.claim(), m.correction(), m.source.replace("自己判斷", message("nb.source-self-check"))]
-     for m in bk.misconceptions.all_misconceptions() if m.id not in examples],
+     for m in bk.misconceptions.all_misconceptions() if m.id not in examples and not m.kit_claim],
 )
 
 # %% [markdown] lang=zh

@@ -103,8 +103,9 @@ def test_self_study_check_reports_banker_5_vs_7_with_the_graders_message(lab: An
         lab.open(page, name)
         lab.run_all(page, name)
         out = page.locator(".jp-OutputArea-output", has_text=re.compile(r"q5:"))
-        expect(out).to_contain_text("1 wrong result(s) out of 88: e.g. banker_draws(5, 7) returned False")
-        expect(out).to_contain_text("score 3.5/4, as the grader gives")
+        expect(out).to_contain_text("1 wrong result(s) out of 88 inputs (87 right)")
+        expect(out).to_contain_text("banker_draws(5, 7) returned False, expected True (banker-5-vs-7)")
+        expect(out).to_contain_text("score 3.95/4, as the grader gives")  # 4 × 87/88, rounded down
     finally:
         lab.shutdown(name)
 

@@ -23,6 +23,7 @@ A question earns its points only when every check passes.
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from dataclasses import dataclass, field
@@ -33,6 +34,7 @@ from typing import Any
 from ...errors import BaccaratError
 from ...i18n import message, normalize_language
 from . import keys as _keys
+from .cells import BAD, CellVerdict, WrongCell, judge_cells
 
 SCHEMA_VERSION = 1
 SELF_STUDY_ID = "self-study"
@@ -54,6 +56,9 @@ _FLOAT = re.compile(r"^[+-]?\d{1,16}(\.\d{1,17})?(e[+-]?\d{1,3})?$")
 MONEY_PRECISION = "0.01"
 """Money is compared to the cent unless a question says otherwise (``"precision"``)."""
 MAX_ANSWER_TEXT = 200
+CREDIT_UNIT = Fraction(1, 100)
+"""A function question's partial credit is rounded down to this part of a point (monotone: a
+function with more wrong cells never scores more)."""
 
 
 class SpecError(BaccaratError):
@@ -85,8 +90,9 @@ class Question:
     text: dict[str, str] = field(default_factory=dict)
     """The question as the learner reads it (zh, en): shown on the feedback page."""
     steps: int = 0
-    """Partial credit of a function question: the share of inputs right, rounded down to
-    1/steps of the points (0: the points themselves, whole points)."""
+    """Partial credit of a function question is the share of its inputs right times the points,
+    rounded down to a hundredth of a point (:data:`CREDIT_UNIT`); ``steps`` > 0 rounds it down
+    to 1/steps of the points instead (coarser: cells that differ may then score the same)."""
     per_item: bool = False
     """A list answer scores each item (points shared out), not all or nothing."""
     precision: str = MONEY_PRECISION
@@ -471,11 +477,15 @@ class CheckResult:
     hidden: bool = False
     share: Fraction | None = None
     misconception: str | None = None
+    wrong: tuple[WrongCell, ...] = ()
+    """A function check's wrong cells, every one, in the domain's order (:mod:`.cells`)."""
+    misconceptions: tuple[str, ...] = ()
+    """Every misconception a function check named (``misconception`` is the first)."""
 
     def message(self, lang: str | None = None) -> str:
         lang = normalize_language(lang)
         params = dict(self.params)
-        for name in ("claim", "correction", "reason", "wanted"):
+        for name in ("claim", "correction", "reason", "wanted", "detail"):
             if isinstance(params.get(name), dict):
                 params[name] = params[name].get(lang, "")
         return message(self.key, lang, **params)
@@ -504,10 +514,35 @@ class QuestionResult:
 
     @property
     def misconception(self) -> str | None:
+        """The misconception the wrong answer expresses (a function's: the widest check's first)."""
+        found = self.misconceptions
+        return found[0] if found else None
+
+    def _widest_function_check(self) -> CheckResult | None:
+        """The function check that looked at the most cells (all inputs, when it ran)."""
+        looked = [c for c in self.checks if c.check in ("all-inputs", "inputs") and c.share is not None
+                  and c.key != "grading.check.no_results"]  # no results: nothing was judged
+        return max(looked, key=lambda c: c.check == "all-inputs", default=None)
+
+    @property
+    def wrong(self) -> tuple[WrongCell, ...] | None:
+        """A function answer's wrong cells (of all inputs when they were checked, else of the
+        public ones), in the domain's order; None for other questions or no checked answer."""
+        widest = self._widest_function_check()
+        return widest.wrong if widest is not None else None
+
+    @property
+    def misconceptions(self) -> tuple[str, ...]:
+        """Every misconception the wrong answer expresses: a function's, as its widest check
+        found them (all its inputs, when they were checked); else each failing check's."""
+        widest = self._widest_function_check()
+        if widest is not None:
+            return widest.misconceptions
+        out: list[str] = []
         for c in self.checks:
-            if not c.passed and c.misconception:
-                return c.misconception
-        return None
+            if not c.passed and c.misconception and c.misconception not in out:
+                out.append(c.misconception)
+        return tuple(out)
 
     def failed(self, hidden: bool | None = None) -> list[CheckResult]:
         """The failed checks (``hidden``: only hidden ones, or only public ones)."""
@@ -516,6 +551,9 @@ class QuestionResult:
     def message(self, lang: str | None = None) -> str:
         # "Calls the kit's own rule" explains every other failure of a function: say it first.
         failed = sorted((c for c in self.checks if not c.passed), key=lambda c: c.check != "own-work")
+        # a function's check of all inputs says everything its public inputs' check says
+        everything = any(c.check == "all-inputs" for c in failed)
+        failed.sort(key=lambda c: everything and c.check == "inputs")
         if not failed:
             return message("grading.result.passed", lang, n=len(self.checks))
         return failed[0].message(lang)
@@ -528,6 +566,8 @@ class QuestionResult:
             "text": dict(self.text) or {"zh": "", "en": ""},
             "answer": self.answer,
             "misconception": self.misconception,
+            "misconceptions": list(self.misconceptions),
+            "wrong": [c.to_json() for c in self.wrong] if self.wrong is not None else None,
         }
 
 
@@ -558,9 +598,11 @@ def _score(question: Question, results: list[CheckResult]) -> int | float:
     if not shares:
         return 0
     share = min(shares)  # all inputs (all items) when they were checked, else the public ones
-    if question.kind == "function":
-        steps = question.steps or question.points
-        value = Fraction(int(share * steps), steps) * question.points
+    if question.kind == "function" and question.steps:
+        value = Fraction(math.floor(share * question.steps), question.steps) * question.points
+    elif question.kind == "function":
+        # the share of cells right, rounded down to a hundredth of a point: monotone in the cells
+        value = math.floor(share * question.points / CREDIT_UNIT) * CREDIT_UNIT
     elif question.per_item:
         value = share * question.points
     else:
@@ -749,29 +791,33 @@ def _function_check(
         return _fail(kind, "grading.check.no_results", hidden, Fraction(0), name=name)
     if kind == "inputs":
         wanted = [list(i) for i in check.get("inputs", [])]
-        indices = [inputs.index(w) for w in wanted if w in inputs]
+        indices = sorted({inputs.index(w) for w in wanted if w in inputs})  # in the domain's order
     elif kind == "all-inputs":
         indices = list(range(len(inputs)))
     else:
         raise SpecError("grading.spec.bad_check", where=question.id, value=kind,
                         choices="inputs, all-inputs, own-work")
-    wrong = []
-    for i in indices:
-        want = _keys.expected(question.key, lid, inputs[i])
-        raw = results[i]
-        try:
-            ok = _same(coerce(question.type, raw, precision=question.precision), want, question.precision)
-        except _Bad:
-            ok = False
-        if not ok:
-            wrong.append((i, want, raw))
-    if not wrong:
+    verdict = _cells(question, [inputs[i] for i in indices], [results[i] for i in indices], lid)
+    if not verdict.wrong:
         return _ok(kind, hidden)
-    i, want, raw = wrong[0]
-    args = ", ".join(_show(a) for a in inputs[i])
-    share = Fraction(len(indices) - len(wrong), len(indices)) if indices else Fraction(0)
-    return _fail(kind, "grading.check.inputs_wrong", hidden, share, name=name, count=len(wrong),
-                 total=len(indices), call=f"{name}({args})", got=_show(raw), want=_show(want))
+    detail = {lang: verdict.detail(name, lang, everything=kind == "all-inputs") for lang in ("zh", "en")}
+    key = "grading.check.cells_wrong" if kind == "all-inputs" else "grading.check.public_cells_wrong"
+    first = verdict.misconceptions[0] if verdict.misconceptions else None
+    return CheckResult(kind, False, key, {"name": name, "count": len(verdict.wrong), "total": verdict.total,
+                                          "right": verdict.right, "detail": detail},
+                       hidden, verdict.share, first, verdict.wrong, verdict.misconceptions)
+
+
+def _cells(question: Question, inputs: list[list[Any]], raws: list[Any], lid: str) -> CellVerdict:
+    """Her function's answers on ``inputs`` judged cell by cell (:func:`.cells.judge_cells`)."""
+    got = []
+    for raw in raws:
+        try:
+            got.append(coerce(question.type, raw, precision=question.precision))
+        except _Bad:
+            got.append(BAD)
+    return judge_cells(question.key, lid, inputs, got, [_show(r) for r in raws],
+                       lambda a, b: _same(a, b, question.precision), question.misconceptions)
 
 
 def allowed_calls_line(exercise: Exercise, lang: str) -> str:

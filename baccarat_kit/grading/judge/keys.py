@@ -395,46 +395,74 @@ def expected(key: dict[str, Any], learner_id: str, extra_args: list[Any] | None 
         _MISTAKE.reset(token)
 
 
-def mistaken_answers(key: dict[str, Any], learner_id: str) -> list[tuple[str, Any]]:
+DECISIONS_NEED_HAND = ("final-total-as-third", "three-card-natural")
+"""Mistaken banker rules that need the player's whole hand, which a bare decision lacks."""
+
+
+def mistaken_answers(key: dict[str, Any], learner_id: str,
+                     extra_args: list[Any] | None = None) -> list[tuple[str, Any]]:
     """``(misconception id, answer)`` for every mistaken rule that gives another answer than
     the engine's standard rules on this key (keys the mistake cannot play are left out).
+    ``extra_args``: a function question's input (``[3, 8]`` for ``banker_draws(3, 8)``).
 
     >>> mistaken_answers({"fn": "banker_draws", "args": [3, 8]}, "x")
     [('banker-3-always', True), ('banker-0-5-always', True)]
+    >>> mistaken_answers({"fn": "player_draws"}, "x", [5])
+    [('player-5-stands', False)]
     >>> dict(mistaken_answers({"fn": "coup", "args": ["4 4 4 5", "winner"]}, "x"))
     {'naturals-tie': 'tie'}
     """
     from ...misconceptions import mistaken_rules
 
-    if key.get("fn") in ("banker_draws", "player_draws", "fixed"):
+    fn = key.get("fn")
+    args = list(key.get("args", [])) + list(extra_args or [])
+    want = expected(key, learner_id, extra_args)
+    out = []
+    if fn in ("banker_draws", "player_draws", "fixed"):
         # Plain rule questions: the mistaken decision itself.
-        if key.get("fn") != "banker_draws":
+        if fn == "fixed":
             return []
-        total, third = list(key.get("args", []))[:2]
-        out = []
-        want = expected(key, learner_id)
         for mid, m in mistaken_rules().items():
-            if m.rules is None or mid in ("final-total-as-third", "three-card-natural"):
-                continue  # these need the player's whole hand, which a bare decision lacks
+            if m.rules is None or mid in DECISIONS_NEED_HAND:
+                continue
             try:
-                got = m.rules.banker_draws(total, third, third if third is not None else 0)
+                if fn == "banker_draws":
+                    total, third = args[:2]
+                    got = m.rules.banker_draws(total, third, third if third is not None else 0)
+                else:
+                    got = m.rules.player_draws(args[0])
             except (BaccaratError, TypeError, ValueError):
                 continue
             if got != want:
                 out.append((mid, got))
         return out
-    want = expected(key, learner_id)
-    out = []
     for mid, m in mistaken_rules().items():
-        if m.keys and key.get("fn") not in m.keys:
+        if m.keys and fn not in m.keys:
             continue
         try:
-            got = expected(key, learner_id, mistake=m)
+            got = expected(key, learner_id, extra_args, mistake=m)
         except (BaccaratError, TypeError, ValueError, KeyError, IndexError):
             continue
         if got != want:
             out.append((mid, got))
     return out
+
+
+def rule_id(key: dict[str, Any], extra_args: list[Any] | None = None) -> str | None:
+    """The engine's rule id of the step a decision key asks about (:func:`baccarat_kit.rules.banker_rule`,
+    :func:`~baccarat_kit.rules.player_rule`); None for a key that is not one decision.
+
+    >>> rule_id({"fn": "banker_draws"}, [3, 8]), rule_id({"fn": "player_draws"}, [5]), rule_id({"fn": "values_total"}, [[7, 8]])
+    ('banker-3-vs-8', 'player-0-5', None)
+    """
+    from ... import rules
+
+    args = list(key.get("args", [])) + list(extra_args or [])
+    if key.get("fn") == "banker_draws":
+        return rules.banker_rule(args[0], args[1])
+    if key.get("fn") == "player_draws":
+        return rules.player_rule(args[0])
+    return None
 
 
 def validate(key: dict[str, Any]) -> None:

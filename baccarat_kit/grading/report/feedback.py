@@ -39,9 +39,28 @@ def _name_feedback(subs: list[Submission], used: set[str] | None = None) -> None
 
 
 
+WRONG_OPEN = 16
+"""A question's table of wrong cells is shown open up to this many rows (folded above it)."""
+
+
+def _wrong_rows(name: str, wrong: Any) -> list[dict[str, str]]:
+    """A function answer's wrong cells (results.json's ``wrong``) as table rows; [] for none."""
+    from ..judge.cells import WrongCell
+
+    rows = []
+    for w in wrong if isinstance(wrong, list) else []:
+        if not isinstance(w, dict) or not isinstance(w.get("input"), list):
+            continue
+        cell = WrongCell(tuple(w["input"]), str(w.get("got", "")), str(w.get("want", "")))
+        rows.append({"call": cell.call(name), "got": cell.got, "want": cell.want, "rule": str(w.get("rule") or ""),
+                     "misconception": str(w.get("misconception") or "")})
+    return rows
+
+
 def feedback_html(sub: Submission | dict[str, Any], exercises: dict[str, Exercise], lang: str = "zh") -> str:
     """One submission's feedback page: per question its text, score, every failing public check
-    and how many hidden checks failed (never their inputs). Only the file's name is shown.
+    and how many hidden checks failed (never their inputs), a function answer's verdict on every
+    input and the table of its wrong cells (issue 31). Only the file's name is shown.
 
     Rendered from ``templates/feedback.html.j2`` with autoescape, learner text through
     :func:`..records.visible` (no raw newline of hers), under a Content-Security-Policy that lets
@@ -57,17 +76,20 @@ def feedback_html(sub: Submission | dict[str, Any], exercises: dict[str, Exercis
         text = q.text.get(lang, "") if q.text else ""
         if got is None:
             rows.append({"id": q.id, "text": text, "answer": None, "score": 0, "points": q.points, "passed": False,
-                         "lines": [row.get("reason", {}).get(lang, "")]})
+                         "lines": [row.get("reason", {}).get(lang, "")], "wrong": []})
             continue
         passed = bool(got.get("passed"))
         result = results.get(q.id)
         if result is not None:
-            # Every failing public check; of the hidden ones only a named misconception (it shows
-            # the learner's own answer and the correction, no input of the check) and a count.
-            public = result.failed(hidden=False)
-            named = [c for c in result.failed(hidden=True) if c.misconception]
-            lines = [c.message(lang) for c in [*public, *named]]
-            hidden_failed = len(result.failed(hidden=True)) - len(named)
+            # Every failing public check; of the hidden ones a named misconception (it shows the
+            # learner's own answer and the correction, no input of the check) and a function's
+            # check of all inputs (its inputs are the whole domain, which is public: the verdict
+            # on every cell, issue 31), then a count of the others.
+            shown = [c for c in result.failed(hidden=True) if c.misconception or c.check == "all-inputs"]
+            public = [c for c in result.failed(hidden=False)
+                      if not (c.check == "inputs" and any(h.check == "all-inputs" for h in shown))]
+            lines = [c.message(lang) for c in [*public, *shown]]
+            hidden_failed = len(result.failed(hidden=True)) - len(shown)
         else:
             lines = [got.get("message", {}).get(lang, "")] if not passed else []
             hidden_failed = sum(1 for c in got.get("checks", []) if c.get("hidden") and not c.get("passed"))
@@ -76,19 +98,23 @@ def feedback_html(sub: Submission | dict[str, Any], exercises: dict[str, Exercis
         if passed:
             lines = [message("grading.result.passed", lang, n=len(got.get("checks", [])))]
         rows.append({"id": q.id, "text": text, "answer": got.get("answer"), "score": got.get("score"),
-                     "points": got.get("points", q.points), "passed": passed, "lines": lines})
+                     "points": got.get("points", q.points), "passed": passed, "lines": lines,
+                     "wrong": _wrong_rows(q.answer, got.get("wrong"))})
     penalty = ""
     if row.get("late_policy") and row.get("raw_score") != row.get("score"):
         penalty = message("grading.feedback.penalty", lang, policy=row["late_policy"], raw=row.get("raw_score"),
                           score=row.get("score"))
     labels = {k: message(f"grading.feedback.{k}", lang) for k in ("total", "question", "text", "score", "result",
-                                                                   "answer")}
+                                                                   "answer", "cell_input", "cell_got", "cell_want",
+                                                                   "cell_rule", "cell_misconception")}
+    for r in rows:
+        r["wrong_title"] = message("grading.feedback.wrong_cells", lang, count=len(r["wrong"]))
     return render(
         "feedback.html.j2", mark=FEEDBACK_MARK, html_lang="zh-Hant" if lang == "zh" else "en", csp=FEEDBACK_CSP,
         title=message("grading.feedback.title", lang), who=str(row.get("learner") or "?"),
         exercise=str(row.get("exercise") or "?"), ex_title=ex.title.get(lang, "") if ex else "",
         name=Path(str(row.get("file", ""))).name, late=message("grading.feedback.late", lang) if row.get("late") else "",
         reason=row.get("reason", {}).get(lang, ""), score=row.get("score"), max_score=row.get("max_score"),
-        penalty=penalty, labels=labels, rows=rows,
+        penalty=penalty, labels=labels, rows=rows, wrong_open=WRONG_OPEN,
         graded=message("grading.feedback.graded_at", lang, when=row.get("graded_at", "")),
     )

@@ -71,7 +71,8 @@ def check_out_folder(out: str | Path, update: bool = False) -> None:
 def upgrade(doc: dict[str, Any]) -> dict[str, Any]:
     """A results document in the current schema (:data:`.records.SCHEMA_VERSION`).
 
-    Schema 3 rows (before the term secret) get ``keys: "public-id"``: their answer keys came
+    Schema 4 questions get ``misconceptions`` (their one ``misconception``, if any) and ``wrong:
+    null`` (a function answer's cells were not kept). Schema 3 rows (before the term secret) get ``keys: "public-id"``: their answer keys came
     from the public learner id. Schema 2 (and 1) named a row's learner by the notebook's ``LEARNER_ID``: it becomes the row's
     ``claimed_id`` and the owner, when there is one, becomes its ``learner``; whether the claim
     names another learner is worked out as the grader does now (:func:`mark_mismatches`).
@@ -84,6 +85,9 @@ def upgrade(doc: dict[str, Any]) -> dict[str, Any]:
     [('mallory', 'alice', True), ('alice', 's001', False), ('dan', 'dan', False)]
     >>> [r["keys"] for r in upgrade({"schema_version": 3, "submissions": [{"file": "a"}]})["submissions"]]
     ['public-id']
+    >>> q = {"q5": {"score": 3.5, "misconception": "banker-3-always"}}
+    >>> upgrade({"schema_version": 4, "submissions": [{"file": "a", "questions": q}]})["submissions"][0]["questions"]
+    {'q5': {'score': 3.5, 'misconception': 'banker-3-always', 'misconceptions': ['banker-3-always'], 'wrong': None}}
     """
     version = doc.get("schema_version", 1)
     if not isinstance(version, int) or version > SCHEMA_VERSION:
@@ -96,7 +100,24 @@ def upgrade(doc: dict[str, Any]) -> dict[str, Any]:
     # Schema 4 (the term secret): every row says what its keys were computed from; every row
     # before it was keyed by the public learner id.
     rows = [{**row, "keys": row.get("keys") or "public-id", "keyed_for": row.get("keyed_for")} for row in rows]
+    # Schema 5 (issue 31): every question lists its misconceptions (before, at most the one) and
+    # a function answer's wrong cells; a row graded before did not keep them (``wrong``: null).
+    rows = [{**row, "questions": _questions_5(row.get("questions"))} if version < 5 else row for row in rows]
     return {**doc, "schema_version": SCHEMA_VERSION, "upgraded_from": version, "submissions": rows}
+
+
+def _questions_5(questions: Any) -> Any:
+    """Schema 4 questions in schema 5: ``misconceptions`` from ``misconception``, ``wrong`` null."""
+    if not isinstance(questions, dict):
+        return questions
+    out = {}
+    for qid, q in questions.items():
+        if isinstance(q, dict):
+            mid = q.get("misconception")
+            q = {**q, "misconceptions": q.get("misconceptions", [mid] if isinstance(mid, str) else []),
+                 "wrong": q.get("wrong")}
+        out[qid] = q
+    return out
 
 
 def _owner_rows(old: list[dict[str, Any]]) -> list[dict[str, Any]]:
