@@ -217,6 +217,31 @@ def test_the_instructors_files_are_private_and_the_ca_key_is_gone(certs: Path) -
     assert err.value.key == "grading.dask.certs_exist"
 
 
+def test_dask_certs_refuses_a_folder_it_does_not_own_or_a_link(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """An empty folder another user made (she could swap or read the files in it), a link to an
+    empty folder, a dangling link: each refused with exit 2 naming the folder; nothing written."""
+    if os.geteuid() != 0:
+        pytest.skip("making another user's folder needs root")
+    theirs = tmp_path / "hers"
+    theirs.mkdir(mode=0o777)
+    os.chown(theirs, 65534, 65534)
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (tmp_path / "link").symlink_to(mine)
+    (tmp_path / "dangling").symlink_to(tmp_path / "nowhere")
+    for folder, says in ((theirs, "belongs to nobody (uid 65534)"), (tmp_path / "link", "is a link"),
+                         (tmp_path / "dangling", "is a link")):
+        assert main(["--lang", "en", "dask-certs", str(folder)]) == 2
+        err = capsys.readouterr().err
+        assert str(folder) in err and says in err, err
+    assert list(theirs.iterdir()) == [] and list(mine.iterdir()) == [] and not (tmp_path / "nowhere").exists()
+    assert theirs.stat().st_uid == 65534  # left as it was
+    assert main(["--lang", "en", "dask-certs", str(mine)]) == 0  # her own empty folder is fine
+    assert mine.stat().st_uid == os.geteuid() and stat.S_IMODE(mine.stat().st_mode) == 0o700
+    assert sorted(p.name for p in mine.iterdir()) == sorted(cluster.CERT_FILES)
+
+
 def test_a_readable_key_or_a_missing_file_is_refused(tmp_path: Path) -> None:
     folder = tmp_path / "c"
     cluster.make_certs(folder)

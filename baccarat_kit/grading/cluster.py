@@ -104,10 +104,12 @@ def make_certs(folder: str | Path, hosts: Sequence[str] = ("localhost", "127.0.0
     if days < 1:
         raise GradeUsageError("grading.dask.bad_days", value=days)
     target = Path(folder)
-    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+    if target.is_dir() and not target.is_symlink() and any(target.iterdir()) or (
+            target.exists() and not target.is_dir()):
         raise GradeUsageError("grading.dask.certs_exist", path=target)
-    target.mkdir(mode=0o700, parents=True, exist_ok=True)
-    os.chmod(target, 0o700)
+    if not target.exists() and not target.is_symlink():
+        target.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.close(_own_folder(target))  # refused before any key is made
     now = datetime.now(UTC) - timedelta(minutes=5)
     names: list[x509.GeneralName] = []
     for host in hosts:
@@ -129,30 +131,61 @@ def make_certs(folder: str | Path, hosts: Sequence[str] = ("localhost", "127.0.0
                                        data_encipherment=False, key_agreement=False, key_cert_sign=True,
                                        crl_sign=True, encipher_only=False, decipher_only=False), critical=True)
           .sign(ca_key, hashes.SHA256()))
-    written = [_write(target / "ca.pem", ca.public_bytes(serialization.Encoding.PEM), 0o644)]
-    for role in ROLES:
-        key = ec.generate_private_key(ec.SECP256R1())
-        cert = (x509.CertificateBuilder().subject_name(name(f"baccarat-kit dask {role}")).issuer_name(ca_name)
-                .public_key(key.public_key()).serial_number(x509.random_serial_number())
-                .not_valid_before(now).not_valid_after(now + timedelta(days=days))
-                .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-                # every role both listens and connects (the scheduler calls its workers back)
-                .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH,
-                                                      ExtendedKeyUsageOID.CLIENT_AUTH]), critical=False)
-                .add_extension(x509.SubjectAlternativeName(names), critical=False)
-                .sign(ca_key, hashes.SHA256()))
-        written.append(_write(target / f"{role}.pem", cert.public_bytes(serialization.Encoding.PEM), 0o644))
-        written.append(_write(target / f"{role}.key", key.private_bytes(
-            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()), 0o600))
+    dir_fd = _own_folder(target)  # (again: written through this descriptor, never by path)
+    try:
+        written = [_write(target / "ca.pem", ca.public_bytes(serialization.Encoding.PEM), 0o644, dir_fd)]
+        for role in ROLES:
+            key = ec.generate_private_key(ec.SECP256R1())
+            cert = (x509.CertificateBuilder().subject_name(name(f"baccarat-kit dask {role}")).issuer_name(ca_name)
+                    .public_key(key.public_key()).serial_number(x509.random_serial_number())
+                    .not_valid_before(now).not_valid_after(now + timedelta(days=days))
+                    .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+                    # every role both listens and connects (the scheduler calls its workers back)
+                    .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH,
+                                                          ExtendedKeyUsageOID.CLIENT_AUTH]), critical=False)
+                    .add_extension(x509.SubjectAlternativeName(names), critical=False)
+                    .sign(ca_key, hashes.SHA256()))
+            written.append(_write(target / f"{role}.pem", cert.public_bytes(serialization.Encoding.PEM), 0o644, dir_fd))
+            written.append(_write(target / f"{role}.key", key.private_bytes(
+                serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()), 0o600,
+                dir_fd))
+    finally:
+        os.close(dir_fd)
     del ca_key
     return written
 
 
-def _write(path: Path, data: bytes, mode: int) -> Path:
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
+def _own_folder(target: Path) -> int:
+    """A descriptor of ``target``, opened without following a link, once it is checked to be a
+    folder of this user's (then made 0700): the certificates go into it through the descriptor, so
+    a folder someone else owns (who could swap or read its files) or a link is refused, naming it."""
+    try:
+        fd = os.open(target, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError as err:
+        raise GradeUsageError("grading.dask.certs_link", path=target, detail=err.strerror or type(err).__name__) from err
+    info = os.fstat(fd)
+    if info.st_uid != os.geteuid():
+        os.close(fd)
+        try:
+            import pwd
+
+            owner = f"{pwd.getpwuid(info.st_uid).pw_name} (uid {info.st_uid})"
+        except KeyError:
+            owner = f"uid {info.st_uid}"
+        raise GradeUsageError("grading.dask.certs_not_owned", path=target, owner=owner)
+    if any(True for _ in os.scandir(fd)):  # filled in since it was looked at
+        os.close(fd)
+        raise GradeUsageError("grading.dask.certs_exist", path=target)
+    os.fchmod(fd, 0o700)
+    return fd
+
+
+def _write(path: Path, data: bytes, mode: int, dir_fd: int | None = None) -> Path:
+    name: str | Path = path.name if dir_fd is not None else path
+    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode, dir_fd=dir_fd)
     with os.fdopen(fd, "wb") as fh:
+        os.fchmod(fh.fileno(), mode)
         fh.write(data)
-    os.chmod(path, mode)
     return path
 
 
