@@ -104,12 +104,12 @@ def make_certs(folder: str | Path, hosts: Sequence[str] = ("localhost", "127.0.0
     if days < 1:
         raise GradeUsageError("grading.dask.bad_days", value=days)
     target = Path(folder)
-    if target.is_dir() and not target.is_symlink() and any(target.iterdir()) or (
-            target.exists() and not target.is_dir()):
+    if target.is_symlink() or target.is_dir():
+        os.close(_own_folder(target))  # a link, another user's or a full folder: refused before any key is made
+    elif target.exists():
         raise GradeUsageError("grading.dask.certs_exist", path=target)
-    if not target.exists() and not target.is_symlink():
-        target.mkdir(mode=0o700, parents=True, exist_ok=True)
-    os.close(_own_folder(target))  # refused before any key is made
+    else:
+        target.mkdir(mode=0o700, parents=True)
     now = datetime.now(UTC) - timedelta(minutes=5)
     names: list[x509.GeneralName] = []
     for host in hosts:
