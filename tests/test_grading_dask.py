@@ -165,6 +165,37 @@ def test_a_worker_killed_mid_batch_loses_no_row(
     assert gradebook(work / "killed") == local  # every row, graded again on w1
 
 
+def _local_scope() -> str:
+    """What a sandbox's limits are on this machine (the workers run here too)."""
+    from baccarat_kit.grading.sandbox import cgroup
+
+    group, _ = cgroup.create(64, 16)
+    if group is None:
+        return _session.PER_PROCESS_ONLY
+    group.remove()
+    return f"sandbox (cgroup v{group.version})"
+
+
+@pytest.mark.slow
+def test_results_json_records_what_limited_the_workers(procs: ProcessCluster, certs: Path, work: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fresh client (no sandbox of its own ever ran) writes the workers' scope, not "not started yet"."""
+    monkeypatch.setattr(_session, "_scopes", [])
+    small = work / "small"
+    for src in (ROOT / "exercises" / "source" / "02-naturals-player.ipynb",
+                ROOT / "tests" / "fixtures" / "submissions" / "not-json.ipynb"):
+        (small / "ana").mkdir(parents=True, exist_ok=True)
+        (small / "ana" / src.name).write_bytes(src.read_bytes())
+    code, err = grade(small, work / "small-graded", "--scheduler", procs.address, "--certs", str(certs),
+                      "--no-progress")
+    assert code == 0, err[-3000:]
+    limits = json.loads((work / "small-graded" / "results.json").read_text(encoding="utf-8"))["limits"]
+    assert limits["scope"] == _local_scope(), limits
+    assert "not started" not in json.dumps(limits)
+    assert cluster.workers_scope({"a": "sandbox (cgroup v1)", "b": "per-process only"}) == (
+        "per-process only on 1 of 2 workers; sandbox (cgroup v1) on 1 of 2 workers")
+
+
 def no_certificate(ca_file: str) -> Any:
     """TLS that trusts the cluster's CA (ca.pem is no secret) but shows no certificate."""
     from distributed import Security

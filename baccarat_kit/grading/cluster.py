@@ -34,6 +34,7 @@ warnings, the gradebook) stays on the client, so ``grades.csv`` is the same as a
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import itertools
@@ -272,7 +273,8 @@ class RemoteSandbox(Sandbox):
 
 
 def _worker_report(sandbox: str) -> dict[str, str]:
-    """Run on each worker by :func:`probe_workers`: its kit, Python and sandbox."""
+    """Run on each worker by :func:`probe_workers`: its kit, Python and sandbox (its signature
+    never changes: a worker with another kit must still answer, to be told apart)."""
     from .sandbox import bwrap
 
     report = {"kit": kit_fingerprint(), "version": __version__, "python": platform.python_version()}
@@ -284,9 +286,41 @@ def _worker_report(sandbox: str) -> dict[str, str]:
     return report
 
 
+def worker_scope(memory_mb: int) -> str:
+    """Run on a worker: what ``--memory-mb`` and the process count limit there, in results.json's
+    words (``sandbox (cgroup v1)``, ``sandbox (cgroup v2)`` or ``per-process only``): what its
+    sandboxes had, or before it ran one, what a cgroup made (and removed) now gives."""
+    from .sandbox import cgroup
+
+    scope = _session.limits_scope()
+    if scope == _session.PER_PROCESS_ONLY or scope.startswith("sandbox ("):
+        return scope
+    group, _why = cgroup.create(memory_mb, _session.PROCESSES + 8)  # as session._group makes them
+    if group is None:
+        return _session.PER_PROCESS_ONLY
+    group.remove()
+    return f"sandbox (cgroup v{group.version})"
+
+
+def workers_scope(scopes: dict[str, str]) -> str:
+    """One scope for results.json from each worker's (:func:`worker_scope`): the local run's
+    words when they all agree, else each with its count of workers.
+
+    >>> workers_scope({"tls://a": "sandbox (cgroup v1)", "tls://b": "sandbox (cgroup v1)"})
+    'sandbox (cgroup v1)'
+    >>> workers_scope({"tls://a": "sandbox (cgroup v2)", "tls://b": "per-process only"})
+    'per-process only on 1 of 2 workers; sandbox (cgroup v2) on 1 of 2 workers'
+    """
+    kinds = sorted(set(scopes.values()))
+    if len(kinds) == 1:
+        return kinds[0]
+    return "; ".join(f"{k} on {sum(1 for v in scopes.values() if v == k)} of {len(scopes)} workers" for k in kinds)
+
+
 def probe_workers(client: Client, limits: Limits, timeout: float = 60.0) -> str:
     """Wait for a worker, check that every worker has this kit and a working sandbox, and say
-    what confines learner code there (for results.json)."""
+    what confines learner code there (for results.json: the sandbox, returned, and the scope of
+    the limits, recorded with :func:`.session.record_scope`)."""
     c = _untyped(client)
     try:
         c.wait_for_workers(1, timeout=timeout)
@@ -300,6 +334,7 @@ def probe_workers(client: Client, limits: Limits, timeout: float = 60.0) -> str:
                                   ours=__version__, fingerprint=report["kit"][:12], mine=ours[:12])
         if "error" in report:
             raise GradeUsageError("grading.dask.worker_sandbox", worker=worker, detail=report["error"])
+    _session.record_scope(workers_scope(c.run(worker_scope, limits.memory_mb)))  # (same kit everywhere now)
     kinds = sorted({r["sandbox"] for r in reports.values()})
     return f"{'; '.join(kinds)}; {len(reports)} workers, Python {', '.join(sorted({r['python'] for r in reports.values()}))}"
 
@@ -464,5 +499,7 @@ def remote_grading(address: str, certs: str | Path | None, insecure: bool, exerc
             yield submit
         finally:
             submit.close()
+            with contextlib.suppress(Exception):  # (the workers' own record; the probe's stands without it)
+                _session.record_scope(workers_scope(client.run(worker_scope, limits.memory_mb)))
     finally:
         client.close()
