@@ -238,6 +238,111 @@ def test_without_the_instructors_certificates_no_one_gets_in(procs: ProcessClust
     assert not (work / "tcp").exists()
 
 
+def _attempts(address: str, worker: str, sec: Any, marker: Path) -> dict[str, str]:
+    """What a peer with ``sec`` gets when it asks the scheduler to run a function, to broadcast one
+    to the workers, and a worker to run one (each would write ``marker``): "ran" or the error."""
+    import asyncio
+    import functools
+
+    from distributed.core import rpc
+    from distributed.protocol import pickle
+
+    fn = pickle.dumps(functools.partial(Path.write_text, marker, "pwned"))
+    args = sec.get_connection_args("client")
+
+    async def attempt(addr: str, op: str) -> str:
+        async with rpc(addr, connection_args=args, timeout=30) as r:
+            try:
+                if op == "broadcast":
+                    await r.broadcast(msg={"op": "run", "function": fn})
+                else:
+                    await getattr(r, op)(function=fn)
+            except Exception as err:
+                return f"{type(err).__name__}: {err}"
+            return "ran"
+
+    async def all_of_them() -> dict[str, str]:
+        return {"scheduler run_function": await attempt(address, "run_function"),
+                "scheduler broadcast": await attempt(address, "broadcast"),
+                "worker run": await attempt(worker, "run")}
+
+    return asyncio.run(all_of_them())
+
+
+@pytest.mark.slow
+def test_a_worker_certificate_cannot_act_as_the_instructors_client(procs: ProcessCluster, certs: Path,
+                                                                   work: Path) -> None:
+    """The worker's key (on every worker machine) opens no client, and runs nothing through the
+    scheduler or on another worker; the instructor's, sent the same requests, runs them."""
+    from distributed import Client
+
+    with Client(procs.address, security=cluster.security(certs), timeout="60s", set_as_default=False) as c:
+        workers = sorted(c.scheduler_info()["workers"])
+    control = work / "instructor-ran"
+    ran = _attempts(procs.address, workers[0], cluster.security(certs), control)
+    assert ran == {"scheduler run_function": "ran", "scheduler broadcast": "ran", "worker run": "ran"}
+    assert control.read_text() == "pwned"  # the requests themselves work
+    marker = work / "worker-key-ran"
+    worker_key = cluster.security(certs, "worker")
+    refused = _attempts(procs.address, workers[0], worker_key, marker)
+    for what, answer in refused.items():
+        assert answer.startswith("PermissionError") and "worker certificate may not call" in answer, (what, answer)
+    with pytest.raises((OSError, TimeoutError)):
+        with Client(procs.address, security=worker_key, timeout="10s", set_as_default=False) as c:
+            c.submit(marker.write_text, "pwned").result()
+    assert not marker.exists()
+    assert "refused 'register-client' from a worker certificate" in procs.log("scheduler")
+
+
+@pytest.mark.slow
+def test_a_cluster_that_does_not_keep_the_roles_apart_is_refused(certs: Path, work: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """Without the preload, a worker's key runs code on the workers (what the gate stops);
+    `grade --scheduler` then refuses to use the cluster (exit 2, saying what to add)."""
+    bare = ProcessCluster(work / "bare", certs, workers=1, roles=False)
+    try:
+        from distributed import Client
+
+        with Client(bare.address, security=cluster.security(certs), timeout="60s", set_as_default=False) as c:
+            c.wait_for_workers(1, timeout=120)
+            [worker] = c.scheduler_info()["workers"]
+        marker = work / "bare-worker-key-ran"
+        assert _attempts(bare.address, worker, cluster.security(certs, "worker"), marker)["worker run"] == "ran"
+        assert marker.exists()
+        capsys.readouterr()
+        code = main(["--lang", "en", "grade", str(ROOT / "exercises" / "source"), "--out", str(work / "bare-out"),
+                     "--scheduler", bare.address, "--certs", str(certs), "--no-progress", *SANDBOX])
+        err = capsys.readouterr().err
+        assert code == 2 and "--preload baccarat_kit.grading.dask_roles" in err, err
+        assert not (work / "bare-out").exists()
+    finally:
+        bare.stop()
+
+
+def test_the_role_gate_as_data() -> None:
+    from baccarat_kit.grading import dask_roles
+
+    def comm(common: str | None) -> Any:
+        class Comm:
+            extra_info = ({} if common is None else
+                          {"peercert": {"subject": ((("commonName", common),),)}})
+        return Comm()
+
+    run = dask_roles._gated("run", lambda function: "ran", dask_roles.WORKER_OPS_OF_WORKERS, "worker")
+    get = dask_roles._gated("get_data", lambda comm, keys: keys, dask_roles.WORKER_OPS_OF_WORKERS, "worker")
+    assert run(comm("baccarat-kit dask instructor"), function=b"") == "ran"
+    assert run(comm("baccarat-kit dask scheduler"), function=b"") == "ran"
+    assert run(comm(None), function=b"") == "ran"  # plain tcp: no certificate, no roles
+    for who in ("baccarat-kit dask worker", "someone else"):
+        with pytest.raises(PermissionError, match="may not call 'run'"):
+            run(comm(who), function=b"")
+    assert get(comm("baccarat-kit dask worker"), keys=["k"]) == ["k"]
+    stream = dask_roles._worker_stream_only("update-graph", lambda **kw: "queued")
+    assert stream(client="c1") == "queued"
+    with pytest.raises(PermissionError):
+        stream(client="c1", worker="tls://w")  # a client's message in a worker's stream
+
+
 def test_the_instructors_files_are_private_and_the_ca_key_is_gone(certs: Path) -> None:
     assert stat.S_IMODE(certs.stat().st_mode) == 0o700
     assert sorted(p.name for p in certs.iterdir()) == sorted(cluster.CERT_FILES)
@@ -346,6 +451,10 @@ def test_the_kubernetes_examples_parse_and_keep_tls_on() -> None:
         args = container["args"]
         assert "--tls-ca-file" in args and "--tls-cert" in args and "--tls-key" in args, part
         assert args[args.index("--dashboard-address") + 1].startswith("127.0.0.1:"), part
+        env = {e["name"]: e["value"] for e in container.get("env", ())}
+        gated = ("baccarat_kit.grading.dask_roles" in args[args.index("--preload") + 1:][:1] if "--preload" in args
+                 else "baccarat_kit.grading.dask_roles" in env.get("DASK_DISTRIBUTED__WORKER__PRELOAD", ""))
+        assert gated, part  # the role gate on the scheduler and the workers
     assert "tls://" in " ".join(cluster_doc["spec"]["worker"]["spec"]["containers"][0]["args"])
     gateway = yaml.safe_load((folder / "dask-gateway-values.yaml").read_text(encoding="utf-8"))
     assert "instructors" in gateway["gateway"]["extraConfig"]["instructors-only"]

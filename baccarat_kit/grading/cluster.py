@@ -67,7 +67,7 @@ if TYPE_CHECKING:
     from distributed import Client, Security
 
 __all__ = [
-    "CERT_FILES", "DaskSubmit", "KitMismatch", "RemoteSandbox", "check_address", "connect",
+    "CERT_FILES", "DaskSubmit", "KitMismatch", "RemoteSandbox", "check_address", "check_roles", "connect",
     "grade_sent", "kit_fingerprint", "make_certs", "probe_workers", "remote_grading", "security",
 ]
 
@@ -327,6 +327,8 @@ def probe_workers(client: Client, limits: Limits, timeout: float = 60.0) -> str:
     except TimeoutError as err:
         raise GradeUsageError("grading.dask.no_workers", address=c.scheduler.address, seconds=timeout) from err
     reports: dict[str, dict[str, str]] = c.run(_worker_report, limits.sandbox)
+    if str(c.scheduler.address).startswith("tls://"):
+        check_roles(client)
     ours = kit_fingerprint()
     for worker, report in sorted(reports.items()):
         if report["kit"] != ours:
@@ -337,6 +339,28 @@ def probe_workers(client: Client, limits: Limits, timeout: float = 60.0) -> str:
     _session.record_scope(workers_scope(c.run(worker_scope, limits.memory_mb)))  # (same kit everywhere now)
     kinds = sorted({r["sandbox"] for r in reports.values()})
     return f"{'; '.join(kinds)}; {len(reports)} workers, Python {', '.join(sorted({r['python'] for r in reports.values()}))}"
+
+
+def check_roles(client: Client) -> None:
+    """Refuse (:class:`GradeUsageError`) a TLS cluster whose scheduler or a worker does not keep
+    the roles apart (:mod:`.dask_roles`, loaded with ``--preload baccarat_kit.grading.dask_roles``):
+    there, a worker's key would act as the instructor's client."""
+    from . import dask_roles
+
+    c = _untyped(client)
+    try:
+        answer = c.sync(c.scheduler.baccarat_kit_roles)
+    except Exception:  # an error reply: the scheduler has no such request
+        answer = None
+    if not isinstance(answer, dict) or answer.get("gate") != dask_roles.GATE:
+        raise GradeUsageError("grading.dask.no_roles", where=c.scheduler.address)
+    if answer.get("role") != "instructor":
+        raise GradeUsageError("grading.dask.not_instructor", role=answer.get("role") or "?")
+    nannies = any(info.get("nanny") for info in c.scheduler_info()["workers"].values())
+    for on_nanny in (False, True) if nannies else (False,):
+        for worker, report in sorted(c.run(dask_roles.worker_gate, nanny=on_nanny).items()):
+            if report.get("gate") != dask_roles.GATE:
+                raise GradeUsageError("grading.dask.no_roles", where=f"{worker}{' (nanny)' if on_nanny else ''}")
 
 
 def grade_sent(name: str, data: bytes, display: str, exercises: dict[str, Exercise], limits: Limits,
