@@ -135,3 +135,50 @@ def test_v2_an_empty_cgroup_of_a_gone_grader_is_swept(monkeypatch: pytest.Monkey
 def test_the_kits_name_is_what_the_sweep_looks_for() -> None:
     assert cgroup.NAME.fullmatch(cgroup._name())
     assert not cgroup.NAME.fullmatch("baccarat-kit-12-0-0123abcd-x") and not cgroup.NAME.fullmatch("baccarat-hub")
+
+
+@pytest.mark.sandbox
+def test_a_grader_killed_mid_notebook_leaves_a_cgroup_the_next_grader_removes(tmp_path: Path) -> None:
+    """A real `baccarat-kit grade`, SIGKILLed while a learner cell runs in its sandbox: its sandbox
+    dies with it (bwrap --die-with-parent), its cgroup stays, empty; the next sweep removes it."""
+    import json
+
+    from baccarat_kit.grading.sandbox import bwrap
+
+    _v1()
+    try:
+        bwrap.check()
+    except bwrap.SandboxMissing as err:
+        pytest.skip(str(err))
+    root = Path(__file__).resolve().parents[1]
+    nb = json.loads((root / "exercises" / "01-card-values.ipynb").read_text(encoding="utf-8"))
+    nb["cells"].append({"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [],
+                        "source": "import time\nwhile True:\n    time.sleep(0.1)\n"})
+    (tmp_path / "01-card-values.ipynb").write_text(json.dumps(nb), encoding="utf-8")
+    grader = subprocess.Popen([sys.executable, "-m", "baccarat_kit.cli", "grade", str(tmp_path / "01-card-values.ipynb"),
+                               "--out", str(tmp_path / "out"), "--timeout", "300", "--notebook-timeout", "300",
+                               "--no-progress"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    parent = os.path.join(cgroup.ROOT, "pids", (cgroup._own("pids") or "/").lstrip("/"))
+    mine = f"baccarat-kit-{grader.pid}-"
+    try:
+        deadline = time.monotonic() + 240
+        busy: list[str] = []
+        while not busy:  # its notebook's sandbox runs in a cgroup of its own
+            assert grader.poll() is None and time.monotonic() < deadline, "the grader never ran the notebook"
+            busy = [os.path.join(parent, n) for n in os.listdir(parent) if n.startswith(mine)
+                    and Path(parent, n, "cgroup.procs").read_text().strip()]
+            time.sleep(0.05)
+        grader.send_signal(signal.SIGKILL)
+        grader.wait(30)
+        while any(Path(f, "cgroup.procs").read_text().strip() for f in busy):  # the sandbox dies with it
+            assert time.monotonic() < deadline, "the sandbox outlived its grader"
+            time.sleep(0.05)
+        left = sorted(os.path.join(p, n) for p in (parent, os.path.join(cgroup.ROOT, "memory",
+                      (cgroup._own("memory") or "/").lstrip("/"))) for n in os.listdir(p) if n.startswith(mine))
+        assert left and all(os.path.isdir(f) for f in busy)  # what a SIGKILL leaves
+        swept = sorted(f for p in {os.path.dirname(f) for f in left} for f in cgroup.sweep_stale(p, min_age=0))
+        assert swept == left
+    finally:
+        if grader.poll() is None:
+            grader.kill()
+            grader.wait(30)
