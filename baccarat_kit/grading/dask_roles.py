@@ -77,7 +77,7 @@ def peer_role(comm: Any) -> str | None:
     if "peercert" not in info:
         return None
     cert = info.get("peercert") or {}
-    names = [value for rdn in cert.get("subject", ()) for key, value in rdn if key == "commonName"]
+    names = [str(value) for rdn in cert.get("subject", ()) for key, value in rdn if key == "commonName"]
     if len(names) != 1 or not names[0].startswith(ROLE_NAME):
         return ""
     return names[0][len(ROLE_NAME):]
@@ -115,9 +115,9 @@ def _worker_stream_only(op: str, handler: Callable[..., Any]) -> Callable[..., A
         if "worker" in kwargs and op not in WORKER_STREAM_OPS:
             raise _refuse("worker", op, "scheduler (in a worker's stream)")
 
-    from distributed.utils import iscoroutinefunction
+    import importlib
 
-    if iscoroutinefunction(handler):
+    if importlib.import_module("distributed.utils").iscoroutinefunction(handler):  # (as Dask decides to await)
         @functools.wraps(handler)
         async def agate(*args: Any, **kwargs: Any) -> Any:
             check(kwargs)
