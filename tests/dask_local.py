@@ -51,10 +51,12 @@ class ProcessCluster:
     """A scheduler and workers, each a process of its own (see the module docstring)."""
 
     def __init__(self, folder: Path, certs: Path, workers: int = 2,
-                 preexec: Callable[[str], None] | None = None) -> None:
+                 preexec: Callable[[str], None] | None = None, roles: bool = True) -> None:
         """``preexec(name)`` runs in each new process before it starts (the benchmark puts the
-        scheduler and the workers into cgroups of their own)."""
+        scheduler and the workers into cgroups of their own); ``roles``: load the kit's role
+        gate into each (``--preload baccarat_kit.grading.dask_roles``, as docs/grading.md says)."""
         self.folder, self.certs, self.preexec = folder, certs, preexec
+        self.preload = ["--preload", "baccarat_kit.grading.dask_roles"] if roles else []
         (folder / "dask-config").mkdir(parents=True, exist_ok=True)
         self.env = {**os.environ, "DASK_CONFIG": str(folder / "dask-config"),
                     "DASK_TEMPORARY_DIRECTORY": str(folder), "PYTHONWARNINGS": "ignore",
@@ -68,7 +70,7 @@ class ProcessCluster:
         self._start("scheduler", ["distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0",
                                   "--protocol", "tls", *tls, "--tls-cert", str(certs / "scheduler.pem"),
                                   "--tls-key", str(certs / "scheduler.key"), "--scheduler-file", str(sched_file),
-                                  "--no-dashboard", "--dashboard-address", "127.0.0.1:0"])
+                                  "--no-dashboard", "--dashboard-address", "127.0.0.1:0", *self.preload])
         deadline = time.monotonic() + 120
         while not sched_file.is_file() or not sched_file.read_text(encoding="utf-8").strip().endswith("}"):
             if self.procs["scheduler"].poll() is not None or time.monotonic() > deadline:
@@ -85,7 +87,7 @@ class ProcessCluster:
                            "--no-nanny", "--memory-limit", "0", "--host", "127.0.0.1", "--no-dashboard",
                            "--dashboard-address", "127.0.0.1:0", "--local-directory", str(self.folder / name),
                            *self.tls, "--tls-cert", str(self.certs / "worker.pem"),
-                           "--tls-key", str(self.certs / "worker.key")])
+                           "--tls-key", str(self.certs / "worker.key"), *self.preload])
 
     def _start(self, name: str, argv: list[str]) -> None:
         log = (self.folder / f"{name}.log").open("wb")

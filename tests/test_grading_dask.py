@@ -165,6 +165,37 @@ def test_a_worker_killed_mid_batch_loses_no_row(
     assert gradebook(work / "killed") == local  # every row, graded again on w1
 
 
+def _local_scope() -> str:
+    """What a sandbox's limits are on this machine (the workers run here too)."""
+    from baccarat_kit.grading.sandbox import cgroup
+
+    group, _ = cgroup.create(64, 16)
+    if group is None:
+        return _session.PER_PROCESS_ONLY
+    group.remove()
+    return f"sandbox (cgroup v{group.version})"
+
+
+@pytest.mark.slow
+def test_results_json_records_what_limited_the_workers(procs: ProcessCluster, certs: Path, work: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fresh client (no sandbox of its own ever ran) writes the workers' scope, not "not started yet"."""
+    monkeypatch.setattr(_session, "_scopes", [])
+    small = work / "small"
+    for src in (ROOT / "exercises" / "source" / "02-naturals-player.ipynb",
+                ROOT / "tests" / "fixtures" / "submissions" / "not-json.ipynb"):
+        (small / "ana").mkdir(parents=True, exist_ok=True)
+        (small / "ana" / src.name).write_bytes(src.read_bytes())
+    code, err = grade(small, work / "small-graded", "--scheduler", procs.address, "--certs", str(certs),
+                      "--no-progress")
+    assert code == 0, err[-3000:]
+    limits = json.loads((work / "small-graded" / "results.json").read_text(encoding="utf-8"))["limits"]
+    assert limits["scope"] == _local_scope(), limits
+    assert "not started" not in json.dumps(limits)
+    assert cluster.workers_scope({"a": "sandbox (cgroup v1)", "b": "per-process only"}) == (
+        "per-process only on 1 of 2 workers; sandbox (cgroup v1) on 1 of 2 workers")
+
+
 def no_certificate(ca_file: str) -> Any:
     """TLS that trusts the cluster's CA (ca.pem is no secret) but shows no certificate."""
     from distributed import Security
@@ -207,6 +238,111 @@ def test_without_the_instructors_certificates_no_one_gets_in(procs: ProcessClust
     assert not (work / "tcp").exists()
 
 
+def _attempts(address: str, worker: str, sec: Any, marker: Path) -> dict[str, str]:
+    """What a peer with ``sec`` gets when it asks the scheduler to run a function, to broadcast one
+    to the workers, and a worker to run one (each would write ``marker``): "ran" or the error."""
+    import asyncio
+    import functools
+
+    from distributed.core import rpc
+    from distributed.protocol import pickle
+
+    fn = pickle.dumps(functools.partial(Path.write_text, marker, "pwned"))
+    args = sec.get_connection_args("client")
+
+    async def attempt(addr: str, op: str) -> str:
+        async with rpc(addr, connection_args=args, timeout=30) as r:
+            try:
+                if op == "broadcast":
+                    await r.broadcast(msg={"op": "run", "function": fn})
+                else:
+                    await getattr(r, op)(function=fn)
+            except Exception as err:
+                return f"{type(err).__name__}: {err}"
+            return "ran"
+
+    async def all_of_them() -> dict[str, str]:
+        return {"scheduler run_function": await attempt(address, "run_function"),
+                "scheduler broadcast": await attempt(address, "broadcast"),
+                "worker run": await attempt(worker, "run")}
+
+    return asyncio.run(all_of_them())
+
+
+@pytest.mark.slow
+def test_a_worker_certificate_cannot_act_as_the_instructors_client(procs: ProcessCluster, certs: Path,
+                                                                   work: Path) -> None:
+    """The worker's key (on every worker machine) opens no client, and runs nothing through the
+    scheduler or on another worker; the instructor's, sent the same requests, runs them."""
+    from distributed import Client
+
+    with Client(procs.address, security=cluster.security(certs), timeout="60s", set_as_default=False) as c:
+        workers = sorted(c.scheduler_info()["workers"])
+    control = work / "instructor-ran"
+    ran = _attempts(procs.address, workers[0], cluster.security(certs), control)
+    assert ran == {"scheduler run_function": "ran", "scheduler broadcast": "ran", "worker run": "ran"}
+    assert control.read_text() == "pwned"  # the requests themselves work
+    marker = work / "worker-key-ran"
+    worker_key = cluster.security(certs, "worker")
+    refused = _attempts(procs.address, workers[0], worker_key, marker)
+    for what, answer in refused.items():
+        assert answer.startswith("PermissionError") and "worker certificate may not call" in answer, (what, answer)
+    with pytest.raises((OSError, TimeoutError)):
+        with Client(procs.address, security=worker_key, timeout="10s", set_as_default=False) as c:
+            c.submit(marker.write_text, "pwned").result()
+    assert not marker.exists()
+    assert "refused 'register-client' from a worker certificate" in procs.log("scheduler")
+
+
+@pytest.mark.slow
+def test_a_cluster_that_does_not_keep_the_roles_apart_is_refused(certs: Path, work: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """Without the preload, a worker's key runs code on the workers (what the gate stops);
+    `grade --scheduler` then refuses to use the cluster (exit 2, saying what to add)."""
+    bare = ProcessCluster(work / "bare", certs, workers=1, roles=False)
+    try:
+        from distributed import Client
+
+        with Client(bare.address, security=cluster.security(certs), timeout="60s", set_as_default=False) as c:
+            c.wait_for_workers(1, timeout=120)
+            [worker] = c.scheduler_info()["workers"]
+        marker = work / "bare-worker-key-ran"
+        assert _attempts(bare.address, worker, cluster.security(certs, "worker"), marker)["worker run"] == "ran"
+        assert marker.exists()
+        capsys.readouterr()
+        code = main(["--lang", "en", "grade", str(ROOT / "exercises" / "source"), "--out", str(work / "bare-out"),
+                     "--scheduler", bare.address, "--certs", str(certs), "--no-progress", *SANDBOX])
+        err = capsys.readouterr().err
+        assert code == 2 and "--preload baccarat_kit.grading.dask_roles" in err, err
+        assert not (work / "bare-out").exists()
+    finally:
+        bare.stop()
+
+
+def test_the_role_gate_as_data() -> None:
+    from baccarat_kit.grading import dask_roles
+
+    def comm(common: str | None) -> Any:
+        class Comm:
+            extra_info = ({} if common is None else
+                          {"peercert": {"subject": ((("commonName", common),),)}})
+        return Comm()
+
+    run = dask_roles._gated("run", lambda function: "ran", dask_roles.WORKER_OPS_OF_WORKERS, "worker")
+    get = dask_roles._gated("get_data", lambda comm, keys: keys, dask_roles.WORKER_OPS_OF_WORKERS, "worker")
+    assert run(comm("baccarat-kit dask instructor"), function=b"") == "ran"
+    assert run(comm("baccarat-kit dask scheduler"), function=b"") == "ran"
+    assert run(comm(None), function=b"") == "ran"  # plain tcp: no certificate, no roles
+    for who in ("baccarat-kit dask worker", "someone else"):
+        with pytest.raises(PermissionError, match="may not call 'run'"):
+            run(comm(who), function=b"")
+    assert get(comm("baccarat-kit dask worker"), keys=["k"]) == ["k"]
+    stream = dask_roles._worker_stream_only("update-graph", lambda **kw: "queued")
+    assert stream(client="c1") == "queued"
+    with pytest.raises(PermissionError):
+        stream(client="c1", worker="tls://w")  # a client's message in a worker's stream
+
+
 def test_the_instructors_files_are_private_and_the_ca_key_is_gone(certs: Path) -> None:
     assert stat.S_IMODE(certs.stat().st_mode) == 0o700
     assert sorted(p.name for p in certs.iterdir()) == sorted(cluster.CERT_FILES)
@@ -215,6 +351,31 @@ def test_the_instructors_files_are_private_and_the_ca_key_is_gone(certs: Path) -
     with pytest.raises(GradeUsageError) as err:
         cluster.make_certs(certs)
     assert err.value.key == "grading.dask.certs_exist"
+
+
+def test_dask_certs_refuses_a_folder_it_does_not_own_or_a_link(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """An empty folder another user made (she could swap or read the files in it), a link to an
+    empty folder, a dangling link: each refused with exit 2 naming the folder; nothing written."""
+    if os.geteuid() != 0:
+        pytest.skip("making another user's folder needs root")
+    theirs = tmp_path / "hers"
+    theirs.mkdir(mode=0o777)
+    os.chown(theirs, 65534, 65534)
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (tmp_path / "link").symlink_to(mine)
+    (tmp_path / "dangling").symlink_to(tmp_path / "nowhere")
+    for folder, says in ((theirs, "belongs to nobody (uid 65534)"), (tmp_path / "link", "is a link"),
+                         (tmp_path / "dangling", "is a link")):
+        assert main(["--lang", "en", "dask-certs", str(folder)]) == 2
+        err = capsys.readouterr().err
+        assert str(folder) in err and says in err, err
+    assert list(theirs.iterdir()) == [] and list(mine.iterdir()) == [] and not (tmp_path / "nowhere").exists()
+    assert theirs.stat().st_uid == 65534  # left as it was
+    assert main(["--lang", "en", "dask-certs", str(mine)]) == 0  # her own empty folder is fine
+    assert mine.stat().st_uid == os.geteuid() and stat.S_IMODE(mine.stat().st_mode) == 0o700
+    assert sorted(p.name for p in mine.iterdir()) == sorted(cluster.CERT_FILES)
 
 
 def test_a_readable_key_or_a_missing_file_is_refused(tmp_path: Path) -> None:
@@ -290,6 +451,10 @@ def test_the_kubernetes_examples_parse_and_keep_tls_on() -> None:
         args = container["args"]
         assert "--tls-ca-file" in args and "--tls-cert" in args and "--tls-key" in args, part
         assert args[args.index("--dashboard-address") + 1].startswith("127.0.0.1:"), part
+        env = {e["name"]: e["value"] for e in container.get("env", ())}
+        gated = ("baccarat_kit.grading.dask_roles" in args[args.index("--preload") + 1:][:1] if "--preload" in args
+                 else "baccarat_kit.grading.dask_roles" in env.get("DASK_DISTRIBUTED__WORKER__PRELOAD", ""))
+        assert gated, part  # the role gate on the scheduler and the workers
     assert "tls://" in " ".join(cluster_doc["spec"]["worker"]["spec"]["containers"][0]["args"])
     gateway = yaml.safe_load((folder / "dask-gateway-values.yaml").read_text(encoding="utf-8"))
     assert "instructors" in gateway["gateway"]["extraConfig"]["instructors-only"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from pathlib import Path
 
 import pytest
 
@@ -83,3 +84,55 @@ def test_lms_files_name_learners_by_owner_never_by_a_claim() -> None:
     assert moodle[1:] == [["alice", "8"], ["hub1", "5"], ["hub2", "6"], ["mallory", "3"]]
     canvas = {r[3]: r[5] for r in parse(canvas_csv(rows, titles))[2:]}
     assert canvas == {"alice": "8", "hub1": "5", "hub2": "6", "mallory": "3"}
+
+
+CONTROLS = [chr(c) for c in (*range(0x20), 0x7F, *range(0x80, 0xA0)) if chr(c) not in "\t\r\n\v\f"]
+"""Every C0 and C1 control and DEL except the breaks that become spaces."""
+
+
+def test_no_control_character_reaches_any_csv_cell() -> None:
+    """A LEARNER_ID (and any other learner text) with ESC, BEL, DEL or C1 controls: every writer
+    shows each as ``\\uXXXX`` text, and a formula behind one is still defused."""
+    hostile = "s1\x1b]52;c;aGk=\x07\x1b[8m" + "".join(CONTROLS) + "\u202e\u2028"
+    r = row(hostile, "03-banker-rule", 4)
+    r.update(owner=hostile, claimed_id="\x00=HYPERLINK(1)", file=f"m/{hostile}.ipynb")
+    r["questions"]["q1"]["answer"] = "\x1b[2J" + hostile
+    titles = {"03-banker-rule": "Exercise 3"}
+    files = {"grades.csv": grades_csv([r], {"03-banker-rule": ["q1"]}), "grades-long.csv": long_csv([r]),
+             "canvas.csv": canvas_csv([r], titles), "moodle.csv": moodle_csv([r], titles)}
+    for name, text in files.items():
+        cells = [c for line in parse(text) for c in line]
+        assert any("\\u001b]52" in c for c in cells), name
+        for c in cells:
+            assert c.isprintable() or c == " " * len(c), (name, c)
+            assert not any(ch in c for ch in CONTROLS), (name, c)
+        assert "\\u0007" in text and "\\u007f" in text and "\\u009b" in text and "\\u202e" in text, name
+    wide = parse(files["grades.csv"])
+    assert wide[1][wide[0].index("claimed_id")] == "\\u0000=HYPERLINK(1)"  # shown, and no formula (starts with \)
+    assert spreadsheet_text("\x1c=1+1") == "\\u001c=1+1" and spreadsheet_text(" \x07") == " \\u0007"
+    assert spreadsheet_text("=\x1b") == "'=\\u001b"  # the formula defence still holds
+
+
+def test_a_graded_folder_and_its_report_show_the_controls_as_text(tmp_path: Path) -> None:
+    """Through the real writers: every CSV, results.json's readers (the feedback page, the class
+    report) show such an id harmlessly (pages through records.visible)."""
+    from baccarat_kit.grading.grade import default_source, load_exercises
+    from baccarat_kit.grading.judge.checks import CheckResult, QuestionResult
+    from baccarat_kit.grading.records import Submission
+    from baccarat_kit.grading.report.classreport import write_report
+    from baccarat_kit.grading.sandbox.session import Limits
+    from baccarat_kit.grading.term.gradebook import write_outputs
+
+    hostile = "s1\x1b]52;c;aGk=\x07" + "".join(CONTROLS)
+    q = QuestionResult("q1", 1, 0, (CheckResult("equals", False, "grading.check.ok", {}),), answer="\x1b[2J" + hostile)
+    sub = Submission(f"c/{hostile}/01-card-values.ipynb", "0" * 64, "01-card-values", hostile, "ok",
+                     {"zh": "已評分。", "en": "Graded."}, [q], max_score=1, claimed_id=hostile,
+                     graded_at="2026-12-02T00:00:00Z")
+    write_outputs(tmp_path / "graded", [sub], load_exercises(default_source()), Limits(), "en")
+    write_report(tmp_path / "graded", tmp_path / "report.html", "en")
+    pages = [*sorted((tmp_path / "graded").glob("*.csv")), *(tmp_path / "graded" / "feedback").iterdir(),
+             tmp_path / "report.html"]
+    assert len(pages) == 6
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        assert "\\u001b]52" in text and not any(ch in text for ch in CONTROLS), page.name

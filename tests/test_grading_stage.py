@@ -99,18 +99,72 @@ def test_the_graders_own_folder_is_locked_and_swept_after_it(tmp_path: Path) -> 
 
 
 def test_a_new_folder_is_locked_before_others_can_open_it(tmp_path: Path) -> None:
-    """Made 0700 and locked, then opened to others (0755): nobody can lock it first, and while its
-    grader lives no one else gets the lock (the sweep's try never waits)."""
+    """Made 0700 with its lock file locked, then opened to others (0755): nobody can lock it
+    first, and while its grader lives no one else gets the lock (the sweep's try never waits)."""
     proc, folder = _grader(tmp_path)
+    lock = folder / bwrap.STAGE_LOCK
     try:
-        assert folder.stat().st_mode & 0o777 == 0o755
-        probe = ("import fcntl, os, sys\nfd = os.open(sys.argv[1], os.O_RDONLY | os.O_DIRECTORY)\n"
+        assert folder.stat().st_mode & 0o777 == 0o755 and lock.stat().st_mode & 0o777 == 0o600
+        assert lock.stat().st_uid == os.geteuid()
+        probe = ("import fcntl, os, sys\nfd = os.open(sys.argv[1], os.O_RDONLY)\n"
                  "try:\n    fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)\nexcept OSError:\n    sys.exit(3)\n")
-        assert subprocess.run([sys.executable, "-c", probe, str(folder)]).returncode == 3
+        assert subprocess.run([sys.executable, "-c", probe, str(lock)]).returncode == 3
     finally:
         proc.kill()
         proc.wait(10)
-    assert subprocess.run([sys.executable, "-c", probe, str(folder)]).returncode == 0
+    assert subprocess.run([sys.executable, "-c", probe, str(lock)]).returncode == 0
+
+
+HOLD = ("import fcntl, os, sys\nfd = os.open(sys.argv[1], os.O_RDONLY | os.O_DIRECTORY)\n"
+        "try:\n    os.open(os.path.join(sys.argv[1], sys.argv[2]), os.O_RDONLY)\n    print('opened', flush=True)\n"
+        "except PermissionError:\n    print('refused', flush=True)\nexcept OSError:\n    print('absent', flush=True)\n"
+        "fcntl.flock(fd, fcntl.LOCK_SH)\nprint('locked', flush=True)\n"  # (waits while an earlier kit's grader lives)
+        "sys.stdin.read()\n")
+"""uid 65534's side: try the lock file, then lock the stage folder itself and keep the lock."""
+
+
+SYSTEM_PYTHON = "/usr/bin/python3"
+"""A Python the second uid can run (this venv's may live under /root)."""
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0 or not os.access(SYSTEM_PYTHON, os.X_OK),
+                    reason="a second uid needs root, and a Python it can run")
+def test_another_users_lock_does_not_keep_a_dead_graders_folder() -> None:
+    """uid 65534 opens a live grader's stage folder (it is world-readable), locks the folder and
+    keeps the lock after the grader is killed; she cannot open the lock file. The sweep removes
+    the dead grader's folder all the same."""
+    import tempfile
+
+    # (pytest's folders are closed to other users: she must reach the stage folder, as in /tmp)
+    with tempfile.TemporaryDirectory(prefix="bk-stage-test-", dir="/tmp") as where:
+        os.chmod(where, 0o755)
+        _another_users_lock(Path(where))
+
+
+def _another_users_lock(tmp_path: Path) -> None:
+    grader, folder = _grader(tmp_path)
+
+    def as_nobody() -> None:
+        os.setgroups([])
+        os.setgid(65534)
+        os.setuid(65534)
+    her = subprocess.Popen([SYSTEM_PYTHON, "-I", "-c", HOLD, str(folder), bwrap.STAGE_LOCK], stdin=subprocess.PIPE,
+                           stdout=subprocess.PIPE, text=True, preexec_fn=as_nobody)
+    try:
+        assert her.stdout is not None
+        assert her.stdout.readline().strip() == "refused"  # she cannot open the lock file
+        grader.send_signal(signal.SIGKILL)
+        grader.wait(10)
+        assert her.stdout.readline().strip() == "locked"  # but holds a lock on the folder itself
+        _age(folder)
+        assert bwrap.sweep_stale_stages(str(tmp_path)) == [str(folder)]
+        assert not folder.exists() and her.poll() is None  # removed while she still holds her lock
+    finally:
+        if grader.poll() is None:
+            grader.kill()
+            grader.wait(10)
+        her.kill()
+        her.wait(10)
 
 
 def test_one_sweep_looks_at_a_bounded_number_of_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

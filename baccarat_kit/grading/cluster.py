@@ -34,6 +34,7 @@ warnings, the gradebook) stays on the client, so ``grades.csv`` is the same as a
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import itertools
@@ -66,7 +67,7 @@ if TYPE_CHECKING:
     from distributed import Client, Security
 
 __all__ = [
-    "CERT_FILES", "DaskSubmit", "KitMismatch", "RemoteSandbox", "check_address", "connect",
+    "CERT_FILES", "DaskSubmit", "KitMismatch", "RemoteSandbox", "check_address", "check_roles", "connect",
     "grade_sent", "kit_fingerprint", "make_certs", "probe_workers", "remote_grading", "security",
 ]
 
@@ -104,10 +105,12 @@ def make_certs(folder: str | Path, hosts: Sequence[str] = ("localhost", "127.0.0
     if days < 1:
         raise GradeUsageError("grading.dask.bad_days", value=days)
     target = Path(folder)
-    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+    if target.is_symlink() or target.is_dir():
+        os.close(_own_folder(target))  # a link, another user's or a full folder: refused before any key is made
+    elif target.exists():
         raise GradeUsageError("grading.dask.certs_exist", path=target)
-    target.mkdir(mode=0o700, parents=True, exist_ok=True)
-    os.chmod(target, 0o700)
+    else:
+        target.mkdir(mode=0o700, parents=True)
     now = datetime.now(UTC) - timedelta(minutes=5)
     names: list[x509.GeneralName] = []
     for host in hosts:
@@ -129,30 +132,61 @@ def make_certs(folder: str | Path, hosts: Sequence[str] = ("localhost", "127.0.0
                                        data_encipherment=False, key_agreement=False, key_cert_sign=True,
                                        crl_sign=True, encipher_only=False, decipher_only=False), critical=True)
           .sign(ca_key, hashes.SHA256()))
-    written = [_write(target / "ca.pem", ca.public_bytes(serialization.Encoding.PEM), 0o644)]
-    for role in ROLES:
-        key = ec.generate_private_key(ec.SECP256R1())
-        cert = (x509.CertificateBuilder().subject_name(name(f"baccarat-kit dask {role}")).issuer_name(ca_name)
-                .public_key(key.public_key()).serial_number(x509.random_serial_number())
-                .not_valid_before(now).not_valid_after(now + timedelta(days=days))
-                .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-                # every role both listens and connects (the scheduler calls its workers back)
-                .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH,
-                                                      ExtendedKeyUsageOID.CLIENT_AUTH]), critical=False)
-                .add_extension(x509.SubjectAlternativeName(names), critical=False)
-                .sign(ca_key, hashes.SHA256()))
-        written.append(_write(target / f"{role}.pem", cert.public_bytes(serialization.Encoding.PEM), 0o644))
-        written.append(_write(target / f"{role}.key", key.private_bytes(
-            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()), 0o600))
+    dir_fd = _own_folder(target)  # (again: written through this descriptor, never by path)
+    try:
+        written = [_write(target / "ca.pem", ca.public_bytes(serialization.Encoding.PEM), 0o644, dir_fd)]
+        for role in ROLES:
+            key = ec.generate_private_key(ec.SECP256R1())
+            cert = (x509.CertificateBuilder().subject_name(name(f"baccarat-kit dask {role}")).issuer_name(ca_name)
+                    .public_key(key.public_key()).serial_number(x509.random_serial_number())
+                    .not_valid_before(now).not_valid_after(now + timedelta(days=days))
+                    .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+                    # every role both listens and connects (the scheduler calls its workers back)
+                    .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH,
+                                                          ExtendedKeyUsageOID.CLIENT_AUTH]), critical=False)
+                    .add_extension(x509.SubjectAlternativeName(names), critical=False)
+                    .sign(ca_key, hashes.SHA256()))
+            written.append(_write(target / f"{role}.pem", cert.public_bytes(serialization.Encoding.PEM), 0o644, dir_fd))
+            written.append(_write(target / f"{role}.key", key.private_bytes(
+                serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()), 0o600,
+                dir_fd))
+    finally:
+        os.close(dir_fd)
     del ca_key
     return written
 
 
-def _write(path: Path, data: bytes, mode: int) -> Path:
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
+def _own_folder(target: Path) -> int:
+    """A descriptor of ``target``, opened without following a link, once it is checked to be a
+    folder of this user's (then made 0700): the certificates go into it through the descriptor, so
+    a folder someone else owns (who could swap or read its files) or a link is refused, naming it."""
+    try:
+        fd = os.open(target, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError as err:
+        raise GradeUsageError("grading.dask.certs_link", path=target, detail=err.strerror or type(err).__name__) from err
+    info = os.fstat(fd)
+    if info.st_uid != os.geteuid():
+        os.close(fd)
+        try:
+            import pwd
+
+            owner = f"{pwd.getpwuid(info.st_uid).pw_name} (uid {info.st_uid})"
+        except KeyError:
+            owner = f"uid {info.st_uid}"
+        raise GradeUsageError("grading.dask.certs_not_owned", path=target, owner=owner)
+    if any(True for _ in os.scandir(fd)):  # filled in since it was looked at
+        os.close(fd)
+        raise GradeUsageError("grading.dask.certs_exist", path=target)
+    os.fchmod(fd, 0o700)
+    return fd
+
+
+def _write(path: Path, data: bytes, mode: int, dir_fd: int | None = None) -> Path:
+    name: str | Path = path.name if dir_fd is not None else path
+    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode, dir_fd=dir_fd)
     with os.fdopen(fd, "wb") as fh:
+        os.fchmod(fh.fileno(), mode)
         fh.write(data)
-    os.chmod(path, mode)
     return path
 
 
@@ -239,7 +273,8 @@ class RemoteSandbox(Sandbox):
 
 
 def _worker_report(sandbox: str) -> dict[str, str]:
-    """Run on each worker by :func:`probe_workers`: its kit, Python and sandbox."""
+    """Run on each worker by :func:`probe_workers`: its kit, Python and sandbox (its signature
+    never changes: a worker with another kit must still answer, to be told apart)."""
     from .sandbox import bwrap
 
     report = {"kit": kit_fingerprint(), "version": __version__, "python": platform.python_version()}
@@ -251,15 +286,49 @@ def _worker_report(sandbox: str) -> dict[str, str]:
     return report
 
 
+def worker_scope(memory_mb: int) -> str:
+    """Run on a worker: what ``--memory-mb`` and the process count limit there, in results.json's
+    words (``sandbox (cgroup v1)``, ``sandbox (cgroup v2)`` or ``per-process only``): what its
+    sandboxes had, or before it ran one, what a cgroup made (and removed) now gives."""
+    from .sandbox import cgroup
+
+    scope = _session.limits_scope()
+    if scope == _session.PER_PROCESS_ONLY or scope.startswith("sandbox ("):
+        return scope
+    group, _why = cgroup.create(memory_mb, _session.PROCESSES + 8)  # as session._group makes them
+    if group is None:
+        return _session.PER_PROCESS_ONLY
+    group.remove()
+    return f"sandbox (cgroup v{group.version})"
+
+
+def workers_scope(scopes: dict[str, str]) -> str:
+    """One scope for results.json from each worker's (:func:`worker_scope`): the local run's
+    words when they all agree, else each with its count of workers.
+
+    >>> workers_scope({"tls://a": "sandbox (cgroup v1)", "tls://b": "sandbox (cgroup v1)"})
+    'sandbox (cgroup v1)'
+    >>> workers_scope({"tls://a": "sandbox (cgroup v2)", "tls://b": "per-process only"})
+    'per-process only on 1 of 2 workers; sandbox (cgroup v2) on 1 of 2 workers'
+    """
+    kinds = sorted(set(scopes.values()))
+    if len(kinds) == 1:
+        return kinds[0]
+    return "; ".join(f"{k} on {sum(1 for v in scopes.values() if v == k)} of {len(scopes)} workers" for k in kinds)
+
+
 def probe_workers(client: Client, limits: Limits, timeout: float = 60.0) -> str:
     """Wait for a worker, check that every worker has this kit and a working sandbox, and say
-    what confines learner code there (for results.json)."""
+    what confines learner code there (for results.json: the sandbox, returned, and the scope of
+    the limits, recorded with :func:`.session.record_scope`)."""
     c = _untyped(client)
     try:
         c.wait_for_workers(1, timeout=timeout)
     except TimeoutError as err:
         raise GradeUsageError("grading.dask.no_workers", address=c.scheduler.address, seconds=timeout) from err
     reports: dict[str, dict[str, str]] = c.run(_worker_report, limits.sandbox)
+    if str(c.scheduler.address).startswith("tls://"):
+        check_roles(client)
     ours = kit_fingerprint()
     for worker, report in sorted(reports.items()):
         if report["kit"] != ours:
@@ -267,8 +336,31 @@ def probe_workers(client: Client, limits: Limits, timeout: float = 60.0) -> str:
                                   ours=__version__, fingerprint=report["kit"][:12], mine=ours[:12])
         if "error" in report:
             raise GradeUsageError("grading.dask.worker_sandbox", worker=worker, detail=report["error"])
+    _session.record_scope(workers_scope(c.run(worker_scope, limits.memory_mb)))  # (same kit everywhere now)
     kinds = sorted({r["sandbox"] for r in reports.values()})
     return f"{'; '.join(kinds)}; {len(reports)} workers, Python {', '.join(sorted({r['python'] for r in reports.values()}))}"
+
+
+def check_roles(client: Client) -> None:
+    """Refuse (:class:`GradeUsageError`) a TLS cluster whose scheduler or a worker does not keep
+    the roles apart (:mod:`.dask_roles`, loaded with ``--preload baccarat_kit.grading.dask_roles``):
+    there, a worker's key would act as the instructor's client."""
+    from . import dask_roles
+
+    c = _untyped(client)
+    try:
+        answer = c.sync(c.scheduler.baccarat_kit_roles)
+    except Exception:  # an error reply: the scheduler has no such request
+        answer = None
+    if not isinstance(answer, dict) or answer.get("gate") != dask_roles.GATE:
+        raise GradeUsageError("grading.dask.no_roles", where=c.scheduler.address)
+    if answer.get("role") != "instructor":
+        raise GradeUsageError("grading.dask.not_instructor", role=answer.get("role") or "?")
+    nannies = any(info.get("nanny") for info in c.scheduler_info()["workers"].values())
+    for on_nanny in (False, True) if nannies else (False,):
+        for worker, report in sorted(c.run(dask_roles.worker_gate, nanny=on_nanny).items()):
+            if report.get("gate") != dask_roles.GATE:
+                raise GradeUsageError("grading.dask.no_roles", where=f"{worker}{' (nanny)' if on_nanny else ''}")
 
 
 def grade_sent(name: str, data: bytes, display: str, exercises: dict[str, Exercise], limits: Limits,
@@ -431,5 +523,7 @@ def remote_grading(address: str, certs: str | Path | None, insecure: bool, exerc
             yield submit
         finally:
             submit.close()
+            with contextlib.suppress(Exception):  # (the workers' own record; the probe's stands without it)
+                _session.record_scope(workers_scope(client.run(worker_scope, limits.memory_mb)))
     finally:
         client.close()

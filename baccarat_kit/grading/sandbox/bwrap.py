@@ -325,9 +325,13 @@ def _world_readable(path: str) -> bool:
     return bool(os.stat(path).st_mode & stat.S_IROTH)
 
 
-STAGE_PREFIX = "bk-grader-stage-locked-"
-"""(Folders named ``bk-grader-stage-…`` only are an earlier kit's, which held no lock: one may be a
-live grader's, so they are never swept.)"""
+STAGE_PREFIX = "bk-grader-stage-lockfile-"
+"""(``bk-grader-stage-locked-…`` folders are an earlier kit's, locked through the folder itself,
+which any user can open and lock too; ``bk-grader-stage-…`` only, an earlier one's still, with no
+lock: one may be a live grader's, so neither is ever swept.)"""
+STAGE_LOCK = ".lock"
+"""The file in a stage folder its grader holds a ``flock`` on: 0600, the grader's own, so no other
+user can open it, let alone lock it (a lock of hers on the folder itself means nothing)."""
 STALE_AFTER_S = 60.0
 """A stage folder nobody holds is removed once it is this old (it is locked within moments of
 being made, so a younger one may be a grader's that is just starting)."""
@@ -339,26 +343,57 @@ _stage_locks: list[int] = []
 
 def new_stage(parent: str | None = None) -> str:
     """A new world-readable folder, ``STAGE_PREFIX…`` in ``parent`` (default: the temporary
-    folder), locked (``flock``) by this process for as long as it lives."""
+    folder), whose :data:`STAGE_LOCK` this process holds locked (``flock``) for as long as it lives."""
     import fcntl
     import tempfile
 
     folder = tempfile.mkdtemp(prefix=STAGE_PREFIX, dir=parent)
-    # Locked while it is still 0700, so that no other user can open it and take the lock first
-    # (which would block this grader or make its folder look alive to the sweep); never waits.
-    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
-    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    _stage_locks.append(fd)
-    os.fchmod(fd, 0o755)
+    # The lock file is made and locked while the folder is still 0700, and stays 0600: no other
+    # user can open it (to lock it first, or to hold it after this grader is gone); never waits.
+    dir_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    try:
+        fd = os.open(STAGE_LOCK, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600,
+                     dir_fd=dir_fd)
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        _stage_locks.append(fd)
+        os.fchmod(dir_fd, 0o755)
+    finally:
+        os.close(dir_fd)
     return folder
+
+
+def _held(dir_fd: int) -> bool:
+    """Whether a live grader holds the stage folder open as ``dir_fd``: its :data:`STAGE_LOCK` is
+    this user's regular file and locked (no lock file: a grader killed before it made one)."""
+    import fcntl
+    import stat
+
+    try:
+        fd = os.open(STAGE_LOCK, os.O_RDWR | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=dir_fd)
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True  # a link or something else there: not ours to judge, left alone
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.geteuid():
+            return True
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return True  # a live grader's
+        return False
+    finally:
+        os.close(fd)
 
 
 def sweep_stale_stages(parent: str, min_age: float = STALE_AFTER_S) -> list[str]:
     """Remove the stage folders in ``parent`` left by graders that are gone (one killed with
     SIGKILL never ran its ``atexit``); return their paths. A folder is a dead grader's when it
-    is this user's own directory (not a link, not another user's), no process holds its lock
-    (a live grader does, until it exits however it exits) and it is at least ``min_age`` s old."""
-    import fcntl
+    is this user's own directory (not a link, not another user's), no process holds its
+    :data:`STAGE_LOCK` (a live grader does, until it exits however it exits; no other user can
+    open it) and it is at least ``min_age`` s old. A lock on the folder itself is ignored: anyone
+    can take one."""
     import stat
     import time
 
@@ -382,12 +417,8 @@ def sweep_stale_stages(parent: str, min_age: float = STALE_AFTER_S) -> list[str]
         try:
             info = os.fstat(fd)
             if (info.st_uid != os.geteuid() or not stat.S_ISDIR(info.st_mode)
-                    or time.time() - info.st_mtime < min_age):
+                    or time.time() - info.st_mtime < min_age or _held(fd)):
                 continue
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                continue  # a live grader's
             shutil.rmtree(path, ignore_errors=True)
             if not os.path.lexists(path):
                 removed.append(path)

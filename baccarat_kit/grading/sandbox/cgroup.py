@@ -28,12 +28,20 @@ never escapes limits it is under itself, with a unique name ``baccarat-kit-<pid>
 the grader only ever removes the folders it made. Where no cgroup can be made (not root, no
 controller), :func:`create` returns None with the reason; the grader then warns on stderr once
 and writes ``"limits": "per-process only"`` into results.json (docs/grading.md).
+
+A grader (or Dask worker) killed with SIGKILL never removes its cgroups; the next grader's first
+:func:`create` runs :func:`sweep_stale` in the same parents, which removes the ones left behind:
+only names of :data:`NAME` (the kit's own), only empty ones (no process, no child cgroup: the
+kernel refuses ``rmdir`` of any other, and the sweep does not try), only at least
+:data:`STALE_AFTER_S` old, and only when the grader whose pid the name carries is gone (no such
+process, or one that started after the cgroup was made).
 """
 
 from __future__ import annotations
 
 import itertools
 import os
+import re
 import secrets
 import signal
 import threading
@@ -45,8 +53,18 @@ JOIN_SCRIPT = ('for f; do [ "$f" = -- ] && break; echo $$ > "$f" || exit 125; do
                'while [ "$1" != -- ]; do shift; done; shift; exec "$@"')
 """``sh -c JOIN_SCRIPT sh PROCS… -- COMMAND…``: join every cgroup, then become COMMAND."""
 
+NAME = re.compile(r"baccarat-kit-(?P<pid>[1-9][0-9]{0,9})-[0-9]{1,12}-[0-9a-f]{8}")
+"""The name of every cgroup :func:`create` makes (:func:`_name`); the sweep touches no other."""
+STALE_AFTER_S = 60.0
+"""A cgroup is swept only once it is this old (a grader in another PID namespace, whose pid this
+one cannot see, joins its new cgroup within moments)."""
+SWEEP_AT_MOST = 256
+"""Entries one sweep looks at in a parent (the next grader takes more)."""
+
 _counter = itertools.count()
 _lock = threading.Lock()
+_swept: set[str] = set()
+"""Parents this process has swept already (once each)."""
 
 
 @dataclass
@@ -163,6 +181,82 @@ def layout() -> int | None:
     return None
 
 
+def _started(pid: int) -> float | None:
+    """When process ``pid`` started (seconds since the epoch), or None if there is no such process."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            fields = fh.read().rsplit(b")", 1)[1].split()
+        with open("/proc/stat", "rb") as fh:
+            boot = next(int(line.split()[1]) for line in fh if line.startswith(b"btime "))
+        return boot + int(fields[19]) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, StopIteration):
+        return None
+
+
+def _owner_gone(pid: int, made: float) -> bool:
+    """Whether the grader ``pid`` that made a cgroup at ``made`` has ended (its pid may be reused:
+    a process that started after the cgroup was made is not its grader)."""
+    started = _started(pid)
+    return started is None or started > made + 2.0  # (btime and ticks are coarse)
+
+
+def _empty(folder: str) -> bool:
+    """No process and no child cgroup in ``folder``."""
+    try:
+        with open(os.path.join(folder, "cgroup.procs"), encoding="ascii") as fh:
+            if fh.read().strip():
+                return False
+        with os.scandir(folder) as entries:
+            return not any(e.is_dir(follow_symlinks=False) for e in entries)
+    except OSError:
+        return False
+
+
+def sweep_stale(parent: str, min_age: float | None = None) -> list[str]:
+    """Remove the cgroups in ``parent`` that graders now gone left behind (see the module
+    docstring), at least ``min_age`` s old (default :data:`STALE_AFTER_S`); return their paths.
+    Works the same in a v1 controller's folder and in v2's."""
+    import time
+
+    min_age = STALE_AFTER_S if min_age is None else min_age
+    removed: list[str] = []
+    names: list[str] = []
+    try:
+        with os.scandir(parent) as entries:
+            for entry in entries:
+                if NAME.fullmatch(entry.name) and entry.is_dir(follow_symlinks=False):
+                    names.append(entry.name)
+                    if len(names) >= SWEEP_AT_MOST:
+                        break
+    except OSError:
+        return removed
+    for name in names:
+        match = NAME.fullmatch(name)
+        assert match is not None
+        folder = os.path.join(parent, name)
+        try:
+            made = os.lstat(folder).st_mtime
+        except OSError:
+            continue
+        if (int(match["pid"]) == os.getpid() or time.time() - made < min_age
+                or not _owner_gone(int(match["pid"]), made) or not _empty(folder)):
+            continue
+        try:
+            os.rmdir(folder)
+        except OSError:
+            continue  # filled since, or gone already
+        removed.append(folder)
+    return removed
+
+
+def _sweep_once(parent: str) -> None:
+    with _lock:
+        if parent in _swept:
+            return
+        _swept.add(parent)
+    sweep_stale(parent)
+
+
 def _name() -> str:
     with _lock:
         n = next(_counter)
@@ -179,6 +273,7 @@ def create(memory_mb: int, pids: int) -> tuple[Cgroup | None, str]:
         folders: dict[str, str] = {}
         for controller in ("memory", "pids"):
             parent = os.path.join(ROOT, controller, (_own(controller) or "/").lstrip("/"))
+            _sweep_once(parent)
             folder = os.path.join(parent, name)
             try:
                 os.mkdir(folder, 0o755)
@@ -209,6 +304,7 @@ def create(memory_mb: int, pids: int) -> tuple[Cgroup | None, str]:
                 os.path.join(parent, "cgroup.subtree_control"), "+memory +pids"):
             return None, (f"the memory and pids controllers are not delegated to {parent} (cgroup v2): run the "
                           "grader as root in the root cgroup, or under `systemd-run --scope -p Delegate=yes`")
+        _sweep_once(parent)
         folder = os.path.join(parent, name)
         try:
             os.mkdir(folder, 0o755)

@@ -95,6 +95,13 @@ def limits_scope() -> str:
     return _scopes[-1] if _scopes else "not started yet"
 
 
+def record_scope(scope: str) -> None:
+    """Note how the limits applied where learner code ran elsewhere (on Dask workers,
+    :mod:`..cluster`), for :func:`limits_scope`."""
+    if not _scopes or _scopes[-1] != scope:
+        _scopes.append(scope)
+
+
 def _group(limits: Limits) -> _cgroup.Cgroup | None:
     """A cgroup for one sandbox (memory ``limits.memory_mb`` in all, :data:`PROCESSES` tasks), or
     None, after a loud warning (once per batch), where the grader cannot make one."""

@@ -5,8 +5,10 @@
 * ``canvas.csv``: Canvas's gradebook import layout (one row per learner, a column per exercise);
 * ``moodle.csv``: a Moodle grade import file (``ID number``, then a column per exercise).
 
-Every text cell goes through :func:`spreadsheet_text`, so no learner id, file name or answer
-becomes a formula in a spreadsheet. The columns are documented in ``docs/grading.md``.
+Every text cell of every file goes through :func:`spreadsheet_text` (in :func:`_csv`, the one
+writer), so no learner id, file name or answer becomes a formula in a spreadsheet or carries a
+control character (a terminal escape, a bell) into it. The columns are documented in
+``docs/grading.md``.
 
 >>> rows = [{"file": "s1/03-banker-rule.ipynb", "learner": "s1", "exercise": "03-banker-rule",
 ...          "score": 5.5, "max_score": 8, "status": "ok", "graded_at": "2026-01-01T00:00:00Z",
@@ -25,22 +27,34 @@ from __future__ import annotations
 
 import csv
 import io
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 FORMULA_STARTS = ("=", "+", "-", "@")
+SPACED = "\t\r\n\v\f"
+"""Line and column breaks: a space each (a cell stays one line)."""
+SHOWN_AS_ESCAPE = ("Cc", "Cf", "Zl", "Zp")
+"""Unicode categories written as ``\\uXXXX`` text: every other C0 and C1 control and DEL
+(``Cc``), format characters such as a direction override (``Cf``) and line/paragraph separators;
+the same escapes :func:`..records.visible` shows on pages and terminals."""
 
 
 def spreadsheet_text(text: str) -> str:
-    """Text a spreadsheet will not run as a formula: a cell that starts (after any whitespace)
-    with ``=``, ``+``, ``-`` or ``@`` gets a leading ``'``; tabs and line breaks become spaces.
+    """Text a spreadsheet will not run as a formula and that holds no control character: tabs and
+    line breaks become spaces; every other control, format or separator character (ESC, BEL, DEL,
+    C1, U+202E …) becomes its escape as visible text (``\\u001b``); then a cell that starts
+    (after any whitespace) with ``=``, ``+``, ``-`` or ``@`` gets a leading ``'``.
 
     >>> spreadsheet_text("=1+1"), spreadsheet_text(" =HYPERLINK(1)"), spreadsheet_text("s123")
     ("'=1+1", "' =HYPERLINK(1)", 's123')
     >>> spreadsheet_text("a\\tb\\nc"), spreadsheet_text("\\t-2")
     ('a b c', "' -2")
+    >>> print(spreadsheet_text("s1\\x1b]52;c;aGk=\\x07\\x7f"), spreadsheet_text("\\x1c=1"))
+    s1\\u001b]52;c;aGk=\\u0007\\u007f \\u001c=1
     """
-    flat = "".join(" " if ch in "\t\r\n\v\f" else ch for ch in text)
+    flat = "".join(" " if ch in SPACED else f"\\u{ord(ch):04x}" if unicodedata.category(ch) in SHOWN_AS_ESCAPE
+                   else ch for ch in text)
     return "'" + flat if flat.lstrip()[:1] in FORMULA_STARTS and flat.lstrip() else flat
 
 
