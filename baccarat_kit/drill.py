@@ -48,7 +48,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from functools import cache
 from typing import Any
 
@@ -134,7 +134,7 @@ def _fsrs() -> Any:
 
 
 def _when(seconds: float) -> datetime:
-    return datetime.fromtimestamp(float(seconds), tz=timezone.utc)
+    return datetime.fromtimestamp(float(seconds), tz=UTC)
 
 
 def _card(entry: Mapping[str, Any] | None) -> Any:
