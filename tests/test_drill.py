@@ -197,7 +197,7 @@ def test_the_clock_starts_when_the_browser_shows_the_prompt() -> None:
     now[0] += 0.3  # the learner answers 0.3 s after seeing it
     cell = d.item.id
     d.respond(d.item.answer)
-    assert d.cells[cell]["ms"] == 300
+    assert d.cells[cell]["ms"] == 300 and d.cells[cell]["clock"] == "screen"
     d.seen_token.value = d.shown_token.value - 1  # a stale echo (an earlier prompt) is ignored
     assert d.timed_from == "kernel"
     now[0] += 2.0  # no echo (no front end): timed from when the kernel sent the prompt

@@ -158,8 +158,9 @@ class Drill(LangMixin, w.VBox):
             self.coup_stats["seen"] = self.coup_stats.get("seen", 0) + 1
             self.coup_stats["right"] = self.coup_stats.get("right", 0) + int(right)
         else:
-            scheduler.answer(self.cells, done.id, right, seconds, step=self.step, now=float(self.now()),
-                             mastery_seconds=limit)
+            entry = scheduler.answer(self.cells, done.id, right, seconds, step=self.step, now=float(self.now()),
+                                     mastery_seconds=limit)
+            entry["clock"] = self.timed_from or "untimed"  # what the time was measured from
         self.asked.append(done.id)
         self.step += 1
         self._save()
