@@ -206,6 +206,9 @@ def _quizzes(c: _Check, raw: Any) -> dict[str, Any]:
             if good is not None:
                 good.setdefault("first", False)
                 good.setdefault("first_answer", good["answer"])
+                if good["first_answer"].isdigit() != good["answer"].isdigit():  # an option index, or not
+                    c.problems.append(f"{where}.first_answer: not the same kind of answer as answer")
+                    good["first_answer"] = good["answer"]
                 good.setdefault("t", 0.0)
                 entry["answers"][qid] = good
         for key, value in quiz.items():  # a newer kit's scalar fields

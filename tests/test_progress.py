@@ -228,7 +228,8 @@ def test_check_the_map_the_final_test_and_import_survive_a_malformed_record(
     from baccarat_kit.widgets import CourseMap, Drill, FinalTest, Quiz
 
     monkeypatch.setenv(progress.PROGRESS_ENV, str(tmp_path))
-    bad = {"schema": 2, "seed": "x", "quizzes": {"04": {"answers": {"banker-5-vs-8": {"answer": 1, "first_answer": []}},
+    bad = {"schema": 2, "seed": "x", "quizzes": {"04": {"answers": {"banker-5-vs-8": {"answer": 1, "first_answer": []},
+                                                                    "banker-6-vs-4": {"answer": "0", "first_answer": "x"}},
                                                          "total": "eight"}, "05": []},
            "drill": {"cells": {"banker-3-vs-8": {"seen": "2"}, "player-5": {"seen": 1, "fsrs": {"state": 9}}},
                      "step": -4, "coups": [1]},
