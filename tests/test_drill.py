@@ -264,3 +264,18 @@ def test_mastery_line_counts_cells() -> None:
     d = Drill(lang="zh", seed=1, record=False, coups=False, clock=itertools.count().__next__)
     assert "0 / 106" in plain_text(d.mastery) and "0 / 88" in plain_text(d.mastery)
     assert "連續答對 2 次" in plain_text(d.definition)
+
+
+def test_the_widget_reaches_106_of_106_mastered_within_300_answers() -> None:
+    """The whole widget (whole coups every sixth question included), a learner right in 2 s."""
+    t = [1_800_000_000.0]
+    d = Drill(lang="en", seed=11, record=False, clock=lambda: t[0], now=lambda: t[0])
+    seen: set[str] = set()
+    for _ in range(300):
+        t[0] += 2
+        if d.item.kind != "coup":
+            seen.add(d.item.id)
+        d.respond(d.item.answer)
+    assert seen == set(drill.MASTERY_CELLS)
+    assert "Mastered: 106 / 106 cells (banker matrix 88 / 88)" in plain_text(d.mastery)
+    assert "in review 106" in plain_text(d.queue) and "practise ahead" in plain_text(d.queue)
