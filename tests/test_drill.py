@@ -279,3 +279,14 @@ def test_the_widget_reaches_106_of_106_mastered_within_300_answers() -> None:
     assert seen == set(drill.MASTERY_CELLS)
     assert "Mastered: 106 / 106 cells (banker matrix 88 / 88)" in plain_text(d.mastery)
     assert "in review 106" in plain_text(d.queue) and "practise ahead" in plain_text(d.queue)
+
+
+def test_a_new_learner_gets_an_order_of_new_cells_of_their_own() -> None:
+    from baccarat_kit.widgets.drill import DEFAULT_SEED
+
+    d = Drill(lang="en", clock=itertools.count().__next__)
+    assert d.seed == DEFAULT_SEED  # the first question: the same for all (stored outputs)
+    d.respond(d.item.answer)
+    record = bk.progress.load()
+    assert d.seed == record["seed"] == record["drill"]["seed"]
+    assert Drill(lang="en").seed == record["seed"]  # and it stays theirs

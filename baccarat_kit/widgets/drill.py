@@ -51,6 +51,7 @@ CHOICES = {
     "coup": (("player", "p"), ("banker", "b"), ("tie", "t")),
 }
 """Per kind of item: the answers (in button order) and the key of each."""
+DEFAULT_SEED = 2026
 
 
 class Drill(LangMixin, w.VBox):
@@ -74,7 +75,12 @@ class Drill(LangMixin, w.VBox):
         drill = saved["drill"]
         self.cells: dict[str, Any] = dict(drill.get("cells", {}))
         self.step = int(drill.get("step", 0))
-        self.seed = int(seed if seed is not None else drill.get("seed", saved.get("seed", 2026)))
+        known = [s for s in (seed, drill.get("seed"), saved.get("seed")) if s is not None]
+        self.seed = int(known[0]) if known else DEFAULT_SEED
+        self._own_seed = not known and record
+        """A new learner: after the first answer the drill takes the record's own seed (the
+        first write makes one), so each learner gets an order of new cells of their own; the
+        first question is the same for everyone (stored notebook outputs stay identical)."""
         self.coup_stats: dict[str, int] = dict(drill.get("coups", {"seen": 0, "right": 0}))
         self.asked: list[str] = []
         self.title = html_widget("bk-title")
@@ -191,6 +197,8 @@ class Drill(LangMixin, w.VBox):
             return
 
         def change(r: progress.Record) -> None:
+            if self._own_seed:
+                self.seed, self._own_seed = int(r["seed"]), False
             r["drill"]["cells"].update(self.cells)
             r["drill"]["step"] = self.step
             r["drill"]["seed"] = self.seed
