@@ -172,27 +172,29 @@ def bank(seed: Any, attempt: int) -> list[Item]:
 
 # ---------------------------------------------------------------- the learner's record
 @cache
-def _lesson_items() -> tuple[Item, ...]:
-    """Every lesson self-check question as an item, with the cells its data names."""
+def _set_items(name: str) -> tuple[Item, ...]:
+    """The questions of one question set (a lesson's, or the trainer's) as items, with the
+    cells their data name."""
     from .. import drill
+    from ..coup import play
 
     out = []
-    for name in lesson_names():
-        if not name.isdigit() or name == "00":
-            continue
-        for raw in _data()["quiz"][name]:
-            q = build_question(raw)
-            cells: set[str] = set()
-            if raw.get("kind") == "banker":
-                cells.add(banker_rule(int(raw["total"]), None if raw["third"] == "stood" else int(raw["third"])))
-            elif raw.get("kind") == "player":
-                cells.add(f"player-{int(raw['total'])}")
-            elif "cards" in raw and raw.get("kind") in ("natural", "winner", "drew", "net"):
-                from ..coup import play
-
-                cells |= coup_cells(play(str(raw["cards"])))
-            out.append(Item(q.id, "lesson", name, frozenset(c for c in cells if c in drill.MASTERY_CELLS), q))
+    for raw in _data()["quiz"][name]:
+        q = build_question(raw)
+        cells: set[str] = set()
+        if raw.get("kind") == "banker":
+            cells.add(banker_rule(int(raw["total"]), None if raw["third"] == "stood" else int(raw["third"])))
+        elif raw.get("kind") == "player":
+            cells.add(f"player-{int(raw['total'])}")
+        elif "cards" in raw and raw.get("kind") in ("natural", "winner", "drew", "net"):
+            cells |= coup_cells(play(str(raw["cards"])))
+        out.append(Item(q.id, "lesson", name, frozenset(c for c in cells if c in drill.MASTERY_CELLS), q))
     return tuple(out)
+
+
+def _lesson_items() -> tuple[Item, ...]:
+    """Every lesson self-check question (lessons 01–08) as an item."""
+    return tuple(i for name in lesson_names() if name.isdigit() and name != "00" for i in _set_items(name))
 
 
 def seen(record: Mapping[str, Any]) -> tuple[set[str], set[tuple[str, str]], set[str]]:
@@ -202,9 +204,10 @@ def seen(record: Mapping[str, Any]) -> tuple[set[str], set[tuple[str, str]], set
     answered = {(name, qid) for name, quiz in quizzes.items() if isinstance(quiz, Mapping)
                 for qid in (quiz.get("answers") or {})}
     cells = set((record.get("drill") or {}).get("cells", {})) if isinstance(record, Mapping) else set()
-    for item in _lesson_items():
-        if (item.lesson, item.id) in answered:
-            cells |= item.cells
+    for name in lesson_names():  # the lessons' and the trainer's questions
+        for item in _set_items(name):
+            if (name, item.id) in answered:
+                cells |= item.cells
     last = set((record.get("final") or {}).get("asked", [])) if isinstance(record, Mapping) else set()
     return cells, answered, last
 
