@@ -31,7 +31,7 @@ from decimal import Decimal
 from functools import cache
 from typing import Any
 
-from ..coup import Coup
+from ..coup import Coup, play
 from ..i18n import LANGUAGES, both, message
 from ..rules import VALUES, banker_draws, banker_rule, hand_total
 from .question_sets import _data, build_question, lesson_names, made_up
@@ -93,9 +93,9 @@ def _kit_coups(seed: str, count: int) -> list[Coup]:
     shoe = Shoe(decks=8, seed=random.Random(seed).randrange(2**32))
     out: list[Coup] = []
     while len(out) < count:
-        coup = shoe.deal().coup
-        if made_up(_cards(coup)):  # compared by rank: the sources give no suits
-            out.append(coup)
+        cards = _cards(shoe.deal().coup)  # by rank: the sources give no suits
+        if made_up(cards):
+            out.append(play(cards))
     return out
 
 
@@ -117,6 +117,14 @@ def coup_question(coup: Coup) -> Question:
     prompt = _label(both("widgets.final.coup-question", cards=_cards(coup)))
     return Question(f"kit-coup-{_cards(coup).replace(' ', '-')}", prompt, options,
                     ("player", "banker", "tie").index(str(coup.winner)), explain)
+
+
+def _money(amount: Decimal) -> str:
+    """A net result as the options show it: ``+95``, ``-100``, ``0``, ``+47.5``."""
+    if not amount:
+        return "0"
+    text = f"{amount:+f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def settle_question(coup: Coup, area: str) -> Question:
@@ -141,7 +149,7 @@ def settle_question(coup: Coup, area: str) -> Question:
             wrong[other] = None
     values = sorted([net, *wrong], key=lambda d: (d, str(d)))
     why = {k: message("widgets.final.settle-why", k, explain=explain[k]) for k in LANGUAGES}
-    options = tuple(Option({k: f"{v:+}" if v else "0" for k in LANGUAGES}, wrong.get(v),
+    options = tuple(Option({k: _money(v) for k in LANGUAGES}, wrong.get(v),
                            None if wrong.get(v) else why) for v in values)
     prompt = _label({k: message("widgets.final.settle-question", k, cards=_cards(coup), stake=STAKE,
                                 area=message(f"area.{area}", k)) for k in LANGUAGES})
@@ -161,12 +169,13 @@ def bank(seed: Any, attempt: int) -> list[Item]:
     coups = _kit_coups(f"final-bank:{seed}:{attempt}", 40)
     items = list(_boundary_items())
     for coup in coups[:20]:
-        items.append(Item(f"kit-coup-{_cards(coup)}", "coup", "05", coup_cells(coup), coup_question(coup)))
+        q = coup_question(coup)
+        items.append(Item(q.id, "coup", "05", coup_cells(coup), q))
     rng = random.Random(f"final-areas:{seed}:{attempt}")
     for coup in coups[20:]:
         area = rng.choice(("banker", "player", "banker", "tie") if coup.winner == "tie" else ("banker", "player"))
-        items.append(Item(f"kit-settle-{area}-{_cards(coup)}", "settle", "07", coup_cells(coup),
-                          settle_question(coup, area)))
+        q = settle_question(coup, area)
+        items.append(Item(q.id, "settle", "07", coup_cells(coup), q))
     return items
 
 
@@ -176,7 +185,6 @@ def _set_items(name: str) -> tuple[Item, ...]:
     """The questions of one question set (a lesson's, or the trainer's) as items, with the
     cells their data name."""
     from .. import drill
-    from ..coup import play
 
     out = []
     for raw in _data()["quiz"][name]:
