@@ -31,6 +31,12 @@ So new cells keep entering until every cell has been seen, and a missed cell com
 than one answered right. :func:`replay` runs the scheduler against a simulated learner (no
 widget, seeded), which is how the tests measure it.
 
+Measured (``tests/test_drill.py`` holds the bounds): a learner who never errs, 2.5 s an answer,
+has seen all 106 cells after 106 answers and mastered all 106 after 212 (the widget, with its
+whole coups: 127 and 255); with 20 % wrong answers all 106 are seen after about 133 answers, a
+missed cell comes back after a median of 2 answers (at most about 10), one answered right after
+about 60.
+
 **Mastery**: a cell is mastered when it was answered right :data:`MASTERY_STREAK` times in a
 row, each within the mastery time (default :data:`MASTERY_SECONDS` s, adjustable).
 
@@ -185,8 +191,10 @@ def answer(cells: dict[str, Any], cell: str, right: bool, seconds: float | None,
     else:
         entry["streak"] = entry["fast"] = 0
         entry["lapses"] += 1
-    card, _log = _fsrs().review_card(_card(old), fsrs.Rating(rating(right)),
-                                     review_datetime=_when(now))
+    card = _card(old)
+    if card.last_review is not None and card.last_review.timestamp() > now:
+        now = card.last_review.timestamp()  # a clock set back (another machine): no negative time
+    card, _log = _fsrs().review_card(card, fsrs.Rating(rating(right)), review_datetime=_when(now))
     entry["fsrs"] = _card_entry(card)
     entry["last"] = "right" if right else "wrong"
     entry["step"] = step

@@ -290,3 +290,10 @@ def test_a_new_learner_gets_an_order_of_new_cells_of_their_own() -> None:
     record = bk.progress.load()
     assert d.seed == record["seed"] == record["drill"]["seed"]
     assert Drill(lang="en").seed == record["seed"]  # and it stays theirs
+
+
+def test_a_clock_set_back_does_not_break_the_schedule() -> None:
+    cells: dict = {}
+    drill.answer(cells, "banker-6-vs-6", True, 1.0, step=0, now=2_000_000_000.0)
+    entry = drill.answer(cells, "banker-6-vs-6", True, 1.0, step=1, now=1_000.0)  # another machine's clock
+    assert entry["fsrs"]["last_review"] == 2_000_000_000.0 and entry["fsrs"]["state"] == 2
