@@ -214,6 +214,11 @@ def test_a_huge_file_is_not_read_past_the_bound(monkeypatch: pytest.MonkeyPatch,
     progress.record_quiz("04", "banker-6-vs-4", "0", True, 8)
     (kept,) = tmp_path.glob(progress.FILENAME + progress.BACKUP_SUFFIX + "*")
     assert kept.stat().st_size == 2 * 10**9 and path.stat().st_size < 10_000
+    huge = tmp_path / "huge-number.json"
+    huge.write_text('{"schema": 2, "drill": {"t": 1' + "0" * 400 + '}, "final": {"right": 1, "total": 2, "t": 1e999}}',
+                    encoding="utf-8")
+    with pytest.warns(progress.ProgressWarning, match="drill.t"):
+        assert progress.load(huge)["final"] == {"right": 1, "total": 2}
     deep = tmp_path / "deep.json"  # nested past Python's recursion limit
     deep.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
     with pytest.warns(progress.ProgressWarning, match="JSON"):
