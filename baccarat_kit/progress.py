@@ -10,6 +10,16 @@ One small JSON file in the learner's own folder (never in the tracked repository
   ``exercises/`` (the JupyterLite site, whose files live in the browser's storage, so the record
   does too) — unless that folder is a git checkout (the repository itself): then the home folder.
 
+Lessons, exercises, the drill, the final test and the trainer (``baccarat-kit trainer`` runs
+it with :func:`environment` of the course folder) all keep their progress in this one file.
+
+**Reading never fails.** The file is read with a bound (:data:`MAX_BYTES`) and every field is
+checked (:func:`validate`): an entry of the wrong shape is ignored, the good ones are kept, and
+one :class:`ProgressWarning` names the file and what was ignored. A file that could not be read
+whole is never overwritten: before the next write it is moved aside
+(``.baccarat-progress.json.unreadable-<time>``). The record is versioned (:data:`SCHEMA`); older
+records are read and upgraded.
+
 The record is plain data; every entry carries ``t`` (seconds since the epoch) so that
 :func:`merge` (an import) keeps the newer of two entries. :func:`export` writes a visible copy a
 learner can download (JupyterLite: before clearing the browser), :func:`import_file` merges one
@@ -28,10 +38,13 @@ back.
 from __future__ import annotations
 
 import json
+import math
 import os
 import secrets
+import stat
 import tempfile
 import time
+import warnings
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -41,7 +54,11 @@ from .i18n import message, normalize_language
 PROGRESS_ENV = "BACCARAT_KIT_PROGRESS"
 FILENAME = ".baccarat-progress.json"
 EXPORT_NAME = "baccarat-progress-export.json"
-SCHEMA = 1
+SCHEMA = 2
+"""2: the drill's cells carry FSRS cards (1: Leitner boxes; read and upgraded)."""
+MAX_BYTES = 4 * 2**20
+"""A record larger than this is not read (a whole course's record is a few tens of kB)."""
+BACKUP_SUFFIX = ".unreadable-"
 COURSE_MANIFEST = ".baccarat-kit-course.json"
 SECTIONS = ("quizzes", "drill", "exercises", "final")
 
@@ -74,23 +91,316 @@ def location(start: Path | None = None) -> Path:
     return folder / FILENAME
 
 
-def load(path: Path | None = None) -> Record:
-    """The record (an empty one when there is none yet or the file is not a record)."""
-    path = path or location()
+# ---------------------------------------------------------------- reading: bounded, checked
+class ProgressWarning(UserWarning):
+    """A progress record (or part of one) could not be read: it is ignored, the rest is kept."""
+
+
+_WARNED: set[tuple[str, str]] = set()
+
+
+def _num(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return empty()
-    if not isinstance(data, dict) or data.get("schema") != SCHEMA:
-        return empty()
+        number = float(value)
+    except OverflowError:  # an integer of hundreds of digits
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+class _Check:
+    """Collects what was dropped while a record is read (``where: what``)."""
+
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+
+    def bad(self, where: str, expected: str, value: Any) -> None:
+        self.problems.append(f"{where}: expected {expected}, found {type(value).__name__}")
+
+    def table(self, value: Any, where: str) -> dict[str, Any]:
+        """``value`` if it is a JSON object (string keys), else {} (noted)."""
+        if isinstance(value, dict):
+            return value
+        self.bad(where, "an object", value)
+        return {}
+
+    def fields(self, raw: dict[str, Any], where: str, spec: dict[str, Callable[[Any], Any]],
+               required: tuple[str, ...] = ()) -> dict[str, Any] | None:
+        """The fields of ``raw`` that pass their check in ``spec`` (others dropped, noted);
+        extra scalar fields are kept as they are (a newer kit's). None when a required one fails."""
+        out: dict[str, Any] = {}
+        for key, value in raw.items():
+            check = spec.get(key)
+            if check is None:
+                if isinstance(value, str | bool) or _num(value) is not None or value is None:
+                    out[key] = value
+                else:
+                    self.bad(f"{where}.{key}", "a number, text or true/false", value)
+                continue
+            good = check(value)
+            if good is None and value is not None:
+                self.bad(f"{where}.{key}", getattr(check, "expected", "another type"), value)
+            elif good is not None:
+                out[key] = good
+        missing = [k for k in required if k not in out]
+        if missing:
+            self.problems.append(f"{where}: no valid {', '.join(missing)} (entry ignored)")
+            return None
+        return out
+
+
+def _expects(text: str) -> Callable[[Callable[[Any], Any]], Callable[[Any], Any]]:
+    def wrap(check: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        check.expected = text  # type: ignore[attr-defined]
+        return check
+    return wrap
+
+
+_NUM = _expects("a number")(_num)
+_COUNT = _expects("a whole number ≥ 0")(_count)
+_BOOL = _expects("true or false")(lambda v: v if isinstance(v, bool) else None)
+_TEXT = _expects("text")(lambda v: v if isinstance(v, str) else str(v) if _count(v) is not None else None)
+_TEXTS = _expects("a list of texts")(
+    lambda v: [str(x) for x in v] if isinstance(v, list) and all(isinstance(x, str) for x in v) else None)
+_LAST = _expects('"right" or "wrong"')(lambda v: v if v in ("right", "wrong") else None)
+
+
+@_expects("an FSRS card (state 1–3, due time)")
+def _fsrs_card(value: Any) -> dict[str, Any] | None:
+    if not isinstance(value, dict):
+        return None
+    state, due = value.get("state"), _num(value.get("due"))
+    if state not in (1, 2, 3) or isinstance(state, bool) or due is None:
+        return None
+    step = value.get("step")
+    if step is not None and _count(step) is None:
+        return None
+    out: dict[str, Any] = {"state": state, "step": step, "due": due}
+    for key in ("stability", "difficulty", "last_review"):
+        number = _num(value.get(key))
+        if value.get(key) is not None and (number is None or (key == "stability" and number <= 0)):
+            return None
+        out[key] = number
+    if (out["stability"] is None) != (out["difficulty"] is None) or (state == 2 and out["stability"] is None):
+        return None
+    return out
+
+
+def _quizzes(c: _Check, raw: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    answer_spec = {"answer": _TEXT, "first": _BOOL, "first_answer": _TEXT, "t": _NUM, "lesson": _TEXT,
+                   "lang": _TEXT}
+    for name, quiz in c.table(raw, "quizzes").items():
+        quiz = c.table(quiz, f"quizzes.{name}")
+        entry: dict[str, Any] = {"answers": {}}
+        total = _count(quiz.get("total"))
+        if total is not None:
+            entry["total"] = total
+        elif "total" in quiz:
+            c.bad(f"quizzes.{name}.total", "a whole number ≥ 0", quiz["total"])
+        for qid, ans in c.table(quiz.get("answers", {}), f"quizzes.{name}.answers").items():
+            where = f"quizzes.{name}.answers.{qid}"
+            good = c.fields(c.table(ans, where), where, answer_spec, required=("answer",))
+            if good is not None:
+                good.setdefault("first", False)
+                good.setdefault("first_answer", good["answer"])
+                if good["first_answer"].isdigit() != good["answer"].isdigit():  # an option index, or not
+                    c.problems.append(f"{where}.first_answer: not the same kind of answer as answer")
+                    good["first_answer"] = good["answer"]
+                good.setdefault("t", 0.0)
+                entry["answers"][qid] = good
+        for key, value in quiz.items():  # a newer kit's scalar fields
+            if key not in ("answers", "total") and (isinstance(value, str | bool) or _num(value) is not None):
+                entry[key] = value
+        out[name] = entry
+    return out
+
+
+def _drill(c: _Check, raw: Any) -> dict[str, Any]:
+    from .drill import MASTERY_CELLS
+
+    raw = c.table(raw, "drill")
+    out: dict[str, Any] = {"cells": {}, "step": 0}
+    for key, check in (("step", _COUNT), ("seed", _COUNT), ("t", _NUM)):
+        if key in raw:
+            value = check(raw[key])
+            if value is None:
+                c.bad(f"drill.{key}", check.expected, raw[key])  # type: ignore[attr-defined]
+            else:
+                out[key] = value
+    if "coups" in raw:
+        coups = c.fields(c.table(raw["coups"], "drill.coups"), "drill.coups", {"seen": _COUNT, "right": _COUNT})
+        if coups is not None:
+            out["coups"] = {"seen": coups.get("seen", 0), "right": min(coups.get("right", 0), coups.get("seen", 0))}
+    spec = {k: _COUNT for k in ("seen", "right", "lapses", "streak", "fast", "first", "step", "ms", "box")}
+    spec |= {"t": _NUM, "last": _LAST, "fsrs": _fsrs_card, "due": _NUM}
+    for cell, entry in c.table(raw.get("cells", {}), "drill.cells").items():
+        where = f"drill.cells.{cell}"
+        if cell not in MASTERY_CELLS:
+            c.problems.append(f"{where}: not a cell of the rule (entry ignored)")
+            continue
+        good = c.fields(c.table(entry, where), where, spec, required=("seen",))
+        if good is None:
+            continue
+        if "fsrs" not in good:  # schema 1 (a Leitner box, due at an answer number): FSRS starts anew
+            good.pop("box", None)
+            good.pop("due", None)
+            good.setdefault("first", out["step"])  # old cells first, then new ones enter again
+        good["right"] = min(good.get("right", 0), good["seen"])
+        out["cells"][cell] = good
+    return out
+
+
+def _exercises_section(c: _Check, raw: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for ex, entry in c.table(raw, "exercises").items():
+        where = f"exercises.{ex}"
+        entry = c.table(entry, where)
+        good: dict[str, Any] = {"questions": {}}
+        for key, check in (("max", _COUNT), ("ids", _TEXTS)):
+            if key in entry:
+                value = check(entry[key])
+                if value is None:
+                    c.bad(f"{where}.{key}", check.expected, entry[key])  # type: ignore[attr-defined]
+                else:
+                    good[key] = value
+        for qid, q in c.table(entry.get("questions", {}), f"{where}.questions").items():
+            qwhere = f"{where}.questions.{qid}"
+            fields = c.fields(c.table(q, qwhere), qwhere, {"score": _NUM, "points": _COUNT, "t": _NUM},
+                              required=("score", "points"))
+            if fields is not None:
+                fields.setdefault("t", 0.0)
+                good["questions"][qid] = fields
+        out[ex] = good
+    return out
+
+
+@_expects("a list of missed questions")
+def _missed(value: Any) -> list[dict[str, Any]] | None:
+    if not isinstance(value, list):
+        return None
+    out = []
+    for m in value:
+        if not isinstance(m, dict) or not isinstance(m.get("id"), str):
+            return None
+        out.append({"id": m["id"], "lesson": str(m.get("lesson", "")),
+                    "misconception": m.get("misconception") if isinstance(m.get("misconception"), str) else None})
+    return out
+
+
+def _final(c: _Check, raw: Any) -> dict[str, Any]:
+    raw = c.table(raw, "final")
+    if not raw:
+        return {}
+    spec = {"right": _COUNT, "total": _COUNT, "attempt": _COUNT, "t": _NUM, "missed": _missed,
+            "asked": _TEXTS, "cells": _TEXTS}
+    good = c.fields(raw, "final", spec, required=("right", "total"))
+    if good is None:
+        return {}
+    good["right"] = min(good["right"], good["total"])
+    return good
+
+
+def validate(data: Any) -> tuple[Record, list[str]]:
+    """The record in ``data`` (parsed JSON) at :data:`SCHEMA`, and what had to be dropped.
+
+    Every field is checked for its type; a bad entry is dropped and the good ones kept. A
+    schema-1 record (the drill's Leitner boxes) is upgraded: its cells keep their counts and
+    their FSRS cards start due. Top-level parts this kit does not know are kept as they are.
+
+    >>> record, problems = validate({"schema": 1, "quizzes": {"04": {"answers": {"a": {"answer": "1"}, "b": []}}}})
+    >>> sorted(record["quizzes"]["04"]["answers"]), problems
+    (['a'], ['quizzes.04.answers.b: expected an object, found list', 'quizzes.04.answers.b: no valid answer (entry ignored)'])
+    """
+    c = _Check()
     record = empty()
-    if isinstance(data.get("seed"), int):
-        record["seed"] = data["seed"]
-    for section in SECTIONS:
-        if isinstance(data.get(section), dict):
-            record[section] = data[section]
-    record["drill"].setdefault("cells", {})
-    record["drill"].setdefault("step", 0)
+    if not isinstance(data, dict):
+        return record, [f"!not-object|{type(data).__name__}"]
+    schema = data.get("schema", 1)
+    if schema not in (1, SCHEMA) or isinstance(schema, bool):
+        c.problems.append(f"schema: {schema!r} is not one this kit reads (1 or {SCHEMA}); read as far as it fits")
+    if "seed" in data:
+        seed = _count(data["seed"])
+        if seed is None:
+            c.bad("seed", "a whole number ≥ 0", data["seed"])
+        else:
+            record["seed"] = seed
+    record["quizzes"] = _quizzes(c, data.get("quizzes", {}))
+    record["drill"] = _drill(c, data.get("drill", {}))
+    record["exercises"] = _exercises_section(c, data.get("exercises", {}))
+    record["final"] = _final(c, data.get("final", {}))
+    for key, value in data.items():
+        if key not in record and key not in (*SECTIONS, "schema", "seed"):
+            record[key] = value  # another kit's part: kept, never lost
+    return record, c.problems
+
+
+def read(path: Path) -> tuple[Record, list[str]]:
+    """The record kept at ``path`` and what could not be read of it (nothing: ``[]``): entries
+    as ``where: what``, or one ``!code|detail`` when the whole file could not be read.
+
+    At most :data:`MAX_BYTES` are read; a missing file is an empty record and no problem."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        return empty(), []
+    except OSError as err:
+        return empty(), [f"!unreadable|{err.strerror or err}"]
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return empty(), ["!not-file|"]
+        if info.st_size > MAX_BYTES:
+            return empty(), [f"!too-big|{info.st_size}"]
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            raw = fh.read(MAX_BYTES + 1)
+    except OSError as err:
+        return empty(), [f"!unreadable|{err.strerror or err}"]
+    finally:
+        os.close(fd)
+    if len(raw) > MAX_BYTES:
+        return empty(), [f"!too-big|{len(raw)}"]
+    if not raw.strip():
+        return empty(), ["!empty|"]
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        return empty(), ["!not-utf8|"]
+    except (ValueError, RecursionError) as err:
+        return empty(), [f"!not-json|{str(err)[:80]}"]
+    return validate(data)
+
+
+def _warn(path: Path, problems: list[str]) -> None:
+    """One warning per file and content: what was ignored, and where the copy will go."""
+    key = (str(path), "\n".join(problems))
+    if key in _WARNED:
+        return
+    _WARNED.add(key)
+    backup_name = path.name + BACKUP_SUFFIX + "…"
+    if problems[0].startswith("!"):  # the whole file
+        code, _bar, detail = problems[0][1:].partition("|")
+        text = message("progress.unreadable", None, path=path, backup=backup_name,
+                       why=message(f"progress.why-{code}", None, detail=detail, limit=MAX_BYTES))
+    else:
+        places = list(dict.fromkeys(p.split(": ", 1)[0] for p in problems))
+        shown = ", ".join(places[:4]) + (", …" if len(places) > 4 else "")
+        text = message("progress.malformed", None, path=path, n=len(places), places=shown, backup=backup_name)
+    warnings.warn(ProgressWarning(text), stacklevel=3)
+
+
+def load(path: Path | None = None) -> Record:
+    """The record (an empty one when there is none yet). What cannot be read is ignored with
+    one :class:`ProgressWarning` naming the file; the good entries are kept."""
+    path = path or location()
+    record, problems = read(path)
+    if problems:
+        _warn(path, problems)
     return record
 
 
@@ -109,15 +419,47 @@ def save(record: Record, path: Path | None = None) -> Path:
     return path
 
 
+def backup(path: Path) -> Path | None:
+    """Move the file at ``path`` aside (``<name>.unreadable-<UTC time>``) before it is
+    rewritten: a record that could not be read whole is never overwritten."""
+    if not path.exists() and not path.is_symlink():
+        return None
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    target = path.with_name(f"{path.name}{BACKUP_SUFFIX}{stamp}")
+    n = 1
+    while target.exists():
+        n += 1
+        target = path.with_name(f"{path.name}{BACKUP_SUFFIX}{stamp}-{n}")
+    os.replace(path, target)
+    return target
+
+
 def update(change: Callable[[Record], None], path: Path | None = None) -> Record:
     """Load, apply ``change`` and save: the one way the kit writes the record. The first write
-    gives the record its ``seed`` (this learner's order of quiz options and drill cells)."""
+    gives the record its ``seed`` (this learner's order of quiz options and drill cells). A file
+    that could not be read whole is moved aside first (:func:`backup`)."""
     path = path or location()
-    record = load(path)
+    record, problems = read(path)
+    if problems:
+        _warn(path, problems)
     record.setdefault("seed", secrets.randbelow(2**31))
     change(record)
+    if problems:
+        backup(path)
     save(record, path)
     return record
+
+
+def course_record(course: str | os.PathLike[str]) -> Path:
+    """The record a course folder keeps (what :func:`location` finds from inside it)."""
+    return Path(course).expanduser().resolve() / FILENAME
+
+
+def environment(course: str | os.PathLike[str]) -> dict[str, str]:
+    """The environment for a process that must keep its progress in the course folder
+    ``course`` whatever its own folder is (``baccarat-kit trainer`` runs Voilà with it, so the
+    trainer's drill and quiz write the same file as the lessons and the course map reads it)."""
+    return {PROGRESS_ENV: str(course_record(course))}
 
 
 # ---------------------------------------------------------------- what is recorded

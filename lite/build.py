@@ -53,9 +53,9 @@ from baccarat_kit import course  # noqa: E402
 # What the kernel imports at start (see the pyodide-kernel worker: micropip, piplite, then
 # ipykernel comm pyodide-kernel jedi ipython) and what the course imports.
 PRELOAD = ["micropip", "piplite", "ipykernel", "comm", "pyodide-kernel", "jedi", "ipython",
-           "ipywidgets", "baccarat-kit"]
+           "ipywidgets", "fsrs", "baccarat-kit"]
 # Installed here, served as the same versions to the browser (widget front end = kernel side).
-FROM_ENVIRONMENT = ["ipywidgets", "jupyterlab_widgets", "comm"]
+FROM_ENVIRONMENT = ["ipywidgets", "jupyterlab_widgets", "comm", "fsrs"]  # fsrs: the drill's scheduler
 LITE_KERNEL = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
 
 NOTE_TOP = {

@@ -1,9 +1,13 @@
-"""The drill: every rule cell from the engine, a seeded spaced-repetition scheduler, mastery,
-a timed mode with adjustable time (fake clock), keys, a record that survives a new kernel."""
+"""The drill: every rule cell from the engine, the FSRS scheduler replayed against simulated
+learners (every cell seen, missed cells back sooner), mastery, the clock that starts when the
+prompt is on screen, a timed mode with adjustable time (fake clock), keys, a record that
+survives a new kernel."""
 
 from __future__ import annotations
 
 import itertools
+import random
+import statistics
 from pathlib import Path
 
 import pytest
@@ -38,38 +42,115 @@ def test_a_missed_cell_comes_back_before_a_mastered_one() -> None:
     """Issue 22's done-when: with a seeded scheduler, the missed cell is asked first."""
     cells: dict = {}
     missed, known = "banker-5-vs-7", "banker-3-vs-8"
-    step = 0
-    for _ in range(3):
-        drill.answer(cells, known, True, 1.0, step=step)
-        step += 1
-    drill.answer(cells, missed, False, 1.0, step=step)
+    step, now = 0, 1_000.0
+    for _ in range(2):
+        drill.answer(cells, known, True, 1.0, step=step, now=now)
+        step, now = step + 1, now + 3
+    drill.answer(cells, missed, False, 1.0, step=step, now=now)
     step += 1
     asked = []
+    pool = (missed, known, *drill.BANKER_CELLS[:20])
     for s in range(step, step + 40):
-        cell = drill.choose(cells, s, seed=11, pool=(missed, known, *drill.BANKER_CELLS[:20]))
+        now += 3
+        cell = drill.choose(cells, s, seed=11, now=now, pool=pool, avoid=asked[-1] if asked else None)
         asked.append(cell)
-        drill.answer(cells, cell, True, 1.0, step=s)
-    assert missed in asked and known in asked
-    assert asked.index(missed) < asked.index(known)
-    assert asked.index(missed) <= drill.RETRY_AFTER
+        drill.answer(cells, cell, True, 1.0, step=s, now=now)
+    assert missed in asked and known not in asked  # known twice: FSRS waits days for it
+    assert asked.index(missed) <= 10  # due 20 s after the miss: a few 3 s answers later
+    assert asked.count(missed) >= 2  # and, when nothing else is due, ahead of its 10 min
     assert drill.is_mastered(cells[known]) and drill.mastered(cells) >= 1
     # The same seed and record choose the same cell; another seed may not.
-    assert drill.choose({}, 0, seed=3) == drill.choose({}, 0, seed=3)
-    assert len({drill.choose({}, 0, seed=s) for s in range(20)}) > 1
+    assert drill.choose({}, 0, seed=3, now=0) == drill.choose({}, 0, seed=3, now=0)
+    assert len({drill.choose({}, 0, seed=s, now=0) for s in range(20)}) > 1
+
+
+def _first_all_seen(log: list[tuple[str, bool]]) -> int | None:
+    seen: set[str] = set()
+    for n, (cell, _right) in enumerate(log, 1):
+        seen.add(cell)
+        if len(seen) == len(drill.MASTERY_CELLS):
+            return n
+    return None
+
+
+def _return_gaps(log: list[tuple[str, bool]]) -> dict[bool, list[int]]:
+    """Answers between one answer of a cell and the next time it is asked, by whether the first
+    was right."""
+    last: dict[str, tuple[int, bool]] = {}
+    gaps: dict[bool, list[int]] = {True: [], False: []}
+    for n, (cell, right) in enumerate(log):
+        if cell in last:
+            gaps[last[cell][1]].append(n - last[cell][0])
+        last[cell] = (n, right)
+    return gaps
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2026])
+@pytest.mark.parametrize("seconds", [2.0, 5.0])
+def test_replay_a_learner_who_never_errs_sees_all_106_cells_within_300_answers(seed: int, seconds: float) -> None:
+    """Issue 31's done-when (on main: 28 cells after 160 answers, 50 after 10,000)."""
+    cells: dict = {}
+    log = drill.replay(lambda _c, _s: True, 300, seed=seed, seconds=seconds, cells=cells)
+    first = _first_all_seen(log)
+    assert first is not None and first <= 300, first
+    assert first == len(drill.MASTERY_CELLS)  # no error: a new cell each answer until all are in
+    assert all(cells[c]["right"] == cells[c]["seen"] for c in cells)
+    if seconds <= drill.MASTERY_SECONDS:  # quick and right: 106 / 106 mastered is reached
+        assert drill.mastered(cells) == len(drill.MASTERY_CELLS)
+    else:  # right but slower than the mastery time: seen, not mastered
+        assert drill.mastered(cells) == 0
+    st = drill.stats(cells, 1_800_000_000.0 + 300 * seconds)
+    assert st["seen"] == 106 and st["new"] == 0 and st["answers"] == 300 and st["right"] == 300
+
+
+@pytest.mark.parametrize("error_rate", [0.1, 0.2, 0.35])
+def test_replay_with_errors_missed_cells_return_sooner_and_every_cell_is_still_seen(error_rate: float) -> None:
+    rng = random.Random(f"learner:{error_rate}")
+    cells: dict = {}
+    log = drill.replay(lambda _c, _s: rng.random() >= error_rate, 600, seed=5, seconds=2.5, cells=cells)
+    first = _first_all_seen(log)
+    assert first is not None and first <= 300, first
+    gaps = _return_gaps(log)
+    assert gaps[False] and gaps[True]
+    assert statistics.median(gaps[False]) * 4 <= statistics.median(gaps[True])
+    assert max(gaps[False]) < 30  # a miss is never left waiting long
+    # The same learner, right every time: the first return of each cell comes far later.
+    clean = _return_gaps(drill.replay(lambda _c, _s: True, 600, seed=5, seconds=2.5))
+    assert statistics.median(gaps[False]) < statistics.median(clean[True])
+    assert drill.mastered(cells) >= 100
+
+
+def test_a_struggling_learner_is_not_buried_in_new_cells() -> None:
+    """New cells wait while MAX_FAILING cells are failing (their last answer wrong)."""
+    cells: dict = {}
+    failing = list(drill.MASTERY_CELLS[:drill.MAX_FAILING])
+    for n, cell in enumerate(failing):
+        drill.answer(cells, cell, False, 1.0, step=n, now=float(n))
+    now = 100.0  # every failing cell is due again
+    chosen = drill.choose(cells, len(failing) + 5, seed=1, now=now)
+    assert chosen in failing
+    drill.answer(cells, chosen, True, 1.0, step=len(failing) + 5, now=now)
+    assert drill.choose(cells, len(failing) + 9, seed=1, now=now + 1) not in cells  # a new one again
 
 
 def test_mastery_needs_two_fast_right_answers_in_a_row() -> None:
     cells: dict = {}
-    drill.answer(cells, "player-5", True, 4.0, step=0)   # right but slow
-    drill.answer(cells, "player-5", True, 1.0, step=1)
+    drill.answer(cells, "player-5", True, 4.0, step=0, now=0)   # right but slow
+    drill.answer(cells, "player-5", True, 1.0, step=1, now=10)
     assert not drill.is_mastered(cells["player-5"])
-    drill.answer(cells, "player-5", True, 2.9, step=2)
+    drill.answer(cells, "player-5", True, None, step=2, now=20)  # untimed: the streak stays
+    assert cells["player-5"]["fast"] == 1
+    drill.answer(cells, "player-5", True, 2.9, step=3, now=30)
     assert drill.is_mastered(cells["player-5"])
-    drill.answer(cells, "player-5", False, 1.0, step=3)
-    assert not drill.is_mastered(cells["player-5"]) and cells["player-5"]["due"] == 3 + drill.RETRY_AFTER
+    before = cells["player-5"]["fsrs"]
+    drill.answer(cells, "player-5", False, 1.0, step=4, now=1000)
+    entry = cells["player-5"]
+    assert not drill.is_mastered(entry) and entry["lapses"] == 1 and entry["last"] == "wrong"
+    assert entry["fsrs"]["due"] == 1000 + drill.RELEARNING_STEPS[0].total_seconds()
+    assert before["state"] == 2 and entry["fsrs"]["state"] == 3  # review → relearning (FSRS)
     slow: dict = {}
-    drill.answer(slow, "player-5", True, 5.0, step=0, mastery_seconds=6)
-    drill.answer(slow, "player-5", True, 5.0, step=1, mastery_seconds=6)
+    drill.answer(slow, "player-5", True, 5.0, step=0, now=0, mastery_seconds=6)
+    drill.answer(slow, "player-5", True, 5.0, step=1, now=10, mastery_seconds=6)
     assert drill.is_mastered(slow["player-5"])  # the adjusted time counts
 
 
@@ -84,6 +165,10 @@ def test_timed_mode_with_an_adjustable_time_on_a_fake_clock() -> None:
     d = Drill(lang="en", seed=5, coups=False, clock=lambda: now[0])
     d.timed.value = True
     d.seconds.value = 2
+    now[0] += 60  # the first answer after the drill appears is not timed
+    first = d.item.id
+    assert d.respond(d.item.answer) is True and "ms" not in d.cells[first]
+    assert "untimed" in plain_text(d.feedback)
     now[0] += 5  # too late: a right answer counts as a miss
     cell = d.item.id
     assert d.respond(d.item.answer) is False
@@ -93,6 +178,62 @@ def test_timed_mode_with_an_adjustable_time_on_a_fake_clock() -> None:
     now[0] += 5
     assert d.respond(d.item.answer) is True
     assert "within 10 s" in plain_text(d.definition)
+
+
+def test_the_clock_starts_when_the_browser_shows_the_prompt() -> None:
+    """Issue 31: on main the first answer was timed from when the widget was built and render
+    delay was charged (a 0.3 s answer logged as 2.0 s). The browser's echo of the prompt (the
+    front end's jsdlink copies ``shown_token`` into ``seen_token``) starts the clock."""
+    now = [0.0]
+    d = Drill(lang="en", seed=3, coups=False, clock=lambda: now[0])
+    link = d._echo
+    assert (link.source, link.target) == ((d.shown_token, "value"), (d.seen_token, "value"))
+    now[0] = 75.0  # the learner scrolled down to the drill
+    d.respond(d.item.answer)
+    assert d.timed_from == "kernel"  # sent; no echo yet
+    now[0] += 1.7  # the kernel, the network and the browser's rendering take 1.7 s
+    d.seen_token.value = d.shown_token.value  # what the front end's link does once applied
+    assert d.timed_from == "screen"
+    now[0] += 0.3  # the learner answers 0.3 s after seeing it
+    cell = d.item.id
+    d.respond(d.item.answer)
+    assert d.cells[cell]["ms"] == 300 and d.cells[cell]["clock"] == "screen"
+    d.seen_token.value = d.shown_token.value - 1  # a stale echo (an earlier prompt) is ignored
+    assert d.timed_from == "kernel"
+    now[0] += 2.0  # no echo (no front end): timed from when the kernel sent the prompt
+    cell = d.item.id
+    d.respond(d.item.answer)
+    assert d.cells[cell]["ms"] == 2000
+
+
+def test_whole_coups_are_labelled_as_dealt_by_the_kit() -> None:
+    d = Drill(lang="en", seed=4, record=False, clock=itertools.count().__next__)
+    while d.item.kind != "coup":
+        d.respond(d.item.answer)
+    assert d.item.params["dealt_by_kit"]
+    assert "the kit dealt from a shuffled shoe" in plain_text(d.prompt)
+    zh = Drill(lang="zh", seed=4, record=False, clock=itertools.count().__next__)
+    zh.item = d.item
+    zh._render_item()
+    assert "本工具從洗好的牌靴發出的牌" in plain_text(zh.prompt)
+
+
+def test_the_queue_line_shows_due_counts_and_stats() -> None:
+    t = [1_800_000_000.0]
+    d = Drill(lang="en", seed=2, record=False, coups=False, clock=itertools.count().__next__,
+              now=lambda: t[0])
+    assert "not yet asked 106" in plain_text(d.queue)
+    wrong = d.item.id
+    d.respond(_other(d))
+    for _ in range(3):
+        t[0] += 3
+        d.respond(d.item.answer)
+    text = plain_text(d.queue)
+    assert "learning 4" in text and "4 answers, 75% right" in text and "not yet asked 102" in text
+    t[0] += 30  # the missed cell is due
+    d._render_status()
+    assert "due now 1" in plain_text(d.queue)
+    assert d._next_item().id == wrong
 
 
 def test_keys_answer_and_the_record_survives_a_new_drill() -> None:
@@ -123,3 +264,36 @@ def test_mastery_line_counts_cells() -> None:
     d = Drill(lang="zh", seed=1, record=False, coups=False, clock=itertools.count().__next__)
     assert "0 / 106" in plain_text(d.mastery) and "0 / 88" in plain_text(d.mastery)
     assert "連續答對 2 次" in plain_text(d.definition)
+
+
+def test_the_widget_reaches_106_of_106_mastered_within_300_answers() -> None:
+    """The whole widget (whole coups every sixth question included), a learner right in 2 s."""
+    t = [1_800_000_000.0]
+    d = Drill(lang="en", seed=11, record=False, clock=lambda: t[0], now=lambda: t[0])
+    seen: set[str] = set()
+    for _ in range(300):
+        t[0] += 2
+        if d.item.kind != "coup":
+            seen.add(d.item.id)
+        d.respond(d.item.answer)
+    assert seen == set(drill.MASTERY_CELLS)
+    assert "Mastered: 106 / 106 cells (banker matrix 88 / 88)" in plain_text(d.mastery)
+    assert "in review 106" in plain_text(d.queue) and "practise ahead" in plain_text(d.queue)
+
+
+def test_a_new_learner_gets_an_order_of_new_cells_of_their_own() -> None:
+    from baccarat_kit.widgets.drill import DEFAULT_SEED
+
+    d = Drill(lang="en", clock=itertools.count().__next__)
+    assert d.seed == DEFAULT_SEED  # the first question: the same for all (stored outputs)
+    d.respond(d.item.answer)
+    record = bk.progress.load()
+    assert d.seed == record["seed"] == record["drill"]["seed"]
+    assert Drill(lang="en").seed == record["seed"]  # and it stays theirs
+
+
+def test_a_clock_set_back_does_not_break_the_schedule() -> None:
+    cells: dict = {}
+    drill.answer(cells, "banker-6-vs-6", True, 1.0, step=0, now=2_000_000_000.0)
+    entry = drill.answer(cells, "banker-6-vs-6", True, 1.0, step=1, now=1_000.0)  # another machine's clock
+    assert entry["fsrs"]["last_review"] == 2_000_000_000.0 and entry["fsrs"]["state"] == 2

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -24,7 +25,72 @@ def test_final_test_is_fresh_per_learner_and_attempt_and_covers_the_course() -> 
     assert [q.id for q in a.questions] != [q.id for q in b.questions]
     assert [q.id for q in a.questions] == [q.id for q in FinalTest(lang="en", seed=1).questions]
     assert [q.id for q in FinalTest(lang="en", seed=1, attempt=2).questions] != [q.id for q in a.questions]
-    assert {name[:2] for name in a.lessons} >= {"01", "02", "03", "04", "05", "06", "07", "08"}
+    assert {name[:2] for name in a.lessons} >= {"04", "05", "07"}  # cells, coups, settlements
+    assert {i.kind for i in a.items} == {"cell", "coup", "settle", "lesson"}
+
+
+def _cells_of(items: list) -> list[str]:
+    return [c for i in items for c in i.cells]
+
+
+def test_final_test_over_200_seeds_never_asks_a_cell_twice_and_labels_the_kits_coups() -> None:
+    """Issue 31: on main 20 of 200 seeds asked the same banker cell twice."""
+    from baccarat_kit.widgets import final_bank
+
+    boundary = {bk.rules.banker_rule(t, v) for t, v in final_bank.boundary_cells()}
+    assert {"banker-3-vs-8", "banker-6-vs-6", "banker-6-vs-5", "banker-5-vs-4"} <= boundary
+    assert len(boundary) < 88
+    for seed in range(200):
+        items = final_bank.draw({}, seed=seed, attempt=1)
+        cells = _cells_of(items)
+        assert len(items) == 12 and len({i.id for i in items}) == 12, seed
+        assert len(cells) == len(set(cells)), (seed, sorted(cells))
+        assert any(i.kind == "cell" and i.cells <= boundary for i in items)
+        for item in items:
+            q = item.question
+            if item.kind in ("coup", "settle"):
+                cards = q.prompt["en"].split("Deal order ")[1].split(" (")[0]
+                coup = bk.play(cards)
+                assert "made up by this kit" in q.prompt["en"] and "本套件自編" in q.prompt["zh"]
+                assert bk.widgets.question_sets.made_up(cards)  # no source gives these cards
+                assert final_bank.coup_cells(coup) == item.cells
+                if item.kind == "coup":
+                    assert q.options[q.answer].text["en"].lower() == str(coup.winner)
+                else:
+                    area = item.id.split("-")[2]
+                    net = bk.settle(coup, {area: 100}).net
+                    assert Decimal(q.options[q.answer].text["en"]) == net
+                    assert len({Decimal(o.text["en"]) for o in q.options}) == len(q.options)
+
+
+def test_final_test_skips_what_the_learner_has_seen() -> None:
+    from baccarat_kit import drill
+    from baccarat_kit.widgets import final_bank
+
+    lesson_items = final_bank._lesson_items()
+    answered = {"quizzes": {}}
+    for item in lesson_items:  # every lesson self-check answered but lesson 08's
+        if item.lesson != "08":
+            answered["quizzes"].setdefault(item.lesson, {"answers": {}})["answers"][item.id] = {"answer": "0"}
+    met, _pairs, _last = final_bank.seen(answered)
+    for seed in range(60):
+        items = final_bank.draw(answered, seed=seed, attempt=1)
+        assert len(items) == 12
+        for item in items:
+            if item.kind == "lesson":  # never a question already answered, with its same options
+                assert item.lesson == "08", item.id
+            if item.kind == "cell":  # fresh cells first: the boundary has more than enough
+                assert not item.cells & met, item.id
+    trainer = {"quizzes": {"trainer": {"answers": {"banker-3-stood": {"answer": "0"}}}}}
+    assert "banker-3-player-stood" in final_bank.seen(trainer)[0]  # the trainer's quiz counts too
+    # a learner who has drilled every cell: the test is still 12 questions, its coups dealt anew
+    record = {"drill": {"cells": {c: {"seen": 1} for c in drill.MASTERY_CELLS}}}
+    items = final_bank.draw(record, seed=4, attempt=1)
+    assert len(items) == 12 and {i.kind for i in items} >= {"coup", "settle"}
+    # the next attempt does not repeat the last one's items
+    first = final_bank.draw({}, seed=4, attempt=1)
+    again = final_bank.draw({"final": {"asked": [i.id for i in first]}}, seed=4, attempt=1)
+    assert not {i.id for i in first} & {i.id for i in again}
 
 
 def test_final_test_scores_shows_misconceptions_links_back_and_saves(tmp_path: Path) -> None:
@@ -41,6 +107,7 @@ def test_final_test_scores_shows_misconceptions_links_back_and_saves(tmp_path: P
     assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>") and "6 of 12" in page.read_text(encoding="utf-8")
     record = bk.progress.load()
     assert record["final"]["right"] == 6 and record["final"]["attempt"] == 1
+    assert record["final"]["asked"] == [i.id for i in test.items]
     assert FinalTest(lang="en").attempt == 2  # the next one is a fresh attempt
     rows = {r["id"]: r for r in bk.progress.course_map()}
     assert rows["final"]["done"] and rows["final"]["right"] == 6

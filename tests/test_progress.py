@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -45,7 +46,8 @@ def test_checks_quizzes_and_the_map(monkeypatch: pytest.MonkeyPatch, tmp_path: P
     total = dict(progress._lessons())["04"]  # the lesson's questions, from the quiz data
     assert f"Lesson 04 self-check: 1 / {total} answered, 0 right the first time" in out
     (tmp_path / progress.FILENAME).write_text("not json", encoding="utf-8")
-    assert progress.load() == progress.empty()  # a broken file is read as empty, not a traceback
+    with pytest.warns(progress.ProgressWarning, match="JSON"):
+        assert progress.load() == progress.empty()  # a broken file is read as empty, not a traceback
 
 
 def test_export_then_import_loses_nothing(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -58,3 +60,253 @@ def test_export_then_import_loses_nothing(monkeypatch: pytest.MonkeyPatch, tmp_p
     merged = progress.import_file(exported)
     assert "01-card-values" in merged["exercises"] and "02" in merged["quizzes"]
     assert "01-card-values" in progress.load()["exercises"]
+
+
+# ---------------------------------------------------------------- malformed records (issue 30)
+import copy  # noqa: E402
+import tempfile  # noqa: E402
+import warnings  # noqa: E402
+from typing import Any  # noqa: E402
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=20)
+FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _full_record(folder: Path) -> dict[str, Any]:
+    """A record with something in every section, written by the kit's own functions."""
+    from baccarat_kit import drill
+
+    path = folder / progress.FILENAME
+    progress.record_check("03-banker-rule", "q5", 3.5, 4, 11, ["q1", "q5"])
+    progress.record_check("01-card-values", "q1", 1, 1, 7, ["q1"])
+    progress.record_quiz("04", "banker-5-vs-8", "1", True, 8)
+    progress.record_quiz("02", "two-naturals", "0", False, 4)
+    progress.record_predict("05", "BCR-001:banker_decision", "draw", True, "draw")
+    progress.record_final({"right": 7, "total": 12, "attempt": 1, "missed": [{"id": "x", "lesson": "04", "misconception": None}]})
+
+    def add_drill(r: dict[str, Any]) -> None:
+        for n, cell in enumerate(drill.MASTERY_CELLS[:5]):
+            drill.answer(r["drill"]["cells"], cell, n % 2 == 0, 1.5, step=n, now=1000.0 + n)
+        r["drill"]["step"] = 5
+    progress.update(add_drill)
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _leaves(data: Any) -> list[tuple]:
+    """Paths of the entries a learner made (answers, questions, cells): what must survive."""
+    out = [("quizzes", q, "answers", a) for q, quiz in data["quizzes"].items() for a in quiz["answers"]]
+    out += [("exercises", e, "questions", q) for e, ex in data["exercises"].items() for q in ex["questions"]]
+    return out + [("drill", "cells", c) for c in data["drill"]["cells"]]
+
+
+def _get(data: Any, path: tuple) -> Any:
+    for key in path:
+        data = data[key]
+    return data
+
+
+def _paths(data: Any, prefix: tuple = ()) -> list[tuple]:
+    out = [prefix]
+    if isinstance(data, dict):
+        for k, v in data.items():
+            out += _paths(v, (*prefix, k))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            out += _paths(v, (*prefix, i))
+    return out
+
+
+@FUZZ
+@given(data=JSON)
+def test_any_json_at_all_is_read_without_a_crash_and_one_warning(data: Any) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / progress.FILENAME
+        path.write_text(json.dumps(data), encoding="utf-8")
+        progress._WARNED.clear()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            record, problems = progress.read(path)
+            progress.load(path)
+            progress.load(path)  # read again: still one warning for this file
+            rows = progress.course_map(record, lessons=[("04", 8)])
+        assert {r["kind"] for r in rows} >= {"lesson", "drill", "final"}
+        ours = [w for w in caught if issubclass(w.category, progress.ProgressWarning)]
+        assert len(ours) == (1 if problems else 0)
+        if ours:
+            assert str(path) in str(ours[0].message)
+        json.dumps(record)  # still plain JSON
+
+
+@FUZZ
+@given(pick=st.integers(min_value=0), value=JSON)
+def test_any_type_in_any_field_drops_that_entry_only(pick: int, value: Any) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        old = os.environ.get(progress.PROGRESS_ENV)
+        os.environ[progress.PROGRESS_ENV] = str(folder)
+        try:
+            good = _full_record(folder)
+            paths = [p for p in _paths(good) if p]
+            target = paths[pick % len(paths)]
+            broken = copy.deepcopy(good)
+            _get(broken, target[:-1])[target[-1]] = value
+            (folder / progress.FILENAME).write_text(json.dumps(broken), encoding="utf-8")
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                record = progress.load()
+                progress.course_map(record, lessons=[("04", 8), ("02", 4)])
+                progress.report("zh")
+            for leaf in _leaves(good):  # every entry off the broken path is kept as it was
+                if leaf[:len(target)] != target and target[:len(leaf)] != leaf:
+                    assert _get(record, leaf) == _get(good, leaf), leaf
+        finally:
+            if old is None:
+                os.environ.pop(progress.PROGRESS_ENV, None)
+            else:
+                os.environ[progress.PROGRESS_ENV] = old
+
+
+@FUZZ
+@given(cut=st.integers(min_value=0), junk=st.binary(max_size=16))
+def test_a_truncated_file_is_kept_aside_and_never_overwritten(cut: int, junk: bytes) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        old = os.environ.get(progress.PROGRESS_ENV)
+        os.environ[progress.PROGRESS_ENV] = str(folder)
+        try:
+            _full_record(folder)
+            path = folder / progress.FILENAME
+            raw = path.read_bytes()
+            damaged = raw[:cut % len(raw)] + junk
+            path.write_bytes(damaged)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                _record, problems = progress.read(path)
+                progress.record_quiz("04", "banker-6-vs-4", "0", True, 8)  # the next write
+            backups = sorted(folder.glob(progress.FILENAME + progress.BACKUP_SUFFIX + "*"))
+            if problems:
+                assert len(backups) == 1 and backups[0].read_bytes() == damaged  # nothing lost
+            else:
+                assert backups == []
+            assert progress.read(path)[1] == []  # the new file is whole
+            assert "banker-6-vs-4" in progress.load()["quizzes"]["04"]["answers"]
+        finally:
+            if old is None:
+                os.environ.pop(progress.PROGRESS_ENV, None)
+            else:
+                os.environ[progress.PROGRESS_ENV] = old
+
+
+def test_a_huge_file_is_not_read_past_the_bound(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv(progress.PROGRESS_ENV, str(tmp_path))
+    path = tmp_path / progress.FILENAME
+    with path.open("wb") as fh:  # 2 GB, sparse: reading it whole would take the machine down
+        fh.truncate(2 * 10**9)
+    with pytest.warns(progress.ProgressWarning, match=str(path)) as caught:
+        assert progress.load() == progress.empty()
+    assert "2000000000" in str(caught[0].message)
+    progress.record_quiz("04", "banker-6-vs-4", "0", True, 8)
+    (kept,) = tmp_path.glob(progress.FILENAME + progress.BACKUP_SUFFIX + "*")
+    assert kept.stat().st_size == 2 * 10**9 and path.stat().st_size < 10_000
+    huge = tmp_path / "huge-number.json"
+    huge.write_text('{"schema": 2, "drill": {"t": 1' + "0" * 400 + '}, "final": {"right": 1, "total": 2, "t": 1e999}}',
+                    encoding="utf-8")
+    with pytest.warns(progress.ProgressWarning, match="drill.t"):
+        assert progress.load(huge)["final"] == {"right": 1, "total": 2}
+    deep = tmp_path / "deep.json"  # nested past Python's recursion limit
+    deep.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    with pytest.warns(progress.ProgressWarning, match="JSON"):
+        assert progress.load(deep) == progress.empty()
+
+
+def test_check_the_map_the_final_test_and_import_survive_a_malformed_record(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 30: each of these crashed on a record with a wrong type inside."""
+    pytest.importorskip("ipywidgets")
+    from baccarat_kit.grading import notebook
+    from baccarat_kit.widgets import CourseMap, Drill, FinalTest, Quiz
+
+    monkeypatch.setenv(progress.PROGRESS_ENV, str(tmp_path))
+    bad = {"schema": 2, "seed": "x", "quizzes": {"04": {"answers": {"banker-5-vs-8": {"answer": 1, "first_answer": []},
+                                                                    "banker-6-vs-4": {"answer": "0", "first_answer": "x"}},
+                                                         "total": "eight"}, "05": []},
+           "drill": {"cells": {"banker-3-vs-8": {"seen": "2"}, "player-5": {"seen": 1, "fsrs": {"state": 9}}},
+                     "step": -4, "coups": [1]},
+           "exercises": {"03-banker-rule": {"questions": {"q5": {"score": "3.5", "points": 4}}, "ids": 5}},
+           "final": {"right": 20, "total": 12, "missed": {"id": 3}}}
+    (tmp_path / progress.FILENAME).write_text(json.dumps(bad), encoding="utf-8")
+    with pytest.warns(progress.ProgressWarning) as caught:
+        record = progress.load()
+        CourseMap(lang="en")
+        FinalTest(lang="en")
+        Quiz.lesson("04", lang="en")
+        Drill(lang="en")
+    assert len({str(w.message) for w in caught if issubclass(w.category, progress.ProgressWarning)}) == 1
+    assert record["quizzes"]["04"]["answers"]["banker-5-vs-8"]["answer"] == "1"  # a number kept as text
+    assert "player-5" in record["drill"]["cells"]  # its bad FSRS card dropped, the counts kept
+    assert record["final"]["right"] <= record["final"]["total"]
+
+    class Result:
+        id, score, points = "q5", 4.0, 4
+
+    class Exercise:
+        max_score = 11
+        questions = (Result,)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        notebook._record("03-banker-rule", Exercise, Result)  # what check("q5") does
+    assert progress.load()["exercises"]["03-banker-rule"]["questions"]["q5"]["score"] == 4.0
+    (kept,) = tmp_path.glob(progress.FILENAME + progress.BACKUP_SUFFIX + "*")
+    assert json.loads(kept.read_text(encoding="utf-8")) == bad  # the original, kept whole
+    other = tmp_path / "other.json"
+    other.write_text('{"schema": 2, "quizzes": {"06": {"answers": {"a": {"answer": "0", "t": "late"}}}}}', encoding="utf-8")
+    with pytest.warns(progress.ProgressWarning, match="other.json"):
+        assert main(["--lang", "en", "progress", "--import", str(other)]) == 0
+    assert "a" in progress.load()["quizzes"]["06"]["answers"]
+    assert "Your progress" in capsys.readouterr().out
+
+
+def test_a_schema_1_record_is_upgraded(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from baccarat_kit import drill
+
+    monkeypatch.setenv(progress.PROGRESS_ENV, str(tmp_path))
+    v1 = {"schema": 1, "seed": 7, "quizzes": {}, "exercises": {}, "final": {},
+          "drill": {"step": 40, "seed": 7, "cells": {
+              "banker-3-vs-8": {"box": 3, "due": 52, "seen": 4, "right": 4, "streak": 4, "fast": 3, "last": "right", "ms": 900},
+              "banker-6-vs-6": {"box": 0, "due": 41, "seen": 2, "right": 0, "streak": 0, "fast": 0, "last": "wrong"}}}}
+    (tmp_path / progress.FILENAME).write_text(json.dumps(v1), encoding="utf-8")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # an old record is not a malformed one
+        record = progress.load()
+    cells = record["drill"]["cells"]
+    assert cells["banker-3-vs-8"]["seen"] == 4 and drill.is_mastered(cells["banker-3-vs-8"])
+    assert "box" not in cells["banker-3-vs-8"] and "fsrs" not in cells["banker-3-vs-8"]
+    # both are due now (FSRS starts anew for them): asked before any new cell
+    assert drill.choose(cells, 40, seed=7, now=1_800_000_000.0) in cells
+    progress.update(lambda r: None)
+    assert json.loads((tmp_path / progress.FILENAME).read_text(encoding="utf-8"))["schema"] == progress.SCHEMA
+
+
+def test_the_trainer_keeps_its_progress_in_the_course_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """One file: ``baccarat-kit trainer`` runs the trainer with ``environment(course)``."""
+    monkeypatch.delenv(progress.PROGRESS_ENV, raising=False)
+    course = tmp_path / "course"
+    (course / "trainer").mkdir(parents=True)
+    (course / progress.COURSE_MANIFEST).write_text("{}", encoding="utf-8")
+    assert progress.location(course / "trainer") == progress.course_record(course)
+    env = progress.environment(course)
+    monkeypatch.setenv(progress.PROGRESS_ENV, env[progress.PROGRESS_ENV])
+    monkeypatch.chdir(tmp_path)  # wherever the trainer's kernel starts
+    progress.record_quiz("trainer", "banker-3-vs-8", "1", True, 5)
+    monkeypatch.delenv(progress.PROGRESS_ENV)
+    monkeypatch.chdir(course)  # the course map, in the same course
+    rows = {r["id"]: r for r in progress.course_map(progress.load(progress.location(course / "notebooks")),
+                                                      lessons=[("trainer", 5)])}
+    assert rows["trainer"]["answered"] == 1

@@ -8,7 +8,18 @@ A thin view over :mod:`baccarat_kit.drill` (the items and the seeded scheduler) 
 Keyboard: type into the ``key_box`` — D draw, S stand, Y yes, N no, P player, B banker, T tie;
 or Tab to the buttons and press Enter or Space. The timed mode (``timed``) counts an answer
 later than ``seconds`` (adjustable, 1–60 s; WCAG 2.2.1) as a miss; the same seconds are the
-mastery time. Response times come from ``clock`` (a fake one in the tests).
+mastery time.
+
+**The clock** (``clock``, a fake one in the tests) starts when the prompt is on the learner's
+screen, not when the kernel made it: each new prompt carries a number that the browser copies
+back once it has applied it (``jsdlink`` from ``shown_token`` to ``seen_token``, a link the
+widget front end runs itself, in JupyterLab, Voilà and JupyterLite alike), and the answer is
+timed from the moment that echo arrives. The echo and the answer travel the same way, so the
+kernel's and the network's delays cancel out and render delay is not charged. Without a front
+end (tests, a prompt answered before its echo) the clock starts when the kernel has sent the
+prompt. The first answer after the drill appears is not timed: the learner may have been
+reading or scrolling to it. The scheduler's time (``now``, seconds since the epoch) is
+separate: FSRS's intervals run on the wall clock, across sessions.
 
 >>> import tempfile, os
 >>> tmp = tempfile.TemporaryDirectory(); os.environ["BACCARAT_KIT_PROGRESS"] = tmp.name
@@ -40,6 +51,7 @@ CHOICES = {
     "coup": (("player", "p"), ("banker", "b"), ("tie", "t")),
 }
 """Per kind of item: the answers (in button order) and the key of each."""
+DEFAULT_SEED = 2026
 
 
 class Drill(LangMixin, w.VBox):
@@ -50,18 +62,25 @@ class Drill(LangMixin, w.VBox):
     """
 
     def __init__(self, *, lang: str = "zh", seed: int | None = None, record: bool = True,
-                 coups: bool = True, clock: Callable[[], float] = time.monotonic) -> None:
+                 coups: bool = True, clock: Callable[[], float] = time.monotonic,
+                 now: Callable[[], float] = time.time) -> None:
         super().__init__()
         self._init_lang(lang)
         self.add_class("bk-drill")
         self.clock = clock
+        self.now = now
         self.record = record
         self.coups = coups
         saved = progress.load() if record else progress.empty()
         drill = saved["drill"]
         self.cells: dict[str, Any] = dict(drill.get("cells", {}))
         self.step = int(drill.get("step", 0))
-        self.seed = int(seed if seed is not None else drill.get("seed", 2026))
+        known = [s for s in (seed, drill.get("seed"), saved.get("seed")) if s is not None]
+        self.seed = int(known[0]) if known else DEFAULT_SEED
+        self._own_seed = not known and record
+        """A new learner: after the first answer the drill takes the record's own seed (the
+        first write makes one), so each learner gets an order of new cells of their own; the
+        first question is the same for everyone (stored notebook outputs stay identical)."""
         self.coup_stats: dict[str, int] = dict(drill.get("coups", {"seen": 0, "right": 0}))
         self.asked: list[str] = []
         self.title = html_widget("bk-title")
@@ -88,16 +107,25 @@ class Drill(LangMixin, w.VBox):
         self.seconds.add_class("bk-drill-seconds")
         self.seconds.observe(lambda _c: self._render_status(), names="value")
         self.feedback = html_widget("bk-drill-feedback")
+        self.queue = html_widget("bk-drill-queue")
         self.heatmap = html_widget("bk-drill-heatmap")
+        # The prompt's echo from the browser (see the module docstring): never displayed.
+        self.shown_token = w.IntText(value=0)
+        self.seen_token = w.IntText(value=-1)
+        self._echo = w.jsdlink((self.shown_token, "value"), (self.seen_token, "value"))
+        self.seen_token.observe(self._on_seen, names="value")
+        self.timed_from: str | None = None
+        """How the prompt shown is timed: ``"screen"`` (from the browser's echo), ``"kernel"``
+        (from when the kernel sent it) or None (the first answer: untimed)."""
         self.children = [
             w.HBox([self.title, self.lang_toggle]),
-            self.mastery, self.definition,
+            self.mastery, self.queue, self.definition,
             self.prompt, self.answer_row, self.key_box,
             w.HBox([self.timed, self.seconds]),
             self.feedback, self.heatmap,
         ]
         self.item = self._next_item()
-        self.shown_at = self.clock()
+        self.shown_at: float | None = None
         self._relabel()
 
     # ---- the scheduler ------------------------------------------------------------
@@ -105,7 +133,19 @@ class Drill(LangMixin, w.VBox):
         if self.coups and self.step % scheduler.COUP_EVERY == scheduler.COUP_EVERY - 1:
             return scheduler.coup_item(self.seed, self.coup_stats.get("seen", 0))
         avoid = self.asked[-1] if self.asked else None
-        return scheduler.item(scheduler.choose(self.cells, self.step, self.seed, avoid=avoid))
+        return scheduler.item(scheduler.choose(self.cells, self.step, self.seed, now=float(self.now()),
+                                               avoid=avoid))
+
+    def _shown(self) -> None:
+        """The new prompt has been sent: time it from here until the browser echoes it."""
+        self.shown_at = float(self.clock())
+        self.timed_from = "kernel"
+        self.shown_token.value = self.shown_token.value + 1
+
+    def _on_seen(self, change: dict[str, Any]) -> None:
+        if change["new"] == self.shown_token.value and self.timed_from == "kernel":
+            self.shown_at = float(self.clock())
+            self.timed_from = "screen"
 
     def respond(self, choice: str) -> bool:
         """Answer the question shown with ``choice`` (``draw``/``stand``, ``yes``/``no``,
@@ -114,24 +154,27 @@ class Drill(LangMixin, w.VBox):
         if choice not in valid:
             self.feedback.value = f'<span role="alert">{esc(self._t("widgets.drill.bad-key", choices=self._keys_text()))}</span>'
             return False
-        seconds = max(0.0, float(self.clock()) - float(self.shown_at))
+        answered = float(self.clock())
+        seconds = None if self.shown_at is None else max(0.0, answered - self.shown_at)
         limit = float(self.seconds.value)
-        late = bool(self.timed.value) and seconds > limit
+        late = bool(self.timed.value) and seconds is not None and seconds > limit
         right = choice == self.item.answer and not late
         done = self.item
         if done.kind == "coup":
             self.coup_stats["seen"] = self.coup_stats.get("seen", 0) + 1
             self.coup_stats["right"] = self.coup_stats.get("right", 0) + int(right)
         else:
-            scheduler.answer(self.cells, done.id, right, seconds, step=self.step, mastery_seconds=limit)
+            entry = scheduler.answer(self.cells, done.id, right, seconds, step=self.step, now=float(self.now()),
+                                     mastery_seconds=limit)
+            entry["clock"] = self.timed_from or "untimed"  # what the time was measured from
         self.asked.append(done.id)
         self.step += 1
         self._save()
         self.feedback.value = self._feedback_html(done, choice, right, late, seconds)
         self.item = self._next_item()
-        self.shown_at = self.clock()
         self._render_item()
         self._render_status()
+        self._shown()
         return right
 
     def press(self, key: str) -> bool | None:
@@ -154,7 +197,9 @@ class Drill(LangMixin, w.VBox):
             return
 
         def change(r: progress.Record) -> None:
-            r["drill"]["cells"].update({k: v for k, v in self.cells.items()})
+            if self._own_seed:
+                self.seed, self._own_seed = int(r["seed"]), False
+            r["drill"]["cells"].update(self.cells)
             r["drill"]["step"] = self.step
             r["drill"]["seed"] = self.seed
             r["drill"]["coups"] = dict(self.coup_stats)
@@ -162,7 +207,7 @@ class Drill(LangMixin, w.VBox):
         try:
             progress.update(change)
         except OSError:
-            pass
+            pass  # a read-only folder: the drill goes on, unsaved
 
     # ---- view ---------------------------------------------------------------------
     def _keys_text(self) -> str:
@@ -176,18 +221,21 @@ class Drill(LangMixin, w.VBox):
             coup = p["coup"]
             return self._t("widgets.drill.coup-question",
                            player=" ".join(c.label for c in coup.player_cards),
-                           banker=" ".join(c.label for c in coup.banker_cards))
+                           banker=" ".join(c.label for c in coup.banker_cards)) + self._t("widgets.drill.kit-dealt")
         if item.id.startswith("player-"):
             return self._t("widgets.quiz.player-question", total=p["total"])
         if p["third"] is None:
             return self._t("widgets.quiz.banker-question-stood", total=p["total"])
         return self._t("widgets.quiz.banker-question-third", total=p["total"], value=p["third"])
 
-    def _feedback_html(self, item: scheduler.Item, choice: str, right: bool, late: bool, seconds: float) -> str:
+    def _feedback_html(self, item: scheduler.Item, choice: str, right: bool, late: bool,
+                       seconds: float | None) -> str:
         answer = self._t(f"widgets.drill.{item.answer}")
-        if late:
+        if late and seconds is not None:
             head = self._t("widgets.drill.late", seconds=f"{seconds:.1f}", limit=f"{float(self.seconds.value):g}",
                            answer=answer)
+        elif right and seconds is None:
+            head = self._t("widgets.drill.right-untimed", answer=answer)
         elif right:
             head = self._t("widgets.drill.right", answer=answer, seconds=f"{seconds:.1f}")
         else:
@@ -222,7 +270,29 @@ class Drill(LangMixin, w.VBox):
                                          coups_seen=self.coup_stats.get("seen", 0)))
         self.definition.value = esc(self._t("widgets.drill.definition", streak=scheduler.MASTERY_STREAK,
                                             seconds=f"{float(self.seconds.value):g}"))
+        self.queue.value = esc(self.queue_text())
         self.heatmap.value = self.heatmap_html()
+
+    def queue_text(self) -> str:
+        """The scheduler's figures (:func:`baccarat_kit.drill.stats`) as one line."""
+        st = scheduler.stats(self.cells, float(self.now()))
+        if st["due"]:
+            nxt = self._t("widgets.drill.due-now")
+        elif st["new"]:
+            nxt = self._t("widgets.drill.next-new")
+        elif st["next_due"] is not None:
+            nxt = self._t("widgets.drill.next-in", when=self._duration(float(st["next_due"])))
+        else:
+            nxt = ""
+        right = round(100 * st["right"] / st["answers"]) if st["answers"] else 0
+        return self._t("widgets.drill.queue", due=st["due"], learning=st["learning"], review=st["review"],
+                       new=st["new"], answers=st["answers"], right=right, next=nxt).strip()
+
+    def _duration(self, seconds: float) -> str:
+        for unit, size in (("days", 86400), ("hours", 3600), ("minutes", 60)):
+            if seconds >= size:
+                return self._t(f"widgets.drill.{unit}", n=f"{seconds / size:.0f}")
+        return self._t("widgets.drill.seconds-n", n=f"{seconds:.0f}")
 
     def heatmap_html(self) -> str:
         """The banker matrix (totals × player's third card, and the stood column) coloured by

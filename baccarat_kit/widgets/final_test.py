@@ -1,8 +1,11 @@
 """FinalTest: lesson 10's test over the whole course, fresh for each learner and each attempt.
 
-The questions are drawn from every lesson's question set (``data/quizzes.toml``, answers by
-the engine) and from the banker matrix, with a seed made of the learner's record seed and the
-attempt number, so two learners (and two attempts) get different questions. It is a
+The questions come from a bank of fresh items (:mod:`~baccarat_kit.widgets.final_bank`: the
+banker table's boundary cells, whole coups and settlements the kit deals, each labelled as the
+kit's own) and from the lesson questions the learner has not answered yet; cells the learner
+has met in the drill or a self-check come last, no rule cell is asked twice, and the previous
+attempt's items are not asked again. The seed is the learner's record seed and the attempt
+number, so two learners (and two attempts) get different questions. It is a
 :class:`~baccarat_kit.widgets.quiz.Quiz`: a wrong answer shows its misconception and why;
 when every question is answered the summary gives the score and, for each miss, a link back to
 the lesson that teaches it. ``save_button`` writes that result page as an HTML file beside the
@@ -19,7 +22,6 @@ notebook; the score goes into the progress record (lesson 00's map).
 from __future__ import annotations
 
 import html
-import random
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -28,10 +30,9 @@ import ipywidgets as w
 
 from .. import progress
 from ..misconceptions import get as get_misconception
-from ..rules import VALUES
+from . import final_bank
 from ._common import esc, html_widget, title_html
-from .question_sets import lesson_names, lesson_questions
-from .questions import Question, banker_questions
+from .questions import Question
 from .quiz import Quiz
 
 RESULT_PAGE = "baccarat-final-test.html"
@@ -61,30 +62,13 @@ def _misconception_lessons(lang: str = "zh") -> dict[str, str]:
     return out
 
 
-def draw_questions(seed: Any, attempt: int, n: int = 12) -> list[tuple[str, Question]]:
-    """``n`` questions (lesson, question): one from each lesson 01–08 first, then the rest at
-    random from the whole course and the banker matrix; all of them seeded by ``seed`` and
-    ``attempt``."""
-    rng = random.Random(f"final:{seed}:{attempt}")
-    lessons = [name for name in lesson_names() if name.isdigit() and name != "00"]
-    pools = {name: list(lesson_questions(name)) for name in lessons}
-    cells = [(t, v) for t in range(8) for v in (*VALUES, None)]
-    pools["04-matrix"] = banker_questions(rng.sample(cells, 4))
-    chosen: list[tuple[str, Question]] = []
-    for name in lessons:
-        if pools[name] and len(chosen) < n:
-            chosen.append((name, rng.choice(pools[name])))
-    rest = [(name[:2], q) for name, qs in pools.items() for q in qs if all(q.id != c.id for _n, c in chosen)]
-    rng.shuffle(rest)
-    seen = {q.id for _n, q in chosen}
-    for name, q in rest:
-        if len(chosen) >= n:
-            break
-        if q.id not in seen:
-            chosen.append((name, q))
-            seen.add(q.id)
-    rng.shuffle(chosen)
-    return chosen
+def draw_questions(seed: Any, attempt: int, n: int = 12,
+                   record: dict[str, Any] | None = None) -> list[tuple[str, Question]]:
+    """``n`` questions (lesson, question) for this learner's ``record`` (default: none yet),
+    drawn by :func:`baccarat_kit.widgets.final_bank.draw`: fresh bank items (boundary cells,
+    whole coups and settlements the kit deals) first, lesson questions not yet answered, never
+    one rule cell twice; all of them seeded by ``seed`` and ``attempt``."""
+    return [(item.lesson, item.question) for item in final_bank.draw(record or {}, seed=seed, attempt=attempt, n=n)]
 
 
 class FinalTest(Quiz):
@@ -94,10 +78,10 @@ class FinalTest(Quiz):
         saved = progress.load()
         self.attempt = int(attempt if attempt is not None else saved["final"].get("attempt", 0) + 1)
         learner_seed = seed if seed is not None else saved.get("seed", 0)
-        drawn = draw_questions(learner_seed, self.attempt, n)
-        self.lessons = [name for name, _q in drawn]
-        super().__init__([q for _n, q in drawn], lang=lang, seed=learner_seed if seed is not None
-                         else saved.get("seed"))
+        self.items = final_bank.draw(saved, seed=learner_seed, attempt=self.attempt, n=n)
+        self.lessons = [item.lesson for item in self.items]
+        super().__init__([item.question for item in self.items], lang=lang,
+                         seed=learner_seed if seed is not None else saved.get("seed"))
         self.add_class("bk-final-test")
         self.save_button = w.Button(icon="save", layout=w.Layout(width="auto"))
         self.save_button.add_class("bk-final-save")
@@ -114,7 +98,9 @@ class FinalTest(Quiz):
             q = self.questions[i]
             mid = q.options[self.first[i]].misconception
             missed.append({"id": q.id, "lesson": self.lessons[i], "misconception": mid})
-        return {"right": self.right, "total": len(self.questions), "attempt": self.attempt, "missed": missed}
+        return {"right": self.right, "total": len(self.questions), "attempt": self.attempt, "missed": missed,
+                "asked": [item.id for item in self.items],
+                "cells": sorted({c for item in self.items for c in item.cells})}
 
     def check(self) -> bool | None:
         out = super().check()
