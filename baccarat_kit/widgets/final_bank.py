@@ -34,7 +34,7 @@ from typing import Any
 from ..coup import Coup, play
 from ..i18n import LANGUAGES, both, message
 from ..rules import VALUES, banker_draws, banker_rule, hand_total
-from .question_sets import _data, build_question, lesson_names, made_up
+from .question_sets import build_question, lesson_names, lesson_tables, made_up
 from .questions import Option, Question, banker_questions
 
 STAKE = Decimal(100)
@@ -187,7 +187,7 @@ def _set_items(name: str) -> tuple[Item, ...]:
     from .. import drill
 
     out = []
-    for raw in _data()["quiz"][name]:
+    for raw in lesson_tables(name):  # the trainer's uncovered cells expanded, as its quiz asks them
         q = build_question(raw)
         cells: set[str] = set()
         if raw.get("kind") == "banker":
