@@ -185,3 +185,22 @@ def test_the_environment_leaves_out_the_lark_iri_parsers() -> None:
     out = subprocess.run([sys.executable, "-c", "import sys, jsonschema, nbformat; print('lark' in sys.modules)"],
                          capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_the_environment_is_installed_with_its_bytecode_compiled() -> None:
+    """``make venv`` and ``baccarat-kit hub setup`` compile the bytecode at install (uv leaves it
+    out by default): the grader's sandboxes read the env read-only and write no caches, so
+    without it every submission compiles IPython again."""
+    import importlib.util
+    import os
+    from pathlib import Path
+
+    import IPython.core.interactiveshell as shell
+
+    root = Path(__file__).resolve().parents[1]
+    makefile = (root / "Makefile").read_text(encoding="utf-8")
+    assert "--compile-bytecode" in makefile and "compileall" in makefile
+    env = (root / "baccarat_kit" / "hub" / "env.py").read_text(encoding="utf-8")
+    assert '"--compile-bytecode"' in env and "compileall.compile_dir" in env
+    cached = importlib.util.cache_from_source(shell.__file__)
+    assert os.path.isfile(cached), f"{shell.__file__} was installed without its bytecode"
