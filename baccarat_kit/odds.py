@@ -341,7 +341,7 @@ class Composition:
 def _count(x: object, where: str) -> int:
     if isinstance(x, bool) or not isinstance(x, int | Integral):
         raise OddsError("odds.bad_count", value=repr(x), where=where)
-    n = int(x)  # type: ignore[call-overload]
+    n = int(x)
     if n < 0:
         raise OddsError("odds.bad_count", value=n, where=where)
     return n
@@ -358,7 +358,8 @@ def _rank_key(key: object) -> Rank | None:
     if isinstance(key, Rank):
         return key
     if isinstance(key, str):
-        from .cards import Card, CardError
+        from .cards import Card
+        from .errors import CardError
 
         try:
             return Card(key).rank
@@ -396,7 +397,7 @@ def composition(shoe: object) -> Composition:
     elif isinstance(shoe, bool | str | bytes):
         raise OddsError("odds.bad_shoe", value=repr(shoe))
     elif isinstance(shoe, int | Integral) and not hasattr(shoe, "__len__"):
-        decks = int(shoe)  # type: ignore[call-overload]
+        decks = int(shoe)
         if not 1 <= decks <= 100:
             raise OddsError("odds.bad_decks", value=decks)
         comp = _from_ranks([4 * decks] * 13)
@@ -495,7 +496,8 @@ class ExactOdds:
         """
         area = bet_area(bet)
         p = None if area in ("player", "banker") else self.probability(area)
-        return _expected_value(self, area, pay_table(table), p, _frac)
+        value: Fraction = _expected_value(self, area, pay_table(table), p, _frac)
+        return value
 
     def house_edge(self, bet: str, table: str | PayTable = "commission") -> Fraction:
         """The house edge of ``bet`` under ``table``: the expected loss per unit staked.
@@ -573,8 +575,8 @@ def _pair_probability(comp: Composition) -> tuple[Fraction, str]:
         same = sum(r * (r - 1) for r in comp.ranks)
         return Fraction(same, n * (n - 1)), "ranks"
     zero = Fraction(comp.values[0], 4)
-    same = 4 * zero * (zero - 1) + sum(v * (v - 1) for v in comp.values[1:])
-    return same / (n * (n - 1)), "value-0 split evenly"
+    alike = 4 * zero * (zero - 1) + sum(v * (v - 1) for v in comp.values[1:])
+    return alike / (n * (n - 1)), "value-0 split evenly"
 
 
 def _weights(comp: Composition) -> list[int]:
@@ -738,7 +740,8 @@ class OddsBatch:
         """Expected net result of a one-unit bet, per composition (see :meth:`ExactOdds.expected_value`)."""
         area = bet_area(bet)
         p = None if area in ("player", "banker") else getattr(self, area.replace("-", "_"))
-        return _expected_value(self, area, pay_table(table), p, float)
+        values: np.ndarray = _expected_value(self, area, pay_table(table), p, float)
+        return values
 
     def house_edge(self, bet: str, table: str | PayTable = "commission") -> np.ndarray:
         """The house edge of ``bet`` per composition (negative: the bettor has the edge)."""

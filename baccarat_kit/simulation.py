@@ -82,7 +82,7 @@ def _outcome_table() -> np.ndarray:
     winner = np.where(bt > pt, 0, np.where(pt > bt, 1, 2))
     natural = out["player_natural"] | out["banker_natural"]
     packed = pt | (bt << 4) | ((out["cards"] - 4) << 8) | (natural.astype(np.int64) << 10) | (winner << 11)
-    table = packed.astype(np.uint16)
+    table: np.ndarray = packed.astype(np.uint16)
     table.setflags(write=False)
     return table
 
@@ -257,7 +257,8 @@ class Simulation:
         used = self.cards_used.astype(np.int64)
         csum = np.concatenate(([0], np.cumsum(used)))
         starts = csum[:-1] - np.repeat(csum[self.offsets[:-1]], np.diff(self.offsets))
-        return starts + np.repeat(self.burned.astype(np.int64), np.diff(self.offsets))
+        positions: np.ndarray = starts + np.repeat(self.burned.astype(np.int64), np.diff(self.offsets))
+        return positions
 
     def shoe_cards(self, i: int) -> list[Card]:
         """The cards of shoe ``i`` in dealing order (needs ``keep_cards=True``)."""
@@ -294,7 +295,8 @@ def _raw_keys(rng: Any, rows: int, cols: int) -> np.ndarray:
         words = np.empty(2 * raw.size, dtype=np.uint32)
         words[0::2] = (raw & np.uint64(0xFFFFFFFF)).astype(np.uint32)
         words[1::2] = (raw >> np.uint64(32)).astype(np.uint32)
-    return words[:count].reshape(rows, cols)
+    keys: np.ndarray = words[:count].reshape(rows, cols)
+    return keys
 
 
 def _sort_rows(keys: np.ndarray, codes: np.ndarray, out: np.ndarray) -> np.ndarray:
@@ -517,7 +519,7 @@ def progress_bar(total: int, style: bool | str = True, key: str = "odds.progress
     if style == "text":
         return TextProgress(total, key)
     try:
-        from tqdm.auto import tqdm
+        from tqdm.auto import tqdm  # type: ignore[import-untyped]
     except ImportError:  # pragma: no cover - tqdm is in the odds extra
         return None
     return tqdm(total=total, unit="shoe")

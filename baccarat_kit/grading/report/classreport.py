@@ -666,8 +666,8 @@ def render_html(rep: ClassReport, lang: str = "zh", lessons_url: str = "notebook
             "lesson": lesson, "lesson_href": lesson_href(lesson, lessons_url) if lesson else "",
             "lesson_label": _lesson_label(lesson) if lesson else "",
         })
-    top = sum(e.max_score for e in rep.exercises)
-    grid = [_grid_row(rep, lr, m, lang, top) for lr in rep.learners]
+    most_points = sum(e.max_score for e in rep.exercises)
+    grid = [_grid_row(rep, lr, m, lang, most_points) for lr in rep.learners]
     counts = Counter(a.category for a in rep.attention)
     attention = [{"category": a.category, "category_text": _category_text(a.category, lang), "file": a.file,
                   "learner": a.learner, "where": a.exercise + (f":{a.question}" if a.question else ""),
@@ -729,9 +729,9 @@ def _grid_row(rep: ClassReport, lr: Learner, m: Any, lang: str, top: float) -> _
         if c.files > 1:
             marks.append(("", f"×{c.files}"))
             tips.append(m("report.grid.files", count=c.files))
-        score, most = fmt(c.score), fmt(c.max_score)
-        cells.append((classes, score, most if c.max_score != e.max_score else "", c.status if c.status != "ok" else "",
-                      " · ".join(tips), f"{score}/{most}", marks))
+        got, most = fmt(c.score), fmt(c.max_score)
+        cells.append((classes, got, most if c.max_score != e.max_score else "", c.status if c.status != "ok" else "",
+                      " · ".join(tips), f"{got}/{most}", marks))
     score, _ = rep.total(lr.key)
     share = score / top if top else 0.0
     label = lr.label if lr.known else f'{m("report.grid.no_id")} {lr.label}'
