@@ -66,11 +66,12 @@ define install_kit
 	$(PY) -m compileall -q -j 0 baccarat_kit "$$($(PY) -c 'import sysconfig; print(sysconfig.get_path("purelib"))')"
 endef
 
-$(VENV)/.installed: pyproject.toml baccarat_kit/data/uv-overrides.txt $(LOCK)
+# baccarat_kit/__init__.py holds the version: the installed metadata follows a bump.
+$(VENV)/.installed: pyproject.toml baccarat_kit/data/uv-overrides.txt $(LOCK) baccarat_kit/__init__.py
 	$(call install_kit,test)
 	touch $@ $(VENV)/.installed-lab
 
-$(VENV)/.installed-lab: pyproject.toml baccarat_kit/data/uv-overrides.txt $(LOCK)
+$(VENV)/.installed-lab: pyproject.toml baccarat_kit/data/uv-overrides.txt $(LOCK) baccarat_kit/__init__.py
 	$(call install_kit,lab)
 	touch $@
 
