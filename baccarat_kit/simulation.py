@@ -536,7 +536,7 @@ def progress_bar(total: int, style: bool | str = True, key: str = "odds.progress
     if style == "text":
         return TextProgress(total, key)
     try:
-        from tqdm.auto import tqdm  # type: ignore[import-untyped]
+        from tqdm.auto import tqdm
     except ImportError:  # pragma: no cover - tqdm is in the odds extra
         return None
     return tqdm(total=total, unit="shoe")
