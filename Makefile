@@ -54,7 +54,7 @@ define install_kit
 		"$(UV)" $(UV_INSTALL) --python $(PY) -e '.[$(1)]'; \
 	else \
 		[ -x $(PY) ] || $(PYTHON) -m venv $(VENV); \
-		if $(PY) -m pip install --quiet uv; then \
+		if $(PY) -m pip install --quiet -c $(LOCK) uv; then \
 			$(BIN)/uv $(UV_INSTALL) --python $(PY) -e '.[$(1)]'; \
 		else \
 			echo "uv not available: installing with pip (slower)"; \
