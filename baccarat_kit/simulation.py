@@ -137,6 +137,12 @@ class Simulation:
     offsets = _coup_array("offsets", "Coups of shoe ``i``: ``offsets[i]:offsets[i + 1]``.")
     burned = _coup_array("burned", "How many cards each shoe burned before its first coup.")
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled with every coup (the closure that would deal them again does not pickle)."""
+        if self._again is not None:
+            self._coups_kept()
+        return dict(self.__dict__)
+
     def _coups_kept(self) -> dict[str, np.ndarray]:
         if self._coups is None:
             if self._again is None:

@@ -185,3 +185,13 @@ def test_kernel_choice_is_checked() -> None:
     with pytest.raises(OddsError) as err:
         bk.simulate(shoes=2, kernel="gpu")
     assert "gpu" in err.value.message("en") and "numba" in err.value.message("zh")
+
+
+def test_a_simulation_pickles_with_its_coups() -> None:
+    import copy
+    import pickle
+
+    sim = bk.simulate(shoes=20, seed=8)
+    back = pickle.loads(pickle.dumps(sim))
+    assert back.counts == sim.counts and back.outcomes(3) == sim.outcomes(3)
+    assert copy.deepcopy(bk.simulate(shoes=4, seed=2)).outcomes(0) == bk.simulate(shoes=4, seed=2, detail=True).outcomes(0)
