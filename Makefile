@@ -25,9 +25,20 @@ venv: $(VENV)/.installed
 # result). uv first tries its cache alone (--offline, a few seconds faster), then the index.
 # NO_UV=1 forces plain pip (to compare). `make lab` installs the [lab] extra only (the
 # learner's first start); `make test` adds the test tools to the same .venv.
+# Every version comes from the lock file requirements/test.lock (a constraint: [lab] takes the
+# same versions as [test]), so a developer, CI and the packaging tests run what was tested;
+# `make lock` writes it again after a change to pyproject.toml's dependencies (keeping every
+# version it can), `make lock UPGRADE=1` moves every package to its newest version.
+# Bytecode is compiled at install (uv's --compile-bytecode, pip by default), then compileall
+# goes over the kit (installed editable) and site-packages (uv compiles only what it installs
+# now, not a venv made before; a second pass only checks, about 2 s): the grader's sandboxes
+# read the venv read-only and write no caches, so without them every submission compiles
+# IPython again (benchmarks/bench_grade.py measures both).
 UV ?= $(shell command -v uv 2>/dev/null)
+LOCK := requirements/test.lock
 # uv leaves out what baccarat_kit/data/uv-overrides.txt says (and why).
 UV_OVERRIDES := --override baccarat_kit/data/uv-overrides.txt
+UV_INSTALL := pip install --quiet --compile-bytecode $(UV_OVERRIDES) -c $(LOCK)
 # pip has no overrides: it installs rfc3987-syntax, then this takes it out again.
 PIP_LEAVE_OUT := $(PY) -m pip uninstall --quiet --yes rfc3987-syntax
 define install_kit
@@ -35,32 +46,40 @@ define install_kit
 	if [ -n "$(NO_UV)" ]; then \
 		[ -x $(PY) ] || $(PYTHON) -m venv $(VENV); \
 		$(PY) -m pip install --quiet --upgrade pip; \
-		$(PY) -m pip install --quiet -e '.[$(1)]'; \
+		$(PY) -m pip install --quiet -c $(LOCK) -e '.[$(1)]'; \
 		$(PIP_LEAVE_OUT); \
 	elif [ -n "$(UV)" ]; then \
 		"$(UV)" venv --quiet --allow-existing --python $(PYTHON) $(VENV); \
-		"$(UV)" pip install --quiet $(UV_OVERRIDES) --offline --python $(PY) -e '.[$(1)]' 2>/dev/null || \
-		"$(UV)" pip install --quiet $(UV_OVERRIDES) --python $(PY) -e '.[$(1)]'; \
+		"$(UV)" $(UV_INSTALL) --offline --python $(PY) -e '.[$(1)]' 2>/dev/null || \
+		"$(UV)" $(UV_INSTALL) --python $(PY) -e '.[$(1)]'; \
 	else \
 		[ -x $(PY) ] || $(PYTHON) -m venv $(VENV); \
-		if $(PY) -m pip install --quiet uv; then \
-			$(BIN)/uv pip install --quiet $(UV_OVERRIDES) --python $(PY) -e '.[$(1)]'; \
+		if $(PY) -m pip install --quiet -c $(LOCK) uv; then \
+			$(BIN)/uv $(UV_INSTALL) --python $(PY) -e '.[$(1)]'; \
 		else \
 			echo "uv not available: installing with pip (slower)"; \
 			$(PY) -m pip install --quiet --upgrade pip; \
-			$(PY) -m pip install --quiet -e '.[$(1)]'; \
+			$(PY) -m pip install --quiet -c $(LOCK) -e '.[$(1)]'; \
 			$(PIP_LEAVE_OUT); \
 		fi; \
-	fi
+	fi; \
+	$(PY) -m compileall -q -j 0 baccarat_kit "$$($(PY) -c 'import sysconfig; print(sysconfig.get_path("purelib"))')"
 endef
 
-$(VENV)/.installed: pyproject.toml baccarat_kit/data/uv-overrides.txt
+# baccarat_kit/__init__.py holds the version: the installed metadata follows a bump.
+$(VENV)/.installed: pyproject.toml baccarat_kit/data/uv-overrides.txt $(LOCK) baccarat_kit/__init__.py
 	$(call install_kit,test)
 	touch $@ $(VENV)/.installed-lab
 
-$(VENV)/.installed-lab: pyproject.toml baccarat_kit/data/uv-overrides.txt
+$(VENV)/.installed-lab: pyproject.toml baccarat_kit/data/uv-overrides.txt $(LOCK) baccarat_kit/__init__.py
 	$(call install_kit,lab)
 	touch $@
+
+# The lock file of the test environment (see above). Needs uv (make venv installs it).
+.PHONY: lock
+lock:
+	"$(or $(UV),$(BIN)/uv)" pip compile pyproject.toml --extra test $(UV_OVERRIDES) --python $(PY) \
+		-o $(LOCK) --quiet --custom-compile-command "make lock" $(if $(UPGRADE),--upgrade,)
 
 # JupyterLab refuses to run as root unless told; containers and these machines run as root.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
@@ -103,11 +122,17 @@ NOTEBOOKS := $(wildcard notebooks/*.ipynb notebooks/en/*.ipynb)
 # replying to kernel_info", seen in a CI run under stress-ng).
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg
 
-# The engine's public API is typed strictly (the optional parts are checked by their tests).
+# Typed strictly: the engine's public API, the numerics (simulation, odds, counting, roads,
+# plots), the case catalogue, the hub and the grader's term and report steps (the rest of the
+# package is checked by its tests; `.venv/bin/mypy --strict baccarat_kit` counts what is left).
 ENGINE := baccarat_kit/__init__.py baccarat_kit/cards.py baccarat_kit/rules.py baccarat_kit/coup.py \
 	baccarat_kit/shoe.py baccarat_kit/settlement.py baccarat_kit/ledger.py baccarat_kit/i18n.py \
 	baccarat_kit/errors.py baccarat_kit/cli.py baccarat_kit/misconceptions.py \
-	baccarat_kit/progress.py baccarat_kit/drill.py baccarat_kit/cheatsheet.py
+	baccarat_kit/progress.py baccarat_kit/drill.py baccarat_kit/cheatsheet.py \
+	baccarat_kit/simulation.py baccarat_kit/_sim_kernel.py baccarat_kit/odds.py baccarat_kit/odds_cli.py \
+	baccarat_kit/counting.py baccarat_kit/roads.py baccarat_kit/plotting.py \
+	$(wildcard baccarat_kit/cases/*.py baccarat_kit/hub/*.py baccarat_kit/grading/report/*.py) \
+	$(filter-out baccarat_kit/grading/term/export.py,$(wildcard baccarat_kit/grading/term/*.py))
 
 typecheck: venv
 	$(BIN)/mypy --strict --follow-imports=silent $(ENGINE)

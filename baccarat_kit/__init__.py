@@ -56,7 +56,7 @@ from .settlement import (
 )
 from .shoe import Round, Shoe
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 # name -> "module" (a submodule) or "module:attribute", loaded on first use so that
 # `import baccarat_kit` stays light (no numpy, matplotlib or ipywidgets).

@@ -21,7 +21,7 @@ __all__ = ["deal"]
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def _value(row: Any, i: int, size: int) -> int:  # pragma: no cover - compiled
+def _value(row: Any, i: Any, size: int) -> Any:  # pragma: no cover - compiled
     """The value of card ``i`` of a shoe, 0 past its end (as the numpy path pads it)."""
     return np.int64(row[i]) >> 2 if i < size else np.int64(0)
 

@@ -341,7 +341,7 @@ class Composition:
 def _count(x: object, where: str) -> int:
     if isinstance(x, bool) or not isinstance(x, int | Integral):
         raise OddsError("odds.bad_count", value=repr(x), where=where)
-    n = int(x)  # type: ignore[call-overload]
+    n = int(x)
     if n < 0:
         raise OddsError("odds.bad_count", value=n, where=where)
     return n
@@ -358,7 +358,8 @@ def _rank_key(key: object) -> Rank | None:
     if isinstance(key, Rank):
         return key
     if isinstance(key, str):
-        from .cards import Card, CardError
+        from .cards import Card
+        from .errors import CardError
 
         try:
             return Card(key).rank
@@ -396,7 +397,7 @@ def composition(shoe: object) -> Composition:
     elif isinstance(shoe, bool | str | bytes):
         raise OddsError("odds.bad_shoe", value=repr(shoe))
     elif isinstance(shoe, int | Integral) and not hasattr(shoe, "__len__"):
-        decks = int(shoe)  # type: ignore[call-overload]
+        decks = int(shoe)
         if not 1 <= decks <= 100:
             raise OddsError("odds.bad_decks", value=decks)
         comp = _from_ranks([4 * decks] * 13)
@@ -495,7 +496,8 @@ class ExactOdds:
         """
         area = bet_area(bet)
         p = None if area in ("player", "banker") else self.probability(area)
-        return _expected_value(self, area, pay_table(table), p, _frac)
+        value: Fraction = _expected_value(self, area, pay_table(table), p, _frac)
+        return value
 
     def house_edge(self, bet: str, table: str | PayTable = "commission") -> Fraction:
         """The house edge of ``bet`` under ``table``: the expected loss per unit staked.
@@ -573,8 +575,8 @@ def _pair_probability(comp: Composition) -> tuple[Fraction, str]:
         same = sum(r * (r - 1) for r in comp.ranks)
         return Fraction(same, n * (n - 1)), "ranks"
     zero = Fraction(comp.values[0], 4)
-    same = 4 * zero * (zero - 1) + sum(v * (v - 1) for v in comp.values[1:])
-    return same / (n * (n - 1)), "value-0 split evenly"
+    alike = 4 * zero * (zero - 1) + sum(v * (v - 1) for v in comp.values[1:])
+    return alike / (n * (n - 1)), "value-0 split evenly"
 
 
 def _weights(comp: Composition) -> list[int]:
@@ -660,6 +662,90 @@ def _numerators_numpy(cells: list[int]) -> list[int]:
     return (weights @ a["events"]).tolist()  # type: ignore[no-any-return]
 
 
+def _numerators_direct(counts: Sequence[int]) -> list[int]:
+    """As :func:`_numerators_python`, for a nearly empty shoe: its own coups walked card by card
+    (the first four cards, then the third cards the engine calls for), each weighted by its ways
+    to be dealt and to go on to six cards. For a shoe of a few cards this is less work than
+    building :func:`coup_table` (a fresh process pays it once, about 20 ms)."""
+    natural = [is_natural(t) for t in range(10)]
+    player = [not natural[t] and player_draws(t) for t in range(10)]
+    stood = [not natural[t] and banker_draws(t, None) for t in range(10)]
+    banker = [[not natural[t] and banker_draws(t, v) for v in range(10)] for t in range(10)]
+    n = list(counts)
+    total = sum(n)
+    on4, on5 = math.perm(total - 4, 2), total - 5        # ways to go on to six cards
+    ends = [0] * 800          # ways by (player total * 10 + banker total) * 8 + how the coup ended
+    values = range(10)
+    for a in values:
+        if not (wa := n[a]):
+            continue
+        n[a] -= 1
+        for b in values:
+            if not (wb := n[b]):
+                continue
+            n[b] -= 1
+            for c in values:
+                if not (wc := n[c]):
+                    continue
+                n[c] -= 1
+                for d in values:
+                    if not (wd := n[d]):
+                        continue
+                    n[d] -= 1
+                    w = wa * wb * wc * wd
+                    p, q = (a + c) % 10, (b + d) % 10
+                    if natural[p] or natural[q]:
+                        ends[(p * 10 + q) * 8 + natural[p] + 2 * natural[q]] += w * on4
+                    elif player[p]:
+                        for e in values:
+                            if not (we := n[e]):
+                                continue
+                            pe = (p + e) % 10
+                            if banker[q][e]:
+                                n[e] -= 1
+                                for f in values:
+                                    if wf := n[f]:
+                                        ends[(pe * 10 + (q + f) % 10) * 8 + 6] += w * we * wf
+                                n[e] += 1
+                            else:
+                                ends[(pe * 10 + q) * 8 + 5] += w * we * on5
+                    elif stood[q]:
+                        for f in values:
+                            if wf := n[f]:
+                                ends[(p * 10 + (q + f) % 10) * 8 + 5] += w * wf * on5
+                    else:
+                        ends[(p * 10 + q) * 8 + 4] += w * on4
+                    n[d] += 1
+                n[c] += 1
+            n[b] += 1
+        n[a] += 1
+    out = [0] * len(CLASSES)
+    for key, ways in enumerate(ends):
+        if not ways:
+            continue
+        pt, bt, how = key // 80, key // 8 % 10, key % 8
+        flags = (pt > bt, bt > pt, bt > pt and bt == 6, pt == bt, how in (1, 3), how in (2, 3), how in (1, 2, 3),
+                 how == 5, how == 6)
+        for j, flag in enumerate(flags):
+            if flag:
+                out[j] += ways
+    return out
+
+
+DIRECT_CARDS = 14
+"""Shoes of at most this many cards are walked coup by coup (:func:`_numerators_direct`) while
+:func:`coup_table` is not built yet, for the first :data:`DIRECT_CALLS` such calls of a process."""
+DIRECT_CALLS = 3
+_direct_calls = [0]
+
+
+def _use_direct(comp: Composition) -> bool:
+    if comp.cards > DIRECT_CARDS or coup_table.cache_info().currsize:
+        return False
+    _direct_calls[0] += 1
+    return _direct_calls[0] <= DIRECT_CALLS
+
+
 PURE_PYTHON_CALLS = 16
 """Calls of :func:`exact_odds` computed in pure Python before it loads numpy (see there)."""
 _calls = [0]
@@ -700,11 +786,12 @@ def exact_odds(shoe: object = 8) -> ExactOdds:
     """
     comp = composition(shoe)
     denominator = math.perm(comp.cards, MAX_COUP_CARDS)
-    cells = _weights(comp)
-    if _use_numpy(denominator):
-        numerators = _numerators_numpy(cells)
+    if _use_direct(comp):
+        numerators = _numerators_direct(comp.values)
+    elif _use_numpy(denominator):
+        numerators = _numerators_numpy(_weights(comp))
     else:
-        numerators = _numerators_python(cells, denominator)
+        numerators = _numerators_python(_weights(comp), denominator)
     probs = {name: Fraction(numerators[j], denominator) for j, name in enumerate(CLASSES)}
     pair, basis = _pair_probability(comp)
     return ExactOdds(comp, player_pair=pair, banker_pair=pair, pair_basis=basis, **probs)
@@ -738,7 +825,8 @@ class OddsBatch:
         """Expected net result of a one-unit bet, per composition (see :meth:`ExactOdds.expected_value`)."""
         area = bet_area(bet)
         p = None if area in ("player", "banker") else getattr(self, area.replace("-", "_"))
-        return _expected_value(self, area, pay_table(table), p, float)
+        values: np.ndarray = _expected_value(self, area, pay_table(table), p, float)
+        return values
 
     def house_edge(self, bet: str, table: str | PayTable = "commission") -> np.ndarray:
         """The house edge of ``bet`` per composition (negative: the bettor has the edge)."""

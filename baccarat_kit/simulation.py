@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -82,7 +81,7 @@ def _outcome_table() -> np.ndarray:
     winner = np.where(bt > pt, 0, np.where(pt > bt, 1, 2))
     natural = out["player_natural"] | out["banker_natural"]
     packed = pt | (bt << 4) | ((out["cards"] - 4) << 8) | (natural.astype(np.int64) << 10) | (winner << 11)
-    table = packed.astype(np.uint16)
+    table: np.ndarray = packed.astype(np.uint16)
     table.setflags(write=False)
     return table
 
@@ -97,14 +96,22 @@ def _used_table() -> np.ndarray:
     return table
 
 
+def _coup_array(name: str, doc: str) -> Any:
+    """A per-coup array of :class:`Simulation`, dealt again on first use where it was not kept."""
+    return property(lambda self: self._coups_kept()[name], doc=doc)
+
+
 @dataclass(repr=False)
 class Simulation:
-    """Shoes dealt by :func:`simulate`: counts, and (``detail=True``) every coup in order.
+    """Shoes dealt by :func:`simulate`: counts, and every coup in order.
 
     Per-coup arrays (all the same length, shoe after shoe): :attr:`winner` (0 banker,
     1 player, 2 tie), :attr:`player_total`, :attr:`banker_total`, :attr:`cards_used`,
     :attr:`natural`, :attr:`player_pair`, :attr:`banker_pair`. Coups of shoe ``i`` are
-    ``offsets[i]:offsets[i + 1]``.
+    ``offsets[i]:offsets[i + 1]``. A simulation made with ``detail=False`` (the default)
+    counted its coups without keeping them: the first use of a per-coup array or method deals
+    the same shoes again from the same random state, keeping every coup (the very coups that
+    were counted), once.
     """
 
     shoes: int
@@ -113,19 +120,36 @@ class Simulation:
     cut_card: int | None
     burn: bool
     counts: dict[str, int]
-    detail: bool = True
-    winner: np.ndarray | None = None
-    player_total: np.ndarray | None = None
-    banker_total: np.ndarray | None = None
-    cards_used: np.ndarray | None = None
-    natural: np.ndarray | None = None
-    player_pair: np.ndarray | None = None
-    banker_pair: np.ndarray | None = None
-    offsets: np.ndarray | None = None
-    burned: np.ndarray | None = None
-    """How many cards each shoe burned before its first coup."""
+    detail: bool = False
+    """Whether every coup was kept as it was dealt (else they are dealt again on first use)."""
     cards: np.ndarray | None = field(default=None, repr=False)
     """``keep_cards=True``: the shuffled shoes as byte codes (see :func:`card_codes`)."""
+    _coups: dict[str, np.ndarray] | None = field(default=None, repr=False, compare=False)
+    _again: Any = field(default=None, repr=False, compare=False)  # () -> the per-coup arrays
+
+    winner = _coup_array("winner", "Winner of every coup: 0 banker, 1 player, 2 tie.")
+    player_total = _coup_array("player_total", "The player's final total of every coup.")
+    banker_total = _coup_array("banker_total", "The banker's final total of every coup.")
+    cards_used = _coup_array("cards_used", "Cards each coup used (4, 5 or 6).")
+    natural = _coup_array("natural", "Whether each coup was a natural.")
+    player_pair = _coup_array("player_pair", "Whether the player's first two cards were a pair.")
+    banker_pair = _coup_array("banker_pair", "Whether the banker's first two cards were a pair.")
+    offsets = _coup_array("offsets", "Coups of shoe ``i``: ``offsets[i]:offsets[i + 1]``.")
+    burned = _coup_array("burned", "How many cards each shoe burned before its first coup.")
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled with every coup (the closure that would deal them again does not pickle)."""
+        if self._again is not None:
+            self._coups_kept()
+        return dict(self.__dict__)
+
+    def _coups_kept(self) -> dict[str, np.ndarray]:
+        if self._coups is None:
+            if self._again is None:
+                raise OddsError("odds.no_detail")
+            self._coups = self._again()
+            self._again = None
+        return self._coups
 
     def __repr__(self) -> str:
         return (f"<Simulation {self.shoes} shoes x {self.decks} decks, seed={self.seed}: "
@@ -219,8 +243,7 @@ class Simulation:
 
     # -- per shoe ------------------------------------------------------------
     def _need_detail(self) -> None:
-        if not self.detail or self.offsets is None:
-            raise OddsError("odds.no_detail")
+        self._coups_kept()
 
     def _shoe_index(self, i: int) -> int:
         if isinstance(i, bool) or not isinstance(i, int) or not -self.shoes <= i < self.shoes:
@@ -257,7 +280,8 @@ class Simulation:
         used = self.cards_used.astype(np.int64)
         csum = np.concatenate(([0], np.cumsum(used)))
         starts = csum[:-1] - np.repeat(csum[self.offsets[:-1]], np.diff(self.offsets))
-        return starts + np.repeat(self.burned.astype(np.int64), np.diff(self.offsets))
+        positions: np.ndarray = starts + np.repeat(self.burned.astype(np.int64), np.diff(self.offsets))
+        return positions
 
     def shoe_cards(self, i: int) -> list[Card]:
         """The cards of shoe ``i`` in dealing order (needs ``keep_cards=True``)."""
@@ -294,7 +318,8 @@ def _raw_keys(rng: Any, rows: int, cols: int) -> np.ndarray:
         words = np.empty(2 * raw.size, dtype=np.uint32)
         words[0::2] = (raw & np.uint64(0xFFFFFFFF)).astype(np.uint32)
         words[1::2] = (raw >> np.uint64(32)).astype(np.uint32)
-    return words[:count].reshape(rows, cols)
+    keys: np.ndarray = words[:count].reshape(rows, cols)
+    return keys
 
 
 def _sort_rows(keys: np.ndarray, codes: np.ndarray, out: np.ndarray) -> np.ndarray:
@@ -542,18 +567,21 @@ def simulate(
     *,
     cut_card: int | None = DEFAULT_CUT_CARD,
     burn: bool = True,
-    detail: bool = True,
+    detail: bool = False,
     keep_cards: bool = False,
     progress: bool | str = False,
     chunk: int = DEFAULT_CHUNK,
     kernel: str = "auto",
 ) -> Simulation:
-    """Deal ``shoes`` shoes of ``decks`` decks, seeded, and record every coup.
+    """Deal ``shoes`` shoes of ``decks`` decks, seeded, and count their coups.
 
     ``cut_card``: cards from the end of the shoe (``None``: deal until a coup cannot be
     finished); ``burn``: turn the first card and burn as many as its value, as
-    :class:`~baccarat_kit.Shoe` does. ``detail=False`` keeps only the totals (for very long
-    runs); ``keep_cards=True`` keeps every shuffled shoe (to replay it through the engine).
+    :class:`~baccarat_kit.Shoe` does. ``detail=True`` keeps every coup as it is dealt;
+    ``detail=False`` (the default, faster) keeps only the totals, and the first use of a
+    per-coup array (:attr:`Simulation.winner`, :meth:`Simulation.outcomes`, a road …) deals
+    the same shoes again, keeping every coup: say ``detail=True`` when you will use them.
+    ``keep_cards=True`` keeps every shuffled shoe (to replay it through the engine) and every coup.
     ``progress=True`` shows a progress bar (``tqdm``) over batches of ``chunk`` shoes,
     ``progress="text"`` a count-only line on stderr (:class:`TextProgress`).
     Same seed and chunk, same shoes.
@@ -579,13 +607,36 @@ def simulate(
         raise OddsError("odds.bad_chunk", value=chunk)
     deal = _dealer(kernel, shoes * size)
     rng = np.random.default_rng(seed)
-    sizes = [min(chunk, shoes - s) for s in range(0, shoes, chunk)]
-    batches: Iterator[int] = iter(sizes)
+    state = rng.bit_generator.state  # (to deal the same shoes again, keeping every coup)
+    keep = detail or keep_cards
     bar = progress_bar(shoes, progress) if progress else None
+    histogram, parts = _run(rng, shoes, decks, chunk, deal, cut_card, burn, keep, keep_cards, bar)
+    sim = Simulation(shoes, decks, seed, cut_card, burn, _totals(histogram), keep)
+    if keep:
+        sim._coups = _coups_of(parts)
+        if keep_cards:
+            sim.cards = np.concatenate([part["cards"] for part in parts])
+    else:
+        def again() -> dict[str, np.ndarray]:
+            replay = np.random.Generator(type(rng.bit_generator)())
+            replay.bit_generator.state = state
+            return _coups_of(_run(replay, shoes, decks, chunk, deal, cut_card, burn, True, False, None)[1])
+
+        sim._again = again
+    return sim
+
+
+def _run(rng: Any, shoes: int, decks: int, chunk: int, deal: Any, cut_card: int | None, burn: bool,
+         detail: bool, keep_cards: bool, bar: Any) -> tuple[np.ndarray, list[dict[str, Any]]]:
+    """Shuffle and deal ``shoes`` shoes in batches of ``chunk``: the histogram of their coups by
+    packed outcome >> 4 and (with ``detail``) each batch's dealt coups."""
+    import numpy as np
+
     parts = []
     histogram = np.zeros(2048, dtype=np.int64)                  # coups by packed outcome >> 4
     deck = np.array([_code(r) for r in Rank] * 4 * decks, dtype=np.uint8)
-    for n in batches:
+    for s in range(0, shoes, chunk):
+        n = min(chunk, shoes - s)
         cards = _shuffled(rng, n, deck)
         part = deal(cards, cut_card, burn, detail)
         if keep_cards:
@@ -597,19 +648,19 @@ def simulate(
             bar.update(n)
     if bar is not None:
         bar.close()
-    sim = Simulation(shoes, decks, seed, cut_card, burn, _totals(histogram), detail)
-    if detail:
-        p = np.concatenate([part["packed"] for part in parts])
-        sim.winner = ((p >> 11) & 3).astype(np.int8)
-        sim.player_total = (p & 15).astype(np.int8)
-        sim.banker_total = ((p >> 4) & 15).astype(np.int8)
-        sim.cards_used = (4 + ((p >> 8) & 3)).astype(np.int8)
-        sim.natural = (p & (1 << 10)) != 0
-        sim.player_pair = (p & (1 << 13)) != 0
-        sim.banker_pair = (p & (1 << 14)) != 0
-        rounds = np.concatenate([part["rounds"] for part in parts])
-        sim.offsets = np.concatenate(([0], np.cumsum(rounds)))
-        sim.burned = np.concatenate([part["burned"] for part in parts])
-        if keep_cards:
-            sim.cards = np.concatenate([part["cards"] for part in parts])
-    return sim
+    return histogram, parts
+
+
+def _coups_of(parts: list[dict[str, Any]]) -> dict[str, np.ndarray]:
+    """The per-coup arrays of :class:`Simulation` from the dealt batches."""
+    import numpy as np
+
+    p = np.concatenate([part["packed"] for part in parts])
+    rounds = np.concatenate([part["rounds"] for part in parts])
+    return {
+        "winner": ((p >> 11) & 3).astype(np.int8), "player_total": (p & 15).astype(np.int8),
+        "banker_total": ((p >> 4) & 15).astype(np.int8), "cards_used": (4 + ((p >> 8) & 3)).astype(np.int8),
+        "natural": (p & (1 << 10)) != 0, "player_pair": (p & (1 << 13)) != 0, "banker_pair": (p & (1 << 14)) != 0,
+        "offsets": np.concatenate(([0], np.cumsum(rounds))),
+        "burned": np.concatenate([part["burned"] for part in parts]),
+    }

@@ -1,6 +1,9 @@
 """``bk.exact_odds`` against a straightforward pure-Python enumeration: cold and warm.
 
 Run by hand (not a timed test):  .venv/bin/python benchmarks/bench_exact.py [--repeat 7]
+[--decks 8 | --shoe 3,1,1,1,1,1,1,1,1,1]  (``--shoe``: 10 counts by value, a nearly empty shoe:
+``bk.exact_odds`` walks the coups of a shoe of at most ``odds.DIRECT_CARDS`` cards itself while
+its table of multisets is not built yet)
 
 **Cold** — what a whole fresh process costs to compute one composition (lesson 08's first
 cell, ``baccarat-kit odds``, a ShoeTracker's first update): each run starts new Python
@@ -88,11 +91,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--decks", type=int, default=8)
+    parser.add_argument("--shoe", default=None, help="10 counts by value, comma-separated (instead of --decks)")
     args = parser.parse_args()
+    shoe: int | list[int] = [int(x) for x in args.shoe.split(",")] if args.shoe else args.decks
+    what = f"the shoe {shoe} ({sum(shoe)} cards)" if isinstance(shoe, list) else f"{args.decks} decks"
     med = statistics.median
     print(f"load average at start: {load()}  (2 cores shared; CPU time throughout)")
 
-    codes = {name: code.format(decks=args.decks) for name, code in CHILDREN.items()}
+    codes = {name: code.format(decks=repr(shoe)) for name, code in CHILDREN.items()}
     for code in codes.values():                   # compile the bytecode once, not counted
         child(code)
     cold: dict[str, list[tuple[float, int, str]]] = {name: [] for name in codes}
@@ -100,7 +106,7 @@ def main() -> None:
         for name, code in codes.items():
             cold[name].append(child(code))
     assert cold["kit"][0][2] == cold["loop"][0][2], "the loop and bk.exact_odds disagree"
-    print(f"\ncold: one composition ({args.decks} decks) in a fresh process, "
+    print(f"\ncold: one composition ({what}) in a fresh process, "
           f"medians of {args.repeat} interleaved runs")
     for name, label in LABELS.items():
         cpu = med(r[0] for r in cold[name])
@@ -113,9 +119,10 @@ def main() -> None:
     print(f"  ratio bk.exact_odds / loop, whole process: {ratio:.2f}x CPU (target <= 1); "
           f"beyond the import: {extra:.2f}x")
 
-    comp = composition(args.decks)
+    comp = composition(shoe)
     counts = list(comp.values)
-    fast = bk.exact_odds(args.decks)              # numpy is loaded here: the warm path
+    for _ in range(4):                            # past the first calls (direct walk, pure Python)
+        fast = bk.exact_odds(shoe)                # numpy is loaded here: the warm path
     slow = naive_exact_odds(counts)
     for key, value in slow.items():
         assert getattr(fast, key) == value, key
@@ -124,7 +131,7 @@ def main() -> None:
     runs: dict[str, list[float]] = {"loop": [], "kit": [], "pure": []}
     for _ in range(args.repeat):
         runs["loop"].append(per_call(lambda: naive_exact_odds(counts), 3))
-        runs["kit"].append(per_call(lambda: bk.exact_odds(args.decks), 200))
+        runs["kit"].append(per_call(lambda: bk.exact_odds(shoe), 200))
         runs["pure"].append(per_call(lambda: _numerators_python(cells, den), 20))
     print(f"\nwarm: per call in one process, medians of {args.repeat} interleaved runs")
     print(f"  plain pure-Python loop                                  {med(runs['loop']) * 1e3:8.3f} ms CPU")
@@ -133,6 +140,23 @@ def main() -> None:
     print(f"  its pure-Python evaluation (the first calls, no numpy)  {med(runs['pure']) * 1e3:8.3f} ms CPU")
     ratio = med(s / f for s, f in zip(runs["loop"], runs["kit"], strict=True))
     print(f"  ratio loop / bk.exact_odds: {ratio:.0f}x CPU")
+    if comp.cards < 1449:
+        try:
+            from baseline_exact import numba_exact_odds
+
+            compiled = numba_exact_odds(counts)            # compiled here, outside the timing
+        except ImportError:
+            print("  (numba not installed: no compiled loop to compare)")
+        else:
+            for key, value in compiled.items():
+                assert getattr(fast, key) == value, key
+            jit, kit = [], []
+            for _ in range(args.repeat):                  # interleaved with bk.exact_odds
+                jit.append(per_call(lambda: numba_exact_odds(counts), 50))
+                kit.append(per_call(lambda: bk.exact_odds(shoe), 200))
+            print(f"  the same loop compiled by numba (baseline_exact.py)     {med(jit) * 1e3:8.3f} ms CPU")
+            print(f"  ratio bk.exact_odds / numba loop: {med(k / j for k, j in zip(kit, jit, strict=True)):.2f}x CPU "
+                  "(target <= 2 on nearly empty shoes)")
 
     rng = np.random.default_rng(1)
     full = np.array([4 * args.decks] * 13)

@@ -1,9 +1,16 @@
 """How much faster ``baccarat-kit grade`` (every submission in its own bubblewrap sandbox) is than
-plain ``jupyter nbconvert --to notebook --execute`` on the same notebooks, at the same parallelism.
+plain ``jupyter nbconvert --to notebook --execute`` on the same notebooks, at the same parallelism,
+and what the bytecode caches of the grader's environment are worth.
 
 Run by hand (not a timed test):
 
     .venv/bin/python benchmarks/bench_grade.py [--copies 4] [--jobs 2] [--runs 3]
+
+The grader runs from two fresh venvs made here with uv (``.[grade]`` installed non-editable, as
+``hub setup`` and a wheel install do, versions from requirements/test.lock): one installed with
+``--compile-bytecode`` ("caches"), one as uv installs by default ("no caches"). A sandbox reads
+its venv read-only with ``PYTHONDONTWRITEBYTECODE=1``, so without caches every submission
+compiles IPython and the kit again. ``--no-venvs`` grades from this venv alone (as it is).
 
 The batch is class-sized: for each of the six exercises its model solution, the learner's blank
 copy and ``--copies`` wrong copies (the solution with some answers replaced by wrong values or a
@@ -111,12 +118,28 @@ class CpuMeter:
                 pass
 
 
-def grade(paths: list[Path], out: Path, jobs: int, meter: CpuMeter | None = None) -> tuple[float, int]:
+def make_venv(folder: Path, compiled: bool) -> Path:
+    """A fresh venv with the kit's [grade] extra installed non-editable; its python."""
+    uv = shutil.which("uv") or str(BIN / "uv")
+    subprocess.run([uv, "venv", "--quiet", "--python", sys.executable, str(folder)], check=True)
+    py = folder / "bin" / "python"
+    cmd = [uv, "pip", "install", "--quiet", "--python", str(py), "-c", str(ROOT / "requirements" / "test.lock"),
+           "--override", str(ROOT / "baccarat_kit" / "data" / "uv-overrides.txt"), f"{ROOT}[grade]"]
+    if compiled:
+        cmd.insert(4, "--compile-bytecode")
+    env = {k: v for k, v in os.environ.items() if k != "UV_COMPILE_BYTECODE"}
+    if subprocess.run([*cmd, "--offline"], env=env, check=False, stderr=subprocess.DEVNULL).returncode:
+        subprocess.run(cmd, env=env, check=True)
+    return py
+
+
+def grade(paths: list[Path], out: Path, jobs: int, meter: CpuMeter | None = None,
+          python: str = sys.executable) -> tuple[float, int]:
     script = ("import json, resource, sys\nfrom baccarat_kit.cli import main\ncode = main(sys.argv[1:])\n"
               "sys.stderr.write('PEAK ' + json.dumps([resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,"
               " resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss]) + '\\n')\nraise SystemExit(code)\n")
     start = time.perf_counter()
-    argv = [sys.executable, "-c", script, "grade", *map(str, paths), "--out", str(out), "--jobs", str(jobs),
+    argv = [python, "-c", script, "grade", *map(str, paths), "--out", str(out), "--jobs", str(jobs),
             "--no-progress"]
     proc = subprocess.run(meter.wrap(argv) if meter else argv, capture_output=True, text=True, check=False)
     wall = time.perf_counter() - start
@@ -155,6 +178,7 @@ def main() -> None:
     parser.add_argument("--copies", type=int, default=4, help="wrong copies per exercise (default 4: 36 files)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--no-venvs", action="store_true", help="grade from this venv only (no caches comparison)")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="bk-bench-grade-"))
     try:
@@ -166,41 +190,56 @@ def main() -> None:
         env = {**os.environ, "HOME": str(home), "JUPYTER_CONFIG_DIR": str(home / ".jupyter"),
                "JUPYTER_DATA_DIR": str(home / ".local"), "IPYTHONDIR": str(home / ".ipython"),
                "MPLCONFIGDIR": str(home / ".mpl"), "MPLBACKEND": "Agg"}
-        print(f"{len(paths)} notebooks, --jobs {args.jobs}, {args.runs} runs; load average {os.getloadavg()[0]:.1f}")
-        ours, theirs = [], []
-        cpu: dict[str, list[float]] = {"grade": [], "nbconvert": []}
+        if args.no_venvs:
+            graders = {"grade": sys.executable}
+        else:
+            graders = {"grade": str(make_venv(work / "venv-caches", True)),
+                       "grade-no-caches": str(make_venv(work / "venv-no-caches", False))}
+        jobs = [*graders, "nbconvert"]
+        print(f"{len(paths)} notebooks, --jobs {args.jobs}, {args.runs} runs; load average "
+              f"{', '.join(f'{x:.1f}' for x in os.getloadavg())} (1, 5, 15 min; 2 cores, shared)")
+        wall: dict[str, list[float]] = {j: [] for j in jobs}
+        cpu: dict[str, list[float]] = {j: [] for j in jobs}
         for run in range(args.runs):
-            order = ["grade", "nbconvert"] if run % 2 == 0 else ["nbconvert", "grade"]
+            order = jobs[run % len(jobs):] + jobs[:run % len(jobs)]  # each job first in turn
             for which in order:
                 meter = CpuMeter(f"{which}-{run}")
                 try:
-                    if which == "grade":
-                        wall, _ = grade(paths, work / f"out-{run}", args.jobs, meter)
-                        ours.append(wall)
+                    if which == "nbconvert":
+                        took, _ = nbconvert(paths, work / f"nbconvert-{run}", args.jobs, env, meter)
                     else:
-                        wall, _ = nbconvert(paths, work / f"nbconvert-{run}", args.jobs, env, meter)
-                        theirs.append(wall)
+                        took, _ = grade(paths, work / f"out-{which}-{run}", args.jobs, meter, graders[which])
                     used = meter.seconds()
                 finally:
                     meter.remove()
+                wall[which].append(took)
                 if used is not None:
                     cpu[which].append(used)
                 shown = f", CPU {used:6.1f} s ({used / len(paths):.2f} s per file)" if used is not None else ""
-                print(f"run {run + 1}: {which:9s} {wall:6.1f} s wall{shown}", flush=True)
-        a, b = statistics.median(ours), statistics.median(theirs)
-        ratios = [t / o for o, t in zip(ours, theirs, strict=True)]
+                print(f"run {run + 1}: {which:15s} {took:6.1f} s wall{shown}; load {os.getloadavg()[0]:.1f}", flush=True)
+        print(f"load average after: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
+        a, b = statistics.median(wall["grade"]), statistics.median(wall["nbconvert"])
+        ratios = [t / o for o, t in zip(wall["grade"], wall["nbconvert"], strict=True)]
+        print(f"wall, median: baccarat-kit grade {a:.1f} s, nbconvert --execute {b:.1f} s: {b / a:.1f}x "
+              f"(per-run ratios {', '.join(f'{r:.1f}' for r in ratios)})")
         self_kb = max(p[0] for p in grade.peaks)  # type: ignore[attr-defined]
         child_kb = max(p[1] for p in grade.peaks)  # type: ignore[attr-defined]
-        print(f"median: baccarat-kit grade {a:.1f} s, nbconvert --execute {b:.1f} s: {b / a:.1f}x faster "
-              f"(per-run ratios {', '.join(f'{r:.1f}' for r in ratios)}; median {statistics.median(ratios):.1f}x)")
         print(f"grader peak memory: {self_kb / 1024:.0f} MB (its own process), {child_kb / 1024:.0f} MB (largest "
               "child it reaped: the readers; a sandbox's processes are reaped inside their PID namespace "
               "and not counted here)")
-        if cpu["grade"] and cpu["nbconvert"]:
-            g, n = statistics.median(cpu["grade"]), statistics.median(cpu["nbconvert"])
-            print(f"median CPU per file: baccarat-kit grade {g / len(paths):.2f} s, nbconvert --execute "
-                  f"{n / len(paths):.2f} s: {n / g:.1f}x less CPU")
-        results = json.loads((work / "out-0" / "results.json").read_text(encoding="utf-8"))
+        if all(cpu.values()):
+            n = len(paths)
+            per = {j: statistics.median(v) / n for j, v in cpu.items()}
+            print("CPU per file, median: " + ", ".join(f"{j} {v:.2f} s" for j, v in per.items()))
+            for j in graders:
+                rs = [t / o for o, t in zip(cpu[j], cpu["nbconvert"], strict=True)]
+                print(f"  nbconvert --execute / {j}: {statistics.median(rs):.1f}x less CPU "
+                      f"(per run {', '.join(f'{r:.1f}' for r in rs)})")
+            if "grade-no-caches" in cpu:
+                rs = [t / o for o, t in zip(cpu["grade"], cpu["grade-no-caches"], strict=True)]
+                print(f"  no caches / caches: {statistics.median(rs):.2f}x the CPU "
+                      f"(per run {', '.join(f'{r:.2f}' for r in rs)})")
+        results = json.loads((work / "out-grade-0" / "results.json").read_text(encoding="utf-8"))
         full = sum(1 for s in results["submissions"] if s["score"] == s["max_score"])
         print(f"check: {full} of {len(paths)} at full marks (the {len(paths) // (args.copies + 2)} solutions); "
               f"sandbox: {results['limits']['sandbox']}; limits: {results['limits'].get('scope', '?')}")

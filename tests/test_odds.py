@@ -409,3 +409,22 @@ def test_exact_odds_run_without_numpy() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     same, banker = out.stdout.split()
     assert same == "True" and Fraction(banker) == bk.exact_odds(8).banker
+
+
+def test_a_nearly_empty_shoe_walked_coup_by_coup_gives_the_tables_fractions() -> None:
+    """While the table of multisets is not built, exact_odds walks the coups of a shoe of at most
+    DIRECT_CARDS cards itself (less work for a fresh process than building the table): the same
+    numerators as the table's, for every event, on shoes of 6 to 30 cards."""
+    import math
+    import random
+
+    from baccarat_kit import odds
+
+    rng = random.Random(20261202)
+    for _ in range(120):
+        counts = [0] * 10
+        for _ in range(rng.randint(6, 30)):
+            counts[rng.choice([0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9])] += 1
+        comp = odds.composition(counts)
+        assert odds._numerators_direct(comp.values) == odds._numerators_python(
+            odds._weights(comp), math.perm(comp.cards, odds.MAX_COUP_CARDS)), counts

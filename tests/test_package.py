@@ -185,3 +185,45 @@ def test_the_environment_leaves_out_the_lark_iri_parsers() -> None:
     out = subprocess.run([sys.executable, "-c", "import sys, jsonschema, nbformat; print('lark' in sys.modules)"],
                          capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_the_environment_is_installed_with_its_bytecode_compiled() -> None:
+    """``make venv`` and ``baccarat-kit hub setup`` compile the bytecode at install (uv leaves it
+    out by default): the grader's sandboxes read the env read-only and write no caches, so
+    without it every submission compiles IPython again."""
+    import importlib.util
+    import os
+    from pathlib import Path
+
+    import IPython.core.interactiveshell as shell
+
+    root = Path(__file__).resolve().parents[1]
+    makefile = (root / "Makefile").read_text(encoding="utf-8")
+    assert "--compile-bytecode" in makefile and "compileall" in makefile
+    env = (root / "baccarat_kit" / "hub" / "env.py").read_text(encoding="utf-8")
+    assert '"--compile-bytecode"' in env and "compileall.compile_dir" in env
+    cached = importlib.util.cache_from_source(shell.__file__)
+    assert os.path.isfile(cached), f"{shell.__file__} was installed without its bytecode"
+
+
+def test_the_version_has_one_source_and_the_changelog_names_it() -> None:
+    """``baccarat_kit.__version__`` is the version: pyproject.toml reads it (``dynamic``), the
+    installed metadata says it (make venv installs again when pyproject changes; after a bump
+    without a reinstall this fails until ``make venv``), and CHANGELOG.md's newest release is it."""
+    import re
+    import tomllib
+    from importlib.metadata import version
+    from pathlib import Path
+
+    import baccarat_kit
+
+    root = Path(__file__).resolve().parents[1]
+    project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "version" not in project["project"] and "version" in project["project"]["dynamic"]
+    assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "baccarat_kit.__version__"}
+    assert version("baccarat-kit") == baccarat_kit.__version__
+    changelog = (root / "CHANGELOG.md").read_text(encoding="utf-8")
+    releases = re.findall(r"^## \[(\d+\.\d+\.\d+)\] - \d{4}-\d{2}-\d{2}$", changelog, re.M)
+    assert "## [Unreleased]" in changelog
+    assert releases and releases[0] == baccarat_kit.__version__, releases[:2]
+    assert releases == sorted(releases, key=lambda v: tuple(map(int, v.split("."))), reverse=True)

@@ -7,7 +7,7 @@ import pytest
 
 import baccarat_kit as bk
 from baccarat_kit.odds import OddsError
-from baccarat_kit.simulation import _shuffled, card_codes
+from baccarat_kit.simulation import Simulation, _shuffled, card_codes
 
 
 def engine_replay(sim: bk.simulation.Simulation, i: int) -> None:
@@ -52,12 +52,22 @@ def test_same_seed_same_shoes_and_totals_only_mode() -> None:
     a = bk.simulate(shoes=50, seed=3)
     b = bk.simulate(shoes=50, seed=3)
     c = bk.simulate(shoes=50, seed=4)
-    d = bk.simulate(shoes=50, seed=3, detail=False)
+    d = bk.simulate(shoes=50, seed=3, detail=True)
     assert np.array_equal(a.winner, b.winner)
     assert not np.array_equal(a.winner[:500], c.winner[:500])
     assert a.counts == d.counts
+    # detail=False (the default) counted without keeping the coups; their first use deals the
+    # same shoes again, once: the very coups detail=True kept as it dealt them
+    e = bk.simulate(shoes=50, seed=3)
+    assert not e.detail and d.detail and e._coups is None is not e._again
+    assert e.outcomes(0) == d.outcomes(0) and e._again is None
+    for name in ("winner", "player_total", "banker_total", "cards_used", "natural", "player_pair",
+                 "banker_pair", "offsets", "burned"):
+        assert np.array_equal(getattr(e, name), getattr(d, name)), name
+    unseeded = bk.simulate(shoes=5)
+    assert int(np.bincount(unseeded.winner, minlength=3)[0]) == unseeded.banker  # same random state
     with pytest.raises(OddsError):
-        d.outcomes(0)
+        Simulation(1, 8, None, 14, True, d.counts).outcomes(0)  # nothing to deal again
     with pytest.raises(OddsError) as err:
         a.frequency("dragon")
     assert "dragon" in err.value.message("en") and "banker" in err.value.message("en")
@@ -175,3 +185,13 @@ def test_kernel_choice_is_checked() -> None:
     with pytest.raises(OddsError) as err:
         bk.simulate(shoes=2, kernel="gpu")
     assert "gpu" in err.value.message("en") and "numba" in err.value.message("zh")
+
+
+def test_a_simulation_pickles_with_its_coups() -> None:
+    import copy
+    import pickle
+
+    sim = bk.simulate(shoes=20, seed=8)
+    back = pickle.loads(pickle.dumps(sim))
+    assert back.counts == sim.counts and back.outcomes(3) == sim.outcomes(3)
+    assert copy.deepcopy(bk.simulate(shoes=4, seed=2)).outcomes(0) == bk.simulate(shoes=4, seed=2, detail=True).outcomes(0)

@@ -246,7 +246,7 @@ def _partial_outcome(case: Case) -> Outcome:
     else:
         # The player's decision: from the engine when the total is known; a third card the
         # source gives means the player drew (checked against the engine when it can be).
-        player_action: str | None = None
+        player_action: Literal["draw", "stand"] | None = None
         if p is not None and not natural:
             player_action = "draw" if player_draws(p) else "stand"
             out.decisions["player"] = Decision("player", player_action, player_rule(p), total=p)
@@ -263,7 +263,7 @@ def _partial_outcome(case: Case) -> Outcome:
         else:
             v["player_total"] = None
         # The banker's decision needs the banker's total and the player's branch.
-        banker_action: str | None = None
+        banker_action: Literal["draw", "stand"] | None = None
         if b is not None and not b_nat and player_action is not None and (
                 player_action == "stand" or third is not None):
             vs = None if player_action == "stand" else third

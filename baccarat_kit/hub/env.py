@@ -109,12 +109,19 @@ def build(prefix: str | Path = DEFAULT_PREFIX, *, python: str | None = None,
             if not py.exists():
                 subprocess.run([uv, "venv", "--quiet", "--python", interpreter, str(venv)], check=True)
             overrides = Path(__file__).resolve().parents[1] / "data" / "uv-overrides.txt"
-            subprocess.run([uv, "pip", "install", "--quiet", "--python", str(py), "--override", str(overrides), spec],
-                           check=True)
+            subprocess.run([uv, "pip", "install", "--quiet", "--compile-bytecode", "--python", str(py),
+                            "--override", str(overrides), spec], check=True)
         else:
             if not py.exists():
                 subprocess.run([interpreter, "-m", "venv", str(venv)], check=True)
-            subprocess.run([str(py), "-m", "pip", "install", "--quiet", spec], check=True)
+            subprocess.run([str(py), "-m", "pip", "install", "--quiet", spec], check=True)  # pip compiles
+        # The learners' env is read-only to them (and to the grader's sandboxes): its bytecode is
+        # compiled now, or every kernel and submission compiles IPython again. uv compiles only
+        # what this run installed, so the rest of an older env is compiled here (a second run
+        # only checks).
+        subprocess.run([str(py), "-c", "import compileall, sysconfig\nfor p in {sysconfig.get_path('purelib'), "
+                        "sysconfig.get_path('platlib')}: compileall.compile_dir(p, quiet=1, workers=0)"],
+                       check=True)
     finally:
         os.umask(old)
     if not reachable_by_others(py, execute=True):

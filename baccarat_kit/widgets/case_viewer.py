@@ -130,7 +130,8 @@ class CaseViewer(LangMixin, w.VBox):
 
     # ---- catalogue ----------------------------------------------------------------
     def _iter_catalogue(self) -> Iterable[CaseLike]:
-        return iter(self.catalogue)
+        cases: Iterable[CaseLike] = iter(self.catalogue)
+        return cases
 
     def _case_options(self) -> list[tuple[str, str]]:
         return [(f"{c.id}{gap(self._lang)}{c.title(self._lang)}", c.id) for c in self.cases]

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from ..records import visible
 from .classreport import (
     ClassReport,
     ReportError,
@@ -18,7 +19,6 @@ from .classreport import (
     load_results,
     notebook_headings,
     render_html,
-    visible,
     write_report,
 )
 
