@@ -249,9 +249,16 @@ def static_html(widget: w.Widget, lang: str) -> str:
             parts.append(f"<div>{text}</div>")
 
     walk(widget)
-    note = esc(message("widgets.static-note", lang))
     return (f'<div class="bk-static" style="border:1px dashed #888;padding:0.4em 0.6em">'
-            f'<p class="bk-static-note"><i>{note}</i></p>{"".join(parts)}</div>')
+            f'{both_notes("widgets.static-note", lang, "bk-static-note")}{"".join(parts)}</div>')
+
+
+def both_notes(key: str, lang: str, css: str) -> str:
+    """The message ``key`` in both languages (``lang``'s first), as a note a learner of either
+    edition reads: what a preview or a stored view says about needing the kernel."""
+    order = (lang, *(other for other in LANGUAGES if other != lang))
+    return "".join(f'<p class="{css}" lang="{"zh-Hant" if code == "zh" else code}" role="note">'
+                   f"<i>{esc(message(key, code))}</i></p>" for code in order)
 
 
 class WidgetError(BaccaratError):

@@ -1,0 +1,91 @@
+"""Issue 31's learner interface, without a browser: Predict per lesson and language with a
+retry, the previews that say they need the kernel, quiz hints, the course map's mastery tick,
+the final-test page's links and the ``baccarat-kit`` lab/trainer command lines."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("ipywidgets")
+
+import baccarat_kit as bk
+from baccarat_kit.i18n import message
+from baccarat_kit.widgets import Predict, plain_text
+
+
+# ---------------------------------------------------------------- Predict
+def test_predict_is_recorded_per_lesson_and_language() -> None:
+    p = Predict("BCR-008", asks="winner", lang="zh", record="02")
+    p.respond(p.answer)
+    answers = bk.progress.load()["quizzes"]["predict"]["answers"]
+    assert set(answers) == {"02/zh/BCR-008:winner"}
+    assert Predict("BCR-008", asks="winner", lang="zh", record="02").chosen == p.answer  # after a restart
+    # the same case in another lesson, or in the English edition, starts unanswered
+    for other in (Predict("BCR-008", asks="winner", lang="zh", record="05"),
+                  Predict("BCR-008", asks="winner", lang="en", record="02")):
+        assert other.chosen is None and other.feedback.value == "" and other.reveal.value == ""
+    # switching the language toggle does not move the answer to another key
+    live = Predict("BCR-008", asks="winner", lang="zh", record="02")
+    live.lang = "en"
+    assert live.key == "02/zh/BCR-008:winner" and live.chosen == p.answer
+
+
+def test_predict_retry_hides_the_answer_and_keeps_the_first_one_scored() -> None:
+    p = Predict("HK-A", lang="en", record="06")
+    wrong = next(v for v in p.choices if v != p.answer)
+    assert p.retry_button.disabled  # nothing to retry yet
+    p.respond(wrong)
+    assert not p.retry_button.disabled and p.reveal.value
+    p.retry_button.click()
+    assert p.chosen is None and p.feedback.value == "" and p.reveal.value == "" and p.retry_button.disabled
+    assert p.respond(p.answer) is True
+    entry = bk.progress.load()["quizzes"]["predict"]["answers"][p.key]
+    assert entry["answer"] == p.answer and entry["first_answer"] == wrong and entry["first"] is False
+    assert message("widgets.predict.retry", "en") in p.retry_button.description
+
+
+def test_predict_reads_a_record_written_before_keys_named_lesson_and_language() -> None:
+    old = {"answer": "stand", "lesson": "04", "t": time.time(), "first": True, "first_answer": "stand"}
+    bk.progress.update(lambda r: r["quizzes"].setdefault("predict", {"answers": {}})["answers"].update(
+        {"000-EX-2:banker_decision": old}))
+    assert Predict("000-EX-2", lang="zh", record="04").chosen == "stand"  # its lesson, Chinese edition
+    assert Predict("000-EX-2", lang="en", record="04").chosen is None
+    assert Predict("000-EX-2", lang="zh", record="07").chosen is None  # another lesson's
+
+
+# ---------------------------------------------------------------- needs the kernel
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_widgets_static_preview_says_in_both_languages_that_it_needs_run_all(lang: str) -> None:
+    bundle = bk.widgets.RuleChecker(lang=lang)._repr_mimebundle_()
+    preview = bundle["text/html"]
+    for code in ("zh", "en"):
+        assert bk.widgets._common.esc(message("widgets.static-note", code)) in preview
+    assert "Run All Cells" in message("widgets.static-note", "zh")
+    assert preview.index(bk.widgets._common.esc(message("widgets.static-note", lang))) < preview.index(
+        bk.widgets._common.esc(message("widgets.static-note", "en" if lang == "zh" else "zh")))
+
+
+def test_the_stored_widget_state_of_a_lesson_says_it_does_not_respond_yet() -> None:
+    import importlib.util
+
+    import nbformat
+
+    spec = importlib.util.spec_from_file_location("nb_build", Path(bk.__file__).parent.parent / "notebooks" / "build.py")
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)  # type: ignore[union-attr]
+    title = {"model_name": "HTMLModel", "state": {"_dom_classes": ["bk-title"], "value": "<b>T</b>"}}
+    other = {"model_name": "HTMLModel", "state": {"_dom_classes": ["bk-decision"], "value": "x"}}
+    nb = nbformat.v4.new_notebook(metadata={"widgets": {build._STATE: {"state": {"a": title, "b": other}}}})
+    build.note_stored_views(nb, "en")
+    build.note_stored_views(nb, "en")  # a rebuild adds it once
+    value = nb.metadata["widgets"][build._STATE]["state"]["a"]["state"]["value"]
+    assert value.count("bk-needs-run\"") == 1 and value.startswith("<b>T</b>")
+    for code in ("zh", "en"):
+        assert bk.widgets._common.esc(message("widgets.needs-run", code)) in value
+    assert nb.metadata["widgets"][build._STATE]["state"]["b"]["state"]["value"] == "x"
+    # a live widget's own title has no such note
+    assert "bk-needs-run" not in bk.widgets.RuleChecker().title.value
