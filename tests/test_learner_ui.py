@@ -89,3 +89,65 @@ def test_the_stored_widget_state_of_a_lesson_says_it_does_not_respond_yet() -> N
     assert nb.metadata["widgets"][build._STATE]["state"]["b"]["state"]["value"] == "x"
     # a live widget's own title has no such note
     assert "bk-needs-run" not in bk.widgets.RuleChecker().title.value
+
+
+# ---------------------------------------------------------------- baccarat-kit lab / trainer
+@pytest.fixture
+def launched(monkeypatch: pytest.MonkeyPatch) -> list[tuple[list[str], Path | None]]:
+    """The server command a ``lab``/``trainer`` run would exec, instead of exec'ing it."""
+    from baccarat_kit import course
+
+    calls: list[tuple[list[str], Path | None]] = []
+    monkeypatch.setattr(course, "_exec", lambda cmd, cwd=None: calls.append((cmd, cwd)) or 0)
+    return calls
+
+
+def test_lab_options_are_options_not_the_course_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       launched: list) -> None:
+    from baccarat_kit.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["--lang", "en", "lab", "--no-browser", "--port", "8894"]) == 0
+    assert not (tmp_path / "8894").exists()  # issue 31: the course went into a folder "8894"
+    assert (tmp_path / "baccarat-course" / "notebooks" / "00-how-to-use.ipynb").is_file()
+    cmd, _cwd = launched[-1]
+    assert f"--ServerApp.root_dir={tmp_path / 'baccarat-course'}" in cmd
+    assert "--ServerApp.port=8894" in cmd and "--ServerApp.open_browser=False" in cmd
+    assert "--LabApp.default_url=/lab/tree/notebooks/en/00-how-to-use.ipynb" in cmd
+    # a folder, options in any order, and an option passed through as --name=value
+    assert main(["lab", "--port=8895", "mine", "--ServerApp.token=abc", "--no-browser"]) == 0
+    cmd, _cwd = launched[-1]
+    assert f"--ServerApp.root_dir={tmp_path / 'mine'}" in cmd and "--ServerApp.token=abc" in cmd
+    assert "--ServerApp.port=8895" in cmd
+
+
+def test_a_passed_through_option_never_swallows_its_value_as_the_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, launched: list,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from baccarat_kit.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["--lang", "en", "lab", "--ServerApp.port_retries", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "--ServerApp.port_retries=0" in err and "course folder" in err
+    assert not (tmp_path / "0").exists() and launched == []
+
+
+def test_trainer_serves_the_course_copys_trainer_with_the_lessons_progress_record(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, launched: list) -> None:
+    from baccarat_kit import progress
+    from baccarat_kit.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["trainer", "course", "--port", "9001", "--no-browser"]) == 0
+    cmd, cwd = launched[-1]
+    dest = tmp_path / "course"
+    assert cmd[1:4] == ["-m", "voila", str(dest / "trainer" / "trainer.ipynb")]
+    assert "--port=9001" in cmd and "--no-browser" in cmd and "--Voila.ip=127.0.0.1" in cmd
+    assert cwd == dest and (dest / "trainer" / "trainer.ipynb").is_file()
+    # Voilà runs the trainer's kernel in trainer/: its record is the lessons' (the course folder's)
+    monkeypatch.delenv(progress.PROGRESS_ENV)
+    assert progress.location(dest / "trainer") == progress.location(dest / "notebooks") == dest / progress.FILENAME
+    assert progress.location(dest / "notebooks" / "en") == dest / progress.FILENAME
+    assert main(["trainer"]) == 0 and "--port=8866" in launched[-1][0]
+    assert (tmp_path / "baccarat-course" / "trainer" / "trainer.ipynb").is_file()
