@@ -151,3 +151,59 @@ def test_trainer_serves_the_course_copys_trainer_with_the_lessons_progress_recor
     assert progress.location(dest / "notebooks" / "en") == dest / progress.FILENAME
     assert main(["trainer"]) == 0 and "--port=8866" in launched[-1][0]
     assert (tmp_path / "baccarat-course" / "trainer" / "trainer.ipynb").is_file()
+
+
+# ---------------------------------------------------------------- quiz hints
+def test_quiz_hint_button_is_enabled_with_a_hint_and_reveals_it() -> None:
+    from baccarat_kit.widgets import Quiz
+
+    quiz = Quiz.lesson("00", lang="en")  # run-all carries a hint in quizzes.toml
+    assert quiz.question.id == "run-all" and quiz.question.hint
+    assert not quiz.hint_button.disabled and quiz.hint.value == ""
+    quiz.hint_button.click()
+    assert quiz.question.hint["en"] in plain_text(quiz.hint) and quiz.feedback.value == ""
+    quiz.go(1)
+    assert quiz.hint.value == ""  # another question: its own hint, shown only when asked
+    # engine-made questions (banker and player rules) carry the engine's nudge, never the answer
+    matrix = Quiz.lesson("04", lang="zh")
+    q = matrix.question
+    assert q.hint and not matrix.hint_button.disabled
+    for lang in ("zh", "en"):
+        for option in q.options:
+            assert option.text[lang] not in q.hint[lang]
+    trainer = Quiz.lesson("trainer", lang="en")
+    assert all(question.hint for question in trainer.questions)
+
+
+def test_a_question_without_a_hint_keeps_the_button_disabled() -> None:
+    from baccarat_kit.widgets import Quiz
+
+    quiz = Quiz([{"id": "q", "prompt": {"zh": "?", "en": "?"}, "answer": 0,
+                  "options": [{"zh": "a", "en": "a"}, {"zh": "b", "en": "b"}]}])
+    assert quiz.hint_button.disabled
+
+
+@pytest.mark.parametrize("hint", [{"zh": "看第三張", "en": "  "}, {"zh": "看第三張"}, "look", {"zh": "", "en": "x"}])
+def test_the_loader_refuses_a_hint_missing_a_language_or_empty(hint: object) -> None:
+    from baccarat_kit.widgets import Quiz
+    from baccarat_kit.widgets.question_sets import build_question
+    from baccarat_kit.widgets._common import WidgetError
+
+    question = {"id": "q-bad", "prompt": {"zh": "?", "en": "?"}, "answer": 0, "hint": hint,
+                "options": [{"zh": "a", "en": "a"}, {"zh": "b", "en": "b"}]}
+    with pytest.raises(WidgetError, match="q-bad"):
+        Quiz([question])
+    with pytest.raises(WidgetError, match="q-bad"):
+        build_question({"id": "q-bad", "kind": "banker", "total": 3, "third": 8, "hint": hint})
+
+
+def test_the_final_test_offers_the_hints_of_its_questions() -> None:
+    from baccarat_kit.widgets import FinalTest
+
+    test = FinalTest(lang="en", seed=5)
+    with_hint = [i for i, q in enumerate(test.questions) if q.hint]
+    assert with_hint  # the banker-matrix cells at least
+    test.go(with_hint[0])
+    assert not test.hint_button.disabled
+    test.hint_button.click()
+    assert test.questions[with_hint[0]].hint["en"] in plain_text(test.hint)
