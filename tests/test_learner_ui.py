@@ -207,3 +207,39 @@ def test_the_final_test_offers_the_hints_of_its_questions() -> None:
     assert not test.hint_button.disabled
     test.hint_button.click()
     assert test.questions[with_hint[0]].hint["en"] in plain_text(test.hint)
+
+
+# ---------------------------------------------------------------- the course map's tick
+def _answer(quiz, wrong: set[int]) -> None:
+    for i, q in enumerate(quiz.questions):
+        quiz.go(i)
+        quiz.options.value = (q.answer + 1) % len(q.options) if i in wrong else q.answer
+        quiz.check()
+
+
+def _row(name: str) -> dict:
+    return {r["id"]: r for r in bk.progress.course_map()}[name]
+
+
+def test_the_course_map_ticks_a_lesson_on_mastery_not_on_answering() -> None:
+    from baccarat_kit.widgets import CourseMap, Quiz
+
+    quiz = Quiz.lesson("00", lang="en")
+    assert len(quiz.questions) == 5
+    _answer(quiz, wrong={0, 1, 2})  # every question answered, 2 of 5 right: issue 31's tick
+    assert _row("00")["answered"] == 5 and not _row("00")["done"]
+    quiz.redo()
+    _answer(Quiz.lesson("00", lang="en"), wrong=set())  # redone right, but the first answers stay 2/5
+    assert not _row("00")["done"]
+
+    again = Quiz.lesson("01", lang="en")
+    _answer(again, wrong={3})  # 4 of 5 right the first time, the miss still wrong
+    assert _row("01")["right"] == 4 and not _row("01")["done"]
+    again.redo()
+    q = again.question
+    again.options.value = q.answer
+    again.check()  # the miss redone right: mastered
+    assert _row("01")["done"]
+    table = CourseMap(lang="en")
+    assert "bk-map-done" in table.table.value and "80 %" in plain_text(table.legend)
+    assert "80%" in plain_text(CourseMap(lang="zh").legend)
