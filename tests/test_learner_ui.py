@@ -243,3 +243,39 @@ def test_the_course_map_ticks_a_lesson_on_mastery_not_on_answering() -> None:
     table = CourseMap(lang="en")
     assert "bk-map-done" in table.table.value and "80 %" in plain_text(table.legend)
     assert "80%" in plain_text(CourseMap(lang="zh").legend)
+
+
+# ---------------------------------------------------------------- the saved final-test page
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_every_link_of_the_saved_final_test_page_reaches_its_lesson_heading(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
+    import html
+    import re
+    from urllib.parse import unquote
+
+    from baccarat_kit import course
+    from baccarat_kit.grading.report.classreport import notebook_headings
+    from baccarat_kit.widgets import FinalTest
+
+    course.install(tmp_path / "course")  # a learner's course copy; lesson 10 runs in notebooks/
+    monkeypatch.chdir(tmp_path / "course" / "notebooks" / ("en" if lang == "en" else ""))
+    test = FinalTest(lang=lang, seed=7)
+    for i, q in enumerate(test.questions):  # every answer wrong: a link per question
+        test.go(i)
+        test.options.value = (q.answer + 1) % len(q.options)
+        test.check()
+    for folder in (tmp_path / "course", tmp_path / "elsewhere" / "deep"):
+        folder.mkdir(parents=True, exist_ok=True)
+        page = test.save(folder)
+        links = [html.unescape(x) for x in re.findall(r'<a href="([^"]+)"', page.read_text(encoding="utf-8"))]
+        assert len(links) == len(test.questions)
+        for link in links:
+            file, _sep, anchor = link.partition("#")
+            target = (page.parent / unquote(file)).resolve()
+            assert target.is_file(), (folder, link)
+            assert target.parent.name == ("en" if lang == "en" else "notebooks"), link  # its own edition
+            assert not anchor or unquote(anchor) in notebook_headings(target), link
+    # in the widget (lesson 10, beside the other lessons) a link is the lesson's own file name
+    widget_links = re.findall(r'<a href="([^"]+)"', test.summary.value)
+    here = Path.cwd()
+    assert widget_links and all((here / unquote(link.partition("#")[0])).is_file() for link in widget_links)
