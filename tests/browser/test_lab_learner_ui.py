@@ -86,3 +86,154 @@ def test_rule_checker_and_hand_builder_are_usable_at_390_px(open_lab: Any, make_
     _within(hb.locator(".bk-winner"))
     _within(hb.locator(".bk-sequence input"))
     page.screenshot(path="/tmp/ui/hb-390.png")
+
+
+# --------------------------------------------------------------------------- keyboard helpers
+def focused(page: Any, script: str) -> Any:
+    return page.evaluate(f"() => {{ const el = document.activeElement; return {script}; }}")
+
+
+def tab_to(page: Any, condition: str, limit: int = 40, key: str = "Tab") -> int:
+    """Press Tab (or ``key``) until ``condition`` (JS, ``el`` the focused element) holds; how many."""
+    for count in range(limit):
+        if focused(page, f"!!({condition})"):
+            return count
+        page.keyboard.press(key)
+    raise AssertionError(f"{key} never reached an element where {condition}")
+
+
+def active_cell_index(page: Any) -> int:
+    return int(page.evaluate(
+        """sel => [...document.querySelectorAll(sel + ' .jp-Notebook .jp-Cell')]
+                 .findIndex(c => c.classList.contains('jp-mod-active'))""", NOTEBOOK))
+
+
+def choose(page: Any, root: str, position: int) -> None:
+    """With focus on the first radio of ``root``'s quiz (none checked), check option
+    ``position`` from the keyboard: Space for the first, else ↓ (a radio group's arrows move and
+    check)."""
+    radios = page.locator(f"{root} .bk-quiz-options input[type=radio]")
+    if position == 0:
+        page.keyboard.press("Space")
+    for _ in range(position):
+        page.keyboard.press("ArrowDown")
+    expect(radios.nth(position)).to_be_checked()
+    expect(radios.nth(position)).to_be_focused()
+
+
+# --------------------------------------------------------------------------- JupyterLab
+def test_arrow_keys_in_lesson_06s_quiz_change_the_answer_not_the_cell_and_its_hint(open_lab: Any) -> None:
+    page = open_lab(REPO / "notebooks" / "06-cases-a-d-and-mistakes.ipynb")
+    quiz = f"{NOTEBOOK} .bk-quiz"
+    question = bk.widgets.Quiz.lesson("06").questions[0]
+    expect(page.locator(f"{quiz} .bk-quiz-prompt")).to_have_text(question.prompt["zh"])
+    radios = page.locator(f"{quiz} .bk-quiz-options input[type=radio]")
+    expect(radios).to_have_count(len(question.options))
+    # one radio group: every option shares one name (one Tab stop; arrows move within it)
+    expect(radios.first).to_have_attribute("name", re.compile(r"^bk-radio-"))
+    names = radios.evaluate_all("rs => new Set(rs.map(r => r.name)).size")
+    assert names == 1
+    radios.first.focus()  # the learner reaches the quiz; from here only keys are pressed
+    cell = active_cell_index(page)
+    choose(page, quiz, 1)  # ↓: the second option, and JupyterLab's cell selection stays
+    assert active_cell_index(page) == cell
+    page.keyboard.press("ArrowUp")
+    expect(radios.nth(0)).to_be_checked()
+    assert active_cell_index(page) == cell
+    # the radio group is one Tab stop: the next is the submit button, then the hint
+    page.keyboard.press("Tab")
+    assert focused(page, "!!el.closest('.bk-quiz-submit')")
+    page.keyboard.press("Tab")
+    assert focused(page, "!!el.closest('.bk-quiz-hint-button')")
+    page.keyboard.press("Enter")
+    expect(page.locator(f"{quiz} .bk-quiz-hint")).to_contain_text(question.hint["zh"])
+    expect(page.locator(f"{quiz} .bk-quiz-feedback")).to_have_text("")  # a hint, not the answer
+    assert active_cell_index(page) == cell
+
+
+def test_predict_retry_and_the_final_test_from_the_keyboard_at_390_px(
+        open_lab: Any, make_notebook: Any, phone: Any) -> None:
+    page = open_lab(make_notebook(
+        "import baccarat_kit as bk",
+        'bk.widgets.Predict("BCR-001", asks="winner", lang="en", record="05")',
+        'bk.widgets.FinalTest(lang="en", seed=1, n=3, attempt=1)',
+    ))
+    # ---- Predict: answer wrong, read the reveal, predict again, answer right
+    predict = f"{NOTEBOOK} .bk-predict"
+    p = bk.widgets.Predict("BCR-001", asks="winner", lang="en")
+    wrong = next(v for v in p.choices if v != p.answer)
+    order = list(p.choices)
+    page.locator(f"{predict} .bk-predict-{order[0]}").focus()
+    for _ in range(order.index(wrong)):
+        page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    expect(page.locator(f"{predict} .bk-predict-feedback .bk-wrong")).to_have_count(1)
+    expect(page.locator(f"{predict} .bk-predict-reveal")).to_contain_text(p.case.quote or "bk.play")
+    tab_to(page, "el.closest('.bk-predict-retry')", limit=6)
+    page.keyboard.press("Enter")
+    expect(page.locator(f"{predict} .bk-predict-feedback")).to_have_text("")
+    expect(page.locator(f"{predict} .bk-predict-reveal")).to_have_text("")
+    expect(page.locator(f"{predict} .bk-predict-retry")).to_be_disabled()
+    page.locator(f"{predict} .bk-predict-{order[0]}").focus()
+    for _ in range(order.index(p.answer)):
+        page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    expect(page.locator(f"{predict} .bk-predict-feedback .bk-right")).to_have_count(1)
+    _within(page.locator(f"{predict} .bk-predict-feedback"))
+
+    # ---- the final test: every question from the keyboard, a hint where there is one
+    final = f"{NOTEBOOK} .bk-final-test"
+    test = bk.widgets.FinalTest(lang="en", seed=1, n=3, attempt=1)
+    for i, q in enumerate(test.questions):
+        expect(page.locator(f"{final} .bk-quiz-prompt")).to_have_text(q.prompt["en"])
+        page.locator(f"{final} .bk-quiz-options input[type=radio]").first.focus()
+        choose(page, final, test.orders[i].index(q.answer))
+        page.keyboard.press("Tab")  # the radio group is one Tab stop
+        assert focused(page, "!!el.closest('.bk-quiz-submit')")
+        page.keyboard.press("Enter")
+        expect(page.locator(f"{final} .bk-quiz-feedback .bk-right")).to_have_count(1)
+        if q.hint:
+            page.keyboard.press("Tab")
+            assert focused(page, "!!el.closest('.bk-quiz-hint-button')")
+            page.keyboard.press("Enter")
+            expect(page.locator(f"{final} .bk-quiz-hint")).to_contain_text(q.hint["en"])
+        if i + 1 < len(test.questions):
+            tab_to(page, "el.closest('.bk-quiz-next')", limit=6)
+            page.keyboard.press("Enter")
+    summary = page.locator(f"{final} .bk-quiz-summary")
+    expect(summary).to_contain_text(f"{len(test.questions)} of {len(test.questions)} right")
+    tab_to(page, "el.closest('.bk-final-save')", limit=12)
+    page.keyboard.press("Enter")
+    expect(page.locator(f"{final} .bk-final-saved")).to_contain_text(
+        message("widgets.final.saved", "en", path=bk.widgets.final_test.RESULT_PAGE))
+    _within(summary)
+
+
+# --------------------------------------------------------------------------- the Voilà trainer
+def test_trainer_quiz_is_one_tab_stop_then_hint_and_drill_from_the_keyboard_at_390_px(voila: Any, page: Any) -> None:
+    with voila(REPO / "trainer" / "trainer.ipynb") as url:
+        page.set_viewport_size(PHONE)
+        page.goto(url, wait_until="domcontentloaded")
+        expect(page.locator(".bk-quiz .bk-quiz-options")).to_be_visible(timeout=60_000)
+        expect(page.locator(".bk-drill .bk-drill-keys input")).to_have_count(1, timeout=60_000)
+        question = bk.widgets.Quiz.lesson("trainer").questions[0]
+        tab_to(page, "el.closest('.bk-quiz-options') && el.type === 'radio'", limit=80)
+        page.keyboard.press("Tab")  # the whole radio group is one stop
+        assert focused(page, "!!el.closest('.bk-quiz-submit')")
+        page.keyboard.press("Tab")
+        assert focused(page, "!!el.closest('.bk-quiz-hint-button')")
+        page.keyboard.press("Enter")
+        expect(page.locator(".bk-quiz .bk-quiz-hint")).to_contain_text(question.hint["zh"])
+        # from the quiz to the drill: a few stops (it was 26 when every option was one)
+        stops = tab_to(page, "el.closest('.bk-drill-keys') && el.tagName === 'INPUT'", limit=15)
+        assert stops <= 8, stops
+        for _ in range(3):  # the drill from the keyboard: the key its first answer button names
+            label = page.locator(".bk-drill-answers button").first.inner_text()
+            key = re.search(r"\(([A-Z])\)", label)
+            assert key, label
+            prompt = page.locator(".bk-drill-prompt").inner_text()
+            page.keyboard.press(key.group(1).lower())
+            expect(page.locator(".bk-drill-prompt")).not_to_have_text(prompt, timeout=10_000)
+        expect(page.locator(".bk-drill-feedback")).not_to_have_text("")
+        _within_page = page.locator(".bk-drill-answers button").first.bounding_box()
+        assert _within_page and _within_page["x"] + _within_page["width"] <= PHONE["width"]
