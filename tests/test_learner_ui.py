@@ -279,3 +279,22 @@ def test_every_link_of_the_saved_final_test_page_reaches_its_lesson_heading(
     widget_links = re.findall(r'<a href="([^"]+)"', test.summary.value)
     here = Path.cwd()
     assert widget_links and all((here / unquote(link.partition("#")[0])).is_file() for link in widget_links)
+
+
+# ---------------------------------------------------------------- lesson 08's progress line
+def test_a_long_cells_progress_is_a_status_widget_in_a_kernel_not_stderr(monkeypatch: pytest.MonkeyPatch,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    from baccarat_kit.simulation import TextProgress, progress_bar
+    from baccarat_kit.widgets import progress_line
+
+    assert isinstance(progress_bar(10, "text"), TextProgress)  # a terminal: the stderr line
+    shown = []
+    monkeypatch.setattr(progress_line, "in_kernel", lambda: True)
+    monkeypatch.setattr("IPython.display.display", lambda obj: shown.append(obj))
+    bk.simulate(shoes=20, decks=8, seed=1, progress="text")
+    assert capsys.readouterr().err == ""  # nothing on stderr (JupyterLab's pink box)
+    (line,) = shown
+    assert isinstance(line, progress_line.ProgressLine) and "bk-progress" in line._dom_classes
+    assert plain_text(line).endswith("20 / 20 靴 ✔") or plain_text(line).endswith("20 / 20 shoes ✔")
+    bundle = line._repr_mimebundle_()
+    assert bundle["text/plain"] == "ProgressLine(total=20)" and "…" in bundle["text/html"]  # no count: nbval-stable
