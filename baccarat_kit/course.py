@@ -347,7 +347,8 @@ def trainer_command(dest: Path, *, port: int | None = None, ip: str | None = Non
 
     Voilà starts the trainer's kernel in ``dest/trainer``, so its progress record is the one
     the lessons keep in ``dest`` (:func:`baccarat_kit.progress.location`: the folder with the
-    course manifest): one record for lessons, exercises, drill and trainer."""
+    course manifest): one record for lessons, exercises, drill and trainer. :func:`trainer`
+    also names that record in ``BACCARAT_KIT_PROGRESS`` for the server and its kernels."""
     cmd = [sys.executable, "-m", "voila", str(Path(dest) / TRAINER),
            f"--port={port if port is not None else DEFAULT_TRAINER_PORT}",
            f"--Voila.ip={ip or '127.0.0.1'}"]
@@ -365,6 +366,11 @@ def trainer(dest: str | os.PathLike[str], extra: Sequence[str] = (), *, lang: st
         raise ModuleNotFoundError("No module named 'voila'", name="voila")
     report = install(dest)
     print(report.explain(lang), file=sys.stderr)
+    from . import progress
+
+    # The course folder's record, whatever folder Voilà starts the kernel in (the same as the
+    # drill branch's progress.environment(dest)); a record the learner chose stays theirs.
+    os.environ.setdefault(progress.PROGRESS_ENV, str(report.dest / progress.FILENAME))
     print(message("course.trainer_url", lang, ip=ip or "127.0.0.1",
                   port=port if port is not None else DEFAULT_TRAINER_PORT), file=sys.stderr)
     return _exec(trainer_command(report.dest, port=port, ip=ip, no_browser=no_browser, extra=extra),

@@ -139,13 +139,18 @@ def test_trainer_serves_the_course_copys_trainer_with_the_lessons_progress_recor
     from baccarat_kit.cli import main
 
     monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv(progress.PROGRESS_ENV)  # a learner's shell names no record
     assert main(["trainer", "course", "--port", "9001", "--no-browser"]) == 0
     cmd, cwd = launched[-1]
     dest = tmp_path / "course"
     assert cmd[1:4] == ["-m", "voila", str(dest / "trainer" / "trainer.ipynb")]
     assert "--port=9001" in cmd and "--no-browser" in cmd and "--Voila.ip=127.0.0.1" in cmd
     assert cwd == dest and (dest / "trainer" / "trainer.ipynb").is_file()
-    # Voilà runs the trainer's kernel in trainer/: its record is the lessons' (the course folder's)
+    # the server (and its kernels) get the course folder's record: the lessons'
+    import os
+
+    assert os.environ[progress.PROGRESS_ENV] == str(dest / progress.FILENAME)
+    # and Voilà's kernel in trainer/ would find it anyway (the folder with the course manifest)
     monkeypatch.delenv(progress.PROGRESS_ENV)
     assert progress.location(dest / "trainer") == progress.location(dest / "notebooks") == dest / progress.FILENAME
     assert progress.location(dest / "notebooks" / "en") == dest / progress.FILENAME
