@@ -237,3 +237,32 @@ def test_trainer_quiz_is_one_tab_stop_then_hint_and_drill_from_the_keyboard_at_3
         expect(page.locator(".bk-drill-feedback")).not_to_have_text("")
         _within_page = page.locator(".bk-drill-answers button").first.bounding_box()
         assert _within_page and _within_page["x"] + _within_page["width"] <= PHONE["width"]
+
+
+def test_a_trusted_lessons_stored_widgets_say_they_need_run_all_until_it_runs(lab: Any, lab_page: Any) -> None:
+    """A course copy's lessons are trusted (``baccarat-kit course`` signs them), so JupyterLab
+    draws their widgets from the stored state before anything runs: each says, in both
+    languages, that it does not respond yet; after Run All the live widgets say nothing of it."""
+    import importlib.util
+    import json
+
+    import nbformat
+    from nbformat.sign import NotebookNotary
+
+    spec = importlib.util.spec_from_file_location("nb_build", REPO / "notebooks" / "build.py")
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)  # type: ignore[union-attr]
+    nb = nbformat.read(REPO / "notebooks" / "04-banker-rule.ipynb", as_version=4)
+    build.note_stored_views(nb, "zh")  # what build.py stores (idempotent on a rebuilt lesson)
+    name = lab.add_notebook(json.loads(nbformat.writes(nb)), "trusted-04", keep_outputs=True)
+    signed = nbformat.read(lab.root / name, as_version=4)
+    NotebookNotary(data_dir=str(lab.server.log.parent / "data")).sign(signed)  # the server's own store
+    lab.open(lab_page, name)
+    note = lab_page.locator(f"{NOTEBOOK} .bk-needs-run")
+    expect(note.first).to_be_visible(timeout=60_000)
+    expect(note.first).to_contain_text(message("widgets.needs-run", "zh"))
+    expect(note.first).to_contain_text(message("widgets.needs-run", "en"))
+    expect(lab_page.locator(f"{NOTEBOOK} .bk-rule-checker")).to_have_count(1)  # a drawn widget, not a preview
+    lab.run_all(lab_page, name)
+    expect(lab_page.locator(f"{NOTEBOOK} .bk-rule-checker .bk-title")).to_have_count(1)
+    expect(note).to_have_count(0)
