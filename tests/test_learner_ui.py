@@ -4,7 +4,6 @@ the final-test page's links and the ``baccarat-kit`` lab/trainer command lines."
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 
@@ -191,8 +190,8 @@ def test_a_question_without_a_hint_keeps_the_button_disabled() -> None:
 @pytest.mark.parametrize("hint", [{"zh": "看第三張", "en": "  "}, {"zh": "看第三張"}, "look", {"zh": "", "en": "x"}])
 def test_the_loader_refuses_a_hint_missing_a_language_or_empty(hint: object) -> None:
     from baccarat_kit.widgets import Quiz
-    from baccarat_kit.widgets.question_sets import build_question
     from baccarat_kit.widgets._common import WidgetError
+    from baccarat_kit.widgets.question_sets import build_question
 
     question = {"id": "q-bad", "prompt": {"zh": "?", "en": "?"}, "answer": 0, "hint": hint,
                 "options": [{"zh": "a", "en": "a"}, {"zh": "b", "en": "b"}]}
