@@ -42,6 +42,7 @@ def test_predict_retry_hides_the_answer_and_keeps_the_first_one_scored() -> None
     p.retry_button.click()
     assert p.chosen is None and p.feedback.value == "" and p.reveal.value == "" and p.retry_button.disabled
     assert p.respond(p.answer) is True
+    assert "bk-not-counted" in p.feedback.value and p._said(wrong) in plain_text(p.feedback)
     entry = bk.progress.load()["quizzes"]["predict"]["answers"][p.key]
     assert entry["answer"] == p.answer and entry["first_answer"] == wrong and entry["first"] is False
     assert message("widgets.predict.retry", "en") in p.retry_button.description

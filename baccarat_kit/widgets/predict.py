@@ -83,6 +83,8 @@ class Predict(LangMixin, w.VBox):
         self.record = record
         self.chosen: str | None = None
         self.first: str | None = None
+        self.retried = False
+        """Whether the learner pressed "predict again" (the answer shown is not the scored one)."""
         self.title = html_widget("bk-title")
         self.prompt = html_widget("bk-predict-prompt")
         self.buttons = {}
@@ -135,6 +137,7 @@ class Predict(LangMixin, w.VBox):
         """Predict again: the answer, the feedback and the reveal are hidden; the first answer
         stays the one that counts (:attr:`first`)."""
         self.chosen = None
+        self.retried = True
         self._render_answer()
 
     def _choices(self) -> tuple[str, ...]:
@@ -240,9 +243,11 @@ class Predict(LangMixin, w.VBox):
         said = self._said(self.answer)
         key = "widgets.predict.right" if self.chosen == self.answer else "widgets.predict.wrong"
         css = "bk-right" if self.chosen == self.answer else "bk-wrong"
+        again = (f'<br><i class="bk-not-counted">{esc(self._t("widgets.predict.retry-note", first=self._said(self.first)))}</i>'
+                 if self.retried and self.first is not None else "")
         self.feedback.value = (f'<div role="status"><b class="{css}">'
                                f'{esc(self._t(key, got=self._said(self.chosen), answer=said))}'
-                               "</b></div>")
+                               f"</b>{again}</div>")
         call = self._call()
         quote = self.case.quote or ""
         trace = self.case.explain(self._lang)
