@@ -437,7 +437,7 @@ def register(sub: Any) -> None:
 def _server_arguments(p: argparse.ArgumentParser, server: str, default_port: int | None = None) -> None:
     shown = f" (default: {default_port})" if default_port else ""
     p.add_argument("--port", type=int, default=None, help=f"the port {server} listens on{shown}")
-    p.add_argument("--ip", default=None, help=f"the address {server} listens on (default: 127.0.0.1)")
+    p.add_argument("--ip", default=None, help=f"the address {server} listens on (default: only this machine)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
 
 

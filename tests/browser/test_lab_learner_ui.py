@@ -266,3 +266,43 @@ def test_a_trusted_lessons_stored_widgets_say_they_need_run_all_until_it_runs(la
     lab.run_all(lab_page, name)
     expect(lab_page.locator(f"{NOTEBOOK} .bk-rule-checker .bk-title")).to_have_count(1)
     expect(note).to_have_count(0)
+
+
+def test_baccarat_kit_trainer_serves_the_course_copy_and_keeps_the_lessons_record(
+        tmp_path: Path, page: Any) -> None:
+    """A pip learner's ``baccarat-kit trainer DIR``: the course is copied into DIR, Voilà serves
+    its trainer, and a drill answer lands in DIR's progress record (the one the lessons and the
+    course map use), not in the home folder."""
+    import json
+    import sys
+    import time
+
+    from conftest import Server, free_port, isolated_env
+
+    home, dest, port = tmp_path / "home", tmp_path / "my-course", free_port()
+    env = isolated_env(home)  # no BACCARAT_KIT_PROGRESS, HOME in the test's folder
+    cmd = [sys.executable, "-c", "from baccarat_kit.cli import main; raise SystemExit(main())",
+           "trainer", str(dest), "--port", str(port), "--no-browser"]
+    server = Server("baccarat-kit trainer", cmd, env, tmp_path, tmp_path / "trainer.log")
+    try:
+        server.wait_http(f"http://127.0.0.1:{port}/")
+        assert (dest / "trainer" / "trainer.ipynb").is_file() and (dest / "notebooks").is_dir()
+        page.goto(f"http://127.0.0.1:{port}/", wait_until="domcontentloaded")
+        box = page.locator(".bk-drill .bk-drill-keys input")
+        expect(box).to_have_count(1, timeout=60_000)
+        box.focus()
+        label = page.locator(".bk-drill-answers button").first.inner_text()
+        key = re.search(r"\(([A-Z])\)", label)
+        assert key, label
+        prompt = page.locator(".bk-drill-prompt").inner_text()
+        page.keyboard.press(key.group(1).lower())
+        expect(page.locator(".bk-drill-prompt")).not_to_have_text(prompt, timeout=10_000)
+        record_path = dest / ".baccarat-progress.json"
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not record_path.exists():
+            time.sleep(0.2)  # the kernel writes the record as it handles the answer
+        record = json.loads(record_path.read_text(encoding="utf-8"))
+        assert record["drill"]["step"] >= 1
+        assert not (home / ".baccarat-progress.json").exists()
+    finally:
+        server.stop()
