@@ -32,6 +32,14 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 1000}
 
 
+@pytest.fixture(params=["phone", "desktop"])
+def screen(request: pytest.FixtureRequest, lab_page: Any) -> Any:
+    """The shared JupyterLab page at 390 px (side bars closed), then at its desktop size."""
+    if request.param == "desktop":
+        return lab_page
+    return request.getfixturevalue("phone")
+
+
 @pytest.fixture
 def phone(lab_page: Any) -> Any:
     """The shared JupyterLab page at 390 px wide, its side bars closed as a learner on a phone
@@ -151,8 +159,8 @@ def test_arrow_keys_in_lesson_06s_quiz_change_the_answer_not_the_cell_and_its_hi
     assert active_cell_index(page) == cell
 
 
-def test_predict_retry_and_the_final_test_from_the_keyboard_at_390_px(
-        open_lab: Any, make_notebook: Any, phone: Any) -> None:
+def test_predict_retry_and_the_final_test_from_the_keyboard_at_390_px_too(
+        open_lab: Any, make_notebook: Any, screen: Any) -> None:
     page = open_lab(make_notebook(
         "import baccarat_kit as bk",
         'bk.widgets.Predict("BCR-001", asks="winner", lang="en", record="05")',
@@ -179,7 +187,7 @@ def test_predict_retry_and_the_final_test_from_the_keyboard_at_390_px(
         page.keyboard.press("Tab")
     page.keyboard.press("Enter")
     expect(page.locator(f"{predict} .bk-predict-feedback .bk-right")).to_have_count(1)
-    _within(page.locator(f"{predict} .bk-predict-feedback"))
+    _within(page.locator(f"{predict} .bk-predict-feedback"), page.viewport_size["width"])
 
     # ---- the final test: every question from the keyboard, a hint where there is one
     final = f"{NOTEBOOK} .bk-final-test"
@@ -206,7 +214,7 @@ def test_predict_retry_and_the_final_test_from_the_keyboard_at_390_px(
     page.keyboard.press("Enter")
     expect(page.locator(f"{final} .bk-final-saved")).to_contain_text(
         message("widgets.final.saved", "en", path=bk.widgets.final_test.RESULT_PAGE))
-    _within(summary)
+    _within(summary, page.viewport_size["width"])
 
 
 # --------------------------------------------------------------------------- the Voilà trainer
