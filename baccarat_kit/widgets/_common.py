@@ -266,15 +266,15 @@ def static_html(widget: w.Widget, lang: str) -> str:
 
     walk(widget)
     return (f'<div class="bk-static" style="border:1px dashed #888;padding:0.4em 0.6em">'
-            f'{both_notes("widgets.static-note", lang, "bk-static-note")}{"".join(parts)}</div>')
+            f'{note_html("widgets.static-note", lang, "bk-static-note")}{"".join(parts)}</div>')
 
 
-def both_notes(key: str, lang: str, css: str) -> str:
-    """The message ``key`` in both languages (``lang``'s first), as a note a learner of either
-    edition reads: what a preview or a stored view says about needing the kernel."""
-    order = (lang, *(other for other in LANGUAGES if other != lang))
-    return "".join(f'<p class="{css}" lang="{"zh-Hant" if code == "zh" else code}" role="note">'
-                   f"<i>{esc(message(key, code))}</i></p>" for code in order)
+def note_html(key: str, lang: str, css: str) -> str:
+    """The message ``key`` as a note in ``lang`` (the widget's language, its lesson's edition:
+    an English lesson shows no Chinese but the sources' quoted words, and a Chinese one the same
+    sentence in Chinese), about what a preview or a stored view needs to respond."""
+    return (f'<p class="{css}" lang="{"zh-Hant" if lang == "zh" else lang}" role="note">'
+            f"<i>{esc(message(key, lang))}</i></p>")
 
 
 class WidgetError(BaccaratError):

@@ -52,7 +52,8 @@ class ProgressLine(w.HTML):
         data: dict[str, Any] = super()._repr_mimebundle_(**kwargs)
         work = message(self.key, self.lang, done="…", total=self.total)
         data["text/plain"] = repr(self)
-        data["text/html"] = f'<span class="bk-progress" style="font-family:monospace">{esc(work)}</span>'
+        data["text/html"] = (f'<div class="bk-static"><span class="bk-progress" '
+                             f'style="font-family:monospace">{esc(work)}</span></div>')
         return data
 
     def __repr__(self) -> str:
