@@ -104,9 +104,9 @@ update-workspace: $(VENV)/.installed-lab
 # The trainer: hand builder, rule checker and a quiz as a web app without code (Voilà).
 .PHONY: trainer screenshots
 TRAINER_PORT ?= 8866
-trainer: venv
-	@echo "Trainer: open http://127.0.0.1:$(TRAINER_PORT)/ (Ctrl-C stops it)"
-	$(BIN)/voila trainer/trainer.ipynb --no-browser --port=$(TRAINER_PORT) --Voila.ip=127.0.0.1
+# The trainer of the workspace's course copy: its progress is the lessons' (workspace/).
+trainer: $(VENV)/.installed-lab
+	$(BIN)/baccarat-kit trainer $(WORKSPACE) --no-browser --port=$(TRAINER_PORT)
 
 # Retake the README's screenshots (docs/screenshots/*.png) with the browser tests.
 screenshots: venv

@@ -142,7 +142,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if rest:
         if not getattr(args, "passthrough", False):
             parser.error(message("cli.unknown_arguments", None, value=" ".join(rest)))
-        args.extra = rest  # `baccarat-kit lab DIR --port 8890`: the rest goes to JupyterLab
+        args.extra = rest  # `baccarat-kit lab DIR --ServerApp.token=…`: the rest goes to JupyterLab
+    args.argv = args_list  # what was typed (a passthrough command checks its folder against it)
     saved = i18n._current
     lang = "en"
     try:

@@ -301,6 +301,30 @@ def first_lesson(dest: Path, first: str, lang: str | None = None) -> str:
     return english.as_posix() if (Path(dest) / english).is_file() else first
 
 
+def server_options(port: int | None = None, ip: str | None = None, no_browser: bool = False) -> list[str]:
+    """The ``lab`` / ``trainer`` options as a Jupyter server takes them (``--ServerApp.port=8894``
+    for JupyterLab; :func:`trainer_command` rewrites them for Voilà)."""
+    out = []
+    if port is not None:
+        out.append(f"--ServerApp.port={port}")
+    if ip is not None:
+        out.append(f"--ServerApp.ip={ip}")
+    if no_browser:
+        out.append("--ServerApp.open_browser=False")
+    return out
+
+
+def _exec(cmd: list[str], cwd: Path | None = None) -> int:
+    sys.stderr.flush()
+    if cwd is not None:
+        os.chdir(cwd)
+    if os.name == "posix":
+        os.execv(cmd[0], cmd)  # the server takes over this process (Ctrl-C stops it)
+    import subprocess  # pragma: no cover - Windows
+
+    return subprocess.call(cmd)  # pragma: no cover
+
+
 def lab(dest: str | os.PathLike[str], extra: Sequence[str] = (), *,
         lang: str | None = None) -> int:
     """Install (or complete) the course in ``dest``, then run JupyterLab on it."""
@@ -310,13 +334,58 @@ def lab(dest: str | os.PathLike[str], extra: Sequence[str] = (), *,
         raise ModuleNotFoundError("No module named 'jupyterlab'", name="jupyterlab")
     report = install(dest)
     print(report.explain(lang), file=sys.stderr)
-    cmd = lab_command(report.dest, first_lesson(report.dest, report.first_lesson, lang), extra)
-    sys.stderr.flush()
-    if os.name == "posix":
-        os.execv(cmd[0], cmd)  # the server takes over this process (Ctrl-C stops it)
-    import subprocess  # pragma: no cover - Windows
+    return _exec(lab_command(report.dest, first_lesson(report.dest, report.first_lesson, lang), extra))
 
-    return subprocess.call(cmd)  # pragma: no cover
+
+TRAINER = "trainer/trainer.ipynb"
+DEFAULT_TRAINER_PORT = 8866
+
+
+def trainer_command(dest: Path, *, port: int | None = None, ip: str | None = None,
+                    no_browser: bool = False, extra: Sequence[str] = ()) -> list[str]:
+    """The Voilà command that serves the course copy's trainer (``dest/trainer/…``).
+
+    Voilà starts the trainer's kernel in ``dest/trainer``, so its progress record is the one
+    the lessons keep in ``dest`` (:func:`baccarat_kit.progress.location`: the folder with the
+    course manifest): one record for lessons, exercises, drill and trainer. :func:`trainer`
+    also names that record in ``BACCARAT_KIT_PROGRESS`` for the server and its kernels."""
+    cmd = [sys.executable, "-m", "voila", str(Path(dest) / TRAINER),
+           f"--port={port if port is not None else DEFAULT_TRAINER_PORT}",
+           f"--Voila.ip={ip or '127.0.0.1'}"]
+    if no_browser:
+        cmd.append("--no-browser")
+    return cmd + list(extra)
+
+
+def trainer(dest: str | os.PathLike[str], extra: Sequence[str] = (), *, lang: str | None = None,
+            port: int | None = None, ip: str | None = None, no_browser: bool = False) -> int:
+    """Install (or complete) the course in ``dest``, then serve its trainer with Voilà."""
+    import importlib.util
+
+    if importlib.util.find_spec("voila") is None:
+        raise ModuleNotFoundError("No module named 'voila'", name="voila")
+    report = install(dest)
+    print(report.explain(lang), file=sys.stderr)
+    from . import progress
+
+    # The course folder's record, whatever folder Voilà starts the kernel in (the same as the
+    # drill branch's progress.environment(dest)); a record the learner chose stays theirs.
+    os.environ.setdefault(progress.PROGRESS_ENV, str(report.dest / progress.FILENAME))
+    print(message("course.trainer_url", lang, ip=ip or "127.0.0.1",
+                  port=port if port is not None else DEFAULT_TRAINER_PORT), file=sys.stderr)
+    return _exec(trainer_command(report.dest, port=port, ip=ip, no_browser=no_browser, extra=extra),
+                 cwd=report.dest)
+
+
+def check_folder_argument(argv: Sequence[str], folder: str | None, extra: Sequence[str]) -> None:
+    """A folder argument that is really the value of an option passed through to the server
+    (``lab --foo 8894``: "8894" would become the course folder) is an error naming the fix."""
+    if folder is None or not extra:
+        return
+    argv = list(argv)
+    for i, arg in enumerate(argv[1:], 1):
+        if arg == folder and argv[i - 1] in extra and argv[i - 1].startswith("-") and "=" not in argv[i - 1]:
+            raise CourseError("course.option_value", option=argv[i - 1], value=folder)
 
 
 # --------------------------------------------------------------------------- command line
@@ -343,12 +412,33 @@ def register(sub: Any) -> None:
         "lab",
         help="open JupyterLab on your copy of the course / 以 JupyterLab 開啟你的課程",
         description="Copy the course into DIR if needed (as `course DIR`), then open JupyterLab "
-                    "showing only DIR, first lesson open. Arguments after DIR go to JupyterLab "
-                    "(e.g. --no-browser --port 8890).",
+                    "showing only DIR, first lesson open. Other JupyterLab options go through as "
+                    "--name=value (e.g. --ServerApp.token=…).",
     )
-    q.add_argument("dir", nargs="?", default=DEFAULT_DIR,
+    q.add_argument("dir", nargs="?", default=None,
                    help=f"folder of your copy (default: ./{DEFAULT_DIR})")
+    _server_arguments(q, "JupyterLab")
     q.set_defaults(func=_cmd_lab, passthrough=True)
+
+    t = sub.add_parser(
+        "trainer",
+        help="serve the no-code trainer (Voilà) from your copy of the course / 開啟免寫程式的訓練器",
+        description="Copy the course into DIR if needed (as `course DIR`), then serve its trainer "
+                    "(trainer/trainer.ipynb) with Voilà: hand builder, rule checker, quiz and drill, "
+                    "no code. Its progress is the lessons' record in DIR. Other Voilà options go "
+                    "through as --name=value.",
+    )
+    t.add_argument("dir", nargs="?", default=None,
+                   help=f"folder of your copy (default: ./{DEFAULT_DIR})")
+    _server_arguments(t, "Voilà", default_port=DEFAULT_TRAINER_PORT)
+    t.set_defaults(func=_cmd_trainer, passthrough=True)
+
+
+def _server_arguments(p: argparse.ArgumentParser, server: str, default_port: int | None = None) -> None:
+    shown = f" (default: {default_port})" if default_port else ""
+    p.add_argument("--port", type=int, default=None, help=f"the port {server} listens on{shown}")
+    p.add_argument("--ip", default=None, help=f"the address {server} listens on (default: only this machine)")
+    p.add_argument("--no-browser", action="store_true", help="do not open a browser")
 
 
 def _cmd_course(args: argparse.Namespace) -> int:
@@ -360,6 +450,20 @@ def _cmd_course(args: argparse.Namespace) -> int:
     return 0
 
 
+def _folder(args: argparse.Namespace) -> str:
+    extra = getattr(args, "extra", [])
+    check_folder_argument(getattr(args, "argv", ()), args.dir, extra)
+    return args.dir or DEFAULT_DIR
+
+
 def _cmd_lab(args: argparse.Namespace) -> int:
-    return lab(args.dir, getattr(args, "extra", []), lang=args.lang)
+    folder = _folder(args)
+    options = server_options(args.port, args.ip, args.no_browser)
+    return lab(folder, [*options, *getattr(args, "extra", [])], lang=args.lang)
+
+
+def _cmd_trainer(args: argparse.Namespace) -> int:
+    folder = _folder(args)
+    return trainer(folder, getattr(args, "extra", []), lang=args.lang, port=args.port, ip=args.ip,
+                   no_browser=args.no_browser)
 

@@ -566,6 +566,49 @@ def _exercises() -> list[tuple[str, int, list[str]]]:
     return []
 
 
+MASTERY_SHARE = 0.8
+"""A lesson's self-check is mastered (ticked ✔ on the course map) when every question has an
+answer, at least this share of them was right the first time (4 of 5, 8 of 9), and every
+question's latest answer is right (a miss was asked again, with "redo the ones I missed", and
+answered right). The first answers measure what the learner knew before any feedback; 80 %
+allows one slip in five; the latest answers make sure no rule step is left wrong."""
+
+
+def lesson_mastered(answers: dict[str, Any], total: int, key: dict[str, int] | None = None) -> bool:
+    """Whether a lesson's self-check is mastered (:data:`MASTERY_SHARE`). ``key``: question id →
+    the right option (``None``: only the first answers are known).
+
+    >>> a = {f"q{i}": {"answer": "1", "first": i != 0} for i in range(5)}
+    >>> lesson_mastered(a, 5), lesson_mastered(a, 5, {f"q{i}": 1 for i in range(5)})
+    (True, True)
+    >>> lesson_mastered(a, 5, {**{f"q{i}": 1 for i in range(5)}, "q0": 0})   # q0 still wrong
+    False
+    >>> lesson_mastered({k: {**v, "first": k > "q2"} for k, v in a.items()}, 5)  # 2 of 5 first
+    False
+    """
+    import math
+
+    if key is not None:
+        answers = {qid: a for qid, a in answers.items() if qid in key}
+    if total <= 0 or len(answers) < total:
+        return False
+    if sum(1 for a in answers.values() if isinstance(a, dict) and a.get("first")) < math.ceil(MASTERY_SHARE * total):
+        return False
+    return key is None or all(str(a.get("answer")) == str(key[qid]) for qid, a in answers.items())
+
+
+def _answer_key(name: str) -> dict[str, int] | None:
+    """A lesson's question ids → the right option (the engine's), or None for an unknown set."""
+    from .widgets.question_sets import lesson_names, lesson_questions
+
+    try:
+        if name not in lesson_names():
+            return None
+        return {q.id: q.answer for q in lesson_questions(name)}
+    except Exception:  # without ipywidgets the map still reads the record
+        return None
+
+
 def course_map(record: Record | None = None, lessons: list[tuple[str, int]] | None = None) -> list[dict[str, Any]]:
     """One row per lesson quiz, the drill, each exercise and the final test: what is done."""
     record = record if record is not None else load()
@@ -573,7 +616,7 @@ def course_map(record: Record | None = None, lessons: list[tuple[str, int]] | No
     for name, total in lessons if lessons is not None else _lessons():
         answers = record["quizzes"].get(name, {}).get("answers", {})
         right = sum(1 for a in answers.values() if a.get("first"))
-        rows.append({"kind": "lesson", "id": name, "done": len(answers) >= total > 0,
+        rows.append({"kind": "lesson", "id": name, "done": lesson_mastered(answers, total, _answer_key(name)),
                      "answered": len(answers), "total": total, "right": right})
     from .drill import MASTERY_CELLS, mastered
 

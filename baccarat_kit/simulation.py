@@ -540,7 +540,12 @@ def progress_bar(total: int, style: bool | str = True, key: str = "odds.progress
     the lessons use: the same text on every machine), else a tqdm bar (a widget in Jupyter),
     or None when tqdm is not installed."""
     if style == "text":
-        return TextProgress(total, key)
+        # in a Jupyter kernel a status widget, not stderr (drawn as an error box)
+        try:
+            from .widgets.progress_line import text_progress
+        except ImportError:  # no ipywidgets: the text line
+            return TextProgress(total, key)
+        return text_progress(total, key) or TextProgress(total, key)
     try:
         from tqdm.auto import tqdm
     except ImportError:  # pragma: no cover - tqdm is in the odds extra

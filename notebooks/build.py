@@ -161,6 +161,7 @@ def build(name: str, lang: str = "zh", execute: bool = True) -> Path:
         nb.metadata["language_info"] = {"name": "python"}
         final_progress_lines(nb)
     stable_widget_state(nb, name if lang == "zh" else f"{lang}/{name}")
+    note_stored_views(nb, lang)
     nbformat.write(nb, out)
     return out
 
@@ -255,6 +256,23 @@ def stable_widget_state(nb, name: str) -> None:  # nb: nbformat.NotebookNode
                      for old in order}
     for view in views:
         view["model_id"] = new.get(view["model_id"], view["model_id"])
+
+
+def note_stored_views(nb, lang: str) -> None:  # nb: nbformat.NotebookNode
+    """Say in each stored widget's title, in the edition's language, that it does not respond yet.
+
+    A trusted notebook draws its widgets from this stored state before anything has run: they
+    look live and do nothing. Only the stored copy carries the note (``bk-needs-run``); the
+    widget a run makes has its title without it."""
+    from baccarat_kit.widgets._common import note_html
+
+    meta = nb.metadata.get("widgets", {}).get(_STATE)
+    note = ('<div class="bk-needs-run" style="border:1px dashed #b26b00;padding:0.2em 0.5em;'
+            f'margin:0.2em 0">{note_html("widgets.needs-run", lang, "bk-needs-run-text")}</div>')
+    for model in (meta or {}).get("state", {}).values():
+        state = model.get("state", {})
+        if "bk-title" in state.get("_dom_classes", ()) and "bk-needs-run" not in state.get("value", ""):
+            state["value"] = state.get("value", "") + note
 
 
 def check(name: str, lang: str = "zh") -> list[str]:

@@ -171,7 +171,7 @@ def test_predict_answers_are_recorded_and_back_after_a_restart() -> None:
     wrong = next(v for v in p.choices if v != p.answer)
     p.respond(wrong)
     p.respond(p.answer)
-    entry = bk.progress.load()["quizzes"]["predict"]["answers"]["HK-A:banker_decision"]
+    entry = bk.progress.load()["quizzes"]["predict"]["answers"]["06/en/HK-A:banker_decision"]
     assert entry["first"] is False and entry["first_answer"] == wrong and entry["answer"] == p.answer
     again = Predict("HK-A", lang="en", record="06")  # a new kernel: the record is read back
     assert again.chosen == p.answer and "engine agrees" in plain_text(again.feedback) and again.reveal.value

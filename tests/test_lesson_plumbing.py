@@ -65,9 +65,15 @@ def test_the_progress_line_counts_and_nothing_else() -> None:
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_stored_progress_lines_are_final_counts(lang: str) -> None:
+    """Issue 31: the progress is a status widget (``bk-progress``), never a stderr output
+    (JupyterLab draws stderr as a pink error box); its stored state is the final count."""
     nb = json.loads(build.notebook_path(LESSON, lang).read_text(encoding="utf-8"))
-    lines = [line for c in nb["cells"] for o in c.get("outputs", []) if o.get("name") == "stderr"
-             for line in "".join(o["text"]).splitlines()]
-    assert len(lines) == 3, lines  # the simulation; the counting run's dealing and its edges
-    assert all("\r" not in line and re.search(r"(\d+) / \1", line) for line in lines), lines
+    outputs = [o for c in nb["cells"] for o in c.get("outputs", [])]
+    assert not [o for o in outputs if o.get("name") == "stderr"]
+    shown = [o for o in outputs if "ProgressLine(" in "".join(o.get("data", {}).get("text/plain", ""))]
+    assert len(shown) == 3, shown  # the simulation; the counting run's dealing and its edges
+    state = nb["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    lines = [m["state"]["value"] for m in state.values() if "bk-progress" in m["state"].get("_dom_classes", [])]
+    assert len(lines) == 3, lines
+    assert all(re.search(r"(\d+) / \1", line) and "✔" in line for line in lines), lines
     assert not any(re.search(r"\d:\d\d|it/s|/s\b", line) for line in lines)  # no times, no rates

@@ -408,6 +408,8 @@ def _counting_rows(lang: str) -> dict[str, list[str]]:
     for cell in nb["cells"]:
         if cell["cell_type"] == "code" and "counting_analysis(" in "".join(cell["source"]):
             for out in cell.get("outputs", []):
+                if "application/vnd.jupyter.widget-view+json" in out.get("data", {}):
+                    continue  # the progress line (a widget) shown while it runs
                 text = out.get("data", {}).get("text/markdown") or out.get("data", {}).get("text/plain")
                 if text:
                     rows = [r.strip().strip("|").split("|") for r in "".join(text).splitlines()[2:]]

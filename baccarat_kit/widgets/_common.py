@@ -116,16 +116,32 @@ def lang_toggle(lang: str) -> w.ToggleButtons:
 
 # JupyterLab binds ↑/↓ (and J/K, Space …) in a notebook's command mode to moving between
 # cells; a focused <select> or radio button is not "editable" to it, so without this the
-# arrow keys move the cell selection instead of the value. Lumino skips its shortcuts for an
-# event whose target carries ``data-lm-suppress-shortcuts``: when focus enters one of the
-# widget's value pickers, mark that element. The snippet runs in the browser once per widget
-# root (an image that cannot load calls ``onerror``); it changes nothing else, and outside
-# JupyterLab (Voilà, a saved page) the attribute is ignored.
+# arrow keys move the cell selection instead of the value. The snippet runs in the browser once
+# per widget root (an image that cannot load calls ``onerror``) and, inside that widget only:
+#
+# * marks a value picker that gets focus ``data-lm-suppress-shortcuts`` (Lumino skips its
+#   shortcuts for such a target) and stops the keys a picker handles itself (arrows, Home, End,
+#   Page Up/Down, Space) from bubbling up to JupyterLab, whose keydown listener is on the
+#   document: ↓ in a quiz changes the answer, never the cell;
+# * gives the radio buttons of each ipywidgets RadioButtons one ``name`` (ipywidgets leaves it
+#   unset, so every option was a Tab stop of its own): a group is one Tab stop and the arrows
+#   move within it, as a native radio group does. A MutationObserver names the radios a new
+#   question brings.
+#
+# Outside JupyterLab (Voilà, a saved page) the attribute is ignored; the rest works the same.
 _KEYS_JS = (
     "var r=this.closest('.bk-widget');if(r&&!r.dataset.bkKeys){r.dataset.bkKeys='1';"
-    "r.addEventListener('focusin',function(e){var t=e.target;"
-    "if(t&&(t.tagName==='SELECT'||(t.tagName==='INPUT'&&t.type==='radio')))"
-    "{t.setAttribute('data-lm-suppress-shortcuts','true');}});}"
+    "var pick=function(t){return !!t&&(t.tagName==='SELECT'||(t.tagName==='INPUT'&&t.type==='radio'));};"
+    "var keys=['ArrowUp','ArrowDown','ArrowLeft','ArrowRight','Home','End','PageUp','PageDown',' '];"
+    "r.addEventListener('focusin',function(e){if(pick(e.target)){"
+    "e.target.setAttribute('data-lm-suppress-shortcuts','true');}});"
+    "r.addEventListener('keydown',function(e){if(pick(e.target)&&keys.indexOf(e.key)>=0){"
+    "e.stopPropagation();}});"
+    "var group=function(){r.querySelectorAll('.widget-radio-box').forEach(function(b){"
+    "if(!b.dataset.bkGroup){b.dataset.bkGroup='bk-radio-'+Math.random().toString(36).slice(2);}"
+    "b.querySelectorAll('input[type=radio]').forEach(function(i){"
+    "if(i.name!==b.dataset.bkGroup){i.name=b.dataset.bkGroup;}});});};"
+    "group();new MutationObserver(group).observe(r,{childList:true,subtree:true});}"
 )
 KEYBOARD_HTML = (
     f'<img class="bk-keys" src="data:," alt="" aria-hidden="true" '
@@ -249,9 +265,16 @@ def static_html(widget: w.Widget, lang: str) -> str:
             parts.append(f"<div>{text}</div>")
 
     walk(widget)
-    note = esc(message("widgets.static-note", lang))
     return (f'<div class="bk-static" style="border:1px dashed #888;padding:0.4em 0.6em">'
-            f'<p class="bk-static-note"><i>{note}</i></p>{"".join(parts)}</div>')
+            f'{note_html("widgets.static-note", lang, "bk-static-note")}{"".join(parts)}</div>')
+
+
+def note_html(key: str, lang: str, css: str) -> str:
+    """The message ``key`` as a note in ``lang`` (the widget's language, its lesson's edition:
+    an English lesson shows no Chinese but the sources' quoted words, and a Chinese one the same
+    sentence in Chinese), about what a preview or a stored view needs to respond."""
+    return (f'<p class="{css}" lang="{"zh-Hant" if lang == "zh" else lang}" role="note">'
+            f"<i>{esc(message(key, lang))}</i></p>")
 
 
 class WidgetError(BaccaratError):
@@ -287,7 +310,7 @@ def banker_reason(total: int, third: int | None, lang: str) -> str:
                    total=total, action=action)
 
 
-_BREAKS = re.compile(r"<br\s*/?>|</?(?:li|ol|ul|div|tr|p|table|caption)(?:\s[^>]*)?>", re.IGNORECASE)
+_BREAKS = re.compile(r"<br\s*/?>|</?(?:li|ol|ul|div|tr|p|table|caption|figcaption)(?:\s[^>]*)?>", re.IGNORECASE)
 _CELLS = re.compile(r"</?(?:td|th)(?:\s[^>]*)?>", re.IGNORECASE)
 _TAGS = re.compile(r"<[^>]+>")
 

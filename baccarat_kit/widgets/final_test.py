@@ -22,9 +22,11 @@ notebook; the score goes into the progress record (lesson 00's map).
 from __future__ import annotations
 
 import html
+import os
 import tomllib
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import ipywidgets as w
 
@@ -39,14 +41,22 @@ RESULT_PAGE = "baccarat-final-test.html"
 _MISCONCEPTIONS = Path(__file__).resolve().parent.parent / "data" / "misconceptions.toml"
 
 
-def _lesson_files() -> dict[str, str]:
-    """Lesson number → its notebook's file name (from the course beside this one, or the kit's)."""
+def _course_root() -> Path | None:
+    """The course whose lessons the links go to: the one beside this notebook, else the kit's."""
     from .. import course
 
     for root in (progress.course_folder(), course.repository_root(), course.PACKAGED):
         if root is not None and (root / "notebooks").is_dir():
-            return {p.name[:2]: p.name for p in sorted((root / "notebooks").glob("[0-9][0-9]-*.ipynb"))}
-    return {}
+            return root
+    return None
+
+
+def _lesson_files() -> dict[str, str]:
+    """Lesson number → its notebook's file name (from the course beside this one, or the kit's)."""
+    root = _course_root()
+    if root is None:
+        return {}
+    return {p.name[:2]: p.name for p in sorted((root / "notebooks").glob("[0-9][0-9]-*.ipynb"))}
 
 
 def _misconception_lessons(lang: str = "zh") -> dict[str, str]:
@@ -111,16 +121,26 @@ class FinalTest(Quiz):
                 pass
         return out
 
-    def _link(self, i: int) -> str:
+    def _link(self, i: int, page_folder: Path | None = None) -> str:
+        """The link back to the lesson that teaches question ``i``'s miss. In the widget (lesson
+        10, beside the other lessons of its edition) it is the lesson's file name; in the saved
+        page (``page_folder``) the path from that folder to the lesson in this edition's folder
+        (``notebooks/04-….ipynb``, ``notebooks/en/04-….ipynb``), so it resolves where the page is."""
         q = self.questions[i]
         mid = q.options[self.first[i]].misconception
         target = _misconception_lessons(self._lang).get(mid or "") or _lesson_files().get(self.lessons[i][:2], "")
         if not target:
             return ""
-        name = target.split("#")[0]
-        return f' <a href="{html.escape(target, quote=True)}">{esc(self._t("widgets.final.back-to", lesson=name))}</a>'
+        name, _sep, anchor = target.partition("#")
+        href = quote(name)
+        root = _course_root()
+        if page_folder is not None and root is not None:
+            edition = root / "notebooks" / ("en" if self._lang == "en" else "")
+            href = quote(Path(os.path.relpath(edition / name, page_folder)).as_posix())
+        href += f"#{anchor}" if anchor else ""
+        return f' <a href="{html.escape(href, quote=True)}">{esc(self._t("widgets.final.back-to", lesson=name))}</a>'
 
-    def _summary_html(self) -> str:
+    def _summary_html(self, page_folder: Path | None = None) -> str:
         lang = self._lang
         lines = [f"<b>{esc(self._t('widgets.final.score', right=self.right, total=len(self.questions), attempt=self.attempt))}</b>"]
         review = []
@@ -130,14 +150,16 @@ class FinalTest(Quiz):
             what = (f"{get_misconception(mid).claim(lang)} → {get_misconception(mid).correction(lang)}"
                     if mid else q.prompt[lang])
             review.append(f"<li>{esc(self._t('widgets.quiz.summary-review', number=i + 1, id=q.id, what=what))}"
-                          f"{self._link(i)}</li>")
+                          f"{self._link(i, page_folder)}</li>")
         lines.append(f"<ul>{''.join(review)}</ul>" if review else esc(self._t("widgets.quiz.summary-all")))
         lines.append(esc(self._t("widgets.final.again")))
         return '<div role="status">' + "<br>".join(lines) + "</div>"
 
-    def page(self) -> str:
-        """The result page (a whole HTML document) the learner can save."""
-        body = self._summary_html() if self.finished else esc(self._t("widgets.final.unfinished"))
+    def page(self, folder: Path | None = None) -> str:
+        """The result page (a whole HTML document) the learner can save in ``folder`` (its links
+        lead from there to the lessons; default: the folder :meth:`save` writes to)."""
+        folder = folder if folder is not None else progress.location().parent
+        body = self._summary_html(Path(folder).resolve()) if self.finished else esc(self._t("widgets.final.unfinished"))
         title = esc(self._t("widgets.final.title"))
         return (f'<!DOCTYPE html>\n<html lang="{"zh-Hant" if self._lang == "zh" else "en"}"><head>'
                 f'<meta charset="utf-8"><title>{title}</title></head><body><h1>{title}</h1>{body}</body></html>\n')
@@ -146,7 +168,7 @@ class FinalTest(Quiz):
         """Write :meth:`page` to :data:`RESULT_PAGE` in the course folder, beside the progress
         record (or in ``folder``)."""
         path = (folder or progress.location().parent) / RESULT_PAGE
-        path.write_text(self.page(), encoding="utf-8")
+        path.write_text(self.page(path.parent), encoding="utf-8")
         self.saved.value = f'<div role="status">{esc(self._t("widgets.final.saved", path=path.name))}</div>'
         return path
 

@@ -63,6 +63,10 @@ def _flips(before: Coup, after: Coup) -> tuple[str, ...]:
     return tuple(name for name in FLIPS if facts[name][0] != facts[name][1])
 
 
+def _wrap() -> w.Layout:
+    return w.Layout(flex_flow="row wrap", max_width="100%")
+
+
 class HandBuilder(LangMixin, w.VBox):
     """Build a hand card by card (or type a sequence); the engine plays it and explains it.
 
@@ -101,12 +105,12 @@ class HandBuilder(LangMixin, w.VBox):
         for slot in SLOTS:
             dd = w.Dropdown(options=card_options(self._lang, blank=True), value="",
                             style={"description_width": "5em"},
-                            layout=w.Layout(width="12em"))
+                            layout=w.Layout(width="12em", max_width="calc(100% - 4px)"))
             dd.add_class(f"bk-card-{slot}")
             dd.observe(self._on_dropdown, names="value")
             self.dropdowns[slot] = dd
             setattr(self, f"card_{slot}", dd)
-        self.sequence = w.Text(continuous_update=False, layout=w.Layout(width="24em"),
+        self.sequence = w.Text(continuous_update=False, layout=w.Layout(width="24em", max_width="calc(100% - 4px)"),
                                style={"description_width": "5em"})
         self.sequence.add_class("bk-sequence")
         self.sequence.observe(self._on_sequence, names="value")
@@ -118,10 +122,11 @@ class HandBuilder(LangMixin, w.VBox):
         self.changes = html_widget("bk-changes")
         d = self.dropdowns
         self.children = [
-            w.HBox([self.title, self.lang_toggle]),
-            w.HBox([d["p1"], d["p2"]]),
-            w.HBox([d["b1"], d["b2"]]),
-            w.HBox([d["next1"], d["next2"]]),
+            # each row wraps on a narrow screen (390 px): no card picker is cut off
+            w.HBox([self.title, self.lang_toggle], layout=_wrap()),
+            w.HBox([d["p1"], d["p2"]], layout=_wrap()),
+            w.HBox([d["b1"], d["b2"]], layout=_wrap()),
+            w.HBox([d["next1"], d["next2"]], layout=_wrap()),
             self.sequence,
             self.hands,
             self.totals,

@@ -12,7 +12,13 @@ decides a rule or a payout: the case's outcome comes from the engine
 (:meth:`baccarat_kit.cases.Case.outcome`, :func:`baccarat_kit.settle`).
 
 ``record="05"`` keeps the answer in the learner's progress record (``quizzes["predict"]``,
-:func:`baccarat_kit.progress.record_predict`): after a kernel restart the widget shows it again.
+:func:`baccarat_kit.progress.record_predict`) under the lesson, its edition's language and the
+question (:attr:`Predict.key`, ``05/en/BCR-001:winner``): after a kernel restart the widget shows
+it again, and the same case asked in another lesson or the other edition starts unanswered.
+``retry_button`` (:meth:`Predict.retry`) hides the answer and its reveal so the learner can
+predict again; the first answer stays the one that counts. A record written before keys carried
+the lesson and language (``BCR-001:winner`` with ``lesson = "05"``) is read as that lesson's
+Chinese edition, the course's first.
 
 >>> p = Predict("000-EX-2", lang="en")
 >>> p.asks, p.answer, p.reveal.value
@@ -77,6 +83,8 @@ class Predict(LangMixin, w.VBox):
         self.record = record
         self.chosen: str | None = None
         self.first: str | None = None
+        self.retried = False
+        """Whether the learner pressed "predict again" (the answer shown is not the scored one)."""
         self.title = html_widget("bk-title")
         self.prompt = html_widget("bk-predict-prompt")
         self.buttons = {}
@@ -85,12 +93,17 @@ class Predict(LangMixin, w.VBox):
             button.add_class(f"bk-predict-{value}" if self.asks != "returned" else "bk-predict-amount")
             button.on_click(lambda _b, v=value: self.respond(v))
             self.buttons[value] = button
+        self.edition = self._lang
+        """The language the widget was built in (its lesson's edition): part of :attr:`key`."""
+        self.retry_button = w.Button(icon="repeat", layout=w.Layout(width="auto"), disabled=True)
+        self.retry_button.add_class("bk-predict-retry")
+        self.retry_button.on_click(lambda _b: self.retry())
         self.feedback = html_widget("bk-predict-feedback")
         self.reveal = html_widget("bk-predict-reveal")
         self.children = [w.HBox([self.title, self.lang_toggle]), self.prompt,
-                         w.HBox(list(self.buttons.values())), self.feedback, self.reveal]
+                         w.HBox([*self.buttons.values(), self.retry_button]), self.feedback, self.reveal]
         if record:
-            saved = progress.load()["quizzes"].get("predict", {}).get("answers", {}).get(self.key) or {}
+            saved = self._saved()
             if saved.get("answer") in self.choices:
                 self.chosen = str(saved["answer"])
                 self.first = str(saved.get("first_answer", self.chosen))
@@ -98,8 +111,34 @@ class Predict(LangMixin, w.VBox):
 
     @property
     def key(self) -> str:
-        """The answer's key in the progress record: ``case id:question``."""
+        """The answer's key in the progress record: ``lesson/edition language/case id:question``
+        (``05/en/BCR-001:winner``), so a case asked in two lessons or in both editions is
+        predicted afresh in each."""
+        return f"{self.record}/{self.edition}/{self.case.id}:{self.asks}"
+
+    @property
+    def legacy_key(self) -> str:
+        """The key of records written before :attr:`key` named the lesson and language."""
         return f"{self.case.id}:{self.asks}"
+
+    def _saved(self) -> dict[str, Any]:
+        """This question's entry in the record: under :attr:`key`, else (an older record) the
+        :attr:`legacy_key` entry recorded in this lesson, read as its Chinese edition."""
+        answers = progress.load()["quizzes"].get("predict", {}).get("answers", {})
+        entry = answers.get(self.key)
+        if isinstance(entry, dict):
+            return entry
+        old = answers.get(self.legacy_key)
+        if isinstance(old, dict) and str(old.get("lesson")) == str(self.record) and self.edition == "zh":
+            return old
+        return {}
+
+    def retry(self) -> None:
+        """Predict again: the answer, the feedback and the reveal are hidden; the first answer
+        stays the one that counts (:attr:`first`)."""
+        self.chosen = None
+        self.retried = True
+        self._render_answer()
 
     def _choices(self) -> tuple[str, ...]:
         """The answers offered and, as :attr:`answer`, the engine's."""
@@ -197,15 +236,18 @@ class Predict(LangMixin, w.VBox):
         return self._t(f"widgets.predict.{value}")
 
     def _render_answer(self) -> None:
+        self.retry_button.disabled = self.chosen is None
         if self.chosen is None:
             self.feedback.value = self.reveal.value = ""
             return
         said = self._said(self.answer)
         key = "widgets.predict.right" if self.chosen == self.answer else "widgets.predict.wrong"
         css = "bk-right" if self.chosen == self.answer else "bk-wrong"
+        again = (f'<br><i class="bk-not-counted">{esc(self._t("widgets.predict.retry-note", first=self._said(self.first)))}</i>'
+                 if self.retried and self.first is not None else "")
         self.feedback.value = (f'<div role="status"><b class="{css}">'
                                f'{esc(self._t(key, got=self._said(self.chosen), answer=said))}'
-                               "</b></div>")
+                               f"</b>{again}</div>")
         call = self._call()
         quote = self.case.quote or ""
         trace = self.case.explain(self._lang)
@@ -221,6 +263,8 @@ class Predict(LangMixin, w.VBox):
         self.prompt.value = f"<b>{esc(self._givens())}</b><br>{esc(question)}"
         for value, button in self.buttons.items():
             button.description = self._said(value)
+        self.retry_button.description = self._t("widgets.predict.retry")
+        self.retry_button.tooltip = self._t("widgets.predict.retry-tip")
         self._render_answer()
 
     def __repr__(self) -> str:

@@ -198,7 +198,8 @@ def build_question(q: Mapping[str, Any]) -> Question:
         if "explain" in q and explain is not None:
             extra = _texts(q["explain"], qid, "explain", params)
             explain = {k: f"{extra[k]} {explain[k]}" for k in LANGUAGES}
-        return Question(qid, prompt, options, made.answer, explain, _hint(q, qid, params))
+        # the data's own hint, else the engine's nudge toward the row (or rule) to look at
+        return Question(qid, prompt, options, made.answer, explain, _hint(q, qid, params) or made.hint)
 
     raw = q.get("options")
     if not isinstance(raw, list) or not raw:
@@ -231,7 +232,9 @@ def build_question(q: Mapping[str, Any]) -> Question:
 
 
 def _hint(q: Mapping[str, Any], qid: str, params: Mapping[str, Any]) -> dict[str, str] | None:
-    return _texts(q["hint"], qid, "hint", params) if "hint" in q else None
+    from .questions import hint_texts
+
+    return hint_texts(_texts(q["hint"], qid, "hint", params), qid) if "hint" in q else None
 
 
 UNCOVERED = "uncovered-banker-cells"

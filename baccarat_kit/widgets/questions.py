@@ -90,8 +90,16 @@ class Question:
             options=options,
             answer=data.get("answer"),  # type: ignore[arg-type]  # checked in __post_init__
             explain=_texts(explain, qid, "explain") if explain is not None else None,
-            hint=_texts(hint, qid, "hint") if hint is not None else None,
+            hint=hint_texts(_texts(hint, qid, "hint"), qid) if hint is not None else None,
         )
+
+
+def hint_texts(texts: dict[str, str], qid: str) -> dict[str, str]:
+    """A question's ``hint``: both languages, neither empty (else an error naming the question)."""
+    empty = [lang for lang in LANGUAGES if not texts.get(lang, "").strip()]
+    if empty:
+        raise WidgetError("widgets.quiz.empty-hint", id=qid, langs=", ".join(empty))
+    return texts
 
 
 def load_questions(path: str | Path) -> tuple[Question, ...]:
@@ -154,7 +162,9 @@ def banker_questions(cells: Iterable[tuple[int, int | None]]) -> list[Question]:
         explain = {lang_: both("widgets.quiz.rule-reason", rule=rule,
                                reason=banker_reason(total, third, lang_))[lang_]
                    for lang_ in LANGUAGES}
-        questions.append(Question(rule, prompt, options, answer, explain))
+        hint = (both("widgets.quiz.banker-hint-stood", total=total) if third is None
+                else both("widgets.quiz.banker-hint-third", total=total, value=third))
+        questions.append(Question(rule, prompt, options, answer, explain, hint))
     return questions
 
 
@@ -174,5 +184,5 @@ def player_questions(totals: Iterable[int]) -> list[Question]:
             for k in LANGUAGES
         }
         questions.append(Question(rule, both("widgets.quiz.player-question", total=total),
-                                  options, answer, explain))
+                                  options, answer, explain, both("widgets.quiz.player-hint", total=total)))
     return questions

@@ -53,25 +53,33 @@ class RuleChecker(LangMixin, w.VBox):
         self.draws: bool = False
         self.rule: str = ""
         self.title = html_widget("bk-title")
+        # width auto, never wider than the widget: at 390 px a picker is never cut off
         self.banker_total = w.Dropdown(options=[(str(t), t) for t in BANKER_TOTALS],
-                                       value=banker_total, style={"description_width": "initial"})
+                                       value=banker_total, style={"description_width": "initial"},
+                                       layout=w.Layout(width="auto", max_width="calc(100% - 4px)"))
         self.banker_total.add_class("bk-banker-total")
         self.player_third = w.Dropdown(options=self._third_options(),
                                        value=STOOD if player_third is None else player_third,
-                                       style={"description_width": "initial"})
+                                       style={"description_width": "initial"},
+                                       layout=w.Layout(width="auto", max_width="calc(100% - 4px)"))
         self.player_third.add_class("bk-player-third")
         self.decision = html_widget("bk-decision")
         self.reason = html_widget("bk-reason")
         self.matrix = html_widget("bk-matrix")
         self.matrix.layout = w.Layout(max_width="100%", overflow="auto")  # never cut a column off
+        # the matrix's caption above it, as wide as the widget: on a 390 px screen it wraps and
+        # stays in place while the table scrolls sideways beneath it
+        self.matrix_caption = html_widget("bk-matrix-caption")
         self.banker_total.observe(self._on_change, names="value")
         self.player_third.observe(self._on_change, names="value")
         answer = w.VBox([self.banker_total, self.player_third, self.decision, self.reason],
-                        layout=w.Layout(flex="1 1 22em", min_width="18em"))
+                        layout=w.Layout(flex="1 1 22em", min_width="min(18em, 100%)", max_width="calc(100% - 4px)"))
         self.children = [
-            w.HBox([self.title, self.lang_toggle]),
+            w.HBox([self.title, self.lang_toggle], layout=w.Layout(flex_flow="row wrap")),
             # the answer beside the matrix; wraps below it on a narrow screen
-            w.HBox([answer, self.matrix], layout=w.Layout(flex_flow="row wrap")),
+            w.HBox([answer, w.VBox([self.matrix_caption, self.matrix],
+                                   layout=w.Layout(flex="1 1 24em", min_width="0", max_width="100%"))],
+                   layout=w.Layout(flex_flow="row wrap")),
         ]
         self._relabel()
 
@@ -118,10 +126,14 @@ class RuleChecker(LangMixin, w.VBox):
             f"{esc(banker_reason(total, third, self._lang))}<br>"
             f"<small>{esc(self._t('widgets.rc.rule-id', rule=self.rule))}</small>"
         )
-        self.matrix.value = self.matrix_html(total, third)
+        self.matrix.value = self.matrix_html(total, third, with_caption=False)
+        self.matrix_caption.value = self._caption(total, third)
 
-    def matrix_html(self, total: int | None = None, third: int | str | None = "none") -> str:
+    def matrix_html(self, total: int | None = None, third: int | str | None = "none", *,
+                    with_caption: bool = True) -> str:
         """The banker matrix as an HTML table; the cell (total, third) has class ``bk-selected``.
+        With its caption (a ``figure``), unless ``with_caption=False`` (the widget shows the
+        caption in ``matrix_caption``, above the scrolling table).
 
         Columns: "player stood", then the player's third-card values 0–9; every cell is
         asked of :func:`~baccarat_kit.banker_draws`.
@@ -161,16 +173,23 @@ class RuleChecker(LangMixin, w.VBox):
                              f'data-third="{"stood" if v is None else v}" title="{attr(aria)}" '
                              f'style="{style}"{extra}>{esc(text)}</td>')
             rows.append(f"<tr>{''.join(cells)}</tr>")
+        caption = self._caption(total, third)
+        table = (f'<table class="bk-matrix-table" style="border-collapse:collapse;font-size:0.92em">'
+                 f"{''.join(rows)}</table>")
+        if not with_caption:
+            return table
+        return (f'<figure class="bk-matrix-figure" style="margin:0">'
+                f'<figcaption class="bk-matrix-caption" style="text-align:left">{caption}</figcaption>'
+                f"{table}</figure>")
+
+    def _caption(self, total: int | None, third: int | str | None) -> str:
         if total is None:
             selected_text = self._t("widgets.dash")
         else:
             column = self._t("widgets.rc.col-stood") if third is None else self._t(
                 "widgets.rc.col-value", value=third)
             selected_text = self._t("widgets.rc.selected", total=total, column=column)
-        caption = esc(self._t("widgets.rc.matrix-caption", selected=selected_text))
-        return (f'<table class="bk-matrix-table" style="border-collapse:collapse;font-size:0.92em">'
-                f'<caption style="caption-side:top;text-align:left">{caption}</caption>'
-                f"{''.join(rows)}</table>")
+        return esc(self._t("widgets.rc.matrix-caption", selected=selected_text))
 
     def __repr__(self) -> str:
         third = _third(self.player_third.value)

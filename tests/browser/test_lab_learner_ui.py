@@ -1,0 +1,315 @@
+"""Issue 31's learner interface in a real browser (JupyterLab and the Voilà trainer).
+
+* at 390 px wide (a phone) the rule checker's matrix and the hand builder are usable: every
+  column can be reached by scrolling within the widget, every card picker is on screen;
+* ↓ on lesson 06's quiz changes the answer, not JupyterLab's cell selection;
+* a quiz hint, a Predict retry and the final test driven from the keyboard, at 390 px;
+* the trainer (Voilà): its quiz is one Tab stop, its hint and the drill from the keyboard.
+
+Every check waits with Playwright's ``expect`` for what it asserts; expected texts come from the
+engine and the kit's messages.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright")
+from playwright.sync_api import expect
+
+import baccarat_kit as bk
+from baccarat_kit.i18n import message
+
+pytestmark = pytest.mark.browser
+
+REPO = Path(__file__).resolve().parents[2]
+NOTEBOOK = ".jp-NotebookPanel:not(.lm-mod-hidden)"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 1000}
+
+
+@pytest.fixture(params=["phone", "desktop"])
+def screen(request: pytest.FixtureRequest, lab_page: Any) -> Any:
+    """The shared JupyterLab page at 390 px (side bars closed), then at its desktop size."""
+    if request.param == "desktop":
+        return lab_page
+    return request.getfixturevalue("phone")
+
+
+@pytest.fixture
+def phone(lab_page: Any) -> Any:
+    """The shared JupyterLab page at 390 px wide, its side bars closed as a learner on a phone
+    has them (back to its size and its file browser afterwards)."""
+    lab_page.set_viewport_size(PHONE)
+    lab_page.evaluate("() => { window.jupyterapp.shell.collapseLeft(); window.jupyterapp.shell.collapseRight(); }")
+    try:
+        yield lab_page
+    finally:
+        lab_page.set_viewport_size(DESKTOP)
+        lab_page.evaluate("() => window.jupyterapp.shell.expandLeft()")
+
+
+def _within(locator: Any, width: int = PHONE["width"]) -> None:
+    """``locator`` is wholly on screen, inside the notebook's visible area (nothing of it clipped)."""
+    box = locator.bounding_box()
+    area = locator.page.locator(f"{NOTEBOOK} .jp-OutputArea-output").first.bounding_box()
+    right = min(width, area["x"] + area["width"]) if area else width
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= right + 0.5, (box, right)
+
+
+def test_rule_checker_and_hand_builder_are_usable_at_390_px(open_lab: Any, make_notebook: Any, phone: Any) -> None:
+    page = open_lab(make_notebook(
+        "import baccarat_kit as bk",
+        'bk.widgets.RuleChecker(lang="en")',
+        'bk.widgets.HandBuilder("2 3 3 4 4", lang="en")',
+    ))
+    table = page.locator(f"{NOTEBOOK} .bk-rule-checker .bk-matrix-table")
+    expect(table).to_have_count(1)
+    heads = table.locator("tr").first.locator("th")
+    expect(heads).to_have_count(12)  # the corner, "player stood", then the values 0-9
+    page.screenshot(path="/tmp/ui/rc-390.png", full_page=False)
+    for i in range(12):  # each column scrolled into view inside the widget, then on screen
+        heads.nth(i).scroll_into_view_if_needed()
+        _within(heads.nth(i))
+    scroller = page.locator(f"{NOTEBOOK} .bk-rule-checker .bk-matrix")
+    assert scroller.evaluate("e => e.scrollLeft") > 0  # the matrix scrolled, inside the widget
+    caption = page.locator(f"{NOTEBOOK} .bk-rule-checker .bk-matrix-caption")
+    _within(caption)  # wrapped to the widget's width and still in place: readable
+    assert caption.bounding_box()["x"] >= scroller.bounding_box()["x"] - 0.5
+    for css in ("bk-banker-total", "bk-player-third"):
+        _within(page.locator(f"{NOTEBOOK} .bk-rule-checker .{css} select"))
+    hb = page.locator(f"{NOTEBOOK} .bk-hand-builder")
+    for slot in ("p1", "b1", "p2", "b2", "next1", "next2"):
+        picker = hb.locator(f".bk-card-{slot} select")
+        picker.scroll_into_view_if_needed()
+        _within(picker)
+    hb.locator(".bk-card-b2 select").select_option("5")  # BCR-001's variant: banker 8, a natural
+    coup = bk.play("2 3 3 5")
+    expect(hb.locator(".bk-winner")).to_contain_text(message(f"coup.result-{coup.winner}", "en",
+                                                             player=coup.player_total, banker=coup.banker_total))
+    _within(hb.locator(".bk-winner"))
+    _within(hb.locator(".bk-sequence input"))
+    page.screenshot(path="/tmp/ui/hb-390.png")
+
+
+# --------------------------------------------------------------------------- keyboard helpers
+def focused(page: Any, script: str) -> Any:
+    return page.evaluate(f"() => {{ const el = document.activeElement; return {script}; }}")
+
+
+def tab_to(page: Any, condition: str, limit: int = 40, key: str = "Tab") -> int:
+    """Press Tab (or ``key``) until ``condition`` (JS, ``el`` the focused element) holds; how many."""
+    for count in range(limit):
+        if focused(page, f"!!({condition})"):
+            return count
+        page.keyboard.press(key)
+    raise AssertionError(f"{key} never reached an element where {condition}")
+
+
+def active_cell_index(page: Any) -> int:
+    return int(page.evaluate(
+        """sel => [...document.querySelectorAll(sel + ' .jp-Notebook .jp-Cell')]
+                 .findIndex(c => c.classList.contains('jp-mod-active'))""", NOTEBOOK))
+
+
+def choose(page: Any, root: str, position: int) -> None:
+    """With focus on the first radio of ``root``'s quiz (none checked), check option
+    ``position`` from the keyboard: Space for the first, else ↓ (a radio group's arrows move and
+    check)."""
+    radios = page.locator(f"{root} .bk-quiz-options input[type=radio]")
+    if position == 0:
+        page.keyboard.press("Space")
+    for _ in range(position):
+        page.keyboard.press("ArrowDown")
+    expect(radios.nth(position)).to_be_checked()
+    expect(radios.nth(position)).to_be_focused()
+
+
+# --------------------------------------------------------------------------- JupyterLab
+def test_arrow_keys_in_lesson_06s_quiz_change_the_answer_not_the_cell_and_its_hint(open_lab: Any) -> None:
+    page = open_lab(REPO / "notebooks" / "06-cases-a-d-and-mistakes.ipynb")
+    quiz = f"{NOTEBOOK} .bk-quiz"
+    question = bk.widgets.Quiz.lesson("06").questions[0]
+    expect(page.locator(f"{quiz} .bk-quiz-prompt")).to_have_text(question.prompt["zh"])
+    radios = page.locator(f"{quiz} .bk-quiz-options input[type=radio]")
+    expect(radios).to_have_count(len(question.options))
+    # one radio group: every option shares one name (one Tab stop; arrows move within it)
+    expect(radios.first).to_have_attribute("name", re.compile(r"^bk-radio-"))
+    names = radios.evaluate_all("rs => new Set(rs.map(r => r.name)).size")
+    assert names == 1
+    radios.first.focus()  # the learner reaches the quiz; from here only keys are pressed
+    cell = active_cell_index(page)
+    choose(page, quiz, 1)  # ↓: the second option, and JupyterLab's cell selection stays
+    assert active_cell_index(page) == cell
+    page.keyboard.press("ArrowUp")
+    expect(radios.nth(0)).to_be_checked()
+    assert active_cell_index(page) == cell
+    # the radio group is one Tab stop: the next is the submit button, then the hint
+    page.keyboard.press("Tab")
+    assert focused(page, "!!el.closest('.bk-quiz-submit')")
+    page.keyboard.press("Tab")
+    assert focused(page, "!!el.closest('.bk-quiz-hint-button')")
+    page.keyboard.press("Enter")
+    expect(page.locator(f"{quiz} .bk-quiz-hint")).to_contain_text(question.hint["zh"])
+    expect(page.locator(f"{quiz} .bk-quiz-feedback")).to_have_text("")  # a hint, not the answer
+    assert active_cell_index(page) == cell
+
+
+def test_predict_retry_and_the_final_test_from_the_keyboard_at_390_px_too(
+        open_lab: Any, make_notebook: Any, screen: Any) -> None:
+    page = open_lab(make_notebook(
+        "import baccarat_kit as bk",
+        'bk.widgets.Predict("BCR-001", asks="winner", lang="en", record="05")',
+        'bk.widgets.FinalTest(lang="en", seed=1, n=3, attempt=1)',
+    ))
+    # ---- Predict: answer wrong, read the reveal, predict again, answer right
+    predict = f"{NOTEBOOK} .bk-predict"
+    p = bk.widgets.Predict("BCR-001", asks="winner", lang="en")
+    wrong = next(v for v in p.choices if v != p.answer)
+    order = list(p.choices)
+    page.locator(f"{predict} .bk-predict-{order[0]}").focus()
+    for _ in range(order.index(wrong)):
+        page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    expect(page.locator(f"{predict} .bk-predict-feedback .bk-wrong")).to_have_count(1)
+    expect(page.locator(f"{predict} .bk-predict-reveal")).to_contain_text(p.case.quote or "bk.play")
+    tab_to(page, "el.closest('.bk-predict-retry')", limit=6)
+    page.keyboard.press("Enter")
+    expect(page.locator(f"{predict} .bk-predict-feedback")).to_have_text("")
+    expect(page.locator(f"{predict} .bk-predict-reveal")).to_have_text("")
+    expect(page.locator(f"{predict} .bk-predict-retry")).to_be_disabled()
+    page.locator(f"{predict} .bk-predict-{order[0]}").focus()
+    for _ in range(order.index(p.answer)):
+        page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    expect(page.locator(f"{predict} .bk-predict-feedback .bk-right")).to_have_count(1)
+    _within(page.locator(f"{predict} .bk-predict-feedback"), page.viewport_size["width"])
+
+    # ---- the final test: every question from the keyboard, a hint where there is one
+    final = f"{NOTEBOOK} .bk-final-test"
+    test = bk.widgets.FinalTest(lang="en", seed=1, n=3, attempt=1)
+    for i, q in enumerate(test.questions):
+        expect(page.locator(f"{final} .bk-quiz-prompt")).to_have_text(q.prompt["en"])
+        page.locator(f"{final} .bk-quiz-options input[type=radio]").first.focus()
+        choose(page, final, test.orders[i].index(q.answer))
+        page.keyboard.press("Tab")  # the radio group is one Tab stop
+        assert focused(page, "!!el.closest('.bk-quiz-submit')")
+        page.keyboard.press("Enter")
+        expect(page.locator(f"{final} .bk-quiz-feedback .bk-right")).to_have_count(1)
+        if q.hint:
+            page.keyboard.press("Tab")
+            assert focused(page, "!!el.closest('.bk-quiz-hint-button')")
+            page.keyboard.press("Enter")
+            expect(page.locator(f"{final} .bk-quiz-hint")).to_contain_text(q.hint["en"])
+        if i + 1 < len(test.questions):
+            tab_to(page, "el.closest('.bk-quiz-next')", limit=6)
+            page.keyboard.press("Enter")
+    summary = page.locator(f"{final} .bk-quiz-summary")
+    expect(summary).to_contain_text(f"{len(test.questions)} of {len(test.questions)} right")
+    tab_to(page, "el.closest('.bk-final-save')", limit=12)
+    page.keyboard.press("Enter")
+    expect(page.locator(f"{final} .bk-final-saved")).to_contain_text(
+        message("widgets.final.saved", "en", path=bk.widgets.final_test.RESULT_PAGE))
+    _within(summary, page.viewport_size["width"])
+
+
+# --------------------------------------------------------------------------- the Voilà trainer
+def test_trainer_quiz_is_one_tab_stop_then_hint_and_drill_from_the_keyboard_at_390_px(voila: Any, page: Any) -> None:
+    with voila(REPO / "trainer" / "trainer.ipynb") as url:
+        page.set_viewport_size(PHONE)
+        page.goto(url, wait_until="domcontentloaded")
+        expect(page.locator(".bk-quiz .bk-quiz-options")).to_be_visible(timeout=60_000)
+        expect(page.locator(".bk-drill .bk-drill-keys input")).to_have_count(1, timeout=60_000)
+        question = bk.widgets.Quiz.lesson("trainer").questions[0]
+        tab_to(page, "el.closest('.bk-quiz-options') && el.type === 'radio'", limit=80)
+        page.keyboard.press("Tab")  # the whole radio group is one stop
+        assert focused(page, "!!el.closest('.bk-quiz-submit')")
+        page.keyboard.press("Tab")
+        assert focused(page, "!!el.closest('.bk-quiz-hint-button')")
+        page.keyboard.press("Enter")
+        expect(page.locator(".bk-quiz .bk-quiz-hint")).to_contain_text(question.hint["zh"])
+        # from the quiz to the drill: a few stops (it was 26 when every option was one)
+        stops = tab_to(page, "el.closest('.bk-drill-keys') && el.tagName === 'INPUT'", limit=15)
+        assert stops <= 8, stops
+        for _ in range(3):  # the drill from the keyboard: the key its first answer button names
+            label = page.locator(".bk-drill-answers button").first.inner_text()
+            key = re.search(r"\(([A-Z])\)", label)
+            assert key, label
+            prompt = page.locator(".bk-drill-prompt").inner_text()
+            page.keyboard.press(key.group(1).lower())
+            expect(page.locator(".bk-drill-prompt")).not_to_have_text(prompt, timeout=10_000)
+        expect(page.locator(".bk-drill-feedback")).not_to_have_text("")
+        _within_page = page.locator(".bk-drill-answers button").first.bounding_box()
+        assert _within_page and _within_page["x"] + _within_page["width"] <= PHONE["width"]
+
+
+def test_a_trusted_lessons_stored_widgets_say_they_need_run_all_until_it_runs(lab: Any, lab_page: Any) -> None:
+    """A course copy's lessons are trusted (``baccarat-kit course`` signs them), so JupyterLab
+    draws their widgets from the stored state before anything runs: each says, in the lesson's
+    language, that it does not respond yet; after Run All the live widgets say nothing of it."""
+    import importlib.util
+    import json
+
+    import nbformat
+    from nbformat.sign import NotebookNotary
+
+    spec = importlib.util.spec_from_file_location("nb_build", REPO / "notebooks" / "build.py")
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)  # type: ignore[union-attr]
+    nb = nbformat.read(REPO / "notebooks" / "04-banker-rule.ipynb", as_version=4)
+    build.note_stored_views(nb, "zh")  # what build.py stores (idempotent on a rebuilt lesson)
+    name = lab.add_notebook(json.loads(nbformat.writes(nb)), "trusted-04", keep_outputs=True)
+    signed = nbformat.read(lab.root / name, as_version=4)
+    NotebookNotary(data_dir=str(lab.server.log.parent / "data")).sign(signed)  # the server's own store
+    lab.open(lab_page, name)
+    note = lab_page.locator(f"{NOTEBOOK} .bk-needs-run")
+    expect(note.first).to_be_visible(timeout=60_000)
+    expect(note.first).to_contain_text(message("widgets.needs-run", "zh"))  # lesson 04's own language
+    expect(lab_page.locator(f"{NOTEBOOK} .bk-rule-checker")).to_have_count(1)  # a drawn widget, not a preview
+    lab.run_all(lab_page, name)
+    expect(lab_page.locator(f"{NOTEBOOK} .bk-rule-checker .bk-title")).to_have_count(1)
+    expect(note).to_have_count(0)
+
+
+def test_baccarat_kit_trainer_serves_the_course_copy_and_keeps_the_lessons_record(
+        tmp_path: Path, page: Any) -> None:
+    """A pip learner's ``baccarat-kit trainer DIR``: the course is copied into DIR, Voilà serves
+    its trainer, and a drill answer lands in DIR's progress record (the one the lessons and the
+    course map use), not in the home folder."""
+    import json
+    import sys
+    import time
+
+    from conftest import Server, free_port, isolated_env
+
+    home, dest, port = tmp_path / "home", tmp_path / "my-course", free_port()
+    env = isolated_env(home)  # no BACCARAT_KIT_PROGRESS, HOME in the test's folder
+    cmd = [sys.executable, "-c", "from baccarat_kit.cli import main; raise SystemExit(main())",
+           "trainer", str(dest), "--port", str(port), "--no-browser"]
+    server = Server("baccarat-kit trainer", cmd, env, tmp_path, tmp_path / "trainer.log")
+    try:
+        server.wait_http(f"http://127.0.0.1:{port}/")
+        assert (dest / "trainer" / "trainer.ipynb").is_file() and (dest / "notebooks").is_dir()
+        page.goto(f"http://127.0.0.1:{port}/", wait_until="domcontentloaded")
+        box = page.locator(".bk-drill .bk-drill-keys input")
+        expect(box).to_have_count(1, timeout=60_000)
+        box.focus()
+        label = page.locator(".bk-drill-answers button").first.inner_text()
+        key = re.search(r"\(([A-Z])\)", label)
+        assert key, label
+        prompt = page.locator(".bk-drill-prompt").inner_text()
+        page.keyboard.press(key.group(1).lower())
+        expect(page.locator(".bk-drill-prompt")).not_to_have_text(prompt, timeout=10_000)
+        record_path = dest / ".baccarat-progress.json"
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not record_path.exists():
+            time.sleep(0.2)  # the kernel writes the record as it handles the answer
+        record = json.loads(record_path.read_text(encoding="utf-8"))
+        assert record["drill"]["step"] >= 1
+        assert not (home / ".baccarat-progress.json").exists()
+    finally:
+        server.stop()
