@@ -322,27 +322,36 @@ def _raw_keys(rng: Any, rows: int, cols: int) -> np.ndarray:
     return keys
 
 
-def _sort_rows(keys: np.ndarray, codes: np.ndarray, out: np.ndarray) -> np.ndarray:
-    """Put each card's 6-bit code under its key's top 26 bits, sort every row and write the
-    codes in their shuffled order to ``out``; returns which rows have two equal top parts.
+def _sort_rows(rng: Any, codes: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """Shuffle every row of ``out`` (``rows × cols`` byte codes): give each card's 6-bit code
+    the top 26 bits of a fresh random key (:func:`_raw_keys`), sort every row and write the
+    codes in their sorted order to ``out``; returns which rows have two equal top parts.
 
-    Done in blocks of :data:`BLOCK` rows, each of which stays in the processor's cache."""
+    Done in blocks of :data:`BLOCK` rows, each of which stays in the processor's cache from
+    its random keys to its shuffled codes. The keys are drawn block after block, which is the
+    same stream as drawing them all at once: the block size changes no shoe."""
     import numpy as np
 
+    rows, cols = out.shape
     mask = np.uint32(~63 & 0xFFFFFFFF)
-    ties = np.empty(keys.shape[0], dtype=bool)
-    step = np.empty((min(BLOCK, keys.shape[0]), keys.shape[1] - 1), dtype=np.uint32)
-    for lo in range(0, keys.shape[0], BLOCK):
-        k = keys[lo:lo + BLOCK]
+    ties = np.empty(rows, dtype=bool)
+    step = np.empty(min(BLOCK, rows) * cols, dtype=np.uint32)
+    for lo in range(0, rows, BLOCK):
+        k = _raw_keys(rng, min(BLOCK, rows - lo), cols)
         k &= mask
         k |= codes
         k.sort(axis=1)
         o = out[lo:lo + BLOCK]
         np.copyto(o, k, casting="unsafe")                         # the low byte of each key
         o &= np.uint8(63)
-        d = step[:k.shape[0]]
-        np.bitwise_xor(k[:, 1:], k[:, :-1], out=d)                # neighbours with equal top parts: below 64
-        ties[lo:lo + BLOCK] = d.min(axis=1) < 64
+        flat = k.ravel()
+        d = step[:flat.size]
+        np.bitwise_xor(flat[1:], flat[:-1], out=d[:-1])           # neighbours with equal top parts: below 64
+        d[cols - 1::cols] = 0xFFFFFFFF                            # (the last card and the next row's first)
+        if d.min() < 64:
+            ties[lo:lo + BLOCK] = d.reshape(k.shape).min(axis=1) < 64
+        else:
+            ties[lo:lo + BLOCK] = False
     return ties
 
 
@@ -360,15 +369,11 @@ def _shuffled(rng: Any, n: int, deck: np.ndarray) -> np.ndarray:
     codes = deck.astype(np.uint32)
     buffer = np.zeros(n * deck.size + _PAD, dtype=np.uint8)     # _PAD zero bytes after the last shoe
     out = buffer[:n * deck.size].reshape(n, deck.size)
-    todo = np.arange(n)
+    todo = np.flatnonzero(_sort_rows(rng, codes, out))
     while todo.size:
-        keys = _raw_keys(rng, todo.size, deck.size)
-        if todo.size == n:
-            ties = _sort_rows(keys, codes, out)
-        else:
-            part = np.empty((todo.size, deck.size), dtype=np.uint8)
-            ties = _sort_rows(keys, codes, part)
-            out[todo] = part
+        part = np.empty((todo.size, deck.size), dtype=np.uint8)
+        ties = _sort_rows(rng, codes, part)
+        out[todo] = part
         todo = todo[ties]
     return out
 
