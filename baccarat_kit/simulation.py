@@ -87,6 +87,23 @@ def _outcome_table() -> np.ndarray:
 
 
 @cache
+def _small_table() -> np.ndarray:
+    """The outcome table of the totals (``detail=False``) in one byte, same index as
+    :func:`_outcome_table`: cards used − 4 (bits 0–1), winner code (2–3), natural (4), banker
+    wins with 6 (5); :func:`_small_outcomes` adds the pairs (6 player, 7 banker). Everything
+    :attr:`Simulation.counts` needs and nothing else: a quarter of the table's cache lines."""
+    import numpy as np
+
+    t = _outcome_table().astype(np.int64)
+    winner, banker = (t >> 11) & 3, (t >> 4) & 15
+    six = (winner == 0) & (banker == 6)
+    small: np.ndarray = (((t >> 8) & 3) | (winner << 2) | (((t >> 10) & 1) << 4)
+                         | (six.astype(np.int64) << 5)).astype(np.uint8)
+    small.setflags(write=False)
+    return small
+
+
+@cache
 def _used_table() -> np.ndarray:
     """The cards a coup uses (4–6), indexed by its packed outcome's bits 8 and up."""
     import numpy as np
@@ -410,6 +427,34 @@ def _outcomes(flat: np.ndarray, lo: int, hi: int, packed: np.ndarray) -> None:
     out |= key
 
 
+def _small_outcomes(flat: np.ndarray, lo: int, hi: int, packed: np.ndarray) -> None:
+    """As :func:`_outcomes`, the one-byte outcome of :func:`_small_table` with the pairs in
+    bits 6 and 7, into ``packed[lo:hi]`` (bytes). The index is the same, built from byte
+    arrays where its parts fit in a byte: ``g = 19 v[i] + v[i + 1]`` (at most 180) and
+    ``u = 10 v[i] + v[i + 1]`` (at most 99), so ``(g[i] + g[i + 2]) * 100 + u[i + 4]`` is
+    ``((p * 19 + b) * 10 + v5) * 10 + v6``."""
+    import numpy as np
+
+    u8, u16 = np.uint8, np.uint16
+    m = hi - lo
+    values = np.right_shift(flat[lo:hi + 6], 2)
+    g = np.multiply(values, u8(19))
+    g[:-1] += values[1:]
+    u = np.multiply(values, u8(10))
+    u[:-1] += values[1:]
+    key = g[:m].astype(u16)
+    key += g[2:m + 2]
+    key *= u16(100)
+    key += u[4:m + 4]
+    out = packed[lo:hi]
+    np.take(_small_table(), key, out=out, mode="clip")
+    same = np.equal(flat[lo:hi + 1], flat[lo + 2:hi + 3]).view(u8)   # cards 1 and 3 alike
+    both = np.left_shift(same[1:], 7)                             # cards 2 and 4 alike
+    same <<= 6
+    both |= same[:-1]
+    out |= both
+
+
 OUTCOME_BLOCK = 96
 """Shoes whose coups are looked up together in :func:`_outcomes`: few enough that the
 16-bit arrays of a block (about 80 KB each for 8 decks) stay in a core's L2 cache. Changes no
@@ -419,10 +464,11 @@ result."""
 def _deal(cards: np.ndarray, cut_card: int | None, burn: bool, detail: bool) -> dict[str, Any]:
     """Deal every shoe of ``cards`` (byte codes, one shoe a row): the packed outcome of every
     coup (shoe after shoe with ``detail``, else in any order), each shoe's number of coups
-    (with ``detail``), its burned cards and the coups counted by packed outcome >> 4.
+    (with ``detail``), its burned cards and its counts (see :func:`_totals`).
 
     The outcome of a coup starting at every position of every shoe is computed at once (one
-    look-up in :func:`_outcome_table`, block by block), then one walk moves every shoe from
+    look-up in :func:`_outcome_table`, block by block; without ``detail`` the one-byte
+    outcome of :func:`_small_table`, which holds only what the counts need), then one walk moves every shoe from
     coup to coup, reading the outcome where it stands and stepping over the cards it uses;
     which coups count (up to the first that passes the cut card, one more, and only whole
     coups) is decided afterwards from the positions, all at once."""
@@ -435,12 +481,13 @@ def _deal(cards: np.ndarray, cut_card: int | None, burn: bool, detail: bool) -> 
         flat[:n * size] = cards.ravel()
     max_steps = size // 4 + 2
     tail = 6 * max_steps + 6                                      # a finished shoe walks on
-    packed = np.empty(n * size + tail, dtype=np.uint16)
+    kind, outcomes, used, shift = ((np.uint16, _outcomes, _used_table(), 8) if detail
+                                   else (np.uint8, _small_outcomes, _small_used(), 0))
+    packed = np.empty(n * size + tail, dtype=kind)
     packed[n * size:] = 0                                         # there: 4 cards a coup
     step = OUTCOME_BLOCK * size
     for lo in range(0, n * size, step):
-        _outcomes(flat, lo, min(lo + step, n * size), packed)
-    used = _used_table()
+        outcomes(flat, lo, min(lo + step, n * size), packed)
     base = np.arange(n, dtype=np.intp) * size
     if burn:
         first = (cards[:, 0] >> 2).astype(np.intp)
@@ -450,33 +497,52 @@ def _deal(cards: np.ndarray, cut_card: int | None, burn: bool, detail: bool) -> 
     cut_at = base + (size - cut_card if cut_card is not None else size + 1)
     end_at = base + size
     pos = base + burned
-    starts = np.empty((max_steps, n), dtype=np.intp)
-    seen = np.empty((max_steps, n), dtype=np.uint16)
-    high = np.empty(n, dtype=np.uint16)
+    need_end = cut_card is None or cut_card < 12                # else every coup before the cut fits
+    past = np.empty((max_steps, n), dtype=bool)                  # the coup began after the cut
+    over = np.zeros((max_steps, n), dtype=bool)                  # the coup ends past the shoe
+    seen = np.empty((max_steps, n), dtype=kind)
+    high = np.empty(n, dtype=kind)
     steps = 0
     while steps < max_steps:
-        starts[steps] = pos
+        np.greater(pos, cut_at, out=past[steps])
         o = seen[steps]
         np.take(packed, pos, out=o)
-        np.right_shift(o, 8, out=high)
-        pos += np.take(used, high)
+        if shift:
+            np.right_shift(o, shift, out=high)
+        pos += np.take(used, high if shift else o)
+        if need_end:
+            np.greater(pos, end_at, out=over[steps])
         steps += 1
-        if steps % 16 == 0 and ((starts[steps - 1] > cut_at) | (pos > end_at)).all():
+        if steps % 4 == 0 and (past[steps - 1] | (pos > end_at)).all():
             break
-    at = starts[:steps]
     seen = seen[:steps]
-    ok = np.empty(at.shape, dtype=bool)
+    ok = np.empty((steps, n), dtype=bool)
     ok[0] = True
-    np.less_equal(at[:-1], cut_at, out=ok[1:])                   # the one before began before the cut
-    if cut_card is None or cut_card < 12:                        # else every such coup fits
-        ok[:-1] &= at[1:] <= end_at                              # the next start: this one's end
-        ok[-1] &= pos <= end_at
-    if detail:
-        ok = ok.T                                                # shoe after shoe, in order
-        seen = seen.T
-    out = seen[ok]
-    return {"packed": out, "rounds": ok.sum(axis=1) if detail else None, "burned": burned,
-            "histogram": np.bincount(out >> 4, minlength=2048)}
+    np.logical_not(past[:steps - 1], out=ok[1:])                 # the one before began before the cut
+    if need_end:
+        ok &= ~over[:steps]
+    if not detail:
+        np.copyto(seen, np.uint8(_SKIPPED), where=~ok)
+        return {"packed": None, "rounds": None, "burned": burned, "counts": _small_counts(seen)}
+    ok = ok.T                                                    # shoe after shoe, in order
+    out = seen.T[ok]
+    return {"packed": out, "rounds": ok.sum(axis=1), "burned": burned,
+            "counts": _packed_counts(np.bincount(out >> 4, minlength=2048))}
+
+
+_SKIPPED = 12
+"""A one-byte outcome no coup has (winner code 3, nothing else): what :func:`_deal` writes
+over the steps of its walk that are not coups before counting."""
+
+
+@cache
+def _small_used() -> np.ndarray:
+    """The cards a coup uses (4–6), indexed by its one-byte outcome (:func:`_small_table`)."""
+    import numpy as np
+
+    table = (4 + (np.arange(256) & 3)).astype(np.intp)
+    table.setflags(write=False)
+    return table
 
 
 NUMBA_FROM = 20_000_000
@@ -489,7 +555,9 @@ def _numba_deal(cards: np.ndarray, cut_card: int | None, burn: bool, detail: boo
 
     size = cards.shape[1]
     cut_pos = size - cut_card if cut_card is not None else size + 1
-    return _sim_kernel.deal(cards, _outcome_table(), cut_pos, burn, detail)
+    part = _sim_kernel.deal(cards, _outcome_table(), cut_pos, burn, detail)
+    part["counts"] = _packed_counts(part.pop("histogram"))
+    return part
 
 
 def _dealer(kernel: str, cards: int) -> Any:
@@ -553,16 +621,37 @@ def progress_bar(total: int, style: bool | str = True, key: str = "odds.progress
     return tqdm(total=total, unit="shoe")
 
 
-def _totals(histogram: np.ndarray) -> dict[str, int]:
-    """The counts of :attr:`Simulation.counts` from the number of coups of every packed
-    outcome ``>> 4`` (bits, high to low: banker pair, player pair, winner (2), natural,
-    cards used − 4 (2), banker total (4); see :func:`_outcome_table`)."""
+COUNTS = ("hands", "banker", "player", "tie", "banker_six", "natural", "player_pair", "banker_pair")
+"""The counts of :attr:`Simulation.counts`, in the order of the count vectors below."""
+
+
+def _packed_counts(histogram: np.ndarray) -> np.ndarray:
+    """The counts (:data:`COUNTS`) from the number of coups of every packed outcome ``>> 4``
+    (bits, high to low: banker pair, player pair, winner (2), natural, cards used − 4 (2),
+    banker total (4); see :func:`_outcome_table`)."""
+    import numpy as np
+
     h = histogram.reshape(2, 2, 4, 2, 4, 16)
     winners = h.sum(axis=(0, 1, 3, 4, 5))
-    return {"hands": int(h.sum()), "banker": int(winners[0]), "player": int(winners[1]),
-            "tie": int(winners[2]), "banker_six": int(h[:, :, 0, :, :, 6].sum()),
-            "natural": int(h[:, :, :, 1].sum()), "player_pair": int(h[:, 1].sum()),
-            "banker_pair": int(h[1].sum())}
+    return np.array([h.sum(), winners[0], winners[1], winners[2], h[:, :, 0, :, :, 6].sum(),
+                     h[:, :, :, 1].sum(), h[:, 1].sum(), h[1].sum()], dtype=np.int64)
+
+
+def _small_counts(seen: np.ndarray) -> np.ndarray:
+    """The counts (:data:`COUNTS`) of one-byte outcomes (bits, high to low: banker pair,
+    player pair, banker six, natural, winner (2), cards used − 4 (2); see
+    :func:`_small_table`), skipping :data:`_SKIPPED`: a few passes of bit tests."""
+    import numpy as np
+
+    winner = seen & np.uint8(12)
+    b, p, t = (np.count_nonzero(winner == np.uint8(code)) for code in (0, 4, 8))
+    bits = [np.count_nonzero(seen & np.uint8(bit)) for bit in (32, 16, 64, 128)]
+    return np.array([b + p + t, b, p, t, *bits], dtype=np.int64)
+
+
+def _totals(counts: np.ndarray) -> dict[str, int]:
+    """:attr:`Simulation.counts` from a count vector (:data:`COUNTS`)."""
+    return {name: int(c) for name, c in zip(COUNTS, counts.tolist(), strict=True)}
 
 
 def simulate(
@@ -615,8 +704,8 @@ def simulate(
     state = rng.bit_generator.state  # (to deal the same shoes again, keeping every coup)
     keep = detail or keep_cards
     bar = progress_bar(shoes, progress) if progress else None
-    histogram, parts = _run(rng, shoes, decks, chunk, deal, cut_card, burn, keep, keep_cards, bar)
-    sim = Simulation(shoes, decks, seed, cut_card, burn, _totals(histogram), keep)
+    counts, parts = _run(rng, shoes, decks, chunk, deal, cut_card, burn, keep, keep_cards, bar)
+    sim = Simulation(shoes, decks, seed, cut_card, burn, _totals(counts), keep)
     if keep:
         sim._coups = _coups_of(parts)
         if keep_cards:
@@ -633,12 +722,12 @@ def simulate(
 
 def _run(rng: Any, shoes: int, decks: int, chunk: int, deal: Any, cut_card: int | None, burn: bool,
          detail: bool, keep_cards: bool, bar: Any) -> tuple[np.ndarray, list[dict[str, Any]]]:
-    """Shuffle and deal ``shoes`` shoes in batches of ``chunk``: the histogram of their coups by
-    packed outcome >> 4 and (with ``detail``) each batch's dealt coups."""
+    """Shuffle and deal ``shoes`` shoes in batches of ``chunk``: their counts (:data:`COUNTS`)
+    and (with ``detail``) each batch's dealt coups."""
     import numpy as np
 
     parts = []
-    histogram = np.zeros(2048, dtype=np.int64)                  # coups by packed outcome >> 4
+    counts = np.zeros(len(COUNTS), dtype=np.int64)
     deck = np.array([_code(r) for r in Rank] * 4 * decks, dtype=np.uint8)
     for s in range(0, shoes, chunk):
         n = min(chunk, shoes - s)
@@ -646,14 +735,14 @@ def _run(rng: Any, shoes: int, decks: int, chunk: int, deal: Any, cut_card: int 
         part = deal(cards, cut_card, burn, detail)
         if keep_cards:
             part["cards"] = cards
-        histogram += part["histogram"]
+        counts += part["counts"]
         if detail:
             parts.append(part)
         if bar is not None:
             bar.update(n)
     if bar is not None:
         bar.close()
-    return histogram, parts
+    return counts, parts
 
 
 def _coups_of(parts: list[dict[str, Any]]) -> dict[str, np.ndarray]:
