@@ -421,7 +421,7 @@ def _outcomes(flat: np.ndarray, lo: int, hi: int, packed: np.ndarray) -> None:
     out = packed[lo:hi]
     np.take(_outcome_table(), key, out=out, mode="clip")
     same = np.equal(flat[lo:hi + 1], flat[lo + 2:hi + 3]).view(np.uint8)   # cards 1 and 3 alike
-    both = np.left_shift(same[1:], 1)                             # cards 2 and 4 alike
+    both = np.multiply(same[1:], np.uint8(2))                     # cards 2 and 4 alike
     both |= same[:-1]
     np.left_shift(both, 13, out=key, dtype=u16)
     out |= key
@@ -449,8 +449,8 @@ def _small_outcomes(flat: np.ndarray, lo: int, hi: int, packed: np.ndarray) -> N
     out = packed[lo:hi]
     np.take(_small_table(), key, out=out, mode="clip")
     same = np.equal(flat[lo:hi + 1], flat[lo + 2:hi + 3]).view(u8)   # cards 1 and 3 alike
-    both = np.left_shift(same[1:], 7)                             # cards 2 and 4 alike
-    same <<= 6
+    both = np.multiply(same[1:], u8(128))                        # cards 2 and 4 alike
+    same *= u8(64)                                                # (byte shifts are not vectorised)
     both |= same[:-1]
     out |= both
 
