@@ -507,9 +507,10 @@ def _deal(cards: np.ndarray, cut_card: int | None, burn: bool, detail: bool) -> 
         np.greater(pos, cut_at, out=past[steps])
         o = seen[steps]
         np.take(packed, pos, out=o)
+        index: np.ndarray = o
         if shift:
-            np.right_shift(o, shift, out=high)
-        pos += np.take(used, high if shift else o)
+            index = np.right_shift(o, shift, out=high)
+        pos += np.take(used, index)
         if need_end:
             np.greater(pos, end_at, out=over[steps])
         steps += 1
