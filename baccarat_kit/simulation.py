@@ -401,38 +401,13 @@ cards of the next shoe (or these), which never changes a coup that fits in its s
 drawing decisions only look at cards it deals) and a coup that does not fit is not dealt."""
 
 
-def _outcomes(flat: np.ndarray, lo: int, hi: int, packed: np.ndarray) -> None:
-    """The packed outcome (see :func:`_outcome_table`) of a coup starting at every position
-    ``lo`` … ``hi − 1`` of the byte codes ``flat`` (shoes one after the other), into
-    ``packed[lo:hi]``: a few arithmetic passes over the values, all in 16 bits, and one
-    look-up (a gather costs about ten times an arithmetic pass)."""
-    import numpy as np
-
-    u16 = np.uint16
-    m = hi - lo
-    values = np.right_shift(flat[lo:hi + 6], 2, dtype=u16)
-    pair = values[:-2] + values[2:]                              # v[i] + v[i + 2], at most 18
-    key = np.multiply(pair[:m], u16(19))
-    key += pair[1:m + 1]
-    key *= u16(10)
-    key += values[4:m + 4]
-    key *= u16(10)
-    key += values[5:m + 5]                                       # ((p * 19 + b) * 10 + v5) * 10 + v6
-    out = packed[lo:hi]
-    np.take(_outcome_table(), key, out=out, mode="clip")
-    same = np.equal(flat[lo:hi + 1], flat[lo + 2:hi + 3]).view(np.uint8)   # cards 1 and 3 alike
-    both = np.multiply(same[1:], np.uint8(2))                     # cards 2 and 4 alike
-    both |= same[:-1]
-    np.left_shift(both, 13, out=key, dtype=u16)
-    out |= key
-
-
-def _small_outcomes(flat: np.ndarray, lo: int, hi: int, packed: np.ndarray) -> None:
-    """As :func:`_outcomes`, the one-byte outcome of :func:`_small_table` with the pairs in
-    bits 6 and 7, into ``packed[lo:hi]`` (bytes). The index is the same, built from byte
-    arrays where its parts fit in a byte: ``g = 19 v[i] + v[i + 1]`` (at most 180) and
-    ``u = 10 v[i] + v[i + 1]`` (at most 99), so ``(g[i] + g[i + 2]) * 100 + u[i + 4]`` is
-    ``((p * 19 + b) * 10 + v5) * 10 + v6``."""
+def _keys(flat: np.ndarray, lo: int, hi: int) -> np.ndarray:
+    """The index into :func:`_outcome_table` (and :func:`_small_table`) of a coup starting at
+    every position ``lo`` … ``hi − 1`` of the byte codes ``flat`` (shoes one after the other),
+    ``((p * 19 + b) * 10 + v5) * 10 + v6``: built from byte arrays where its parts fit in a
+    byte, ``g = 19 v[i] + v[i + 1]`` (at most 180) and ``u = 10 v[i] + v[i + 1]`` (at most 99),
+    as ``(g[i] + g[i + 2]) * 100 + u[i + 4]`` in 16 bits. A few arithmetic passes: a gather
+    costs about ten times one."""
     import numpy as np
 
     u8, u16 = np.uint8, np.uint16
@@ -442,12 +417,37 @@ def _small_outcomes(flat: np.ndarray, lo: int, hi: int, packed: np.ndarray) -> N
     g[:-1] += values[1:]
     u = np.multiply(values, u8(10))
     u[:-1] += values[1:]
-    key = g[:m].astype(u16)
+    key: np.ndarray = g[:m].astype(u16)
     key += g[2:m + 2]
     key *= u16(100)
     key += u[4:m + 4]
+    return key
+
+
+def _outcomes(flat: np.ndarray, lo: int, hi: int, packed: np.ndarray) -> None:
+    """The packed outcome (see :func:`_outcome_table`) of a coup starting at every position
+    ``lo`` … ``hi − 1`` of the byte codes ``flat`` into ``packed[lo:hi]``: one look-up of
+    :func:`_keys`, and the pairs."""
+    import numpy as np
+
+    key = _keys(flat, lo, hi)
     out = packed[lo:hi]
-    np.take(_small_table(), key, out=out, mode="clip")
+    np.take(_outcome_table(), key, out=out, mode="clip")
+    same = np.equal(flat[lo:hi + 1], flat[lo + 2:hi + 3]).view(np.uint8)   # cards 1 and 3 alike
+    both = np.multiply(same[1:], np.uint8(2))                     # cards 2 and 4 alike
+    both |= same[:-1]
+    np.left_shift(both, 13, out=key, dtype=np.uint16)
+    out |= key
+
+
+def _small_outcomes(flat: np.ndarray, lo: int, hi: int, packed: np.ndarray) -> None:
+    """As :func:`_outcomes`, the one-byte outcome of :func:`_small_table` with the pairs in
+    bits 6 and 7, into ``packed[lo:hi]`` (bytes)."""
+    import numpy as np
+
+    u8 = np.uint8
+    out = packed[lo:hi]
+    np.take(_small_table(), _keys(flat, lo, hi), out=out, mode="clip")
     same = np.equal(flat[lo:hi + 1], flat[lo + 2:hi + 3]).view(u8)   # cards 1 and 3 alike
     both = np.multiply(same[1:], u8(128))                        # cards 2 and 4 alike
     same *= u8(64)                                                # (byte shifts are not vectorised)
