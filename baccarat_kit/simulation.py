@@ -87,6 +87,23 @@ def _outcome_table() -> np.ndarray:
 
 
 @cache
+def _small_table() -> np.ndarray:
+    """The outcome table of the totals (``detail=False``) in one byte, same index as
+    :func:`_outcome_table`: cards used − 4 (bits 0–1), winner code (2–3), natural (4), banker
+    wins with 6 (5); :func:`_small_outcomes` adds the pairs (6 player, 7 banker). Everything
+    :attr:`Simulation.counts` needs and nothing else: half the table's bytes (36 KB)."""
+    import numpy as np
+
+    t = _outcome_table().astype(np.int64)
+    winner, banker = (t >> 11) & 3, (t >> 4) & 15
+    six = (winner == 0) & (banker == 6)
+    small: np.ndarray = (((t >> 8) & 3) | (winner << 2) | (((t >> 10) & 1) << 4)
+                         | (six.astype(np.int64) << 5)).astype(np.uint8)
+    small.setflags(write=False)
+    return small
+
+
+@cache
 def _used_table() -> np.ndarray:
     """The cards a coup uses (4–6), indexed by its packed outcome's bits 8 and up."""
     import numpy as np
@@ -322,27 +339,36 @@ def _raw_keys(rng: Any, rows: int, cols: int) -> np.ndarray:
     return keys
 
 
-def _sort_rows(keys: np.ndarray, codes: np.ndarray, out: np.ndarray) -> np.ndarray:
-    """Put each card's 6-bit code under its key's top 26 bits, sort every row and write the
-    codes in their shuffled order to ``out``; returns which rows have two equal top parts.
+def _sort_rows(rng: Any, codes: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """Shuffle every row of ``out`` (``rows × cols`` byte codes): give each card's 6-bit code
+    the top 26 bits of a fresh random key (:func:`_raw_keys`), sort every row and write the
+    codes in their sorted order to ``out``; returns which rows have two equal top parts.
 
-    Done in blocks of :data:`BLOCK` rows, each of which stays in the processor's cache."""
+    Done in blocks of :data:`BLOCK` rows, each of which stays in the processor's cache from
+    its random keys to its shuffled codes. The keys are drawn block after block, which is the
+    same stream as drawing them all at once: the block size changes no shoe."""
     import numpy as np
 
+    rows, cols = out.shape
     mask = np.uint32(~63 & 0xFFFFFFFF)
-    ties = np.empty(keys.shape[0], dtype=bool)
-    step = np.empty((min(BLOCK, keys.shape[0]), keys.shape[1] - 1), dtype=np.uint32)
-    for lo in range(0, keys.shape[0], BLOCK):
-        k = keys[lo:lo + BLOCK]
+    ties = np.empty(rows, dtype=bool)
+    step = np.empty(min(BLOCK, rows) * cols, dtype=np.uint32)
+    for lo in range(0, rows, BLOCK):
+        k = _raw_keys(rng, min(BLOCK, rows - lo), cols)
         k &= mask
         k |= codes
         k.sort(axis=1)
         o = out[lo:lo + BLOCK]
         np.copyto(o, k, casting="unsafe")                         # the low byte of each key
         o &= np.uint8(63)
-        d = step[:k.shape[0]]
-        np.bitwise_xor(k[:, 1:], k[:, :-1], out=d)                # neighbours with equal top parts: below 64
-        ties[lo:lo + BLOCK] = d.min(axis=1) < 64
+        flat = k.ravel()
+        d = step[:flat.size]
+        np.bitwise_xor(flat[1:], flat[:-1], out=d[:-1])           # neighbours with equal top parts: below 64
+        d[cols - 1::cols] = 0xFFFFFFFF                            # (the last card and the next row's first)
+        if d.min() < 64:
+            ties[lo:lo + BLOCK] = d.reshape(k.shape).min(axis=1) < 64
+        else:
+            ties[lo:lo + BLOCK] = False
     return ties
 
 
@@ -360,15 +386,11 @@ def _shuffled(rng: Any, n: int, deck: np.ndarray) -> np.ndarray:
     codes = deck.astype(np.uint32)
     buffer = np.zeros(n * deck.size + _PAD, dtype=np.uint8)     # _PAD zero bytes after the last shoe
     out = buffer[:n * deck.size].reshape(n, deck.size)
-    todo = np.arange(n)
+    todo = np.flatnonzero(_sort_rows(rng, codes, out))
     while todo.size:
-        keys = _raw_keys(rng, todo.size, deck.size)
-        if todo.size == n:
-            ties = _sort_rows(keys, codes, out)
-        else:
-            part = np.empty((todo.size, deck.size), dtype=np.uint8)
-            ties = _sort_rows(keys, codes, part)
-            out[todo] = part
+        part = np.empty((todo.size, deck.size), dtype=np.uint8)
+        ties = _sort_rows(rng, codes, part)
+        out[todo] = part
         todo = todo[ties]
     return out
 
@@ -379,30 +401,58 @@ cards of the next shoe (or these), which never changes a coup that fits in its s
 drawing decisions only look at cards it deals) and a coup that does not fit is not dealt."""
 
 
-def _outcomes(flat: np.ndarray, lo: int, hi: int, packed: np.ndarray) -> None:
-    """The packed outcome (see :func:`_outcome_table`) of a coup starting at every position
-    ``lo`` … ``hi − 1`` of the byte codes ``flat`` (shoes one after the other), into
-    ``packed[lo:hi]``: a few arithmetic passes over the values, all in 16 bits, and one
-    look-up (a gather costs about ten times an arithmetic pass)."""
+def _keys(flat: np.ndarray, lo: int, hi: int) -> np.ndarray:
+    """The index into :func:`_outcome_table` (and :func:`_small_table`) of a coup starting at
+    every position ``lo`` … ``hi − 1`` of the byte codes ``flat`` (shoes one after the other),
+    ``((p * 19 + b) * 10 + v5) * 10 + v6``: built from byte arrays where its parts fit in a
+    byte, ``g = 19 v[i] + v[i + 1]`` (at most 180) and ``u = 10 v[i] + v[i + 1]`` (at most 99),
+    as ``(g[i] + g[i + 2]) * 100 + u[i + 4]`` in 16 bits. A few arithmetic passes: a gather
+    costs about ten times one."""
     import numpy as np
 
-    u16 = np.uint16
+    u8, u16 = np.uint8, np.uint16
     m = hi - lo
-    values = np.right_shift(flat[lo:hi + 6], 2, dtype=u16)
-    pair = values[:-2] + values[2:]                              # v[i] + v[i + 2], at most 18
-    key = np.multiply(pair[:m], u16(19))
-    key += pair[1:m + 1]
-    key *= u16(10)
-    key += values[4:m + 4]
-    key *= u16(10)
-    key += values[5:m + 5]                                       # ((p * 19 + b) * 10 + v5) * 10 + v6
+    values = np.right_shift(flat[lo:hi + 6], 2)
+    g = np.multiply(values, u8(19))
+    g[:-1] += values[1:]
+    u = np.multiply(values, u8(10))
+    u[:-1] += values[1:]
+    key: np.ndarray = g[:m].astype(u16)
+    key += g[2:m + 2]
+    key *= u16(100)
+    key += u[4:m + 4]
+    return key
+
+
+def _outcomes(flat: np.ndarray, lo: int, hi: int, packed: np.ndarray) -> None:
+    """The packed outcome (see :func:`_outcome_table`) of a coup starting at every position
+    ``lo`` … ``hi − 1`` of the byte codes ``flat`` into ``packed[lo:hi]``: one look-up of
+    :func:`_keys`, and the pairs."""
+    import numpy as np
+
+    key = _keys(flat, lo, hi)
     out = packed[lo:hi]
     np.take(_outcome_table(), key, out=out, mode="clip")
     same = np.equal(flat[lo:hi + 1], flat[lo + 2:hi + 3]).view(np.uint8)   # cards 1 and 3 alike
-    both = np.left_shift(same[1:], 1)                             # cards 2 and 4 alike
+    both = np.multiply(same[1:], np.uint8(2))                     # cards 2 and 4 alike
     both |= same[:-1]
-    np.left_shift(both, 13, out=key, dtype=u16)
+    np.left_shift(both, 13, out=key, dtype=np.uint16)
     out |= key
+
+
+def _small_outcomes(flat: np.ndarray, lo: int, hi: int, packed: np.ndarray) -> None:
+    """As :func:`_outcomes`, the one-byte outcome of :func:`_small_table` with the pairs in
+    bits 6 and 7, into ``packed[lo:hi]`` (bytes)."""
+    import numpy as np
+
+    u8 = np.uint8
+    out = packed[lo:hi]
+    np.take(_small_table(), _keys(flat, lo, hi), out=out, mode="clip")
+    same = np.equal(flat[lo:hi + 1], flat[lo + 2:hi + 3]).view(u8)   # cards 1 and 3 alike
+    both = np.multiply(same[1:], u8(128))                        # cards 2 and 4 alike
+    same *= u8(64)                                                # (byte shifts are not vectorised)
+    both |= same[:-1]
+    out |= both
 
 
 OUTCOME_BLOCK = 96
@@ -414,10 +464,11 @@ result."""
 def _deal(cards: np.ndarray, cut_card: int | None, burn: bool, detail: bool) -> dict[str, Any]:
     """Deal every shoe of ``cards`` (byte codes, one shoe a row): the packed outcome of every
     coup (shoe after shoe with ``detail``, else in any order), each shoe's number of coups
-    (with ``detail``), its burned cards and the coups counted by packed outcome >> 4.
+    (with ``detail``), its burned cards and its counts (see :func:`_totals`).
 
     The outcome of a coup starting at every position of every shoe is computed at once (one
-    look-up in :func:`_outcome_table`, block by block), then one walk moves every shoe from
+    look-up in :func:`_outcome_table`, block by block; without ``detail`` the one-byte
+    outcome of :func:`_small_table`, which holds only what the counts need), then one walk moves every shoe from
     coup to coup, reading the outcome where it stands and stepping over the cards it uses;
     which coups count (up to the first that passes the cut card, one more, and only whole
     coups) is decided afterwards from the positions, all at once."""
@@ -430,12 +481,13 @@ def _deal(cards: np.ndarray, cut_card: int | None, burn: bool, detail: bool) -> 
         flat[:n * size] = cards.ravel()
     max_steps = size // 4 + 2
     tail = 6 * max_steps + 6                                      # a finished shoe walks on
-    packed = np.empty(n * size + tail, dtype=np.uint16)
+    kind, outcomes, used, shift = ((np.uint16, _outcomes, _used_table(), 8) if detail
+                                   else (np.uint8, _small_outcomes, _small_used(), 0))
+    packed = np.empty(n * size + tail, dtype=kind)
     packed[n * size:] = 0                                         # there: 4 cards a coup
     step = OUTCOME_BLOCK * size
     for lo in range(0, n * size, step):
-        _outcomes(flat, lo, min(lo + step, n * size), packed)
-    used = _used_table()
+        outcomes(flat, lo, min(lo + step, n * size), packed)
     base = np.arange(n, dtype=np.intp) * size
     if burn:
         first = (cards[:, 0] >> 2).astype(np.intp)
@@ -445,33 +497,53 @@ def _deal(cards: np.ndarray, cut_card: int | None, burn: bool, detail: bool) -> 
     cut_at = base + (size - cut_card if cut_card is not None else size + 1)
     end_at = base + size
     pos = base + burned
-    starts = np.empty((max_steps, n), dtype=np.intp)
-    seen = np.empty((max_steps, n), dtype=np.uint16)
-    high = np.empty(n, dtype=np.uint16)
+    need_end = cut_card is None or cut_card < 12                # else every coup before the cut fits
+    past = np.empty((max_steps, n), dtype=bool)                  # the coup began after the cut
+    over = np.zeros((max_steps, n), dtype=bool)                  # the coup ends past the shoe
+    seen = np.empty((max_steps, n), dtype=kind)
+    high = np.empty(n, dtype=kind)
     steps = 0
     while steps < max_steps:
-        starts[steps] = pos
+        np.greater(pos, cut_at, out=past[steps])
         o = seen[steps]
         np.take(packed, pos, out=o)
-        np.right_shift(o, 8, out=high)
-        pos += np.take(used, high)
+        index: np.ndarray = o
+        if shift:
+            index = np.right_shift(o, shift, out=high)
+        pos += np.take(used, index)
+        if need_end:
+            np.greater(pos, end_at, out=over[steps])
         steps += 1
-        if steps % 16 == 0 and ((starts[steps - 1] > cut_at) | (pos > end_at)).all():
+        if steps % 4 == 0 and (past[steps - 1] | (pos > end_at)).all():
             break
-    at = starts[:steps]
     seen = seen[:steps]
-    ok = np.empty(at.shape, dtype=bool)
+    ok = np.empty((steps, n), dtype=bool)
     ok[0] = True
-    np.less_equal(at[:-1], cut_at, out=ok[1:])                   # the one before began before the cut
-    if cut_card is None or cut_card < 12:                        # else every such coup fits
-        ok[:-1] &= at[1:] <= end_at                              # the next start: this one's end
-        ok[-1] &= pos <= end_at
-    if detail:
-        ok = ok.T                                                # shoe after shoe, in order
-        seen = seen.T
-    out = seen[ok]
-    return {"packed": out, "rounds": ok.sum(axis=1) if detail else None, "burned": burned,
-            "histogram": np.bincount(out >> 4, minlength=2048)}
+    np.logical_not(past[:steps - 1], out=ok[1:])                 # the one before began before the cut
+    if need_end:
+        ok &= ~over[:steps]
+    if not detail:
+        np.copyto(seen, np.uint8(_SKIPPED), where=~ok)
+        return {"packed": None, "rounds": None, "burned": burned, "counts": _small_counts(seen)}
+    ok = ok.T                                                    # shoe after shoe, in order
+    out = seen.T[ok]
+    return {"packed": out, "rounds": ok.sum(axis=1), "burned": burned,
+            "counts": _packed_counts(np.bincount(out >> 4, minlength=2048))}
+
+
+_SKIPPED = 12
+"""A one-byte outcome no coup has (winner code 3, nothing else): what :func:`_deal` writes
+over the steps of its walk that are not coups before counting."""
+
+
+@cache
+def _small_used() -> np.ndarray:
+    """The cards a coup uses (4–6), indexed by its one-byte outcome (:func:`_small_table`)."""
+    import numpy as np
+
+    table = (4 + (np.arange(256) & 3)).astype(np.intp)
+    table.setflags(write=False)
+    return table
 
 
 NUMBA_FROM = 20_000_000
@@ -484,7 +556,9 @@ def _numba_deal(cards: np.ndarray, cut_card: int | None, burn: bool, detail: boo
 
     size = cards.shape[1]
     cut_pos = size - cut_card if cut_card is not None else size + 1
-    return _sim_kernel.deal(cards, _outcome_table(), cut_pos, burn, detail)
+    part = _sim_kernel.deal(cards, _outcome_table(), cut_pos, burn, detail)
+    part["counts"] = _packed_counts(part.pop("histogram"))
+    return part
 
 
 def _dealer(kernel: str, cards: int) -> Any:
@@ -553,16 +627,37 @@ def progress_bar(total: int, style: bool | str = True, key: str = "odds.progress
     return tqdm(total=total, unit="shoe")
 
 
-def _totals(histogram: np.ndarray) -> dict[str, int]:
-    """The counts of :attr:`Simulation.counts` from the number of coups of every packed
-    outcome ``>> 4`` (bits, high to low: banker pair, player pair, winner (2), natural,
-    cards used − 4 (2), banker total (4); see :func:`_outcome_table`)."""
+COUNTS = ("hands", "banker", "player", "tie", "banker_six", "natural", "player_pair", "banker_pair")
+"""The counts of :attr:`Simulation.counts`, in the order of the count vectors below."""
+
+
+def _packed_counts(histogram: np.ndarray) -> np.ndarray:
+    """The counts (:data:`COUNTS`) from the number of coups of every packed outcome ``>> 4``
+    (bits, high to low: banker pair, player pair, winner (2), natural, cards used − 4 (2),
+    banker total (4); see :func:`_outcome_table`)."""
+    import numpy as np
+
     h = histogram.reshape(2, 2, 4, 2, 4, 16)
     winners = h.sum(axis=(0, 1, 3, 4, 5))
-    return {"hands": int(h.sum()), "banker": int(winners[0]), "player": int(winners[1]),
-            "tie": int(winners[2]), "banker_six": int(h[:, :, 0, :, :, 6].sum()),
-            "natural": int(h[:, :, :, 1].sum()), "player_pair": int(h[:, 1].sum()),
-            "banker_pair": int(h[1].sum())}
+    return np.array([h.sum(), winners[0], winners[1], winners[2], h[:, :, 0, :, :, 6].sum(),
+                     h[:, :, :, 1].sum(), h[:, 1].sum(), h[1].sum()], dtype=np.int64)
+
+
+def _small_counts(seen: np.ndarray) -> np.ndarray:
+    """The counts (:data:`COUNTS`) of one-byte outcomes (bits, high to low: banker pair,
+    player pair, banker six, natural, winner (2), cards used − 4 (2); see
+    :func:`_small_table`), skipping :data:`_SKIPPED`: a few passes of bit tests."""
+    import numpy as np
+
+    winner = seen & np.uint8(12)
+    b, p, t = (np.count_nonzero(winner == np.uint8(code)) for code in (0, 4, 8))
+    bits = [np.count_nonzero(seen & np.uint8(bit)) for bit in (32, 16, 64, 128)]
+    return np.array([b + p + t, b, p, t, *bits], dtype=np.int64)
+
+
+def _totals(counts: np.ndarray) -> dict[str, int]:
+    """:attr:`Simulation.counts` from a count vector (:data:`COUNTS`)."""
+    return {name: int(c) for name, c in zip(COUNTS, counts.tolist(), strict=True)}
 
 
 def simulate(
@@ -615,8 +710,8 @@ def simulate(
     state = rng.bit_generator.state  # (to deal the same shoes again, keeping every coup)
     keep = detail or keep_cards
     bar = progress_bar(shoes, progress) if progress else None
-    histogram, parts = _run(rng, shoes, decks, chunk, deal, cut_card, burn, keep, keep_cards, bar)
-    sim = Simulation(shoes, decks, seed, cut_card, burn, _totals(histogram), keep)
+    counts, parts = _run(rng, shoes, decks, chunk, deal, cut_card, burn, keep, keep_cards, bar)
+    sim = Simulation(shoes, decks, seed, cut_card, burn, _totals(counts), keep)
     if keep:
         sim._coups = _coups_of(parts)
         if keep_cards:
@@ -633,12 +728,12 @@ def simulate(
 
 def _run(rng: Any, shoes: int, decks: int, chunk: int, deal: Any, cut_card: int | None, burn: bool,
          detail: bool, keep_cards: bool, bar: Any) -> tuple[np.ndarray, list[dict[str, Any]]]:
-    """Shuffle and deal ``shoes`` shoes in batches of ``chunk``: the histogram of their coups by
-    packed outcome >> 4 and (with ``detail``) each batch's dealt coups."""
+    """Shuffle and deal ``shoes`` shoes in batches of ``chunk``: their counts (:data:`COUNTS`)
+    and (with ``detail``) each batch's dealt coups."""
     import numpy as np
 
     parts = []
-    histogram = np.zeros(2048, dtype=np.int64)                  # coups by packed outcome >> 4
+    counts = np.zeros(len(COUNTS), dtype=np.int64)
     deck = np.array([_code(r) for r in Rank] * 4 * decks, dtype=np.uint8)
     for s in range(0, shoes, chunk):
         n = min(chunk, shoes - s)
@@ -646,14 +741,14 @@ def _run(rng: Any, shoes: int, decks: int, chunk: int, deal: Any, cut_card: int 
         part = deal(cards, cut_card, burn, detail)
         if keep_cards:
             part["cards"] = cards
-        histogram += part["histogram"]
+        counts += part["counts"]
         if detail:
             parts.append(part)
         if bar is not None:
             bar.update(n)
     if bar is not None:
         bar.close()
-    return histogram, parts
+    return counts, parts
 
 
 def _coups_of(parts: list[dict[str, Any]]) -> dict[str, np.ndarray]:

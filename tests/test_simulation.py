@@ -73,6 +73,35 @@ def test_same_seed_same_shoes_and_totals_only_mode() -> None:
     assert "dragon" in err.value.message("en") and "banker" in err.value.message("en")
 
 
+@pytest.mark.parametrize("kwargs", [{}, {"cut_card": None}, {"cut_card": 0}, {"cut_card": 5, "decks": 6},
+                                    {"burn": False, "decks": 1}, {"chunk": 7}])
+def test_totals_only_counts_are_the_counts_of_every_coup(kwargs: dict) -> None:
+    """detail=False counts from its one-byte table (only what the counts need); detail=True
+    keeps every coup from the full table: the same counts, recounted here from the coups."""
+    a = bk.simulate(shoes=400, seed=31, kernel="numpy", **kwargs)
+    d = bk.simulate(shoes=400, seed=31, kernel="numpy", detail=True, **kwargs)
+    w = d.winner
+    assert a.counts == d.counts == {
+        "hands": w.size, "banker": int((w == 0).sum()), "player": int((w == 1).sum()),
+        "tie": int((w == 2).sum()), "banker_six": int(((w == 0) & (d.banker_total == 6)).sum()),
+        "natural": int(d.natural.sum()), "player_pair": int(d.player_pair.sum()),
+        "banker_pair": int(d.banker_pair.sum())}
+
+
+def test_block_sizes_change_no_shoe(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sort keys are drawn block after block (the same stream as one draw) and the
+    outcomes looked up block by block: other blocks, the same shoes and the same coups."""
+    from baccarat_kit import simulation
+
+    a = bk.simulate(shoes=40, seed=13, keep_cards=True, kernel="numpy")
+    monkeypatch.setattr(simulation, "BLOCK", 3)
+    monkeypatch.setattr(simulation, "OUTCOME_BLOCK", 2)
+    b = bk.simulate(shoes=40, seed=13, keep_cards=True, kernel="numpy")
+    c = bk.simulate(shoes=40, seed=13, kernel="numpy")
+    assert np.array_equal(a.cards, b.cards) and _fingerprint(a) == _fingerprint(b)
+    assert a.counts == b.counts == c.counts
+
+
 def test_chunks_change_nothing_but_the_stream() -> None:
     sim = bk.simulate(shoes=30, seed=9, chunk=7)
     assert sim.offsets[-1] == sim.hands == len(sim.winner)
