@@ -40,10 +40,10 @@ from typing import Any
 
 from .errors import BaccaratError
 from .i18n import message
+from .locations import PACKAGED, repository_root
 
 MANIFEST = ".baccarat-kit-course.json"
 MANIFEST_SCHEMA = 1
-PACKAGED = Path(__file__).resolve().parent / "_course"  # filled by setup.py in a wheel
 SPEC = Path(__file__).resolve().parent / "data" / "course.toml"
 # A learner's file must never carry a model solution (the markers of exercises/source/).
 SOLUTION_MARKER = re.compile(r"#\s*(?:BEGIN |END )?SOLUTION\b")
@@ -71,14 +71,6 @@ class Spec:
         if any(part in {".ipynb_checkpoints", "__pycache__"} for part in parts):
             return True
         return any(fnmatch.fnmatchcase(rel, pattern) for pattern in self.exclude)
-
-
-def repository_root() -> Path | None:
-    """The repository this package was imported from (an editable install), if any."""
-    root = Path(__file__).resolve().parent.parent
-    if (root / "pyproject.toml").is_file() and (root / "notebooks").is_dir():
-        return root
-    return None
 
 
 def course_root() -> Path:

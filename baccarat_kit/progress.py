@@ -548,9 +548,9 @@ def _lessons() -> list[tuple[str, int]]:
 def _exercises() -> list[tuple[str, int, list[str]]]:
     """The course's exercises (id, points, question ids), from the learner copies' metadata
     beside the course (or in the kit)."""
-    from . import course
+    from .locations import PACKAGED, repository_root
 
-    for root in (course_folder(), course.repository_root(), course.PACKAGED):
+    for root in (course_folder(), repository_root(), PACKAGED):
         if root is None or not (root / "exercises").is_dir():
             continue
         out = []
