@@ -176,3 +176,18 @@ def test_predict_answers_are_recorded_and_back_after_a_restart() -> None:
     again = Predict("HK-A", lang="en", record="06")  # a new kernel: the record is read back
     assert again.chosen == p.answer and "engine agrees" in plain_text(again.feedback) and again.reveal.value
     assert Predict("HK-A", lang="en").reveal.value == ""  # without record= nothing is read
+
+
+def test_predict_shows_the_sources_words_once_with_the_translation_in_english() -> None:
+    """Issue 31: Predict showed the Chinese quote twice (its blockquote and the case's trace)."""
+    import html
+
+    case = bk.cases.load()["BCR-001"]
+    for lang in ("zh", "en"):
+        predict = Predict("BCR-001", lang=lang)
+        next(iter(predict.buttons.values())).click()
+        shown = html.unescape(predict.reveal.value)
+        first_line = case.quote.splitlines()[0]
+        assert shown.count(first_line) == 1, lang
+        english = case.quote_en.splitlines()[0]
+        assert shown.count(english) == (1 if lang == "en" else 0), lang

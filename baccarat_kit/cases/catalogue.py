@@ -169,11 +169,12 @@ class Case:
         """The engine's rule ids this case exercises (for ``cases coverage``)."""
         return tuple(self.outcome().rules)
 
-    def explain(self, lang: str | None = None) -> str:
-        """The case with the engine's full explained trace (what ``cases show`` prints)."""
+    def explain(self, lang: str | None = None, *, quote: bool = True) -> str:
+        """The case with the engine's full explained trace (what ``cases show`` prints);
+        ``quote=False`` leaves out the source's words (and their translation)."""
         from .verify import explain_case
 
-        return explain_case(self, lang)
+        return explain_case(self, lang, quote=quote)
 
     def __repr__(self) -> str:
         return f"<Case {self.id} ({self.kind}, source {self.source})>"

@@ -431,8 +431,9 @@ def count_claims(case: Case) -> int:
 # ---------------------------------------------------------------- explaining
 
 
-def explain_case(case: Case, lang: str | None = None) -> str:
-    """The case header, the engine's explained trace, and whether every claim holds."""
+def explain_case(case: Case, lang: str | None = None, *, quote: bool = True) -> str:
+    """The case header, the engine's explained trace, and whether every claim holds
+    (``quote=False``: without the source's words, for a view that shows them itself)."""
     lang = normalize_language(lang)
     lines = [f"{case.id} — {case.title(lang)}"]
     lines.append(message("cases.show.source", lang, source=case.source, basis=case.basis_text(lang)))
@@ -440,9 +441,9 @@ def explain_case(case: Case, lang: str | None = None) -> str:
         lines.append(message("cases.show.assumptions", lang, text=case.assumptions(lang)))
     if case.change(lang):
         lines.append(message("cases.show.change", lang, text=case.change(lang)))
-    quote = case.quote if case.parent is None else None
-    if quote:
-        lines.append(message("cases.show.quote", lang, text=quote.replace("\n", "\n    ")))
+    words = case.quote if case.parent is None and quote else None
+    if words:
+        lines.append(message("cases.show.quote", lang, text=words.replace("\n", "\n    ")))
         translation = case.translation(lang)
         if translation:
             lines.append(message("cases.show.translation", lang,

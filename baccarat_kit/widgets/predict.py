@@ -250,11 +250,14 @@ class Predict(LangMixin, w.VBox):
                                f"</b>{again}</div>")
         call = self._call()
         quote = self.case.quote or ""
-        trace = self.case.explain(self._lang)
+        translation = self.case.translation(self._lang) if quote else None
+        trace = self.case.explain(self._lang, quote=False)  # the words once, in the blockquote
         self.reveal.value = (
             f'<div class="bk-predict-engine"><b>{esc(self._t("widgets.predict.engine"))}</b> <code>{esc(call)}</code>'
             f' → {esc(self._t("widgets.predict.rules", rules=", ".join(self.outcome.rules)))}</div>'
-            + (f'<blockquote class="bk-quote" lang="zh-Hant">{esc(quote)}</blockquote>' if quote else "")
+            + (f'<blockquote class="bk-quote"><span lang="zh-Hant">{esc(quote)}</span>'
+               + (f'<br><i lang="en">{esc(translation)}</i>' if translation else "")
+               + "</blockquote>" if quote else "")
             + f'<pre class="bk-predict-trace" style="white-space:pre-wrap">{esc(trace)}</pre>')
 
     def _relabel(self) -> None:
