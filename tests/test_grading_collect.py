@@ -87,6 +87,9 @@ def test_collect_command_and_bad_input(home: Path, tmp_path: Path, capsys: pytes
     assert (tmp_path / "c" / "w1" / "ben" / "exercises" / "03-banker-rule.ipynb").exists()
     assert ".secret.ipynb" in capsys.readouterr().err
     assert main(["--lang", "en", "collect", str(home), "--out", str(tmp_path / "c"), "--name", "w1"]) == 2
+    assert "Give another --name" in capsys.readouterr().err  # not "collect again in a moment": same name
+    assert main(["--lang", "zh", "collect", str(home), "--out", str(tmp_path / "c"), "--name", "w1"]) == 2
+    assert "請換一個 --name" in capsys.readouterr().err
     assert main(["--lang", "en", "collect", str(tmp_path / "nope"), "--out", str(tmp_path / "c")]) == 2
     assert main(["--lang", "en", "collect", str(home), "--out", str(tmp_path / "d"), "--deadline", "Friday"]) == 2
     assert "ISO 8601" in capsys.readouterr().err

@@ -92,6 +92,20 @@ def test_secret_new_is_0600_and_never_overwrites(tmp_path: Path, capsys: pytest.
         read_secret(key)
 
 
+
+def test_a_missing_or_unwritable_secret_file_is_said_in_one_language(tmp_path: Path) -> None:
+    """The system's reason ("No such file or directory") was English inside the zh sentence."""
+    from baccarat_kit.grading.term.secret import new_secret
+
+    with pytest.raises(bk.BaccaratError) as err:
+        read_secret(tmp_path / "nope.key")
+    assert "沒有這個檔案或資料夾" in err.value.message("zh") and "No such" not in err.value.message("zh")
+    assert "no such file or folder" in err.value.message("en")
+    with pytest.raises(bk.BaccaratError) as err:
+        new_secret(tmp_path / "missing-folder" / "term.key")
+    assert "沒有這個檔案或資料夾" in err.value.message("zh")
+
+
 # ---------------------------------------------------------------- release
 def test_release_writes_one_copy_per_learner_with_her_data_and_nothing_secret(term: dict[str, Path]) -> None:
     out = term["dir"] / "handout"

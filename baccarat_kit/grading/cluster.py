@@ -56,6 +56,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
+from ..i18n import os_reason
 from .judge.checks import Exercise
 from .records import GradeUsageError, Submission
 from .sandbox import session as _session
@@ -163,7 +164,7 @@ def _own_folder(target: Path) -> int:
     try:
         fd = os.open(target, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
     except OSError as err:
-        raise GradeUsageError("grading.dask.certs_link", path=target, detail=err.strerror or type(err).__name__) from err
+        raise GradeUsageError("grading.dask.certs_link", path=target, detail=os_reason(err)) from err
     info = os.fstat(fd)
     if info.st_uid != os.geteuid():
         os.close(fd)
