@@ -355,8 +355,9 @@ def _cmd_hand_out(args: argparse.Namespace) -> int:
     done = hand_out(args.handout, args.to, args.hub_prefix)
     for path in done.kept:
         print(visible(message("grading.handout.kept", args.lang, file=path), 2000), file=sys.stderr)
-    for item in done.problems:
-        why = message(f"grading.returned.{item['reason']}", args.lang)
+    for item in done.problems:  # no_folder: not "from collection", as return says it
+        why = message("grading.handout.no_folder" if item["reason"] == "no_folder"
+                      else f"grading.returned.{item['reason']}", args.lang)
         print(visible(message("grading.handout.not_handed_out", args.lang, file=item["file"], why=why), 2000),
               file=sys.stderr)
     print(message("grading.handout.done", args.lang, count=len(done.written), kept=len(done.kept), to=args.to))

@@ -111,10 +111,14 @@ def hand_out(handout: str | Path, to: str | Path, hub_prefix: str | None = None)
     dest_root = Path(to)
     if not dest_root.is_dir():
         raise CollectError("grading.collect.no_root", path=to)
+    learners = sorted(p for p in src.iterdir() if p.is_dir() and not p.is_symlink())
+    if not any(sub.is_dir() and not sub.is_symlink() and any(sub.glob(f"*{NOTEBOOK_SUFFIX}"))
+               for d in learners for sub in d.iterdir()):  # e.g. the folder above the hand-out
+        raise CollectError("grading.handout.empty", path=handout)
     result = HandedOut()
     root_fd = os.open(dest_root, os.O_RDONLY | os.O_DIRECTORY)
     try:
-        for learner_dir in sorted(p for p in src.iterdir() if p.is_dir() and not p.is_symlink()):
+        for learner_dir in learners:
             files: dict[str, dict[str, bytes]] = {}
             for sub in sorted(p for p in learner_dir.iterdir() if p.is_dir() and not p.is_symlink()):
                 for nb in sorted(sub.glob(f"*{NOTEBOOK_SUFFIX}")):
