@@ -356,3 +356,23 @@ def test_dask_workers_get_the_owners_tokens_never_the_secret(term: dict[str, Pat
     for blob in sent:
         assert secret.secret not in blob and secret.secret.hex().encode() not in blob
     assert secret.token("04-whole-coups", "alice").encode() in sent[0] + sent[1]
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", "is --secret-file this class's key file?"),
+                                             ("zh", "--secret-file 給的是不是這一班的密鑰檔")])
+def test_grading_with_another_terms_secret_says_so_and_exits_1(term: dict[str, Path], tmp_path: Path, lang: str,
+                                                               words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """The wrong key file gave a gradebook of zeros, exit 0 and not a line on stderr: an instructor
+    could return them. Now one line says what is wrong, and a batch of nothing else exits 1."""
+    secret = read_secret(term["key"])
+    home = _homes(tmp_path, {"alice": {"04-whole-coups": solved_copy("04-whole-coups", secret, "alice")}})
+    done = collect(home, tmp_path / "collected", pattern="exercises/*.ipynb", name="week1")
+    other = tmp_path / "other.key"
+    assert main(["--lang", "en", "secret", "new", str(other)]) == 0
+    capsys.readouterr()
+    code = main(["--lang", lang, "grade", str(done.folder), "--out", str(tmp_path / "graded"), "--secret-file",
+                 str(other), "--no-progress"])
+    assert code == 1
+    assert words in capsys.readouterr().err
+    doc = json.loads((tmp_path / "graded" / "results.json").read_text(encoding="utf-8"))
+    assert [r["status"] for r in doc["submissions"]] == ["other_secret"]

@@ -286,6 +286,9 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     needs_secret = sum(1 for s in subs if s.status == "needs_secret")
     if needs_secret:
         print(message("grading.cli.needs_secret", args.lang, count=needs_secret), file=sys.stderr)
+    other_secret = sum(1 for s in subs if s.status == "other_secret")
+    if other_secret:  # the wrong --secret-file: every such row is 0, say so before anyone returns them
+        print(message("grading.cli.other_secret", args.lang, count=other_secret), file=sys.stderr)
     mismatches = sum(1 for s in subs if s.identity_mismatch)
     if mismatches:
         print(message("grading.cli.mismatches", args.lang, count=mismatches), file=sys.stderr)

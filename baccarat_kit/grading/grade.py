@@ -327,7 +327,7 @@ def _function_answers(functions: Sequence[Question], static: dict[str, tuple[boo
 REQUIRED_MODULES = ("IPython", "tqdm", "jinja2")
 """What grading imports (the ``grade`` extra): a submission runs in an IPython shell of its own
 (:mod:`.sandbox.runner`), not in a Jupyter kernel, so jupyter_client, ipykernel and zmq are not needed."""
-NOT_THE_LEARNERS = frozenset({"kernel_start", "worker_failed", "needs_secret"})
+NOT_THE_LEARNERS = frozenset({"kernel_start", "worker_failed", "needs_secret", "other_secret"})
 """Statuses that are not the learner's doing when every submission of a batch shares them."""
 
 
