@@ -349,3 +349,30 @@ def test_the_named_misconception_is_the_one_all_inputs_show() -> None:
     graded = grade("03-banker-rule", "q5", results)
     assert broad in seen.misconceptions
     assert broad not in graded.misconceptions and graded.misconception == (graded.misconceptions or (None,))[0]
+
+
+def test_the_feedback_page_renders_the_inline_markdown_of_questions_and_messages_never_hers() -> None:
+    """The question texts and messages write `code` and **bold**; the page showed the backticks
+    and asterisks. Now they are <code> and <strong>, added after escaping: an answer of hers with
+    backticks or tags in it stays text."""
+    from baccarat_kit.grading.grade import load_exercises
+    from baccarat_kit.grading.judge.checks import grade_question
+    from baccarat_kit.grading.records import Submission
+    from baccarat_kit.grading.report.feedback import feedback_html
+
+    exercises = load_exercises(ROOT / "exercises" / "source")
+    q1 = next(q for q in exercises["03-banker-rule"].questions if q.id == "q1")
+    evil = "`x` <img src=x onerror=alert(1)> **y**"
+    r = grade_question(q1, {"status": "ok", "type": "str", "value": evil}, "ann")
+    sub = Submission("x/03-banker-rule.ipynb", "ab" * 32, "03-banker-rule", "ann", "ok",
+                     {"zh": "已評分。", "en": "Graded."}, [r], 11)
+    for lang in ("zh", "en"):
+        page = feedback_html(sub, exercises, lang)
+        assert "<code>True</code>" in page and "`True`" not in page  # q1's text: (`True` draws / `False` stands)
+        assert "<code>case_a</code>" in page  # the message names the answer as code
+        assert "<img" not in page and "onerror=alert(1)&gt;" in page
+    q5 = next(q for q in exercises["03-banker-rule"].questions if q.id == "q5")
+    page = feedback_html(Submission("x/03-banker-rule.ipynb", "ab" * 32, "03-banker-rule", "ann", "ok",
+                                    {"zh": "已評分。", "en": "Graded."},
+                                    [grade_question(q5, {"status": "missing"}, "ann")], 11), exercises, "en")
+    assert "<strong>value</strong>" in page and "**value**" not in page
