@@ -115,3 +115,25 @@ def test_return_never_writes_over_a_learners_own_file(home: Path, tmp_path: Path
     assert {"file": str(home / "nobody" / "feedback" / "03-banker-rule.html"), "reason": "no_folder"} in problems
     again, _ = return_feedback(graded, home)  # a page the grader wrote may be replaced
     assert again == written
+
+
+def test_one_learner_collected_twice_is_not_flagged_as_a_claim() -> None:
+    """Step 3b of docs/instructors.md (collect her again at her deadline) gave every exercise of
+    hers "Learner id 'dan' also appears in other submissions … the id is the learner's own claim":
+    her two hand-ins are hers (the row is the folder's owner). Files graded without collect, whose
+    ids are claims, are still flagged."""
+    from baccarat_kit.grading.grade import _flag_duplicates
+    from baccarat_kit.grading.records import Submission
+
+    def row(file: str, learner: str, owner: str | None, sha: str) -> Submission:
+        return Submission(file, sha * 64, "03-banker-rule", learner, "ok", {"zh": "", "en": ""}, owner=owner)
+
+    twice = [row("c/w1/dan/exercises/03-banker-rule.ipynb", "dan", "dan", "a"),
+             row("c/w1-late/dan/exercises/03-banker-rule.ipynb", "dan", "dan", "b")]
+    same_bytes = [row("c/w1/dan/exercises/03-banker-rule.ipynb", "dan", "dan", "a"),
+                  row("c/w1-late/dan/exercises/03-banker-rule.ipynb", "dan", "dan", "a")]
+    claims = [row("subs/a.ipynb", "dan", None, "c"), row("subs/b.ipynb", "dan", None, "d")]
+    for subs in (twice, same_bytes, claims):
+        _flag_duplicates(subs)
+    assert [s.warnings for s in twice + same_bytes] == [[]] * 4
+    assert all(any("also appears" in w["en"] for w in s.warnings) for s in claims)
