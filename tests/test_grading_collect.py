@@ -137,3 +137,21 @@ def test_one_learner_collected_twice_is_not_flagged_as_a_claim() -> None:
         _flag_duplicates(subs)
     assert [s.warnings for s in twice + same_bytes] == [[]] * 4
     assert all(any("also appears" in w["en"] for w in s.warnings) for s in claims)
+
+
+def test_only_takes_several_learners_and_refuses_a_name_with_no_folder(home: Path, tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """``--only bne`` (a typo) made an empty folder and said "Collected 0", exit 0; ``--only ben
+    --only ann`` kept only the last. Now a name with no folder is exit 2 before anything is
+    written, listing the folders there; --only may be given again."""
+    names = sorted(p.name for p in home.iterdir() if p.is_dir())
+    assert len(names) >= 2
+    for lang, words in (("en", "who have no folder in"), ("zh", "沒有資料夾，沒有收取任何檔案")):
+        assert main(["--lang", lang, "collect", str(home), "--out", str(tmp_path / "c"), "--name", "typo",
+                     "--only", "nobody-here"]) == 2
+        err = capsys.readouterr().err
+        assert words in err and "nobody-here" in err and names[0] in err
+    assert not (tmp_path / "c" / "typo").exists()
+    assert main(["--lang", "en", "collect", str(home), "--out", str(tmp_path / "c"), "--name", "two",
+                 "--only", names[0], "--only", names[1]]) == 0
+    assert sorted(p.name for p in (tmp_path / "c" / "two").iterdir() if p.is_dir()) == names[:2]

@@ -136,8 +136,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "(the hand-in time is the time of this collect, never the file's own time)")
     c.add_argument("--class-list", default=None, metavar="CSV",
                    help="a class list with columns learner,deadline: each learner's own deadline (an extension)")
-    c.add_argument("--only", default=None, metavar="LEARNERS",
-                   help="collect only these learner folders (comma-separated): a later collect for an extension")
+    c.add_argument("--only", default=None, action="append", metavar="LEARNERS",
+                   help="collect only these learner folders (comma-separated, or --only again): a later "
+                        "collect for an extension")
     c.add_argument("--name", default=None, help="name of the new folder (default: the UTC date and time)")
     c.add_argument("--hub-prefix", default=None, metavar="PREFIX",
                    help="a hub with a Unix user per learner (e.g. jupyter-): read only the homes "
@@ -328,7 +329,13 @@ def _cmd_collect(args: argparse.Namespace) -> int:
     from .term.deadlines import read_class_list
 
     deadlines = read_class_list(args.class_list) if args.class_list else None
-    only = {n.strip() for n in args.only.split(",") if n.strip()} if args.only else None
+    only = {n.strip() for part in args.only for n in part.split(",") if n.strip()} if args.only else None
+    root = Path(args.root)
+    missing = sorted(n for n in only or () if not (root / f"{args.hub_prefix or ''}{n}").is_dir())
+    if missing and root.is_dir():  # a typo collected nothing, silently, into a new folder
+        there = sorted(p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
+        raise _collect.CollectError("grading.collect.only_missing", names=", ".join(missing), root=root,
+                                    choices=", ".join(there[:20]) + (" …" if len(there) > 20 else ""))
     done = _collect.collect(args.root, args.out, pattern=args.glob, deadline=args.deadline, name=args.name,
                             now=_collect.clock(), deadlines=deadlines, only=only,
                             hub_prefix=args.hub_prefix)
