@@ -398,10 +398,11 @@ def test_lesson_links_in_the_page_reach_the_lessons(generated: dict[str, Any]) -
         assert unquote(href.split("#")[1]) in rp.notebook_headings(path)
 
 
-def test_lessons_url_option(generated: dict[str, Any], tmp_path: Path) -> None:
+@pytest.mark.parametrize("url", ["http://127.0.0.1:8888/lab/tree/notebooks/",
+                                 "http://127.0.0.1:8888/lab/tree/notebooks"])  # without its last slash too
+def test_lessons_url_option(generated: dict[str, Any], tmp_path: Path, url: str) -> None:
     out = tmp_path / "r.html"
-    assert main(["report", str(generated["folder"]), "--out", str(out),
-                 "--lessons-url", "http://127.0.0.1:8888/lab/tree/notebooks/"]) == 0
+    assert main(["report", str(generated["folder"]), "--out", str(out), "--lessons-url", url]) == 0
     hrefs = [a.attrs["href"] for a in Page(out.read_text(encoding="utf-8")).root.all("a", **{"class": "lesson"})]
     assert hrefs and all(h.startswith("http://127.0.0.1:8888/lab/tree/notebooks/0") for h in hrefs)
 

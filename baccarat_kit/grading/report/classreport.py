@@ -503,7 +503,15 @@ def default_lessons_url(out: Path) -> str:
 
 
 def lesson_href(lesson: str, base: str) -> str:
+    """The link to a lesson section under ``base`` (a folder: ``…/notebooks`` and ``…/notebooks/``
+    are the same folder, so a ``--lessons-url`` without its last slash still links).
+
+    >>> lesson_href("03-player-rule.ipynb#2.-x", "http://127.0.0.1:8888/lab/tree/notebooks")
+    'http://127.0.0.1:8888/lab/tree/notebooks/03-player-rule.ipynb#2.-x'
+    """
     file, _, anchor = lesson.partition("#")
+    if base and not base.endswith("/"):
+        base += "/"
     return base + urllib.parse.quote(file) + ("#" + urllib.parse.quote(anchor, safe="-._~") if anchor else "")
 
 
