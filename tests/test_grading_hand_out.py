@@ -171,3 +171,26 @@ def test_a_folder_with_no_copies_is_a_usage_mistake(handout: Path, tmp_path: Pat
             err = capsys.readouterr().err
             assert words in err and str(wrong) in err
     assert not any(home.rglob("*.ipynb"))
+
+
+def test_a_copy_released_for_another_learner_is_not_handed_out(handout: Path, tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """alice's copy moved into bob's hand-out folder would reach bob keyed for alice (0 when he
+    hands it in): it is listed, in one language, and bob's home does not get it."""
+    import shutil
+
+    mixed = tmp_path / "handout"
+    shutil.copytree(handout, mixed)
+    (mixed / "bob" / "exercises" / "04-whole-coups.ipynb").write_bytes(
+        (handout / "alice" / "exercises" / "04-whole-coups.ipynb").read_bytes())
+    home = _homes(tmp_path)
+    assert main(["--lang", "en", "hand-out", str(mixed), "--to", str(home)]) == 0
+    err = capsys.readouterr().err
+    assert "released for 'alice' but lies in the hand-out folder of 'bob'" in err
+    assert not (home / "bob" / "exercises" / "04-whole-coups.ipynb").exists()
+    assert (home / "bob" / "exercises" / "03-banker-rule.ipynb").exists()  # the rest of his copies
+    assert (home / "alice" / "exercises" / "04-whole-coups.ipynb").exists()
+    home2 = tmp_path / "again"
+    home2.mkdir()
+    assert main(["--lang", "zh", "hand-out", str(mixed), "--to", str(_homes(home2))]) == 0
+    assert "這一份是發給「alice」的，卻放在「bob」的發放資料夾裡" in capsys.readouterr().err

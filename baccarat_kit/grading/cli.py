@@ -366,8 +366,11 @@ def _cmd_hand_out(args: argparse.Namespace) -> int:
     for path in done.kept:
         print(visible(message("grading.handout.kept", args.lang, file=path), 2000), file=sys.stderr)
     for item in done.problems:  # no_folder: not "from collection", as return says it
-        why = message("grading.handout.no_folder" if item["reason"] == "no_folder"
-                      else f"grading.returned.{item['reason']}", args.lang)
+        if item["reason"] == "other_learner":
+            why = message("grading.handout.other_learner", args.lang, learner=item["learner"], folder=item["folder"])
+        else:
+            why = message("grading.handout.no_folder" if item["reason"] == "no_folder"
+                          else f"grading.returned.{item['reason']}", args.lang)
         print(visible(message("grading.handout.not_handed_out", args.lang, file=item["file"], why=why), 2000),
               file=sys.stderr)
     print(message("grading.handout.done", args.lang, count=len(done.written), kept=len(done.kept), to=args.to))

@@ -55,6 +55,18 @@ class HandedOut:
     problems: list[dict[str, str]] = field(default_factory=list)
 
 
+def _term_learner(data: bytes) -> str | None:
+    """The learner a term copy was released for (its ``metadata.baccarat_kit.term.learner``), or
+    None for any other file (the instructor's own folder: read as JSON, nothing run)."""
+    import json
+
+    try:
+        mark = json.loads(data)["metadata"]["baccarat_kit"]["term"]["learner"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    return mark if isinstance(mark, str) else None
+
+
 def _exists(name: str, dir_fd: int) -> bool:
     try:
         os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
@@ -126,6 +138,11 @@ def hand_out(handout: str | Path, to: str | Path, hub_prefix: str | None = None)
                     if data is None or safe_part(sub.name) != sub.name or safe_part(nb.name) != nb.name:
                         result.problems.append({"file": str(nb), "reason": "bad_copy"})
                         continue
+                    released_for = _term_learner(data)
+                    if released_for is not None and released_for != learner_dir.name:
+                        result.problems.append({"file": str(nb), "reason": "other_learner", "learner": released_for,
+                                                "folder": learner_dir.name})
+                        continue  # her copy in another learner's folder: his would be keyed for her
                     files.setdefault(sub.name, {})[nb.name] = data
             if not files:
                 continue
