@@ -431,3 +431,24 @@ def test_an_instructors_file_is_never_overwritten(generated: dict[str, Any], tmp
 
 def test_scores_are_formatted_plainly() -> None:
     assert [rp.fmt(x) for x in (7.0, 7.5, 2.6666, 0.0)] == ["7", "7.5", "2.67", "0"]
+
+
+def test_a_function_answers_example_is_the_cell_the_misconception_explains(tmp_path: Path) -> None:
+    """The example of a misconception seen in a function answer was "def …" (how results.json
+    shows a function): it is the first wrong cell the misconception explains, its input and her
+    answer."""
+    q5 = {"score": 3.95, "points": 4, "passed": False, "answer": "def …", "misconception": "banker-3-always",
+          "misconceptions": ["banker-3-always"], "message": {"zh": "…", "en": "…"}, "checks": [],
+          "wrong": [{"input": [3, 8], "got": "True", "want": "False", "rule": "banker-3-vs-8",
+                     "misconception": "banker-3-always"}]}
+    sub = {"file": "c/w1/ben/exercises/03-banker-rule.ipynb", "exercise": "03-banker-rule", "learner": "ben",
+           "owner": "ben", "score": 3.95, "max_score": 11, "status": "ok", "reason": {"zh": "", "en": ""},
+           "warnings": [], "graded_at": "2026-12-02T14:07:41Z", "questions": {"q5": q5}}
+    folder = tmp_path / "graded"
+    folder.mkdir()
+    (folder / "results.json").write_text(json.dumps({"schema_version": 5, "submissions": [sub]}), encoding="utf-8")
+    path, rep = rp.write_report(folder, tmp_path / "r.html", "en")
+    (m,) = [m for m in rep.misconceptions if m.id == "banker-3-always"]
+    assert m.example() == "(3, 8) → True"
+    page = path.read_text(encoding="utf-8")
+    assert "(3, 8) → True" in page and "“def …”" not in page

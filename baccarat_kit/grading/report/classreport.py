@@ -277,7 +277,19 @@ def _question_misconception(q: dict[str, Any]) -> str | None:
     return found.group(1) if found and found.group(1) in _known_misconceptions() else None
 
 
-def _question_answer(q: dict[str, Any]) -> str | None:
+def _question_answer(q: dict[str, Any], mid: str | None = None) -> str | None:
+    """The answer to show as an example of misconception ``mid``: for a function answer (shown as
+    ``def …``, which says nothing) its first wrong cell that ``mid`` explains, as ``(3, 8) → True``.
+
+    >>> _question_answer({"answer": "def …", "wrong": [{"input": [4, 3], "got": "False", "misconception": None},
+    ...                   {"input": [3, 8], "got": "True", "misconception": "banker-3-always"}]}, "banker-3-always")
+    '(3, 8) → True'
+    """
+    cells = [w for w in q.get("wrong") or [] if isinstance(w, dict) and isinstance(w.get("input"), list)]
+    cells = [w for w in cells if w.get("misconception") == mid] or cells
+    if cells:
+        w = cells[0]
+        return f"({', '.join(repr(a) for a in w['input'])}) → {w.get('got', '')}"[:200]
     if "answer" in q:
         return None if q["answer"] is None else str(q["answer"])[:200]
     msg = q.get("message", {})
@@ -402,7 +414,7 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
                     m = found[mid] = MisconceptionStat(mid)
                 m.learners.add(key[0])
                 m.questions[(stat.id, str(qid))] += 1
-                answer = _question_answer(q)
+                answer = _question_answer(q, mid)
                 if answer is not None:
                     m.answers[answer] += 1
     order = {k: i for i, k in enumerate(_known_misconceptions_order())}
