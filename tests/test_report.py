@@ -452,3 +452,22 @@ def test_a_function_answers_example_is_the_cell_the_misconception_explains(tmp_p
     assert m.example() == "(3, 8) → True"
     page = path.read_text(encoding="utf-8")
     assert "(3, 8) → True" in page and "“def …”" not in page
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", "another's id"), ("zh", "學號是別人的")])
+def test_a_cell_whose_id_names_another_learner_is_marked_in_the_grid(tmp_path: Path, lang: str, words: str) -> None:
+    """dan handing in amy's copy showed as a plain 0/8 in the grid (the warning was far below)."""
+    base = {"exercise": "04-whole-coups", "max_score": 8, "status": "ok", "reason": {"zh": "", "en": ""},
+            "warnings": [], "graded_at": "2026-12-02T14:07:41Z", "questions": {}}
+    subs = [{**base, "file": "c/w1/amy/exercises/04-whole-coups.ipynb", "learner": "amy", "owner": "amy",
+             "score": 8, "identity_mismatch": False},
+            {**base, "file": "c/w1/dan/exercises/04-whole-coups.ipynb", "learner": "dan", "owner": "dan",
+             "score": 0, "claimed_id": "amy", "identity_mismatch": True}]
+    folder = tmp_path / "graded"
+    folder.mkdir()
+    (folder / "results.json").write_text(json.dumps({"schema_version": 5, "submissions": subs}), encoding="utf-8")
+    path, _ = rp.write_report(folder, tmp_path / "r.html", lang)
+    page = path.read_text(encoding="utf-8")
+    mark = '<span class="mark w">⚠ ' + words.replace("'", "&#39;") + "</span>"
+    assert page.count(mark) == 1
+    assert re.search(r'title="c/w1/dan/exercises/04-whole-coups\.ipynb">0/8' + re.escape(mark), page)

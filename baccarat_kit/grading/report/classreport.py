@@ -79,6 +79,8 @@ class Cell:
     files: int
     file: str
     submitted_at: str | None = None
+    mismatch: bool = False
+    """Its ``LEARNER_ID`` names another learner (``identity_mismatch``): a copy of someone else's?"""
 
 
 @dataclass
@@ -381,7 +383,7 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
         submitted = sub.get("submitted_at") if isinstance(sub.get("submitted_at"), str) else None
         file = short[str(sub.get("file", ""))]
         cells[key] = Cell(score, _num(sub.get("max_score"), stat.max_score), str(sub.get("status", "?")),
-                          late, counts[key], file, submitted)
+                          late, counts[key], file, submitted, sub.get("identity_mismatch") is True)
         if not ok:
             stat.not_graded += 1
             continue
@@ -746,6 +748,8 @@ def _grid_row(rep: ClassReport, lr: Learner, m: Any, lang: str, top: float) -> _
             marks.append((" l", "⏰ " + m("report.grid.late")))
         if c.submitted_at:
             tips.append(c.submitted_at)  # the grid's intro says what the tip's time is
+        if c.mismatch:  # the warning below names the other learner; the cell says to look
+            marks.append((" w", "⚠ " + m("report.grid.mismatch")))
         if c.files > 1:
             marks.append(("", f"×{c.files}"))
             tips.append(m("report.grid.files", count=c.files))
