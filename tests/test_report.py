@@ -471,3 +471,24 @@ def test_a_cell_whose_id_names_another_learner_is_marked_in_the_grid(tmp_path: P
     mark = '<span class="mark w">⚠ ' + words.replace("'", "&#39;") + "</span>"
     assert page.count(mark) == 1
     assert re.search(r'title="c/w1/dan/exercises/04-whole-coups\.ipynb">0/8' + re.escape(mark), page)
+
+
+def test_the_grid_counts_the_row_the_exports_and_return_count(tmp_path: Path) -> None:
+    """Two hand-ins of ben's: the later one (11:00) graded first, the earlier one regraded later
+    (--update). The exports (and return) count the latest hand-in; the grid counted the latest
+    graded, so the report and moodle.csv showed different scores."""
+    from baccarat_kit.grading.term.export import per_learner
+
+    base = {"exercise": "03-banker-rule", "learner": "ben", "owner": "ben", "max_score": 11, "status": "ok",
+            "reason": {"zh": "", "en": ""}, "warnings": [], "questions": {}, "identity_mismatch": False}
+    subs = [{**base, "file": "c/w1/ben/exercises/03-banker-rule.ipynb", "score": 5,
+             "submitted_at": "2026-12-01T10:00:00Z", "graded_at": "2026-12-02T12:00:00Z"},
+            {**base, "file": "c/w2/ben/exercises/03-banker-rule.ipynb", "score": 9,
+             "submitted_at": "2026-12-01T11:00:00Z", "graded_at": "2026-12-02T11:30:00Z"}]
+    assert per_learner(subs)[0]["ben"]["03-banker-rule"]["score"] == 9
+    folder = tmp_path / "graded"
+    folder.mkdir()
+    (folder / "results.json").write_text(json.dumps({"schema_version": 5, "submissions": subs}), encoding="utf-8")
+    _, rep = rp.write_report(folder, tmp_path / "r.html", "en")
+    (cell,) = rep.cells.values()
+    assert cell.score == 9 and cell.files == 2

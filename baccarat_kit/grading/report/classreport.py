@@ -45,6 +45,7 @@ from typing import Any, NamedTuple
 from ...errors import BaccaratError
 from ...i18n import message, normalize_language
 from ..records import visible
+from ..term.export import counting_order
 
 GENERATOR = "baccarat-kit report"
 CATEGORIES = ("timeout", "refused", "sandbox", "failed", "warning", "other")
@@ -321,11 +322,6 @@ def short_names(files: Sequence[str]) -> dict[str, str]:
     return {f: os.path.relpath(f, base) if base else f for f in files}
 
 
-def _when(sub: dict[str, Any]) -> str:
-    value = sub.get("graded_at") or sub.get("submitted_at") or ""
-    return value if isinstance(value, str) else ""
-
-
 @_collector_paused()
 def build_report(doc: dict[str, Any]) -> ClassReport:
     """The numbers of the report from a results document (see the module docstring)."""
@@ -369,8 +365,9 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
         stat.max_score = max(stat.max_score, _num(sub.get("max_score")))
         key = (who.key, ex)
         counts[key] += 1
-        # The last graded file of a learner's exercise counts (graded_at, else file order).
-        if key not in chosen or (_when(sub), i) >= (_when(chosen[key][1]), chosen[key][0]):
+        # The row the exports and return count (export.counting_order: the latest hand-in, then
+        # one whose claim names no one else, then the latest graded), else the later in the file.
+        if key not in chosen or (counting_order(sub), i) >= (counting_order(chosen[key][1]), chosen[key][0]):
             chosen[key] = (i, sub)
     cells: dict[tuple[str, str], Cell] = {}
     found: dict[str, MisconceptionStat] = {}
