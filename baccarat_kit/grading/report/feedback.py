@@ -85,7 +85,7 @@ def _wrong_rows(name: str, wrong: Any, lang: str = "zh") -> list[dict[str, str]]
     their ids beside them for the instructor."""
     from ..judge.cells import WrongCell
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     for w in wrong if isinstance(wrong, list) else []:
         if not isinstance(w, dict) or not isinstance(w.get("input"), list):
             continue
@@ -110,7 +110,7 @@ def feedback_html(sub: Submission | dict[str, Any], exercises: dict[str, Exercis
     row = sub.to_json() if isinstance(sub, Submission) else sub
     results = {q.id: q for q in sub.questions} if isinstance(sub, Submission) else {}
     ex = exercises.get(row.get("exercise") or "")
-    rows = []
+    rows: list[dict[str, Any]] = []
     for q in ex.questions if ex else ():
         got = row.get("questions", {}).get(q.id) if row.get("status") == "ok" else None
         text = q.text.get(lang, "") if q.text else ""
