@@ -125,6 +125,25 @@ class Term(str):
     __slots__ = ()
 
 
+_OS_KEYS = {"ENOENT": "os.ENOENT", "EACCES": "os.EACCES", "EPERM": "os.EACCES", "EISDIR": "os.EISDIR",
+            "ENOTDIR": "os.ENOTDIR", "ELOOP": "os.ELOOP", "EEXIST": "os.EEXIST", "ENOSPC": "os.ENOSPC",
+            "EROFS": "os.EROFS"}
+
+
+def os_reason(err: OSError) -> str:
+    """Why an operating-system call failed, for a message's ``{detail}``: a :class:`Term` in the
+    message's language for the usual reasons (the C library's ``strerror`` is English only), else
+    the system's own text.
+
+    >>> message("os.ENOENT", "zh"), os_reason(FileNotFoundError(2, "No such file or directory"))
+    ('沒有這個檔案或資料夾', 'os.ENOENT')
+    """
+    import errno
+
+    key = _OS_KEYS.get(errno.errorcode.get(err.errno or 0, ""))
+    return Term(key) if key else (err.strerror or type(err).__name__)
+
+
 def message(key: str, lang: str | None = None, /, **params: Any) -> str:
     """The message ``key`` in ``lang`` (default: the current language), formatted with ``params``.
 

@@ -286,8 +286,34 @@ def test_results_json_and_the_feedback_page_carry_every_wrong_cell() -> None:
         assert f"Wrong inputs ({len(q5['wrong'])})" in page
         for w in q5["wrong"]:
             call = f"banker_draws({', '.join(map(repr, w['input']))})"
-            assert f"<td><code>{call}</code></td><td><code>{w['got']}</code></td><td><code>{w['want']}</code></td><td>{w['rule']}</td>" in page
+            assert f"<td><code>{call}</code></td><td><code>{w['got']}</code></td><td><code>{w['want']}</code></td><td>" in page
+            assert f"<small>({w['rule']})</small>" in page
     assert "答錯的輸入" in feedback_html(sub, exercises, "zh")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_feedback_table_says_the_rule_and_the_misconception_in_words(lang: str) -> None:
+    """A learner cannot read ``banker-3-vs-8`` or ``banker-3-always``: each wrong cell's row names
+    the engine's step and the misconception's claim in her language, the ids beside them."""
+    from baccarat_kit import banker_draws
+    from baccarat_kit.grading.grade import load_exercises
+    from baccarat_kit.grading.report.feedback import feedback_html, rule_words
+    from baccarat_kit.misconceptions import get
+
+    sub = _submission(as_mistake("03-banker-rule", "q5", "banker-3-always"))
+    page = feedback_html(sub, load_exercises(ROOT / "exercises" / "source"), lang)
+    (w,) = sub.to_json()["questions"]["q5"]["wrong"]
+    assert w["input"] == [3, 8] and w["rule"] == "banker-3-vs-8" and not banker_draws(3, 8)
+    words = rule_words("banker-3-vs-8", lang)
+    assert words == {"zh": "莊家 3 點遇閒家第三張 8 停牌", "en": "banker 3 stands on player third card 8"}[lang]
+    claim = get("banker-3-always").claims[lang]
+    assert f"<td>{words} <small>(banker-3-vs-8)</small></td>" in page
+    assert f"<td>{claim} <small>[banker-3-always]</small></td>" in page
+    # every rule id the engine makes has words, in both languages
+    from baccarat_kit import rules
+
+    ids = {rules.banker_rule(t, v) for t in range(8) for v in (None, *range(10))} | {rules.player_rule(t) for t in range(8)}
+    assert all(rule_words(i, lang) for i in ids)
 
 
 def test_a_schema_4_gradebook_is_read_as_schema_5(tmp_path: Path) -> None:
@@ -323,3 +349,30 @@ def test_the_named_misconception_is_the_one_all_inputs_show() -> None:
     graded = grade("03-banker-rule", "q5", results)
     assert broad in seen.misconceptions
     assert broad not in graded.misconceptions and graded.misconception == (graded.misconceptions or (None,))[0]
+
+
+def test_the_feedback_page_renders_the_inline_markdown_of_questions_and_messages_never_hers() -> None:
+    """The question texts and messages write `code` and **bold**; the page showed the backticks
+    and asterisks. Now they are <code> and <strong>, added after escaping: an answer of hers with
+    backticks or tags in it stays text."""
+    from baccarat_kit.grading.grade import load_exercises
+    from baccarat_kit.grading.judge.checks import grade_question
+    from baccarat_kit.grading.records import Submission
+    from baccarat_kit.grading.report.feedback import feedback_html
+
+    exercises = load_exercises(ROOT / "exercises" / "source")
+    q1 = next(q for q in exercises["03-banker-rule"].questions if q.id == "q1")
+    evil = "`x` <img src=x onerror=alert(1)> **y**"
+    r = grade_question(q1, {"status": "ok", "type": "str", "value": evil}, "ann")
+    sub = Submission("x/03-banker-rule.ipynb", "ab" * 32, "03-banker-rule", "ann", "ok",
+                     {"zh": "已評分。", "en": "Graded."}, [r], 11)
+    for lang in ("zh", "en"):
+        page = feedback_html(sub, exercises, lang)
+        assert "<code>True</code>" in page and "`True`" not in page  # q1's text: (`True` draws / `False` stands)
+        assert "<code>case_a</code>" in page  # the message names the answer as code
+        assert "<img" not in page and "onerror=alert(1)&gt;" in page
+    q5 = next(q for q in exercises["03-banker-rule"].questions if q.id == "q5")
+    page = feedback_html(Submission("x/03-banker-rule.ipynb", "ab" * 32, "03-banker-rule", "ann", "ok",
+                                    {"zh": "已評分。", "en": "Graded."},
+                                    [grade_question(q5, {"status": "missing"}, "ann")], 11), exercises, "en")
+    assert "<strong>value</strong>" in page and "**value**" not in page

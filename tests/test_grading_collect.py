@@ -87,6 +87,9 @@ def test_collect_command_and_bad_input(home: Path, tmp_path: Path, capsys: pytes
     assert (tmp_path / "c" / "w1" / "ben" / "exercises" / "03-banker-rule.ipynb").exists()
     assert ".secret.ipynb" in capsys.readouterr().err
     assert main(["--lang", "en", "collect", str(home), "--out", str(tmp_path / "c"), "--name", "w1"]) == 2
+    assert "Give another --name" in capsys.readouterr().err  # not "collect again in a moment": same name
+    assert main(["--lang", "zh", "collect", str(home), "--out", str(tmp_path / "c"), "--name", "w1"]) == 2
+    assert "請換一個 --name" in capsys.readouterr().err
     assert main(["--lang", "en", "collect", str(tmp_path / "nope"), "--out", str(tmp_path / "c")]) == 2
     assert main(["--lang", "en", "collect", str(home), "--out", str(tmp_path / "d"), "--deadline", "Friday"]) == 2
     assert "ISO 8601" in capsys.readouterr().err
@@ -112,3 +115,43 @@ def test_return_never_writes_over_a_learners_own_file(home: Path, tmp_path: Path
     assert {"file": str(home / "nobody" / "feedback" / "03-banker-rule.html"), "reason": "no_folder"} in problems
     again, _ = return_feedback(graded, home)  # a page the grader wrote may be replaced
     assert again == written
+
+
+def test_one_learner_collected_twice_is_not_flagged_as_a_claim() -> None:
+    """Step 3b of docs/instructors.md (collect her again at her deadline) gave every exercise of
+    hers "Learner id 'dan' also appears in other submissions … the id is the learner's own claim":
+    her two hand-ins are hers (the row is the folder's owner). Files graded without collect, whose
+    ids are claims, are still flagged."""
+    from baccarat_kit.grading.grade import _flag_duplicates
+    from baccarat_kit.grading.records import Submission
+
+    def row(file: str, learner: str, owner: str | None, sha: str) -> Submission:
+        return Submission(file, sha * 64, "03-banker-rule", learner, "ok", {"zh": "", "en": ""}, owner=owner)
+
+    twice = [row("c/w1/dan/exercises/03-banker-rule.ipynb", "dan", "dan", "a"),
+             row("c/w1-late/dan/exercises/03-banker-rule.ipynb", "dan", "dan", "b")]
+    same_bytes = [row("c/w1/dan/exercises/03-banker-rule.ipynb", "dan", "dan", "a"),
+                  row("c/w1-late/dan/exercises/03-banker-rule.ipynb", "dan", "dan", "a")]
+    claims = [row("subs/a.ipynb", "dan", None, "c"), row("subs/b.ipynb", "dan", None, "d")]
+    for subs in (twice, same_bytes, claims):
+        _flag_duplicates(subs)
+    assert [s.warnings for s in twice + same_bytes] == [[]] * 4
+    assert all(any("also appears" in w["en"] for w in s.warnings) for s in claims)
+
+
+def test_only_takes_several_learners_and_refuses_a_name_with_no_folder(home: Path, tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """``--only bne`` (a typo) made an empty folder and said "Collected 0", exit 0; ``--only ben
+    --only ann`` kept only the last. Now a name with no folder is exit 2 before anything is
+    written, listing the folders there; --only may be given again."""
+    names = sorted(p.name for p in home.iterdir() if p.is_dir())
+    assert len(names) >= 2
+    for lang, words in (("en", "who have no folder in"), ("zh", "沒有資料夾，沒有收取任何檔案")):
+        assert main(["--lang", lang, "collect", str(home), "--out", str(tmp_path / "c"), "--name", "typo",
+                     "--only", "nobody-here"]) == 2
+        err = capsys.readouterr().err
+        assert words in err and "nobody-here" in err and names[0] in err
+    assert not (tmp_path / "c" / "typo").exists()
+    assert main(["--lang", "en", "collect", str(home), "--out", str(tmp_path / "c"), "--name", "two",
+                 "--only", names[0], "--only", names[1]]) == 0
+    assert sorted(p.name for p in (tmp_path / "c" / "two").iterdir() if p.is_dir()) == names[:2]

@@ -391,6 +391,22 @@ def test_a_readable_key_or_a_missing_file_is_refused(tmp_path: Path) -> None:
     assert "instructor.pem" in err.value.message("en")
 
 
+def test_a_worker_certificate_given_as_the_instructors_is_named_before_connecting(tmp_path: Path) -> None:
+    """A worker's files copied in as instructor.* were only a timeout at the scheduler ("could not
+    connect"); the client reads its own certificate's role and says what is wrong, in one language."""
+    folder = tmp_path / "c"
+    cluster.make_certs(folder)
+    for ext in ("pem", "key"):
+        (folder / f"instructor.{ext}").write_bytes((folder / f"worker.{ext}").read_bytes())
+    assert cluster.cert_role(folder / "instructor.pem") == "worker"
+    with pytest.raises(GradeUsageError) as err:
+        cluster.security(folder)
+    en, zh = err.value.message("en"), err.value.message("zh")
+    assert "instructor.pem is a worker certificate, not the instructor's" in en
+    assert "instructor.pem 是工作節點的憑證，不是講師的" in zh and "worker" not in zh.split("instructor.pem", 1)[1].split("：")[0]
+    cluster.security(folder, "worker")  # the worker's own role is still fine
+
+
 @pytest.mark.parametrize(("address", "certs", "insecure", "key"), [
     ("tcp://10.0.0.5:8786", None, False, "grading.dask.insecure"),
     ("10.0.0.5:8786", None, False, "grading.dask.insecure"),

@@ -155,3 +155,42 @@ def test_a_missing_learner_folder_leaves_the_others_served(handout: Path, tmp_pa
     out, err = capsys.readouterr()
     assert "Handed out 12 notebook(s)" in out
     assert "Not handed out:" in err and "bob" in err and "no learner folder" in err
+    assert "from collection" not in err and "make her home (the hub user) first" in err  # return's words were wrong here
+    assert main(["--lang", "zh", "hand-out", str(handout), "--to", str(home)]) == 0
+    assert "先建立她的家目錄" in capsys.readouterr().err
+
+
+def test_a_folder_with_no_copies_is_a_usage_mistake(handout: Path, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """The folder above the hand-out (or a collect's folder) handed out nothing and said only
+    "Handed out 0 notebook(s)", exit 0: now exit 2, naming the folder and what it should hold."""
+    home = _homes(tmp_path)
+    for wrong in (handout.parent, tmp_path / "home"):
+        for lang, words in (("en", "holds no learner's copies"), ("zh", "裡沒有任何學員的練習")):
+            assert main(["--lang", lang, "hand-out", str(wrong), "--to", str(home)]) == 2
+            err = capsys.readouterr().err
+            assert words in err and str(wrong) in err
+    assert not any(home.rglob("*.ipynb"))
+
+
+def test_a_copy_released_for_another_learner_is_not_handed_out(handout: Path, tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """alice's copy moved into bob's hand-out folder would reach bob keyed for alice (0 when he
+    hands it in): it is listed, in one language, and bob's home does not get it."""
+    import shutil
+
+    mixed = tmp_path / "handout"
+    shutil.copytree(handout, mixed)
+    (mixed / "bob" / "exercises" / "04-whole-coups.ipynb").write_bytes(
+        (handout / "alice" / "exercises" / "04-whole-coups.ipynb").read_bytes())
+    home = _homes(tmp_path)
+    assert main(["--lang", "en", "hand-out", str(mixed), "--to", str(home)]) == 0
+    err = capsys.readouterr().err
+    assert "released for 'alice' but lies in the hand-out folder of 'bob'" in err
+    assert not (home / "bob" / "exercises" / "04-whole-coups.ipynb").exists()
+    assert (home / "bob" / "exercises" / "03-banker-rule.ipynb").exists()  # the rest of his copies
+    assert (home / "alice" / "exercises" / "04-whole-coups.ipynb").exists()
+    home2 = tmp_path / "again"
+    home2.mkdir()
+    assert main(["--lang", "zh", "hand-out", str(mixed), "--to", str(_homes(home2))]) == 0
+    assert "這一份是發給「alice」的，卻放在「bob」的發放資料夾裡" in capsys.readouterr().err

@@ -92,6 +92,20 @@ def test_secret_new_is_0600_and_never_overwrites(tmp_path: Path, capsys: pytest.
         read_secret(key)
 
 
+
+def test_a_missing_or_unwritable_secret_file_is_said_in_one_language(tmp_path: Path) -> None:
+    """The system's reason ("No such file or directory") was English inside the zh sentence."""
+    from baccarat_kit.grading.term.secret import new_secret
+
+    with pytest.raises(bk.BaccaratError) as err:
+        read_secret(tmp_path / "nope.key")
+    assert "沒有這個檔案或資料夾" in err.value.message("zh") and "No such" not in err.value.message("zh")
+    assert "no such file or folder" in err.value.message("en")
+    with pytest.raises(bk.BaccaratError) as err:
+        new_secret(tmp_path / "missing-folder" / "term.key")
+    assert "沒有這個檔案或資料夾" in err.value.message("zh")
+
+
 # ---------------------------------------------------------------- release
 def test_release_writes_one_copy_per_learner_with_her_data_and_nothing_secret(term: dict[str, Path]) -> None:
     out = term["dir"] / "handout"
@@ -342,3 +356,23 @@ def test_dask_workers_get_the_owners_tokens_never_the_secret(term: dict[str, Pat
     for blob in sent:
         assert secret.secret not in blob and secret.secret.hex().encode() not in blob
     assert secret.token("04-whole-coups", "alice").encode() in sent[0] + sent[1]
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", "is --secret-file this class's key file?"),
+                                             ("zh", "--secret-file 給的是不是這一班的密鑰檔")])
+def test_grading_with_another_terms_secret_says_so_and_exits_1(term: dict[str, Path], tmp_path: Path, lang: str,
+                                                               words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """The wrong key file gave a gradebook of zeros, exit 0 and not a line on stderr: an instructor
+    could return them. Now one line says what is wrong, and a batch of nothing else exits 1."""
+    secret = read_secret(term["key"])
+    home = _homes(tmp_path, {"alice": {"04-whole-coups": solved_copy("04-whole-coups", secret, "alice")}})
+    done = collect(home, tmp_path / "collected", pattern="exercises/*.ipynb", name="week1")
+    other = tmp_path / "other.key"
+    assert main(["--lang", "en", "secret", "new", str(other)]) == 0
+    capsys.readouterr()
+    code = main(["--lang", lang, "grade", str(done.folder), "--out", str(tmp_path / "graded"), "--secret-file",
+                 str(other), "--no-progress"])
+    assert code == 1
+    assert words in capsys.readouterr().err
+    doc = json.loads((tmp_path / "graded" / "results.json").read_text(encoding="utf-8"))
+    assert [r["status"] for r in doc["submissions"]] == ["other_secret"]

@@ -271,3 +271,42 @@ def test_a_copy_released_before_allowed_calls_keeps_its_data_calls() -> None:
     assert "bk.grading.hands_for" in ex.all_allowed_calls and "bk.play" not in ex.all_allowed_calls
     cells = [*SETUP, *HANDS, "player_totals = [len(h.split()) for h in hands]"]
     assert analyse_values(cells, ["player_totals"], ex.all_allowed_calls) == {"player_totals": (True, "")}
+
+
+# ------------------------------------------------- what the learner reads when no cell assigns it
+def _one_language(text: str, lang: str) -> None:
+    assert "(no assignment)" not in text and "(no def" not in text and "uses :" not in text
+    cjk = any("\u4e00" <= ch <= "\u9fff" for ch in text)
+    assert cjk == (lang == "zh"), text
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_value_no_cell_assigns_is_one_sentence_in_one_language(lang: str) -> None:
+    from baccarat_kit.grading.judge.checks import grade_question
+    from baccarat_kit.grading.judge.ownwork import analyse_values as reading
+
+    ex = exercise_of(ROOT / "exercises" / "source" / "03-banker-rule.ipynb")
+    q = next(q for q in ex.questions if q.id == "q1")
+    static = reading([*SETUP, "%time case_a = False"], ["case_a"])["case_a"]
+    assert static == (False, "(no assignment)")
+    result = grade_question(q, {"status": "ok", "type": "bool", "value": False}, "s1", static_ownwork=static)
+    assert result.score == 0
+    text = result.checks[0].message(lang)
+    _one_language(text, lang)
+    assert "`case_a`" in text and "%time" in text
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("detail", ["", "(no def in the cells run)"])  # the grader's, check()'s
+def test_a_function_no_def_makes_is_one_sentence_in_one_language(lang: str, detail: str) -> None:
+    from baccarat_kit.grading.judge.checks import grade_question
+
+    ex = exercise_of(ROOT / "exercises" / "source" / "03-banker-rule.ipynb")
+    q = next(q for q in ex.questions if q.kind == "function")
+    answer = {"status": "ok", "type": "function", "kit_function": False, "tripped": 0, "results": []}
+    result = grade_question(q, answer, "s1", static_ownwork=(False, detail))
+    own = [c for c in result.checks if c.check == "own-work"]
+    assert own and not own[0].passed
+    text = own[0].message(lang)
+    _one_language(text, lang)
+    assert "`banker_draws`" in text and "def banker_draws" in text

@@ -115,3 +115,8 @@ def test_same_numbers(key: str) -> None:
 def test_numbers_and_placeholders_are_read() -> None:
     assert numbers("押莊 １００ 拿回 195、5,000 靴、{n} 局") == Counter({"100": 1, "195": 1, "5000": 1})
     assert placeholders("莊家 {total} 點、{rule!r}、{{literal}}") == Counter({"total": 1, "rule": 1})
+
+
+def test_no_english_message_puts_a_possessive_after_a_quoted_name() -> None:
+    """``'{owner}''s`` reads as "'dan''s": say "counts for '{owner}'" instead."""
+    assert [key for key, pair in catalogue().items() if "''s" in pair.get("en", "")] == []

@@ -398,10 +398,11 @@ def test_lesson_links_in_the_page_reach_the_lessons(generated: dict[str, Any]) -
         assert unquote(href.split("#")[1]) in rp.notebook_headings(path)
 
 
-def test_lessons_url_option(generated: dict[str, Any], tmp_path: Path) -> None:
+@pytest.mark.parametrize("url", ["http://127.0.0.1:8888/lab/tree/notebooks/",
+                                 "http://127.0.0.1:8888/lab/tree/notebooks"])  # without its last slash too
+def test_lessons_url_option(generated: dict[str, Any], tmp_path: Path, url: str) -> None:
     out = tmp_path / "r.html"
-    assert main(["report", str(generated["folder"]), "--out", str(out),
-                 "--lessons-url", "http://127.0.0.1:8888/lab/tree/notebooks/"]) == 0
+    assert main(["report", str(generated["folder"]), "--out", str(out), "--lessons-url", url]) == 0
     hrefs = [a.attrs["href"] for a in Page(out.read_text(encoding="utf-8")).root.all("a", **{"class": "lesson"})]
     assert hrefs and all(h.startswith("http://127.0.0.1:8888/lab/tree/notebooks/0") for h in hrefs)
 
@@ -430,3 +431,64 @@ def test_an_instructors_file_is_never_overwritten(generated: dict[str, Any], tmp
 
 def test_scores_are_formatted_plainly() -> None:
     assert [rp.fmt(x) for x in (7.0, 7.5, 2.6666, 0.0)] == ["7", "7.5", "2.67", "0"]
+
+
+def test_a_function_answers_example_is_the_cell_the_misconception_explains(tmp_path: Path) -> None:
+    """The example of a misconception seen in a function answer was "def …" (how results.json
+    shows a function): it is the first wrong cell the misconception explains, its input and her
+    answer."""
+    q5 = {"score": 3.95, "points": 4, "passed": False, "answer": "def …", "misconception": "banker-3-always",
+          "misconceptions": ["banker-3-always"], "message": {"zh": "…", "en": "…"}, "checks": [],
+          "wrong": [{"input": [3, 8], "got": "True", "want": "False", "rule": "banker-3-vs-8",
+                     "misconception": "banker-3-always"}]}
+    sub = {"file": "c/w1/ben/exercises/03-banker-rule.ipynb", "exercise": "03-banker-rule", "learner": "ben",
+           "owner": "ben", "score": 3.95, "max_score": 11, "status": "ok", "reason": {"zh": "", "en": ""},
+           "warnings": [], "graded_at": "2026-12-02T14:07:41Z", "questions": {"q5": q5}}
+    folder = tmp_path / "graded"
+    folder.mkdir()
+    (folder / "results.json").write_text(json.dumps({"schema_version": 5, "submissions": [sub]}), encoding="utf-8")
+    path, rep = rp.write_report(folder, tmp_path / "r.html", "en")
+    (m,) = [m for m in rep.misconceptions if m.id == "banker-3-always"]
+    assert m.example() == "(3, 8) → True"
+    page = path.read_text(encoding="utf-8")
+    assert "(3, 8) → True" in page and "“def …”" not in page
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", "another's id"), ("zh", "學號是別人的")])
+def test_a_cell_whose_id_names_another_learner_is_marked_in_the_grid(tmp_path: Path, lang: str, words: str) -> None:
+    """dan handing in amy's copy showed as a plain 0/8 in the grid (the warning was far below)."""
+    base = {"exercise": "04-whole-coups", "max_score": 8, "status": "ok", "reason": {"zh": "", "en": ""},
+            "warnings": [], "graded_at": "2026-12-02T14:07:41Z", "questions": {}}
+    subs = [{**base, "file": "c/w1/amy/exercises/04-whole-coups.ipynb", "learner": "amy", "owner": "amy",
+             "score": 8, "identity_mismatch": False},
+            {**base, "file": "c/w1/dan/exercises/04-whole-coups.ipynb", "learner": "dan", "owner": "dan",
+             "score": 0, "claimed_id": "amy", "identity_mismatch": True}]
+    folder = tmp_path / "graded"
+    folder.mkdir()
+    (folder / "results.json").write_text(json.dumps({"schema_version": 5, "submissions": subs}), encoding="utf-8")
+    path, _ = rp.write_report(folder, tmp_path / "r.html", lang)
+    page = path.read_text(encoding="utf-8")
+    mark = '<span class="mark w">⚠ ' + words.replace("'", "&#39;") + "</span>"
+    assert page.count(mark) == 1
+    assert re.search(r'title="c/w1/dan/exercises/04-whole-coups\.ipynb">0/8' + re.escape(mark), page)
+
+
+def test_the_grid_counts_the_row_the_exports_and_return_count(tmp_path: Path) -> None:
+    """Two hand-ins of ben's: the later one (11:00) graded first, the earlier one regraded later
+    (--update). The exports (and return) count the latest hand-in; the grid counted the latest
+    graded, so the report and moodle.csv showed different scores."""
+    from baccarat_kit.grading.term.export import per_learner
+
+    base = {"exercise": "03-banker-rule", "learner": "ben", "owner": "ben", "max_score": 11, "status": "ok",
+            "reason": {"zh": "", "en": ""}, "warnings": [], "questions": {}, "identity_mismatch": False}
+    subs = [{**base, "file": "c/w1/ben/exercises/03-banker-rule.ipynb", "score": 5,
+             "submitted_at": "2026-12-01T10:00:00Z", "graded_at": "2026-12-02T12:00:00Z"},
+            {**base, "file": "c/w2/ben/exercises/03-banker-rule.ipynb", "score": 9,
+             "submitted_at": "2026-12-01T11:00:00Z", "graded_at": "2026-12-02T11:30:00Z"}]
+    assert per_learner(subs)[0]["ben"]["03-banker-rule"]["score"] == 9
+    folder = tmp_path / "graded"
+    folder.mkdir()
+    (folder / "results.json").write_text(json.dumps({"schema_version": 5, "submissions": subs}), encoding="utf-8")
+    _, rep = rp.write_report(folder, tmp_path / "r.html", "en")
+    (cell,) = rep.cells.values()
+    assert cell.score == 9 and cell.files == 2

@@ -136,8 +136,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "(the hand-in time is the time of this collect, never the file's own time)")
     c.add_argument("--class-list", default=None, metavar="CSV",
                    help="a class list with columns learner,deadline: each learner's own deadline (an extension)")
-    c.add_argument("--only", default=None, metavar="LEARNERS",
-                   help="collect only these learner folders (comma-separated): a later collect for an extension")
+    c.add_argument("--only", default=None, action="append", metavar="LEARNERS",
+                   help="collect only these learner folders (comma-separated, or --only again): a later "
+                        "collect for an extension")
     c.add_argument("--name", default=None, help="name of the new folder (default: the UTC date and time)")
     c.add_argument("--hub-prefix", default=None, metavar="PREFIX",
                    help="a hub with a Unix user per learner (e.g. jupyter-): read only the homes "
@@ -286,6 +287,9 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     needs_secret = sum(1 for s in subs if s.status == "needs_secret")
     if needs_secret:
         print(message("grading.cli.needs_secret", args.lang, count=needs_secret), file=sys.stderr)
+    other_secret = sum(1 for s in subs if s.status == "other_secret")
+    if other_secret:  # the wrong --secret-file: every such row is 0, say so before anyone returns them
+        print(message("grading.cli.other_secret", args.lang, count=other_secret), file=sys.stderr)
     mismatches = sum(1 for s in subs if s.identity_mismatch)
     if mismatches:
         print(message("grading.cli.mismatches", args.lang, count=mismatches), file=sys.stderr)
@@ -325,7 +329,13 @@ def _cmd_collect(args: argparse.Namespace) -> int:
     from .term.deadlines import read_class_list
 
     deadlines = read_class_list(args.class_list) if args.class_list else None
-    only = {n.strip() for n in args.only.split(",") if n.strip()} if args.only else None
+    only = {n.strip() for part in args.only for n in part.split(",") if n.strip()} if args.only else None
+    root = Path(args.root)
+    missing = sorted(n for n in only or () if not (root / f"{args.hub_prefix or ''}{n}").is_dir())
+    if missing and root.is_dir():  # a typo collected nothing, silently, into a new folder
+        there = sorted(p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
+        raise _collect.CollectError("grading.collect.only_missing", names=", ".join(missing), root=root,
+                                    choices=", ".join(there[:20]) + (" …" if len(there) > 20 else ""))
     done = _collect.collect(args.root, args.out, pattern=args.glob, deadline=args.deadline, name=args.name,
                             now=_collect.clock(), deadlines=deadlines, only=only,
                             hub_prefix=args.hub_prefix)
@@ -355,8 +365,12 @@ def _cmd_hand_out(args: argparse.Namespace) -> int:
     done = hand_out(args.handout, args.to, args.hub_prefix)
     for path in done.kept:
         print(visible(message("grading.handout.kept", args.lang, file=path), 2000), file=sys.stderr)
-    for item in done.problems:
-        why = message(f"grading.returned.{item['reason']}", args.lang)
+    for item in done.problems:  # no_folder: not "from collection", as return says it
+        if item["reason"] == "other_learner":
+            why = message("grading.handout.other_learner", args.lang, learner=item["learner"], folder=item["folder"])
+        else:
+            why = message("grading.handout.no_folder" if item["reason"] == "no_folder"
+                          else f"grading.returned.{item['reason']}", args.lang)
         print(visible(message("grading.handout.not_handed_out", args.lang, file=item["file"], why=why), 2000),
               file=sys.stderr)
     print(message("grading.handout.done", args.lang, count=len(done.written), kept=len(done.kept), to=args.to))

@@ -56,6 +56,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
+from ..i18n import os_reason
 from .judge.checks import Exercise
 from .records import GradeUsageError, Submission
 from .sandbox import session as _session
@@ -163,7 +164,7 @@ def _own_folder(target: Path) -> int:
     try:
         fd = os.open(target, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
     except OSError as err:
-        raise GradeUsageError("grading.dask.certs_link", path=target, detail=err.strerror or type(err).__name__) from err
+        raise GradeUsageError("grading.dask.certs_link", path=target, detail=os_reason(err)) from err
     info = os.fstat(fd)
     if info.st_uid != os.geteuid():
         os.close(fd)
@@ -201,10 +202,38 @@ def security(folder: str | Path, role: str = "instructor") -> Security:
     key_mode = stat.S_IMODE(wanted[2].stat().st_mode)
     if key_mode & 0o077:
         raise GradeUsageError("grading.dask.key_mode", path=wanted[2], mode=f"{key_mode:04o}")
+    found = cert_role(wanted[1])
+    if found is not None and found != role:  # say it here: the scheduler would only drop the comm
+        raise GradeUsageError("grading.dask.cert_role", path=wanted[1], name=role,
+                              found=_ROLE_WORDS.get(found, {"zh": found, "en": found}),
+                              role=_ROLE_WORDS.get(role, {"zh": role, "en": role}))
     ca, cert, key = map(str, wanted)
     sec: Security = _distributed().Security(require_encryption=True, tls_ca_file=ca,
                                                           tls_client_cert=cert, tls_client_key=key)
     return sec
+
+
+_ROLE_WORDS = {"instructor": {"zh": "講師", "en": "instructor"},
+               "scheduler": {"zh": "排程器", "en": "scheduler"},
+               "worker": {"zh": "工作節點", "en": "worker"}}
+
+
+def cert_role(path: str | Path) -> str | None:
+    """The role a certificate made by :func:`make_certs` names in its common name (``worker``,
+    ``scheduler``, ``instructor``), or None when it names none (someone else's certificate: the
+    servers judge it) or cannot be read as PEM."""
+    from cryptography import x509
+
+    from .dask_roles import ROLE_NAME
+
+    try:
+        cert = x509.load_pem_x509_certificate(Path(path).read_bytes())
+    except (OSError, ValueError):
+        return None
+    names = [str(a.value) for a in cert.subject.get_attributes_for_oid(x509.NameOID.COMMON_NAME)]
+    if len(names) != 1 or not names[0].startswith(ROLE_NAME):
+        return None
+    return names[0][len(ROLE_NAME):]
 
 
 def _distributed() -> Any:

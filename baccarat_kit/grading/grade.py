@@ -327,7 +327,7 @@ def _function_answers(functions: Sequence[Question], static: dict[str, tuple[boo
 REQUIRED_MODULES = ("IPython", "tqdm", "jinja2")
 """What grading imports (the ``grade`` extra): a submission runs in an IPython shell of its own
 (:mod:`.sandbox.runner`), not in a Jupyter kernel, so jupyter_client, ipykernel and zmq are not needed."""
-NOT_THE_LEARNERS = frozenset({"kernel_start", "worker_failed", "needs_secret"})
+NOT_THE_LEARNERS = frozenset({"kernel_start", "worker_failed", "needs_secret", "other_secret"})
 """Statuses that are not the learner's doing when every submission of a batch shares them."""
 
 
@@ -437,9 +437,9 @@ def _flag_duplicates(subs: list[Submission]) -> None:
             groups.setdefault(("learner", s.exercise or "", s.learner.strip().casefold()), []).append(s)
         if s.sha256:  # the same bytes from one owner (collected twice) are one hand-in, not a copy
             groups.setdefault(("file", s.sha256), []).append(s)
-    for key in [k for k, members in groups.items() if k[0] == "file"]:
+    for key in list(groups):  # one owner's hand-ins (collected again: a late hand-in, an extension)
         if len({m.owner for m in groups[key]}) == 1 and groups[key][0].owner:
-            del groups[key]
+            del groups[key]  # are hers, not a claim: the exports take the latest, the report says ×2
     for key, members in groups.items():
         if len(members) < 2:
             continue

@@ -46,6 +46,9 @@ CHECKS = ("type", "equals", "items", "inputs", "all-inputs", "own-work")
 VARIANT_KEYS = frozenset({"variant_coups", "settlement"})
 NO_ASSIGNMENT = "(no assignment)"
 """The own-work reading's detail for an answer no cell assigns (:func:`.ownwork.analyse_values`)."""
+NO_DEF = frozenset({"", "(no def in the cells run)"})
+"""The own-work reading's details for a function no ``def`` of the cells made (the grader's
+:func:`.ownwork.own_work` gives ``""``, ``check()`` in the kernel its own marker)."""
 _WINNERS = {
     "player": "player", "p": "player", "閒": "player", "閒家": "player", "閒勝": "player",
     "banker": "banker", "b": "banker", "莊": "banker", "莊家": "banker", "莊勝": "banker",
@@ -576,6 +579,14 @@ def _fail(check: str, key: str, hidden: bool, share: Fraction | None = None, mis
     return CheckResult(check, False, key, params, hidden, share, misconception)
 
 
+def _not_own(name: str, detail: str) -> CheckResult:
+    """A value answer the own-work reading refuses: the call it names, or (no assignment of the
+    cells gave it) a sentence of its own, so that no marker of the reading reaches the learner."""
+    if detail == NO_ASSIGNMENT:
+        return _fail("answer", "grading.check.value_no_assignment", False, name=name)
+    return _fail("answer", "grading.check.value_not_own", False, name=name, detail=detail)
+
+
 def _ok(check: str, hidden: bool) -> CheckResult:
     return CheckResult(check, True, "grading.check.ok", {}, hidden, Fraction(1))
 
@@ -657,7 +668,7 @@ def grade_question(
     elif question.needs_learner and not learner_id:
         stop = _fail("answer", "grading.check.no_learner", False, name=name)
     elif not_own and static_ownwork is not None:  # e.g. a value no assignment of the notebook gave
-        stop = _fail("answer", "grading.check.value_not_own", False, name=name, detail=static_ownwork[1])
+        stop = _not_own(name, static_ownwork[1])
     if stop is not None:
         return QuestionResult(question.id, question.points, 0, (stop,), question.text, shown)
     lid = learner_id or ""
@@ -783,6 +794,8 @@ def _function_check(
         if type(tripped) is not int or tripped != 0:
             return _fail(kind, "grading.check.delegates", hidden, name=name)
         if static_ownwork is not None and not static_ownwork[0]:
+            if static_ownwork[1] in NO_DEF:  # a function no ``def`` of the cells made (exec, globals())
+                return _fail(kind, "grading.check.function_no_def", hidden, name=name)
             return _fail(kind, "grading.check.static_delegates", hidden, name=name, detail=static_ownwork[1])
         return _ok(kind, hidden)
     inputs = question.inputs()

@@ -45,6 +45,7 @@ from typing import Any, NamedTuple
 from ...errors import BaccaratError
 from ...i18n import message, normalize_language
 from ..records import visible
+from ..term.export import counting_order
 
 GENERATOR = "baccarat-kit report"
 CATEGORIES = ("timeout", "refused", "sandbox", "failed", "warning", "other")
@@ -79,6 +80,8 @@ class Cell:
     files: int
     file: str
     submitted_at: str | None = None
+    mismatch: bool = False
+    """Its ``LEARNER_ID`` names another learner (``identity_mismatch``): a copy of someone else's?"""
 
 
 @dataclass
@@ -277,7 +280,19 @@ def _question_misconception(q: dict[str, Any]) -> str | None:
     return found.group(1) if found and found.group(1) in _known_misconceptions() else None
 
 
-def _question_answer(q: dict[str, Any]) -> str | None:
+def _question_answer(q: dict[str, Any], mid: str | None = None) -> str | None:
+    """The answer to show as an example of misconception ``mid``: for a function answer (shown as
+    ``def …``, which says nothing) its first wrong cell that ``mid`` explains, as ``(3, 8) → True``.
+
+    >>> _question_answer({"answer": "def …", "wrong": [{"input": [4, 3], "got": "False", "misconception": None},
+    ...                   {"input": [3, 8], "got": "True", "misconception": "banker-3-always"}]}, "banker-3-always")
+    '(3, 8) → True'
+    """
+    cells = [w for w in q.get("wrong") or [] if isinstance(w, dict) and isinstance(w.get("input"), list)]
+    cells = [w for w in cells if w.get("misconception") == mid] or cells
+    if cells:
+        w = cells[0]
+        return f"({', '.join(repr(a) for a in w['input'])}) → {w.get('got', '')}"[:200]
     if "answer" in q:
         return None if q["answer"] is None else str(q["answer"])[:200]
     msg = q.get("message", {})
@@ -305,11 +320,6 @@ def short_names(files: Sequence[str]) -> dict[str, str]:
     except ValueError:
         base = ""
     return {f: os.path.relpath(f, base) if base else f for f in files}
-
-
-def _when(sub: dict[str, Any]) -> str:
-    value = sub.get("graded_at") or sub.get("submitted_at") or ""
-    return value if isinstance(value, str) else ""
 
 
 @_collector_paused()
@@ -355,8 +365,9 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
         stat.max_score = max(stat.max_score, _num(sub.get("max_score")))
         key = (who.key, ex)
         counts[key] += 1
-        # The last graded file of a learner's exercise counts (graded_at, else file order).
-        if key not in chosen or (_when(sub), i) >= (_when(chosen[key][1]), chosen[key][0]):
+        # The row the exports and return count (export.counting_order: the latest hand-in, then
+        # one whose claim names no one else, then the latest graded), else the later in the file.
+        if key not in chosen or (counting_order(sub), i) >= (counting_order(chosen[key][1]), chosen[key][0]):
             chosen[key] = (i, sub)
     cells: dict[tuple[str, str], Cell] = {}
     found: dict[str, MisconceptionStat] = {}
@@ -369,7 +380,7 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
         submitted = sub.get("submitted_at") if isinstance(sub.get("submitted_at"), str) else None
         file = short[str(sub.get("file", ""))]
         cells[key] = Cell(score, _num(sub.get("max_score"), stat.max_score), str(sub.get("status", "?")),
-                          late, counts[key], file, submitted)
+                          late, counts[key], file, submitted, sub.get("identity_mismatch") is True)
         if not ok:
             stat.not_graded += 1
             continue
@@ -402,7 +413,7 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
                     m = found[mid] = MisconceptionStat(mid)
                 m.learners.add(key[0])
                 m.questions[(stat.id, str(qid))] += 1
-                answer = _question_answer(q)
+                answer = _question_answer(q, mid)
                 if answer is not None:
                     m.answers[answer] += 1
     order = {k: i for i, k in enumerate(_known_misconceptions_order())}
@@ -503,7 +514,15 @@ def default_lessons_url(out: Path) -> str:
 
 
 def lesson_href(lesson: str, base: str) -> str:
+    """The link to a lesson section under ``base`` (a folder: ``…/notebooks`` and ``…/notebooks/``
+    are the same folder, so a ``--lessons-url`` without its last slash still links).
+
+    >>> lesson_href("03-player-rule.ipynb#2.-x", "http://127.0.0.1:8888/lab/tree/notebooks")
+    'http://127.0.0.1:8888/lab/tree/notebooks/03-player-rule.ipynb#2.-x'
+    """
     file, _, anchor = lesson.partition("#")
+    if base and not base.endswith("/"):
+        base += "/"
     return base + urllib.parse.quote(file) + ("#" + urllib.parse.quote(anchor, safe="-._~") if anchor else "")
 
 
@@ -726,6 +745,8 @@ def _grid_row(rep: ClassReport, lr: Learner, m: Any, lang: str, top: float) -> _
             marks.append((" l", "⏰ " + m("report.grid.late")))
         if c.submitted_at:
             tips.append(c.submitted_at)  # the grid's intro says what the tip's time is
+        if c.mismatch:  # the warning below names the other learner; the cell says to look
+            marks.append((" w", "⚠ " + m("report.grid.mismatch")))
         if c.files > 1:
             marks.append(("", f"×{c.files}"))
             tips.append(m("report.grid.files", count=c.files))

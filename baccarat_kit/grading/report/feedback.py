@@ -43,17 +43,57 @@ WRONG_OPEN = 16
 """A question's table of wrong cells is shown open up to this many rows (folded above it)."""
 
 
-def _wrong_rows(name: str, wrong: Any) -> list[dict[str, str]]:
-    """A function answer's wrong cells (results.json's ``wrong``) as table rows; [] for none."""
+def rule_words(rule: str, lang: str = "zh") -> str:
+    """The engine's step a rule id names, in words (the wording of the case checker's reasons);
+    "" for an id the engine does not make. Found by asking the engine which decision gives the id,
+    never by reading the id's text.
+
+    >>> rule_words("banker-3-vs-8", "en"), rule_words("player-6-7", "en")
+    ('banker 3 stands on player third card 8', 'player 6–7 stands')
+    >>> rule_words("banker-6-player-stood", "zh"), rule_words("nonsense", "zh")
+    ('閒家停牌，莊家 6 點停牌', '')
+    """
+    from ... import rules
+
+    for total in range(8):
+        for third in (None, *range(10)):
+            if rules.banker_rule(total, third) == rule:
+                action = "draw" if rules.banker_draws(total, third) else "stand"
+                if third is None:
+                    return message(f"cases.reason.banker-stood-{action}", lang, total=total)
+                return message(f"cases.reason.banker-{action}", lang, total=total, third=third)
+    totals = [t for t in range(8) if rules.player_rule(t) == rule]
+    if not totals:
+        return ""
+    span = str(totals[0]) if len(totals) == 1 else f"{totals[0]}–{totals[-1]}"
+    return message(f"cases.reason.player-{'draw' if rules.player_draws(totals[0]) else 'stand'}", lang, total=span)
+
+
+def _claim(mid: str, lang: str) -> str:
+    """A misconception's claim in ``lang`` ("" for an id the catalogue does not have)."""
+    from ...misconceptions import UnknownMisconception, get
+
+    try:
+        return str(get(mid).claims.get(lang, ""))
+    except UnknownMisconception:  # an id from an older gradebook, no longer in the catalogue
+        return ""
+
+
+def _wrong_rows(name: str, wrong: Any, lang: str = "zh") -> list[dict[str, str]]:
+    """A function answer's wrong cells (results.json's ``wrong``) as table rows; [] for none. The
+    rule and the misconception are shown in words (the learner cannot read ``banker-3-vs-8``),
+    their ids beside them for the instructor."""
     from ..judge.cells import WrongCell
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     for w in wrong if isinstance(wrong, list) else []:
         if not isinstance(w, dict) or not isinstance(w.get("input"), list):
             continue
         cell = WrongCell(tuple(w["input"]), str(w.get("got", "")), str(w.get("want", "")))
-        rows.append({"call": cell.call(name), "got": cell.got, "want": cell.want, "rule": str(w.get("rule") or ""),
-                     "misconception": str(w.get("misconception") or "")})
+        rule, mid = str(w.get("rule") or ""), str(w.get("misconception") or "")
+        rows.append({"call": cell.call(name), "got": cell.got, "want": cell.want, "rule": rule,
+                     "rule_words": rule_words(rule, lang) if rule else "", "misconception": mid,
+                     "claim": _claim(mid, lang) if mid else ""})
     return rows
 
 
@@ -70,7 +110,7 @@ def feedback_html(sub: Submission | dict[str, Any], exercises: dict[str, Exercis
     row = sub.to_json() if isinstance(sub, Submission) else sub
     results = {q.id: q for q in sub.questions} if isinstance(sub, Submission) else {}
     ex = exercises.get(row.get("exercise") or "")
-    rows = []
+    rows: list[dict[str, Any]] = []
     for q in ex.questions if ex else ():
         got = row.get("questions", {}).get(q.id) if row.get("status") == "ok" else None
         text = q.text.get(lang, "") if q.text else ""
@@ -99,7 +139,7 @@ def feedback_html(sub: Submission | dict[str, Any], exercises: dict[str, Exercis
             lines = [message("grading.result.passed", lang, n=len(got.get("checks", [])))]
         rows.append({"id": q.id, "text": text, "answer": got.get("answer"), "score": got.get("score"),
                      "points": got.get("points", q.points), "passed": passed, "lines": lines,
-                     "wrong": _wrong_rows(q.answer, got.get("wrong"))})
+                     "wrong": _wrong_rows(q.answer, got.get("wrong"), lang)})
     penalty = ""
     if row.get("late_policy") and row.get("raw_score") != row.get("score"):
         penalty = message("grading.feedback.penalty", lang, policy=row["late_policy"], raw=row.get("raw_score"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import re
 from functools import cache
 from typing import Any
 
@@ -37,7 +38,28 @@ def environment() -> Any:
         trim_blocks=True, lstrip_blocks=True,
     )
     env.filters["v"] = lambda text, limit=120: visible(str(text), limit)
+    env.filters["md"] = inline_markdown
     return env
+
+
+_CODE = re.compile(r"`([^`\n]+)`")
+_STRONG = re.compile(r"\*\*([^*\n]+)\*\*")
+
+
+def inline_markdown(text: Any, limit: int = 6000) -> Any:
+    """``text`` escaped (through :func:`..records.visible`), then its inline Markdown, as a
+    question's text and the grader's messages write it: `` `x` `` as code, ``**x**`` as bold. The
+    tags are the only markup added, after escaping, so a learner's answer quoted in a message
+    stays text.
+
+    >>> str(inline_markdown("`case_a` is **not** <b>right</b>"))
+    '<code>case_a</code> is <strong>not</strong> &lt;b&gt;right&lt;/b&gt;'
+    """
+    import markupsafe
+
+    html = str(markupsafe.escape(visible(str(text), limit)))
+    html = _STRONG.sub(r"<strong>\1</strong>", _CODE.sub(r"<code>\1</code>", html))
+    return markupsafe.Markup(html)
 
 
 def render(template: str, **context: Any) -> str:

@@ -305,8 +305,8 @@ def collect(root: str | Path, out: str | Path, *, pattern: str = "**/*.ipynb", d
     moment = now or clock()
     collected_at = iso(moment)
     target = Path(out) / (safe_part(name) if name else moment.astimezone(UTC).strftime("%Y-%m-%dT%H%M%SZ"))
-    if target.exists():
-        raise CollectError("grading.collect.exists", path=target)
+    if target.exists():  # a collect never adds to or replaces an earlier one
+        raise CollectError("grading.collect.name_exists" if name else "grading.collect.exists", path=target)
     result = Collected(target)
     manifest: dict[str, Any] = {"manifest_version": MANIFEST_VERSION, "collected_at": collected_at,
                                 "root": str(src), "deadline": deadline, "files": {}}

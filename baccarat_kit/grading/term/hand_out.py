@@ -55,6 +55,18 @@ class HandedOut:
     problems: list[dict[str, str]] = field(default_factory=list)
 
 
+def _term_learner(data: bytes) -> str | None:
+    """The learner a term copy was released for (its ``metadata.baccarat_kit.term.learner``), or
+    None for any other file (the instructor's own folder: read as JSON, nothing run)."""
+    import json
+
+    try:
+        mark = json.loads(data)["metadata"]["baccarat_kit"]["term"]["learner"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    return mark if isinstance(mark, str) else None
+
+
 def _exists(name: str, dir_fd: int) -> bool:
     try:
         os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
@@ -111,10 +123,14 @@ def hand_out(handout: str | Path, to: str | Path, hub_prefix: str | None = None)
     dest_root = Path(to)
     if not dest_root.is_dir():
         raise CollectError("grading.collect.no_root", path=to)
+    learners = sorted(p for p in src.iterdir() if p.is_dir() and not p.is_symlink())
+    if not any(sub.is_dir() and not sub.is_symlink() and any(sub.glob(f"*{NOTEBOOK_SUFFIX}"))
+               for d in learners for sub in d.iterdir()):  # e.g. the folder above the hand-out
+        raise CollectError("grading.handout.empty", path=handout)
     result = HandedOut()
     root_fd = os.open(dest_root, os.O_RDONLY | os.O_DIRECTORY)
     try:
-        for learner_dir in sorted(p for p in src.iterdir() if p.is_dir() and not p.is_symlink()):
+        for learner_dir in learners:
             files: dict[str, dict[str, bytes]] = {}
             for sub in sorted(p for p in learner_dir.iterdir() if p.is_dir() and not p.is_symlink()):
                 for nb in sorted(sub.glob(f"*{NOTEBOOK_SUFFIX}")):
@@ -122,6 +138,11 @@ def hand_out(handout: str | Path, to: str | Path, hub_prefix: str | None = None)
                     if data is None or safe_part(sub.name) != sub.name or safe_part(nb.name) != nb.name:
                         result.problems.append({"file": str(nb), "reason": "bad_copy"})
                         continue
+                    released_for = _term_learner(data)
+                    if released_for is not None and released_for != learner_dir.name:
+                        result.problems.append({"file": str(nb), "reason": "other_learner", "learner": released_for,
+                                                "folder": learner_dir.name})
+                        continue  # her copy in another learner's folder: his would be keyed for her
                     files.setdefault(sub.name, {})[nb.name] = data
             if not files:
                 continue

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...errors import BaccaratError
+from ...i18n import os_reason
 
 SECRET_BYTES = 32
 TOKEN_PREFIX = "term:"
@@ -100,7 +101,7 @@ def new_secret(path: str | Path) -> Path:
     except FileExistsError:
         raise SecretError("term.secret.exists", path=target) from None
     except OSError as err:
-        raise SecretError("term.secret.cannot_write", path=target, detail=err.strerror or type(err).__name__) from None
+        raise SecretError("term.secret.cannot_write", path=target, detail=os_reason(err)) from None
     try:
         os.fchmod(fd, 0o600)  # whatever the umask
         os.write(fd, (secrets.token_bytes(SECRET_BYTES).hex() + "\n").encode("ascii"))
@@ -115,7 +116,7 @@ def read_secret(path: str | Path) -> TermSecret:
     try:
         fd = os.open(target, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as err:
-        raise SecretError("term.secret.cannot_read", path=target, detail=err.strerror or type(err).__name__) from None
+        raise SecretError("term.secret.cannot_read", path=target, detail=os_reason(err)) from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
