@@ -254,6 +254,7 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
         return broken("no_answers", exercise)
     learner = parsed.get("learner_id") or ""
     answers = dict(parsed["answers"])
+    warnings.extend(failed_cells_warnings(report.get("failed")))
     if term is None:
         key_id = learner or None
     results = [
@@ -283,6 +284,15 @@ def _not_this_learners(q: Question, result: QuestionResult, released_for: str, o
                         {"name": q.answer, "learner": released_for[:64], "owner": owner}, False)
     return replace(result, score=0, checks=(check,))
 
+
+
+def failed_cells_warnings(failed: Any) -> list[dict[str, str]]:
+    """One warning naming the cells that failed in the grading run (the first three, with why:
+    ``cell 4: AttributeError: bk.play: the kit's rule code is not in the grading run …``)."""
+    if not isinstance(failed, dict) or not failed:
+        return []
+    shown = "; ".join(f"{k}: {str(v)[:160]}" for k, v in sorted(failed.items())[:3])
+    return [both("grading.warning.cells_failed", count=len(failed), cells=shown)]
 
 
 def pasted_warnings(found: Any) -> list[dict[str, str]]:

@@ -147,6 +147,16 @@ def supervise(child: int, down: int, up: int) -> int:
     os._exit(0)  # the grader ends the sandbox (and the learner process with it)
 
 
+def _why(result: Any) -> str:
+    """One line on why a cell failed (``AttributeError: bk.play: …``), at most 300 characters."""
+    try:
+        err = result.error_in_exec or result.error_before_exec
+        text = f"{type(err).__name__}: {err}" if err is not None else "error"
+        return " ".join(str(text).split())[:300]
+    except Exception:  # learner code may have made anything of it
+        return "error"
+
+
 def main() -> int:
     down_r, down_w = os.pipe()
     up_r, up_w = os.pipe()
@@ -204,7 +214,7 @@ def main() -> int:
     for index, code in enumerate(job["cells"], 1):
         send(f"start {index}")
         result = shell.run_cell(code, store_history=True)  # type: ignore[no-untyped-call]
-        send(f"done {index} {'ok' if result.success else 'error'}")  # a failing cell fails alone
+        send(f"done {index} ok" if result.success else f"done {index} error {_why(result)}")  # fails alone
     send("cells")
     for extraction in extractions:  # the value answers, then each function answer on its own line
         reset_shell()  # type: ignore[no-untyped-call]

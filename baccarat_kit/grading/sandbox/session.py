@@ -290,7 +290,7 @@ def _drive(proc: subprocess.Popen[bytes], cells: list[str], extractions: list[st
     if ready != "ready":
         return {"status": "kernel_start", "detail": (ready or "exited before it was ready")[:200]}
     end = time.monotonic() + limits.notebook_timeout
-    report: dict[str, Any] = {"status": "ok", "cell": None, "errors": 0, "extractions": []}
+    report: dict[str, Any] = {"status": "ok", "cell": None, "errors": 0, "extractions": [], "failed": {}}
     for index in range(1, len(cells) + 1):
         remaining = end - time.monotonic()
         if remaining <= 0:
@@ -303,11 +303,13 @@ def _drive(proc: subprocess.Popen[bytes], cells: list[str], extractions: list[st
                         "status": "cell_timeout" if remaining > limits.cell_timeout else "notebook_timeout"}
             if line == "":
                 return {**report, "status": "kernel_died", "cell": index}
-            if not line.startswith(expected) or (expected.startswith("done") and line[len(expected):] not in (
-                    "ok", "error")):
+            rest = line[len(expected):]
+            if not line.startswith(expected) or (expected.startswith("done") and rest != "ok" and not (
+                    rest == "error" or rest.startswith("error "))):
                 return {**report, "status": "kernel_broken", "cell": index}
-            if line.endswith(" error"):
+            if expected.startswith("done") and rest != "ok":
                 report["errors"] += 1  # a failing cell fails alone: the next one runs
+                report.setdefault("failed", {})[index] = rest[len("error "):][:300] or "error"
     after = len(cells) + 1
     # The grader's own steps get a per-cell limit each, beyond the notebook limit.
     line = lines.next(time.monotonic() + limits.cell_timeout)
@@ -393,7 +395,7 @@ def read_submission(path: Path, functions: Sequence[str] = (),
 
 
 def run_notebook(cells: list[str], questions: Sequence[Question], limits: Limits,
-                 api: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any] | None]:
+                 api: dict[str, Any] | None = None, cgroup: bool = True) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """Run ``cells`` in a fresh sandbox (:mod:`.runner`); extract ``questions`` (value, choice and
     function answers: each function is called there, on every input).
 
@@ -401,10 +403,10 @@ def run_notebook(cells: list[str], questions: Sequence[Question], limits: Limits
     before any learner code runs: the exercise, the learner the file is keyed for, her hands,
     settlement data and option order (computed here, by the grader), the messages it shows.
     A function answer that does not finish (or dies) gets ``run-failed``; the answers already
-    reported still count."""
+    reported still count. ``cgroup=False``: no cgroup, no warning (``check()`` in a learner's kernel)."""
     nonce = secrets.token_hex(16)
-    box = _box(limits)
-    group = _group(limits)
+    box = _box(limits) if cgroup else _bwrap.Sandbox("none")
+    group = _group(limits) if cgroup else None
     values = [q for q in questions if q.kind != "function"]
     functions = [q for q in questions if q.kind == "function"]
     extractions = [extraction_code(values, _runner.MARKER)] + [
