@@ -45,6 +45,9 @@ def build(target: str | os.PathLike[str]) -> Path:
         shutil.copyfile(HERE / name, run / name)
     (run / "__init__.py").write_text('"""The grading run\'s runner (copied from baccarat_kit.grading.sandbox)."""\n',
                                      encoding="utf-8")
+    import compileall
+
+    compileall.compile_dir(str(root), quiet=2)  # bytecode beside it: a sandbox cannot write any
     for path in root.rglob("*"):
         os.chmod(path, 0o755 if path.is_dir() else 0o644)
     return root
