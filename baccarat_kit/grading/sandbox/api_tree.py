@@ -7,7 +7,7 @@ from one folder, made once per grading process from files that hold no rule code
   ``settlement_for``, ``Ledger.from_csv``), copied unchanged;
 * ``bk_sandbox/``: :mod:`.runner`, :mod:`._extract`, :mod:`.landlock`, :mod:`.limits`, copied.
 
-In bubblewrap this folder is bound read-only at :data:`INSIDE`; every copy of the real kit that a
+In bubblewrap this folder (:func:`.bwrap.api_folder`) is bound read-only at :data:`INSIDE`; every copy of the real kit that a
 bound Python folder holds (a wheel in ``site-packages``, an editable install's finder and ``.pth``,
 a hub environment) is masked by an empty folder or ``/dev/null`` (:func:`kit_copies`), and the
 kit's checkout is never bound. So learner code finds no rule code to import, read or re-run.
@@ -15,7 +15,6 @@ kit's checkout is never bound. So learner code finds no rule code to import, rea
 
 from __future__ import annotations
 
-import functools
 import glob
 import os
 import shutil
@@ -51,32 +50,6 @@ def build(target: str | os.PathLike[str]) -> Path:
     for path in root.rglob("*"):
         os.chmod(path, 0o755 if path.is_dir() else 0o644)
     return root
-
-
-@functools.cache
-def folder() -> str:
-    """This process's copy of the folder (made once, in a locked stage folder that the next
-    grader sweeps if this one is killed; removed at exit)."""
-    import atexit
-    import tempfile
-
-    from . import bwrap
-
-    parent = tempfile.gettempdir()
-    stage = bwrap.new_stage(parent)
-    if os.geteuid() == 0 and not bwrap._world_readable(stage):
-        shutil.rmtree(stage, ignore_errors=True)
-        os.close(bwrap._stage_locks.pop())
-        stage = bwrap.new_stage("/tmp")
-    atexit.register(shutil.rmtree, stage, True)
-    os.mkdir(os.path.join(stage, "empty"), 0o755)
-    os.chmod(os.path.join(stage, "empty"), 0o755)
-    return str(build(os.path.join(stage, "api")))
-
-
-def empty_folder() -> str:
-    """An empty, world-readable folder beside :func:`folder` (what masks a copy of the kit)."""
-    return os.path.join(os.path.dirname(folder()), "empty")
 
 
 KIT_NAMES = ("baccarat_kit", "baccarat_kit-*", "baccarat_kit.*", "__editable__*baccarat_kit*",

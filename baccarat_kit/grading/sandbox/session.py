@@ -411,7 +411,7 @@ def run_notebook(cells: list[str], questions: Sequence[Question], limits: Limits
     functions = [q for q in questions if q.kind == "function"]
     extractions = [extraction_code(values, _runner.MARKER)] + [
         extraction_code([q], _runner.MARKER, limits.cell_timeout) for q in functions]
-    folder = _api_tree.INSIDE if box.isolated else _api_tree.folder()
+    folder = _api_tree.INSIDE if box.isolated else _bwrap.api_folder()
     proc, workdir = _start(box, [sys.executable, "-I", "-c", _api_tree.BOOT, folder],
                            lambda home: _runner_env(home, "/tmp" if box.isolated else f"{home}/tmp"), group)
     try:
