@@ -291,7 +291,7 @@ def failed_cells_warnings(failed: Any) -> list[dict[str, str]]:
     ``cell 4: AttributeError: bk.play: the kit's rule code is not in the grading run …``)."""
     if not isinstance(failed, dict) or not failed:
         return []
-    shown = "; ".join(f"{k}: {str(v)[:160]}" for k, v in sorted(failed.items())[:3])
+    shown = "; ".join(f"{k}: {str(v)[:500]}" for k, v in sorted(failed.items())[:3])
     return [both("grading.warning.cells_failed", count=len(failed), cells=shown)]
 
 

@@ -152,7 +152,7 @@ def _why(result: Any) -> str:
     try:
         err = result.error_in_exec or result.error_before_exec
         text = f"{type(err).__name__}: {err}" if err is not None else "error"
-        return " ".join(str(text).split())[:300]
+        return " ".join(str(text).split())[:500]
     except Exception:  # learner code may have made anything of it
         return "error"
 

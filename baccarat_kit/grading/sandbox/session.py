@@ -309,7 +309,7 @@ def _drive(proc: subprocess.Popen[bytes], cells: list[str], extractions: list[st
                 return {**report, "status": "kernel_broken", "cell": index}
             if expected.startswith("done") and rest != "ok":
                 report["errors"] += 1  # a failing cell fails alone: the next one runs
-                report.setdefault("failed", {})[index] = rest[len("error "):][:300] or "error"
+                report.setdefault("failed", {})[index] = rest[len("error "):][:500] or "error"
     after = len(cells) + 1
     # The grader's own steps get a per-cell limit each, beyond the notebook limit.
     line = lines.next(time.monotonic() + limits.cell_timeout)
