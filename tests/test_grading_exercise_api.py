@@ -270,3 +270,69 @@ def test_check_gives_the_graders_verdict_and_only_then_says_so(tmp_path: Path, m
     # without a history to run again (a namespace handed in): never the grader's word
     plain = shell.user_ns["check"]("q1", lang="en", namespace={"case_a": right})
     assert "not the grader's verdict" in repr(plain) and "the grader's verdict (" not in repr(plain)
+
+
+def test_every_copy_of_the_kit_in_a_bound_python_folder_is_masked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A wheel install (a hub environment), an editable install's finder and .pth, their bytecode
+    and metadata: each is found and hidden behind an empty folder or /dev/null; other packages stay."""
+    import sys
+
+    from baccarat_kit.grading.sandbox import bwrap
+
+    site = tmp_path / "env" / "lib" / "python3.11" / "site-packages"
+    (site / "baccarat_kit").mkdir(parents=True)
+    (site / "baccarat_kit" / "rules.py").write_text("BANKER_DRAWS_ON = {}\n")
+    (site / "baccarat_kit-0.1.0.dist-info").mkdir()
+    (site / "__editable___baccarat_kit_0_1_0_finder.py").write_text("MAPPING = {}\n")
+    (site / "__editable__.baccarat_kit-0.1.0.pth").write_text("import x\n")
+    (site / "__pycache__").mkdir()
+    (site / "__pycache__" / "__editable___baccarat_kit_0_1_0_finder.cpython-311.pyc").write_bytes(b"")
+    (site / "numpy").mkdir()
+    (site / "elsewhere").symlink_to(site / "baccarat_kit")
+    monkeypatch.setattr(sys, "path", [*sys.path, str(site)])
+    found = dict(api_tree.kit_copies([str(tmp_path / "env")]))
+    assert found == {str(site / "baccarat_kit"): True, str(site / "baccarat_kit-0.1.0.dist-info"): True,
+                     str(site / "__editable___baccarat_kit_0_1_0_finder.py"): False,
+                     str(site / "__editable__.baccarat_kit-0.1.0.pth"): False,
+                     str(site / "__pycache__" / "__editable___baccarat_kit_0_1_0_finder.cpython-311.pyc"): False}
+    argv = bwrap.bwrap_argv(["python3"], [(str(tmp_path / "env"), str(tmp_path / "env"))], {}, layout={},
+                            files=(), masks=sorted(found.items()), empty="/empty")
+    assert ["--ro-bind", "/empty", str(site / "baccarat_kit")] == argv[argv.index(str(site / "baccarat_kit")) - 2:
+                                                                       argv.index(str(site / "baccarat_kit")) + 1]
+    assert argv.index(str(site / "baccarat_kit")) > argv.index(str(tmp_path / "env"))  # after the bind it hides in
+    assert ["--ro-bind", "/dev/null", str(site / "__editable__.baccarat_kit-0.1.0.pth")] == argv[
+        argv.index(str(site / "__editable__.baccarat_kit-0.1.0.pth")) - 2:
+        argv.index(str(site / "__editable__.baccarat_kit-0.1.0.pth")) + 1]
+
+
+@pytest.mark.sandbox
+def test_in_a_grading_run_the_masked_copies_hold_nothing() -> None:
+    """What this machine's own Python folders hold of the kit (the editable install's finder, which
+    names the checkout; a wheel's package) reads as empty (or not at all) inside a real sandbox."""
+    import sys
+
+    from baccarat_kit.grading.judge.checks import Question
+    from baccarat_kit.grading.sandbox import bwrap, session
+
+    copies = api_tree.kit_copies(bwrap.python_folders())
+    if not copies:
+        pytest.skip("no copy of the kit in this Python's folders (nothing to mask)")
+    q = Question.from_dict({"id": "q1", "kind": "value", "answer": "seen", "points": 1, "type": "str",
+                            "key": {"fn": "fixed", "args": ["-"]}, "public": ["type"]}, "test")
+    probe = (f"import os\ncopies = {copies!r}\nseen = []\n"
+             "for path, folder in copies:\n"
+             "    try:\n"
+             "        seen.append(sorted(os.listdir(path)) if folder else open(path, 'rb').read().decode())\n"
+             "    except OSError as err:\n"
+             "        seen.append(type(err).__name__)\n"
+             "seen = repr(seen)")
+    report, parsed = session.run_notebook([probe], [q], Limits(cell_timeout=20))
+    assert report["status"] == "ok" and parsed is not None, report
+    import ast
+
+    seen = ast.literal_eval(parsed["answers"]["q1"]["value"])
+    for (path, folder), got in zip(copies, seen, strict=True):  # an empty folder; a file empty or refused
+        assert got == [] if folder else got in ("", "PermissionError"), (path, got)
+    assert sys.prefix  # (the host's copies themselves are untouched)
+    for path, folder in copies:
+        assert Path(path).exists()
