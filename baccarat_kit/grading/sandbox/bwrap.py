@@ -221,12 +221,12 @@ class Sandbox:
 
         folders = python_folders()
         api = api_folder()
-        hidden = {"masks": _kit_copies(tuple(folders)), "empty": os.path.join(os.path.dirname(api), "empty")}
+        masks, empty = _kit_copies(tuple(folders)), os.path.join(os.path.dirname(api), "empty")
         info_read, info_write = os.pipe()
         try:
             if os.geteuid() != 0:
                 argv = bwrap_argv(command, [*[(f, f) for f in folders], (api, api_tree.INSIDE)], env,
-                                  layout=host_layout(), info_fd=info_write, bwrap=self.bwrap, **hidden)
+                                  layout=host_layout(), info_fd=info_write, bwrap=self.bwrap, masks=masks, empty=empty)
             else:
                 # bwrap runs as a fresh unprivileged uid. Folders that uid cannot reach (a Python
                 # under /root) are first bound, in a private mount namespace of root's, onto
@@ -245,7 +245,7 @@ class Sandbox:
                         binds.append((target, folder))
                 binds.append((api, api_tree.INSIDE))
                 inner = bwrap_argv(command, binds, env, layout=host_layout(), info_fd=info_write, bwrap=self.bwrap,
-                                   **hidden)
+                                   masks=masks, empty=empty)
                 argv = ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--", *inner]
                 if staged:
                     argv = ["unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", STAGE_SCRIPT,

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ...i18n import both, message
+from ..judge import pasted as _pasted
 from ..judge.checks import Question
 from . import _extract
 from . import api_tree as _api_tree
@@ -38,7 +39,6 @@ from . import landlock as _landlock
 from . import reader as _reader
 from . import reaper as _reaper
 from . import runner as _runner
-from ..judge import pasted as _pasted
 
 DEFAULT_CELL_TIMEOUT = 10.0
 DEFAULT_NOTEBOOK_TIMEOUT = 60.0
