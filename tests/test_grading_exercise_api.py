@@ -332,3 +332,30 @@ def test_in_a_grading_run_the_masked_copies_hold_nothing() -> None:
     for (path, folder), got in zip(copies, seen, strict=True):  # an empty folder; a file empty or refused
         assert got == [] if folder else got in ("", "PermissionError"), (path, got)
     assert all(Path(path).exists() for path, _ in copies)  # (the host's copies themselves are untouched)
+
+
+SOLVERS = sorted((ROOT / "tests" / "fixtures" / "submissions" / "value-solvers").glob("*.ipynb"))
+
+
+@pytest.mark.sandbox
+def test_generic_value_solvers_earn_nothing_beside_full_marks_for_the_sources(tmp_path: Path) -> None:
+    """Untouched copies with one solver cell (the engine, ``from baccarat_kit import …``,
+    ``getattr``, a module of her own, ``importlib``, the grader's keys, IPython's output cache,
+    ``bk.play`` on her hands): 0 on every question, the failing cell named; the sources, graded
+    in the same batch, keep full marks."""
+    from baccarat_kit.cli import main
+
+    sources = sorted((ROOT / "exercises" / "source").glob("*.ipynb"))
+    assert main(["grade", *map(str, [*SOLVERS, *sources]), "--out", str(tmp_path / "out"), "--jobs", "2",
+                 "--no-progress"]) == 0
+    doc = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))
+    rows = {Path(s["file"]).name if "value-solvers" in s["file"] else "source:" + Path(s["file"]).name: s
+            for s in doc["submissions"]}
+    for path in SOLVERS:
+        s = rows[path.name]
+        assert s["status"] == "ok" and s["score"] == 0, (path.name, s["score"])
+        assert any("failed" in w["en"] for w in s["warnings"]), (path.name, s["warnings"])
+    assert "rule code is not in the grading run" in " ".join(w["en"] for w in rows["keys-letter-06.ipynb"]["warnings"])
+    for path in sources:
+        s = rows["source:" + path.name]
+        assert s["score"] == s["max_score"] > 0, path.name
