@@ -417,13 +417,9 @@ def run_notebook(cells: list[str], questions: Sequence[Question], limits: Limits
     try:
         writable = ["/tmp"] if box.isolated else []
         report = _drive(proc, cells, extractions, limits, writable, api, nonce)
-        if group is not None and group.oom_kills():  # a process of the sandbox went over its total
-            if report.get("status") == "ok" and len(report.get("extractions", [])) < len(extractions):
-                report["stopped"] = "memory"  # while a function answer ran: only the rest fails
-            elif report.get("status") == "ok" and len(report.get("extractions", [])) == len(extractions):
-                pass  # everything was reported before the kill
-            else:
-                report = {**report, "status": "kernel_died", "cell": report.get("cell") or len(cells) + 1}
+        if group is not None and group.oom_kills():  # a process of the sandbox went over its total:
+            # the memory limit ends the whole run, as it always has
+            report = {**report, "status": "kernel_died", "cell": report.get("cell") or len(cells) + 1}
     finally:
         _finish(proc, box, workdir, group)
     if report.get("status") != "ok":
