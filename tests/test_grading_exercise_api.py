@@ -359,3 +359,29 @@ def test_generic_value_solvers_earn_nothing_beside_full_marks_for_the_sources(tm
     for path in sources:
         s = rows["source:" + path.name]
         assert s["score"] == s["max_score"] > 0, path.name
+
+
+@pytest.mark.sandbox
+def test_of_each_python_prefix_only_what_python_needs_is_there() -> None:
+    """Redteam 13:54: a copy of the kit elsewhere in a bound prefix (``<venv>/src/<name>``, conda's
+    ``pkgs/`` and ``envs/``) was readable. Now each prefix shows only bin, lib(64) and pyvenv.cfg."""
+    import sys
+
+    from baccarat_kit.grading.judge.checks import Question
+    from baccarat_kit.grading.sandbox import bwrap, session
+
+    q = Question.from_dict({"id": "q1", "kind": "value", "answer": "seen", "points": 1, "type": "str",
+                            "key": {"fn": "fixed", "args": ["-"]}, "public": ["type"]}, "test")
+    probe = ("import os, sys\nseen = {}\n"
+             "for p in sorted({sys.prefix, sys.base_prefix}):\n"
+             "    try:\n        seen[p] = sorted(os.listdir(p))\n"
+             "    except OSError as err:\n        seen[p] = type(err).__name__\n"
+             "seen = repr(seen)")
+    report, parsed = session.run_notebook([probe], [q], Limits(cell_timeout=20))
+    assert report["status"] == "ok" and parsed is not None, report
+    import ast
+
+    seen = ast.literal_eval(parsed["answers"]["q1"]["value"])
+    assert set(seen) == {sys.prefix, sys.base_prefix}
+    for prefix, names in seen.items():
+        assert names == "PermissionError" or set(names) <= set(bwrap.PREFIX_PARTS), (prefix, names)

@@ -66,6 +66,7 @@ def _package_folders(folders: list[str]) -> list[str]:
             out.add(os.path.realpath(entry))
     for base in [*folders, "/usr", "/usr/local"]:
         for pattern in ("lib*/python3*/site-packages", "lib*/python3*/dist-packages", "lib/python3/dist-packages",
+                        "python3*/site-packages", "python3*/dist-packages",
                         "local/lib/python3*/site-packages", "local/lib/python3*/dist-packages"):
             out.update(os.path.realpath(p) for p in glob.glob(os.path.join(base, pattern)))
     return sorted(out)

@@ -68,11 +68,16 @@ class _Capture:
         pass
 
 
+PREFIX_PARTS = ("bin", "lib", "lib64", "lib32", "pyvenv.cfg")
+"""What Python needs of each prefix (as :data:`.bwrap.PREFIX_PARTS`): not the rest of it."""
+
+
 def readable_paths(extra: list[str]) -> list[str]:
     """Python (installation, environment, ``sys.path``: the exercise API's folder is its first
     entry), system paths, the runner's own ``/proc`` entry and ``extra``: what Landlock lets it
     read. Never the kit's package: it is not in a grading run (issue 30)."""
-    wanted = [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
+    prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    wanted = [*(os.path.join(p, part) for p in prefixes for part in PREFIX_PARTS),
               *[p for p in sys.path if p and os.path.isabs(p)], *SYSTEM_READABLE, f"/proc/{os.getpid()}", *extra]
     out: list[str] = []
     for path in wanted:
