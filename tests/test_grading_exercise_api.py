@@ -385,3 +385,24 @@ def test_of_each_python_prefix_only_what_python_needs_is_there() -> None:
     assert set(seen) == {sys.prefix, sys.base_prefix}
     for prefix, names in seen.items():
         assert names == "PermissionError" or set(names) <= set(bwrap.PREFIX_PARTS), (prefix, names)
+
+
+def test_without_a_sandbox_here_check_runs_the_cells_but_does_not_claim_the_graders_verdict(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Redteam 13:53: unconfined, a notebook that drops the exercise API can import an installed
+    kit, so there the verdict is not the grader's, and check() says so."""
+    from baccarat_kit.grading.sandbox import bwrap
+
+    monkeypatch.delenv("BACCARAT_KIT_GRADING", raising=False)
+    monkeypatch.setenv("BACCARAT_KIT_BWRAP", "none")
+    monkeypatch.chdir(tmp_path)
+    bwrap.check.cache_clear()
+    try:
+        shell = _kernel(tmp_path, "03-banker-rule.ipynb")
+        shell.run_cell(SETUP + "\ncase_b = bk.banker_draws(4, 3)", store_history=True)
+        said = repr(shell.run_cell('check("q2", lang="en")', store_history=True).result)
+    finally:
+        monkeypatch.delenv("BACCARAT_KIT_BWRAP")
+        bwrap.check.cache_clear()
+    assert "No answer `case_b`" in said  # the cells did run again with the exercise API only
+    assert "not the grader's verdict" in said and "bubblewrap" in said and "the grader's verdict (" not in said
