@@ -406,3 +406,20 @@ def test_without_a_sandbox_here_check_runs_the_cells_but_does_not_claim_the_grad
         bwrap.check.cache_clear()
     assert "No answer `case_b`" in said  # the cells did run again with the exercise API only
     assert "not the grader's verdict" in said and "bubblewrap" in said and "the grader's verdict (" not in said
+
+
+@pytest.mark.sandbox
+@pytest.mark.parametrize("bad", ["raise SystemExit(3)", "raise KeyboardInterrupt", "import sys; sys.stdout = None",
+                                 "class B(BaseException):\n    pass\nraise B()", "exit()",
+                                 "import builtins; builtins.print = None"])
+def test_a_cell_that_fails_in_grading_fails_alone(exercises: dict[str, Any], bad: str) -> None:
+    """Whatever a cell raises or breaks (even IPython's own streams), the next cells run, and the
+    answers after it, a value and a function, count."""
+    from baccarat_kit.grading.sandbox import session
+
+    ex = exercises["03-banker-rule"]
+    cells = ['LEARNER_ID = "s1"', bad, "case_a = False", "def banker_draws(t, v):\n    return t < 3"]
+    report, parsed = session.run_notebook(cells, ex.questions, Limits(cell_timeout=20))
+    assert report["status"] == "ok" and parsed is not None, report
+    assert parsed["answers"]["q1"] == {"status": "ok", "value": False}
+    assert parsed["answers"]["q5"]["status"] == "ok"

@@ -184,6 +184,16 @@ def _after_absent(shell: Any, code: str, result: Any) -> str | None:
     return ast.unparse(ast.Module(body=rest, type_ignores=[])) if rest else None
 
 
+class _Failed:
+    """A cell whose run broke IPython itself (as a ``run_cell`` result)."""
+
+    success = False
+    error_before_exec = None
+
+    def __init__(self, err: BaseException) -> None:
+        self.error_in_exec = err
+
+
 def _why(result: Any) -> str:
     """One line on why a cell failed (``AttributeError: bk.play: …``), at most 300 characters."""
     try:
@@ -247,20 +257,39 @@ def main() -> int:
         send("confine-failed the exercise API is not the baccarat_kit here")
         return 4
     api._state.configure(job.get("api") or {})
+    streams, modules = (sys.stdout, sys.stderr), dict(sys.modules)
+
+    def mend() -> None:
+        """What one cell broke for the next (a cell fails alone): the runner's own streams (on
+        /dev/null) and every module that was there before the cells (``sys.modules.clear()``)."""
+        sys.stdout, sys.stderr = streams
+        for name, module in modules.items():
+            sys.modules.setdefault(name, module)
+
+    def run(code: str, history: bool) -> Any:
+        try:
+            return shell.run_cell(code, store_history=history)  # type: ignore[no-untyped-call]
+        except BaseException as err:  # IPython itself broke on what the cell did: the cell failed
+            mend()
+            return _Failed(err)
+
     send("ready")
     for index, code in enumerate(job["cells"], 1):
+        mend()
         send(f"start {index}")
-        result = shell.run_cell(code, store_history=True)  # type: ignore[no-untyped-call]
+        result = run(code, True)
         first = result
         for _ in range(MAX_RESUMES):  # a statement that reached the absent kit fails alone: the rest runs
             rest = _after_absent(shell, code, result)
             if rest is None:
                 break
             code = rest
-            result = shell.run_cell(rest, store_history=False)  # type: ignore[no-untyped-call]
+            result = run(rest, False)
+        mend()
         send(f"done {index} ok" if first.success else f"done {index} error {_why(first)}")  # fails alone
     send("cells")
     for extraction in extractions:  # the value answers, then each function answer on its own line
+        mend()
         reset_shell()  # type: ignore[no-untyped-call]
         capture = capture_class()
         real = sys.stdout
