@@ -142,7 +142,19 @@ def _always_true_banker_draws() -> float:
     return float(grade_question(q5, answer, None).score)
 
 
-OWN_SCORE = {"cheat-patch-checker": _always_true_banker_draws}
+def _own_stood_rule_banker_draws() -> float:
+    """delegate-table's banker_draws: its own line for a player who stood (``total <= 5``); every
+    other cell reads the kit's table, which is not in the grading run, so it raises there."""
+    from baccarat_kit.grading.judge.checks import grade_question
+
+    q5 = load_exercises(ROOT / "exercises" / "source")["03-banker-rule"].question("q5")
+    results = [total <= 5 if third is None else {"$error": "NameError"} for total, third in q5.inputs()]
+    answer = {"status": "ok", "results": results, "tripped": 0, "kit_function": False}
+    return float(grade_question(q5, answer, None).score)
+
+
+OWN_SCORE = {"cheat-patch-checker": _always_true_banker_draws,
+             "delegate-table": _own_stood_rule_banker_draws}
 """Fixtures whose only points are for code of their own (issue 30: nothing of the kit to patch)."""
 
 
