@@ -348,7 +348,9 @@ def _as_nobody_command(stage: Path) -> list[str] | None:
 
     if os.geteuid() != 0 or not shutil.which("setpriv") or not shutil.which("unshare"):
         return None
-    hidden = [f for f in bwrap.python_folders() if not bwrap._world_readable(f)]
+    # Python, its venv, and the kit itself: the grader (not the sandbox, which never sees the kit)
+    kit = str(Path(bwrap.__file__).resolve().parents[2])
+    hidden = [f for f in [*bwrap.python_folders(), kit] if not bwrap._world_readable(f)]
     drop = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--"]
     if not hidden:
         return drop
@@ -356,13 +358,18 @@ def _as_nobody_command(stage: Path) -> list[str] | None:
     assert not any(stage.resolve().is_relative_to(m) for m in masks), (stage, masks)
     q = shlex.quote
     script = ["set -e"]
-    for i, folder in enumerate(hidden):
-        (stage / str(i)).mkdir()
+    for i, folder in enumerate(hidden):  # folders, and files such as a venv's pyvenv.cfg
+        if os.path.isdir(folder):
+            (stage / str(i)).mkdir()
+        else:
+            (stage / str(i)).touch()
         script.append(f"mount --bind -o ro {q(folder)} {q(str(stage / str(i)))}")
     for mask in masks:
         script.append(f"mount -t tmpfs -o mode=755 tmpfs {q(mask)}")
     for i, folder in enumerate(hidden):
-        script.append(f"mkdir -p {q(folder)} && mount --bind -o ro {q(str(stage / str(i)))} {q(folder)}")
+        make = (f"mkdir -p {q(folder)}" if os.path.isdir(folder)
+                else f"mkdir -p {q(os.path.dirname(folder))} && touch {q(folder)}")
+        script.append(f"{make} && mount --bind -o ro {q(str(stage / str(i)))} {q(folder)}")
     script.append('exec "$@"')
     return ["unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", "; ".join(script), "sh", *drop]
 
