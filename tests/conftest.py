@@ -72,7 +72,7 @@ UNIT_SECONDS = {
     "tests/test_packaging.py": 45, "tests/test_grading_grade.py": 45, "tests/test_grading_keys.py": 30,
     "tests/test_grading_term_secret.py": 30,
     "tests/test_grading_sandbox.py": 25, "tests/test_grading_attacks.py": 20,
-    "tests/test_grading_value_ownwork.py": 17, "tests/test_course.py": 15, "tests/test_grading_term.py": 15,
+    "tests/test_course.py": 15, "tests/test_grading_term.py": 15,
     "tests/test_odds.py": 15, "tests/test_grading_hostile.py": 14, "tests/test_hub_accounts.py": 10,
     "tests/test_report.py": 9, "tests/test_misconceptions.py": 7,
 }

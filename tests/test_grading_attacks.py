@@ -155,19 +155,8 @@ def test_a_generic_solver_cell_on_an_untouched_copy_earns_nothing(batch: dict[st
     get_ipython()/__main__) for every answer, appended to an untouched copy, earned 44 of 54."""
     s = batch["subs"][solver.name]
     assert s["status"] == "ok" and s["score"] == 0
-    # Two layers, each enough alone: the grader's static reading refuses every value and choice
-    # answer the solver sets (with the exercise's allowed calls), and in the grading run the kit's
-    # key code is absent, so the solver's calls fail and answers it did set say why.
-    from baccarat_kit.grading.judge.checks import Exercise
-    from baccarat_kit.grading.judge.ownwork import analyse_values
-
-    nb = json.loads(solver.read_text(encoding="utf-8"))
-    source = json.loads((ROOT / "exercises" / "source" / f"{s['exercise']}.ipynb").read_text(encoding="utf-8"))
-    ex = Exercise.from_metadata(source["metadata"]["baccarat_kit"], "source")
-    cells = [c["source"] for c in nb["cells"] if c["cell_type"] == "code"]
-    values = [q.answer for q in ex.questions if q.kind != "function"]
-    static = analyse_values(cells, values, ex.all_allowed_calls)
-    assert all(not ok and detail for ok, detail in static.values()), static
+    # issue 30: in the grading run the kit's key code is absent (the only baccarat_kit is the
+    # exercise API), so the solver's calls fail there; nothing is scored from reading its code
     answered = [q for q in s["questions"].values() if q.get("answer") not in (None, "None", "Ellipsis")]
-    for q in answered:
-        assert "your own code" in q["message"]["en"], q["message"]["en"]
+    assert all(not q["passed"] for q in answered), answered
+    assert any("failed" in w["en"] for w in s["warnings"]), s["warnings"]  # its cell failed, and the row says so

@@ -65,11 +65,9 @@ def test_function_question_reports_a_wrong_input_and_delegation() -> None:
     r = grade_question(q, {**ok, "results": wrong}, None, static_ownwork=(True, ""))
     assert r.score == 3.5 and "banker_draws(7, None)" in r.message("en")  # 87 of 88: 3.5 of 4 (steps 8)
     assert grade_question(q, {**ok, "results": wrong}, None, hidden=False).score == 4  # public inputs only
-    r = grade_question(q, {**ok, "tripped": 3}, None, static_ownwork=(True, ""))
-    assert r.score == 0 and "kit" in r.message("en")
-    r = grade_question(q, ok, None, static_ownwork=(False, ".banker_draws"))
-    assert r.score == 0 and ".banker_draws" in r.message("zh")
-    r = grade_question(q, {**ok, "kit_function": True}, None, static_ownwork=(True, ""))
+    # issue 30: no score comes from reading code (the grading run has no kit code to call)
+    assert grade_question(q, ok, None, static_ownwork=(False, ".banker_draws")).score == 4
+    r = grade_question(q, {**ok, "kit_function": True}, None)
     assert r.score == 0 and "kit's own rule function" in r.message("en")
 
 

@@ -20,7 +20,7 @@ from baccarat_kit.cli import main
 from baccarat_kit.grading.grade import Limits, grade_file, load_exercises
 from baccarat_kit.grading.sandbox import bwrap as _bwrap
 from baccarat_kit.grading.sandbox import landlock as _sandbox
-from baccarat_kit.grading.sandbox.session import run_function as _run_function
+from baccarat_kit.grading.sandbox.session import run_notebook as _run_notebook
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = sorted((ROOT / "exercises" / "source").glob("*.ipynb"))
@@ -91,13 +91,14 @@ def test_every_learner_copy_scores_zero(batch: dict[str, Any], copy: Path) -> No
 
 EXPECTED = {
     # fixture: (status, question whose message is checked, words in that message)
-    "cheat-patch-checker": ("ok", "q5", "banker_draws = …"),
+    "cheat-patch-checker": ("ok", "q5", "No answer `banker_draws`"),  # its kit call failed in grading
     "cheat-fake-pass": ("ok", "q1", "still `...`"),
-    "cheat-input-transformer": ("ok", "q1", "your own code"),  # get_ipython/__import__: not an assignment (issue 20)
-    "cheat-run-cell-hook": ("ok", "q1", "your own code"),  # get_ipython/__import__: not an assignment (issue 20)
-    "cheat-patch-shell": ("ok", "q1", "your own code"),  # get_ipython/__import__: not an assignment (issue 20)
+    # its forged "PASS" lines never arrive: the grader reads the notebook's own (wrong) values
+    "cheat-input-transformer": ("ok", "q1", "('PASS') is not the kind"),
+    "cheat-run-cell-hook": ("ok", "q1", "('PASS') is not the kind"),
+    "cheat-patch-shell": ("ok", "q1", "('PASS') is not the kind"),
     "cheat-eq-always-true": ("ok", "q1", "AlwaysTrue"),
-    "cheat-patch-builtins": ("no_answers", None, "no answers"),
+    "cheat-patch-builtins": ("ok", "q1", "('PASS') is not the kind"),  # builtins reset for the extraction
     "cheat-kill-parent": (None, None, ""),  # ok under Landlock (signal refused), else worker_failed
     "cheat-escape": ("ok", "q1", "not the kind of answer"),
     "endless-loop": ("cell_timeout", None, "endless loop"),
@@ -105,21 +106,22 @@ EXPECTED = {
     "deleted-cells": ("ok", "q1", "No answer `case_a`"),
     "giant-output": (None, None, ""),
     "memory-hog": ("ok", "q1", "No answer `case_a`"),
-    "delegate-call": ("ok", "q5", "uses .banker_draws"),
-    "delegate-default-arg": ("ok", "q5", "uses .banker_draws"),
-    "delegate-table": ("ok", "q5", "uses .BANKER_DRAWS_ON"),
-    "delegate-assign": ("ok", "q5", "uses banker_draws = …"),
-    "delegate-getattr": ("ok", "q5", "uses getattr"),
+    # issue 30: the kit's rule code is absent from the grading run, so each way of reaching it
+    # fails there (the call raises, the name is not there, the module is the exercise API)
+    "delegate-call": ("ok", "q5", "returned AbsentError"),
+    "delegate-default-arg": ("ok", "q5", "No answer `banker_draws`"),  # its def cell failed
+    "delegate-table": ("ok", "q5", "returned NameError"),
+    "delegate-assign": ("ok", "q5", "No answer `banker_draws`"),  # banker_draws = bk.banker_draws failed
+    "delegate-getattr": ("ok", "q5", "returned AbsentError"),
     "delegate-hidden-global": ("ok", "q5", "NameError"),
-    "delegate-typing-sys": ("ok", "q5", "uses .modules"),
-    "delegate-match-pattern": ("ok", "q5", "uses .__globals__"),
-    "delegate-formatter": ("ok", "q5", "uses .get_field"),
-    "delegate-update-wrapper": ("ok", "q5", "uses .update_wrapper"),
-    # its cell imports ctypes (a way to set any variable): every value answer is refused, said first
-    "cheat-daemon": ("ok", "q1", "import ctypes, os, time"),
+    "delegate-typing-sys": ("ok", "q5", "returned KeyError"),
+    "delegate-match-pattern": ("ok", "q5", "returned TypeError"),
+    "delegate-formatter": ("ok", "q5", "returned AbsentError"),
+    "delegate-update-wrapper": ("ok", "q5", "returned TypeError"),
+    "cheat-daemon": ("ok", "q1", "still `...`"),
     "cheat-metadata": ("ok", "q1", "not the kind of answer"),
     "cheat-formula-id": ("ok", "q1", "still `...`"),
-    "cheat-snoop": ("ok", "q4", "your own code"),  # its values come from os/open (issue 20)
+    "cheat-snoop": ("ok", "q4", "('FileNotFoundError')"),  # what it read (issue 30: no rules.py there)
     "not-json": ("not_json", None, "Not a JSON file"),
     "not-a-notebook": ("not_notebook", None, "Not a readable Jupyter notebook"),
 }
@@ -139,8 +141,8 @@ def test_every_hostile_fixture_scores_zero(batch: dict[str, Any], fixture: Path)
         assert s["status"] == status, s["reason"]["en"]
     text = s["questions"][qid]["message"]["en"] if qid else s["reason"]["en"]
     assert words in text, text
-    if fixture.stem.startswith("delegate-") and "NameError" not in words:
-        assert "own rule" in text  # the feedback says why a delegating function earns nothing
+    if fixture.stem.startswith("delegate-"):  # the kit's function is not in the grading run
+        assert "wrong result" in text or "No answer" in text
 
 
 def test_learner_code_cannot_write_outside_its_folder(batch: dict[str, Any]) -> None:
@@ -285,22 +287,12 @@ def test_end_descendants_kills_a_daemonized_grandchild(tmp_path: Path) -> None:
 
 
 ESCAPE = """
-U = "_" * 2
-def real_builtins():
-    for klass in ().__class__.__base__.__subclasses__():
-        try:
-            found = klass.__init__.__globals__.get(U + "builtins" + U)
-        except Exception:
-            continue
-        if isinstance(found, dict) and "open" in found:
-            return found
+import importlib, os
 def banker_draws(total, player_third):
-    b = real_builtins()
     outcome = []
-    for what, attempt in (("kit", lambda: b["__import__"]("baccarat_kit")),
-                          ("rules", lambda: b["open"](RULES).read()),
-                          ("proc", lambda: b["open"]("/proc/" + str(b["__import__"]("os").getppid())
-                                                     + "/cmdline").read())):
+    for what, attempt in (("kit", lambda: importlib.import_module("baccarat_kit.rules")),
+                          ("rules", lambda: open(RULES).read()),
+                          ("proc", lambda: open("/proc/" + str(os.getppid()) + "/cmdline").read())):
         try:
             attempt()
             outcome.append(what + ":read")
@@ -310,19 +302,29 @@ def banker_draws(total, player_third):
 """
 
 
-def test_function_runner_can_neither_import_nor_read_the_kit() -> None:
-    """Were the static check fooled (this code is given to the runner directly), the function
-    still runs where the kit is not importable and, under Landlock, no file can be read."""
+def _run_function(code: str, question: Any, limits: Limits) -> dict[str, Any]:
+    """A function answer as the grader gets it: called on every input in the notebook's own run."""
+    report, parsed = _run_notebook([code], [question], limits)
+    assert report["status"] == "ok" and parsed is not None, report
+    return dict(parsed["answers"][question.id])
+
+
+def test_function_answers_can_neither_import_nor_read_the_kit() -> None:
+    """A function answer is called in the notebook's run, whose only baccarat_kit is the exercise
+    API (issue 30): the kit's rule module is not importable, its file not there (or, without
+    bubblewrap, refused by Landlock), the supervisor's command line refused."""
     exercises = load_exercises(ROOT / "exercises" / "source")
     question = next(q for q in exercises["03-banker-rule"].questions if q.kind == "function")
     code = f"RULES = {str(ROOT / 'baccarat_kit' / 'rules.py')!r}\n" + ESCAPE
     answer = _run_function(code, question, Limits(cell_timeout=20, sandbox=KIND))
     assert answer["status"] == "ok", answer
     outcome = dict(item.split(":") for item in answer["results"][0].split())
-    assert outcome["kit"] == "ModuleNotFoundError"
+    assert outcome["kit"] in ("AbsentModule", "ModuleNotFoundError")
+    if KIND == "bwrap":
+        assert outcome["rules"] == "FileNotFoundError"
     if _sandbox.abi_version() < 1:
         pytest.skip("Linux Landlock is not available here: reading is not confined")
-    assert outcome["rules"] == outcome["proc"] == "PermissionError"
+    assert outcome["rules"] in ("PermissionError", "FileNotFoundError") and outcome["proc"] == "PermissionError"
 
 
 def test_a_learner_id_never_becomes_a_spreadsheet_formula(batch: dict[str, Any]) -> None:
@@ -340,22 +342,21 @@ def test_a_learner_id_claimed_by_several_files_is_flagged(batch: dict[str, Any])
     assert [w for w in source["warnings"] if "--no-sandbox" not in w["en"]] == []  # (that one: no bubblewrap here)
 
 
-DAEMON = ESCAPE.split("def banker_draws")[0] + """
+DAEMON = """
+import os
 def ANSWER(*args):
-    imp = real_builtins()["__import__"]
-    os = imp("os")
     if os.fork() == 0:
         os.setsid()
         if os.fork() == 0:
-            imp("ctypes").CDLL(None).prctl(15, b"bk-fx-rdaemon", 0, 0, 0)
-            imp("time").sleep(90)
+            __import__("ctypes").CDLL(None).prctl(15, b"bk-fx-rdaemon", 0, 0, 0)
+            __import__("time").sleep(90)
         os._exit(0)
     return True
 """
 
 
 def test_no_process_of_a_function_answer_outlives_its_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A function that escaped the static check forks daemons (one per input): all are ended."""
+    """A function answer that forks daemons (one per input): all are ended with its run."""
     exercises = load_exercises(ROOT / "exercises" / "source")
     question = next(q for q in exercises["02-naturals-player"].questions if q.kind == "function")
     if KIND == "none":
@@ -368,7 +369,8 @@ def test_no_process_of_a_function_answer_outlives_its_run(tmp_path: Path, monkey
 def test_a_kernel_reads_only_python_the_kit_and_its_own_folder(batch: dict[str, Any]) -> None:
     """cheat-snoop's answers are what its reads gave: the parent's environment and command line
     are refused, the instructor's source is refused or (in the bubblewrap sandbox) not there;
-    the kit's own code can be read (control)."""
+    the kit's rule code is not there at all (issue 30: the package beside ``bk.__file__`` is the
+    exercise API)."""
     if _sandbox.abi_version() < 1:
         pytest.skip("Linux Landlock is not available here: reading is not confined")
     s = sub(batch, ROOT / "tests" / "fixtures" / "submissions" / "cheat-snoop.ipynb")
@@ -377,4 +379,4 @@ def test_a_kernel_reads_only_python_the_kit_and_its_own_folder(batch: dict[str, 
            for q in ("q1", "q2", "q3", "q4")}
     assert all("'PermissionError'" in got[q] for q in ("q1", "q3")), got
     assert "'PermissionError'" in got["q2"] or "'FileNotFoundError'" in got["q2"], got
-    assert "'read'" in got["q4"], got
+    assert "'FileNotFoundError'" in got["q4"], got

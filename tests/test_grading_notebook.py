@@ -35,9 +35,10 @@ def test_check_tells_correct_from_partly_checked_from_format_only(monkeypatch: p
     monkeypatch.delenv("BACCARAT_KIT_GRADING", raising=False)
     check = Checker("03-banker-rule", lang="zh", folder=class_copies)
     report = check("q1", namespace={"case_a": bk.banker_draws(3, 8)})
-    assert report.passed and repr(report) == "✔ q1：已檢查：正確。"
+    assert report.passed and repr(report).startswith("✔ q1：已檢查：正確。")
     en = check("q1", lang="en", namespace={"case_a": bk.banker_draws(3, 8)})
-    assert repr(en) == "✔ q1: checked: correct."
+    # a namespace handed in (no history of cells to run again) is not the grader's verdict, and says so
+    assert repr(en).startswith("✔ q1: checked: correct.") and "not the grader's verdict" in repr(en)
     draws = check("q5", lang="en", namespace={"banker_draws": lambda t, v: t <= 2 or (t, v) in (
         (4, 3), (6, 7))})
     assert draws.passed and "public checks passed" in repr(draws) and "Hidden checks" in repr(draws)
@@ -72,8 +73,8 @@ def test_public_checks_of_a_function_use_the_sources_cases(monkeypatch: pytest.M
     report = check("q5", namespace={"banker_draws": always})
     assert not report.passed and "banker_draws(" in repr(report)
     delegating = check("q5", namespace={"banker_draws": lambda t, v: bk.banker_draws(t, v)})
-    assert not delegating.passed and "kit" in repr(delegating)
-    assert bk.banker_draws(3, 9)  # tripwires removed again
+    # in her own kernel the kit is there: without cells to run again this is not the grader's word
+    assert "not the grader's verdict" in repr(delegating)
 
 
 def test_learner_copy_has_no_hidden_checks_to_run(monkeypatch: pytest.MonkeyPatch, class_copies: Path) -> None:

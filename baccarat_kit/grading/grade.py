@@ -3,17 +3,19 @@
 For each submission the grader (this process):
 
 1. checks the file's size, reads it once (it is never written to), hashes it, and has it parsed
-   once in a memory-limited process (:mod:`.sandbox.reader`): code cells, the exercise it claims, the
-   own-work check of function answers (:mod:`.judge.ownwork`); a file that is too large, not JSON or
-   not a notebook scores 0 with the reason;
+   once in a memory-limited process (:mod:`.sandbox.reader`): code cells, the exercise and the
+   ``LEARNER_ID`` it claims, fingerprints of its functions (a pasted copy of the kit's code is
+   flagged for the instructor, :mod:`.judge.pasted`); a file that is too large, not JSON or not a
+   notebook scores 0 with the reason;
 2. finds the exercise (``metadata.baccarat_kit.exercise`` or the file name) among the trusted
    sources (``exercises/source``), whose questions, public and hidden checks it uses;
    the submission's own metadata is never trusted for checks or points;
 3. runs the code cells with IPython in a sandbox of their own (:mod:`.sandbox.bwrap` namespaces,
-   :mod:`.sandbox.runner`), with per-cell, whole-notebook and memory limits; the runner only prints
-   the answers as plain JSON after a random nonce (:mod:`.sandbox._extract`);
-4. runs each function answer's vetted code alone, in another sandbox;
-5. parses that JSON strictly, validates every type, computes the expected answers with the
+   :mod:`.sandbox.runner`), with per-cell, whole-notebook and memory limits, whose only
+   ``baccarat_kit`` is the exercise API (:mod:`.sandbox.api_tree`): no rule code to call (issue
+   30); a cell that fails fails alone; the runner prints the answers as plain JSON after a random
+   nonce (:mod:`.sandbox._extract`), each function answer called there on every input;
+4. parses that JSON strictly, validates every type, computes the expected answers with the
    engine (:mod:`.judge.keys`) and compares (:mod:`.judge.checks`); under a term secret
    (``--secret-file``) every key is computed from the owner's term token (:func:`file_keys`).
 
@@ -37,6 +39,7 @@ from .judge.checks import Exercise, Question, QuestionResult, grade_question, qu
 from .records import GradeUsageError, Submission
 from .report.feedback import _name_feedback
 from .sandbox import reader as _reader
+from .sandbox.api_tree import payload as api_payload
 from .sandbox.session import (
     DEFAULT_CELL_TIMEOUT,
     DEFAULT_MEMORY_MB,
@@ -45,7 +48,6 @@ from .sandbox.session import (
     READER_MEMORY_MB,
     Limits,
     read_submission,
-    run_function,
     run_notebook,
 )
 from .term.deadlines import LatePenalty
@@ -186,10 +188,7 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
     term secret is keyed by its public ``LEARNER_ID`` as before (``keys: "public-id"``).
     """
     shown = display or str(path)
-    names = [q.answer for ex in exercises.values() for q in ex.questions if q.kind == "function"]
-    value_names = {ex.id: ([q.answer for q in ex.questions if q.kind != "function"], ex.all_allowed_calls)
-                   for ex in exercises.values()}
-    digest, size, read = read_submission(path, names, value_names)
+    digest, size, read = read_submission(path)
 
     def broken(status: str, exercise: Exercise | None = None, **params: Any) -> Submission:
         return Submission(shown, digest, exercise.id if exercise else None, "", status,
@@ -224,26 +223,18 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
         return refused
     if term is not None and mark is None:
         warnings.append(both("grading.warning.not_term_copy", learner=term.learner or "-"))
-    values = [q for q in exercise.questions if q.kind != "function"]
-    functions = [q for q in exercise.questions if q.kind == "function"]
-    analysed = read.get("functions", {})
-    static: dict[str, tuple[bool, str]] = {}
-    code: dict[str, str] = {}
-    for q in functions:
-        ok, detail, text = (analysed.get(q.answer) or [False, "", None])[:3]
-        static[q.id] = (ok is True, str(detail))
-        code[q.id] = text if isinstance(text, str) else ""
-    for q in values:  # value and choice answers: the code that set them, read by the grader itself
-        ok, detail = ((read.get("values", {}).get(exercise.id) or {}).get(q.answer) or [False, "?"])[:2]
-        static[q.id] = (ok is True, str(detail))
-    # Run 1: the whole notebook, then the value and choice answers.
+    # The whole notebook, in a run whose only baccarat_kit is the exercise API (issue 30): its
+    # data computed here for the learner the file is keyed for; every answer, functions included.
     shown_meta = exercise.public
     key_id = (term.token(exercise.id) if term is not None else None) or None
+    claimed_id = read.get("learner_id") if isinstance(read.get("learner_id"), str) else None
     if term is not None and key_id is not None and term.learner:
         # beside the notebook, what her own term copy says (her option letters; no token in it)
         shown_meta = term_metadata(exercise.public, exercise, key_id, term.fingerprint, term.learner)
-    public = {"name": f"{exercise.id}.ipynb", "metadata": {"baccarat_kit": shown_meta}}
-    report, parsed = run_notebook(cells, values, limits, public, exercise.all_allowed_calls)
+    api = api_payload(exercise, shown_meta, key_id if term is not None else (claimed_id or "").strip() or None,
+                      term.learner if term is not None else claimed_id)
+    report, parsed = run_notebook(cells, exercise.questions, limits, api)
+    warnings.extend(pasted_warnings(read.get("fingerprints")))
     status = report.get("status")
     if status == "cell_timeout":
         return broken("cell_timeout", exercise, cell=report.get("cell"), seconds=limits.cell_timeout)
@@ -261,19 +252,13 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
         return broken("worker_failed", exercise, detail=str(report.get("detail", status))[:100])
     if parsed is None:
         return broken("no_answers", exercise)
-    for q in values:  # computed after the kit's absent code was called: not own work either
-        late = (report.get("late") or {}).get(q.answer)
-        if late and static.get(q.id, (False, ""))[0]:
-            static[q.id] = (False, str(late))
     learner = parsed.get("learner_id") or ""
     answers = dict(parsed["answers"])
-    # Run 2: each function answer alone, from the code the grader itself read and vetted.
-    answers.update(_function_answers(functions, static, code, limits))
+    warnings.extend(failed_cells_warnings(report.get("failed")))
     if term is None:
         key_id = learner or None
     results = [
-        grade_question(q, answers.get(q.id, {"status": "missing"}), key_id, hidden=True,
-                       static_ownwork=static.get(q.id))
+        grade_question(q, answers.get(q.id, {"status": "missing"}), key_id, hidden=True)
         for q in exercise.questions
     ]
     if term is not None and mark is not None and term.learner and mark.get("learner") != term.learner:
@@ -301,25 +286,28 @@ def _not_this_learners(q: Question, result: QuestionResult, released_for: str, o
 
 
 
-def _function_answers(functions: Sequence[Question], static: dict[str, tuple[bool, str]],
-                      code: dict[str, str], limits: Limits) -> dict[str, Any]:
-    """Function answers computed from only the code the grader read and vetted itself.
+def failed_cells_warnings(failed: Any) -> list[dict[str, str]]:
+    """One warning naming the cells that failed in the grading run (the first three, with why:
+    ``cell 4: AttributeError: bk.play: the kit's rule code is not in the grading run …``)."""
+    if not isinstance(failed, dict) or not failed:
+        return []
+    shown = "; ".join(f"{k}: {str(v)[:160]}" for k, v in sorted(failed.items())[:3])
+    return [both("grading.warning.cells_failed", count=len(failed), cells=shown)]
 
-    Each function's ``def`` and the notebook-level statements it uses (:func:`.function_code`)
-    run in a fresh, isolated Python process; nothing else of the notebook (imports of the kit,
-    patches, IPython hooks) is there.
-    """
-    empty = {"status": "ok", "results": [], "tripped": 0, "kit_function": False}
-    out: dict[str, Any] = {}
-    for q in functions:
-        ok, detail = static[q.id]
-        if not ok and detail == "":
-            out[q.id] = {"status": "missing"}
-        elif not ok:
-            out[q.id] = dict(empty)
-        else:
-            out[q.id] = run_function(code[q.id], q, limits)
-    return out
+
+def pasted_warnings(found: Any) -> list[dict[str, str]]:
+    """A warning for the instructor when the notebook holds the kit's own code (:mod:`.judge.pasted`:
+    normalized syntax trees, computed by the reader); never a score."""
+    from .judge.pasted import pasted
+
+    if not isinstance(found, list):
+        return []
+    pairs = pasted([tuple(f) for f in found if isinstance(f, list) and len(f) == 2
+                    and all(isinstance(x, str) for x in f)])
+    if not pairs:
+        return []
+    return [both("grading.warning.pasted_kit", names=", ".join(sorted({n for n, _ in pairs}))[:200],
+                 kit=", ".join(sorted({k for _, k in pairs}))[:200])]
 
 
 

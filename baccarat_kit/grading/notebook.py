@@ -23,6 +23,12 @@ the notebook's globals exactly as the grader does, and reports in Traditional Ch
 * ``format fine, graded after you hand in`` (no ✔) — only the answer's form was checked
   (a choice, a hidden total): nothing is said about whether it is right.
 
+``check()`` tells the truth (issue 30): it says "the grader's verdict" only when it is one. It runs
+the cells run so far (IPython's ``In``) again in a fresh Python whose only ``baccarat_kit`` is the
+exercise API, exactly as a grading run does (:func:`grader_verdict`), so an answer that asks the
+kit (``case_a = bk.banker_draws(3, 8)``) fails here as it fails there. Where that cannot be done
+(JupyterLite), it checks the current value and says that this is not the grader's verdict.
+
 While a notebook is being graded, ``check`` does nothing. ``check.options("q1")`` shows a
 choice question's options in this learner's order (drawn from ``LEARNER_ID``).
 """
@@ -98,6 +104,7 @@ class Checker:
         self.lang = normalize_language(lang) if lang else None
         self.folder = Path(folder) if folder is not None else None
         self._exercise: Exercise | None = None
+        self._shown_meta: dict[str, Any] | None = None
         self.edition = "class"
         """``"self-study"`` or ``"class"``: read from the exercise notebook's metadata."""
 
@@ -113,6 +120,7 @@ class Checker:
                 continue
             if isinstance(meta, dict) and meta.get("exercise") == self.exercise_id:
                 self.edition = SELF_STUDY if meta.get("edition") == SELF_STUDY else "class"
+                self._shown_meta = meta
                 # A self-study copy keeps its hidden checks: check() runs what the grader runs.
                 self._exercise = Exercise.from_metadata(meta if self.edition == SELF_STUDY
                                                         else public_metadata(meta), str(path))
@@ -132,21 +140,36 @@ class Checker:
         except SpecError as err:
             return CheckReport(qid, err.message(lang), False)
         ns = namespace if namespace is not None else _caller_namespace()
-        collected = _extract.collect(ns, [question.extraction()])
-        static = own_work_now(ns, question, exercise)
-        if self.edition == SELF_STUDY:
-            result = grade_question(question, collected["answers"][question.id],
-                                    collected["learner_id"] or SELF_STUDY_ID, hidden=True,
-                                    static_ownwork=static)
+        self_study = self.edition == SELF_STUDY
+        learner = _extract.collect(ns, [])["learner_id"] or (SELF_STUDY_ID if self_study else None)
+        verdict = grader_verdict(ns, question, self._shown_meta or {}, learner) if namespace is None else None
+        if verdict is None:  # no history to run again (JupyterLite, a plain Python): not the grader's word
+            collected = _extract.collect(ns, [question.extraction()])
+            answer = collected["answers"][question.id]
+        else:
+            answer = verdict
+        result = grade_question(question, answer, learner, hidden=self_study)
+        if self_study:
             _record(self.exercise_id, exercise, result)
-            key = "grading.notebook.full_correct" if result.passed else "grading.notebook.full_failed"
-            text = message(key, lang, qid=qid, n=len(result.checks), message=result.message(lang),
-                           score=result.score, points=result.points)
-            return CheckReport(qid, text, result.passed, result)
-        result = grade_question(question, collected["answers"][question.id], collected["learner_id"],
-                                hidden=False, static_ownwork=static)
-        text = message(outcome_key(question, result), lang, qid=qid, n=len(result.checks),
-                       message=result.message(lang))
+        if verdict is None:
+            key = outcome_key(question, result) if not self_study or not result.passed else (
+                "grading.notebook.checked_correct")
+            text = message(key, lang, qid=qid, n=len(result.checks), message=result.message(lang))
+            return CheckReport(qid, text + "\n" + message("grading.notebook.not_the_grader", lang), result.passed,
+                               result)
+        if self_study:
+            key = "grading.notebook.grader_correct" if result.passed else "grading.notebook.grader_failed"
+        else:
+            key = {"grading.notebook.checked_correct": "grading.notebook.grader_correct",
+                   "grading.notebook.public_passed": "grading.notebook.grader_public_passed"}.get(
+                outcome_key(question, result), outcome_key(question, result))
+        text = message(key, lang, qid=qid, n=len(result.checks), message=result.message(lang),
+                       score=result.score, points=result.points)
+        failed = verdict.get("$failed")
+        if failed:
+            from .grade import failed_cells_warnings
+
+            text += "\n" + "\n".join(w[lang] for w in failed_cells_warnings(failed))
         return CheckReport(qid, text, result.passed, result)
 
     def _question(self, qid: str, lang: str) -> Question | str:
@@ -194,21 +217,39 @@ class Checker:
         raise SpecError("grading.notebook.unknown_question", value=means, choices=", ".join(question.options))
 
 
-def own_work_now(ns: dict[str, Any], question: Question, exercise: Exercise) -> tuple[bool, str] | None:
-    """The grader's static own-work reading of this answer, from the kernel's history (IPython's
-    ``In``: the cells run so far, in the order run; each name's last binding counts), in the class
-    and the self-study copy alike: ``check()`` says at once when an answer uses a kit call the
-    exercise does not allow. None outside IPython (no history to read)."""
-    from .judge import ownwork
+def grader_verdict(ns: dict[str, Any], question: Question, shown: dict[str, Any],
+                   learner: str | None) -> dict[str, Any] | None:
+    """This answer as the grader gets it: the cells run so far (IPython's ``In``, in the order run)
+    run again in a fresh Python whose only ``baccarat_kit`` is the exercise API, configured as in
+    grading (:mod:`.sandbox.api_tree`), then extracted as the grader extracts it. None when that
+    cannot be done here (no history: JupyterLite, a plain Python; no subprocess; the copy's
+    metadata unreadable): then ``check()`` does not say it is the grader's verdict.
 
+    Your own kernel, not a sandbox: a notebook that works around the API here fools only itself.
+    """
     history = ns.get("In")
-    if not isinstance(history, list):
+    if not isinstance(history, list) or not shown:
         return None
-    cells = [c for c in history if isinstance(c, str)]
-    if question.kind == "function":
-        ok, detail = ownwork.own_work(ownwork.latest_cells(cells, question.answer), question.answer)
-        return (ok, detail or "(no def in the cells run)") if not ok else (ok, "")
-    return ownwork.analyse_values(cells, [question.answer], exercise.all_allowed_calls, latest=True)[question.answer]
+    cells = [c for c in history if isinstance(c, str) and c.strip()]
+    try:
+        from .sandbox import session
+        from .sandbox.api_tree import payload
+
+        exercise = Exercise.from_metadata(shown, "check")
+        api = payload(exercise, shown, None if shown.get("term") else learner, learner)
+        report, parsed = session.run_notebook(cells, [question], session.Limits(sandbox="none"), api, cgroup=False)
+    except Exception:  # noqa: BLE001 - no subprocess here (JupyterLite) or no IPython: not the grader's word
+        return None
+    if report.get("status") != "ok" or parsed is None:
+        status = str(report.get("status"))
+        return {"status": "run-failed", "reason": {lang: message(f"grading.reason.{status}", lang,
+                                                                  cell=report.get("cell"), seconds="?", memory="?",
+                                                                  detail=str(report.get("detail", ""))[:100])
+                                                   for lang in ("zh", "en")}}
+    answer = parsed["answers"].get(question.id)
+    answer = dict(answer) if isinstance(answer, dict) else {"status": "missing"}
+    answer["$failed"] = {k: v for k, v in (report.get("failed") or {}).items()}  # cells that failed there
+    return answer
 
 
 def outcome_key(question: Question, result: QuestionResult) -> str:

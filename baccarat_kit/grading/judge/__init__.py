@@ -2,5 +2,5 @@
 
 * :mod:`.checks`: the question schema, the checks and the comparison;
 * :mod:`.keys`: every expected answer, computed by the engine on demand;
-* :mod:`.ownwork`: the static check that an answer is the learner's own work.
+* :mod:`.pasted`: a pasted copy of the kit's source, flagged for the instructor (never a score).
 """

@@ -192,6 +192,9 @@ class Question:
         return out
 
 
+BASE_CALLS = ("bk.set_language", "bk.grading.Checker", "check", "check.options", "check.letter")
+"""What the exercise API offers every exercise (its ``metadata.baccarat_kit.allowed_calls`` adds
+the data it hands out: ``bk.grading.hands_for`` …); the only kit a grading run holds (issue 30)."""
 LEGACY_ALLOWED_CALLS = ("bk.grading.hands_for", "bk.grading.settlement_for")
 """What a copy released before ``allowed_calls`` existed allows besides the base calls: the data
 calls (inputs, never answers), so that its ``check()`` does not refuse its own setup cell."""
@@ -214,7 +217,7 @@ class Exercise:
     questions: tuple[Question, ...]
     allowed_calls: tuple[str, ...] = ()
     """The kit calls this exercise allows in an answer's code besides
-    :data:`.ownwork.BASE_CALLS` (``metadata.baccarat_kit.allowed_calls``; the data it hands out,
+    :data:`BASE_CALLS` (``metadata.baccarat_kit.allowed_calls``; the data it hands out,
     ``bk.grading.hands_for`` …): any other call into the kit makes a value or choice answer not
     own work (issue 20)."""
     public: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
@@ -239,9 +242,7 @@ class Exercise:
 
     @property
     def all_allowed_calls(self) -> tuple[str, ...]:
-        """Every kit call an answer's code may make: :data:`.ownwork.BASE_CALLS`, then this exercise's."""
-        from .ownwork import BASE_CALLS
-
+        """What the exercise API offers this exercise: :data:`BASE_CALLS`, then this exercise's."""
         return (*BASE_CALLS, *(c for c in self.allowed_calls if c not in BASE_CALLS))
 
     def question(self, qid: str) -> Question:
@@ -579,8 +580,9 @@ def grade_question(
     """Run the question's public checks (and hidden ones if ``hidden``) on a plain answer.
 
     ``answer`` is what :func:`baccarat_kit.grading.sandbox._extract.collect` gives for this question;
-    it is validated again here, whatever produced it. ``static_ownwork`` is the grader's own
-    reading of the notebook's source for function questions: ``(ok, detail)``.
+    it is validated again here, whatever produced it. ``static_ownwork`` is no longer read (issue
+    30: no score comes from reading code; the grading run holds no kit code to call) and is
+    accepted for old callers only.
     """
     checks = [(c, False) for c in question.public] + ([(c, True) for c in question.hidden] if hidden else [])
     results: list[CheckResult] = []
@@ -588,16 +590,12 @@ def grade_question(
     status = answer.get("status") if isinstance(answer, dict) else None
     shown = answer_text(answer)
     stop: CheckResult | None = None
-    not_own = question.kind != "function" and static_ownwork is not None and not static_ownwork[0] and bool(
-        static_ownwork[1])
-    if not_own and static_ownwork is not None and status not in ("missing", None) and (
-            static_ownwork[1] != NO_ASSIGNMENT):
-        # the code that set this answer calls the kit beyond the exercise's allowed calls, reaches
-        # the grader's keys or the exercise's metadata, or sets variables in ways the grader cannot
-        # read (issue 20, attack 10): nothing is earned, and this is said first (an answer left
-        # at ``...`` because the kit's absent code refused its call is still this)
-        stop = _fail("answer", "grading.check.value_not_own", False, name=name, detail=static_ownwork[1])
-    elif status == "missing" or status is None:
+    if status == "timeout":  # a function answer out of time (the whole notebook still counted)
+        answer = {"status": "run-failed", "reason": {
+            "zh": message("grading.reason.function_timeout", "zh", seconds=answer.get("seconds", "?")),
+            "en": message("grading.reason.function_timeout", "en", seconds=answer.get("seconds", "?"))}}
+        status = "run-failed"
+    if status == "missing" or status is None:
         stop = _fail("answer", "grading.check.missing", False, name=name)
     elif status == "bad-type" and answer.get("type") == "ellipsis":
         stop = _fail("answer", "grading.check.unanswered", False, name=name)
@@ -614,8 +612,6 @@ def grade_question(
         stop = _fail("answer", "grading.check.missing", False, name=name)
     elif question.needs_learner and not learner_id:
         stop = _fail("answer", "grading.check.no_learner", False, name=name)
-    elif not_own and static_ownwork is not None:  # e.g. a value no assignment of the notebook gave
-        stop = _fail("answer", "grading.check.value_not_own", False, name=name, detail=static_ownwork[1])
     if stop is not None:
         return QuestionResult(question.id, question.points, 0, (stop,), question.text, shown)
     lid = learner_id or ""
@@ -734,14 +730,9 @@ def _function_check(
 ) -> CheckResult:
     kind = check["check"]
     name = question.answer
-    if kind == "own-work":
+    if kind == "own-work":  # old metadata: only "the answer is a function of the kit's API itself"
         if answer.get("kit_function") is True:
             return _fail(kind, "grading.check.kit_function", hidden, name=name)
-        tripped = answer.get("tripped")
-        if type(tripped) is not int or tripped != 0:
-            return _fail(kind, "grading.check.delegates", hidden, name=name)
-        if static_ownwork is not None and not static_ownwork[0]:
-            return _fail(kind, "grading.check.static_delegates", hidden, name=name, detail=static_ownwork[1])
         return _ok(kind, hidden)
     inputs = question.inputs()
     results = answer.get("results")

@@ -6,9 +6,10 @@ valid, so nothing noticed, and the model solution scored 10/11). The model solut
 in the instructor's own process (it is the instructor's code, not a learner's): every code cell
 of the source, in order, with ``LEARNER_ID`` set to the learner asked about; its answers are
 collected exactly as in a learner's kernel (:func:`..sandbox._extract.collect`) and graded with
-every check, hidden ones included (:func:`.checks.grade_question`), with the static own-work
-check too (function answers, and value and choice answers with the exercise's ``allowed_calls``:
-a model solution that asks the engine, ``case_a = bk.banker_draws(3, 8)``, is refused). Anything short of full marks is a :class:`KeyDisagreement` naming the
+every check, hidden ones included (:func:`.checks.grade_question`). Its ``import baccarat_kit``
+gives the exercise API, configured as a grading run configures it (:mod:`..sandbox.api_tree`):
+a model solution that asks the engine (``case_a = bk.banker_draws(3, 8)``) fails here as it
+would in grading. Anything short of full marks is a :class:`KeyDisagreement` naming the
 exercise, the question and what the check said, in one language.
 
 The same function drives the sampled test in ``make test`` and ``benchmarks/check_ids.py``
@@ -17,14 +18,16 @@ The same function drives the sampled test in ``make test`` and ``benchmarks/chec
 
 from __future__ import annotations
 
+import builtins
 import contextlib
+import importlib
 import io
 import re
+import threading
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ...errors import BaccaratError
-from . import ownwork
 from .checks import Exercise, QuestionResult, grade_question, public_metadata
 
 PROOF_LEARNERS = ("demo-learner", "s0005", "s0043")
@@ -54,34 +57,50 @@ def model_results(nb: dict[str, Any], learner_id: str, where: str = "?",
     its model solution gives for ``learner_id``. ``key_id``: what the keys are computed from, when
     it is not the learner id (a term copy: her token, :mod:`..term.secret`); ``public``: the
     metadata ``check`` reads beside the copy (a term copy's own, its options in her order)."""
-    from ..notebook import Checker
     from ..sandbox import _extract
+    from ..sandbox.api_tree import payload
 
     exercise = exercise or Exercise.from_metadata(nb.get("metadata", {}).get("baccarat_kit"), where)
-    public_exercise = Exercise.from_metadata(public if public is not None
-                                             else public_metadata(nb["metadata"]["baccarat_kit"]), where)
+    shown = public if public is not None else public_metadata(nb["metadata"]["baccarat_kit"])
+    keyed = key_id if key_id is not None else learner_id
     cells = [_LEARNER_LINE.sub(f"LEARNER_ID = {learner_id!r}", c) for c in _code_cells(nb)]
-    ns: dict[str, Any] = {"__name__": "__main__"}
-    with contextlib.redirect_stdout(io.StringIO()):
+    api = importlib.import_module("baccarat_kit.grading.sandbox.exercise_api")
+    ns: dict[str, Any] = {"__name__": "__main__", "__builtins__": _api_builtins(api)}
+    with _API_LOCK, contextlib.redirect_stdout(io.StringIO()):
+        api._state.configure(payload(exercise, shown, keyed, learner_id))
         for index, code in enumerate(cells, 1):
             try:
                 exec(compile(code, f"<{exercise.id} cell {index}>", "exec"), ns)
             except Exception as err:
                 raise KeyDisagreement("grading.selfcheck.cell_failed", exercise=exercise.id, cell=index,
                                       learner=learner_id, error=f"{type(err).__name__}: {err}"[:300]) from err
-            check = ns.get("check")
-            if isinstance(check, Checker) and check._exercise is None:
-                check._exercise = public_exercise  # the public metadata, as beside a learner's copy
         collected = _extract.collect(ns, [q.extraction() for q in exercise.questions])  # type: ignore[no-untyped-call]
-    names = [q.answer for q in exercise.questions if q.kind == "function"]
-    static = {k: (bool(v[0]), str(v[1])) for k, v in ownwork.analyse(cells, names).items()} if names else {}
-    # value and choice answers: the model solution, too, works them out with only the allowed kit calls
-    static.update(ownwork.analyse_values(cells, [q.answer for q in exercise.questions if q.kind != "function"],
-                                         exercise.all_allowed_calls))
-    keyed = key_id if key_id is not None else learner_id
-    return [grade_question(q, collected["answers"].get(q.id, {"status": "missing"}), keyed, hidden=True,
-                           static_ownwork=static.get(q.answer))
+        api._state.configure({})
+    return [grade_question(q, collected["answers"].get(q.id, {"status": "missing"}), keyed, hidden=True)
             for q in exercise.questions]
+
+
+_API_LOCK = threading.Lock()
+"""The exercise API keeps one run's data at a time (as in a grading run: one per process)."""
+
+
+def _api_builtins(api: Any) -> dict[str, Any]:
+    """Builtins whose ``import baccarat_kit`` gives the exercise API ``api`` (and nothing else of
+    the kit): the model solution runs as in a grading run."""
+    real = builtins.__import__
+
+    def _import(name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0) -> Any:
+        if level == 0 and (name == "baccarat_kit" or name.startswith("baccarat_kit.")):
+            if name == "baccarat_kit":
+                return api
+            if name == "baccarat_kit.grading":
+                return api if not fromlist else api.grading
+            raise api._state.absent_error(name.replace("baccarat_kit", "bk", 1))
+        return real(name, globals, locals, fromlist, level)
+
+    out = dict(vars(builtins))
+    out["__import__"] = _import
+    return out
 
 
 def disagreements(nb: dict[str, Any], learner_id: str, where: str = "?",

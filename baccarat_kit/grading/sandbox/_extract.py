@@ -20,32 +20,8 @@ shortest repr ``{"$float": "99.75"}`` (never a JSON number: the grader parses no
 MAX_ITEMS = 5000
 MAX_TEXT = 2000
 MAX_DEPTH = 8
-RULE_FUNCTIONS = (
-    ("baccarat_kit.rules", ("hand_total", "is_natural", "player_draws", "banker_draws",
-                            "player_rule", "banker_rule", "draw_values", "banker_matrix",
-                            "_check_total", "_check_third")),
-    ("baccarat_kit.coup", ("play", "_total")),
-)
-"""The kit's functions replaced by tripwires while a learner's function is called."""
-
-
-ABSENT_MODULES = (
-    "baccarat_kit.rules", "baccarat_kit.coup", "baccarat_kit.settlement", "baccarat_kit.odds",
-    "baccarat_kit.misconceptions", "baccarat_kit.simulation", "baccarat_kit.grading.judge.keys",
-    "baccarat_kit.grading.judge.checks",
-)
-"""Modules whose every function is absent (a tripwire) while a submission's cells run in the
-grader's sandbox: the engine's decision code, settlement and the grader's key code (issue 20).
-The runner imports the first six before the cells; ``odds`` and ``simulation`` (0.1 s to import)
-are made absent only if something imported them already (the static reading refuses them anyway)."""
-EAGER_ABSENT = ABSENT_MODULES[:3] + ABSENT_MODULES[4:5] + ABSENT_MODULES[6:]
-ABSENT_METHODS = (
-    ("baccarat_kit.shoe", "Shoe", ("deal", "rounds")),
-    ("baccarat_kit.cards", "Card", ("value",)),
-    ("baccarat_kit.cards", "Rank", ("value_points",)),
-    ("baccarat_kit.ledger", "Ledger", ("record",)),
-)
-"""Methods (and properties) that deal or value cards: absent as well."""
+FUNCTION_SECONDS = 10.0
+"""Time a function answer has for all its inputs (the grader sends its ``--timeout``)."""
 
 
 class _Refused(Exception):
@@ -101,172 +77,14 @@ def plain(obj, depth=0):
     raise _Refused(_type_name(obj))
 
 
-def _install_tripwires(modules):
-    """Replace the code of the kit's rule functions so that any call is counted and fails.
-
-    Code objects are swapped on the function objects themselves, so a reference the learner
-    took earlier (``f = bk.banker_draws``, a default argument, an alias) trips as well.
-    The banker table's sets are swapped for counting ones. Returns (hits, restore).
-    """
-    hits = []
-    saved = []
-
-    def _trip(*args, **kwargs):
-        _BK_GRADER_TRIPPED.append(1)  # noqa: F821 - set in the function's module below
-        raise RuntimeError("baccarat-kit grader: a rule function of the kit was called")
-
-    for module_name, names in RULE_FUNCTIONS:
-        module = modules.get(module_name)
-        if module is None:
-            continue
-        module._BK_GRADER_TRIPPED = hits
-        for name in names:
-            fn = getattr(module, name, None)
-            code = getattr(fn, "__code__", None)
-            if code is None or code.co_freevars:
-                continue
-            saved.append((fn, code))
-            fn.__code__ = _trip.__code__.replace(co_name=code.co_name)
-    rules = modules.get("baccarat_kit.rules")
-    table_saved = []
-    table = getattr(rules, "BANKER_DRAWS_ON", None)
-    if table is not None:
-        import gc
-
-        for inner in gc.get_referents(table):
-            if type(inner) is dict:
-
-                class _CountingSet(frozenset):
-                    def __contains__(self, item):
-                        hits.append(1)
-                        return frozenset.__contains__(self, item)
-
-                    def __iter__(self):
-                        hits.append(1)
-                        return frozenset.__iter__(self)
-
-                for key in list(inner):
-                    table_saved.append((inner, key, inner[key]))
-                    inner[key] = _CountingSet(inner[key])
-
-    def restore():
-        for fn, code in saved:
-            fn.__code__ = code
-        for inner, key, value in table_saved:
-            inner[key] = value
-
-    return hits, restore
+class _OutOfTime(BaseException):
+    pass
 
 
-def _plain_argument(value, depth=0):
-    t = type(value)
-    if value is None or t in (bool, int, str, float):
-        return True
-    if depth < 4 and (t is list or t is tuple):
-        return all(_plain_argument(v, depth + 1) for v in value)
-    if depth < 4 and t is dict:
-        return all(type(k) is str and _plain_argument(v, depth + 1) for k, v in value.items())
-    import decimal
-
-    return t is decimal.Decimal
-
-
-def install_absence(modules, allowed):
-    """Make the kit's decision and key code absent while learner cells run (the grader's sandbox).
-
-    Every function of :data:`ABSENT_MODULES` and :data:`ABSENT_METHODS` is swapped (its code
-    object, so earlier references trip too) for one that records its name and raises; the
-    ``allowed`` calls (``bk.grading.hands_for``, ``check.letter`` …, resolved to the kit's
-    objects) may use them, while they run on plain arguments (a learner object as an argument
-    could run her code inside an allowed call). Returns the list of tripped names, in order.
-    """
-    import threading
-    import types
-
-    hits = []
-    table = []
-    depth = {}
-
-    def guard(index, args, kwargs):
-        fn, label, kind, cls = table[index]
-        me = threading.get_ident()
-        if kind == "allowed":
-            rest = args[1:] if cls is not None and args and (type(args[0]) is cls or args[0] is cls) else args
-            if all(_plain_argument(a) for a in rest) and all(_plain_argument(v) for v in kwargs.values()):
-                depth[me] = depth.get(me, 0) + 1
-                try:
-                    return fn(*args, **kwargs)
-                finally:
-                    depth[me] -= 1
-            return fn(*args, **kwargs)
-        if depth.get(me, 0) > 0:
-            return fn(*args, **kwargs)
-        hits.append(label)
-        raise RuntimeError(f"baccarat-kit grader: {label} is absent while a submission is graded")
-
-    swapped = set()
-
-    def swap(fn, label, kind, cls=None):
-        code = getattr(fn, "__code__", None)
-        if type(fn) is not types.FunctionType or code is None or code.co_freevars or id(fn) in swapped:
-            return
-        swapped.add(id(fn))
-        copy = types.FunctionType(code, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
-        copy.__kwdefaults__ = fn.__kwdefaults__
-        table.append((copy, label, kind, cls))
-        fn.__globals__["_BK_GRADER_GUARD"] = guard
-        text = f"def _bk_absent(*args, **kwargs):\n    return _BK_GRADER_GUARD({len(table) - 1}, args, kwargs)\n"
-        holder = {}
-        exec(compile(text, code.co_filename, "exec"), fn.__globals__, holder)
-        fn.__code__ = holder["_bk_absent"].__code__.replace(co_name=code.co_name)
-        fn.__defaults__ = None
-        fn.__kwdefaults__ = None
-
-    def members(owner):
-        out = []
-        for name, member in list(vars(owner).items()):
-            if isinstance(member, property):
-                member = member.fget
-            elif isinstance(member, (staticmethod, classmethod)):
-                member = member.__func__
-            out.append((name, member))
-        return out
-
-    kit = modules.get("baccarat_kit")
-    for path in allowed:  # first: the allowed calls keep their own code behind the guard
-        parts = path.split(".")
-        obj = modules.get("baccarat_kit.grading") if parts[0] == "check" else kit
-        parts = ["Checker", *parts[1:]] if parts[0] == "check" else parts[1:]
-        if parts == ["Checker"] and path.startswith("check"):
-            parts = ["Checker", "__call__"]
-        cls = None
-        for part in parts:
-            cls = obj if isinstance(obj, type) else cls
-            obj = getattr(obj, part, None)
-        if isinstance(obj, types.MethodType):  # a classmethod (bk.Ledger.from_csv): its function
-            obj = obj.__func__
-        if isinstance(obj, type):
-            for _name, member in members(obj):
-                swap(member, f"{path}", "allowed", obj)
-        elif obj is not None:
-            swap(obj, path, "allowed", cls)
-    for module_name in ABSENT_MODULES:
-        module = modules.get(module_name)
-        for name, member in list(vars(module).items()) if module is not None else []:
-            if type(member) is types.FunctionType and member.__module__ == module_name:
-                swap(member, f"{module_name.replace('baccarat_kit', 'bk')}.{name}", "absent")
-            elif isinstance(member, type) and member.__module__ == module_name:
-                for mname, method in members(member):
-                    swap(method, f"{module_name.replace('baccarat_kit', 'bk')}.{name}.{mname}", "absent")
-    for module_name, class_name, names in ABSENT_METHODS:
-        owner = getattr(modules.get(module_name), class_name, None)
-        for name, member in members(owner) if owner is not None else []:
-            if name in names:
-                swap(member, f"bk.{class_name}.{name}", "absent")
-    return hits
-
-
-def _function_answer(fn, inputs, modules):
+def _function_answer(fn, inputs, seconds=None):
+    """``fn`` called on every input (each result as plain data, or the error's type name), within
+    ``seconds`` in all (then ``{"status": "timeout"}``). In a grading run the kit's rule code is
+    not there (issue 30), so whatever a call returns is what the learner's own code computed."""
     import types
 
     if type(fn) is not types.FunctionType:
@@ -274,12 +92,25 @@ def _function_answer(fn, inputs, modules):
     code = fn.__code__
     kit_function = "baccarat_kit" in str(code.co_filename) or str(getattr(fn, "__module__", "")).startswith(
         "baccarat_kit")
-    hits, restore = _install_tripwires(modules)
+    alarm = None
+    if seconds:
+        try:
+            import signal
+
+            def _ring(signum, frame):
+                raise _OutOfTime()
+
+            alarm = signal.signal(signal.SIGALRM, _ring)
+            signal.setitimer(signal.ITIMER_REAL, float(seconds))
+        except (ImportError, ValueError, OSError, AttributeError):  # not the main thread, not Unix
+            alarm = None
     results = []
     try:
         for args in inputs:
             try:
                 value = fn(*args)
+            except _OutOfTime:
+                raise
             except Exception as err:
                 results.append({"$error": _type_name(err)})
                 continue
@@ -287,20 +118,23 @@ def _function_answer(fn, inputs, modules):
                 results.append(plain(value))
             except _Refused as bad:
                 results.append({"$bad": str(bad.args[0])[:60]})
+    except _OutOfTime:
+        return {"status": "timeout", "seconds": seconds}
     finally:
-        restore()
-    return {"status": "ok", "results": results, "tripped": len(hits), "kit_function": bool(kit_function)}
+        if alarm is not None:
+            import signal
+
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, alarm)
+    return {"status": "ok", "results": results, "tripped": 0, "kit_function": bool(kit_function)}
 
 
-def collect(namespace, questions, modules=None):
+def collect(namespace, questions, seconds=None):
     """The answers to ``questions`` found in ``namespace`` (a notebook's globals), as plain data.
 
-    ``questions``: ``[{"id", "kind", "answer", "inputs"}]`` (``inputs`` for functions).
+    ``questions``: ``[{"id", "kind", "answer", "inputs"}]`` (``inputs`` for functions, each given
+    ``seconds`` in all).
     """
-    if modules is None:
-        import sys
-
-        modules = sys.modules
     answers = {}
     for q in questions:
         name = q["answer"]
@@ -309,7 +143,7 @@ def collect(namespace, questions, modules=None):
             continue
         value = namespace[name]
         if q["kind"] == "function":
-            answers[q["id"]] = _function_answer(value, q["inputs"], modules)
+            answers[q["id"]] = _function_answer(value, q["inputs"], seconds)
             continue
         try:
             answers[q["id"]] = {"status": "ok", "value": plain(value)}
@@ -404,11 +238,11 @@ def reset_shell():
         ip.events.callbacks[name] = []
 
 
-def emit(namespace, nonce, questions):
+def emit(namespace, nonce, questions, seconds=None):
     """Print one line: the nonce, then the answers as JSON (what the grader reads)."""
     reset_shell()
     try:
-        text = dumps(collect(namespace, questions))
+        text = dumps(collect(namespace, questions, seconds))
     except Exception as err:
         text = dumps({"error": _type_name(err)})
     import sys

@@ -98,13 +98,17 @@ def bwrap_argv(
     tmp_mb: int = TMP_MB,
     info_fd: int | None = None,
     bwrap: str = "/usr/bin/bwrap",
+    masks: Sequence[tuple[str, bool]] = (),
+    empty: str | None = None,
 ) -> list[str]:
     """The whole command line of one sandbox (every bind read-only; see the module docstring).
 
     ``binds``: ``(source, path)`` pairs bound read-only at ``path``; ``source`` is a folder or an
     open file descriptor (int). ``layout``: :func:`host_layout`. ``files``: host files bound
     read-only when they exist. ``info_fd``: where bwrap writes the host pid of the sandbox's
-    init (``{"child-pid": N}``), whose end is the end of every process in it. Nothing is bound writable: the only writable places are the
+    init (``{"child-pid": N}``), whose end is the end of every process in it. ``masks``: paths
+    (``(path, is_folder)``) hidden after the binds, a folder by ``empty`` (an empty folder), a file
+    by ``/dev/null``: the copies of the kit a bound Python folder holds. Nothing is bound writable: the only writable places are the
     tmpfs ``/tmp`` (``tmp_mb`` MB) and ``/dev/shm`` (a part of that size).
 
     >>> argv = bwrap_argv(["python3", "-c", "pass"], [("/opt/py", "/opt/py")], {"HOME": "/tmp/home"},
@@ -147,6 +151,8 @@ def bwrap_argv(
             argv += ["--ro-bind-fd", str(source), path]
         else:
             argv += ["--ro-bind", source, path]
+    for path, is_folder in masks:
+        argv += ["--ro-bind", (empty or "/var/empty") if is_folder else "/dev/null", path]
     if info_fd is not None:
         argv += ["--info-fd", str(info_fd)]
     argv += ["--remount-ro", "/", "--clearenv"]
@@ -157,12 +163,12 @@ def bwrap_argv(
 
 
 def python_folders() -> list[str]:
-    """What Python needs to run the kit: its installation, the virtual environment, other
-    ``site-packages`` folders on ``sys.path`` and the kit's *package* folder. No other entry of
+    """What Python needs: its installation, the virtual environment and other ``site-packages``
+    folders on ``sys.path``. Never the kit's package (a grading run holds only the exercise API,
+    :mod:`.api_tree`; copies of the kit inside these folders are masked) and no other entry of
     ``sys.path``: ``python -m`` and pytest put the current folder there, which may be the
     checkout with the instructor's sources."""
-    kit = os.path.realpath(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-    wanted = [sys.base_prefix, sys.base_exec_prefix, sys.prefix, sys.exec_prefix, kit,
+    wanted = [sys.base_prefix, sys.base_exec_prefix, sys.prefix, sys.exec_prefix,
               os.path.dirname(os.path.realpath(sys.executable))]
     wanted += [p for p in sys.path if p and os.path.isabs(p) and os.path.basename(p) in ("site-packages", "dist-packages")]
     out: list[str] = []
@@ -211,12 +217,16 @@ class Sandbox:
                                     cwd=str(cwd) if cwd is not None else None)
         assert self.bwrap is not None
         kwargs.pop("cwd", None)
+        from . import api_tree
+
         folders = python_folders()
+        api = api_folder()
+        hidden = {"masks": _kit_copies(tuple(folders)), "empty": os.path.join(os.path.dirname(api), "empty")}
         info_read, info_write = os.pipe()
         try:
             if os.geteuid() != 0:
-                argv = bwrap_argv(command, [(f, f) for f in folders], env, layout=host_layout(), info_fd=info_write,
-                                  bwrap=self.bwrap)
+                argv = bwrap_argv(command, [*[(f, f) for f in folders], (api, api_tree.INSIDE)], env,
+                                  layout=host_layout(), info_fd=info_write, bwrap=self.bwrap, **hidden)
             else:
                 # bwrap runs as a fresh unprivileged uid. Folders that uid cannot reach (a Python
                 # under /root) are first bound, in a private mount namespace of root's, onto
@@ -233,7 +243,9 @@ class Sandbox:
                         os.makedirs(target, mode=0o755, exist_ok=True)
                         staged += [folder, target]
                         binds.append((target, folder))
-                inner = bwrap_argv(command, binds, env, layout=host_layout(), info_fd=info_write, bwrap=self.bwrap)
+                binds.append((api, api_tree.INSIDE))
+                inner = bwrap_argv(command, binds, env, layout=host_layout(), info_fd=info_write, bwrap=self.bwrap,
+                                   **hidden)
                 argv = ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--", *inner]
                 if staged:
                     argv = ["unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", STAGE_SCRIPT,
@@ -286,6 +298,35 @@ class Sandbox:
         deadline = time.monotonic() + 10
         while child > 0 and _alive(child) and time.monotonic() < deadline:
             time.sleep(0.01)
+
+
+@functools.cache
+def api_folder() -> str:
+    """This process's copy of the grading run's own folder (:mod:`.api_tree`: the exercise API as
+    the only ``baccarat_kit``, and the runner), made once in a locked stage folder that the next
+    grader sweeps if this one is killed (removed at exit), with an empty folder ``empty`` beside
+    it that masks copies of the kit."""
+    import atexit
+    import tempfile
+
+    from .api_tree import build
+
+    stage = new_stage(tempfile.gettempdir())
+    if os.geteuid() == 0 and not _world_readable(stage):  # $TMPDIR in a closed folder
+        shutil.rmtree(stage, ignore_errors=True)
+        os.close(_stage_locks.pop())
+        stage = new_stage("/tmp")
+    atexit.register(shutil.rmtree, stage, True)
+    os.mkdir(os.path.join(stage, "empty"), 0o755)
+    os.chmod(os.path.join(stage, "empty"), 0o755)
+    return str(build(os.path.join(stage, "api")))
+
+
+@functools.cache
+def _kit_copies(folders: tuple[str, ...]) -> list[tuple[str, bool]]:
+    from .api_tree import kit_copies
+
+    return kit_copies(list(folders))
 
 
 def _alive(pid: int) -> bool:
@@ -476,18 +517,4 @@ def _why_not(bwrap: str) -> str:
         "kernel.unprivileged_userns_clone or kernel.apparmor_restrict_unprivileged_userns)")
 
 
-def set_limits(memory_mb: int, cpu_seconds: int, processes: int, file_mb: int, open_files: int) -> None:
-    """Resource limits of this process and its children, set from inside the sandbox
-    (``processes`` 0: left alone, as without a sandbox, where the count would be the user's)."""
-    import resource
-
-    limits = [(resource.RLIMIT_AS, memory_mb * 1024 * 1024), (resource.RLIMIT_CPU, cpu_seconds),
-              (resource.RLIMIT_FSIZE, file_mb * 1024 * 1024), (resource.RLIMIT_NOFILE, open_files),
-              (resource.RLIMIT_CORE, 0)]
-    if processes:
-        limits.append((resource.RLIMIT_NPROC, processes))
-    for which, value in limits:
-        _soft, hard = resource.getrlimit(which)
-        if hard != resource.RLIM_INFINITY:
-            value = min(value, hard)
-        resource.setrlimit(which, (value, value))
+from .limits import set_limits  # noqa: E402,F401  (where it always was)

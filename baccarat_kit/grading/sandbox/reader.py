@@ -9,16 +9,18 @@ parse it itself: it pipes the file's bytes (read once, size checked first) into
 * parses the JSON once, takes the code cells, the exercise the notebook claims and its term mark
   (a copy released with a term secret, :mod:`..term.secret`);
 * refuses more than :data:`MAX_CODE_BYTES` of code in all (an honest exercise has a few KB);
-* parses each cell once and runs the own-work check (:mod:`.ownwork`) for the value and choice
-  answers of each exercise, with the kit calls it allows (``analyse_values``), and the function names
-  asked, with the code each function answer needs;
-* prints one line of JSON: ``{"status": "ok", "exercise": …, "cells": […], "functions": {…}}``
+* parses each cell once: the ``LEARNER_ID`` the notebook claims (its last plain
+  ``LEARNER_ID = "…"`` at a cell's top level: whose data the exercise API hands out in the
+  grading run) and the fingerprints of its functions and tables (:mod:`..judge.pasted`: a pasted
+  copy of the kit's source is flagged for the instructor). Nothing read here scores (issue 30);
+* prints one line of JSON: ``{"status": "ok", "exercise": …, "cells": […], "learner_id": …,
+  "fingerprints": […]}``
   or ``{"status": "not_json" | "not_notebook" | "too_much_code", "detail": …}``.
 
 If it runs out of memory or time, the grader gives the file the status ``too_complex``: the
 grader's own memory holds only the file's bytes and this small answer.
 
-Standard library only (and :mod:`.ownwork`'s text, sent with the job).
+Standard library only (and :mod:`..judge.pasted`'s text, sent with the job).
 """
 
 import json
@@ -77,7 +79,7 @@ def term_mark(nb: dict[str, Any]) -> dict[str, str] | None:
     return out
 
 
-def read(data: bytes, names: list[str], ownwork: Any, values: dict[str, Any] | None = None) -> dict[str, Any]:
+def read(data: bytes, pasted: Any) -> dict[str, Any]:
     """The reader's answer for the bytes ``data`` (see the module docstring)."""
     try:
         nb = json.loads(data.decode("utf-8"))
@@ -94,19 +96,27 @@ def read(data: bytes, names: list[str], ownwork: Any, values: dict[str, Any] | N
     size = sum(len(c.encode("utf-8", "surrogatepass")) for c in cells)
     if size > MAX_CODE_BYTES:
         return {"status": "too_much_code", "detail": str(size)}
-    try:
-        functions = ownwork.analyse(cells, names)
-    except RecursionError:
-        functions = {name: (False, "code nested too deeply", None) for name in names}
-    own_values: dict[str, Any] = {}
-    for exercise, asked in (values or {}).items():  # each exercise allows its own kit calls
-        try:
-            found = ownwork.analyse_values(cells, asked["names"], asked["allowed"])
-        except RecursionError:
-            found = {name: (False, "code nested too deeply") for name in asked["names"]}
-        own_values[exercise] = {k: list(v) for k, v in found.items()}
     return {"status": "ok", "exercise": claimed, "term": term, "cells": cells,
-            "functions": {k: list(v) for k, v in functions.items()}, "values": own_values}
+            "learner_id": claimed_learner(cells), "fingerprints": [list(f) for f in pasted.fingerprints(cells)]}
+
+
+def claimed_learner(cells: list[str]) -> str | None:
+    """The last ``LEARNER_ID = "…"`` (a plain string) at a cell's top level, or None."""
+    import ast
+
+    found = None
+    for source in cells:
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "LEARNER_ID"
+                                                    for t in node.targets):
+                value = node.value
+                found = value.value if isinstance(value, ast.Constant) and isinstance(value.value, str) and len(
+                    value.value) <= 100 else None
+    return found
 
 
 def main() -> None:
@@ -115,10 +125,10 @@ def main() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     resource.setrlimit(resource.RLIMIT_CPU, (CPU_SECONDS, CPU_SECONDS))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    ownwork = types.ModuleType("ownwork")
-    exec(compile(header["ownwork"], "ownwork.py", "exec"), ownwork.__dict__)
+    pasted = types.ModuleType("pasted")
+    exec(compile(header["pasted"], "pasted.py", "exec"), pasted.__dict__)
     data = sys.stdin.buffer.read(header["size"] + 1)
-    answer = read(data, header["names"], ownwork, header.get("values", {}))
+    answer = read(data, pasted)
     sys.stdout.write(json.dumps(answer) + "\n")
     sys.stdout.flush()
 

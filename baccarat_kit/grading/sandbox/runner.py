@@ -1,14 +1,16 @@
 """Run one submission's code cells in IPython, in a plain process (no Jupyter kernel, no ZMQ).
 
-The grader starts ``python -I -m baccarat_kit.grading.sandbox.runner`` inside the submission's sandbox
-(:mod:`.bwrap`). That process forks at once, before anything else, into two:
+The grader starts this module inside the submission's sandbox (:mod:`.bwrap`) from the grading
+run's own folder (:mod:`.api_tree`: a copy of this file as ``bk_sandbox.runner``, beside the
+exercise API as the only ``baccarat_kit``; the kit itself is not there). That process forks at
+once, before anything else, into two:
 
 * the **supervisor** (the parent) holds the only channel to the grader (its stdout) and the
   nonce. It reads the grader's one line of JSON (the code cells, the limits, what Landlock should
   allow, the questions to extract, the nonce) and then has nothing more to read: the grader
   closes the pipe. It makes itself non-dumpable (no ``ptrace``, no ``/proc/PID/fd`` or ``mem`` for
   code of the same uid), passes the job *without the nonce* to the learner process on a private
-  pipe, forwards that process's status lines and, once, its answers (a marked line becomes the
+  pipe, forwards that process's status lines and its answers (each marked line becomes the
   nonce's line), then exits. It never runs learner code.
 * the **learner process** (the child) points its stdin, stdout and stderr at ``/dev/null`` and
   closes the grader's pipes before it reads its job; so no learner code, in any thread, can read
@@ -19,16 +21,18 @@ The grader starts ``python -I -m baccarat_kit.grading.sandbox.runner`` inside th
   ``start N`` and ``done N ok|error``; the grader keeps the clock (per cell and for the whole
   notebook) and ends the sandbox when a limit is over. After ``cells`` it resets IPython's hooks,
   runs the extraction code (sent with the job, before any learner code ran; it holds no secret)
-  and reports what it printed as ``answers "JSON string"``. While the cells run, the kit's
-  decision and key code is absent (:func:`._extract.install_absence`: tripwires, except inside
-  the exercise's allowed calls); before ``cells`` it reports ``trips {"late": {answer: [call,
-  cell]}}``: the answers (re)bound in or after the first cell that tripped.
+  and reports what it printed as ``answers "JSON string"``: once for the value and choice
+  answers, then once per function answer (each called on every input here, with a time budget,
+  so one that hangs costs only itself and those after it). A cell that fails fails alone: the
+  next one runs. The kit's rule code is *absent* (issue 30): the only ``baccarat_kit`` is the
+  exercise API, configured with the data the grader computed for this file before any learner
+  code runs.
 
 What learner code can still do is write lines into its own pipe to the supervisor: claims about
 its own statuses (out of order they are refused: ``kernel_broken``) or values, which are its own
 claims anyway (see docs/grading.md). The grader's channel, the nonce and everything the grader
 sent stay out of its reach (issue 20, attack 12: threads reading the runner's stdin stole the
-extraction code and its nonce). Function answers never come from here.
+extraction code and its nonce).
 """
 
 from __future__ import annotations
@@ -65,10 +69,10 @@ class _Capture:
 
 
 def readable_paths(extra: list[str]) -> list[str]:
-    """Python (installation, environment, ``sys.path``), the kit's package, system paths, the
-    runner's own ``/proc`` entry and ``extra``: what Landlock lets it read."""
-    kit = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    wanted = [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, kit,
+    """Python (installation, environment, ``sys.path``: the exercise API's folder is its first
+    entry), system paths, the runner's own ``/proc`` entry and ``extra``: what Landlock lets it
+    read. Never the kit's package: it is not in a grading run (issue 30)."""
+    wanted = [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
               *[p for p in sys.path if p and os.path.isabs(p)], *SYSTEM_READABLE, f"/proc/{os.getpid()}", *extra]
     out: list[str] = []
     for path in wanted:
@@ -137,10 +141,20 @@ def supervise(child: int, down: int, up: int) -> int:
             marked = [ln for ln in str(captured).splitlines() if ln.startswith(MARKER)]
             record = nonce + marked[0][len(MARKER):] if len(marked) == 1 else ""
             report.write(("answers " + json.dumps(record) + "\n").encode("utf-8"))
-            break
+            continue
         report.write(text.encode("utf-8") + b"\n")
     report.close()
     os._exit(0)  # the grader ends the sandbox (and the learner process with it)
+
+
+def _why(result: Any) -> str:
+    """One line on why a cell failed (``AttributeError: bk.play: …``), at most 300 characters."""
+    try:
+        err = result.error_in_exec or result.error_before_exec
+        text = f"{type(err).__name__}: {err}" if err is not None else "error"
+        return " ".join(str(text).split())[:300]
+    except Exception:  # learner code may have made anything of it
+        return "error"
 
 
 def main() -> int:
@@ -172,11 +186,11 @@ def main() -> int:
     from traitlets.config import Config
 
     from . import _extract
-    from .bwrap import set_limits
     from .landlock import confine
+    from .limits import set_limits
 
     reset_shell, capture_class, dumps = _extract.reset_shell, _Capture, json.dumps  # bound before learner code runs
-    extraction = str(job.pop("extraction"))
+    extractions = [str(e) for e in job.pop("extractions")]
     os.makedirs(os.environ.get("IPYTHONDIR", os.path.join(os.getcwd(), ".ipython")), exist_ok=True)
     config = Config()
     config.HistoryManager.enabled = False
@@ -185,55 +199,33 @@ def main() -> int:
     shell.user_ns["__name__"] = "__main__"
     set_limits(int(job["memory_mb"]), int(job["cpu_seconds"]), int(job["processes"]), int(job["file_mb"]),
                int(job["open_files"]))
-    notebook = job.get("notebook")
-    if notebook:  # the learner copy's public metadata, as beside a learner's notebook (for check())
-        name = os.path.basename(str(notebook["name"]))
-        with open(os.path.join(os.getcwd(), name), "w", encoding="utf-8") as fh:
-            json.dump({"cells": [], "metadata": notebook["metadata"], "nbformat": 4, "nbformat_minor": 5}, fh)
     writable = [os.getcwd(), *job.get("writable", [])]
     try:
         confine(writable, readable=readable_paths(writable))
     except OSError as err:  # fail closed: no learner code rather than unconfined code
         send(f"confine-failed {err}")
         return 4
-    import importlib
-
-    for module in _extract.EAGER_ABSENT:  # imported now, then made absent (issue 20)
-        importlib.import_module(module)
-    hits = _extract.install_absence(sys.modules, list(job.get("allowed_calls", [])))  # type: ignore[no-untyped-call]
-    watched = [str(n) for n in job.get("watch", [])]
-    unset = object()
-    last: dict[str, Any] = {n: unset for n in watched}
-    changed: dict[str, int] = {}
-    first_trip: tuple[int, str] | None = None
+    api = sys.modules.get("baccarat_kit") or __import__("baccarat_kit")
+    if getattr(api, "EXERCISE_API", False) is not True:  # fail closed: never the real kit
+        send("confine-failed the exercise API is not the baccarat_kit here")
+        return 4
+    api._state.configure(job.get("api") or {})
     send("ready")
     for index, code in enumerate(job["cells"], 1):
         send(f"start {index}")
         result = shell.run_cell(code, store_history=True)  # type: ignore[no-untyped-call]
-        if hits and first_trip is None:
-            first_trip = (index, str(hits[0])[:80])
-        for name in watched:  # the cell that last (re)bound each answer
-            now = shell.user_ns.get(name, unset)
-            if now is not last[name]:
-                last[name] = now
-                changed[name] = index
-        send(f"done {index} {'ok' if result.success else 'error'}")
-    late = {name: [first_trip[1], first_trip[0]] for name, cell in changed.items()
-            if first_trip is not None and cell >= first_trip[0]}
-    try:
-        send("trips " + dumps({"late": late, "count": len(hits)}))
-    except Exception:  # learner code may have broken anything; the static reading still judges
-        pass
+        send(f"done {index} ok" if result.success else f"done {index} error {_why(result)}")  # fails alone
     send("cells")
-    reset_shell()  # type: ignore[no-untyped-call]
-    capture = capture_class()
-    real = sys.stdout
-    sys.stdout = capture  # type: ignore[assignment,unused-ignore]
-    try:
-        shell.run_cell(extraction, store_history=False)  # type: ignore[no-untyped-call]
-    finally:
-        sys.stdout = real
-    send("answers " + json.dumps("".join(capture.parts)))
+    for extraction in extractions:  # the value answers, then each function answer on its own line
+        reset_shell()  # type: ignore[no-untyped-call]
+        capture = capture_class()
+        real = sys.stdout
+        sys.stdout = capture  # type: ignore[assignment,unused-ignore]
+        try:
+            shell.run_cell(extraction, store_history=False)  # type: ignore[no-untyped-call]
+        finally:
+            sys.stdout = real
+        send("answers " + dumps("".join(capture.parts)))
     report.close()
     os._exit(0)  # now: a learner's thread must not keep the sandbox waiting
 

@@ -1,9 +1,10 @@
 """Run learner code in a sandbox and talk to it: the grader's side of :mod:`.runner`.
 
 * :func:`run_notebook` runs a submission's code cells in a fresh sandbox (:mod:`.bwrap`
-  namespaces, or none with ``--no-sandbox``) through :mod:`.runner`, keeps the per-cell and
-  whole-notebook clocks, then has :mod:`._extract` print the answers after a random nonce;
-* :func:`run_function` runs one function answer's vetted code alone, in another sandbox;
+  namespaces, or none with ``--no-sandbox``) through :mod:`.runner`, whose only ``baccarat_kit``
+  is the exercise API (:mod:`.api_tree`), keeps the per-cell and whole-notebook clocks, then has
+  :mod:`._extract` print the answers after a random nonce (the value answers, then each function
+  answer called on every input);
 * :func:`read_submission` has a submission parsed once in a memory-limited process (:mod:`.reader`).
 
 Nothing here grades: it returns plain, strictly parsed JSON values for :mod:`..judge` to compare.
@@ -28,16 +29,16 @@ from pathlib import Path
 from typing import Any
 
 from ...i18n import both, message
-from ..judge import ownwork
 from ..judge.checks import Question
-from ..judge.ownwork import ALLOWED_MODULES
 from . import _extract
+from . import api_tree as _api_tree
 from . import bwrap as _bwrap
 from . import cgroup as _cgroup
 from . import landlock as _landlock
 from . import reader as _reader
 from . import reaper as _reaper
 from . import runner as _runner
+from ..judge import pasted as _pasted
 
 DEFAULT_CELL_TIMEOUT = 10.0
 DEFAULT_NOTEBOOK_TIMEOUT = 60.0
@@ -128,17 +129,18 @@ class Limits:
 
 
 
-def extraction_code(questions: Sequence[Question], nonce: str) -> str:
+def extraction_code(questions: Sequence[Question], nonce: str, seconds: float | None = None) -> str:
     """The code run in the learner's kernel after the learner's cells (no expected answers).
     For a notebook, ``nonce`` is the public :data:`.runner.MARKER`: the runner's supervisor, out of
-    the learner's reach, swaps in the real nonce."""
+    the learner's reach, swaps in the real nonce. ``seconds``: each function answer's time for all
+    its inputs."""
     source = _source(_extract)
     ns = f"_bk_grader_{nonce[:12]}"
     wanted = [q.extraction() for q in questions]
     return (
         f"{ns} = {{'__name__': '_bk_grader'}}\n"
         f"exec(compile({source!r}, '<baccarat-kit grader>', 'exec'), {ns})\n"
-        f"{ns}['emit'](globals(), {nonce!r}, {wanted!r})\n"
+        f"{ns}['emit'](globals(), {nonce!r}, {wanted!r}, {seconds!r})\n"
     )
 
 
@@ -262,18 +264,20 @@ def _finish(proc: subprocess.Popen[bytes], box: _bwrap.Sandbox, workdir: str | N
             shutil.rmtree(workdir, ignore_errors=True)
 
 
-def _drive(proc: subprocess.Popen[bytes], cells: list[str], extraction: str, limits: Limits,
-           writable: list[str], public: dict[str, Any] | None = None, nonce: str = "",
-           allowed_calls: Sequence[str] = (), watch: Sequence[str] = ()) -> dict[str, Any]:
+def _drive(proc: subprocess.Popen[bytes], cells: list[str], extractions: list[str], limits: Limits,
+           writable: list[str], api: dict[str, Any] | None = None, nonce: str = "") -> dict[str, Any]:
     """Talk to :mod:`.runner` (see there) and keep its clocks: the status of the run.
 
     Everything is sent at once, before any learner code runs, and the pipe is closed: the
-    runner's supervisor keeps the nonce, its learner process gets the rest."""
+    runner's supervisor keeps the nonce, its learner process gets the rest. ``extractions``: the
+    value answers' code, then one per function answer; the report's ``extractions`` holds what
+    each printed, as far as they came (a function answer that hangs or dies ends the list there)."""
     lines = _Lines(proc.stdout)
-    job = {"cells": cells, "memory_mb": limits.memory_mb, "cpu_seconds": int(limits.notebook_timeout) + 10,
+    job = {"cells": cells, "memory_mb": limits.memory_mb, "cpu_seconds": int(limits.notebook_timeout) + 10
+           + int(limits.cell_timeout + 1) * len(extractions),
            "processes": PROCESSES if limits.sandbox == "bwrap" else 0, "file_mb": FILE_MB,
-           "open_files": OPEN_FILES, "writable": writable, "notebook": public, "extraction": extraction,
-           "nonce": nonce, "allowed_calls": list(allowed_calls), "watch": list(watch)}
+           "open_files": OPEN_FILES, "writable": writable, "api": api or {}, "extractions": extractions,
+           "nonce": nonce}
     sent = _send(proc, json.dumps(job))
     try:
         assert proc.stdin is not None
@@ -286,7 +290,7 @@ def _drive(proc: subprocess.Popen[bytes], cells: list[str], extraction: str, lim
     if ready != "ready":
         return {"status": "kernel_start", "detail": (ready or "exited before it was ready")[:200]}
     end = time.monotonic() + limits.notebook_timeout
-    report: dict[str, Any] = {"status": "ok", "cell": None, "errors": 0, "extraction": ""}
+    report: dict[str, Any] = {"status": "ok", "cell": None, "errors": 0, "extractions": [], "failed": {}}
     for index in range(1, len(cells) + 1):
         remaining = end - time.monotonic()
         if remaining <= 0:
@@ -299,37 +303,37 @@ def _drive(proc: subprocess.Popen[bytes], cells: list[str], extraction: str, lim
                         "status": "cell_timeout" if remaining > limits.cell_timeout else "notebook_timeout"}
             if line == "":
                 return {**report, "status": "kernel_died", "cell": index}
-            if not line.startswith(expected) or (expected.startswith("done") and line[len(expected):] not in (
-                    "ok", "error")):
+            rest = line[len(expected):]
+            if not line.startswith(expected) or (expected.startswith("done") and rest != "ok" and not (
+                    rest == "error" or rest.startswith("error "))):
                 return {**report, "status": "kernel_broken", "cell": index}
-            if line.endswith(" error"):
-                report["errors"] += 1
+            if expected.startswith("done") and rest != "ok":
+                report["errors"] += 1  # a failing cell fails alone: the next one runs
+                report.setdefault("failed", {})[index] = rest[len("error "):][:300] or "error"
     after = len(cells) + 1
-    # The grader's own step gets a per-cell limit, beyond the notebook limit.
-    deadline = time.monotonic() + limits.cell_timeout
-    line = lines.next(deadline)
-    if line is not None and line.startswith("trips "):  # answers computed after the kit's code tripped
-        try:  # learner code can write this line too: it claims trips, never removes a static verdict
-            trips = json.loads(line[len("trips "):])
-        except (ValueError, RecursionError):
-            trips = None
-        late = trips.get("late") if isinstance(trips, dict) else None
-        report["late"] = {str(k)[:100]: f"{str(v[0])[:80]}, cell {v[1]}" for k, v in late.items()
-                          if isinstance(v, list) and len(v) == 2 and type(v[1]) is int} if isinstance(late, dict) else {}
-        line = lines.next(deadline)
-    if line == "cells":
-        line = lines.next(deadline)
+    # The grader's own steps get a per-cell limit each, beyond the notebook limit.
+    line = lines.next(time.monotonic() + limits.cell_timeout)
     if line is None:
         return {**report, "status": "no_answers", "cell": after}
     if line == "":
         return {**report, "status": "kernel_died", "cell": after}
-    if not line.startswith("answers "):
+    if line != "cells":
         return {**report, "status": "kernel_broken", "cell": after}
-    try:
-        text = json.loads(line[len("answers "):])
-    except ValueError:
-        return {**report, "status": "kernel_broken", "cell": after}
-    return {**report, "extraction": text if isinstance(text, str) else ""}
+    texts: list[str] = []
+    for n in range(len(extractions)):
+        line = lines.next(time.monotonic() + limits.cell_timeout + 1)
+        if line is None or line == "" or not line.startswith("answers "):
+            if n == 0:  # not even the value answers
+                status = "no_answers" if line is None else "kernel_died" if line == "" else "kernel_broken"
+                return {**report, "status": status, "cell": after}
+            report["stopped"] = "timeout" if line is None else "died"
+            break
+        try:
+            text = json.loads(line[len("answers "):])
+        except ValueError:
+            return {**report, "status": "kernel_broken", "cell": after}
+        texts.append(text if isinstance(text, str) else "")
+    return {**report, "extractions": texts}
 
 
 def _stop(proc: subprocess.Popen[Any]) -> None:
@@ -352,11 +356,11 @@ def _kill_group(proc: subprocess.Popen[Any]) -> None:
 
 
 
-def read_submission(path: Path, functions: Sequence[str],
-                    values: Mapping[str, tuple[Sequence[str], Sequence[str]]] | None = None) -> tuple[str, int, dict[str, Any]]:
+def read_submission(path: Path, functions: Sequence[str] = (),
+                    values: Mapping[str, Any] | None = None) -> tuple[str, int, dict[str, Any]]:
     """sha256, size and the reader's answer (:mod:`.reader`) for ``path``: the size is checked
     before the file is read, the file is read once, and parsed once in a memory-limited process.
-    ``values``: per exercise id, its value and choice answer names and the kit calls it allows."""
+    (``functions`` and ``values`` are no longer used: nothing read there scores, issue 30.)"""
     size = path.stat().st_size
     digest = hashlib.sha256()
     if size > MAX_FILE_BYTES:
@@ -369,10 +373,7 @@ def read_submission(path: Path, functions: Sequence[str],
     digest.update(data)
     if len(data) > MAX_FILE_BYTES:
         return digest.hexdigest(), len(data), {"status": "too_large"}
-    header = json.dumps({"ownwork": _source(ownwork), "names": sorted(set(functions)), "size": len(data),
-                         "values": {ex: {"names": sorted(set(names)), "allowed": list(allowed)}
-                                    for ex, (names, allowed) in (values or {}).items()},
-                         "memory_mb": READER_MEMORY_MB})
+    header = json.dumps({"pasted": _source(_pasted), "size": len(data), "memory_mb": READER_MEMORY_MB})
     proc = subprocess.Popen([sys.executable, "-I", "-S", "-c", _source(_reader)], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True,
                             env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"})
@@ -394,128 +395,57 @@ def read_submission(path: Path, functions: Sequence[str],
 
 
 def run_notebook(cells: list[str], questions: Sequence[Question], limits: Limits,
-                 public: dict[str, Any] | None = None,
-                 allowed_calls: Sequence[str] = ()) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """Run ``cells`` in a fresh sandbox (:mod:`.runner`); extract ``questions``.
+                 api: dict[str, Any] | None = None, cgroup: bool = True) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """Run ``cells`` in a fresh sandbox (:mod:`.runner`); extract ``questions`` (value, choice and
+    function answers: each function is called there, on every input).
 
-    ``public`` (``{"name": "EXERCISE.ipynb", "metadata": …}``) is written to the sandbox's working
-    folder: only the learner copy's public metadata (from the trusted sources), as beside a
-    learner's notebook, so ``check.options`` and ``check.letter`` work there as in her kernel.
-    ``allowed_calls``: the exercise's kit calls, the only way into the kit's decision and key code
-    while the cells run (:func:`._extract.install_absence`); the report's ``late`` names the
-    answers computed after a call that tripped."""
+    ``api``: what the exercise API (the run's only ``baccarat_kit``, :mod:`.api_tree`) is told
+    before any learner code runs: the exercise, the learner the file is keyed for, her hands,
+    settlement data and option order (computed here, by the grader), the messages it shows.
+    A function answer that does not finish (or dies) gets ``run-failed``; the answers already
+    reported still count. ``cgroup=False``: no cgroup, no warning (``check()`` in a learner's kernel)."""
     nonce = secrets.token_hex(16)
-    box = _box(limits)
-    group = _group(limits)
-    proc, workdir = _start(box, [sys.executable, "-I", "-m", "baccarat_kit.grading.sandbox.runner"],
+    box = _box(limits) if cgroup else _bwrap.Sandbox("none")
+    group = _group(limits) if cgroup else None
+    values = [q for q in questions if q.kind != "function"]
+    functions = [q for q in questions if q.kind == "function"]
+    extractions = [extraction_code(values, _runner.MARKER)] + [
+        extraction_code([q], _runner.MARKER, limits.cell_timeout) for q in functions]
+    folder = _api_tree.INSIDE if box.isolated else _bwrap.api_folder()
+    proc, workdir = _start(box, [sys.executable, "-I", "-c", _api_tree.BOOT, folder],
                            lambda home: _runner_env(home, "/tmp" if box.isolated else f"{home}/tmp"), group)
     try:
         writable = ["/tmp"] if box.isolated else []
-        report = _drive(proc, cells, extraction_code(questions, _runner.MARKER), limits, writable, public, nonce,
-                        allowed_calls, [q.answer for q in questions])
+        report = _drive(proc, cells, extractions, limits, writable, api, nonce)
         if group is not None and group.oom_kills():  # a process of the sandbox went over its total
-            report = {**report, "status": "kernel_died", "cell": report.get("cell") or len(cells) + 1}
+            if report.get("status") == "ok" and len(report.get("extractions", [])) < len(extractions):
+                report["stopped"] = "memory"  # while a function answer ran: only the rest fails
+            elif report.get("status") == "ok" and len(report.get("extractions", [])) == len(extractions):
+                pass  # everything was reported before the kill
+            else:
+                report = {**report, "status": "kernel_died", "cell": report.get("cell") or len(cells) + 1}
     finally:
         _finish(proc, box, workdir, group)
-    parsed = parse_extraction(str(report.get("extraction", "")), nonce) if report.get("status") == "ok" else None
-    return report, parsed
-
-
-FUNCTION_RUNNER = r"""
-import builtins, importlib, json, os, resource, sys, types
-job = json.loads(sys.stdin.readline())
-allowed = job["allowed_modules"]
-for name in allowed:  # imported now: once confined, nothing else can be read from disk
-    importlib.import_module(name)
-for name in ("collections.abc", "threading", "types"):  # what the grader's own code needs
-    importlib.import_module(name)
-sandbox = {"__name__": "_bk_sandbox"}
-exec(compile(job.pop("sandbox"), "<baccarat-kit sandbox>", "exec"), sandbox)
-grader = {"__name__": "_bk_grader"}
-exec(compile(job.pop("extract"), "<baccarat-kit grader>", "exec"), grader)
-emit = grader["emit"]
-real_import = builtins.__import__
-def limited_import(name, globals=None, locals=None, fromlist=(), level=0):
-    if level or name.split(".")[0] not in allowed:
-        raise ImportError(f"{name} is not available to a function answer")
-    return real_import(name, globals, locals, fromlist, level)
-safe = {k: v for k, v in vars(builtins).items() if k not in job["removed_builtins"]}
-safe["__import__"] = limited_import
-sandbox["confine"]([os.getcwd()], readable=[])
-real_stdout = sys.stdout
-sys.stdout = sys.stderr = open(os.devnull, "w")
-limit = job["memory_mb"] * 1024 * 1024
-resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-resource.setrlimit(resource.RLIMIT_CPU, (job["cpu_seconds"], job["cpu_seconds"]))
-resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
-resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
-if job["processes"]:
-    resource.setrlimit(resource.RLIMIT_NPROC, (job["processes"], job["processes"]))
-learner = {"__name__": "__main__", "__builtins__": safe}
-try:
-    exec(compile(job.pop("code"), "<answer>", "exec"), learner)
-except Exception:
-    pass
-sys.stdout = real_stdout
-emit(learner, job["nonce"], job["questions"])
-"""
-"""Runs a function answer's own code in a bare ``python -I -S`` (no site-packages, so the kit
-cannot be imported) in its own sandbox (namespaces, separate from the notebook's), with
-memory, CPU, process and file limits, then prints the results. The allowed standard modules
-are imported first; then, where Landlock exists, the process is confined so that it can read
-no file at all (not even what its sandbox shows). The learner's code sees builtins without
-``open``, ``exec``, ``eval``, ``compile``, ``getattr`` … and an ``__import__`` that gives only
-the allowed modules (a speed bump, not the barrier: see docs/grading.md)."""
-
-REMOVED_BUILTINS = ("open", "exec", "eval", "compile", "breakpoint", "input", "help", "getattr",
-                    "setattr", "delattr", "globals", "locals", "vars", "exit", "quit", "copyright",
-                    "credits", "license", "__loader__", "__spec__")
-
-
-
-def run_function(code: str, question: Question, limits: Limits) -> dict[str, Any]:
-    nonce = secrets.token_hex(16)
-    job = {
-        "code": code, "questions": [question.extraction()], "nonce": nonce,
-        "extract": _source(_extract), "sandbox": _source(_landlock),
-        "allowed_modules": sorted(ALLOWED_MODULES), "removed_builtins": list(REMOVED_BUILTINS),
-        "memory_mb": limits.memory_mb, "cpu_seconds": int(limits.cell_timeout) + 2,
-        "processes": PROCESSES if limits.sandbox == "bwrap" else 0,
-    }
-    box = _box(limits)
-    group = _group(limits)
-    proc, workdir = _start(box, [sys.executable, "-I", "-S", "-c", FUNCTION_RUNNER],
-                           lambda home: {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"}, group)
-    found: str | None = None
-    timed_out = False
-    over_memory = False
-    try:
-        if _send(proc, json.dumps(job)):
-            lines = _Lines(proc.stdout)
-            deadline = time.monotonic() + limits.cell_timeout
-            while True:
-                line = lines.next(deadline)
-                if line is None:
-                    timed_out = True
-                    break
-                if line == "":
-                    break
-                if line.startswith(nonce):
-                    found = line if found is None else ""
-        over_memory = group is not None and group.oom_kills() > 0
-    finally:
-        _finish(proc, box, workdir, group)
-    if over_memory:
-        return {"status": "run-failed",
-                "reason": both("grading.reason.function_failed", detail=f"over the {limits.memory_mb} MB memory limit")}
-    if timed_out:
-        return {"status": "run-failed",
-                "reason": both("grading.reason.function_timeout", seconds=limits.cell_timeout)}
-    parsed = parse_extraction(found, nonce) if found else None
+    if report.get("status") != "ok":
+        return report, None
+    texts = report.get("extractions", [])
+    parsed = parse_extraction(str(texts[0]) if texts else "", nonce)
     if parsed is None:
-        return {"status": "run-failed",
-                "reason": both("grading.reason.function_failed", detail=f"exit {proc.returncode}")}
-    answer = parsed["answers"].get(question.id, {"status": "missing"})
-    return answer if isinstance(answer, dict) else {"status": "missing"}
-
+        return report, None
+    answers = dict(parsed["answers"])
+    for q in values:  # what is not in the values' line is not an answer
+        answers.setdefault(q.id, {"status": "missing"})
+    for n, q in enumerate(functions, 1):
+        got = parse_extraction(str(texts[n]), nonce) if n < len(texts) else None
+        one = got["answers"].get(q.id) if got is not None else None
+        if isinstance(one, dict):
+            answers[q.id] = one
+        else:
+            why = report.get("stopped")
+            reason = (both("grading.reason.function_timeout", seconds=limits.cell_timeout) if why == "timeout"
+                      else both("grading.reason.function_failed",
+                                detail=f"over the {limits.memory_mb} MB memory limit" if why == "memory"
+                                else "the run ended"))
+            answers[q.id] = {"status": "run-failed", "reason": reason}
+    parsed["answers"] = answers
+    return report, parsed

@@ -1,0 +1,140 @@
+"""The grading run's own folder: the exercise API as the only ``baccarat_kit``, and the runner.
+
+Every grading sandbox (and the fresh process ``check()`` asks for the grader's verdict) imports
+from one folder, made once per grading process from files that hold no rule code:
+
+* ``baccarat_kit/``: :mod:`.exercise_api` (``set_language``, ``grading.Checker``, ``hands_for``,
+  ``settlement_for``, ``Ledger.from_csv``), copied unchanged;
+* ``bk_sandbox/``: :mod:`.runner`, :mod:`._extract`, :mod:`.landlock`, :mod:`.limits`, copied.
+
+In bubblewrap this folder (:func:`.bwrap.api_folder`) is bound read-only at :data:`INSIDE`; every copy of the real kit that a
+bound Python folder holds (a wheel in ``site-packages``, an editable install's finder and ``.pth``,
+a hub environment) is masked by an empty folder or ``/dev/null`` (:func:`kit_copies`), and the
+kit's checkout is never bound. So learner code finds no rule code to import, read or re-run.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import sys
+from pathlib import Path
+
+INSIDE = "/bk-api"
+"""Where the folder is bound in a sandbox."""
+HERE = Path(__file__).resolve().parent
+RUNNER_FILES = ("runner.py", "_extract.py", "landlock.py", "limits.py")
+BOOT = ("import sys; sys.path.insert(0, sys.argv[1]); del sys.argv[1:]; "
+        "from bk_sandbox.runner import main; raise SystemExit(main())")
+"""``python -I -c BOOT FOLDER``: the runner, from the folder, with it first on ``sys.path``."""
+
+
+def build(target: str | os.PathLike[str]) -> Path:
+    """Write the folder's files into ``target`` (world-readable, never a file of rule code)."""
+    root = Path(target)
+    api = root / "baccarat_kit"
+    run = root / "bk_sandbox"
+    for folder in (root, api, run):
+        folder.mkdir(mode=0o755, exist_ok=True)
+        os.chmod(folder, 0o755)
+    for source in sorted((HERE / "exercise_api").glob("*.py")):
+        shutil.copyfile(source, api / source.name)
+    for name in RUNNER_FILES:
+        shutil.copyfile(HERE / name, run / name)
+    (run / "__init__.py").write_text('"""The grading run\'s runner (copied from baccarat_kit.grading.sandbox)."""\n',
+                                     encoding="utf-8")
+    import compileall
+
+    compileall.compile_dir(str(root), quiet=2)  # bytecode beside it: a sandbox cannot write any
+    for path in root.rglob("*"):
+        os.chmod(path, 0o755 if path.is_dir() else 0o644)
+    return root
+
+
+KIT_NAMES = ("baccarat_kit", "baccarat_kit-*", "baccarat_kit.*", "__editable__*baccarat_kit*",
+             "__editable__.baccarat_kit*", "_baccarat_kit*", "baccarat-kit*", "*baccarat_kit*.pth",
+             "*baccarat_kit*.egg-link", "__pycache__/*baccarat_kit*")
+"""What a Python folder may hold of the kit: the package, its metadata, an editable install's
+finder and ``.pth`` (and their bytecode), an egg link."""
+
+
+def _package_folders(folders: list[str]) -> list[str]:
+    out: set[str] = set()
+    for entry in sys.path:
+        if entry and os.path.isabs(entry) and os.path.isdir(entry):
+            out.add(os.path.realpath(entry))
+    for base in [*folders, "/usr", "/usr/local"]:
+        for pattern in ("lib*/python3*/site-packages", "lib*/python3*/dist-packages", "lib/python3/dist-packages",
+                        "local/lib/python3*/site-packages", "local/lib/python3*/dist-packages"):
+            out.update(os.path.realpath(p) for p in glob.glob(os.path.join(base, pattern)))
+    return sorted(out)
+
+
+def kit_copies(folders: list[str]) -> list[tuple[str, bool]]:
+    """Every copy of the kit (``(path, is_folder)``) inside the folders a sandbox binds or ``/usr``:
+    each is masked there (a folder by an empty one, a file by ``/dev/null``)."""
+    bound = [os.path.realpath(f) for f in folders] + ["/usr"]
+    found: dict[str, bool] = {}
+    for place in _package_folders(folders):
+        if not any(place == b or place.startswith(b + "/") for b in bound):
+            continue
+        for pattern in KIT_NAMES:
+            for path in glob.glob(os.path.join(place, pattern)):
+                if os.path.islink(path):  # its target is not bound (or is masked where it is)
+                    continue
+                if os.path.isdir(path) or os.path.isfile(path):
+                    found[path] = os.path.isdir(path)
+    return sorted(found.items())
+
+
+API_MESSAGES = {"absent": "grading.api.absent", "not_keyed": "grading.api.not_keyed",
+                "learner_id": "grading.learner_id", "grading_mode": "grading.notebook.grading_mode",
+                "unknown_question": "grading.notebook.unknown_question"}
+"""What the exercise API may say, by its own name → the key in ``locale/grading.toml``."""
+
+
+def payload(exercise: object, shown: dict[str, object], key_id: str | None, learner: str | None) -> dict[str, object]:
+    """What the exercise API is told for one file, computed here with the engine: the exercise
+    (``shown``: the metadata of the learner's copy), ``learner`` (whom the file is keyed for:
+    the id its hands are for) and, for ``key_id`` (her public id or term token), her hands,
+    settlement data (the ledger as CSV rows) and every choice's options in her order, plus the
+    messages in both languages. No key, no rule: only the exercise's data."""
+    from ...i18n import message
+    from ..judge import keys
+    from ..judge.checks import Exercise
+
+    assert isinstance(exercise, Exercise)
+    meta = Exercise.from_metadata(shown, exercise.id)
+    out: dict[str, object] = {
+        "exercise": exercise.id, "learner": learner.strip() if isinstance(learner, str) and learner.strip() else None,
+        "edition": str(shown.get("edition", "class")),
+        "messages": {name: {lang: message(key, lang) if name in ("grading_mode",) else _template(key, lang)
+                            for lang in ("zh", "en")} for name, key in API_MESSAGES.items()},
+    }
+    calls = exercise.all_allowed_calls
+    if key_id and "bk.grading.hands_for" in calls:
+        out["hands"] = keys.variant_hands(exercise.id, key_id)
+    if key_id and "bk.grading.settlement_for" in calls:
+        data = keys.settlement_variant(key_id, exercise.id)
+        ledger = data.pop("ledger")
+        out["settlement"] = {**{k: v for k, v in data.items()}, "ledger_csv": ledger.to_csv(),
+                             "opening_balance": str(ledger.opening_balance)}
+    options: dict[str, object] = {}
+    shuffled = False
+    for q in meta.questions:
+        if q.kind != "choice":
+            continue
+        shuffled = shuffled or q.shuffle
+        options[q.id] = [[letter, {k: v for k, v in q.options[key].items() if k in ("zh", "en", "means")}]
+                         for letter, key in q.shown_options(out["learner"] or "").items()]  # type: ignore[arg-type]
+    out["options"] = options
+    out["shuffled"] = shuffled
+    return out
+
+
+def _template(key: str, lang: str) -> str:
+    """A message's text with its ``{fields}`` left in (the API fills them)."""
+    from ...i18n import catalogue
+
+    return catalogue()[key][lang]
