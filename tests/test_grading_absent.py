@@ -221,7 +221,7 @@ def test_pasted_kit_source_is_flagged_not_zeroed(request: pytest.FixtureRequest,
 HARNESS = '''
 import json as _bk_json
 _bk_report = {{"checks": {{}}, "answers": None, "function": None}}
-for _bk_q in {qids!r}:
+for _bk_q in {ask!r}:
     try:
         _bk_r = check(_bk_q, lang="en")
         _bk_report["checks"][_bk_q] = {{"text": str(getattr(_bk_r, "text", _bk_r)),
@@ -243,9 +243,33 @@ print("BK-FIXTURE-REPORT " + _bk_json.dumps(_bk_report, default=repr))
 '''
 
 
-def _kernel_run(nb: dict[str, Any], exercise: str, folder: Path) -> dict[str, Any]:
+CHECK_CELL = re.compile(r"""^check\(["']q\d+["']\)$""")
+
+
+def _agree_sample() -> list[str]:
+    """The attacks whose ``check()`` is compared with the grader (each ``check("qN")`` runs her
+    cells again in a fresh Python: about a second each): every route that looks for the kit's
+    files or code (re-exec, unwrapping, generic, the pasted and metadata ones), and one attack of
+    every other kind on each exercise."""
+    chosen: list[str] = []
+    seen: set[tuple[str, str]] = set()
+    for attack in fx.ATTACKS:
+        for exercise in attack.exercises:
+            name = f"{attack.name}-{exercise[:2]}"
+            if attack.kind in ("re-exec", "closure") or (attack.kind, exercise) not in seen:
+                chosen.append(name)
+                seen.add((attack.kind, exercise))
+    return [*chosen, *(f"generic-{e[:2]}" for e in fx.EXERCISES), *sorted(fx.FLAGGED), *sorted(fx.LEAKS)]
+
+
+AGREE = [*_agree_sample(), *HONEST, *(f"model-{e[:2]}" for e in fx.EXERCISES)]
+
+
+def _kernel_run(nb: dict[str, Any], exercise: str, folder: Path, ask: bool = True) -> dict[str, Any]:
     """Run ``nb`` as her notebook ``exercise.ipynb`` in ``folder`` in a fresh kernel (errors
-    allowed: a learner's cell may fail), then ask ``check`` about every question."""
+    allowed: a learner's cell may fail), then (``ask``) ask ``check`` about every question. Her
+    own ``check("qN")`` cells are left out of the run (each would run her cells again: time only;
+    in grading they do nothing)."""
     import nbclient
     import nbformat
 
@@ -256,8 +280,9 @@ def _kernel_run(nb: dict[str, Any], exercise: str, folder: Path) -> dict[str, An
     function = next((q.answer for q in ex.questions if q.kind == "function"), "")
     wanted = [q.extraction() for q in ex.questions if q.kind != "function"]
     run = nbformat.reads(path.read_text(encoding="utf-8"), as_version=4)
-    run.cells.append(nbformat.v4.new_code_cell(HARNESS.format(qids=[q.id for q in ex.questions], wanted=wanted,
-                                                              function=function)))
+    run.cells = [c for c in run.cells if not (c.cell_type == "code" and CHECK_CELL.match(c.source.strip()))]
+    run.cells.append(nbformat.v4.new_code_cell(HARNESS.format(ask=[q.id for q in ex.questions] if ask else [],
+                                                              wanted=wanted, function=function)))
     nbclient.NotebookClient(run, timeout=120, kernel_name="python3", allow_errors=True,
                             resources={"metadata": {"path": str(folder)}}).execute()
     text = "".join(o.get("text", "") for o in run.cells[-1].outputs if o.get("output_type") == "stream")
@@ -295,7 +320,9 @@ def kernels(tmp_path_factory: pytest.TempPathFactory, term: dict[str, Any]) -> d
                 if name.startswith("model-") and which == "public":  # the source, as a learner copy
                     nb = copy.deepcopy(nb)
                     nb["metadata"]["baccarat_kit"].pop("released", None)
-                out[which][name] = _kernel_run(nb, exercise, tmp / which / name)
+                if which == "termed" and name not in AGREE:
+                    continue  # (that the attacks carry the kit's answers is shown on the public copies)
+                out[which][name] = _kernel_run(nb, exercise, tmp / which / name, ask=name in AGREE)
     finally:
         mp.undo()
     return out
@@ -334,21 +361,26 @@ def test_in_a_learners_kernel_the_attack_does_carry_the_kits_answers(kernels: di
         f"{name}.ipynb: in a learner's kernel the attack did not carry {missing} (answers: {report.get('answers')})")
 
 
-VERDICT_FULL = ("checked: correct", "same as the grader", "every check the grader runs passed")
-"""What ``check()`` says when it claims the grader's full marks for a question."""
+VERDICT_FULL = ("the grader's verdict", "checked: correct", "every check the grader runs passed")
+"""What ``check()`` says when it claims the grader's full marks for a question (in English)."""
+NOT_THE_GRADER = "not the grader's verdict"
 
 
-def _claims(text: str) -> str:
-    """``full`` (it claims the grader's full marks), ``wrong`` (✘), or ``none``."""
+def _claims(text: str) -> tuple[str, str | None]:
+    """What ``check()`` claimed: ``("full", None)`` (the grader's full marks), ``("score", "s/p")``
+    (a ✘ that gives the grader's score), ``("wrong", None)`` (another ✘), or ``("none", None)``."""
+    if NOT_THE_GRADER in text:
+        return "none", None
     if text.startswith("✘"):
-        return "wrong"
-    if text.startswith("✔") and any(v in text for v in VERDICT_FULL):
-        return "full"
-    return "none"
+        score = re.search(r"\(score (\d+(?:\.\d+)?)/(\d+(?:\.\d+)?)", text)
+        return ("score", f"{float(score.group(1)):g}/{float(score.group(2)):g}") if score else ("wrong", None)
+    if text.startswith("✔") and any(v in text for v in VERDICT_FULL) and "Hidden checks run" not in text:
+        return "full", None
+    return "none", None
 
 
 @pytest.mark.parametrize("which", BATCHES)
-@pytest.mark.parametrize("name", [*ATTACKS, *HONEST, *(f"model-{e[:2]}" for e in fx.EXERCISES)])
+@pytest.mark.parametrize("name", AGREE)
 def test_check_and_the_grader_agree(request: pytest.FixtureRequest, kernels: dict[str, Any], which: str,
                                     name: str) -> None:
     """Per question: a ✔ that claims the grader's verdict has the grader's full marks; a ✘ has less."""
@@ -360,9 +392,10 @@ def test_check_and_the_grader_agree(request: pytest.FixtureRequest, kernels: dic
     disagree = []
     for qid, shown in report["checks"].items():
         graded = row["questions"][qid]
-        claim = _claims(shown["text"])
+        claim, said = _claims(shown["text"])
         full = graded["score"] == graded["points"]
-        if (claim == "full" and not full) or (claim == "wrong" and full):
+        given = f"{float(graded['score']):g}/{float(graded['points']):g}"
+        if (claim == "full" and not full) or (claim == "wrong" and full) or (claim == "score" and said != given):
             disagree.append(f"{qid}: check() said {shown['text'][:160]!r}; the grader gave "
                             f"{graded['score']}/{graded['points']} ({graded['message']['en'][:120]})")
     assert not disagree, f"{which} {name}.ipynb: check() and the grader disagree: " + "; ".join(disagree)
