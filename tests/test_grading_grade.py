@@ -91,7 +91,9 @@ def test_every_learner_copy_scores_zero(batch: dict[str, Any], copy: Path) -> No
 
 EXPECTED = {
     # fixture: (status, question whose message is checked, words in that message)
-    "cheat-patch-checker": ("ok", "q5", "No answer `banker_draws`"),  # its kit call failed in grading
+    # its imports of the grader's modules fail alone; what is left is her own lambda (always True),
+    # graded as any always-True banker_draws is (:data:`OWN_SCORE`)
+    "cheat-patch-checker": ("ok", "q5", "wrong result(s)"),
     "cheat-fake-pass": ("ok", "q1", "still `...`"),
     # its forged "PASS" lines never arrive: the grader reads the notebook's own (wrong) values
     "cheat-input-transformer": ("ok", "q1", "('PASS') is not the kind"),
@@ -131,12 +133,26 @@ def test_every_fixture_has_an_expectation() -> None:
     assert sorted(p.stem for p in FIXTURES) == sorted(EXPECTED)
 
 
+def _always_true_banker_draws() -> float:
+    """What a banker_draws that always says True earns (her own rule, however poor)."""
+    from baccarat_kit.grading.judge.checks import grade_question
+
+    q5 = load_exercises(ROOT / "exercises" / "source")["03-banker-rule"].question("q5")
+    answer = {"status": "ok", "results": [True] * len(q5.inputs()), "tripped": 0, "kit_function": False}
+    return float(grade_question(q5, answer, None).score)
+
+
+OWN_SCORE = {"cheat-patch-checker": _always_true_banker_draws}
+"""Fixtures whose only points are for code of their own (issue 30: nothing of the kit to patch)."""
+
+
 @pytest.mark.parametrize("fixture", FIXTURES, ids=lambda p: p.stem)
 def test_every_hostile_fixture_scores_zero(batch: dict[str, Any], fixture: Path) -> None:
     s = sub(batch, fixture)
     status, qid, words = EXPECTED[fixture.stem]
-    assert s["score"] == 0
-    assert batch["rows"][fixture.resolve()]["score"] == "0"
+    own = OWN_SCORE[fixture.stem]() if fixture.stem in OWN_SCORE else 0
+    assert s["score"] == own
+    assert float(batch["rows"][fixture.resolve()]["score"]) == own
     if status is not None:
         assert s["status"] == status, s["reason"]["en"]
     text = s["questions"][qid]["message"]["en"] if qid else s["reason"]["en"]

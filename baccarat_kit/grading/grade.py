@@ -287,12 +287,13 @@ def _not_this_learners(q: Question, result: QuestionResult, released_for: str, o
 
 
 def failed_cells_warnings(failed: Any) -> list[dict[str, str]]:
-    """One warning naming the cells that failed in the grading run (the first three, with why:
+    """(``"about": "notebook"``: a warning about the notebook itself, also on her feedback page.)
+    One warning naming the cells that failed in the grading run (the first three, with why:
     ``cell 4: AttributeError: bk.play: the kit's rule code is not in the grading run …``)."""
     if not isinstance(failed, dict) or not failed:
         return []
-    shown = "; ".join(f"{k}: {str(v)[:160]}" for k, v in sorted(failed.items())[:3])
-    return [both("grading.warning.cells_failed", count=len(failed), cells=shown)]
+    shown = "; ".join(f"{k}: {str(v)[:500]}" for k, v in sorted(failed.items())[:3])
+    return [{**both("grading.warning.cells_failed", count=len(failed), cells=shown), "about": "notebook"}]
 
 
 def pasted_warnings(found: Any) -> list[dict[str, str]]:
@@ -306,8 +307,8 @@ def pasted_warnings(found: Any) -> list[dict[str, str]]:
                     and all(isinstance(x, str) for x in f)])
     if not pairs:
         return []
-    return [both("grading.warning.pasted_kit", names=", ".join(sorted({n for n, _ in pairs}))[:200],
-                 kit=", ".join(sorted({k for _, k in pairs}))[:200])]
+    return [{**both("grading.warning.pasted_kit", names=", ".join(sorted({n for n, _ in pairs}))[:200],
+                    kit=", ".join(sorted({k for _, k in pairs}))[:200]), "about": "notebook"}]
 
 
 

@@ -151,12 +151,13 @@ class Checker:
         result = grade_question(question, answer, learner, hidden=self_study)
         if self_study:
             _record(self.exercise_id, exercise, result)
-        if verdict is None:
+        if verdict is None or not verdict.get("$confined", True):
+            # not the grader's word: no cells to run again, or no sandbox here to run them as grading does
             key = outcome_key(question, result) if not self_study or not result.passed else (
                 "grading.notebook.checked_correct")
             text = message(key, lang, qid=qid, n=len(result.checks), message=result.message(lang))
-            return CheckReport(qid, text + "\n" + message("grading.notebook.not_the_grader", lang), result.passed,
-                               result)
+            note = "grading.notebook.not_the_grader" if verdict is None else "grading.notebook.unconfined"
+            return CheckReport(qid, text + "\n" + message(note, lang), result.passed, result)
         if self_study:
             key = "grading.notebook.grader_correct" if result.passed else "grading.notebook.grader_failed"
         else:
@@ -225,30 +226,40 @@ def grader_verdict(ns: dict[str, Any], question: Question, shown: dict[str, Any]
     cannot be done here (no history: JupyterLite, a plain Python; no subprocess; the copy's
     metadata unreadable): then ``check()`` does not say it is the grader's verdict.
 
-    Your own kernel, not a sandbox: a notebook that works around the API here fools only itself.
+    Where bubblewrap works it runs confined as grading confines it (the kit's copies masked,
+    ``"$confined": true``); elsewhere unconfined, and ``check()`` then says that a notebook working
+    around the exercise interface is not caught here (redteam 13:53: a wheel install of the kit
+    was importable in the unconfined run).
     """
     history = ns.get("In")
     if not isinstance(history, list) or not shown:
         return None
+    kind = "none"
     cells = [c for c in history if isinstance(c, str) and c.strip()]
     try:
-        from .sandbox import session
+        from .sandbox import bwrap, session
         from .sandbox.api_tree import payload
 
         exercise = Exercise.from_metadata(shown, "check")
         api = payload(exercise, shown, None if shown.get("term") else learner, learner)
-        report, parsed = session.run_notebook(cells, [question], session.Limits(sandbox="none"), api, cgroup=False)
-    except Exception:  # noqa: BLE001 - no subprocess here (JupyterLite) or no IPython: not the grader's word
+        try:  # confined as grading confines it (the kit's copies masked), where bubblewrap works here
+            bwrap.check()
+            kind = "bwrap"
+        except bwrap.SandboxMissing:
+            kind = "none"
+        report, parsed = session.run_notebook(cells, [question], session.Limits(sandbox=kind), api, cgroup=False)
+    except Exception:
         return None
     if report.get("status") != "ok" or parsed is None:
         status = str(report.get("status"))
-        return {"status": "run-failed", "reason": {lang: message(f"grading.reason.{status}", lang,
-                                                                  cell=report.get("cell"), seconds="?", memory="?",
-                                                                  detail=str(report.get("detail", ""))[:100])
-                                                   for lang in ("zh", "en")}}
+        return {"status": "run-failed", "$confined": kind == "bwrap",
+                "reason": {lang: message(f"grading.reason.{status}", lang, cell=report.get("cell"), seconds="?",
+                                         memory="?", detail=str(report.get("detail", ""))[:100])
+                           for lang in ("zh", "en")}}
     answer = parsed["answers"].get(question.id)
     answer = dict(answer) if isinstance(answer, dict) else {"status": "missing"}
     answer["$failed"] = {k: v for k, v in (report.get("failed") or {}).items()}  # cells that failed there
+    answer["$confined"] = kind == "bwrap"
     return answer
 
 

@@ -43,7 +43,7 @@ TYPES = (*SCALAR_TYPES, "list[bool]", "list[int]", "list[winner]", "list[money]"
 CHECKS = ("type", "equals", "items", "inputs", "all-inputs", "own-work")
 VARIANT_KEYS = frozenset({"variant_coups", "settlement"})
 NO_ASSIGNMENT = "(no assignment)"
-"""The own-work reading's detail for an answer no cell assigns (:func:`.ownwork.analyse_values`)."""
+"""(The old own-work reading's detail for an answer no cell assigns: results.json of earlier batches.)"""
 _WINNERS = {
     "player": "player", "p": "player", "閒": "player", "閒家": "player", "閒勝": "player",
     "banker": "banker", "b": "banker", "莊": "banker", "莊家": "banker", "莊勝": "banker",

@@ -101,29 +101,27 @@ def fingerprints(sources):
     return out
 
 
+_KIT = {}
+"""The kit's fingerprints, computed once per process."""
+
+
 def kit_fingerprints():
     """``{hash: "module.name"}`` of the kit's own code (:data:`KIT_FILES`), read on the grader's side."""
-    import functools
-    from pathlib import Path
+    if not _KIT:
+        from pathlib import Path
 
-    @functools.cache
-    def compute():
         root = Path(__file__).resolve().parents[2]
         found = {}
         for rel in KIT_FILES:
-            path = root / rel
             try:
-                text = path.read_text(encoding="utf-8")
+                text = (root / rel).read_text(encoding="utf-8")
             except OSError:
                 continue
             module = rel[:-3].replace("/", ".")
             for name, digest in fingerprints([text]):
                 found.setdefault(digest, f"bk.{module}.{name}")
-        return found
-
-    global kit_fingerprints
-    kit_fingerprints = compute
-    return compute()
+        _KIT.update(found)
+    return dict(_KIT)
 
 
 def pasted(found, kit=None):

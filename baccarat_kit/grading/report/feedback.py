@@ -90,5 +90,7 @@ def feedback_html(sub: Submission | dict[str, Any], exercises: dict[str, Exercis
         name=Path(str(row.get("file", ""))).name, late=message("grading.feedback.late", lang) if row.get("late") else "",
         reason=row.get("reason", {}).get(lang, ""), score=row.get("score"), max_score=row.get("max_score"),
         penalty=penalty, labels=labels, rows=rows,
+        notes=[str(w.get(lang, "")) for w in row.get("warnings") or []
+               if isinstance(w, dict) and w.get("about") == "notebook"],  # cells that failed, pasted kit code
         graded=message("grading.feedback.graded_at", lang, when=row.get("graded_at", "")),
     )

@@ -66,6 +66,7 @@ def _package_folders(folders: list[str]) -> list[str]:
             out.add(os.path.realpath(entry))
     for base in [*folders, "/usr", "/usr/local"]:
         for pattern in ("lib*/python3*/site-packages", "lib*/python3*/dist-packages", "lib/python3/dist-packages",
+                        "python3*/site-packages", "python3*/dist-packages",
                         "local/lib/python3*/site-packages", "local/lib/python3*/dist-packages"):
             out.update(os.path.realpath(p) for p in glob.glob(os.path.join(base, pattern)))
     return sorted(out)
@@ -85,7 +86,33 @@ def kit_copies(folders: list[str]) -> list[tuple[str, bool]]:
                     continue
                 if os.path.isdir(path) or os.path.isfile(path):
                     found[path] = os.path.isdir(path)
+        for path in _renamed_copies(place):
+            found[path] = True
     return sorted(found.items())
+
+
+RULE_MARK = "BANKER_DRAWS_ON"
+"""The rule table's name in ``rules.py``: a package folder whose ``rules.py`` holds it is a copy of
+the kit under another name."""
+
+
+def _renamed_copies(place: str) -> list[str]:
+    """Package folders directly in ``place`` whose ``rules.py`` is the kit's (by its table's name)."""
+    out = []
+    try:
+        entries = [e for e in os.scandir(place) if e.is_dir(follow_symlinks=False)]
+    except OSError:
+        return out
+    for entry in entries:
+        rules = os.path.join(entry.path, "rules.py")
+        try:
+            with open(rules, "rb") as fh:
+                head = fh.read(1 << 16)
+        except OSError:
+            continue
+        if RULE_MARK.encode() in head:
+            out.append(entry.path)
+    return out
 
 
 API_MESSAGES = {"absent": "grading.api.absent", "not_keyed": "grading.api.not_keyed",

@@ -162,22 +162,32 @@ def bwrap_argv(
     return argv
 
 
+PREFIX_PARTS = ("bin", "lib", "lib64", "lib32", "pyvenv.cfg")
+"""What Python needs of each of its prefixes (the installation, the virtual environment): its
+programs, its library folders (standard library, ``site-packages``, ``libpython``) and a virtual
+environment's ``pyvenv.cfg``. Not the rest of a prefix, where copies of the kit may lie that no
+name gives away: ``<venv>/src/<name>`` (``pip install -e git+…``), conda's ``pkgs/`` and
+``envs/``, a wheel or an sdist left there (redteam, issue 30)."""
+
+
 def python_folders() -> list[str]:
-    """What Python needs: its installation, the virtual environment and other ``site-packages``
-    folders on ``sys.path``. Never the kit's package (a grading run holds only the exercise API,
-    :mod:`.api_tree`; copies of the kit inside these folders are masked) and no other entry of
-    ``sys.path``: ``python -m`` and pytest put the current folder there, which may be the
-    checkout with the instructor's sources."""
-    wanted = [sys.base_prefix, sys.base_exec_prefix, sys.prefix, sys.exec_prefix,
-              os.path.dirname(os.path.realpath(sys.executable))]
+    """What Python needs (:data:`PREFIX_PARTS` of each prefix, the folder of the executable, other
+    ``site-packages`` folders on ``sys.path``): folders, and ``pyvenv.cfg`` files. Never the kit's
+    package (a grading run holds only the exercise API, :mod:`.api_tree`; copies of the kit
+    inside these folders are masked) and no other entry of ``sys.path``: ``python -m`` and pytest
+    put the current folder there, which may be the checkout with the instructor's sources."""
+    prefixes = {sys.base_prefix, sys.base_exec_prefix, sys.prefix, sys.exec_prefix}
+    wanted = [os.path.join(p, part) for p in prefixes for part in PREFIX_PARTS]
+    wanted.append(os.path.dirname(os.path.realpath(sys.executable)))
     wanted += [p for p in sys.path if p and os.path.isabs(p) and os.path.basename(p) in ("site-packages", "dist-packages")]
     out: list[str] = []
-    for path in sorted({os.path.realpath(p) for p in wanted}, key=len):
+    for path in sorted({os.path.realpath(p) for p in wanted if os.path.exists(p)}, key=len):
         if path == "/" or path == "/usr" or path.startswith("/usr/"):
             continue
-        if any(path == o or path.startswith(o + "/") for o in out) or not os.path.isdir(path):
+        if any(path == o or path.startswith(o + "/") for o in out):
             continue
-        out.append(path)
+        if os.path.isdir(path) or (os.path.isfile(path) and os.path.basename(path) == "pyvenv.cfg"):
+            out.append(path)
     return out
 
 
@@ -221,12 +231,12 @@ class Sandbox:
 
         folders = python_folders()
         api = api_folder()
-        hidden = {"masks": _kit_copies(tuple(folders)), "empty": os.path.join(os.path.dirname(api), "empty")}
+        masks, empty = _kit_copies(tuple(folders)), os.path.join(os.path.dirname(api), "empty")
         info_read, info_write = os.pipe()
         try:
             if os.geteuid() != 0:
                 argv = bwrap_argv(command, [*[(f, f) for f in folders], (api, api_tree.INSIDE)], env,
-                                  layout=host_layout(), info_fd=info_write, bwrap=self.bwrap, **hidden)
+                                  layout=host_layout(), info_fd=info_write, bwrap=self.bwrap, masks=masks, empty=empty)
             else:
                 # bwrap runs as a fresh unprivileged uid. Folders that uid cannot reach (a Python
                 # under /root) are first bound, in a private mount namespace of root's, onto
@@ -240,12 +250,16 @@ class Sandbox:
                         binds.append((folder, folder))
                     else:
                         target = os.path.join(stage, str(i))
-                        os.makedirs(target, mode=0o755, exist_ok=True)
+                        if os.path.isfile(folder):  # pyvenv.cfg: a file is bound onto a file
+                            if not os.path.exists(target):
+                                os.close(os.open(target, os.O_CREAT | os.O_WRONLY, 0o644))
+                        else:
+                            os.makedirs(target, mode=0o755, exist_ok=True)
                         staged += [folder, target]
                         binds.append((target, folder))
                 binds.append((api, api_tree.INSIDE))
                 inner = bwrap_argv(command, binds, env, layout=host_layout(), info_fd=info_write, bwrap=self.bwrap,
-                                   **hidden)
+                                   masks=masks, empty=empty)
                 argv = ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--", *inner]
                 if staged:
                     argv = ["unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", STAGE_SCRIPT,
@@ -351,11 +365,12 @@ STAGE_SCRIPT = 'set -e; while [ "$1" != "--" ]; do mount --bind -o ro "$1" "$2";
 
 def _world_readable(path: str) -> bool:
     """Whether a uid with no account and no groups can list ``path`` (every folder above it
-    searchable by others, the folder itself readable and searchable)."""
+    searchable by others, the folder itself readable and searchable; a file, readable)."""
     import stat
 
     parts = os.path.realpath(path).split("/")
-    for i in range(1, len(parts) + 1):
+    last = len(parts) if os.path.isdir(path) else len(parts) - 1
+    for i in range(1, last + 1):
         here = "/".join(parts[:i]) or "/"
         try:
             mode = os.stat(here).st_mode

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ...i18n import both, message
+from ..judge import pasted as _pasted
 from ..judge.checks import Question
 from . import _extract
 from . import api_tree as _api_tree
@@ -38,7 +39,6 @@ from . import landlock as _landlock
 from . import reader as _reader
 from . import reaper as _reaper
 from . import runner as _runner
-from ..judge import pasted as _pasted
 
 DEFAULT_CELL_TIMEOUT = 10.0
 DEFAULT_NOTEBOOK_TIMEOUT = 60.0
@@ -309,7 +309,7 @@ def _drive(proc: subprocess.Popen[bytes], cells: list[str], extractions: list[st
                 return {**report, "status": "kernel_broken", "cell": index}
             if expected.startswith("done") and rest != "ok":
                 report["errors"] += 1  # a failing cell fails alone: the next one runs
-                report.setdefault("failed", {})[index] = rest[len("error "):][:300] or "error"
+                report.setdefault("failed", {})[index] = rest[len("error "):][:500] or "error"
     after = len(cells) + 1
     # The grader's own steps get a per-cell limit each, beyond the notebook limit.
     line = lines.next(time.monotonic() + limits.cell_timeout)
@@ -417,13 +417,9 @@ def run_notebook(cells: list[str], questions: Sequence[Question], limits: Limits
     try:
         writable = ["/tmp"] if box.isolated else []
         report = _drive(proc, cells, extractions, limits, writable, api, nonce)
-        if group is not None and group.oom_kills():  # a process of the sandbox went over its total
-            if report.get("status") == "ok" and len(report.get("extractions", [])) < len(extractions):
-                report["stopped"] = "memory"  # while a function answer ran: only the rest fails
-            elif report.get("status") == "ok" and len(report.get("extractions", [])) == len(extractions):
-                pass  # everything was reported before the kill
-            else:
-                report = {**report, "status": "kernel_died", "cell": report.get("cell") or len(cells) + 1}
+        if group is not None and group.oom_kills():  # a process of the sandbox went over its total:
+            # the memory limit ends the whole run, as it always has
+            report = {**report, "status": "kernel_died", "cell": report.get("cell") or len(cells) + 1}
     finally:
         _finish(proc, box, workdir, group)
     if report.get("status") != "ok":

@@ -17,6 +17,7 @@ from ._state import absent_error
 from .ledger import Ledger
 
 __all__ = ["CheckReport", "Checker", "LearnerIdMissing", "hands_for", "settlement_for"]
+__path__: list[str] = []  # a package without submodules: ``baccarat_kit.grading.judge`` is absent, and says so
 
 
 class LearnerIdMissing(ValueError):
