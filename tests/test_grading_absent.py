@@ -405,23 +405,33 @@ def test_check_and_the_grader_agree(request: pytest.FixtureRequest, kernels: dic
 
 
 # ---------------------------------------------------------------- where a copy of the kit may lie
-COPIES = ("lib/python3.11/site-packages/baccarat_kit",  # a wheel (masked today)
+COPIES = ("lib/python3.11/site-packages/baccarat_kit",  # a wheel
+          "lib/python3.11/site-packages/~accarat_kit",  # what pip leaves while it replaces one
+          "lib/python3.11/site-packages/realkit",  # renamed
           "src/baccarat-kit/baccarat_kit",  # pip install -e git+…#egg=baccarat-kit clones here
           "pkgs/baccarat-kit-0.1.0-py_0/site-packages/baccarat_kit",  # an extracted conda package
-          "envs/other/lib/python3.11/site-packages/baccarat_kit")  # another env of a bound base
-"""Copies of the kit inside a Python prefix, which a sandbox binds whole (:func:`.bwrap.python_folders`)."""
+          "envs/other/lib/python3.11/site-packages/baccarat_kit",  # another env of a bound base
+          "lib/python3.11/site-packages/somepkg/_vendor/baccarat_kit",  # vendored inside a package
+          "lib/baccarat-kit-src/baccarat_kit")  # a source tree left in lib/
+"""Copies of the kit inside a Python prefix (reexec-package-alias scored 10/11 on 03 and 8/8 on
+04 in grading with one in ``<venv>/src`` when the whole prefix was bound)."""
 
 
 @pytest.mark.parametrize("where", COPIES)
-def test_every_copy_of_the_kit_in_a_bound_prefix_is_masked(tmp_path: Path, where: str) -> None:
-    """reexec-package-alias scored 10/11 (03) and 8/8 (04) in grading with a copy in ``<venv>/src``:
-    a copy the masks miss is rule code the grading run can import under another name."""
+def test_no_copy_of_the_kit_in_a_python_prefix_is_readable_in_a_sandbox(tmp_path: Path, where: str) -> None:
+    """What a sandbox binds of a prefix (:data:`.bwrap.PREFIX_PARTS`) minus what it masks
+    (:func:`.api_tree.kit_copies`) holds no copy of the kit's rules."""
     from baccarat_kit.grading.sandbox import api_tree
+    from baccarat_kit.grading.sandbox import bwrap as _bw
 
     prefix = tmp_path / "prefix"
     copy_ = prefix / where
     copy_.mkdir(parents=True)
     (copy_ / "rules.py").write_text((ROOT / "baccarat_kit" / "rules.py").read_text(encoding="utf-8"), encoding="utf-8")
-    masked = [path for path, _folder in api_tree.kit_copies([str(prefix)])]
+    (copy_ / "__init__.py").write_text("", encoding="utf-8")
+    bound = [str(prefix / part) for part in _bw.PREFIX_PARTS if (prefix / part).exists()]
+    if not any(str(copy_).startswith(b + "/") for b in bound):
+        return  # not bound at all
+    masked = [path for path, _folder in api_tree.kit_copies(bound)]
     assert any(str(copy_) == m or str(copy_).startswith(m + "/") for m in masked), (
-        f"a copy of the kit at {where} in a bound prefix is not masked: {masked}")
+        f"a copy of the kit at {where} is bound ({bound}) and not masked: {masked}")
