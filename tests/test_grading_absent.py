@@ -284,7 +284,7 @@ def _kernel_run(nb: dict[str, Any], exercise: str, folder: Path, ask: bool = Tru
     run.cells.append(nbformat.v4.new_code_cell(HARNESS.format(ask=[q.id for q in ex.questions] if ask else [],
                                                               wanted=wanted, function=function)))
     try:
-        nbclient.NotebookClient(run, timeout=120, kernel_name="python3", allow_errors=True,
+        nbclient.NotebookClient(run, timeout=300, kernel_name="python3", allow_errors=True,
                                 resources={"metadata": {"path": str(folder)}}).execute()
     except Exception as err:  # noqa: BLE001 - one fixture's kernel (a cell over its time): that fixture fails
         return {"error": f"{type(err).__name__}: {str(err)[:300]}"}
