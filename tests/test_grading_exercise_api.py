@@ -290,11 +290,15 @@ def test_every_copy_of_the_kit_in_a_bound_python_folder_is_masked(tmp_path: Path
     (site / "numpy").mkdir()
     (site / "realkit").mkdir()  # a copy under another name: told by its rules.py
     (site / "realkit" / "rules.py").write_text("BANKER_DRAWS_ON = {}\n")
+    nested = site / "somepkg" / "_vendor" / "kit"  # vendored at any depth (redteam 14:15)
+    nested.mkdir(parents=True)
+    (nested / "rules.py").write_text("BANKER_DRAWS_ON = {}\n")
+    (site / "somepkg" / "rules.py").write_text("RULES = []\n")  # another package's rules.py: left alone
     (site / "elsewhere").symlink_to(site / "baccarat_kit")
     monkeypatch.setattr(sys, "path", [*sys.path, str(site)])
     found = dict(api_tree.kit_copies([str(tmp_path / "env")]))
     assert found == {str(site / "baccarat_kit"): True, str(site / "baccarat_kit-0.1.0.dist-info"): True,
-                     str(site / "realkit"): True,
+                     str(site / "realkit"): True, str(nested): True,
                      str(site / "__editable___baccarat_kit_0_1_0_finder.py"): False,
                      str(site / "__editable__.baccarat_kit-0.1.0.pth"): False,
                      str(site / "__pycache__" / "__editable___baccarat_kit_0_1_0_finder.cpython-311.pyc"): False}

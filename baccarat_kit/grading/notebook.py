@@ -218,6 +218,10 @@ class Checker:
         raise SpecError("grading.notebook.unknown_question", value=means, choices=", ".join(question.options))
 
 
+_LAST_VERDICT: list[Any] = []
+"""The last verdict run: ``[key, (report, parsed)]`` (its cells, copy and learner as the key)."""
+
+
 def grader_verdict(ns: dict[str, Any], question: Question, shown: dict[str, Any],
                    learner: str | None) -> dict[str, Any] | None:
     """This answer as the grader gets it: the cells run so far (IPython's ``In``, in the order run)
@@ -247,7 +251,13 @@ def grader_verdict(ns: dict[str, Any], question: Question, shown: dict[str, Any]
             kind = "bwrap"
         except bwrap.SandboxMissing:
             kind = "none"
-        report, parsed = session.run_notebook(cells, [question], session.Limits(sandbox=kind), api, cgroup=False)
+        key = (json.dumps(shown, sort_keys=True, default=str), tuple(cells), learner, kind)
+        if _LAST_VERDICT and _LAST_VERDICT[0] == key:  # the same cells asked again (several checks in one cell)
+            report, parsed = _LAST_VERDICT[1]
+        else:  # every question at once: the next check of the same cells is free
+            report, parsed = session.run_notebook(cells, list(exercise.questions), session.Limits(sandbox=kind),
+                                                  api, cgroup=False)
+            _LAST_VERDICT[:] = [key, (report, parsed)]
     except Exception:
         return None
     if report.get("status") != "ok" or parsed is None:

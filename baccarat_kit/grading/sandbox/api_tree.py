@@ -86,33 +86,44 @@ def kit_copies(folders: list[str]) -> list[tuple[str, bool]]:
                     continue
                 if os.path.isdir(path) or os.path.isfile(path):
                     found[path] = os.path.isdir(path)
-        for path in _renamed_copies(place):
-            found[path] = True
+    for path in _nested_copies(bound):
+        found[path] = True
     return sorted(found.items())
 
 
-RULE_MARK = "BANKER_DRAWS_ON"
-"""The rule table's name in ``rules.py``: a package folder whose ``rules.py`` holds it is a copy of
-the kit under another name."""
-
-
-def _renamed_copies(place: str) -> list[str]:
-    """Package folders directly in ``place`` whose ``rules.py`` is the kit's (by its table's name)."""
-    out = []
-    try:
-        entries = [e for e in os.scandir(place) if e.is_dir(follow_symlinks=False)]
-    except OSError:
-        return out
-    for entry in entries:
-        rules = os.path.join(entry.path, "rules.py")
+def _nested_copies(folders: list[str]) -> list[str]:
+    """Every folder below ``folders`` (not ``/usr``: too large, and bound for its system files;
+    its Python folders are searched by name above) that holds a ``rules.py`` with the kit's rule
+    table: a copy of the kit under any name at any depth (a vendored ``_vendor/baccarat_kit``, a
+    source tree in ``lib/``; redteam 14:15). One walk per grading process, never following links."""
+    out: list[str] = []
+    stack = [f for f in folders if f != "/usr" and not f.startswith("/usr/") and os.path.isdir(f)]
+    while stack:
+        here = stack.pop()
         try:
-            with open(rules, "rb") as fh:
-                head = fh.read(1 << 16)
+            with os.scandir(here) as entries:
+                for entry in entries:
+                    if entry.is_dir(follow_symlinks=False):
+                        if entry.name != "__pycache__":
+                            stack.append(entry.path)
+                    elif entry.name == "rules.py" and _is_rules(entry.path):
+                        out.append(here)
         except OSError:
             continue
-        if RULE_MARK.encode() in head:
-            out.append(entry.path)
     return out
+
+
+def _is_rules(path: str) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            return RULE_MARK.encode() in fh.read(1 << 16)
+    except OSError:
+        return False
+
+
+RULE_MARK = "BANKER_DRAWS_ON"
+"""The rule table's name in ``rules.py``: a folder whose ``rules.py`` holds it is a copy of the kit,
+whatever its name."""
 
 
 API_MESSAGES = {"absent": "grading.api.absent", "not_keyed": "grading.api.not_keyed",
