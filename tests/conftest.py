@@ -68,7 +68,7 @@ def work_unit(nodeid: str) -> str:
 
 
 UNIT_SECONDS = {
-    "browser": 440, "tests/test_grading_dask.py": 80,
+    "browser": 440, "tests/test_grading_absent.py": 550, "tests/test_grading_dask.py": 80,
     "tests/test_packaging.py": 45, "tests/test_grading_grade.py": 45, "tests/test_grading_keys.py": 30,
     "tests/test_grading_term_secret.py": 30,
     "tests/test_grading_sandbox.py": 25, "tests/test_grading_attacks.py": 20,
