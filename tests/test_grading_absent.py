@@ -94,7 +94,6 @@ def _term_solved(exercise: str, secret: Any, learner: str) -> dict[str, Any]:
 def term(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """A term secret, the class list (mallory attacks, ann is honest), their released copies and
     every fixture built on them: ``files`` name -> path (the model solutions as ``model-NN``)."""
-    from baccarat_kit.grading.term import release as rel
     from baccarat_kit.grading.term.secret import read_secret
 
     tmp = tmp_path_factory.mktemp("term")
@@ -286,7 +285,7 @@ def _kernel_run(nb: dict[str, Any], exercise: str, folder: Path, ask: bool = Tru
     try:
         nbclient.NotebookClient(run, timeout=300, kernel_name="python3", allow_errors=True,
                                 resources={"metadata": {"path": str(folder)}}).execute()
-    except Exception as err:  # noqa: BLE001 - one fixture's kernel (a cell over its time): that fixture fails
+    except Exception as err:
         return {"error": f"{type(err).__name__}: {str(err)[:300]}"}
     text = "".join(o.get("text", "") for o in run.cells[-1].outputs if o.get("output_type") == "stream")
     found = [line for line in text.splitlines() if line.startswith("BK-FIXTURE-REPORT ")]
@@ -360,7 +359,7 @@ def test_in_a_learners_kernel_the_attack_does_carry_the_kits_answers(kernels: di
     kit_answers = [q.id for q in EXERCISE[exercise].questions if q.answer in fx.KIT[exercise]]
     missing = [q for q in kit_answers if not right[q]]
     carried_by_check = name.startswith("carrier-check-call")
-    assert not missing or carried_by_check and len(missing) < len(kit_answers), (
+    assert not missing or (carried_by_check and len(missing) < len(kit_answers)), (
         f"{name}.ipynb: in a learner's kernel the attack did not carry {missing} (answers: {report.get('answers')})")
 
 
