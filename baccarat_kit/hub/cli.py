@@ -49,7 +49,7 @@ def register(sub: Any) -> None:
 def _cmd_setup(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from ..course import repository_root
+    from ..locations import repository_root
     from . import env
 
     bin_dir = env.build(args.prefix, python=args.python)

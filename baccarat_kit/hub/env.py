@@ -86,7 +86,7 @@ def _uv() -> str | None:
 def requirement(extra: str = "hub") -> str:
     """What to install: this clone (non-editable) when the kit runs from one, else the index's."""
     from .. import __version__
-    from ..course import repository_root
+    from ..locations import repository_root
 
     root = repository_root()
     return f"{root}[{extra}]" if root is not None else f"baccarat-kit[{extra}]=={__version__}"
