@@ -266,7 +266,12 @@ def _attempts(address: str, worker: str, sec: Any, marker: Path) -> dict[str, st
                 "scheduler broadcast": await attempt(address, "broadcast"),
                 "worker run": await attempt(worker, "run")}
 
-    return asyncio.run(all_of_them())
+    # in a thread of its own: a browser test run before this one in the same pytest worker leaves
+    # Playwright's event loop running in this thread, and asyncio.run refuses to start in it
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, all_of_them()).result()
 
 
 @pytest.mark.slow

@@ -160,8 +160,13 @@ def test_arrow_keys_in_lesson_06s_quiz_change_the_answer_not_the_cell_and_its_hi
 
 
 def test_predict_retry_and_the_final_test_from_the_keyboard_at_390_px_too(
-        open_lab: Any, make_notebook: Any, screen: Any) -> None:
+        open_lab: Any, make_notebook: Any, screen: Any, tmp_path: Path) -> None:
+    # the kernel keeps its own fresh record, as this process does (tests/conftest.py): the final
+    # test draws from the record, and an earlier run's answers would change what it asks
+    record = tmp_path / "kernel-progress"
+    record.mkdir()
     page = open_lab(make_notebook(
+        f"import os; os.environ['BACCARAT_KIT_PROGRESS'] = {str(record)!r}",
         "import baccarat_kit as bk",
         'bk.widgets.Predict("BCR-001", asks="winner", lang="en", record="05")',
         'bk.widgets.FinalTest(lang="en", seed=1, n=3, attempt=1)',
