@@ -35,7 +35,7 @@ FORMULA_STARTS = ("=", "+", "-", "@")
 SPACED = "\t\r\n\v\f"
 """Line and column breaks: a space each (a cell stays one line)."""
 SHOWN_AS_ESCAPE = ("Cc", "Cf", "Zl", "Zp")
-"""Unicode categories written as ``\\uXXXX`` text: every other C0 and C1 control and DEL
+"""Unicode categories written as ``\\u001b``-style text (four hex digits): every other C0 and C1 control and DEL
 (``Cc``), format characters such as a direction override (``Cf``) and line/paragraph separators;
 the same escapes :func:`..records.visible` shows on pages and terminals."""
 
