@@ -90,11 +90,12 @@ class LearnerSpawner(LocalProcessSpawner):  # type: ignore[misc]
     def _claim_port(self) -> int:
         """A port for this start that no other learner's running server was given."""
         held = {port for port, name in self._ports.items() if name != self.unix_name}
+        mine: int = int(self.port or 0)
         for _ in range(100):
-            port = self.port if self.port and self.port not in held else random_port()
+            port: int = mine if mine and mine not in held else int(random_port())
             if port not in held:
                 break
-            self.port = 0
+            mine = 0
         else:
             raise RuntimeError(f"no free port for {self.unix_name}: {len(held)} are held")
         self._release_port()
