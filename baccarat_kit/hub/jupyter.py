@@ -90,7 +90,7 @@ class LearnerSpawner(LocalProcessSpawner):  # type: ignore[misc]
     def _claim_port(self) -> int:
         """A port for this start that no other learner's running server was given."""
         held = {port for port, name in self._ports.items() if name != self.unix_name}
-        mine: int = int(self.port or 0)
+        mine: int = int(getattr(self, "port", 0) or 0)
         for _ in range(100):
             port: int = mine if mine and mine not in held else int(random_port())
             if port not in held:
