@@ -65,11 +65,8 @@ def _record(exercise_id: str, exercise: Exercise, result: QuestionResult) -> Non
     """Keep a self-study result in the learner's progress record (never fails the check)."""
     from .. import progress
 
-    try:
-        progress.record_check(exercise_id, result.id, result.score, result.points, exercise.max_score,
-                              [q.id for q in exercise.questions])
-    except OSError:
-        pass
+    progress.kept(lambda: progress.record_check(exercise_id, result.id, result.score, result.points,
+                                                exercise.max_score, [q.id for q in exercise.questions]))
 
 
 @dataclass(frozen=True)

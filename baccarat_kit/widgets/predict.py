@@ -170,10 +170,8 @@ class Predict(LangMixin, w.VBox):
         if self.first is None:
             self.first = choice
         if self.record:
-            try:
-                progress.record_predict(self.record, self.key, choice, self.first == self.answer, self.first)
-            except OSError:
-                pass
+            progress.kept(lambda: progress.record_predict(self.record, self.key, choice, self.first == self.answer,
+                                                          self.first))
         self._render_answer()
         return choice == self.answer
 

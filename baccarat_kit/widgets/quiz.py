@@ -240,11 +240,8 @@ class Quiz(LangMixin, w.VBox):
         if self.record:
             q = self.question
             first = self.first[self.index]
-            try:
-                progress.record_quiz(self.record, q.id, str(chosen), first == q.answer, len(self.questions),
-                                     first_answer=str(first))
-            except OSError:
-                pass
+            progress.kept(lambda: progress.record_quiz(self.record, q.id, str(chosen), first == q.answer,
+                                                       len(self.questions), first_answer=str(first)))
         self._render_feedback()
         return self.correct
 
