@@ -178,7 +178,8 @@ def read_results(path: str | Path) -> dict[str, Any]:
 
 
 def _merge(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Old rows, each replaced by a new row of the same file, or of the same owner and exercise.
+    """Old rows, each replaced (in its place) by a new row of the same file, or of the same owner
+    and exercise; new rows that replace none come last.
 
     Who a row is comes from where it was collected (:func:`.export.identity`): a new row replaces
     only rows of its own owner (a row without owner only rows without owner of the same claimed
@@ -190,9 +191,17 @@ def _merge(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[dict[st
             out.add(("owner" if row.get("owner") else "claim", str(row["exercise"]), who))
         return out
 
-    replaced = set().union(*(keys(r) for r in new)) if new else set()
-    kept = [r for r in old if not (keys(r) & replaced)]
-    return kept + new
+    out: list[dict[str, Any] | None] = list(old)
+    for row in new:  # in the place of the first row it replaces (the gradebook keeps its order)
+        mine = keys(row)
+        hits = [i for i, r in enumerate(out) if r is not None and keys(r) & mine]
+        for i in hits[1:]:
+            out[i] = None
+        if hits:
+            out[hits[0]] = row
+        else:
+            out.append(row)
+    return [r for r in out if r is not None]
 
 
 def _unique(entries: Sequence[dict[str, str]]) -> list[dict[str, str]]:
