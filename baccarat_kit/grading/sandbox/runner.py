@@ -290,7 +290,7 @@ def main() -> int:
     send("cells")
     for extraction in extractions:  # the value answers, then each function answer on its own line
         mend()
-        reset_shell()  # type: ignore[no-untyped-call]
+        reset_shell()
         capture = capture_class()
         real = sys.stdout
         sys.stdout = capture  # type: ignore[assignment,unused-ignore]
