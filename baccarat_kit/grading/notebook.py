@@ -38,6 +38,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -150,7 +151,7 @@ class Checker:
         verdict = grader_verdict(ns, question, self._shown_meta or {}, learner) if namespace is None else None
         if verdict is None:  # no history to run again (JupyterLite, a plain Python): not the grader's word
             collected = _extract.collect(ns, [question.extraction()])
-            answer = collected["answers"][question.id]
+            answer: Mapping[str, object] = collected["answers"][question.id]
         else:
             answer = verdict
         result = grade_question(question, answer, learner, hidden=self_study)
@@ -210,7 +211,7 @@ class Checker:
         ``True``, ``"banker"``, ``"150"``; an object of another type is refused, so that no code of
         the notebook runs inside this call)."""
         try:
-            _extract.plain(means)  # type: ignore[no-untyped-call]
+            _extract.plain(means)
         except _extract._Refused:
             raise SpecError("grading.notebook.unknown_question", value=type(means).__name__,
                             choices="True, False, str, int, Decimal") from None

@@ -29,12 +29,15 @@ import re
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...errors import BaccaratError
 from ...i18n import message, normalize_language
 from . import keys as _keys
 from .cells import BAD, CellVerdict, WrongCell, judge_cells
+
+if TYPE_CHECKING:
+    from ..sandbox._extract import Wanted
 
 SCHEMA_VERSION = 1
 SELF_STUDY_ID = "self-study"
@@ -190,9 +193,9 @@ class Question:
         """Shown letter → option key, for this learner."""
         return {chr(ord("a") + i): k for i, k in enumerate(self.option_order(learner_id))}
 
-    def extraction(self) -> dict[str, Any]:
+    def extraction(self) -> Wanted:
         """What the learner's kernel is told about this question: where the answer is."""
-        out: dict[str, Any] = {"id": self.id, "kind": self.kind, "answer": self.answer}
+        out: Wanted = {"id": self.id, "kind": self.kind, "answer": self.answer}
         if self.kind == "function":
             out["inputs"] = self.inputs()
         return out
