@@ -169,9 +169,9 @@ class Predict(LangMixin, w.VBox):
         self.chosen = choice
         if self.first is None:
             self.first = choice
-        if self.record:
-            progress.kept(lambda: progress.record_predict(self.record, self.key, choice, self.first == self.answer,
-                                                          self.first))
+        record, first = self.record, self.first
+        if record:
+            progress.kept(lambda: progress.record_predict(record, self.key, choice, first == self.answer, first))
         self._render_answer()
         return choice == self.answer
 
