@@ -129,7 +129,7 @@ ENGINE := baccarat_kit/__init__.py baccarat_kit/cards.py baccarat_kit/rules.py b
 	baccarat_kit/shoe.py baccarat_kit/settlement.py baccarat_kit/ledger.py baccarat_kit/i18n.py \
 	baccarat_kit/errors.py baccarat_kit/cli.py baccarat_kit/misconceptions.py \
 	baccarat_kit/progress.py baccarat_kit/drill.py baccarat_kit/cheatsheet.py \
-	baccarat_kit/simulation.py baccarat_kit/_sim_kernel.py baccarat_kit/odds.py baccarat_kit/odds_cli.py \
+	baccarat_kit/simulation.py baccarat_kit/_sim_kernel.py baccarat_kit/_exact_kernel.py baccarat_kit/odds.py baccarat_kit/odds_cli.py \
 	baccarat_kit/counting.py baccarat_kit/roads.py baccarat_kit/plotting.py \
 	$(wildcard baccarat_kit/cases/*.py baccarat_kit/hub/*.py baccarat_kit/grading/report/*.py) \
 	$(filter-out baccarat_kit/grading/term/export.py,$(wildcard baccarat_kit/grading/term/*.py))
