@@ -368,6 +368,9 @@ def _rank_key(key: object) -> Rank | None:
     return None
 
 
+_INT = {int}
+
+
 def composition(shoe: object) -> Composition:
     """A shoe's composition from a deck count, counts, a mapping, or a :class:`Shoe`.
 
@@ -384,6 +387,10 @@ def composition(shoe: object) -> Composition:
     >>> composition({"K": 4, "Q": 4, "9": 1}).ranks[-3:]
     (0, 4, 4)
     """
+    if isinstance(shoe, list | tuple) and len(shoe) == 10:
+        values: tuple[int, ...] = tuple(shoe)
+        if set(map(type, values)) == _INT and min(values) >= 0 and sum(values) >= MAX_COUP_CARDS:
+            return Composition(values)         # plain counts by value, as below (and quicker)
     from .shoe import Shoe
 
     if isinstance(shoe, Shoe):
@@ -574,9 +581,10 @@ def _pair_probability(comp: Composition) -> tuple[Fraction, str]:
     if comp.ranks is not None:
         same = sum(r * (r - 1) for r in comp.ranks)
         return Fraction(same, n * (n - 1)), "ranks"
-    zero = Fraction(comp.values[0], 4)
-    alike = 4 * zero * (zero - 1) + sum(v * (v - 1) for v in comp.values[1:])
-    return alike / (n * (n - 1)), "value-0 split evenly"
+    # 4 z (z - 1) with z = n_0 / 4 cards of each rank of value 0, plus n_v (n_v - 1) for the others
+    zero = comp.values[0]
+    alike = zero * (zero - 4) + 4 * sum([v * (v - 1) for v in comp.values[1:]])
+    return Fraction(alike, 4 * n * (n - 1)), "value-0 split evenly"
 
 
 def _weights(comp: Composition) -> list[int]:

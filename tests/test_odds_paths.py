@@ -3,13 +3,15 @@
 ``bk.exact_odds`` has several ways to the same numerators: the table of multisets in Python
 integers (the reference here, itself checked against an independent walk in test_odds.py) or in
 numpy, the pure-Python walk of a nearly empty shoe, and that walk compiled by numba (used where
-numba is already imported). These tests compare them on many small shoes.
+numba is already imported). These tests compare them on many small shoes, and the quick forms of
+the composition and of the pair probability with the general ones.
 """
 
 from __future__ import annotations
 
 import math
 import sys
+from fractions import Fraction
 
 import pytest
 from hypothesis import given, settings
@@ -70,3 +72,33 @@ def test_no_compiled_walk_for_larger_shoes_or_without_numba() -> None:
     assert not odds._use_kernel(odds.composition([3, 1, 1, 1, 1, 1, 1, 1, 1, 1]))   # 10 values, 12 cards
     assert not odds._use_kernel(odds.composition([odds.DIRECT_CARDS + 1] + [0] * 9))
     assert not odds._use_kernel(odds.composition(8))
+
+
+@settings(max_examples=200, derandomize=True)
+@given(st.lists(st.integers(0, 40), min_size=10, max_size=10).filter(lambda c: sum(c) >= 6),
+       st.sampled_from([list, tuple]))
+def test_counts_by_value_give_the_general_paths_composition(counts: list[int], kind: type) -> None:
+    """A plain list or tuple of 10 counts takes a quick way; a generator or a mapping the general
+    one: the same composition."""
+    quick = odds.composition(kind(counts))
+    assert quick == odds.composition(n for n in counts) == odds.composition(dict(enumerate(counts)))
+    assert type(quick.values) is tuple and quick.ranks is None
+
+
+@pytest.mark.parametrize("bad", [[1, 1, 1, 1, 1, 1, 1, 1, 1, -1], [True] + [1] * 9, [1.0] + [1] * 9,
+                                 (1, 0, 0, 0, 0, 0, 0, 0, 0, 2)])
+def test_bad_counts_by_value_still_get_the_general_paths_errors(bad: object) -> None:
+    with pytest.raises(bk.odds.OddsError) as err:
+        odds.composition(bad)
+    assert err.value.key in ("odds.bad_count", "odds.too_few")
+
+
+@settings(max_examples=200, derandomize=True)
+@given(st.lists(st.integers(0, 40), min_size=10, max_size=10).filter(lambda c: sum(c) >= 6))
+def test_pair_probability_by_value_is_the_even_split_of_value_0(counts: list[int]) -> None:
+    """In integers: the same fraction as 4 z (z − 1) + Σ n_v (n_v − 1), z = n_0 / 4, over n (n − 1)."""
+    comp = odds.composition(counts)
+    n = comp.cards
+    zero = Fraction(counts[0], 4)
+    alike = 4 * zero * (zero - 1) + sum(v * (v - 1) for v in counts[1:])
+    assert odds._pair_probability(comp) == (alike / (n * (n - 1)), "value-0 split evenly")
