@@ -102,3 +102,15 @@ def test_pair_probability_by_value_is_the_even_split_of_value_0(counts: list[int
     zero = Fraction(counts[0], 4)
     alike = 4 * zero * (zero - 1) + sum(v * (v - 1) for v in counts[1:])
     assert odds._pair_probability(comp) == (alike / (n * (n - 1)), "value-0 split evenly")
+
+
+def test_exact_odds_never_imports_numba_itself() -> None:
+    """The compiled walk is for processes that have numba already: a fresh one that asks for the
+    odds of nearly empty shoes many times (numpy loaded by then) does not import it."""
+    import subprocess
+
+    code = ("import sys, baccarat_kit as bk\n"
+            "odds = [bk.exact_odds([2, 1, 1, 1, 1, 1, 0, 0, 0, 0]) for _ in range(40)]\n"
+            "print('numpy' in sys.modules, 'numba' in sys.modules, len(set(odds)))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "False", "1"]
