@@ -758,7 +758,7 @@ KERNEL_VALUES = 7
 """A shoe of at most :data:`DIRECT_CARDS` cards is walked by the compiled kernel
 (:mod:`baccarat_kit._exact_kernel`, when numba is installed and already imported) if it holds at
 most this many distinct values, or at most :data:`KERNEL_CARDS` cards: its walk then takes a few
-to about 55 µs, less than the 6 958 multisets in numpy. (The walk grows with the values present:
+to about 60 µs, less than the 6 958 multisets in numpy. (The walk grows with the values present:
 ten values of one card each take about 0.2 ms.)"""
 KERNEL_CARDS = 9
 
