@@ -92,6 +92,8 @@ def load_exercises(source: str | Path) -> dict[str, Exercise]:
         if is_learner_copy(nb):
             raise GradeUsageError("grading.cli.released_source", path=path)
         ex = Exercise.from_metadata(meta, str(path)).with_texts(question_texts(nb))
+        if any(q.sealed for q in ex.questions):  # a copy's metadata without its mark: no keys in it
+            raise GradeUsageError("grading.cli.released_source", path=path)
         digest = hashlib.sha256(raw).digest()
         if digest not in _PROVEN:
             selfcheck.prove(nb, str(path))  # the keys agree with the model solution (issue 20, attack 13)
