@@ -260,23 +260,72 @@ def _skip(skipped: list[dict[str, str]], rel: str, why: Refused) -> None:
                     **both(f"grading.skipped.{why.reason}", **why.params)})
 
 
+MAX_MANIFEST_BYTES = 256 * 1024 * 1024
+"""A manifest of 100,000 files is about 40 MB; a larger "manifest" is not one collect wrote."""
+
+
+def _trusted(folder: Path) -> bool | None:
+    """Whether ``folder/MANIFEST`` can be a manifest ``collect`` wrote (None: there is none).
+
+    A manifest says who handed a file in and when, so only one that no learner could have
+    placed counts: a regular file with one name (never a link, a hard link or a FIFO), owned, like
+    its folder, by the user who runs the grader or by root. A learner's folder graded without
+    collect may hold a forged one (redteam: ``{"owner": "alice", "submitted_at": "2000-…"}``
+    beside mallory's notebook made it alice's, on time); it is ignored."""
+    try:
+        st = os.stat(folder / MANIFEST, follow_symlinks=False)
+    except OSError:
+        return None
+    trusted = (os.geteuid(), 0)
+    try:
+        folder_uid = os.stat(folder).st_uid
+    except OSError:
+        return False
+    return (stat.S_ISREG(st.st_mode) and st.st_nlink == 1 and st.st_uid in trusted and folder_uid in trusted
+            and st.st_size <= MAX_MANIFEST_BYTES)
+
+
+def _read_manifest(folder: Path) -> Any:
+    """The manifest of ``folder`` read from its own descriptor (no link, no FIFO, bounded), if
+    :func:`_trusted`; else None."""
+    if not _trusted(folder):
+        return None
+    chunks: list[bytes] = []
+    try:
+        fd = os.open(folder, DIR_FLAGS)
+    except OSError:
+        return None
+    try:
+        read_regular(MANIFEST, fd, chunks.append, MAX_MANIFEST_BYTES)
+        return json.loads(b"".join(chunks).decode("utf-8"))
+    except (Refused, OSError, ValueError):
+        return None
+    finally:
+        os.close(fd)
+
+
+def untrusted_manifest(path: Path) -> Path | None:
+    """A manifest above ``path`` that :func:`_trusted` refuses (shown to the instructor), or None."""
+    for folder in Path(path).resolve().parents:
+        if _trusted(folder) is False:
+            return folder / MANIFEST
+    return None
+
+
 def skipped_at_collect(paths: list[str] | list[Path]) -> list[dict[str, str]]:
     """What the collects of these folders (or of the folders above these files) refused, each
     entry once: ``grade`` keeps them in results.json, so the report shows a refused file as
-    refused, in its learner's row."""
+    refused, in its learner's row. Only manifests ``collect`` can have written are read."""
     out: list[dict[str, str]] = []
     seen: set[Path] = set()
     for raw in paths:
         path = Path(raw).resolve()
         for folder in [path, *path.parents]:
-            manifest = folder / MANIFEST
-            if manifest.is_file():
+            if _trusted(folder):
+                manifest = folder / MANIFEST
                 if manifest not in seen:
                     seen.add(manifest)
-                    try:
-                        data = json.loads(manifest.read_text(encoding="utf-8"))
-                    except (OSError, ValueError):
-                        break
+                    data = _read_manifest(folder)
                     for entry in data.get("skipped", []) if isinstance(data, dict) else []:
                         if isinstance(entry, dict):
                             out.append({**{k: str(v) for k, v in entry.items()}, "collect": folder.name})
@@ -426,19 +475,19 @@ def _collect_file(learner: str, parts: tuple[str, ...], parent_fd: int, name: st
 
 
 def manifest_entry(path: Path) -> dict[str, Any] | None:
-    """What ``collect`` recorded about a collected file (searching the folders above it).
+    """What ``collect`` recorded about a collected file (searching the folders above it for a
+    manifest it can have written: :func:`_trusted`).
 
     A manifest of the first version (``submitted_at`` was the file's mtime) is read as such: its
     time becomes ``file_mtime`` and ``submitted_at`` is the collect's time.
     """
     path = path.resolve()
     for folder in path.parents:
-        manifest = folder / MANIFEST
-        if manifest.is_file():
+        if _trusted(folder):  # one a learner placed is not a collect's (see _trusted)
+            data = _read_manifest(folder)
             try:
-                data = json.loads(manifest.read_text(encoding="utf-8"))
                 entry = data.get("files", {}).get(path.relative_to(folder).as_posix())
-            except (OSError, ValueError, AttributeError):
+            except (AttributeError, ValueError):
                 return None
             if not isinstance(entry, dict):
                 return None

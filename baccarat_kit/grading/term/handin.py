@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ...i18n import both
 from ..records import Submission
-from .collect import is_late, iso, manifest_entry, parse_deadline
+from .collect import is_late, iso, manifest_entry, parse_deadline, untrusted_manifest
 from .deadlines import LatePenalty
 
 
@@ -43,6 +43,9 @@ def stamp(paths: Sequence[Path], subs: Sequence[Submission], deadline: str | Non
             sub.time_source = "collect"
             recorded = entry.get("deadline")
         else:
+            forged = untrusted_manifest(path)
+            if forged is not None:  # placed where a learner writes: neither its owner nor its time counts
+                sub.warnings.append(both("grading.warning.untrusted_manifest", path=str(forged)))
             try:
                 sub.file_mtime = iso(datetime.fromtimestamp(path.stat().st_mtime, UTC))
             except OSError:
