@@ -10,6 +10,7 @@ import json
 import os
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -97,3 +98,27 @@ def test_a_fifo_or_huge_manifest_never_hangs_or_grows_grade(tmp_path: Path) -> N
         fh.truncate(1 << 40)  # 1 TiB, sparse
     assert manifest_entry(folder / "01-card-values.ipynb") is None
     assert skipped_at_collect([folder]) == []
+
+
+def test_a_loose_file_claiming_her_id_never_takes_her_collected_rows_place() -> None:
+    """Before: graded beside the collected folder, a loose file (not collected: no owner) whose
+    LEARNER_ID says "alice" and whose mtime says 2100 was *the* row of alice in canvas.csv and
+    moodle.csv (7/7 over her own 0/7), was not flagged, and ``return`` gave alice no page."""
+    from baccarat_kit.grading.term import export
+    from baccarat_kit.grading.term.gradebook import mark_mismatches
+
+    own: dict[str, Any] = {"file": "collected/w1/alice/exercises/01-card-values.ipynb", "learner": "alice", "owner": "alice",
+           "claimed_id": "", "exercise": "01-card-values", "score": 0, "max_score": 7,
+           "submitted_at": "2026-12-01T00:00:00Z", "graded_at": "2026-12-02T00:00:00Z", "status": "ok"}
+    loose: dict[str, Any] = {**own, "file": "loose/01-card-values.ipynb", "owner": None, "claimed_id": "alice", "score": 7,
+             "submitted_at": "2100-01-01T00:00:00Z"}
+    assert mark_mismatches([(r["owner"], r["claimed_id"]) for r in (own, loose)]) == [False, True]
+    assert mark_mismatches([(None, "alice")], known=["alice"]) == [True]
+    assert mark_mismatches([(None, "dan"), ("alice", "")]) == [False, False]  # a claim of no one's is no mismatch
+    loose["identity_mismatch"] = True
+    for rows in ([own, loose], [loose, own]):
+        table, _ = export.per_learner(rows)
+        assert table["alice"]["01-card-values"] is own
+        assert "alice,,,alice,,0" in export.canvas_csv(rows, {}).splitlines()
+    table, _ = export.per_learner([loose])  # alone (no one collected as alice), the claim is all there is
+    assert table["alice"]["01-card-values"] is loose
