@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from baccarat_kit.grading.records import Submission
+from baccarat_kit.grading.term import collect as cm
 from baccarat_kit.grading.term.collect import MANIFEST, collect, manifest_entry, skipped_at_collect
 from baccarat_kit.grading.term.handin import stamp
 
@@ -122,3 +123,69 @@ def test_a_loose_file_claiming_her_id_never_takes_her_collected_rows_place() -> 
         assert "alice,,,alice,,0" in export.canvas_csv(rows, {}).splitlines()
     table, _ = export.per_learner([loose])  # alone (no one collected as alice), the claim is all there is
     assert table["alice"]["01-card-values"] is loose
+
+
+# ---------------------------------------------------------------- collect: her folder's size
+def _home_with(tmp_path: Path) -> Path:
+    home = tmp_path / "home"
+    for who in ("alice", "mallory"):
+        (home / who / "exercises").mkdir(parents=True)
+    (home / "alice" / "exercises" / "01-card-values.ipynb").write_text("{}", encoding="utf-8")
+    return home
+
+
+def _collected(home: Path, out: Path) -> tuple[list[str], list[dict[str, str]]]:
+    done = collect(home, out, pattern="**/*.ipynb", now=datetime(2026, 12, 1, tzinfo=UTC))
+    return sorted(p.relative_to(done.folder).as_posix() for p in done.files), done.skipped
+
+
+def test_many_files_of_hers_are_bounded_and_said_once(tmp_path: Path) -> None:
+    """Before: 100,000 empty notebooks in her folder were 100,000 collected files (416 MB of the
+    instructor's disk, 7 s) and as many sandboxes for grade."""
+    home = _home_with(tmp_path)
+    for i in range(cm.MAX_LEARNER_FILES + 50):
+        (home / "mallory" / "exercises" / f"{i:04d}.ipynb").write_text("{}", encoding="utf-8")
+    files, skipped = _collected(home, tmp_path / "out")
+    assert "alice/exercises/01-card-values.ipynb" in files
+    assert sum(f.startswith("mallory/") for f in files) == cm.MAX_LEARNER_FILES
+    assert [(s["file"], s["reason"]) for s in skipped] == [("mallory", "learner_limit")]
+    assert str(cm.MAX_LEARNER_FILES) in skipped[0]["en"] and str(cm.MAX_LEARNER_FILES) in skipped[0]["zh"]
+
+
+def test_sparse_files_of_hers_cannot_fill_the_instructors_disk(tmp_path: Path) -> None:
+    """Before: 30 sparse 20 MB notebooks took 28 KB of her disk and 601 MB of the instructor's."""
+    home = _home_with(tmp_path)
+    per_learner = cm.MAX_LEARNER_BYTES // cm.MAX_FILE_BYTES
+    for i in range(per_learner + 3):
+        with (home / "mallory" / "exercises" / f"{i:02d}.ipynb").open("wb") as fh:
+            fh.truncate(cm.MAX_FILE_BYTES)
+    out = tmp_path / "out"
+    files, skipped = _collected(home, out)
+    assert sum(f.startswith("mallory/") for f in files) == per_learner
+    assert [(s["file"], s["reason"]) for s in skipped] == [("mallory", "learner_limit")]
+    written = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+    assert written <= cm.MAX_LEARNER_BYTES + 1_000_000
+
+
+def test_many_refused_entries_and_a_huge_tree_are_one_line_each(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    home = _home_with(tmp_path)
+    for i in range(cm.MAX_LEARNER_REFUSALS + 40):
+        (home / "mallory" / "exercises" / f"{i:04d}.ipynb").symlink_to("/etc/shadow")
+    files, skipped = _collected(home, tmp_path / "out")
+    assert files == ["alice/exercises/01-card-values.ipynb"]
+    reasons = [s["reason"] for s in skipped]
+    assert reasons == ["symlink"] * (cm.MAX_LEARNER_REFUSALS - 1) + ["symlink", "too_many_refused"]
+    assert skipped[-1]["file"] == "mallory"
+    # a tree: every folder below the limit of one folder, together far above what is looked at
+    monkeypatch.setattr(cm, "MAX_LEARNER_ENTRIES", 500)
+    monkeypatch.setattr(cm, "MAX_LEARNER_FILES", 10_000)
+    tree = _home_with(tmp_path / "tree")
+    for d in range(20):
+        (tree / "mallory" / f"d{d:02d}").mkdir()
+        for i in range(60):
+            (tree / "mallory" / f"d{d:02d}" / f"{i:02d}.ipynb").write_text("{}", encoding="utf-8")
+    files, skipped = _collected(tree, tmp_path / "tree-out")
+    assert "alice/exercises/01-card-values.ipynb" in files
+    assert sum(f.startswith("mallory/") for f in files) < 500
+    assert [(s["file"], s["reason"]) for s in skipped] == [("mallory", "too_many")]
