@@ -189,3 +189,55 @@ def test_many_refused_entries_and_a_huge_tree_are_one_line_each(tmp_path: Path,
     assert "alice/exercises/01-card-values.ipynb" in files
     assert sum(f.startswith("mallory/") for f in files) < 500
     assert [(s["file"], s["reason"]) for s in skipped] == [("mallory", "too_many")]
+
+
+# ---------------------------------------------------------------- grade: a file given from her folder
+@pytest.fixture(scope="module")
+def exercises() -> dict[str, Any]:
+    from baccarat_kit.grading.grade import default_source, load_exercises
+
+    return load_exercises(default_source())
+
+
+def test_grade_reads_no_link_waits_on_no_fifo_and_hashes_no_huge_file(
+        tmp_path: Path, exercises: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before (her folder graded without collect): a FIFO named like a notebook hung ``grade``
+    for good, a 10 GB sparse notebook took 48 s (all of it hashed), and a link was read through
+    (to /etc/shadow, or to a notebook of the instructor's, graded as hers)."""
+    import signal
+
+    from baccarat_kit.grading import grade as grade_module
+
+    folder = tmp_path / "home" / "mallory" / "exercises"
+    folder.mkdir(parents=True)
+    secret = tmp_path / "instructor.ipynb"
+    secret.write_text((ROOT / "exercises" / "source" / "02-naturals-player.ipynb").read_text(encoding="utf-8"))
+    os.mkfifo(folder / "01-card-values.ipynb")
+    (folder / "02-naturals-player.ipynb").symlink_to(secret)
+    with (folder / "03-banker-rule.ipynb").open("wb") as fh:
+        fh.truncate(1 << 40)  # 1 TiB of her disk's nothing
+    read: list[Path] = []
+
+    def spy(path: Path, *_: object) -> tuple[str, int, dict[str, Any]]:
+        read.append(path)
+        return "", 0, {"status": "not_json"}
+
+    monkeypatch.setattr(grade_module, "read_submission", spy)
+
+    def hung(*_: object) -> None:
+        raise TimeoutError("grade hung on her folder")
+
+    old = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(60)  # only so that a hang fails: nothing here is timed
+    try:
+        paths = grade_module.collect_paths([folder])
+        subs = grade_module.grade_paths(paths, exercises, jobs=1)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    assert read == []  # none of the three was read, hashed or parsed
+    got = {Path(s.file).name: (s.status, s.reason["en"]) for s in subs}
+    assert got["01-card-values.ipynb"][0] == "unreadable" and "FIFO" in got["01-card-values.ipynb"][1]
+    assert got["02-naturals-player.ipynb"][0] == "unreadable" and "link" in got["02-naturals-player.ipynb"][1]
+    assert got["03-banker-rule.ipynb"][0] == "too_large" and str(1 << 40) in got["03-banker-rule.ipynb"][1]
+    assert all(s.score == 0 and s.reason["zh"] != s.reason["en"] for s in subs)
