@@ -325,13 +325,16 @@ def _read_manifest(folder: Path) -> Any:
     if not _trusted(folder):
         return None
     chunks: list[bytes] = []
+    trusted = (os.geteuid(), 0)
     try:
         fd = os.open(folder, DIR_FLAGS)
     except OSError:
         return None
-    try:
-        read_regular(MANIFEST, fd, chunks.append, MAX_MANIFEST_BYTES)
-        return json.loads(b"".join(chunks).decode("utf-8"))
+    try:  # the same checks on what is open (nothing swapped in between)
+        if os.fstat(fd).st_uid not in trusted:
+            return None
+        st = read_regular(MANIFEST, fd, chunks.append, MAX_MANIFEST_BYTES)
+        return json.loads(b"".join(chunks).decode("utf-8")) if st.st_uid in trusted else None
     except (Refused, OSError, ValueError):
         return None
     finally:
