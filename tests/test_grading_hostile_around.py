@@ -241,3 +241,32 @@ def test_grade_reads_no_link_waits_on_no_fifo_and_hashes_no_huge_file(
     assert got["02-naturals-player.ipynb"][0] == "unreadable" and "link" in got["02-naturals-player.ipynb"][1]
     assert got["03-banker-rule.ipynb"][0] == "too_large" and str(1 << 40) in got["03-banker-rule.ipynb"][1]
     assert all(s.score == 0 and s.reason["zh"] != s.reason["en"] for s in subs)
+
+
+def test_a_claim_of_the_self_study_id_is_flagged_for_the_instructor(tmp_path: Path) -> None:
+    """Without a term secret a file is keyed by the id it claims. ``self-study`` is the id of the
+    course's shipped copies, whose check() runs every hidden check: a learner who sets it in a
+    class copy has had the full verdict before handing in. Before: nothing said so."""
+    from baccarat_kit.grading.judge.checks import SELF_STUDY_ID
+
+    path = tmp_path / "04-whole-coups.ipynb"
+    path.write_text("{}", encoding="utf-8")
+    sub = Submission(str(path), "ab" * 32, "04-whole-coups", SELF_STUDY_ID, "ok", {})
+    stamp([path], [sub])
+    said = [w for w in sub.warnings if SELF_STUDY_ID in w["en"]]
+    assert said and "check()" in said[0]["en"] and SELF_STUDY_ID in said[0]["zh"]
+    honest = Submission(str(path), "ab" * 32, "04-whole-coups", "s1234", "ok", {})
+    stamp([path], [honest])
+    assert not [w for w in honest.warnings if SELF_STUDY_ID in w["en"]]
+
+
+def test_the_flag_on_a_loose_file_says_what_it_is(tmp_path: Path) -> None:
+    """Before: "… collected from the learner folder '-': the row counts for '-'" (a file that was
+    not collected has no folder; the row counted for alice)."""
+    path = tmp_path / "01-card-values.ipynb"
+    path.write_text("{}", encoding="utf-8")
+    sub = Submission(str(path), "ab" * 32, "01-card-values", "alice", "ok", {})
+    stamp([path], [sub], known=["alice"])
+    assert sub.identity_mismatch
+    assert [w["en"] for w in sub.warnings if "'-'" in w["en"]] == []
+    assert any("not collected" in w["en"] and "alice" in w["zh"] for w in sub.warnings)
