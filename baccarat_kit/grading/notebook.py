@@ -291,4 +291,6 @@ def outcome_key(question: Question, result: QuestionResult) -> str:
         return "grading.notebook.checked_correct"
     if looked:
         return "grading.notebook.public_passed"
+    if question.sealed:  # the copy has no key for it: say so, and who checks it
+        return "grading.notebook.sealed"
     return "grading.notebook.format_only"

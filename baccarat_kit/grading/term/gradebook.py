@@ -151,11 +151,13 @@ def _old_noise(warning: Any, row: dict[str, Any]) -> bool:
 def mark_mismatches(claims: Sequence[tuple[str | None, str]], known: Sequence[str] = ()) -> list[bool]:
     """For each (owner, claimed LEARNER_ID): whether the claim is a real mismatch, one the
     instructor must see: it names another owner (of these rows or ``known``, e.g. the class list
-    or the gradebook) or one id is claimed from two owners. An id that is simply not the folder's
-    name (a roster number ``s001`` in folder ``ann``) is no mismatch.
+    or the gradebook) or one id is claimed from two owners; a file without owner (not collected)
+    whose claim names an owner is one too (redteam: a loose file saying "alice" beside alice's
+    collected one). An id that is simply not the folder's name (a roster number ``s001`` in folder
+    ``ann``) is no mismatch.
 
-    >>> mark_mismatches([("ann", "s001"), ("ben", "ann"), ("cai", ""), ("dan", "x"), ("eve", "x")])
-    [False, True, False, True, True]
+    >>> mark_mismatches([("ann", "s001"), ("ben", "ann"), ("cai", ""), ("dan", "x"), ("eve", "x"), (None, "ann")])
+    [False, True, False, True, True, True]
     """
     owners = {str(o).strip().casefold() for o, _ in claims if o} | {k.strip().casefold() for k in known}
     claimants: dict[str, set[str]] = {}
@@ -165,7 +167,7 @@ def mark_mismatches(claims: Sequence[tuple[str | None, str]], known: Sequence[st
     out = []
     for owner, claimed in claims:
         c, o = claimed.strip().casefold(), str(owner or "").strip().casefold()
-        out.append(bool(o and c and c != o and (c in owners or len(claimants.get(c, ())) > 1)))
+        out.append(bool(c and c != o and (c in owners or (o and len(claimants.get(c, ())) > 1))))
     return out
 
 
