@@ -149,3 +149,35 @@ def test_public_metadata_is_idempotent() -> None:
         meta = _source(source)["metadata"]["baccarat_kit"]
         once = public_metadata(meta)
         assert public_metadata(once) == once
+
+
+def _same(means: Any, want: Any) -> bool:
+    from decimal import Decimal, InvalidOperation
+
+    if isinstance(want, bool) or isinstance(means, bool):
+        return means is want
+    try:
+        return Decimal(str(means)) == Decimal(str(want))
+    except InvalidOperation:
+        return str(means) == str(want)
+
+
+def test_the_sources_right_options_carry_no_pattern() -> None:
+    """A class copy without a term secret keeps the source's option letters in its metadata (the
+    learner sees them shuffled by her id, but the metadata names them): 06's right option was
+    "b" in all seven questions, so "always b" answered the exercise from the copy. The right
+    options' source letters now vary; no letter is right in more than 5 of 7."""
+    from collections import Counter
+
+    for path in SOURCES:
+        meta = json.loads(path.read_text(encoding="utf-8"))["metadata"]["baccarat_kit"]
+        right = []
+        for q in meta["questions"]:
+            if q.get("kind") != "choice":
+                continue
+            want = keys.expected(q["key"], "anyone")
+            [letter] = [k for k, o in q["options"].items() if _same(o["means"], want)]
+            right.append(letter)
+        if len(right) >= 3:
+            letter, times = Counter(right).most_common(1)[0]
+            assert times <= len(right) - 2, f"{path.name}: the right option is {letter!r} in {times} of {len(right)}"

@@ -190,12 +190,15 @@ def _notebook(path: Path, lid: str, replace: dict[str, str] | None = None) -> di
 HOSTILE = '<b id="pwned">carol</b>'
 
 
-def _shown(path: Path, qid: str, lid: str, key: str = "a") -> str:
-    """The letter this learner sees for option ``key`` (choices are shuffled per learner)."""
+def _shown(path: Path, qid: str, lid: str, misconception: str) -> str:
+    """The letter this learner sees for the option that names ``misconception`` (choices are
+    shuffled per learner)."""
     from baccarat_kit.grading.judge.checks import Question
 
     meta = json.loads(path.read_text(encoding="utf-8"))["metadata"]["baccarat_kit"]
-    question = Question.from_dict(next(q for q in meta["questions"] if q["id"] == qid))
+    q = next(q for q in meta["questions"] if q["id"] == qid)
+    key = next(k for k, option in q["options"].items() if option.get("misconception") == misconception)
+    question = Question.from_dict(q)
     return next(letter for letter, k in question.shown_options(lid).items() if k == key)
 
 
@@ -212,8 +215,9 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     six = SOURCE / "06-misconceptions.ipynb"
     put("alice", "06-misconceptions.ipynb", _notebook(six, "alice"))
     put("bob", "06-misconceptions.ipynb", _notebook(six, "bob", {
-        r"^q1 = .*": f'q1 = "{_shown(six, "q1", "bob")}"', r"^q3 = .*": f'q3 = "{_shown(six, "q3", "bob")}"'}))
-    put("carol", "06-misconceptions.ipynb", _notebook(six, HOSTILE, {r"^q1 = .*": f'q1 = "{_shown(six, "q1", HOSTILE)}"'}))
+        r"^q1 = .*": f'q1 = "{_shown(six, "q1", "bob", "banker-3-always")}"',
+        r"^q3 = .*": f'q3 = "{_shown(six, "q3", "bob", "face-card-not-in-table")}"'}))
+    put("carol", "06-misconceptions.ipynb", _notebook(six, HOSTILE, {r"^q1 = .*": f'q1 = "{_shown(six, "q1", HOSTILE, "banker-3-always")}"'}))
     put("dave", "06-misconceptions.ipynb", _notebook(ROOT / "exercises" / "06-misconceptions.ipynb", "dave"))
     put("erin", "03-banker-rule.ipynb", _notebook(SOURCE / "03-banker-rule.ipynb", "erin"))
     put("frank", "03-banker-rule.ipynb", "this is not a notebook {")
@@ -235,7 +239,7 @@ def test_the_report_of_a_really_graded_class_matches_its_results(graded: dict[st
 @pytest.mark.sandbox  # (the graded fixture grades for real)
 def test_misconceptions_of_a_really_graded_class_come_from_its_messages(graded: dict[str, Any]) -> None:
     """Today's results name a choice's misconception only in its message: bob and carol chose
-    06's q1 "a" (banker-3-always), bob also q3 "a" (face-card-not-in-table)."""
+    06's q1 option that names banker-3-always, bob also q3's face-card-not-in-table option."""
     page = Page(graded["html"])
     got = {n.attrs["data-m"]: n for n in page.root.having("data-m")}
     assert {k: int(v.attrs["data-learners"]) for k, v in got.items()} == {
