@@ -493,6 +493,9 @@ def test_quotes_are_the_sources_own_words(case_id: str) -> None:
         assert f"只改一個條件：{case.change('zh')}" in lines
     if re.match(r"^00[01]-EX-\d$", case_id):
         assert case.title("zh") in text
+    if re.match(r"^TW-[A-D]$", case_id) or case_id in ("003-NATURAL", "003-PLAYER"):
+        # 003's headings, with the page's own half-width | , : (not ｜，：)
+        assert case.title("zh") in lines, (case_id, case.title("zh"))
 
 
 def test_a_given_third_card_contradicting_a_stand_claim(tmp_path: Path) -> None:
