@@ -112,6 +112,10 @@ def _place_texts(where: dict) -> dict[str, str]:
         return _exercise_prompts(where["exercise"], where["question"])
     if "quiz" in where:
         return _quiz_texts(where["quiz"], where["question"])
+    if where.get("trainer"):
+        nb = json.loads((ROOT / "trainer" / "trainer.ipynb").read_text(encoding="utf-8"))
+        intro = _text(nb["cells"][0])  # the trainer's opening cell holds both languages
+        return {"trainer zh": intro, "trainer en": intro}
     if where.get("cheatsheet"):
         from baccarat_kit.cheatsheet import html_page
 
