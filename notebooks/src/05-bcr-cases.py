@@ -55,7 +55,7 @@ bcr = [case for case in catalogue.by_source("000") if case.id.startswith("BCR-")
 # Each case is data (`baccarat_kit/cases/bcr.toml`), and **every claim in it is checked by the engine** (`baccarat-kit cases check`).
 #
 # Each section below asks one question first, showing only the cards dealt before that decision (when it asks whether the banker draws, the banker's third card is hidden).
-# Once you choose, 000's words and the engine's steps appear; below that is the coup's full comparison: the left column is 000's words, in Chinese (for a variant, its "change one condition" sentence, shown in English),
+# Once you choose, 000's words and the engine's steps appear; below that is the coup's full comparison: the left column is 000's words, in Chinese (for a variant, its "change one condition" sentence), with the kit's English translation under them,
 # the right column the engine's result step by step in deal order, and the last line what the engine found flipped between the two coups.
 # Each section's first paragraph gives the coup in English, and each card gives the kit's English translation under 000's Chinese words.
 
