@@ -46,6 +46,7 @@ from ...errors import BaccaratError
 from ...i18n import message, normalize_language
 from ..records import visible
 from ..term.export import counting_order
+from .index import read_index
 
 GENERATOR = "baccarat-kit report"
 CATEGORIES = ("timeout", "refused", "sandbox", "failed", "warning", "other")
@@ -189,15 +190,19 @@ def _collector_paused() -> Iterator[None]:
 
 @_collector_paused()
 def load_results(graded: str | Path) -> dict[str, Any]:
-    """``results.json`` of a graded folder (or the file itself), checked for its shape."""
+    """``results.json`` of a graded folder (or the file itself), checked for its shape: what the
+    report reads of it, from its index (:mod:`.index`) when that is the index of the file as it
+    is now, else from the whole file."""
     path = Path(graded)
     file = path / "results.json" if path.is_dir() else path
     if not file.is_file():
         raise ReportError("report.error.no_results", path=graded)
-    try:
-        doc = json.loads(file.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, ValueError) as err:
-        raise ReportError("report.error.bad_results", path=file, detail=type(err).__name__) from None
+    doc = read_index(file)
+    if doc is None:
+        try:
+            doc = json.loads(file.read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, ValueError) as err:
+            raise ReportError("report.error.bad_results", path=file, detail=type(err).__name__) from None
     if not isinstance(doc, dict) or not isinstance(doc.get("submissions"), list):
         raise ReportError("report.error.bad_results", path=file, detail="no list of submissions")
     for i, sub in enumerate(doc["submissions"]):
