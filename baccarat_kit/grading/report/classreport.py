@@ -377,6 +377,7 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
     cells: dict[tuple[str, str], Cell] = {}
     found: dict[str, MisconceptionStat] = {}
     by_id: dict[str, dict[str, QuestionStat]] = {}  # each exercise's questions by id
+    facts: dict[int, _Facts] = {}  # by id(question): a question of the index is shared by many rows
     for key, (_, sub) in chosen.items():
         stat = exercises[key[1]]
         ok = sub.get("status") == "ok"
@@ -392,33 +393,36 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
         stat.scores.append(score)
         questions = sub.get("questions")
         known = by_id.setdefault(stat.id, {})
+        who = learners[key[0]]
         for qid, q in (questions.items() if isinstance(questions, dict) else ()):
-            if not isinstance(q, dict):
-                continue
+            fact = facts.get(id(q))
+            if fact is None:
+                if not isinstance(q, dict):
+                    continue
+                fact = facts[id(q)] = _question_facts(q)
+            own_points, got, flag, mid, answer = fact
             qs = known.get(qid)
             if qs is None:
-                qs = QuestionStat(stat.id, str(qid), _texts(q.get("text"), str(qid)), _num(q.get("points"), 1.0))
+                qs = QuestionStat(stat.id, str(qid), _texts(q.get("text"), str(qid)),
+                                  1.0 if own_points is None else own_points)
                 stat.questions.append(qs)
                 known[qid] = qs
-            points = _num(q.get("points"), qs.points)
-            got = _num(q.get("score"))
+            points = qs.points if own_points is None else own_points
             if points > qs.points:
                 qs.points = points
             qs.graded += 1
             qs.earned += got
             if got >= points - _EPS and points > 0:
                 qs.full += 1
-            if q.get("passed") is not True:  # (what _question_attention skips, not called for)
-                _question_attention(q, file, learners[key[0]], stat.id, str(qid), attention)
-            mid = _question_misconception(q) if got < points - _EPS else None
-            if mid:
+            if flag is not None:
+                attention.append(Attention(flag[0], file, who.label if who.known else "", stat.id, str(qid), flag[1]))
+            if mid and got < points - _EPS:
                 qs.misconceptions[mid] += 1
                 m = found.get(mid)
                 if m is None:
                     m = found[mid] = MisconceptionStat(mid)
                 m.learners.add(key[0])
                 m.questions[(stat.id, str(qid))] += 1
-                answer = _question_answer(q, mid)
                 if answer is not None:
                     m.answers[answer] += 1
     order = {k: i for i, k in enumerate(_known_misconceptions_order())}
@@ -442,21 +446,41 @@ def _known_misconceptions_order() -> list[str]:
     return [m.id for m in all_misconceptions()]
 
 
-def _question_attention(q: dict[str, Any], file: str, who: Learner, ex: str, qid: str,
-                        out: list[Attention]) -> None:
-    """Question-level statuses: a function answer refused for reaching the kit, or timed out."""
+class _Facts(NamedTuple):
+    """What the report takes from one question, whoever answered it."""
+
+    points: float | None
+    """Its points (None: not a number; the question's most points stand for them)."""
+    score: float
+    flag: tuple[str, dict[str, str]] | None
+    """:func:`_question_attention`."""
+    misconception: str | None
+    """:func:`_question_misconception` (counted only when the score is below the points)."""
+    answer: str | None
+    """:func:`_question_answer` of that misconception."""
+
+
+def _question_facts(q: dict[str, Any]) -> _Facts:
+    points = q.get("points")
+    mid = _question_misconception(q)
+    return _Facts(None if isinstance(points, bool) or not isinstance(points, int | float) else float(points),
+                  _num(q.get("score")), _question_attention(q), mid, _question_answer(q, mid) if mid else None)
+
+
+def _question_attention(q: dict[str, Any]) -> tuple[str, dict[str, str]] | None:
+    """Question-level statuses (category, detail): a function answer refused for reaching the
+    kit, or timed out."""
     if q.get("passed") is True:
-        return
+        return None
     msg = _texts(q.get("message"), "")
     checks = q.get("checks")
     failed = {c.get("check") for c in (checks if isinstance(checks, list) else [])
               if isinstance(c, dict) and c.get("passed") is False}
-    learner = who.label if who.known else ""
     if "own-work" in failed:
-        detail = {lang: message("report.sandbox_refusal.own_work", lang, message=msg[lang]) for lang in ("zh", "en")}
-        out.append(Attention("sandbox", file, learner, ex, qid, detail))
+        return "sandbox", {lang: message("report.sandbox_refusal.own_work", lang, message=msg[lang]) for lang in ("zh", "en")}
     elif _message_pattern("grading.reason.function_timeout").search(msg["en"]):
-        out.append(Attention("timeout", file, learner, ex, qid, msg))
+        return "timeout", msg
+    return None
 
 
 # ---------------------------------------------------------------- lesson links
