@@ -474,6 +474,30 @@ def test_an_instructors_file_is_never_overwritten(generated: dict[str, Any], tmp
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
 
 
+def test_a_score_that_is_not_a_finite_number_counts_as_none(tmp_path: Path) -> None:
+    """NaN, Infinity, 1e400 (a float's infinity) and an integer beyond a float, which Python's json
+    reads: counted as a score that is not a number (0, the question's points), not a traceback."""
+    base = {"exercise": "03-banker-rule", "max_score": 11, "status": "ok", "warnings": [], "learner": "ann"}
+    rows = [{**base, "file": "c/ann/03-banker-rule.ipynb", "score": "NaN",
+             "questions": {"q1": {"score": "Infinity", "points": 2}, "q2": {"score": 1, "points": "BIG"}}},
+            {**base, "file": "c/ann/04-whole-coups.ipynb", "exercise": "04-whole-coups", "score": "-Infinity",
+             "max_score": "1e400", "questions": {"q1": {"score": 0.5, "points": "-1e400"}}}]
+    text = json.dumps({"schema_version": 5, "submissions": rows})
+    for word, literal in (("NaN", "NaN"), ("Infinity", "Infinity"), ("-Infinity", "-Infinity"),
+                          ("1e400", "1e400"), ("-1e400", "-1e400"), ("BIG", "1" + "0" * 400)):
+        text = text.replace(f'"{word}"', literal)
+    folder = tmp_path / "graded"
+    folder.mkdir()
+    (folder / "results.json").write_text(text, encoding="utf-8")
+    path, rep = rp.write_report(folder, tmp_path / "r.html", "en")
+    assert [(c.score, c.max_score) for c in rep.cells.values()] == [(0.0, 11.0), (0.0, 0.0)]
+    (e3, e4) = rep.exercises
+    assert [(q.id, q.points, q.earned) for q in e3.questions] == [("q1", 2.0, 0.0), ("q2", 1.0, 1.0)]
+    assert [(q.id, q.points, q.earned) for q in e4.questions] == [("q1", 1.0, 0.5)]
+    page = path.read_text(encoding="utf-8")
+    assert not re.search(r"\b(nan|inf)\b", page, re.I)
+
+
 def test_scores_are_formatted_plainly() -> None:
     assert [rp.fmt(x) for x in (7.0, 7.5, 2.6666, 0.0)] == ["7", "7.5", "2.67", "0"]
 

@@ -31,6 +31,7 @@ import json
 import os
 import re
 import statistics
+import sys
 import tempfile
 import tomllib
 import urllib.parse
@@ -227,15 +228,31 @@ def _exercise_of(file: str, known: Sequence[str]) -> str | None:
     return None
 
 
-def _num(value: Any, default: float = 0.0) -> float:
+_FLOAT_MAX = int(sys.float_info.max)
+
+
+def _number(value: Any) -> float | None:
+    """A number of results.json as a float; None for anything else: text, true, null, NaN,
+    infinity, or an integer beyond a float (shown as a missing number is, not as a crash).
+
+    >>> [_number(x) for x in (7, 2.5, "7", True, float("nan"), float("inf"), 10 ** 400)]
+    [7.0, 2.5, None, None, None, None, None]
+    """
     kind = type(value)
     if kind is float:  # (the common cases first: a class of 10,000 has 900,000 numbers)
-        return value  # type: ignore[no-any-return]
+        return value if value - value == 0.0 else None
     if kind is int:
-        return float(value)
+        return float(value) if -_FLOAT_MAX <= value <= _FLOAT_MAX else None
     if isinstance(value, bool) or not isinstance(value, int | float):
-        return default
-    return float(value)
+        return None
+    return _number(float(value)) if -_FLOAT_MAX <= value <= _FLOAT_MAX else None
+
+
+def _num(value: Any, default: float = 0.0) -> float:
+    if type(value) is float and value - value == 0.0:
+        return value
+    number = _number(value)
+    return default if number is None else number
 
 
 def _texts(value: Any, fallback: str) -> dict[str, str]:
@@ -463,8 +480,8 @@ class _Facts(NamedTuple):
 def _question_facts(q: dict[str, Any]) -> _Facts:
     points = q.get("points")
     mid = _question_misconception(q)
-    return _Facts(None if isinstance(points, bool) or not isinstance(points, int | float) else float(points),
-                  _num(q.get("score")), _question_attention(q), mid, _question_answer(q, mid) if mid else None)
+    return _Facts(_number(points), _num(q.get("score")), _question_attention(q), mid,
+                  _question_answer(q, mid) if mid else None)
 
 
 def _question_attention(q: dict[str, Any]) -> tuple[str, dict[str, str]] | None:
