@@ -498,6 +498,17 @@ def test_a_score_that_is_not_a_finite_number_counts_as_none(tmp_path: Path) -> N
     assert not re.search(r"\b(nan|inf)\b", page, re.I)
 
 
+def test_a_misconception_counts_wherever_the_score_is_below_the_points(tmp_path: Path) -> None:
+    """Whatever ``passed`` says (partial credit marked passed), and never on full points."""
+    base = {"exercise": "03-banker-rule", "max_score": 11, "status": "ok", "warnings": [], "score": 1}
+    q = {"points": 2, "passed": True, "misconception": "banker-3-always", "answer": "7"}
+    subs = [{**base, "file": f"c/{who}/03-banker-rule.ipynb", "learner": who, "questions": {"q1": {**q, "score": got}}}
+            for who, got in (("ann", 1.5), ("ben", 2), ("cai", 0))]
+    rep = rp.build_report({"schema_version": 5, "submissions": subs})
+    (m,) = rep.misconceptions
+    assert (m.id, sorted(m.learners), m.answers) == ("banker-3-always", ["ann", "cai"], Counter({"7": 2}))
+
+
 def test_scores_are_formatted_plainly() -> None:
     assert [rp.fmt(x) for x in (7.0, 7.5, 2.6666, 0.0)] == ["7", "7.5", "2.67", "0"]
 

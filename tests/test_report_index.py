@@ -30,10 +30,10 @@ from report_class import make_class  # noqa: E402
 def _write(folder: Path, doc: dict[str, Any], index: bool = True) -> Path:
     """results.json as the gradebook writes it (and its index)."""
     folder.mkdir(parents=True, exist_ok=True)
-    data = (json.dumps(doc, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+    data, made = gb.results_bytes(doc)
     (folder / "results.json").write_bytes(data)
     if index:
-        (folder / ix.INDEX_NAME).write_bytes(ix.index_bytes(doc, data))
+        (folder / ix.INDEX_NAME).write_bytes(made)
     return folder / "results.json"
 
 

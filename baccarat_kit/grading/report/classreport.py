@@ -41,13 +41,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from ...errors import BaccaratError
 from ...i18n import message, normalize_language
 from ..records import visible
 from ..term.export import counting_order
-from .index import read_index
+from .index import Indexed, read_index
 
 GENERATOR = "baccarat-kit report"
 CATEGORIES = ("timeout", "refused", "sandbox", "failed", "warning", "other")
@@ -394,7 +394,9 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
     cells: dict[tuple[str, str], Cell] = {}
     found: dict[str, MisconceptionStat] = {}
     by_id: dict[str, dict[str, QuestionStat]] = {}  # each exercise's questions by id
-    facts: dict[int, _Facts] = {}  # by id(question): a question of the index is shared by many rows
+    # Each question's facts by id(question) when the questions are shared (the index's: a few
+    # thousand among 600,000): once per question. Else (each question its own) once per row.
+    facts: dict[int, _Facts] | None = {} if isinstance(doc, Indexed) else None
     for key, (_, sub) in chosen.items():
         stat = exercises[key[1]]
         ok = sub.get("status") == "ok"
@@ -412,11 +414,13 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
         known = by_id.setdefault(stat.id, {})
         who = learners[key[0]]
         for qid, q in (questions.items() if isinstance(questions, dict) else ()):
-            fact = facts.get(id(q))
+            fact = facts.get(id(q)) if facts is not None else None
             if fact is None:
                 if not isinstance(q, dict):
                     continue
-                fact = facts[id(q)] = _question_facts(q)
+                fact = _question_facts(q)
+                if facts is not None:
+                    facts[id(q)] = fact
             own_points, got, flag, mid, answer = fact
             qs = known.get(qid)
             if qs is None:
@@ -463,25 +467,19 @@ def _known_misconceptions_order() -> list[str]:
     return [m.id for m in all_misconceptions()]
 
 
-class _Facts(NamedTuple):
-    """What the report takes from one question, whoever answered it."""
-
-    points: float | None
-    """Its points (None: not a number; the question's most points stand for them)."""
-    score: float
-    flag: tuple[str, dict[str, str]] | None
-    """:func:`_question_attention`."""
-    misconception: str | None
-    """:func:`_question_misconception` (counted only when the score is below the points)."""
-    answer: str | None
-    """:func:`_question_answer` of that misconception."""
+_Facts = tuple[float | None, float, tuple[str, dict[str, str]] | None, str | None, str | None]
+"""What the report takes from one question, whoever answered it: its points (None: not a number;
+the question's most points stand for them), its score, :func:`_question_attention`,
+:func:`_question_misconception` (counted only when the score is below the points) and
+:func:`_question_answer` of that misconception."""
 
 
 def _question_facts(q: dict[str, Any]) -> _Facts:
-    points = q.get("points")
+    points, score = _number(q.get("points")), _num(q.get("score"))
+    if q.get("passed") is True and not q.get("misconception"):  # (most answers: no status, no misconception)
+        return points, score, None, None, None
     mid = _question_misconception(q)
-    return _Facts(_number(points), _num(q.get("score")), _question_attention(q), mid,
-                  _question_answer(q, mid) if mid else None)
+    return points, score, _question_attention(q), mid, _question_answer(q, mid) if mid else None
 
 
 def _question_attention(q: dict[str, Any]) -> tuple[str, dict[str, str]] | None:
@@ -860,14 +858,20 @@ def write_report(graded: str | Path, out: str | Path | None = None, lang: str = 
     An existing ``out`` is replaced only when it is a report this function wrote.
     """
     graded = Path(graded)
-    doc = load_results(graded)
-    target = Path(out) if out is not None else default_out(graded)
-    if target.is_dir():
-        raise ReportError("report.error.out_is_dir", path=target)
-    if target.exists() and f'content="{GENERATOR}"' not in _head(target):
-        raise ReportError("report.error.out_exists", path=target)
-    rep = build_report(doc)
-    page = render_html(rep, lang, default_lessons_url(target) if lessons_url is None else lessons_url)
+    with _collector_paused():  # from reading to the page: see the note below
+        doc = load_results(graded)
+        target = Path(out) if out is not None else default_out(graded)
+        if target.is_dir():
+            raise ReportError("report.error.out_is_dir", path=target)
+        if target.exists() and f'content="{GENERATOR}"' not in _head(target):
+            raise ReportError("report.error.out_exists", path=target)
+        rep = build_report(doc)
+        # The document goes (by reference counts) before the collector is back: its objects,
+        # 20 million for 10,000 learners read without the index, stay in the collector's
+        # youngest generation while it is paused, and its first pass would walk them all, its
+        # next passes again (2 of the 5 CPU-s of such a report).
+        del doc
+        page = render_html(rep, lang, default_lessons_url(target) if lessons_url is None else lessons_url)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:

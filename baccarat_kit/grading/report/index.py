@@ -48,6 +48,10 @@ WRONG_FIELDS = ("message", "checks", "answer", "wrong")
 answer, read only for an answer that is not right (``passed`` not true) or names a misconception."""
 
 
+class Indexed(dict[str, Any]):
+    """A document given back by :func:`read_index`: its questions are shared between rows."""
+
+
 def index_path(results: Path) -> Path:
     """The index beside a results file (``graded/results.json`` → ``graded/results.index.json``)."""
     return results.with_name(results.stem + ".index.json")
@@ -132,7 +136,7 @@ def _sha256(path: Path) -> str:
         return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
-def read_index(results: Path) -> dict[str, Any] | None:
+def read_index(results: Path) -> Indexed | None:
     """The document of ``results`` (:func:`project` of it) from its index, or None: no index, or
     one that is not of this file as it is now (its SHA-256 and size), or malformed in any way."""
     path = index_path(results)
@@ -154,7 +158,7 @@ def read_index(results: Path) -> dict[str, Any] | None:
     return _rebuild(index)
 
 
-def _rebuild(index: dict[str, Any]) -> dict[str, Any] | None:
+def _rebuild(index: dict[str, Any]) -> Indexed | None:
     doc, shapes, questions, rows = (index.get(k) for k in ("doc", "shapes", "questions", "submissions"))
     if not (isinstance(doc, dict) and doc.get("schema_version") == SCHEMA_VERSION and isinstance(shapes, list)
             and isinstance(questions, list) and isinstance(rows, list)):
@@ -181,4 +185,4 @@ def _rebuild(index: dict[str, Any]) -> dict[str, Any] | None:
             if type(ref) is not int or not 0 <= ref < n_questions:
                 return None
         row["questions"] = dict(zip(keys[shape], map(get, refs[1:]), strict=True))
-    return {**doc, "submissions": rows}
+    return Indexed({**doc, "submissions": rows})

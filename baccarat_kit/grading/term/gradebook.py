@@ -179,6 +179,13 @@ def read_results(path: str | Path) -> dict[str, Any]:
     return upgrade(doc)
 
 
+def results_bytes(doc: dict[str, Any]) -> tuple[bytes, bytes]:
+    """``results.json`` of ``doc`` (indented, UTF-8) and its index for the class report
+    (:data:`~..report.index.INDEX_NAME`, what the report reads of it)."""
+    results = (json.dumps(doc, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+    return results, index_bytes(doc, results)
+
+
 def _merge(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Old rows, each replaced by a new row of the same file, or of the same owner and exercise.
 
@@ -256,9 +263,9 @@ def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[s
             "submissions": rows,
             "skipped": _unique([*old_skipped, *skipped] if update else list(skipped)),
         }
-        results = (json.dumps(doc, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+        results, index = results_bytes(doc)
         (tmp / "results.json").write_bytes(results)
-        (tmp / INDEX_NAME).write_bytes(index_bytes(doc, results))  # what the class report reads of it
+        (tmp / INDEX_NAME).write_bytes(index)
         (tmp / "feedback").mkdir()
         written = [f for f in OUTPUT_FILES]
         for s in subs:
