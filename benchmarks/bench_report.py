@@ -77,6 +77,8 @@ def main() -> None:
         doc = upgrade(make_class(args.learners))
         results = graded / "results.json"
         data, index = results_bytes(doc)
+        submissions = len(doc["submissions"])
+        del doc  # (its millions of objects would slow this process's steps below: the collector walks them)
         results.write_bytes(data)
         (graded / INDEX_NAME).write_bytes(index)
         plain = Path(tmp) / "plain"  # the same results.json alone
@@ -91,7 +93,7 @@ def main() -> None:
         cmd = [*base, "report", str(graded), "--out", str(out)]
         cmd_plain = [*base, "report", str(plain), "--out", str(Path(tmp) / "plain.html")]
         peer = [sys.executable, "-c", "import json, sys; json.load(open(sys.argv[1], encoding='utf-8'))", str(results)]
-        print(f"class: {args.learners} learners, {len(doc['submissions'])} submissions, "
+        print(f"class: {args.learners} learners, {submissions} submissions, "
               f"results.json {len(data) / 1e6:.1f} MB, {INDEX_NAME} {len(index) / 1e6:.1f} MB")
         print(f"command: {' '.join(Path(c).name if i == 0 else c for i, c in enumerate(cmd))}")
         print("without the index: the same command on a folder holding only that results.json")
