@@ -197,6 +197,7 @@ def _first_q(index: dict[str, Any]) -> int:
 BROKEN = {
     "another kind": _set("kind", "something else"),
     "another format": _set("format", ix.FORMAT + 1),
+    "other fields": _set("fields", "0" * 16),
     "another size": lambda i: i.update(results_size=i["results_size"] + 1),
     "another file's hash": _set("results_sha256", "0" * 64),
     "a newer schema": _set("doc.schema_version", SCHEMA_VERSION + 1),
