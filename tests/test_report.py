@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from baccarat_kit.cli import main
 from baccarat_kit.grading import report as rp
@@ -162,20 +164,20 @@ def check_numbers(doc: dict[str, Any], page: Page) -> None:
     assert seen == len(picked)
     # misconceptions: learners per id (only in graded, not fully right answers)
     if any("misconception" in q for s in doc["submissions"] for q in s.get("questions", {}).values()):
-        want: dict[str, set[str]] = defaultdict(set)
+        showed: dict[str, set[str]] = defaultdict(set)
         for (lid, _), s in picked.items():
             if s["status"] != "ok":
                 continue
             for q in s["questions"].values():
                 if q.get("misconception") and q["score"] < q["points"]:
-                    want[q["misconception"]].add(lid)
+                    showed[q["misconception"]].add(lid)
         got = {n.attrs["data-m"]: int(n.attrs["data-learners"]) for n in page.root.having("data-m")}
-        assert got == {k: len(v) for k, v in want.items()}
+        assert got == {k: len(v) for k, v in showed.items()}
 
 
 # ---------------------------------------------------------------- a class graded by the real grader
 def _notebook(path: Path, lid: str, replace: dict[str, str] | None = None) -> dict[str, Any]:
-    nb = json.loads(path.read_text(encoding="utf-8"))
+    nb: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     for cell in nb["cells"]:
         if cell["cell_type"] != "code":
             continue
@@ -328,6 +330,49 @@ def test_every_hostile_id_shows_as_text(generated: dict[str, Any]) -> None:
     assert "s9\\u202egnp.exe" in shown  # a direction override cannot reorder what is shown
 
 
+def test_the_grid_escapes_as_the_templates_do() -> None:
+    """The grid's rows are written in Python (not by the template): its escaping is autoescape's."""
+    import markupsafe
+
+    for text in ('<img src="x" onerror=\'y\'>', "a&amp;b", "&#34;", "plain", "", "\u202e\x00<"):
+        assert rp.classreport.escape(text) == str(markupsafe.escape(text))
+
+
+def markup_text(min_size: int, max_size: int) -> st.SearchStrategy[str]:
+    """Text of any characters, half of them markup's."""
+    chars = st.one_of(st.sampled_from(list("<>&\"'=/ ;#\u202e\x1b\n")), st.characters())
+    return st.lists(chars, min_size=min_size, max_size=max_size).map("".join)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ids=st.lists(markup_text(1, 150), min_size=1, max_size=4, unique_by=lambda t: t.strip().casefold()),
+       folder=markup_text(1, 40), status=markup_text(0, 20))
+@example(ids=['a"b<i>&\u202e\'' * 12, " ", "Ab"], folder='f"<', status='s"<')
+def test_any_id_file_and_status_come_back_from_the_grid_as_text(ids: list[str], folder: str, status: str) -> None:
+    """Whatever a learner id, a file name or a status holds, the grid shows it (text and
+    attributes, read back by an HTML parser) as :func:`visible` writes it, and nothing else."""
+    base = {"exercise": "03-banker-rule", "max_score": 11, "score": 3, "warnings": [], "questions": {},
+            "reason": {"zh": "x", "en": "x"}, "submitted_at": "2026-12-01T10:00:00Z"}
+    subs = [{**base, "file": f"/c/{folder}/{i}.ipynb", "learner": lid, "status": status}
+            for i, lid in enumerate(ids)]
+    rep = rp.build_report({"submissions": subs})
+    page = Page(rp.render_html(rep, "en"))
+    grid = page.root.all("table", **{"class": "grid sortable"})[0].all("tbody")[0].all("tr")
+    assert len(grid) == len(rep.learners)
+    for lr, row in zip(rep.learners, grid, strict=True):
+        cells = [c for c in row.children if c.tag == "td"]
+        label = lr.label if lr.known else f"(no learner id) {lr.label}"
+        assert cells[0].text == rp.visible(label, 60)
+        assert cells[0].attrs.get("title", rp.visible(label, 60)) == rp.visible(label, 300)
+        assert cells[0].attrs.get("data-v", cells[0].text) == rp.visible(lr.label.casefold(), 200)  # its sort key
+        (cell,) = cells[1:-1]
+        c = rep.cells[(lr.key, "03-banker-rule")]
+        tips = [c.file, *([c.status] if c.status != "ok" else []), "2026-12-01T10:00:00Z"]
+        assert cell.attrs["title"] == rp.visible(" · ".join(tips), 400)
+        assert cell.attrs.get("data-status", "") == (rp.visible(c.status) if c.status != "ok" else "")
+        assert not any(n.tag not in ("span",) for n in cell.children)
+
+
 def test_example_answers_name_no_learner(generated: dict[str, Any]) -> None:
     page = Page(generated["html"])
     learners = {s["learner"] for s in generated["doc"]["submissions"] if s["learner"]}
@@ -431,6 +476,41 @@ def test_an_instructors_file_is_never_overwritten(generated: dict[str, Any], tmp
     assert main(["report", str(generated["folder"]), "--out", str(again)]) == 0
     assert main(["report", str(generated["folder"]), "--out", str(again)]) == 0  # its own report: replaced
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_a_score_that_is_not_a_finite_number_counts_as_none(tmp_path: Path) -> None:
+    """NaN, Infinity, 1e400 (a float's infinity) and an integer beyond a float, which Python's json
+    reads: counted as a score that is not a number (0, the question's points), not a traceback."""
+    base = {"exercise": "03-banker-rule", "max_score": 11, "status": "ok", "warnings": [], "learner": "ann"}
+    rows = [{**base, "file": "c/ann/03-banker-rule.ipynb", "score": "NaN",
+             "questions": {"q1": {"score": "Infinity", "points": 2}, "q2": {"score": 1, "points": "BIG"}}},
+            {**base, "file": "c/ann/04-whole-coups.ipynb", "exercise": "04-whole-coups", "score": "-Infinity",
+             "max_score": "1e400", "questions": {"q1": {"score": 0.5, "points": "-1e400"}}}]
+    text = json.dumps({"schema_version": 5, "submissions": rows})
+    for word, literal in (("NaN", "NaN"), ("Infinity", "Infinity"), ("-Infinity", "-Infinity"),
+                          ("1e400", "1e400"), ("-1e400", "-1e400"), ("BIG", "1" + "0" * 400)):
+        text = text.replace(f'"{word}"', literal)
+    folder = tmp_path / "graded"
+    folder.mkdir()
+    (folder / "results.json").write_text(text, encoding="utf-8")
+    path, rep = rp.write_report(folder, tmp_path / "r.html", "en")
+    assert [(c.score, c.max_score) for c in rep.cells.values()] == [(0.0, 11.0), (0.0, 0.0)]
+    (e3, e4) = rep.exercises
+    assert [(q.id, q.points, q.earned) for q in e3.questions] == [("q1", 2.0, 0.0), ("q2", 1.0, 1.0)]
+    assert [(q.id, q.points, q.earned) for q in e4.questions] == [("q1", 1.0, 0.5)]
+    page = path.read_text(encoding="utf-8")
+    assert not re.search(r"\b(nan|inf)\b", page, re.I)
+
+
+def test_a_misconception_counts_wherever_the_score_is_below_the_points(tmp_path: Path) -> None:
+    """Whatever ``passed`` says (partial credit marked passed), and never on full points."""
+    base = {"exercise": "03-banker-rule", "max_score": 11, "status": "ok", "warnings": [], "score": 1}
+    q = {"points": 2, "passed": True, "misconception": "banker-3-always", "answer": "7"}
+    subs = [{**base, "file": f"c/{who}/03-banker-rule.ipynb", "learner": who, "questions": {"q1": {**q, "score": got}}}
+            for who, got in (("ann", 1.5), ("ben", 2), ("cai", 0))]
+    rep = rp.build_report({"schema_version": 5, "submissions": subs})
+    (m,) = rep.misconceptions
+    assert (m.id, sorted(m.learners), m.answers) == ("banker-3-always", ["ann", "cai"], Counter({"7": 2}))
 
 
 def test_scores_are_formatted_plainly() -> None:

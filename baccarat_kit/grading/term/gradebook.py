@@ -1,4 +1,5 @@
-"""The gradebook folder: ``grades.csv``, the LMS exports, ``results.json`` and ``feedback/``.
+"""The gradebook folder: ``grades.csv``, the LMS exports, ``results.json`` (and its index for the
+class report, :mod:`..report.index`) and ``feedback/``.
 
 Written to a temporary folder beside the target, then moved into place; only files a previous
 run listed in :data:`MARKER` are ever replaced or removed, so an instructor's own files survive.
@@ -17,6 +18,7 @@ from typing import Any
 from ..judge.checks import Exercise
 from ..records import SCHEMA_VERSION, GradeUsageError, Submission
 from ..report.feedback import _name_feedback, feedback_html
+from ..report.index import INDEX_NAME, index_bytes
 from ..sandbox.session import Limits, limits_scope, sandbox_description
 from . import export
 
@@ -37,7 +39,7 @@ def _rows(subs: Sequence[Submission] | Sequence[dict[str, Any]]) -> list[dict[st
 
 MARKER = ".baccarat-kit-grades"
 """The file that marks a folder as the grader's output; it lists the files the grader wrote."""
-OUTPUT_FILES = ("grades.csv", "grades-long.csv", "canvas.csv", "moodle.csv", "results.json")
+OUTPUT_FILES = ("grades.csv", "grades-long.csv", "canvas.csv", "moodle.csv", "results.json", INDEX_NAME)
 
 
 def _owned_files(target: Path) -> set[str] | None:
@@ -179,6 +181,13 @@ def read_results(path: str | Path) -> dict[str, Any]:
     return upgrade(doc)
 
 
+def results_bytes(doc: dict[str, Any]) -> tuple[bytes, bytes]:
+    """``results.json`` of ``doc`` (indented, UTF-8) and its index for the class report
+    (:data:`~..report.index.INDEX_NAME`, what the report reads of it)."""
+    results = (json.dumps(doc, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+    return results, index_bytes(doc, results)
+
+
 def _merge(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Old rows, each replaced (in its place) by a new row of the same file, or of the same owner
     and exercise; new rows that replace none come last.
@@ -265,7 +274,9 @@ def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[s
             "submissions": rows,
             "skipped": _unique([*old_skipped, *skipped] if update else list(skipped)),
         }
-        (tmp / "results.json").write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        results, index = results_bytes(doc)
+        (tmp / "results.json").write_bytes(results)
+        (tmp / INDEX_NAME).write_bytes(index)
         (tmp / "feedback").mkdir()
         written = [f for f in OUTPUT_FILES]
         for s in subs:
