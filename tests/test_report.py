@@ -576,3 +576,18 @@ def test_the_grid_counts_the_row_the_exports_and_return_count(tmp_path: Path) ->
     _, rep = rp.write_report(folder, tmp_path / "r.html", "en")
     (cell,) = rep.cells.values()
     assert cell.score == 9 and cell.files == 2
+
+
+def test_a_file_collect_refused_shows_in_her_row_but_is_no_submission() -> None:
+    """collect's refusals (a link, a FIFO in her folder) are shown as refused where they belong,
+    and counted apart: "2 submissions" said 3 when a refusal of collect counted as one."""
+    base = {"exercise": "03-banker-rule", "max_score": 11, "status": "ok", "warnings": [], "score": 11,
+            "questions": {}}
+    subs = [{**base, "file": f"c/{who}/03-banker-rule.ipynb", "learner": who, "owner": who} for who in ("ann", "ben")]
+    skipped = [{"file": "cai/exercises/03-banker-rule.ipynb", "owner": "cai", "reason": "fifo",
+                "zh": "不是一般檔案", "en": "not a regular file"}]
+    rep = rp.build_report({"schema_version": 5, "submissions": subs, "skipped": skipped})
+    assert rep.submissions == 2
+    assert rep.cells[("cai", "03-banker-rule")].status == "refused"
+    [seen] = [a for a in rep.attention if a.learner == "cai"]
+    assert (seen.category, seen.detail["en"]) == ("refused", "not a regular file")

@@ -356,6 +356,7 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
     attention: list[Attention] = []
     known_ids = sorted({str(s["exercise"]) for s in subs if isinstance(s.get("exercise"), str) and s["exercise"]}
                        | set(titles))
+    handed_in = len(subs)  # what was graded or refused by the grader; collect's refusals are not submissions
     for entry in doc.get("skipped") or []:  # refused at collect (a link, a FIFO, too large …)
         if isinstance(entry, dict) and entry.get("owner"):
             subs.append({"file": str(entry.get("file", "")), "learner": str(entry["owner"]),
@@ -456,7 +457,7 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
     return ClassReport(
         [exercises[k] for k in sorted(exercises)],
         sorted(learners.values(), key=lambda lr: (not lr.known, lr.label.casefold(), lr.label)),
-        cells, misconceptions, attention, str(limits.get("sandbox", "")), len(subs),
+        cells, misconceptions, attention, str(limits.get("sandbox", "")), handed_in,
         max(stamps) if stamps else None,
     )
 
