@@ -260,10 +260,12 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
         why = read["error"]
         return Submission(shown, "", None, "", why.status, both(why.key, **why.params))
 
+    language = copy_language(read)
+
     def broken(status: str, exercise: Exercise | None = None, **params: Any) -> Submission:
         return Submission(shown, digest, exercise.id if exercise else None, "", status,
                           both(f"grading.reason.{status}", **params),
-                          max_score=exercise.max_score if exercise else 0)
+                          max_score=exercise.max_score if exercise else 0, language=language)
 
     if read["status"] == "too_large":
         return broken("too_large", size=size, limit=MAX_FILE_BYTES)
@@ -337,7 +339,22 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
                    for q, r in zip(exercise.questions, results, strict=True)]
     return Submission(shown, digest, exercise.id, learner, "ok", both("grading.reason.ok"), results,
                       exercise.max_score, warnings=warnings, keys="term" if term is not None else "public-id",
-                      keyed_for=term.learner if term is not None else None)
+                      keyed_for=term.learner if term is not None else None, language=language)
+
+
+FEEDBACK_LANGUAGES = ("zh", "en")
+
+
+def copy_language(read: Mapping[str, Any]) -> str | None:
+    """The language of the edition the learner's copy was released in, as the reader found it in
+    the copy's metadata (:func:`.sandbox.reader.copy_language`): ``"zh"``, ``"en"`` or None. The
+    value comes from her file, so it is only ever used as a choice between the two languages.
+
+    >>> copy_language({"status": "ok", "language": "en"}), copy_language({"status": "ok", "language": "<i>"})
+    ('en', None)
+    """
+    value = read.get("language") if read.get("status") == "ok" else None
+    return next((lang for lang in FEEDBACK_LANGUAGES if value == lang), None)
 
 
 def per_learner(q: Question) -> bool:

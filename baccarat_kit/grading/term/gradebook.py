@@ -218,6 +218,19 @@ def _unique(entries: Sequence[dict[str, str]]) -> list[dict[str, str]]:
     return out
 
 
+def feedback_language(sub: Submission, lang: str) -> str:
+    """The language of a learner's feedback page: that of the edition her copy was released in
+    (``sub.language``, read from the copy: only "zh" or "en" is ever taken), else ``lang`` (the
+    instructor's ``grade --lang``, which the CSVs and stderr follow).
+
+    >>> feedback_language(Submission("a.ipynb", "", None, "", "ok", {}, language="en"), "zh")
+    'en'
+    >>> feedback_language(Submission("a.ipynb", "", None, "", "ok", {}, language="fr"), "zh")
+    'zh'
+    """
+    return sub.language if sub.language in ("zh", "en") else lang
+
+
 def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[str, Exercise],
                   limits: Limits, lang: str = "zh", *, update: bool = False,
                   skipped: Sequence[dict[str, str]] = ()) -> Path:
@@ -270,7 +283,8 @@ def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[s
         written = [f for f in OUTPUT_FILES]
         for s in subs:
             name = f"feedback/{s.feedback_name}.html"
-            (tmp / name).write_text(feedback_html(s, exercises, lang), encoding="utf-8")
+            # her page in the language of the edition she worked in; the instructor's --lang otherwise
+            (tmp / name).write_text(feedback_html(s, exercises, feedback_language(s, lang)), encoding="utf-8")
             written.append(name)
         keep = {str(r.get("feedback")) for r in rows}
         files = sorted(set(written) | ({f for f in owned if f in keep} if update else set()))
