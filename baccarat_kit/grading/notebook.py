@@ -177,7 +177,7 @@ class Checker:
         if failed:
             from .grade import failed_cells_warnings
 
-            text += "\n" + "\n".join(w[lang] for w in failed_cells_warnings(failed))
+            text += "\n" + "\n".join(w[lang] for w in failed_cells_warnings(failed, "grading.warning.cell_run"))
         text = _every_cell(text, result, question, lang, self_study)
         return CheckReport(qid, text, result.passed, result)
 
@@ -274,8 +274,11 @@ def grader_verdict(ns: dict[str, Any], question: Question, shown: dict[str, Any]
                 "reason": {lang: message(f"grading.reason.{status}", lang, cell=report.get("cell"), seconds="?",
                                          memory="?", detail=str(report.get("detail", ""))[:100])
                            for lang in ("zh", "en")}}
-    answer = parsed["answers"].get(question.id)
-    answer = dict(answer) if isinstance(answer, dict) else {"status": "missing"}
+    from .grade import cell_failed_answers
+
+    answer = cell_failed_answers(cells, report.get("failed"), [question], parsed["answers"]).get(question.id)
+    answer = dict(answer) if isinstance(answer, dict) else {"status": "missing"}  # (a failed cell: said so)
+    answer.pop("cell", None)  # the number of a cell run again here is not one she can find in her notebook
     answer["$failed"] = {k: v for k, v in (report.get("failed") or {}).items()}  # cells that failed there
     answer["$confined"] = kind == "bwrap"
     return answer
