@@ -433,3 +433,28 @@ def test_a_cell_that_fails_in_grading_fails_alone(exercises: dict[str, Any], bad
     assert report["status"] == "ok" and parsed is not None, report
     assert parsed["answers"]["q1"] == {"status": "ok", "value": False}
     assert parsed["answers"]["q5"]["status"] == "ok"
+
+
+def test_check_letter_used_wrongly_in_a_grading_run_says_what_is_wrong(api: Any, exercises: dict[str, Any]) -> None:
+    """In a grading run check.letter raised LearnerIdMissing "There is no question 'banker': use ?"
+    for a meaning no option has; the failed cell's warning now says what was wrong, in both languages."""
+    six = exercises["06-misconceptions"]
+    api._state.configure(api_tree.payload(six, six.public, "s1", "s1"))
+    check = api.grading.Checker("06-misconceptions")
+    ns = {"LEARNER_ID": "s1"}
+    with pytest.raises(api.grading.ChoiceError) as err:
+        check.letter("q1", "banker", namespace=ns)
+    text = str(err.value)
+    assert "q1 沒有意思是 'banker' 的選項" in text and "no option of q1 means 'banker'" in text
+    assert "True (the banker draws)" in text and "False (the banker stands)" in text
+    with pytest.raises(api.grading.ChoiceError) as err:
+        check.letter("q9", True, namespace=ns)
+    assert "its choice questions are q1, q2, q3, q4, q5, q6, q7" in str(err.value)
+    with pytest.raises(api.grading.ChoiceError) as err:
+        check.letter("q1", [1], namespace=ns)
+    assert "not a value of type list" in str(err.value)
+    three = exercises["03-banker-rule"]
+    api._state.configure(api_tree.payload(three, three.public, "s1", "s1"))
+    with pytest.raises(api.grading.ChoiceError) as err:
+        api.grading.Checker("03-banker-rule").letter("q1", True, namespace=ns)
+    assert "exercise 03-banker-rule has none" in str(err.value)
