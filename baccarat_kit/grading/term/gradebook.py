@@ -233,7 +233,7 @@ def feedback_language(sub: Submission, lang: str) -> str:
 
 def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[str, Exercise],
                   limits: Limits, lang: str = "zh", *, update: bool = False,
-                  skipped: Sequence[dict[str, str]] = ()) -> Path:
+                  skipped: Sequence[dict[str, str]] = (), late_policy: str | None = None) -> Path:
     """Write grades.csv, grades-long.csv, canvas.csv, moodle.csv, results.json and feedback/.
 
     Everything is first written to a temporary folder beside ``out``; then each file is moved
@@ -241,7 +241,8 @@ def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[s
     only files listed in the marker are ever replaced or removed, so an instructor's own files
     in the folder survive. ``update``: the rows of ``subs`` replace the same files' (or the same
     learner's and exercise's) rows of the existing ``results.json``; every other row and its
-    feedback page stay.
+    feedback page stay. ``late_policy``: the late rule of the batch (``10%/day``, or None), kept
+    as ``results.json``'s ``late_policy`` for the next ``--update`` (:func:`.deadlines.gradebook_penalty`).
     """
     target = Path(out)
     check_out_folder(target, update)
@@ -275,6 +276,7 @@ def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[s
             "limits": {"cell_timeout": limits.cell_timeout, "notebook_timeout": limits.notebook_timeout,
                        "memory_mb": limits.memory_mb, "sandbox": sandbox_description(),
                        "scope": limits_scope()},
+            "late_policy": late_policy,
             "submissions": rows,
             "skipped": _unique([*old_skipped, *skipped] if update else list(skipped)),
         }
