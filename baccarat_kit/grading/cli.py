@@ -376,6 +376,13 @@ def _cmd_hand_out(args: argparse.Namespace) -> int:
     from .term.hand_out import hand_out
 
     done = hand_out(args.handout, args.to, args.hub_prefix)
+    if not done.written and not done.kept and done.problems and all(p["reason"] == "no_folder" for p in done.problems):
+        # not one learner has a folder there: --to (or --hub-prefix) is wrong, or no home is made yet
+        from .term.collect import CollectError
+
+        names = [Path(p["file"]).name for p in done.problems]
+        raise CollectError("grading.handout.no_learner_folders", to=args.to, count=len(names),
+                           names=", ".join(names[:5]) + (" …" if len(names) > 5 else ""))
     for path in done.kept:
         print(visible(message("grading.handout.kept", args.lang, file=path), 2000), file=sys.stderr)
     for item in done.problems:  # no_folder: not "from collection", as return says it
