@@ -355,6 +355,9 @@ def _cmd_collect(args: argparse.Namespace) -> int:
     for item in done.skipped:  # names from learner folders: escaped, one line each
         print(visible(f"{item['file']}: {item[args.lang]}", 2000), file=sys.stderr)
     print(message("grading.collect.done", args.lang, count=len(done.files), out=done.folder))
+    if done.late:  # a collect after the deadline flags every file late: say so, not only in the manifest
+        names = ", ".join(done.late[:10]) + (" …" if len(done.late) > 10 else "")
+        print(visible(message("grading.collect.late", args.lang, count=len(done.late), names=names), 2000))
     return 0
 
 
