@@ -109,7 +109,11 @@ def read_roster(path: str | Path) -> list[tuple[str, str | None]]:
         raise CollectError("grading.deadline.no_class_list", path=path) from None
     text = raw.decode("utf-8-sig", errors="replace")
     rows = list(csv.DictReader(io.StringIO(text)))
-    if len(raw) > MAX_CLASS_LIST_BYTES or not rows or "learner" not in (rows[0].keys() if rows else ()):
+    if rows and len(raw) <= MAX_CLASS_LIST_BYTES and "learner" not in rows[0]:  # say what its header is
+        header = ", ".join(repr(str(k)[:40]) for k in list(rows[0])[:10] if k is not None)
+        raise CollectError("grading.deadline.no_learner_column", path=path, header=header or "-",
+                           columns="learner,deadline")
+    if len(raw) > MAX_CLASS_LIST_BYTES or not rows:
         raise CollectError("grading.deadline.bad_class_list", path=path, columns="learner,deadline")
     out: list[tuple[str, str | None]] = []
     for n, row in enumerate(rows, 2):
