@@ -281,6 +281,36 @@ def test_a_term_grades_by_owner_and_refuses_without_its_secret(term: dict[str, P
 
 
 @pytest.mark.sandbox  # (grades for real)
+def test_a_regrade_without_the_term_secret_leaves_her_row_as_it_was(term: dict[str, Path], tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """`grade FILE --out graded --update` with --secret-file forgotten (or another term's) replaced
+    her graded row and feedback page by a 0 (needs_secret) that return and the exports then used;
+    now such a file replaces nothing: stderr says so, exit 1 when it was all there was."""
+    secret = read_secret(term["key"])
+    home = _homes(tmp_path, {lr: {"05-settlement": solved_copy("05-settlement", secret, lr)} for lr in ("alice", "bob")})
+    done = collect(home, tmp_path / "collected", pattern="exercises/*.ipynb", name="week1")
+    graded = tmp_path / "graded"
+    _grade([str(done.folder), "--out", str(graded), "--secret-file", str(term["key"])])
+    before = (graded / "results.json").read_bytes()
+    pages = {p.name: p.read_bytes() for p in (graded / "feedback").iterdir()}
+    alice = done.folder / "alice" / "exercises" / "05-settlement.ipynb"
+    other = tmp_path / "other.key"
+    assert main(["--lang", "en", "secret", "new", str(other)]) == 0
+    for extra in ([], ["--secret-file", str(other)]):
+        capsys.readouterr()
+        assert main(["--lang", "en", "grade", str(alice), "--out", str(graded), "--update", "--no-progress", *extra]) == 1
+        assert "their rows and feedback pages in the gradebook were left as they were" in capsys.readouterr().err
+        assert (graded / "results.json").read_bytes() == before
+        assert {p.name: p.read_bytes() for p in (graded / "feedback").iterdir()} == pages
+    rows = _rows(json.loads(before))
+    assert rows[("alice", "05-settlement")]["score"] == rows[("alice", "05-settlement")]["max_score"]
+    # with the secret, the regrade replaces her row as always
+    assert main(["--lang", "en", "grade", str(alice), "--out", str(graded), "--update", "--no-progress",
+                 "--secret-file", str(term["key"])]) == 0
+    assert _rows(json.loads((graded / "results.json").read_text()))[("alice", "05-settlement")]["status"] == "ok"
+
+
+@pytest.mark.sandbox  # (grades for real)
 def test_a_copy_released_before_the_term_secret_still_grades(tmp_path: Path) -> None:
     """No term mark and no --secret-file: the public learner id, as before, and the row says so."""
     nb = _source("04-whole-coups")

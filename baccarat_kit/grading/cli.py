@@ -314,6 +314,13 @@ def _cmd_grade(args: argparse.Namespace) -> int:
         for s in subs:
             s.warnings.append(both("grading.warning.no_sandbox"))
         print(message("grading.cli.no_sandbox_warning", args.lang), file=sys.stderr)
+    if args.update:  # a regrade the set-up could not key (no, or another term's, secret) replaces nothing
+        unkeyed = sum(1 for s in subs if s.status in ("needs_secret", "other_secret"))
+        if unkeyed:
+            print(message("grading.cli.update_unkeyed", args.lang, count=unkeyed), file=sys.stderr)
+            subs = [s for s in subs if s.status not in ("needs_secret", "other_secret")]
+        if not subs:
+            return 1
     write_outputs(args.out, subs, exercises, limits, args.lang, update=args.update, skipped=skipped,
                   late_policy=book_rule.text if book_rule is not None else None)
     for item in skipped:
