@@ -64,7 +64,8 @@ def test_collect_time_is_the_hand_in_time_and_it_reports_what_it_skips(home: Pat
     assert manifest_entry(late.files[0])["late"] is True  # type: ignore[index]
 
 
-def test_a_learners_own_deadline_from_a_class_list(home: Path, tmp_path: Path) -> None:
+def test_a_learners_own_deadline_from_a_class_list(home: Path, tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
     classes = tmp_path / "class.csv"
     classes.write_text("learner,deadline\nann,\nben,2026-12-08T12:00Z\n", encoding="utf-8")
     assert main(["--lang", "en", "collect", str(home), "--glob", "exercises/*.ipynb", "--out", str(tmp_path / "c"),
@@ -78,6 +79,20 @@ def test_a_learners_own_deadline_from_a_class_list(home: Path, tmp_path: Path) -
     assert ben["deadline"] == "2026-12-08T12:00:00Z" and ann["deadline"] == DEADLINE
     assert ann["late"] is (now > datetime(2026, 12, 1, 12, tzinfo=UTC))
     assert ben["late"] is (now > datetime(2026, 12, 8, 12, tzinfo=UTC))
+    # a collect after a deadline says whose files it flagged late (before: only in its manifest)
+    out = capsys.readouterr().out
+    assert ("1 learner(s) handed in after their deadline" in out and ": ann." in out) is ann["late"]
+    assert main(["--lang", "zh", "collect", str(home), "--glob", "exercises/*.ipynb", "--out", str(tmp_path / "c"),
+                 "--deadline", "2000-01-01T00:00Z", "--name", "w2"]) == 0
+    assert "其中 2 位學員的檔案是在她的期限之後收取的，標為遲交（照收）：ann, ben。" in capsys.readouterr().out
+    # a list whose header has no learner column says what its header is
+    other = tmp_path / "names.csv"
+    other.write_text("name,deadline\nann,\n", encoding="utf-8")
+    assert main(["--lang", "en", "collect", str(home), "--out", str(tmp_path / "e"), "--class-list", str(other)]) == 2
+    assert "has no learner column (its header row is 'name', 'deadline')" in capsys.readouterr().err
+    other.write_text("ann,\nben,\n", encoding="utf-8")  # no header at all: its first learner is the header
+    assert main(["--lang", "zh", "collect", str(home), "--out", str(tmp_path / "e"), "--class-list", str(other)]) == 2
+    assert "沒有 learner 欄（它的標題列是 'ann', ''）" in capsys.readouterr().err
     classes.write_text("learner,deadline\nben,next friday\n", encoding="utf-8")
     assert main(["--lang", "en", "collect", str(home), "--out", str(tmp_path / "d"), "--class-list", str(classes)]) == 2
 

@@ -190,7 +190,7 @@ def test_cells_that_look_for_the_kits_rule_code_find_none_and_fail_alone(tmp_pat
         if ATTACKS[name] is None:
             assert by_answer[name]["passed"] and by_answer[name]["score"] == by_answer[name]["points"], by_answer[name]
         else:
-            assert by_answer[name]["score"] == 0 and "No answer" in by_answer[name]["message"]["en"], (
+            assert by_answer[name]["score"] == 0 and "the cell that sets it" in by_answer[name]["message"]["en"], (
                 name, by_answer[name])
     fn = by_answer["banker_draws"]  # through /proc/self/… and /proc/1/root: nothing to read
     assert fn["score"] == 0 and "wrong result" in fn["message"]["en"], fn
@@ -266,7 +266,10 @@ def test_check_gives_the_graders_verdict_and_only_then_says_so(tmp_path: Path, m
     # an answer the kit computed: her kernel has the value, the grader's run does not
     shell.run_cell("case_b = bk.banker_draws(4, 3)", store_history=True)
     bad = shell.run_cell('check("q2", lang="en")', store_history=True).result
-    assert not bad.passed and "No answer `case_b`" in repr(bad) and "rule code is not in the grading run" in repr(bad)
+    assert not bad.passed and "rule code is not in the grading run" in repr(bad)
+    # its cell failed there: said so, with the exception, and the cell as one of those she ran
+    assert "`case_b` has no value: the cell that sets it failed when run again as grading runs it (AbsentError)" in repr(bad)
+    assert "of those you ran: AbsentError" in repr(bad)
     # without a history to run again (a namespace handed in): never the grader's word
     plain = shell.user_ns["check"]("q1", lang="en", namespace={"case_a": right})
     assert "not the grader's verdict" in repr(plain) and "the grader's verdict (" not in repr(plain)
@@ -411,7 +414,7 @@ def test_without_a_sandbox_here_check_runs_the_cells_but_does_not_claim_the_grad
     finally:
         monkeypatch.delenv("BACCARAT_KIT_BWRAP")
         bwrap.check.cache_clear()
-    assert "No answer `case_b`" in said  # the cells did run again with the exercise API only
+    assert "`case_b` has no value: the cell that sets it failed" in said  # run again with the exercise API only
     assert "not the grader's verdict" in said and "bubblewrap" in said and "the grader's verdict (" not in said
 
 
@@ -430,3 +433,28 @@ def test_a_cell_that_fails_in_grading_fails_alone(exercises: dict[str, Any], bad
     assert report["status"] == "ok" and parsed is not None, report
     assert parsed["answers"]["q1"] == {"status": "ok", "value": False}
     assert parsed["answers"]["q5"]["status"] == "ok"
+
+
+def test_check_letter_used_wrongly_in_a_grading_run_says_what_is_wrong(api: Any, exercises: dict[str, Any]) -> None:
+    """In a grading run check.letter raised LearnerIdMissing "There is no question 'banker': use ?"
+    for a meaning no option has; the failed cell's warning now says what was wrong, in both languages."""
+    six = exercises["06-misconceptions"]
+    api._state.configure(api_tree.payload(six, six.public, "s1", "s1"))
+    check = api.grading.Checker("06-misconceptions")
+    ns = {"LEARNER_ID": "s1"}
+    with pytest.raises(api.grading.ChoiceError) as err:
+        check.letter("q1", "banker", namespace=ns)
+    text = str(err.value)
+    assert "q1 沒有意思是 'banker' 的選項" in text and "no option of q1 means 'banker'" in text
+    assert "True (the banker draws)" in text and "False (the banker stands)" in text
+    with pytest.raises(api.grading.ChoiceError) as err:
+        check.letter("q9", True, namespace=ns)
+    assert "its choice questions are q1, q2, q3, q4, q5, q6, q7" in str(err.value)
+    with pytest.raises(api.grading.ChoiceError) as err:
+        check.letter("q1", [1], namespace=ns)
+    assert "not a value of type list" in str(err.value)
+    three = exercises["03-banker-rule"]
+    api._state.configure(api_tree.payload(three, three.public, "s1", "s1"))
+    with pytest.raises(api.grading.ChoiceError) as err:
+        api.grading.Checker("03-banker-rule").letter("q1", True, namespace=ns)
+    assert "exercise 03-banker-rule has none" in str(err.value)

@@ -107,13 +107,14 @@ EXPECTED = {
     "endless-function": ("ok", "q5", "did not finish"),
     "deleted-cells": ("ok", "q1", "No answer `case_a`"),
     "giant-output": (None, None, ""),
-    "memory-hog": ("ok", "q1", "No answer `case_a`"),
+    # a missing answer whose cell failed says so: that cell, and its exception
+    "memory-hog": ("ok", "q1", "`case_a` has no value: the cell that sets it (code cell 3) failed when graded (NameError)"),
     # issue 30: the kit's rule code is absent from the grading run, so each way of reaching it
     # fails there (the call raises, the name is not there, the module is the exercise API)
     "delegate-call": ("ok", "q5", "returned AbsentError"),
-    "delegate-default-arg": ("ok", "q5", "No answer `banker_draws`"),  # its def cell failed
+    "delegate-default-arg": ("ok", "q5", "the cell that sets it (code cell 10) failed when graded (AbsentError)"),
     "delegate-table": ("ok", "q5", "returned NameError"),
-    "delegate-assign": ("ok", "q5", "No answer `banker_draws`"),  # banker_draws = bk.banker_draws failed
+    "delegate-assign": ("ok", "q5", "the cell that sets it (code cell 10) failed when graded (AbsentError)"),
     "delegate-getattr": ("ok", "q5", "returned AbsentError"),
     "delegate-hidden-global": ("ok", "q5", "NameError"),
     "delegate-typing-sys": ("ok", "q5", "returned KeyError"),
@@ -170,7 +171,7 @@ def test_every_hostile_fixture_scores_zero(batch: dict[str, Any], fixture: Path)
     text = s["questions"][qid]["message"]["en"] if qid else s["reason"]["en"]
     assert words in text, text
     if fixture.stem.startswith("delegate-"):  # the kit's function is not in the grading run
-        assert "wrong result" in text or "No answer" in text
+        assert "wrong result" in text or "the cell that sets it" in text
 
 
 def test_learner_code_cannot_write_outside_its_folder(batch: dict[str, Any]) -> None:
@@ -408,3 +409,39 @@ def test_a_kernel_reads_only_python_the_kit_and_its_own_folder(batch: dict[str, 
     assert all("'PermissionError'" in got[q] for q in ("q1", "q3")), got
     assert "'PermissionError'" in got["q2"] or "'FileNotFoundError'" in got["q2"], got
     assert "'FileNotFoundError'" in got["q4"], got
+
+
+def test_a_missing_answer_whose_cell_failed_names_that_cell_and_its_exception() -> None:
+    """Her feedback said "No answer `case_a` … (was the cell deleted, renamed or not run?)" when the
+    cell that sets it had failed in grading: now it names the cell (counted from the top of her
+    notebook) and the exception, and nothing of a hidden check."""
+    from baccarat_kit.grading.grade import cell_failed_answers
+    from baccarat_kit.grading.judge.checks import grade_question
+    from baccarat_kit.grading.records import Submission
+    from baccarat_kit.grading.report.feedback import feedback_html
+
+    exercises = load_exercises(ROOT / "exercises" / "source")
+    two = exercises["02-naturals-player"]  # q6 has hidden checks
+    cells = ["LEARNER_ID = 's1'", "natural_4_4 = 1 / 0", "x = 1\nbcr006_banker_total = undefined",
+             "print(natural_2_4 == 1)"]
+    failed = {2: "ZeroDivisionError: division by zero", 3: "NameError: name 'undefined' is not defined",
+              4: "NameError: name 'natural_2_4' is not defined"}
+    answers = cell_failed_answers(cells, failed, two.questions, {q.id: {"status": "missing"} for q in two.questions})
+    by_answer = {q.answer: answers[q.id] for q in two.questions}
+    assert by_answer["natural_4_4"] == {"status": "cell-failed", "cell": 2, "error": "ZeroDivisionError"}
+    assert by_answer["bcr006_banker_total"] == {"status": "cell-failed", "cell": 3, "error": "NameError"}
+    assert by_answer["natural_2_4"] == {"status": "missing"}  # read, not set, in the failed cell: no answer
+    results = [grade_question(q, answers[q.id], "s1") for q in two.questions]
+    q6 = next(r for r, q in zip(results, two.questions, strict=True) if q.answer == "bcr006_banker_total")
+    assert q6.score == 0 and q6.message("en") == (
+        "`bcr006_banker_total` has no value: the cell that sets it (code cell 3) failed when graded (NameError) "
+        "and did not finish. Fix that cell, run it again, then check().")
+    assert "第 3 個程式格" in q6.message("zh") and "NameError" in q6.message("zh")
+    page = feedback_html(Submission("x/02-naturals-player.ipynb", "ab" * 32, two.id, "s1", "ok", {}, results,
+                                    two.max_score), exercises, "en")
+    assert "(code cell 2) failed when graded (ZeroDivisionError)" in page
+    assert "No answer `natural_4_4`" not in page and "hidden check" not in page
+    # what her file says is never more than a name: a forged error text is "error"
+    forged = grade_question(two.questions[0], {"status": "cell-failed", "cell": "<b>", "error": "<script>"}, "s1")
+    assert "(code cell ?)" not in forged.message("en") and "<script>" not in forged.message("en")
+    assert "(error)" in forged.message("en")

@@ -160,6 +160,24 @@ def test_a_missing_learner_folder_leaves_the_others_served(handout: Path, tmp_pa
     assert "先建立她的家目錄" in capsys.readouterr().err
 
 
+def test_a_root_without_any_learner_folder_is_a_usage_mistake(handout: Path, tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """--to a folder holding none of the learners' homes (a typo, the hub's prefix forgotten, homes
+    not made yet) said "Handed out 0 notebook(s)" with exit 0: now exit 2, naming the folder, the
+    learners looked for and what to give instead; one learner's folder missing stays exit 0."""
+    home = tmp_path / "empty-home"
+    home.mkdir()
+    for lang, words in (("en", "None of the 3 learner(s) of the hand-out has a folder in"),
+                        ("zh", "發放資料夾裡的 3 位學員")):
+        assert main(["--lang", lang, "hand-out", str(handout), "--to", str(home)]) == 2
+        err = capsys.readouterr().err
+        assert words in err and str(home) in err and "alice, bob, carol" in err and "--hub-prefix jupyter-" in err
+    assert not any(home.iterdir())
+    (home / "jupyter-alice").mkdir()  # a hub's homes given without --hub-prefix
+    assert main(["--lang", "en", "hand-out", str(handout), "--to", str(home)]) == 2
+    assert main(["--lang", "en", "hand-out", str(handout), "--to", str(_homes(tmp_path, ("alice",)))]) == 0
+
+
 def test_a_folder_with_no_copies_is_a_usage_mistake(handout: Path, tmp_path: Path,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     """The folder above the hand-out (or a collect's folder) handed out nothing and said only

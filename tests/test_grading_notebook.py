@@ -178,3 +178,37 @@ def test_class_check_says_how_many_public_inputs_are_wrong_and_lists_them(
     assert all(f"banker_draws({t}, {v})" in text for t, v in public) and "banker_draws(7, None)" not in text
     zh = repr(Checker("03-banker-rule", lang="zh", folder=class_copies)("q5", namespace={"banker_draws": flipped}))
     assert "4 個公開輸入中有 4 個結果不對" in zh and "banker_draws(7, None)" not in zh
+
+
+def test_check_letter_used_wrongly_says_what_is_wrong_in_both_languages(tmp_path: Path, class_copies: Path) -> None:
+    """check.letter("q1", True) outside an exercise notebook said "There is no question 'q1': use ?.";
+    a meaning no option has said "There is no question 'banker'"; now each names what is wrong
+    and what would do, Traditional Chinese then English."""
+    from baccarat_kit.grading import ChoiceError
+
+    ns = {"LEARNER_ID": "s1"}
+    with pytest.raises(ChoiceError) as err:  # no exercise notebook in the folder
+        Checker("06-misconceptions", folder=tmp_path).letter("q1", True, namespace=ns)
+    text = str(err.value)
+    assert text.index("找不到") < text.index("there is none in")  # zh first, then en, in full
+    assert "06-misconceptions" in text and str(tmp_path) in text and 'q1 = "a"' in text
+    six = Checker("06-misconceptions", folder=class_copies)
+    with pytest.raises(ChoiceError) as err:  # an id that is not one of its choice questions
+        six.letter("q9", True, namespace=ns)
+    assert "no multiple-choice question 'q9'; its choice questions are q1, q2, q3, q4, q5, q6, q7" in str(err.value)
+    assert "沒有選擇題「q9」" in err.value.message("zh")
+    with pytest.raises(ChoiceError) as err:  # a meaning no option of q1 has: q1's meanings listed
+        six.letter("q1", "banker", namespace=ns)
+    en = err.value.message("en")
+    assert "no option of q1 means 'banker'" in en and "True (the banker draws)" in en and "False (the banker stands)" in en
+    assert "True (莊家補牌)" in err.value.message("zh")
+    with pytest.raises(ChoiceError) as err:  # not a value an option can mean
+        six.letter("q1", object(), namespace=ns)
+    assert "not a value of type object" in str(err.value) and 'check.letter("q1", True)' in str(err.value)
+    with pytest.raises(ChoiceError) as err:  # her order depends on her id: never another order's letter
+        six.letter("q1", True, namespace={"LEARNER_ID": ""})
+    assert "LEARNER_ID" in err.value.message("en")
+    with pytest.raises(ChoiceError) as err:  # an exercise without choice questions
+        Checker("03-banker-rule", folder=class_copies).letter("q1", True, namespace=ns)
+    assert "exercise 03-banker-rule has none" in str(err.value)
+    assert six.letter("q1", True, namespace=ns) in ("a", "b")  # used rightly: a letter

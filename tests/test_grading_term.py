@@ -281,6 +281,27 @@ def test_a_whole_term_with_the_documented_commands(tmp_path: Path, monkeypatch: 
     assert (graded / "notes.txt").read_text(encoding="utf-8") == "my notes"
     assert (graded / "sub" / "data.txt").read_text(encoding="utf-8") == "data"
 
+    # frank's late file regraded the same way keeps the gradebook's late rule: the regrade once
+    # dropped it silently (full marks for a late hand-in whose others lost 10 %/day)
+    capsys.readouterr()
+    frank_file = late_week / "frank" / "exercises" / "03-banker-rule.ipynb"
+    assert main(["--lang", "en", "grade", str(frank_file), "--out", str(graded), "--update", "--no-progress"]) == 0
+    assert "keep this gradebook's late rule, 10%/day" in capsys.readouterr().err
+    again = rows_of(graded)[("frank", "03-banker-rule")]
+    assert (again["score"], again["late_policy"]) == (frank_row["score"], "10%/day")
+    assert main(["--lang", "en", "grade", str(frank_file), "--out", str(graded), "--update", "--no-progress",
+                 "--late-penalty", "none"]) == 0  # waived, when the instructor says so
+    waived = rows_of(graded)[("frank", "03-banker-rule")]
+    assert waived["score"] == waived["max_score"] and waived["late"] is True and waived["late_policy"] is None
+    # a waiver for one file is not the gradebook's rule: the next regrade keeps 10%/day
+    assert json.loads((graded / "results.json").read_text(encoding="utf-8"))["late_policy"] == "10%/day"
+    assert main(["--lang", "en", "grade", str(frank_file), "--out", str(graded), "--update", "--no-progress"]) == 0
+    assert rows_of(graded)[("frank", "03-banker-rule")]["score"] == frank_row["score"]
+    now = rows_of(graded)
+    for key, row in others_before.items():
+        if key[0] != "frank":
+            assert now[key] == row, (key, {f: (row.get(f), now[key].get(f)) for f in row if row.get(f) != now[key].get(f)})
+
     # grading a few files into the gradebook without --update is refused: no row is dropped
     capsys.readouterr()
     assert main(["--lang", "en", "grade", str(fixed), "--out", str(graded), "--no-progress"]) == 2

@@ -281,6 +281,36 @@ def test_a_term_grades_by_owner_and_refuses_without_its_secret(term: dict[str, P
 
 
 @pytest.mark.sandbox  # (grades for real)
+def test_a_regrade_without_the_term_secret_leaves_her_row_as_it_was(term: dict[str, Path], tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """`grade FILE --out graded --update` with --secret-file forgotten (or another term's) replaced
+    her graded row and feedback page by a 0 (needs_secret) that return and the exports then used;
+    now such a file replaces nothing: stderr says so, exit 1 when it was all there was."""
+    secret = read_secret(term["key"])
+    home = _homes(tmp_path, {lr: {"05-settlement": solved_copy("05-settlement", secret, lr)} for lr in ("alice", "bob")})
+    done = collect(home, tmp_path / "collected", pattern="exercises/*.ipynb", name="week1")
+    graded = tmp_path / "graded"
+    _grade([str(done.folder), "--out", str(graded), "--secret-file", str(term["key"])])
+    before = (graded / "results.json").read_bytes()
+    pages = {p.name: p.read_bytes() for p in (graded / "feedback").iterdir()}
+    alice = done.folder / "alice" / "exercises" / "05-settlement.ipynb"
+    other = tmp_path / "other.key"
+    assert main(["--lang", "en", "secret", "new", str(other)]) == 0
+    for extra in ([], ["--secret-file", str(other)]):
+        capsys.readouterr()
+        assert main(["--lang", "en", "grade", str(alice), "--out", str(graded), "--update", "--no-progress", *extra]) == 1
+        assert "their rows and feedback pages in the gradebook were left as they were" in capsys.readouterr().err
+        assert (graded / "results.json").read_bytes() == before
+        assert {p.name: p.read_bytes() for p in (graded / "feedback").iterdir()} == pages
+    rows = _rows(json.loads(before))
+    assert rows[("alice", "05-settlement")]["score"] == rows[("alice", "05-settlement")]["max_score"]
+    # with the secret, the regrade replaces her row as always
+    assert main(["--lang", "en", "grade", str(alice), "--out", str(graded), "--update", "--no-progress",
+                 "--secret-file", str(term["key"])]) == 0
+    assert _rows(json.loads((graded / "results.json").read_text()))[("alice", "05-settlement")]["status"] == "ok"
+
+
+@pytest.mark.sandbox  # (grades for real)
 def test_a_copy_released_before_the_term_secret_still_grades(tmp_path: Path) -> None:
     """No term mark and no --secret-file: the public learner id, as before, and the row says so."""
     nb = _source("04-whole-coups")
@@ -376,3 +406,83 @@ def test_grading_with_another_terms_secret_says_so_and_exits_1(term: dict[str, P
     assert words in capsys.readouterr().err
     doc = json.loads((tmp_path / "graded" / "results.json").read_text(encoding="utf-8"))
     assert [r["status"] for r in doc["submissions"]] == ["other_secret"]
+
+
+# ---------------------------------------------------------------- each learner's language
+def worked_copy(copy: Path, secret: TermSecret, lang: str, changes: dict[str, str] | None = None) -> str:
+    """A learner's work on the copy she was handed: her released copy (her data, her mark, its
+    language) with the model answers of the source's ``lang`` edition typed into its answer cells
+    (matched by cell id), then the cells of ``changes`` (cell id → code) as she wrote them."""
+    nb = json.loads(copy.read_text(encoding="utf-8"))
+    mark = nb["metadata"]["baccarat_kit"]["term"]["learner"]
+    exercise = copy.stem
+    source = rel.edition(_source(exercise), lang, exercise)
+    solved = {c["id"]: c["source"] for c in rel.term_source(source, exercise, secret.token(exercise, mark), lang)["cells"]
+              if c["cell_type"] == "code"}
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "code" and cell["id"] in solved and "LEARNER_ID" not in cell["source"]:
+            cell["source"] = (changes or {}).get(cell["id"], solved[cell["id"]])
+    return json.dumps(nb, ensure_ascii=False)
+
+
+@pytest.mark.sandbox  # (grades for real)
+def test_each_learners_feedback_is_in_the_language_of_the_copy_she_worked_in(
+        term: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Feedback pages followed `grade --lang`: a learner of the English edition got Chinese pages.
+    Now release records the edition's language in her copy and her page is in it, whatever
+    --lang is; stderr and the CSVs follow --lang; a copy that says nothing (or anything but zh or
+    en) gets the instructor's --lang. Her answer whose cell failed names that cell and the error."""
+    zh_list, en_list = tmp_path / "class-zh.csv", tmp_path / "class-en.csv"
+    zh_list.write_text("learner\nalice\ncarol\n", encoding="utf-8")
+    en_list.write_text("learner\nbob\ndora\n", encoding="utf-8")
+    for roster, out, edition in ((zh_list, "handout", "zh"), (en_list, "handout-en", "en")):
+        assert main(["--lang", "en", "release", str(SOURCE), "--out", str(tmp_path / out), "--edition", edition,
+                     "--class-list", str(roster), "--secret-file", str(term["key"])]) == 0
+    copies = {lr: tmp_path / ("handout" if lr in ("alice", "carol") else "handout-en") / lr / "exercises"
+              / "03-banker-rule.ipynb" for lr in ("alice", "bob", "carol", "dora")}
+    assert {lr: json.loads(p.read_text())["metadata"]["baccarat_kit"]["language"] for lr, p in copies.items()} == {
+        "alice": "zh", "bob": "en", "carol": "zh", "dora": "en"}
+    secret = read_secret(term["key"])
+    failing = {"ex03-04": "case_a = 1 / 0"}  # her q1 cell fails in grading
+    work = {lr: worked_copy(copies[lr], secret, "zh" if lr in ("alice", "carol") else "en", failing)
+            for lr in ("alice", "bob")}
+    carol = json.loads(worked_copy(copies["carol"], secret, "zh"))
+    carol["metadata"]["baccarat_kit"]["language"] = "<script>alert(1)</script>"  # only zh or en is ever taken
+    dora = json.loads(worked_copy(copies["dora"], secret, "en"))
+    del dora["metadata"]["baccarat_kit"]["language"]  # (a copy released before it was recorded)
+    work |= {"carol": json.dumps(carol, ensure_ascii=False), "dora": json.dumps(dora, ensure_ascii=False)}
+    home = _homes(tmp_path, {lr: {"03-banker-rule": text} for lr, text in work.items()})
+    done = collect(home, tmp_path / "collected", pattern="exercises/*.ipynb", name="week1")
+
+    for lang, other in (("en", "zh"), ("zh", "en")):
+        out = tmp_path / f"graded-{lang}"
+        capsys.readouterr()
+        assert main(["--lang", lang, "grade", str(done.folder), "--out", str(out), "--secret-file", str(term["key"]),
+                     "--no-progress", "--jobs", "2", "--timeout", "20"]) == 0
+        err = capsys.readouterr().err
+        rows = _rows(json.loads((out / "results.json").read_text(encoding="utf-8")))
+        assert {lr: rows[(lr, "03-banker-rule")]["language"] for lr in work} == {
+            "alice": "zh", "bob": "en", "carol": None, "dora": None}
+        pages = {lr: (out / rows[(lr, "03-banker-rule")]["feedback"]).read_text(encoding="utf-8") for lr in work}
+        html_lang = {"zh": '<html lang="zh-Hant">', "en": '<html lang="en">'}
+        assert html_lang["zh"] in pages["alice"] and "練習 3：莊家補牌規則" in pages["alice"]
+        assert html_lang["en"] in pages["bob"] and "Exercise 3: the banker" in pages["bob"]
+        for lr in ("carol", "dora"):  # the copy says nothing usable: the instructor's --lang
+            assert html_lang[lang] in pages[lr] and html_lang[other] not in pages[lr], lr
+        assert "<script>alert" not in pages["carol"]
+        # her failed q1 cell, named in her language (not "no answer"), full marks elsewhere
+        assert "case_a</code> 沒有值：設定它的程式格（第 2 個程式格）在評分時出錯（ZeroDivisionError）" in pages["alice"]
+        assert "case_a</code> has no value: the cell that sets it (code cell 2) failed when graded (ZeroDivisionError)" in pages["bob"]
+        for lr in ("alice", "bob"):
+            row = rows[(lr, "03-banker-rule")]
+            assert row["questions"]["q1"]["score"] == 0 and row["score"] == row["max_score"] - 1, row
+            assert "No answer" not in pages[lr] and "找不到答案" not in pages[lr]
+        assert rows[("carol", "03-banker-rule")]["score"] == rows[("carol", "03-banker-rule")]["max_score"]
+        # the instructor's outputs follow --lang
+        said = {"en": "code cell(s) failed", "zh": "個程式格出錯"}
+        assert said[lang] in err and said[other] not in err
+        title = {"en": "Exercise 3: the banker", "zh": "練習 3：莊家補牌規則"}
+        assert title[lang] in (out / "canvas.csv").read_text(encoding="utf-8")
+    assert main(["--lang", "zh", "return", str(tmp_path / "graded-zh"), "--to", str(home)]) == 0
+    returned = (home / "bob" / "feedback" / "03-banker-rule.html").read_text(encoding="utf-8")
+    assert '<html lang="en">' in returned and "code cell 2" in returned

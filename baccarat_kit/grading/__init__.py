@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ..errors import BaccaratError
 from .judge.keys import example_hand, learner_seed, settlement_variant, variant_hands
-from .notebook import Checker, CheckReport
+from .notebook import Checker, CheckReport, ChoiceError
 
 
 class LearnerIdMissing(BaccaratError):
@@ -44,6 +44,7 @@ def _learner(learner_id: object) -> str:
 __all__ = [
     "CheckReport",
     "Checker",
+    "ChoiceError",
     "LearnerIdMissing",
     "example_hand",
     "hands_for",

@@ -68,7 +68,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="a class list with columns learner,deadline: each learner's own deadline (an extension)")
     g.add_argument("--late-penalty", default=None, metavar="P%%/day",
                    help="late policy: a late hand-in loses P%% of its score per started day (or hour), e.g. 10%%/day; "
-                        "default: late hand-ins are flagged, not penalised")
+                        "none: no penalty. Default: late hand-ins are flagged, not penalised; with --update, the "
+                        "rule the gradebook was graded with")
     g.add_argument("--secret-file", default=None, metavar="FILE",
                    help="the term secret the copies were released with: each file is graded against its "
                         "owner's questions (needed for term copies; copies released without one are keyed "
@@ -209,8 +210,8 @@ def _cmd_grade(args: argparse.Namespace) -> int:
         missing_extra,
     )
     from .records import visible
-    from .term.collect import iso, parse_deadline
-    from .term.deadlines import parse_penalty, read_class_list
+    from .term.collect import CollectError, iso, parse_deadline
+    from .term.deadlines import gradebook_penalty, penalty_option, read_class_list
     from .term.gradebook import check_out_folder, read_results, write_outputs
 
     if args.timeout <= 0 or args.notebook_timeout <= 0 or args.memory_mb < 128 or args.jobs < 1:
@@ -234,11 +235,22 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     check_out_folder(args.out, args.update)
     deadline = iso(parse_deadline(args.deadline)) if args.deadline else None
     deadlines = read_class_list(args.class_list) if args.class_list else {}
-    penalty = parse_penalty(args.late_penalty) if args.late_penalty else None
+    penalty = penalty_option(args.late_penalty) if args.late_penalty is not None else None
     known = list(deadlines)
+    book_rule = penalty  # the gradebook's own late rule, kept in results.json for the next --update
     if args.update:
-        known += [str(r.get("owner")) for r in read_results(Path(args.out) / "results.json").get("submissions", [])
-                  if r.get("owner")]
+        old_doc = read_results(Path(args.out) / "results.json")
+        known += [str(r.get("owner")) for r in old_doc.get("submissions", []) if r.get("owner")]
+        try:
+            book_rule = gradebook_penalty(old_doc)
+        except CollectError:
+            if args.late_penalty is None:  # rows of several rules: which one is for these files?
+                raise
+            book_rule = None
+        if args.late_penalty is None:  # a regraded late file keeps the rule the others were graded by
+            penalty = book_rule
+            if penalty is not None:
+                print(message("grading.cli.update_penalty", args.lang, rule=penalty.text), file=sys.stderr)
     exercises = load_exercises(args.source or default_source())
     term = None
     if args.secret_file:
@@ -302,7 +314,15 @@ def _cmd_grade(args: argparse.Namespace) -> int:
         for s in subs:
             s.warnings.append(both("grading.warning.no_sandbox"))
         print(message("grading.cli.no_sandbox_warning", args.lang), file=sys.stderr)
-    write_outputs(args.out, subs, exercises, limits, args.lang, update=args.update, skipped=skipped)
+    if args.update:  # a regrade the set-up could not key (no, or another term's, secret) replaces nothing
+        unkeyed = sum(1 for s in subs if s.status in ("needs_secret", "other_secret"))
+        if unkeyed:
+            print(message("grading.cli.update_unkeyed", args.lang, count=unkeyed), file=sys.stderr)
+            subs = [s for s in subs if s.status not in ("needs_secret", "other_secret")]
+        if not subs:
+            return 1
+    write_outputs(args.out, subs, exercises, limits, args.lang, update=args.update, skipped=skipped,
+                  late_policy=book_rule.text if book_rule is not None else None)
     for item in skipped:
         print(visible(f"{item['file']}: {item[args.lang]}", 2000), file=sys.stderr)
     mean = sum(s.score for s in subs) / len(subs)
@@ -342,6 +362,9 @@ def _cmd_collect(args: argparse.Namespace) -> int:
     for item in done.skipped:  # names from learner folders: escaped, one line each
         print(visible(f"{item['file']}: {item[args.lang]}", 2000), file=sys.stderr)
     print(message("grading.collect.done", args.lang, count=len(done.files), out=done.folder))
+    if done.late:  # a collect after the deadline flags every file late: say so, not only in the manifest
+        names = ", ".join(done.late[:10]) + (" …" if len(done.late) > 10 else "")
+        print(visible(message("grading.collect.late", args.lang, count=len(done.late), names=names), 2000))
     return 0
 
 
@@ -363,6 +386,13 @@ def _cmd_hand_out(args: argparse.Namespace) -> int:
     from .term.hand_out import hand_out
 
     done = hand_out(args.handout, args.to, args.hub_prefix)
+    if not done.written and not done.kept and done.problems and all(p["reason"] == "no_folder" for p in done.problems):
+        # not one learner has a folder there: --to (or --hub-prefix) is wrong, or no home is made yet
+        from .term.collect import CollectError
+
+        names = [Path(p["file"]).name for p in done.problems]
+        raise CollectError("grading.handout.no_learner_folders", to=args.to, count=len(names),
+                           names=", ".join(names[:5]) + (" …" if len(names) > 5 else ""))
     for path in done.kept:
         print(visible(message("grading.handout.kept", args.lang, file=path), 2000), file=sys.stderr)
     for item in done.problems:  # no_folder: not "from collection", as return says it

@@ -30,6 +30,7 @@ import errno
 import hashlib
 import json
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -37,9 +38,16 @@ from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
-from ..i18n import both
+from ..i18n import both, message
 from .judge import selfcheck
-from .judge.checks import Exercise, Question, QuestionResult, grade_question, question_texts
+from .judge.checks import (
+    ERROR_NAME,
+    Exercise,
+    Question,
+    QuestionResult,
+    grade_question,
+    question_texts,
+)
 from .records import GradeUsageError, Submission
 from .report.feedback import _name_feedback
 from .sandbox import reader as _reader
@@ -260,10 +268,12 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
         why = read["error"]
         return Submission(shown, "", None, "", why.status, both(why.key, **why.params))
 
+    language = copy_language(read)
+
     def broken(status: str, exercise: Exercise | None = None, **params: Any) -> Submission:
         return Submission(shown, digest, exercise.id if exercise else None, "", status,
                           both(f"grading.reason.{status}", **params),
-                          max_score=exercise.max_score if exercise else 0)
+                          max_score=exercise.max_score if exercise else 0, language=language)
 
     if read["status"] == "too_large":
         return broken("too_large", size=size, limit=MAX_FILE_BYTES)
@@ -323,7 +333,7 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
     if parsed is None:
         return broken("no_answers", exercise)
     learner = parsed.get("learner_id") or ""
-    answers = dict(parsed["answers"])
+    answers = cell_failed_answers(cells, report.get("failed"), exercise.questions, parsed["answers"])
     warnings.extend(failed_cells_warnings(report.get("failed")))
     if term is None:
         key_id = learner or None
@@ -337,7 +347,22 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
                    for q, r in zip(exercise.questions, results, strict=True)]
     return Submission(shown, digest, exercise.id, learner, "ok", both("grading.reason.ok"), results,
                       exercise.max_score, warnings=warnings, keys="term" if term is not None else "public-id",
-                      keyed_for=term.learner if term is not None else None)
+                      keyed_for=term.learner if term is not None else None, language=language)
+
+
+FEEDBACK_LANGUAGES = ("zh", "en")
+
+
+def copy_language(read: Mapping[str, Any]) -> str | None:
+    """The language of the edition the learner's copy was released in, as the reader found it in
+    the copy's metadata (:func:`.sandbox.reader.copy_language`): ``"zh"``, ``"en"`` or None. The
+    value comes from her file, so it is only ever used as a choice between the two languages.
+
+    >>> copy_language({"status": "ok", "language": "en"}), copy_language({"status": "ok", "language": "<i>"})
+    ('en', None)
+    """
+    value = read.get("language") if read.get("status") == "ok" else None
+    return next((lang for lang in FEEDBACK_LANGUAGES if value == lang), None)
 
 
 def per_learner(q: Question) -> bool:
@@ -356,14 +381,72 @@ def _not_this_learners(q: Question, result: QuestionResult, released_for: str, o
 
 
 
-def failed_cells_warnings(failed: Any) -> list[dict[str, str]]:
+_PLAIN_EQUALS = re.compile(r"(?<![=!<>])=(?!=)")
+"""The first ``=`` of a line that is an assignment's (not ``==``, ``!=``, ``<=``, ``>=``)."""
+
+
+def sets_name(source: str, name: str) -> bool:
+    r"""Whether a cell's code assigns ``name`` (``name = …``, ``a, name = …``, ``name: int = …``,
+    ``name += …``, on any line) or defines it (``def name(``). Read line by line, never parsed:
+    the code is the learner's, and this runs in the grader.
+
+    >>> sets_name("x = 1\ncase_a = 1 / 0", "case_a"), sets_name("case_b, case_a = f()", "case_a")
+    (True, True)
+    >>> sets_name("print(case_a == 1)", "case_a"), sets_name("f(case_a=1)", "case_a"), sets_name("case_ab = 1", "case_a")
+    (False, False, False)
+    >>> sets_name("def banker_draws(total, third):\n    return 1 / 0", "banker_draws")
+    True
+    """
+    define = re.compile(rf"(async\s+)?def\s+{re.escape(name)}\s*\(")
+    for line in source.split("\n"):
+        text = line.split("#", 1)[0].strip()
+        if define.match(text):
+            return True
+        found = _PLAIN_EQUALS.search(text)
+        if found is None:
+            continue
+        target = text[:found.start()].rstrip("+-*/%&|^@")
+        if "(" in target and not target.startswith("("):  # a call's keyword argument, not an assignment
+            continue
+        if name in re.split(r"[\s,()\[\]*:]+", target):
+            return True
+    return False
+
+
+def cell_failed_answers(cells: Sequence[str], failed: Any, questions: Sequence[Question],
+                        answers: Mapping[str, Any]) -> dict[str, Any]:
+    """``answers`` with each missing answer whose cell failed in the run said so: ``{"status":
+    "cell-failed", "cell": N, "error": "ZeroDivisionError"}`` (the last failed code cell, 1-based,
+    that sets it: :func:`sets_name`), so that her feedback names the failed cell and its exception
+    instead of "no answer". ``failed`` is the run's report of failed cells (number → "Name: text")."""
+    out = dict(answers)
+    if not isinstance(failed, dict) or not failed:
+        return out
+    numbered = sorted((int(k), str(v)) for k, v in failed.items() if str(k).isdigit() and 0 < int(k) <= len(cells))
+    for q in questions:
+        got = out.get(q.id)
+        if isinstance(got, dict) and got.get("status") not in ("missing", None):
+            continue
+        setting = [(n, why) for n, why in numbered if sets_name(cells[n - 1], q.answer)]
+        if setting:
+            n, why = setting[-1]
+            error = why.split(":", 1)[0].strip()
+            out[q.id] = {"status": "cell-failed", "cell": n, "error": error if ERROR_NAME.fullmatch(error) else "error"}
+    return out
+
+
+def failed_cells_warnings(failed: Any, label: str = "grading.warning.code_cell") -> list[dict[str, str]]:
     """(``"about": "notebook"``: a warning about the notebook itself, also on her feedback page.)
     One warning naming the cells that failed in the grading run (the first three, with why:
-    ``cell 4: AttributeError: bk.play: the kit's rule code is not in the grading run …``)."""
+    ``code cell 4: AttributeError: bk.play: the kit's rule code is not in the grading run …``;
+    a code cell counted from the top of her notebook; ``check()`` counts the cells she ran:
+    ``label`` "grading.warning.cell_run")."""
     if not isinstance(failed, dict) or not failed:
         return []
-    shown = "; ".join(f"{k}: {str(v)[:500]}" for k, v in sorted(failed.items())[:3])
-    return [{**both("grading.warning.cells_failed", count=len(failed), cells=shown), "about": "notebook"}]
+    first = sorted(failed.items(), key=lambda kv: int(kv[0]) if str(kv[0]).isdigit() else 0)[:3]
+    warning = {lang: message("grading.warning.cells_failed", lang, count=len(failed), cells="; ".join(
+        f"{message(label, lang, n=k)}: {str(v)[:500]}" for k, v in first)) for lang in ("zh", "en")}
+    return [{**warning, "about": "notebook"}]
 
 
 def pasted_warnings(found: Any) -> list[dict[str, str]]:

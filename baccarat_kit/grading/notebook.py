@@ -177,7 +177,7 @@ class Checker:
         if failed:
             from .grade import failed_cells_warnings
 
-            text += "\n" + "\n".join(w[lang] for w in failed_cells_warnings(failed))
+            text += "\n" + "\n".join(w[lang] for w in failed_cells_warnings(failed, "grading.warning.cell_run"))
         text = _every_cell(text, result, question, lang, self_study)
         return CheckReport(qid, text, result.passed, result)
 
@@ -209,21 +209,56 @@ class Checker:
     def letter(self, qid: str, means: Any, namespace: dict[str, Any] | None = None) -> str:
         """The letter (in this learner's order) of the option that means ``means`` (a plain value:
         ``True``, ``"banker"``, ``"150"``; an object of another type is refused, so that no code of
-        the notebook runs inside this call)."""
+        the notebook runs inside this call).
+
+        Used wrongly it raises :class:`ChoiceError`, naming what is wrong and what would do, in
+        both languages: a value that cannot be a meaning, no exercise notebook in the folder, a
+        question id that is not one of the exercise's choice questions, a meaning no option has,
+        no ``LEARNER_ID`` where the order depends on it."""
+        qid_text = _short(qid)
         try:
             _extract.plain(means)
         except _extract._Refused:
-            raise SpecError("grading.notebook.unknown_question", value=type(means).__name__,
-                            choices="True, False, str, int, Decimal") from None
-        question = self._question(qid, "en")
-        if isinstance(question, str):
-            raise SpecError("grading.notebook.unknown_question", value=qid, choices="?")
+            raise ChoiceError("grading.notebook.letter_value", qid=qid_text, type=type(means).__name__[:60]) from None
+        exercise = self._load()
+        if exercise is None:
+            raise ChoiceError("grading.notebook.letter_no_notebook", qid=qid_text, exercise=self.exercise_id,
+                              folder=self.folder or Path.cwd())
+        choices = [q for q in exercise.questions if q.kind == "choice"]
+        question = next((q for q in choices if q.id == qid), None)
+        if question is None:
+            raise ChoiceError("grading.notebook.letter_no_question" if choices else "grading.notebook.letter_no_choices",
+                              qid=qid_text, exercise=exercise.id, choices=", ".join(q.id for q in choices))
         ns = namespace if namespace is not None else _caller_namespace()
         learner = _extract.collect(ns, [])["learner_id"] or (SELF_STUDY_ID if self.edition == SELF_STUDY else None)
+        if learner is None and question.shuffle:  # her order depends on her id: never a letter of another order
+            raise ChoiceError("grading.learner_id", value=_short(repr(ns.get("LEARNER_ID"))))
         for letter, key in question.shown_options(learner).items():
             if _means(question.options[key], means):
                 return letter
-        raise SpecError("grading.notebook.unknown_question", value=means, choices=", ".join(question.options))
+        meanings = {lang: ", ".join(f'{question.options[key].get("means")!r} ({question.options[key].get(lang, "")})'
+                                    for key in question.option_order(learner)) for lang in ("zh", "en")}
+        raise ChoiceError("grading.notebook.letter_no_option", qid=qid_text, value=_short(repr(means)), choices=meanings)
+
+
+class ChoiceError(SpecError):
+    """``check.letter`` used wrongly. Its text names what is wrong and the valid choices, in
+    Traditional Chinese, then in English (``message(lang)``: one of them); a parameter given as
+    ``{"zh": …, "en": …}`` is taken in each language."""
+
+    def message(self, lang: str | None = None) -> str:
+        lang = normalize_language(lang)
+        params = {k: (v.get(lang, "") if isinstance(v, dict) else v) for k, v in self.params.items()}
+        return message(self.key, lang, **params)
+
+    def __str__(self) -> str:
+        return f"{self.message('zh')} / {self.message('en')}"
+
+
+def _short(value: object, limit: int = 80) -> str:
+    """A value of the learner's as an error shows it: text, at most ``limit`` characters."""
+    text = str(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 _LAST_VERDICT: list[Any] = []
@@ -274,8 +309,11 @@ def grader_verdict(ns: dict[str, Any], question: Question, shown: dict[str, Any]
                 "reason": {lang: message(f"grading.reason.{status}", lang, cell=report.get("cell"), seconds="?",
                                          memory="?", detail=str(report.get("detail", ""))[:100])
                            for lang in ("zh", "en")}}
-    answer = parsed["answers"].get(question.id)
-    answer = dict(answer) if isinstance(answer, dict) else {"status": "missing"}
+    from .grade import cell_failed_answers
+
+    answer = cell_failed_answers(cells, report.get("failed"), [question], parsed["answers"]).get(question.id)
+    answer = dict(answer) if isinstance(answer, dict) else {"status": "missing"}  # (a failed cell: said so)
+    answer.pop("cell", None)  # the number of a cell run again here is not one she can find in her notebook
     answer["$failed"] = {k: v for k, v in (report.get("failed") or {}).items()}  # cells that failed there
     answer["$confined"] = kind == "bwrap"
     return answer

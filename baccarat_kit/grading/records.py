@@ -80,6 +80,10 @@ class Submission:
     before grading: a term copy without, or with another, secret)."""
     keyed_for: str | None = None
     """Whose keys a term row was graded against: the owner (else the copy's own term mark)."""
+    language: str | None = None
+    """The language of the edition her copy was released in ("zh" or "en", from its metadata:
+    only ever one of the two), which her feedback page is written in; None: the copy does not say
+    (released before it was recorded, or not a copy), and the page is in ``grade --lang``."""
 
     @property
     def raw_score(self) -> int | float:
@@ -108,6 +112,6 @@ class Submission:
             "claimed_id": self.claimed_id, "identity_mismatch": self.identity_mismatch,
             "file_mtime": self.file_mtime, "time_source": self.time_source, "deadline": self.deadline,
             "raw_score": self.raw_score, "late_policy": self.late_policy,
-            "keys": self.keys, "keyed_for": self.keyed_for,
+            "keys": self.keys, "keyed_for": self.keyed_for, "language": self.language,
         }
 

@@ -468,6 +468,10 @@ def _show(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "…"
 
 
+ERROR_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]{0,79}")
+"""An exception's name as a feedback page shows it (``ZeroDivisionError``); anything else is "error"."""
+
+
 def answer_text(answer: Any) -> str | None:
     """A short display of the learner's answer (at most :data:`MAX_ANSWER_TEXT` characters), or
     None when there is none.
@@ -715,6 +719,12 @@ def grade_question(
     elif status == "run-failed":
         reason = answer.get("reason") if isinstance(answer.get("reason"), dict) else {}
         stop = _fail("answer", "grading.check.run_failed", False, name=name, reason=dict(reason))
+    elif status == "cell-failed":  # no value, because the cell that sets it failed (cells.cell_failed)
+        cell, error = answer.get("cell"), answer.get("error")
+        numbered = type(cell) is int and 0 < cell < 100_000  # (check() has no notebook numbers: none)
+        stop = _fail("answer", "grading.check.cell_failed" if numbered else "grading.check.cell_failed_here", False,
+                     name=name, cell=cell if numbered else "?",
+                     error=error if isinstance(error, str) and ERROR_NAME.fullmatch(error) else "error")
     elif status != "ok":
         stop = _fail("answer", "grading.check.missing", False, name=name)
     elif question.needs_learner and not learner_id:

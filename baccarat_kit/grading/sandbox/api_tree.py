@@ -128,7 +128,10 @@ whatever its name."""
 
 API_MESSAGES = {"absent": "grading.api.absent", "not_keyed": "grading.api.not_keyed",
                 "learner_id": "grading.learner_id", "grading_mode": "grading.notebook.grading_mode",
-                "unknown_question": "grading.notebook.unknown_question"}
+                "unknown_question": "grading.notebook.unknown_question",
+                "letter_value": "grading.notebook.letter_value", "letter_no_question": "grading.notebook.letter_no_question",
+                "letter_no_option": "grading.notebook.letter_no_option",
+                "letter_no_choices": "grading.notebook.letter_no_choices"}
 """What the exercise API may say, by its own name → the key in ``locale/grading.toml``."""
 
 

@@ -6,15 +6,16 @@ parse it itself: it pipes the file's bytes (read once, size checked first) into
 ``python -I -S -c <this file>``, which
 
 * limits its own address space (:data:`MEMORY_MB`) and CPU time before it parses anything;
-* parses the JSON once, takes the code cells, the exercise the notebook claims and its term mark
-  (a copy released with a term secret, :mod:`..term.secret`);
+* parses the JSON once, takes the code cells, the exercise the notebook claims, its term mark
+  (a copy released with a term secret, :mod:`..term.secret`) and the language of its edition
+  (``"zh"``, ``"en"`` or None: :func:`copy_language`);
 * refuses more than :data:`MAX_CODE_BYTES` of code in all (an honest exercise has a few KB);
 * parses each cell once: the ``LEARNER_ID`` the notebook claims (its last plain
   ``LEARNER_ID = "…"`` at a cell's top level: whose data the exercise API hands out in the
   grading run) and the fingerprints of its functions and tables (:mod:`..judge.pasted`: a pasted
   copy of the kit's source is flagged for the instructor). Nothing read here scores (issue 30);
-* prints one line of JSON: ``{"status": "ok", "exercise": …, "cells": […], "learner_id": …,
-  "fingerprints": […]}``
+* prints one line of JSON: ``{"status": "ok", "exercise": …, "term": …, "language": …, "cells": […],
+  "learner_id": …, "fingerprints": […]}``
   or ``{"status": "not_json" | "not_notebook" | "too_much_code", "detail": …}``.
 
 If it runs out of memory or time, the grader gives the file the status ``too_complex``: the
@@ -79,6 +80,28 @@ def term_mark(nb: dict[str, Any]) -> dict[str, str] | None:
     return out
 
 
+LANGUAGES = ("zh", "en")
+
+
+def copy_language(nb: dict[str, Any]) -> str | None:
+    """The language of the edition the copy was released in (``metadata.baccarat_kit.language``):
+    ``"zh"`` or ``"en"``, else None. Only ever a choice between the two: any other value of the
+    learner's file (a long text, markup, another type) is None, and nothing of it is kept.
+
+    >>> copy_language({"metadata": {"baccarat_kit": {"language": "en"}}})
+    'en'
+    >>> [copy_language({"metadata": {"baccarat_kit": {"language": v}}}) for v in ("fr", "<b>", ["en"], None)]
+    [None, None, None, None]
+    """
+    meta = nb.get("metadata")
+    kit = meta.get("baccarat_kit") if isinstance(meta, dict) else None
+    value = kit.get("language") if isinstance(kit, dict) else None
+    for lang in LANGUAGES:
+        if value == lang:
+            return lang
+    return None
+
+
 def read(data: bytes, pasted: Any) -> dict[str, Any]:
     """The reader's answer for the bytes ``data`` (see the module docstring)."""
     try:
@@ -92,11 +115,12 @@ def read(data: bytes, pasted: Any) -> dict[str, Any]:
         return {"status": "not_notebook", "detail": str(err)[:100]}
     claimed = claimed_exercise(nb)
     term = term_mark(nb)
+    language = copy_language(nb)
     del nb
     size = sum(len(c.encode("utf-8", "surrogatepass")) for c in cells)
     if size > MAX_CODE_BYTES:
         return {"status": "too_much_code", "detail": str(size)}
-    return {"status": "ok", "exercise": claimed, "term": term, "cells": cells,
+    return {"status": "ok", "exercise": claimed, "term": term, "language": language, "cells": cells,
             "learner_id": claimed_learner(cells), "fingerprints": [list(f) for f in pasted.fingerprints(cells)]}
 
 

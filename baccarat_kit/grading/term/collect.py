@@ -286,6 +286,8 @@ class Collected:
     folder: Path
     files: list[Path] = field(default_factory=list)
     skipped: list[dict[str, str]] = field(default_factory=list)
+    late: list[str] = field(default_factory=list)
+    """The learner folders with a file collected after the learner's deadline (flagged late, kept)."""
 
 
 def _skip(skipped: list[dict[str, str]], rel: str, why: Refused) -> None:
@@ -408,6 +410,7 @@ def collect(root: str | Path, out: str | Path, *, pattern: str = "**/*.ipynb", d
             finally:
                 os.close(learner_fd)
         manifest["skipped"] = result.skipped
+        result.late = sorted({str(e.get("owner")) for e in manifest["files"].values() if e.get("late")})
         (staging / MANIFEST).write_text(json.dumps(manifest, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         os.rename(staging, target)
     except BaseException:

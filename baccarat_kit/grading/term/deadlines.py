@@ -55,6 +55,43 @@ def parse_penalty(text: str) -> LatePenalty:
     return LatePenalty(float(found.group(1)), found.group(2))
 
 
+NO_PENALTY = "none"
+"""``--late-penalty none``: no late penalty (with ``--update``: not the gradebook's rule either)."""
+
+
+def penalty_option(text: str) -> LatePenalty | None:
+    """``--late-penalty``'s value: a rule (:func:`parse_penalty`) or ``none``.
+
+    >>> penalty_option("none"), penalty_option("5%/hour").text
+    (None, '5%/hour')
+    """
+    return None if text.strip().lower() == NO_PENALTY else parse_penalty(text)
+
+
+def gradebook_penalty(doc: dict[str, object]) -> LatePenalty | None:
+    """The late rule an existing gradebook (``results.json``) was graded with, which ``grade --update``
+    keeps for the files it regrades unless ``--late-penalty`` says otherwise: its ``late_policy``
+    (written since this was kept), else the one rule its rows were penalised by (an older gradebook);
+    None when it had none. Rows penalised by different rules: the caller must be told which applies.
+
+    >>> gradebook_penalty({"late_policy": "10%/day", "submissions": []}).text
+    '10%/day'
+    >>> gradebook_penalty({"submissions": [{"late_policy": None}, {"late_policy": "5%/hour"}]}).text
+    '5%/hour'
+    >>> gradebook_penalty({"late_policy": None, "submissions": [{"late_policy": "5%/hour"}]}) is None
+    True
+    """
+    if "late_policy" in doc:
+        recorded = doc.get("late_policy")
+        return parse_penalty(recorded) if isinstance(recorded, str) and recorded else None
+    rows = doc.get("submissions")
+    rules = sorted({str(r.get("late_policy")) for r in rows if isinstance(r, dict) and r.get("late_policy")}
+                   if isinstance(rows, list) else set())
+    if len(rules) > 1:
+        raise CollectError("grading.deadline.several_penalties", rules=", ".join(rules))
+    return parse_penalty(rules[0]) if rules else None
+
+
 def read_roster(path: str | Path) -> list[tuple[str, str | None]]:
     """``(learner, deadline or None)`` of every row of a class list, in its order (the one parser
     of class lists: ``grade``/``collect`` read the deadlines, ``release --class-list`` the learners).
@@ -72,7 +109,11 @@ def read_roster(path: str | Path) -> list[tuple[str, str | None]]:
         raise CollectError("grading.deadline.no_class_list", path=path) from None
     text = raw.decode("utf-8-sig", errors="replace")
     rows = list(csv.DictReader(io.StringIO(text)))
-    if len(raw) > MAX_CLASS_LIST_BYTES or not rows or "learner" not in (rows[0].keys() if rows else ()):
+    if rows and len(raw) <= MAX_CLASS_LIST_BYTES and "learner" not in rows[0]:  # say what its header is
+        header = ", ".join(repr(str(k)[:40]) for k in list(rows[0])[:10] if k is not None)
+        raise CollectError("grading.deadline.no_learner_column", path=path, header=header or "-",
+                           columns="learner,deadline")
+    if len(raw) > MAX_CLASS_LIST_BYTES or not rows:
         raise CollectError("grading.deadline.bad_class_list", path=path, columns="learner,deadline")
     out: list[tuple[str, str | None]] = []
     for n, row in enumerate(rows, 2):

@@ -227,9 +227,22 @@ def _unique(entries: Sequence[dict[str, str]]) -> list[dict[str, str]]:
     return out
 
 
+def feedback_language(sub: Submission, lang: str) -> str:
+    """The language of a learner's feedback page: that of the edition her copy was released in
+    (``sub.language``, read from the copy: only "zh" or "en" is ever taken), else ``lang`` (the
+    instructor's ``grade --lang``, which the CSVs and stderr follow).
+
+    >>> feedback_language(Submission("a.ipynb", "", None, "", "ok", {}, language="en"), "zh")
+    'en'
+    >>> feedback_language(Submission("a.ipynb", "", None, "", "ok", {}, language="fr"), "zh")
+    'zh'
+    """
+    return sub.language if sub.language in ("zh", "en") else lang
+
+
 def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[str, Exercise],
                   limits: Limits, lang: str = "zh", *, update: bool = False,
-                  skipped: Sequence[dict[str, str]] = ()) -> Path:
+                  skipped: Sequence[dict[str, str]] = (), late_policy: str | None = None) -> Path:
     """Write grades.csv, grades-long.csv, canvas.csv, moodle.csv, results.json and feedback/.
 
     Everything is first written to a temporary folder beside ``out``; then each file is moved
@@ -237,7 +250,8 @@ def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[s
     only files listed in the marker are ever replaced or removed, so an instructor's own files
     in the folder survive. ``update``: the rows of ``subs`` replace the same files' (or the same
     learner's and exercise's) rows of the existing ``results.json``; every other row and its
-    feedback page stay.
+    feedback page stay. ``late_policy``: the late rule of the batch (``10%/day``, or None), kept
+    as ``results.json``'s ``late_policy`` for the next ``--update`` (:func:`.deadlines.gradebook_penalty`).
     """
     target = Path(out)
     check_out_folder(target, update)
@@ -271,6 +285,7 @@ def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[s
             "limits": {"cell_timeout": limits.cell_timeout, "notebook_timeout": limits.notebook_timeout,
                        "memory_mb": limits.memory_mb, "sandbox": sandbox_description(),
                        "scope": limits_scope()},
+            "late_policy": late_policy,
             "submissions": rows,
             "skipped": _unique([*old_skipped, *skipped] if update else list(skipped)),
         }
@@ -281,7 +296,8 @@ def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[s
         written = [f for f in OUTPUT_FILES]
         for s in subs:
             name = f"feedback/{s.feedback_name}.html"
-            (tmp / name).write_text(feedback_html(s, exercises, lang), encoding="utf-8")
+            # her page in the language of the edition she worked in; the instructor's --lang otherwise
+            (tmp / name).write_text(feedback_html(s, exercises, feedback_language(s, lang)), encoding="utf-8")
             written.append(name)
         keep = {str(r.get("feedback")) for r in rows}
         files = sorted(set(written) | ({f for f in owned if f in keep} if update else set()))

@@ -19,7 +19,9 @@
 * one edition per language (``release(..., lang="en")``, ``baccarat-kit release … --edition en``):
   a cell's text is its source (Traditional Chinese) or, for another language, its
   ``metadata.translations[lang]``; a code cell's translation may differ only in comments, and
-  ``bk.set_language("…")`` is set to the edition's language (:func:`edition`).
+  ``bk.set_language("…")`` is set to the edition's language (:func:`edition`); the copy records
+  it as ``metadata.baccarat_kit.language`` (``"zh"`` or ``"en"``), so that the grader writes her
+  feedback page in the language she worked in, whatever ``grade --lang`` is.
 
 The copy keeps the source's cell ids, so releasing twice gives the same bytes, and every
 edition of an exercise keeps its exercise id: one grader, one set of keys, one gradebook.
@@ -176,6 +178,7 @@ def release_notebook(nb: dict[str, Any], where: str = "?", kind: str = "class",
     out["metadata"]["baccarat_kit"] = (public_metadata(meta) if kind == "class"
                                        else {**copy.deepcopy(meta), "released": True})
     out["metadata"]["baccarat_kit"]["edition"] = kind
+    out["metadata"]["baccarat_kit"]["language"] = lang  # her feedback page's language (see grade.copy_language)
     cells = []
     for index, cell in enumerate(nb.get("cells", []), 1):
         tags = cell.get("metadata", {}).get("tags", [])

@@ -16,12 +16,27 @@ from . import _state
 from ._state import absent_error
 from .ledger import Ledger
 
-__all__ = ["CheckReport", "Checker", "LearnerIdMissing", "hands_for", "settlement_for"]
+__all__ = ["CheckReport", "Checker", "ChoiceError", "LearnerIdMissing", "hands_for", "settlement_for"]
 __path__: list[str] = []  # a package without submodules: ``baccarat_kit.grading.judge`` is absent, and says so
 
 
 class LearnerIdMissing(ValueError):
     """``LEARNER_ID`` is not set (or not the one this run was keyed for)."""
+
+
+class ChoiceError(ValueError):
+    """``check.letter`` used wrongly: what is wrong and the valid choices, in Traditional Chinese
+    then in English (a parameter given as ``{"zh": …, "en": …}`` is taken in each language)."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        texts = [_state.text(key, lang, **{k: (v.get(lang, "") if isinstance(v, dict) else v)
+                                          for k, v in params.items()}) for lang in ("zh", "en")]
+        super().__init__(" / ".join(texts))
+
+
+def _short(value: object, limit: int = 80) -> str:
+    text = str(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class CheckReport:
@@ -129,14 +144,23 @@ class Checker:
         return CheckReport(qid, "\n".join(lines), True)
 
     def letter(self, qid: str, means: Any, namespace: object = None) -> str:
-        """The letter (in this learner's order) of the option that means ``means`` (a plain value)."""
+        """The letter (in this learner's order) of the option that means ``means`` (a plain value);
+        used wrongly, a :class:`ChoiceError` naming what is wrong and what would do."""
+        shown = _short(qid)
         if type(means) not in _PLAIN:
-            raise LearnerIdMissing(_state.text("unknown_question", value=type(means).__name__,
-                                               choices="True, False, str, int, Decimal"))
-        for letter, opt in self._options(qid, namespace):
+            raise ChoiceError("letter_value", qid=shown, type=type(means).__name__[:60])
+        data = _state.data()
+        choices = data.get("options") or {}
+        if not isinstance(qid, str) or qid not in choices:
+            raise ChoiceError("letter_no_question" if choices else "letter_no_choices", qid=shown,
+                              exercise=data.get("exercise", "?"), choices=", ".join(choices))
+        options = self._options(qid, namespace)
+        for letter, opt in options:
             if _means(opt, means):
                 return str(letter)
-        raise LearnerIdMissing(_state.text("unknown_question", value=means, choices="?"))
+        raise ChoiceError("letter_no_option", qid=shown, value=_short(repr(means)), choices={
+            lang: ", ".join(f"{opt.get('means')!r} ({opt.get(lang, '')})" for _letter, opt in options)
+            for lang in ("zh", "en")})
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):
