@@ -450,7 +450,7 @@ def _question_attention(q: dict[str, Any], file: str, who: Learner, ex: str, qid
     if "own-work" in failed:
         detail = {lang: message("report.sandbox_refusal.own_work", lang, message=msg[lang]) for lang in ("zh", "en")}
         out.append(Attention("sandbox", file, learner, ex, qid, detail))
-    elif _message_pattern("grading.reason.function_timeout").search(msg["en"]):
+    elif any(_message_pattern(f"grading.reason.function_timeout{clock}").search(msg["en"]) for clock in ("", "_wall")):
         out.append(Attention("timeout", file, learner, ex, qid, msg))
 
 

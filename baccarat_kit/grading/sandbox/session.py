@@ -54,8 +54,24 @@ READER_MEMORY_MB = _reader.MEMORY_MB
 """Address space of the process that parses a submission (:mod:`.reader`)."""
 FILE_MB = 64
 """Largest file learner code may write, in MB (``RLIMIT_FSIZE``)."""
-STARTUP_ALLOWANCE = 60.0
-"""Seconds the grader allows a worker beyond the notebook limit (kernel start and shutdown)."""
+WALL_FACTOR = 6.0
+"""Every time limit counts the sandbox's CPU time (:class:`_Clock`), with a wall-clock backstop
+this many times as long. CPU time is what a notebook's work costs, whatever the machine's load:
+on a loaded machine (2 shared cores, the test suite's workers and ``--jobs 2``) an honest cell's
+wall time stretches many times over and a wall deadline took its points; its CPU time does not
+stretch. The backstop is for code that uses no CPU and does not finish (``time.sleep(1000)``,
+a lock, a pipe nobody writes to): it cannot hold a worker longer than 6 times a limit (a cell 60 s
+at the default 10 s, a notebook 360 s at 60 s). It is generous because an honest run reaches it
+only when it is starved 6-fold *and* needs its whole CPU limit: the course's cells need well
+under a second of CPU each."""
+STARTUP_CPU = 30.0
+"""CPU seconds a sandbox may use before it says ``ready`` (its wrappers, bwrap, Python, IPython
+and the runner: 0.2 s here): past it, ``kernel_start``. No learner code runs before ``ready``."""
+STARTUP_WALL = 600.0
+"""The wall-clock backstop of the start (:data:`STARTUP_CPU`): generous, since before ``ready``
+nothing of the learner's runs, so only a machine that is starved or whose disk stalls waits it out."""
+POLL_MIN = 0.01
+"""Shortest wait (s) between two readings of the sandbox's CPU time while no line comes."""
 WORKER_GRACE = 10.0
 """Seconds a worker told to stop (SIGTERM) has to clean up before it is killed."""
 
@@ -103,6 +119,36 @@ def record_scope(scope: str) -> None:
         _scopes.append(scope)
 
 
+_cpu_sources: list[str] = []
+"""Where the last sandboxes' CPU time was read (:meth:`_Clock.source`), for results.json."""
+TREE_SOURCE = "process tree (/proc/PID/stat)"
+
+
+def cpu_source() -> str:
+    """Where the last batch read its sandboxes' CPU time, which the time limits count
+    (:class:`_Clock`): ``cgroup v1 cpuacct.usage``, ``cgroup v2 cpu.stat usage_usec`` or
+    ``process tree (/proc/PID/stat)``."""
+    return _cpu_sources[-1] if _cpu_sources else "not started yet"
+
+
+def record_cpu_source(source: str) -> None:
+    """Note where the CPU time was read where learner code ran elsewhere (on Dask workers,
+    :mod:`..cluster`), for :func:`cpu_source`."""
+    if not _cpu_sources or _cpu_sources[-1] != source:
+        _cpu_sources.append(source)
+
+
+def time_limits(limits: Limits) -> dict[str, Any]:
+    """What the time limits count, for results.json's ``limits`` beside ``cell_timeout`` and
+    ``notebook_timeout``: ``counts`` (``"cpu"``: the CPU time of the whole sandbox, from
+    ``cpu_source``) and the wall-clock backstop of each limit (:data:`WALL_FACTOR`), the start's
+    included (:data:`STARTUP_CPU`, :data:`STARTUP_WALL`)."""
+    return {"counts": "cpu", "cpu_source": cpu_source(), "wall_factor": WALL_FACTOR,
+            "wall_backstop": {"cell_timeout": limits.cell_timeout * WALL_FACTOR,
+                              "notebook_timeout": limits.notebook_timeout * WALL_FACTOR, "start": STARTUP_WALL},
+            "start_cpu": STARTUP_CPU}
+
+
 def _group(limits: Limits) -> _cgroup.Cgroup | None:
     """A cgroup for one sandbox (memory ``limits.memory_mb`` in all, :data:`PROCESSES` tasks), or
     None, after a loud warning (once per batch), where the grader cannot make one."""
@@ -139,15 +185,16 @@ class Limits:
 def extraction_code(questions: Sequence[Question], nonce: str, seconds: float | None = None) -> str:
     """The code run in the learner's kernel after the learner's cells (no expected answers).
     For a notebook, ``nonce`` is the public :data:`.runner.MARKER`: the runner's supervisor, out of
-    the learner's reach, swaps in the real nonce. ``seconds``: each function answer's time for all
-    its inputs."""
+    the learner's reach, swaps in the real nonce. ``seconds``: each function answer's CPU time for
+    all its inputs (with a wall-clock backstop :data:`WALL_FACTOR` times as long)."""
     source = _source(_extract)
     ns = f"_bk_grader_{nonce[:12]}"
     wanted = [q.extraction() for q in questions]
+    wall = seconds * WALL_FACTOR if seconds else None
     return (
         f"{ns} = {{'__name__': '_bk_grader'}}\n"
         f"exec(compile({source!r}, '<baccarat-kit grader>', 'exec'), {ns})\n"
-        f"{ns}['emit'](globals(), {nonce!r}, {wanted!r}, {seconds!r})\n"
+        f"{ns}['emit'](globals(), {nonce!r}, {wanted!r}, {seconds!r}, {wall!r})\n"
     )
 
 
@@ -172,9 +219,115 @@ def parse_extraction(output: str, nonce: str) -> dict[str, Any] | None:
     return data
 
 
+def _tree_cpu(root: int) -> float:
+    """CPU seconds of process ``root`` and its live descendants, each with the children it has
+    reaped (``utime + stime + cutime + cstime`` of /proc/PID/stat), found through
+    /proc/PID/task/TID/children (or, where the kernel has no such file, every process's parent).
+    What it misses: a process that ended unreaped by anyone in the tree (its parent ignored
+    SIGCHLD); the wall-clock backstop bounds such a run."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    seen: set[int] = set()
+    todo = [root]
+    parents: dict[int, list[int]] | None = None
+    while todo:
+        pid = todo.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as fh:
+                fields = fh.read().rsplit(b")", 1)[1].split()
+            total += sum(int(f) for f in fields[11:15])  # utime stime cutime cstime (fields 14-17)
+        except (OSError, ValueError, IndexError):
+            continue
+        if not _children_files():
+            if parents is None:
+                parents = _children_by_parent()
+            todo.extend(parents.get(pid, []))
+            continue
+        try:
+            tids = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in tids:  # (each thread's own children)
+            try:
+                with open(f"/proc/{pid}/task/{tid}/children", "rb") as fh:
+                    todo.extend(int(c) for c in fh.read().split())
+            except (OSError, ValueError):
+                continue
+    return total / tick
+
+
+@functools.cache
+def _children_files() -> bool:
+    """Whether this kernel has /proc/PID/task/TID/children (``CONFIG_PROC_CHILDREN``)."""
+    return os.path.exists(f"/proc/{os.getpid()}/task/{os.getpid()}/children")
+
+
+def _children_by_parent() -> dict[int, list[int]]:
+    out: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as fh:
+                    ppid = int(fh.read().rsplit(b")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            out.setdefault(ppid, []).append(int(entry))
+    return out
+
+
+class _Clock:
+    """The sandbox's CPU time, in seconds (every process in it, the ended ones included): its
+    cgroup's (:meth:`.cgroup.Cgroup.cpu_seconds`) where it has one that counts CPU, else its
+    process tree's from ``root``, the first process the grader started (:func:`_tree_cpu`).
+    Never goes back (a tree loses what a process that ended unreaped had used)."""
+
+    def __init__(self, root: int, group: _cgroup.Cgroup | None = None) -> None:
+        self.root = root
+        self.group = group if group is not None and group.cpu_source is not None else None
+        self.source = self.group.cpu_source if self.group is not None else TREE_SOURCE
+        self.last = 0.0
+        if not _cpu_sources or _cpu_sources[-1] != self.source:
+            _cpu_sources.append(str(self.source))
+
+    def cpu(self) -> float:
+        got = self.group.cpu_seconds() if self.group is not None else None
+        self.last = max(self.last, got if got is not None else _tree_cpu(self.root))
+        return self.last
+
+
+@dataclass
+class _Until:
+    """How long the grader waits for the sandbox's next line: until it has used ``cpu`` seconds
+    of CPU (on its :class:`_Clock`) or the wall clock (``time.monotonic``) reaches ``wall``;
+    ``names`` says which limit each of the two is (``cell``, ``notebook``, ``start``, ``answers``).
+    After a wait that ran out, ``out`` is ``(name, "cpu" | "wall")``."""
+
+    clock: _Clock
+    cpu: float
+    wall: float
+    names: tuple[str, str] = ("cell", "cell")
+    out: tuple[str, str] | None = None
+
+    def wait(self) -> float | None:
+        """Seconds to wait before looking at the clocks again (the sandbox cannot use more CPU
+        than there are processors in that time), or None (and ``out`` set) once one ran out."""
+        left_cpu = self.cpu - self.clock.cpu()
+        left_wall = self.wall - time.monotonic()
+        if left_cpu <= 0:
+            self.out = (self.names[0], "cpu")
+            return None
+        if left_wall <= 0:
+            self.out = (self.names[1], "wall")
+            return None
+        return max(POLL_MIN, min(left_cpu / (os.cpu_count() or 1), left_wall))
+
+
 class _Lines:
-    """Lines from a sandboxed process's stdout, each waited for until a deadline, never more
-    than :data:`MAX_REPORT_BYTES` in all (the grader's memory stays bounded)."""
+    """Lines from a sandboxed process's stdout, each waited for until a limit (:class:`_Until`),
+    never more than :data:`MAX_REPORT_BYTES` in all (the grader's memory stays bounded)."""
 
     def __init__(self, stream: Any) -> None:
         self.fd = stream.fileno()
@@ -183,16 +336,16 @@ class _Lines:
         self.total = 0
         self.eof = False
 
-    def next(self, deadline: float) -> str | None:
+    def next(self, until: _Until) -> str | None:
         """The next line (without its newline); ``""`` at the end of output (or past the byte
-        limit); None when the deadline passed first."""
+        limit); None when a limit ran out first (``until.out`` says which)."""
         import select
 
         while b"\n" not in self.buffer:
             if self.eof:
                 return ""
-            left = deadline - time.monotonic()
-            if left <= 0:
+            left = until.wait()
+            if left is None:
                 return None
             ready, _, _ = select.select([self.fd], [], [], left)
             if not ready:
@@ -272,14 +425,21 @@ def _finish(proc: subprocess.Popen[bytes], box: _bwrap.Sandbox, workdir: str | N
 
 
 def _drive(proc: subprocess.Popen[bytes], cells: list[str], extractions: list[str], limits: Limits,
-           writable: list[str], api: dict[str, Any] | None = None, nonce: str = "") -> dict[str, Any]:
+           writable: list[str], api: dict[str, Any] | None = None, nonce: str = "",
+           group: _cgroup.Cgroup | None = None) -> dict[str, Any]:
     """Talk to :mod:`.runner` (see there) and keep its clocks: the status of the run.
 
     Everything is sent at once, before any learner code runs, and the pipe is closed: the
     runner's supervisor keeps the nonce, its learner process gets the rest. ``extractions``: the
     value answers' code, then one per function answer; the report's ``extractions`` holds what
-    each printed, as far as they came (a function answer that hangs or dies ends the list there)."""
+    each printed, as far as they came (a function answer that hangs or dies ends the list there).
+
+    The limits count the sandbox's CPU time (:class:`_Clock`: ``group``'s, else the process
+    tree's), each with a wall-clock backstop :data:`WALL_FACTOR` times as long: a timeout's report
+    says which ran out (``clock``: ``cpu`` or ``wall``) and what the cell used of each
+    (``cpu_s``, ``wall_s``)."""
     lines = _Lines(proc.stdout)
+    clock = _Clock(proc.pid, group)
     job = {"cells": cells, "memory_mb": limits.memory_mb, "cpu_seconds": int(limits.notebook_timeout) + 10
            + int(limits.cell_timeout + 1) * len(extractions),
            "processes": PROCESSES if limits.sandbox == "bwrap" else 0, "file_mb": FILE_MB,
@@ -293,21 +453,36 @@ def _drive(proc: subprocess.Popen[bytes], cells: list[str], extractions: list[st
         pass
     if not sent:
         return {"status": "kernel_start", "detail": "the sandbox did not start"}
-    ready = lines.next(time.monotonic() + STARTUP_ALLOWANCE)
+    start = _Until(clock, STARTUP_CPU, time.monotonic() + STARTUP_WALL, ("start", "start"))
+    ready = lines.next(start)
+    if ready is None and start.out is not None:
+        return {"status": "kernel_start", "clock": start.out[1], "cpu_s": round(clock.cpu(), 2),
+                "detail": f"not ready within {STARTUP_CPU if start.out[1] == 'cpu' else STARTUP_WALL:g} s "
+                          f"({'CPU' if start.out[1] == 'cpu' else 'wall-clock'} time)"}
     if ready != "ready":
         return {"status": "kernel_start", "detail": (ready or "exited before it was ready")[:200]}
-    end = time.monotonic() + limits.notebook_timeout
+    book_cpu0, book_wall0 = clock.cpu(), time.monotonic()
+    book_cpu, book_wall = book_cpu0 + limits.notebook_timeout, book_wall0 + limits.notebook_timeout * WALL_FACTOR
     report: dict[str, Any] = {"status": "ok", "cell": None, "errors": 0, "extractions": [], "failed": {}}
+
+    def out_of_time(until: _Until, cpu0: float, wall0: float, cell: int) -> dict[str, Any]:
+        """A timeout's report: which limit, which clock, and what the cell (or, for the notebook's
+        limit, the notebook) used of each."""
+        name, which = until.out or ("cell", "cpu")
+        if name == "notebook":
+            cpu0, wall0 = book_cpu0, book_wall0
+        return {**report, "status": f"{name}_timeout", "cell": cell, "clock": which,
+                "cpu_s": round(clock.cpu() - cpu0, 2), "wall_s": round(time.monotonic() - wall0, 1)}
+
     for index in range(1, len(cells) + 1):
-        remaining = end - time.monotonic()
-        if remaining <= 0:
-            return {**report, "status": "notebook_timeout", "cell": index}
-        deadline = time.monotonic() + min(limits.cell_timeout, remaining)
+        cpu0, wall0 = clock.cpu(), time.monotonic()
+        cell_cpu, cell_wall = cpu0 + limits.cell_timeout, wall0 + limits.cell_timeout * WALL_FACTOR
+        until = _Until(clock, min(cell_cpu, book_cpu), min(cell_wall, book_wall),
+                       ("cell" if cell_cpu < book_cpu else "notebook", "cell" if cell_wall < book_wall else "notebook"))
         for expected in (f"start {index}", f"done {index} "):
-            line = lines.next(deadline)
+            line = lines.next(until)
             if line is None:
-                return {**report, "cell": index,
-                        "status": "cell_timeout" if remaining > limits.cell_timeout else "notebook_timeout"}
+                return out_of_time(until, cpu0, wall0, index)
             if line == "":
                 return {**report, "status": "kernel_died", "cell": index}
             rest = line[len(expected):]
@@ -318,22 +493,30 @@ def _drive(proc: subprocess.Popen[bytes], cells: list[str], extractions: list[st
                 report["errors"] += 1  # a failing cell fails alone: the next one runs
                 report.setdefault("failed", {})[index] = rest[len("error "):][:500] or "error"
     after = len(cells) + 1
-    # The grader's own steps get a per-cell limit each, beyond the notebook limit.
-    line = lines.next(time.monotonic() + limits.cell_timeout)
+
+    def step(seconds: float) -> _Until:
+        """The grader's own steps get a limit each (on both clocks), beyond the notebook limit."""
+        return _Until(clock, clock.cpu() + seconds, time.monotonic() + seconds * WALL_FACTOR, ("answers", "answers"))
+
+    until = step(limits.cell_timeout)
+    line = lines.next(until)
     if line is None:
-        return {**report, "status": "no_answers", "cell": after}
+        return {**report, "status": "no_answers", "cell": after, "clock": until.out[1] if until.out else "cpu"}
     if line == "":
         return {**report, "status": "kernel_died", "cell": after}
     if line != "cells":
         return {**report, "status": "kernel_broken", "cell": after}
     texts: list[str] = []
     for n in range(len(extractions)):
-        line = lines.next(time.monotonic() + limits.cell_timeout + 1)
+        until = step(limits.cell_timeout + 1)
+        line = lines.next(until)
         if line is None or line == "" or not line.startswith("answers "):
             if n == 0:  # not even the value answers
                 status = "no_answers" if line is None else "kernel_died" if line == "" else "kernel_broken"
                 return {**report, "status": status, "cell": after}
             report["stopped"] = "timeout" if line is None else "died"
+            if line is None:
+                report["clock"] = until.out[1] if until.out else "cpu"
             break
         try:
             text = json.loads(line[len("answers "):])
@@ -423,7 +606,7 @@ def run_notebook(cells: list[str], questions: Sequence[Question], limits: Limits
                            lambda home: _runner_env(home, "/tmp" if box.isolated else f"{home}/tmp"), group)
     try:
         writable = ["/tmp"] if box.isolated else []
-        report = _drive(proc, cells, extractions, limits, writable, api, nonce)
+        report = _drive(proc, cells, extractions, limits, writable, api, nonce, group)
         if group is not None and group.oom_kills():  # a process of the sandbox went over its total:
             # the memory limit ends the whole run, as it always has
             report = {**report, "status": "kernel_died", "cell": report.get("cell") or len(cells) + 1}
@@ -445,10 +628,14 @@ def run_notebook(cells: list[str], questions: Sequence[Question], limits: Limits
             answers[q.id] = one
         else:
             why = report.get("stopped")
-            reason = (both("grading.reason.function_timeout", seconds=limits.cell_timeout) if why == "timeout"
-                      else both("grading.reason.function_failed",
-                                detail=f"over the {limits.memory_mb} MB memory limit" if why == "memory"
-                                else "the run ended"))
+            if why == "timeout" and report.get("clock") == "wall":
+                reason = both("grading.reason.function_timeout_wall", seconds=limits.cell_timeout * WALL_FACTOR)
+            elif why == "timeout":
+                reason = both("grading.reason.function_timeout", seconds=limits.cell_timeout)
+            else:
+                reason = both("grading.reason.function_failed",
+                              detail=f"over the {limits.memory_mb} MB memory limit" if why == "memory"
+                              else "the run ended")
             answers[q.id] = {"status": "run-failed", "reason": reason}
     parsed["answers"] = answers
     return report, parsed
