@@ -22,6 +22,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -39,6 +40,7 @@ from . import landlock as _landlock
 from . import reader as _reader
 from . import reaper as _reaper
 from . import runner as _runner
+from . import template as _template
 
 DEFAULT_CELL_TIMEOUT = 10.0
 DEFAULT_NOTEBOOK_TIMEOUT = 60.0
@@ -89,7 +91,8 @@ def sandbox_description() -> str:
     """What confined learner code in the last batch (written to results.json): bubblewrap's
     namespaces and Landlock, or ``NONE: --no-sandbox …``."""
     if _used_sandbox:
-        return _used_sandbox[-1].describe()
+        forked = "; each runner forked from a pre-imported template into its sandbox" if _forked[-1:] == [True] else ""
+        return _used_sandbox[-1].describe() + forked
     abi = _landlock.abi_version()
     return f"not started yet (landlock ABI {abi})" if abi else "not started yet (no Landlock)"
 
@@ -219,16 +222,16 @@ def parse_extraction(output: str, nonce: str) -> dict[str, Any] | None:
     return data
 
 
-def _tree_cpu(root: int) -> float:
+def _tree_cpu(*roots: int) -> float:
     """CPU seconds of process ``root`` and its live descendants, each with the children it has
     reaped (``utime + stime + cutime + cstime`` of /proc/PID/stat), found through
     /proc/PID/task/TID/children (or, where the kernel has no such file, every process's parent).
     What it misses: a process that ended unreaped by anyone in the tree (its parent ignored
-    SIGCHLD); the wall-clock backstop bounds such a run."""
+    SIGCHLD); the wall-clock backstop bounds such a run. Several ``roots``: each tree once."""
     tick = os.sysconf("SC_CLK_TCK")
     total = 0
     seen: set[int] = set()
-    todo = [root]
+    todo = list(roots)
     parents: dict[int, list[int]] | None = None
     while todo:
         pid = todo.pop()
@@ -281,11 +284,12 @@ def _children_by_parent() -> dict[int, list[int]]:
 class _Clock:
     """The sandbox's CPU time, in seconds (every process in it, the ended ones included): its
     cgroup's (:meth:`.cgroup.Cgroup.cpu_seconds`) where it has one that counts CPU, else its
-    process tree's from ``root``, the first process the grader started (:func:`_tree_cpu`).
+    process trees' from ``roots``: the first process the grader started, and a forked runner
+    (:func:`_start_forked`) (:func:`_tree_cpu`).
     Never goes back (a tree loses what a process that ended unreaped had used)."""
 
-    def __init__(self, root: int, group: _cgroup.Cgroup | None = None) -> None:
-        self.root = root
+    def __init__(self, roots: Sequence[int], group: _cgroup.Cgroup | None = None) -> None:
+        self.roots = tuple(roots)
         self.group = group if group is not None and group.cpu_source is not None else None
         self.source = self.group.cpu_source if self.group is not None else TREE_SOURCE
         self.last = 0.0
@@ -294,7 +298,7 @@ class _Clock:
 
     def cpu(self) -> float:
         got = self.group.cpu_seconds() if self.group is not None else None
-        self.last = max(self.last, got if got is not None else _tree_cpu(self.root))
+        self.last = max(self.last, got if got is not None else _tree_cpu(*self.roots))
         return self.last
 
 
@@ -364,11 +368,31 @@ class _Lines:
         return line.decode("utf-8", "replace")
 
 
-def _send(proc: subprocess.Popen[bytes], text: str) -> bool:
+@dataclass
+class _Channel:
+    """The grader's two pipes to a runner (its stdin and stdout) and the roots of its sandbox's
+    process trees (for :class:`_Clock`)."""
+
+    stdin: Any
+    stdout: Any
+    pids: tuple[int, ...]
+    lines: _Lines | None = None
+    """What has been read of ``stdout`` already (a forked runner's first line), if anything."""
+
+    def close(self) -> None:
+        for stream in (self.stdin, self.stdout):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+
+
+def _send(channel: _Channel, text: str) -> bool:
     try:
-        assert proc.stdin is not None
-        proc.stdin.write(text.encode("utf-8") + b"\n")
-        proc.stdin.flush()
+        assert channel.stdin is not None
+        channel.stdin.write(text.encode("utf-8") + b"\n")
+        channel.stdin.flush()
         return True
     except (BrokenPipeError, OSError):
         return False
@@ -424,7 +448,7 @@ def _finish(proc: subprocess.Popen[bytes], box: _bwrap.Sandbox, workdir: str | N
             shutil.rmtree(workdir, ignore_errors=True)
 
 
-def _drive(proc: subprocess.Popen[bytes], cells: list[str], extractions: list[str], limits: Limits,
+def _drive(channel: _Channel, cells: list[str], extractions: list[str], limits: Limits,
            writable: list[str], api: dict[str, Any] | None = None, nonce: str = "",
            group: _cgroup.Cgroup | None = None) -> dict[str, Any]:
     """Talk to :mod:`.runner` (see there) and keep its clocks: the status of the run.
@@ -438,17 +462,17 @@ def _drive(proc: subprocess.Popen[bytes], cells: list[str], extractions: list[st
     tree's), each with a wall-clock backstop :data:`WALL_FACTOR` times as long: a timeout's report
     says which ran out (``clock``: ``cpu`` or ``wall``) and what the cell used of each
     (``cpu_s``, ``wall_s``)."""
-    lines = _Lines(proc.stdout)
-    clock = _Clock(proc.pid, group)
+    lines = channel.lines or _Lines(channel.stdout)
+    clock = _Clock(channel.pids, group)
     job = {"cells": cells, "memory_mb": limits.memory_mb, "cpu_seconds": int(limits.notebook_timeout) + 10
            + int(limits.cell_timeout + 1) * len(extractions),
            "processes": PROCESSES if limits.sandbox == "bwrap" else 0, "file_mb": FILE_MB,
            "open_files": OPEN_FILES, "writable": writable, "api": api or {}, "extractions": extractions,
            "nonce": nonce}
-    sent = _send(proc, json.dumps(job))
+    sent = _send(channel, json.dumps(job))
     try:
-        assert proc.stdin is not None
-        proc.stdin.close()
+        assert channel.stdin is not None
+        channel.stdin.close()
     except OSError:
         pass
     if not sent:
@@ -460,7 +484,8 @@ def _drive(proc: subprocess.Popen[bytes], cells: list[str], extractions: list[st
                 "detail": f"not ready within {STARTUP_CPU if start.out[1] == 'cpu' else STARTUP_WALL:g} s "
                           f"({'CPU' if start.out[1] == 'cpu' else 'wall-clock'} time)"}
     if ready != "ready":
-        return {"status": "kernel_start", "detail": (ready or "exited before it was ready")[:200]}
+        return {"status": "kernel_start", "detail": (ready or "exited before it was ready")[:200],
+                **({"enter_failed": True} if (ready or "").startswith("enter-failed") else {})}
     book_cpu0, book_wall0 = clock.cpu(), time.monotonic()
     book_cpu, book_wall = book_cpu0 + limits.notebook_timeout, book_wall0 + limits.notebook_timeout * WALL_FACTOR
     report: dict[str, Any] = {"status": "ok", "cell": None, "errors": 0, "extractions": [], "failed": {}}
@@ -584,6 +609,167 @@ def read_submission(path: Path, functions: Sequence[str] = (),
 
 
 
+def _run_once(box: _bwrap.Sandbox, cells: list[str], extractions: list[str], limits: Limits,
+              api: dict[str, Any] | None, nonce: str, cgroup: bool, forked: bool) -> dict[str, Any]:
+    """One run of the runner in a fresh sandbox and cgroup: started there (``python -I -c
+    BOOT``), or ``forked`` from the template (:mod:`.template`); the report of :func:`_drive`."""
+    group = _group(limits) if cgroup else None
+    env_for = functools.partial(_runner_env, tmp="/tmp") if box.isolated else (
+        lambda home: _runner_env(home, f"{home}/tmp"))
+    if forked:
+        proc, channel = _start_forked(box, env_for, group)
+        workdir = None
+    else:
+        folder = _api_tree.INSIDE if box.isolated else _bwrap.api_folder()
+        proc, workdir = _start(box, [sys.executable, "-I", "-c", _api_tree.BOOT, folder], env_for, group)
+        channel = _Channel(proc.stdin, proc.stdout, (proc.pid,))
+    try:
+        if isinstance(channel, dict):  # the placeholder did not come up
+            return channel
+        writable = ["/tmp"] if box.isolated else []
+        report = _drive(channel, cells, extractions, limits, writable, api, nonce, group)
+        if group is not None and group.oom_kills():  # a process of the sandbox went over its total:
+            # the memory limit ends the whole run, as it always has
+            report = {**report, "status": "kernel_died", "cell": report.get("cell") or len(cells) + 1}
+        return report
+    finally:
+        if not isinstance(channel, dict):
+            channel.close()
+        if forked and proc.stdin is not None:
+            proc.stdin.close()  # the placeholder's end: bwrap ends, and every process of the sandbox with it
+        _finish(proc, box, workdir, group)
+
+
+FORK_ENV = "BACCARAT_KIT_GRADE_FORK"
+"""``0``: every sandbox starts its own Python (``python -I -c BOOT``) instead of a fork of the
+template (:mod:`.template`): the way before issue 32, to compare or to rule the template out."""
+PLACEHOLDER = ["/bin/sh", "-c", "echo placeholder; read x"]
+"""The command of a sandbox the runner is forked into: says it is there, then waits (on the
+grader's pipe, open until the end) so that bwrap and the namespaces stay."""
+
+
+class _Template:
+    """This grading process's template (:mod:`.template`): started at first use, once; given up
+    (with a warning on stderr, once) when it cannot start or a fork of it could not enter a
+    sandbox, after which every sandbox starts its own Python again."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.sock: Any = None
+        self.broken: str | None = None
+
+    def usable(self) -> bool:
+        if os.environ.get(FORK_ENV, "").strip() == "0":
+            return False
+        with self.lock:
+            if self.broken is None and self.proc is None:
+                self._start()
+            return self.broken is None
+
+    def _start(self) -> None:
+        import atexit
+        import socket
+
+        mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            folders = _bwrap.python_folders()
+            self.proc = subprocess.Popen(
+                [sys.executable, "-I", "-S", "-c", _source(_template), str(theirs.fileno()), json.dumps(folders)],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                pass_fds=[theirs.fileno()], start_new_session=True, cwd="/",
+                env=dict(sorted(_runner_env(_bwrap.INSIDE_HOME, "/tmp").items())))  # (bwrap's order)
+        except OSError as err:
+            mine.close()
+            self.broken = f"the template did not start: {err}"
+            return
+        finally:
+            theirs.close()
+        self.sock = mine
+        atexit.register(self.stop)
+
+    def spawn(self, request: dict[str, Any], job: int, report: int) -> bool:
+        """Ask the template for a runner in the sandbox ``request`` names, on these two pipes."""
+        import socket
+
+        with self.lock:
+            if self.sock is None or self.broken is not None:
+                return False
+            try:
+                socket.send_fds(self.sock, [json.dumps(request).encode("utf-8")], [job, report])
+            except OSError as err:
+                self.broken = f"the template is gone: {err}"
+                return False
+            return True
+
+    def give_up(self, why: str) -> None:
+        with self.lock:
+            if self.broken is None:
+                self.broken = why
+                print(f"baccarat-kit grade: WARNING: the pre-imported runner cannot enter a sandbox here ({why[:200]}); "
+                      "each sandbox starts its own Python instead", file=sys.stderr, flush=True)
+
+    def stop(self) -> None:
+        with self.lock:
+            if self.sock is not None:
+                self.sock.close()
+                self.sock = None
+            if self.proc is not None:
+                try:
+                    self.proc.wait(5)
+                except subprocess.TimeoutExpired:
+                    self.proc.kill()
+                    self.proc.wait()
+
+
+_TEMPLATE = _Template()
+_forked: list[bool] = []
+"""Whether the last run's runner was forked from the template (for :func:`sandbox_description`)."""
+
+
+def _start_forked(box: _bwrap.Sandbox, env_for: Callable[[str], dict[str, str]],
+                  group: _cgroup.Cgroup | None) -> tuple[subprocess.Popen[bytes], _Channel | dict[str, Any]]:
+    """A fresh sandbox (bwrap, :data:`PLACEHOLDER` as its command) and a runner forked from the
+    template into it; the channel to that runner, or a ``kernel_start`` report (with
+    ``enter_failed``: the caller starts the submission the old way)."""
+    proc = box.popen(PLACEHOLDER, env_for(_bwrap.INSIDE_HOME), cgroup=group)
+    clock = _Clock((proc.pid,), group)
+    line = _Lines(proc.stdout).next(_Until(clock, STARTUP_CPU, time.monotonic() + STARTUP_WALL, ("start", "start")))
+    init = box.sandbox_pid(proc) if line == "placeholder" else None
+    try:
+        with open(f"/proc/{init}/task/{init}/children", "rb") as fh:
+            kids = fh.read().split()
+        target = int(kids[0]) if len(kids) == 1 else 0
+        with open(f"/proc/{target}/cmdline", "rb") as fh:
+            if fh.read().split(b"\0")[:len(PLACEHOLDER)] != [a.encode() for a in PLACEHOLDER]:
+                target = 0
+        ns = {n: os.stat(f"/proc/{target}/ns/{n}").st_ino for n in _template.NAMESPACES}
+    except (OSError, ValueError, IndexError):
+        return proc, {"status": "kernel_start", "detail": "enter-failed: no placeholder", "enter_failed": True}
+    request = {"target": target, "ns": ns, "procs": group.procs_files if group is not None else [],
+               "cwd": _bwrap.INSIDE_WORK, "api": _api_tree.INSIDE}
+    job_r, job_w = os.pipe()
+    report_r, report_w = os.pipe()
+    try:
+        sent = _TEMPLATE.spawn(request, job_r, report_w)
+    finally:
+        os.close(job_r)
+        os.close(report_w)
+    channel = _Channel(os.fdopen(job_w, "wb"), os.fdopen(report_r, "rb"), (proc.pid,))
+    if not sent:
+        channel.close()
+        return proc, {"status": "kernel_start", "detail": "enter-failed: the template is gone", "enter_failed": True}
+    channel.lines = _Lines(channel.stdout)
+    line = channel.lines.next(_Until(clock, STARTUP_CPU, time.monotonic() + STARTUP_WALL, ("start", "start")))
+    runner = int(line[len("forked "):]) if line and line.startswith("forked ") and line[7:].isdigit() else 0
+    if runner <= 0:
+        channel.close()
+        return proc, {"status": "kernel_start", "detail": f"enter-failed: {(line or 'no answer')[:200]}",
+                      "enter_failed": True}
+    channel.pids = (proc.pid, runner)
+    return proc, channel
+
+
 def run_notebook(cells: list[str], questions: Sequence[Question], limits: Limits,
                  api: dict[str, Any] | None = None, cgroup: bool = True) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """Run ``cells`` in a fresh sandbox (:mod:`.runner`); extract ``questions`` (value, choice and
@@ -596,22 +782,20 @@ def run_notebook(cells: list[str], questions: Sequence[Question], limits: Limits
     reported still count. ``cgroup=False``: no cgroup, no warning (``check()`` in a learner's kernel)."""
     nonce = secrets.token_hex(16)
     box = _box(limits) if cgroup else _bwrap.Sandbox("none")
-    group = _group(limits) if cgroup else None
     values = [q for q in questions if q.kind != "function"]
     functions = [q for q in questions if q.kind == "function"]
     extractions = [extraction_code(values, _runner.MARKER)] + [
         extraction_code([q], _runner.MARKER, limits.cell_timeout) for q in functions]
-    folder = _api_tree.INSIDE if box.isolated else _bwrap.api_folder()
-    proc, workdir = _start(box, [sys.executable, "-I", "-c", _api_tree.BOOT, folder],
-                           lambda home: _runner_env(home, "/tmp" if box.isolated else f"{home}/tmp"), group)
-    try:
-        writable = ["/tmp"] if box.isolated else []
-        report = _drive(proc, cells, extractions, limits, writable, api, nonce, group)
-        if group is not None and group.oom_kills():  # a process of the sandbox went over its total:
-            # the memory limit ends the whole run, as it always has
-            report = {**report, "status": "kernel_died", "cell": report.get("cell") or len(cells) + 1}
-    finally:
-        _finish(proc, box, workdir, group)
+    report = None
+    if box.isolated and cgroup and _TEMPLATE.usable():
+        report = _run_once(box, cells, extractions, limits, api, nonce, cgroup, forked=True)
+        if report.get("enter_failed"):  # not the learner's: started the old way, and so from now on
+            _TEMPLATE.give_up(str(report.get("detail")))
+            report = None
+    if cgroup:
+        _forked[:] = [report is not None]
+    if report is None:
+        report = _run_once(box, cells, extractions, limits, api, nonce, cgroup, forked=False)
     if report.get("status") != "ok":
         return report, None
     texts = report.get("extractions", [])
