@@ -133,3 +133,25 @@ def test_a_template_that_cannot_enter_gives_way_loudly(monkeypatch: pytest.Monke
     assert session._TEMPLATE.broken is not None and "not the sandbox's" in session._TEMPLATE.broken
     assert "the pre-imported runner cannot enter a sandbox here" in capsys.readouterr().err
     assert not session._TEMPLATE.usable()
+
+
+def test_a_forked_reader_answers_as_a_started_one(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Readers are forked from the template too (a fresh limited process per file, no Python
+    started): each answer is the started reader's, for notebooks and for files that are not."""
+    (tmp_path / "not-json.ipynb").write_text("{", encoding="utf-8")
+    (tmp_path / "no-cells.ipynb").write_text('{"nbformat": 4}', encoding="utf-8")
+    (tmp_path / "much-code.ipynb").write_text(json.dumps({"nbformat": 4, "cells": [
+        {"cell_type": "code", "source": "x = 1\n" * 200_000}]}), encoding="utf-8")
+    paths = [*sorted((ROOT / "exercises" / "source").glob("*.ipynb")), *sorted(tmp_path.glob("*.ipynb"))]
+    monkeypatch.setenv(session.FORK_ENV, "0")
+    started = [session.read_submission(p) for p in paths]
+    monkeypatch.setenv(session.FORK_ENV, "1")
+    assert session._TEMPLATE.usable()  # (started now, if it was not)
+
+    def no_process(*_: Any, **__: Any) -> Any:
+        raise AssertionError("a reader was started, not forked")
+
+    monkeypatch.setattr(subprocess, "Popen", no_process)
+    forked = [session.read_submission(p) for p in paths]
+    assert forked == started
+    assert sorted({r[2]["status"] for r in forked}) == ["not_json", "not_notebook", "ok", "too_much_code"]

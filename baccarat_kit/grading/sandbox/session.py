@@ -571,6 +571,64 @@ def _kill_group(proc: subprocess.Popen[Any]) -> None:
 
 
 
+MAX_READER_ANSWER = 16 * 1024 * 1024
+"""Most bytes read from a reader (its answer holds at most 1 MB of code, escaped)."""
+
+
+def _read_forked(header: bytes, data: bytes) -> bytes | None:
+    """The answer of a reader forked from the template (:func:`.template._read`): ``header`` and
+    ``data`` written to its stdin while its stdout is read, within the same wall-clock time as
+    a started reader's (then ``b""``: no answer; its own CPU limit ends it, or the closed pipe);
+    None when the template did not take the request (the caller starts a reader)."""
+    import select
+
+    job_r, job_w = os.pipe()
+    answer_r, answer_w = os.pipe()
+    try:
+        sent = _TEMPLATE.spawn({"kind": "read", "source": _source(_reader)}, job_r, answer_w)
+    finally:
+        os.close(job_r)
+        os.close(answer_w)
+    if not sent:
+        os.close(job_w)
+        os.close(answer_r)
+        return None
+    todo = memoryview(header + data)
+    out: list[bytes] = []
+    size = 0
+    deadline = time.monotonic() + _reader.CPU_SECONDS + 10
+    os.set_blocking(job_w, False)
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return b""
+            writing = [job_w] if job_w >= 0 else []
+            readable, writable, _ = select.select([answer_r], writing, [], left)
+            if writable:
+                try:
+                    todo = todo[os.write(job_w, todo[:1 << 16]):]
+                except BlockingIOError:
+                    pass
+                except OSError:  # the reader is gone (out of memory): no answer
+                    todo = todo[:0]
+                if not todo:
+                    os.close(job_w)
+                    job_w = -1
+            if readable:
+                chunk = os.read(answer_r, 1 << 16)
+                if not chunk:
+                    return b"".join(out)
+                size += len(chunk)
+                if size > MAX_READER_ANSWER:
+                    return b""
+                out.append(chunk)
+    finally:
+        if job_w >= 0:
+            os.close(job_w)
+        os.close(answer_r)
+
+
 def read_submission(path: Path, functions: Sequence[str] = (),
                     values: Mapping[str, Any] | None = None) -> tuple[str, int, dict[str, Any]]:
     """sha256, size and the reader's answer (:mod:`.reader`) for ``path``: the size is checked
@@ -589,16 +647,21 @@ def read_submission(path: Path, functions: Sequence[str] = (),
     if len(data) > MAX_FILE_BYTES:
         return digest.hexdigest(), len(data), {"status": "too_large"}
     header = json.dumps({"pasted": _source(_pasted), "size": len(data), "memory_mb": READER_MEMORY_MB})
-    proc = subprocess.Popen([sys.executable, "-I", "-S", "-c", _source(_reader)], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True,
-                            env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"})
-    try:
-        out, _ = proc.communicate(header.encode("utf-8") + b"\n" + data, timeout=_reader.CPU_SECONDS + 10)
-    except subprocess.TimeoutExpired:
-        _kill_group(proc)
-        return digest.hexdigest(), len(data), {"status": "too_complex"}
-    finally:
+    forked = _read_forked(header.encode("utf-8") + b"\n", data) if _TEMPLATE.usable() else None
+    if forked is not None:
+        out = forked
         del data
+    else:
+        proc = subprocess.Popen([sys.executable, "-I", "-S", "-c", _source(_reader)], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True,
+                                env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"})
+        try:
+            out, _ = proc.communicate(header.encode("utf-8") + b"\n" + data, timeout=_reader.CPU_SECONDS + 10)
+        except subprocess.TimeoutExpired:
+            _kill_group(proc)
+            return digest.hexdigest(), len(data), {"status": "too_complex"}
+        finally:
+            del data
     try:
         answer = json.loads(out)
     except ValueError:

@@ -36,6 +36,9 @@ the template refuses to serve if a module it holds comes from elsewhere), and th
 fill are shared with the template (copy on write), so they count in the grader's cgroup, not in
 the sandbox's memory limit.
 
+It also forks the grader's readers (:mod:`.reader`, a fresh memory-limited process per file as
+before, without starting Python: ``{"kind": "read"}``).
+
 Standard library only; run as ``python -I -S -c TEXT FD FOLDERS`` (FOLDERS: what the sandbox
 binds, :func:`.bwrap.python_folders`, as JSON), where FD is a Unix socket: each
 message there is one JSON request with two descriptors (the job's read end, the report's write
@@ -249,6 +252,25 @@ def _not_a_sandboxs(folders: list[str]) -> str | None:
     return None
 
 
+def _read(request: dict[str, Any], data: int, answer: int) -> None:
+    """A reader (:mod:`.reader`: its text is the request's ``source``) in a fork of its own, on the
+    host as the grader's own reader process is, its stdin and stdout these two pipes: what
+    ``python -I -S -c READER`` does, without starting Python. Never returns."""
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(data, 0)
+    os.dup2(answer, 1)
+    os.dup2(null, 2)
+    os.closerange(3, 65536)
+    code = 0
+    try:
+        sys.argv[:] = ["-c"]
+        exec(compile(request["source"], "<reader>", "exec"), {"__name__": "__main__"})
+        sys.stdout.flush()
+    except BaseException:  # (out of memory or time: no answer, as from a reader that died)
+        code = 1
+    os._exit(code)
+
+
 def _allowed(path: str, folders: list[str]) -> bool:
     real = os.path.realpath(path)
     return any(real == f or real.startswith(f.rstrip("/") + "/") for f in folders)
@@ -307,6 +329,8 @@ def serve(fd: int, folders: list[str]) -> None:
                 request = json.loads(message)
             except ValueError:
                 os._exit(3)
+            if request.get("kind") == "read":
+                _read(request, fds[0], fds[1])
             _enter(request, fds[0], fds[1])
         for one in fds:
             os.close(one)
