@@ -26,8 +26,9 @@ def pytest_unconfigure(config: object) -> None:
         _made = None
 
 
-# The optional compiled kernel of bk.simulate imports numba at its top (the [fast] extra); where
-# numba is not installed, pytest --doctest-modules must not import it (its tests skip then).
+# The optional compiled kernels of bk.simulate and bk.exact_odds import numba at their tops (the
+# [fast] extra); where numba is not installed, pytest --doctest-modules must not import them (their
+# tests skip then).
 # The two conftest.py files of tests/ share a basename: --doctest-modules must not import them as
 # test modules (pytest loads them as conftests all the same).
 # baccarat_kit/hub/jupyter.py holds no doctest and imports JupyterHub (2 CPU-s in each pytest
@@ -36,4 +37,4 @@ collect_ignore = ["tests/conftest.py", "tests/browser/conftest.py", "baccarat_ki
 try:
     import numba  # noqa: F401
 except ImportError:
-    collect_ignore.append("baccarat_kit/_sim_kernel.py")
+    collect_ignore += ["baccarat_kit/_sim_kernel.py", "baccarat_kit/_exact_kernel.py"]

@@ -368,6 +368,9 @@ def _rank_key(key: object) -> Rank | None:
     return None
 
 
+_INT = {int}
+
+
 def composition(shoe: object) -> Composition:
     """A shoe's composition from a deck count, counts, a mapping, or a :class:`Shoe`.
 
@@ -384,6 +387,10 @@ def composition(shoe: object) -> Composition:
     >>> composition({"K": 4, "Q": 4, "9": 1}).ranks[-3:]
     (0, 4, 4)
     """
+    if isinstance(shoe, list | tuple) and len(shoe) == 10:
+        values: tuple[int, ...] = tuple(shoe)
+        if set(map(type, values)) == _INT and min(values) >= 0 and sum(values) >= MAX_COUP_CARDS:
+            return Composition(values)         # plain counts by value, as below (and quicker)
     from .shoe import Shoe
 
     if isinstance(shoe, Shoe):
@@ -574,9 +581,10 @@ def _pair_probability(comp: Composition) -> tuple[Fraction, str]:
     if comp.ranks is not None:
         same = sum(r * (r - 1) for r in comp.ranks)
         return Fraction(same, n * (n - 1)), "ranks"
-    zero = Fraction(comp.values[0], 4)
-    alike = 4 * zero * (zero - 1) + sum(v * (v - 1) for v in comp.values[1:])
-    return alike / (n * (n - 1)), "value-0 split evenly"
+    # 4 z (z - 1) with z = n_0 / 4 cards of each rank of value 0, plus n_v (n_v - 1) for the others
+    zero = comp.values[0]
+    alike = zero * (zero - 4) + 4 * sum([v * (v - 1) for v in comp.values[1:]])
+    return Fraction(alike, 4 * n * (n - 1)), "value-0 split evenly"
 
 
 def _weights(comp: Composition) -> list[int]:
@@ -746,6 +754,43 @@ def _use_direct(comp: Composition) -> bool:
     return _direct_calls[0] <= DIRECT_CALLS
 
 
+KERNEL_VALUES = 7
+"""A shoe of at most :data:`DIRECT_CARDS` cards is walked by the compiled kernel
+(:mod:`baccarat_kit._exact_kernel`, when numba is installed and already imported) if it holds at
+most this many distinct values, or at most :data:`KERNEL_CARDS` cards: its walk then takes a few
+to about 60 µs, less than the 6 958 multisets in numpy. (The walk grows with the values present:
+ten values of one card each take about 0.2 ms.)"""
+KERNEL_CARDS = 9
+
+
+def _use_kernel(comp: Composition) -> bool:
+    """Walk ``comp``'s coups in compiled code (see :data:`KERNEL_VALUES`)? numba is used only
+    where it is already imported (importing it costs about half a second), as ``bk.simulate``'s
+    ``kernel="auto"`` does."""
+    cards = comp.cards
+    if cards > DIRECT_CARDS or sys.modules.get("numba") is None:
+        return False
+    if cards > KERNEL_CARDS and len(comp.values) - comp.values.count(0) > KERNEL_VALUES:
+        return False
+    return _numba_installed()
+
+
+@cache
+def _numba_installed() -> bool:
+    try:
+        return importlib.util.find_spec("numba") is not None and _numpy_installed()
+    except (ImportError, ValueError):      # numba blocked (sys.modules["numba"] = None) or broken
+        return False
+
+
+def _numerators_kernel(counts: Sequence[int]) -> list[int]:
+    """As :func:`_numerators_direct`, in compiled code (:mod:`baccarat_kit._exact_kernel`), with the
+    engine's decisions as :func:`decision_tables` reads them. For nearly empty shoes only."""
+    from . import _exact_kernel
+
+    return _exact_kernel.numerators(counts, decision_tables())
+
+
 PURE_PYTHON_CALLS = 16
 """Calls of :func:`exact_odds` computed in pure Python before it loads numpy (see there)."""
 _calls = [0]
@@ -777,7 +822,10 @@ def exact_odds(shoe: object = 8) -> ExactOdds:
     not loaded numpy, the first :data:`PURE_PYTHON_CALLS` calls are computed in pure Python
     (about 2 ms each, and no 0.15 s import of numpy), then numpy is loaded. Shoes of 1 449
     cards or more, whose ways to deal six cards exceed 2**63, are always computed with Python
-    integers. Every path gives the same fractions.
+    integers. A nearly empty shoe (at most :data:`DIRECT_CARDS` cards) is walked coup by coup
+    instead: in pure Python while the table is not built yet (:data:`DIRECT_CALLS`), and in
+    compiled code where numba is installed and already imported, when its walk is short (few
+    values; see :data:`KERNEL_VALUES`). Every path gives the same fractions.
 
     >>> bk_shoe_left = {0: 2, 1: 1, 2: 1, 3: 1, 4: 1, 5: 1}   # a nearly empty shoe
     >>> o = exact_odds(bk_shoe_left)
@@ -786,7 +834,9 @@ def exact_odds(shoe: object = 8) -> ExactOdds:
     """
     comp = composition(shoe)
     denominator = math.perm(comp.cards, MAX_COUP_CARDS)
-    if _use_direct(comp):
+    if _use_kernel(comp):
+        numerators = _numerators_kernel(comp.values)
+    elif _use_direct(comp):
         numerators = _numerators_direct(comp.values)
     elif _use_numpy(denominator):
         numerators = _numerators_numpy(_weights(comp))

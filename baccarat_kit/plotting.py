@@ -71,7 +71,7 @@ def show(fig: Any, alt: str) -> Any:
     fig.savefig(buffer, format="png", bbox_inches="tight", dpi=100)
     pyplot().close(fig)
     data = base64.b64encode(buffer.getvalue()).decode("ascii")
-    return HTML(f'<img src="data:image/png;base64,{data}" alt="{html.escape(alt, quote=True)}">')  # type: ignore[no-untyped-call]
+    return HTML(f'<img src="data:image/png;base64,{data}" alt="{html.escape(alt, quote=True)}">')
 
 
 def missing_matplotlib() -> ModuleNotFoundError:

@@ -394,6 +394,25 @@ def _warn(path: Path, problems: list[str]) -> None:
     warnings.warn(ProgressWarning(text), stacklevel=3)
 
 
+def kept(write: Callable[[], object], path: Path | None = None) -> bool:
+    """Run ``write`` (one of the ``record_…`` functions): False, with one
+    :class:`ProgressWarning` per file and reason, when the record could not be written (a
+    read-only course folder, a full disk). The widget goes on; the learner is told, once, that
+    this session's answers are not being kept. (``progress --import`` calls :func:`update` itself
+    and fails loudly instead.)"""
+    try:
+        write()
+    except OSError as err:
+        where = path or location()
+        key = (str(where), f"not-saved|{type(err).__name__}|{err.errno}")
+        if key not in _WARNED:
+            _WARNED.add(key)
+            why = err.strerror or type(err).__name__
+            warnings.warn(ProgressWarning(message("progress.not-saved", None, path=where, why=why)), stacklevel=3)
+        return False
+    return True
+
+
 def load(path: Path | None = None) -> Record:
     """The record (an empty one when there is none yet). What cannot be read is ignored with
     one :class:`ProgressWarning` naming the file; the good entries are kept."""

@@ -6,22 +6,26 @@ Run by hand (not a timed test):  .venv/bin/python benchmarks/bench_report.py [--
 Generates a class in the class workflow's results.json schema (``tests/report_class.py``: the
 kit's six exercises, seeded answers, late and refused files, misconceptions), brought to the
 schema today's grader writes (``gradebook.upgrade``) and written as the grader writes it
-(``indent=1``), then times, interleaved, in fresh processes:
+(``gradebook.results_bytes``: results.json, indented, and its index for the report,
+``results.index.json``), then times, interleaved, in fresh processes:
 
-* the whole command, as an instructor runs it (Python start, imports, reading the JSON, the
-  page, writing it): CPU time and wall time, median and worst of ``--repeat`` runs;
-* its peer: a fresh Python that only reads the same results.json with the standard library's
-  ``json.load`` (the least any report of the file must do), and the ratio of the two;
+* the whole command, as an instructor runs it (Python start, imports, reading the index and
+  hashing results.json, the numbers, the page, writing it): CPU time and wall time, median and
+  worst of ``--repeat`` runs;
+* the same command on a folder holding only that results.json (no index: a folder graded by an
+  older kit, or a results.json edited by hand, is read in full);
+* their peer: a fresh Python that only reads the same results.json with the standard library's
+  ``json.load`` (what reading the whole file costs at least), and the ratios to it;
 
-then the steps inside one warm process (read, numbers, page with its plots, write) and the
-page's size. The load average is printed before and after.
+then the steps inside one warm process (read, numbers, page with its plots, write; reading
+without the index apart) and the page's size. The load average is printed before and after.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -35,22 +39,31 @@ sys.path.insert(0, str(REPO / "tests"))
 from report_class import make_class  # noqa: E402
 
 from baccarat_kit.grading import report as rp  # noqa: E402
-from baccarat_kit.grading.term.gradebook import upgrade  # noqa: E402
+from baccarat_kit.grading.report.index import INDEX_NAME  # noqa: E402
+from baccarat_kit.grading.term.gradebook import results_bytes, upgrade  # noqa: E402
 
 TARGET_S = 3.0
 TARGET_MB = 8.0
 
 
+TIME = "/usr/bin/time"  # GNU time: the peak memory of the command itself (see timed)
+
+
 def timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float, int]:
-    """(wall s, CPU s, peak resident KB) of one fresh process."""
-    t = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, env=env)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - t
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode:
-        raise SystemExit(f"{cmd[0]} failed ({proc.returncode})")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+    """(wall s, CPU s, peak resident KB) of one fresh process. The peak is GNU time's reading of
+    its child (0 without /usr/bin/time): a process forked from this one (holding the class)
+    starts with its resident size, which the kernel counts in its own peak."""
+    with tempfile.NamedTemporaryFile(prefix="bk-bench-mem-") as mem:
+        wrap = [TIME, "-f", "%M", "-o", mem.name] if os.access(TIME, os.X_OK) else []
+        t = time.perf_counter()
+        proc = subprocess.Popen([*wrap, *cmd], stdout=subprocess.DEVNULL, env=env)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode:
+            raise SystemExit(f"{cmd[0]} failed ({proc.returncode})")
+        peak = Path(mem.name).read_text(encoding="utf-8").split() if wrap else []
+    return wall, usage.ru_utime + usage.ru_stime, int(peak[-1]) if peak else 0
 
 
 def main() -> None:
@@ -63,40 +76,55 @@ def main() -> None:
         graded.mkdir()
         doc = upgrade(make_class(args.learners))
         results = graded / "results.json"
-        results.write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        data, index = results_bytes(doc)
+        submissions = len(doc["submissions"])
+        del doc  # (its millions of objects would slow this process's steps below: the collector walks them)
+        results.write_bytes(data)
+        (graded / INDEX_NAME).write_bytes(index)
+        plain = Path(tmp) / "plain"  # the same results.json alone
+        plain.mkdir()
+        try:
+            os.link(results, plain / "results.json")
+        except OSError:
+            shutil.copyfile(results, plain / "results.json")
         out = Path(tmp) / "report.html"
         exe = Path(sys.executable).parent / "baccarat-kit"
-        cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "baccarat_kit.cli"]
-        cmd += ["report", str(graded), "--out", str(out)]
+        base = [str(exe)] if exe.exists() else [sys.executable, "-m", "baccarat_kit.cli"]
+        cmd = [*base, "report", str(graded), "--out", str(out)]
+        cmd_plain = [*base, "report", str(plain), "--out", str(Path(tmp) / "plain.html")]
         peer = [sys.executable, "-c", "import json, sys; json.load(open(sys.argv[1], encoding='utf-8'))", str(results)]
-        print(f"class: {args.learners} learners, {len(doc['submissions'])} submissions, "
-              f"results.json {results.stat().st_size / 1e6:.1f} MB")
+        print(f"class: {args.learners} learners, {submissions} submissions, "
+              f"results.json {len(data) / 1e6:.1f} MB, {INDEX_NAME} {len(index) / 1e6:.1f} MB")
         print(f"command: {' '.join(Path(c).name if i == 0 else c for i, c in enumerate(cmd))}")
+        print("without the index: the same command on a folder holding only that results.json")
         print("peer: python -c 'json.load(results.json)'")
         print(f"load average before: {', '.join(f'{x:.1f}' for x in os.getloadavg())} (1, 5, 15 min; 2 cores, shared)")
         # One warm-up run first, allowed to write Python's bytecode cache (make venv compiles it
         # at install; PYTHONDONTWRITEBYTECODE=1 would otherwise make every run compile again).
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         timed(cmd, env)
-        runs: dict[str, list[tuple[float, float, int]]] = {"report": [], "peer": []}
+        timed(cmd_plain, env)
+        commands = {"report": cmd, "no index": cmd_plain, "peer": peer}
+        runs: dict[str, list[tuple[float, float, int]]] = {name: [] for name in commands}
         for k in range(args.repeat):
-            for name in (("report", "peer") if k % 2 == 0 else ("peer", "report")):
-                runs[name].append(timed(cmd if name == "report" else peer, env))
+            for name in (list(commands) if k % 2 == 0 else list(reversed(commands))):
+                runs[name].append(timed(commands[name], env))
         for name, rs in runs.items():
             walls, cpus = [r[0] for r in rs], [r[1] for r in rs]
-            print(f"{name:6s}: CPU median {statistics.median(cpus):.2f} s (runs {', '.join(f'{c:.2f}' for c in cpus)}), "
+            print(f"{name:8s}: CPU median {statistics.median(cpus):.2f} s (runs {', '.join(f'{c:.2f}' for c in cpus)}), "
                   f"wall median {statistics.median(walls):.2f} s, worst {max(walls):.2f} s; "
                   f"peak memory {max(r[2] for r in rs) / 1024:.0f} MB")
-        cpu_ratio = [a[1] / b[1] for a, b in zip(runs["report"], runs["peer"], strict=True)]
+        for name, what in (("report", "report"), ("no index", "report without the index")):
+            ratio = [a[1] / b[1] for a, b in zip(runs[name], runs["peer"], strict=True)]
+            print(f"{what} / json.load alone, CPU, side by side: median {statistics.median(ratio):.2f}x "
+                  f"(runs {', '.join(f'{r:.2f}' for r in ratio)})")
         cpu = statistics.median(r[1] for r in runs["report"])
         wall = statistics.median(r[0] for r in runs["report"])
-        print(f"report / json.load alone, CPU, side by side: median {statistics.median(cpu_ratio):.2f}x "
-              f"(runs {', '.join(f'{r:.2f}' for r in cpu_ratio)})")
         print(f"whole command: {cpu:.2f} CPU-s, {wall:.2f} s wall ({'within' if cpu < TARGET_S else 'OVER'} "
               f"the {TARGET_S:g} s target in CPU time, the wall time of an idle core)")
         print(f"load average after: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
         # the steps, in this (warm) process, CPU time
-        steps: dict[str, list[float]] = {"read": [], "numbers": [], "page": [], "write": []}
+        steps: dict[str, list[float]] = {"read": [], "numbers": [], "page": [], "write": [], "read, no index": []}
         for _ in range(args.repeat):
             t0 = time.process_time()
             loaded = rp.load_results(graded)
@@ -107,10 +135,15 @@ def main() -> None:
             t3 = time.process_time()
             out.write_text(page, encoding="utf-8")
             t4 = time.process_time()
-            for name, dt in zip(steps, (t1 - t0, t2 - t1, t3 - t2, t4 - t3), strict=True):
+            del loaded
+            rp.load_results(plain)
+            t5 = time.process_time()
+            for name, dt in zip(steps, (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4), strict=True):
                 steps[name].append(dt)
         print("steps in a warm process (median CPU): " + ", ".join(
             f"{k} {statistics.median(v):.3f} s" for k, v in steps.items()))
+        if rp.render_html(rp.build_report(rp.load_results(plain)), "zh") != page:
+            raise SystemExit("the page from results.json alone is not the page from its index")
         browser_figures(out)
         cells = len(rep.learners) * len(rep.exercises)
         size = len(page.encode('utf-8')) / 1e6

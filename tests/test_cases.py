@@ -493,6 +493,9 @@ def test_quotes_are_the_sources_own_words(case_id: str) -> None:
         assert f"只改一個條件：{case.change('zh')}" in lines
     if re.match(r"^00[01]-EX-\d$", case_id):
         assert case.title("zh") in text
+    if re.match(r"^TW-[A-D]$", case_id) or case_id in ("003-NATURAL", "003-PLAYER"):
+        # 003's headings, with the page's own half-width | , : (not ｜，：)
+        assert case.title("zh") in lines, (case_id, case.title("zh"))
 
 
 def test_a_given_third_card_contradicting_a_stand_claim(tmp_path: Path) -> None:
@@ -581,3 +584,22 @@ def test_the_case_viewer_shows_the_translation_in_the_english_edition_only() -> 
     zh = bk.widgets.CaseViewer("HK-A", cases=["HK-A", "TW-A"], lang="zh")
     assert "bk-translation" in en._source_html() and "banker 3's only special standing value" in en._source_html()
     assert "bk-translation" not in zh._source_html()
+
+
+@pytest.mark.parametrize("case_id", [f"BCR-00{n}" for n in range(1, 9)])
+def test_a_variants_source_words_are_000s_in_both_editions(case_id: str) -> None:
+    """The "source's words" of a variant are 000's own 只改一個條件 sentence, in Chinese in both
+    editions; the English edition adds the kit's translation under it, marked as one (it used to
+    show the kit's English alone, as if it were the source's)."""
+    (variant,) = CATALOGUE[case_id].variants
+    own, english = escape(variant.change("zh"), quote=False), escape(variant.change("en"), quote=False)
+    for lang in ("zh", "en"):
+        card = bk.widgets.case_card(case_id, lang=lang).html
+        row = card[card.index(f'data-case="{variant.id}"'):]
+        words = row[row.index('class="bk-quote"'):row.index("</blockquote>")]
+        viewer = bk.widgets.CaseViewer(variant.id, lang=lang)
+        for shown in (words, viewer._source_html()):
+            assert own in shown, (lang, shown)
+            assert (english in shown) == (lang == "en") and ("bk-translation" in shown) == (lang == "en")
+            if lang == "en":
+                assert "Translation (the kit's)" in shown

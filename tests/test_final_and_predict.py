@@ -191,3 +191,21 @@ def test_predict_shows_the_sources_words_once_with_the_translation_in_english() 
         assert shown.count(first_line) == 1, lang
         english = case.quote_en.splitlines()[0]
         assert shown.count(english) == (1 if lang == "en" else 0), lang
+
+
+def test_predict_shows_a_variants_own_words_and_marks_the_translation() -> None:
+    """A variant's reveal quotes 000's 只改一個條件 sentence once; in English the kit's
+    translation under it (and under a case's quote) is marked as the kit's."""
+    import html
+
+    variant = bk.cases.load()["BCR-004-variant"]
+    for lang in ("zh", "en"):
+        predict = Predict(variant.id, asks="winner", lang=lang)
+        next(iter(predict.buttons.values())).click()
+        shown = html.unescape(predict.reveal.value)
+        assert shown.count(variant.change("zh")) == 1, lang
+        assert shown.count(variant.change("en")) == (1 if lang == "en" else 0), lang
+        assert ("Translation (the kit's)" in shown) == (lang == "en")
+    predict = Predict("BCR-001", lang="en")
+    next(iter(predict.buttons.values())).click()
+    assert "Translation (the kit's)" in html.unescape(predict.reveal.value)

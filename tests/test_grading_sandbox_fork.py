@@ -64,13 +64,69 @@ def test_a_forked_runner_is_what_a_started_one_is(monkeypatch: pytest.MonkeyPatc
     assert forked["CapBnd"] == forked["CapEff"] == "0000000000000000" and forked["NoNewPrivs"] == "1"
     assert not {"baccarat_kit.rules", "baccarat_kit.coup", "baccarat_kit.settlement"} & set(forked["modules"])
     mine = {n: os.readlink(f"/proc/self/ns/{n}") for n in ns_forked}
-    assert not set(ns_forked.values()) & set(mine.values())  # none of the grader's namespaces
-    assert not set(ns_forked.values()) & set(ns_started.values())  # nor the other run's
+    assert not set(ns_forked.values()) & set(mine.values())  # none of the grader's namespaces (alive)
+    assert ns_forked.keys() == ns_started.keys()
+
+
+HOLD = """
+import ctypes, signal, time
+ctypes.CDLL(None).prctl(15, NAME, 0, 0, 0)  # PR_SET_NAME: how the test finds this process
+go = []
+signal.signal(signal.SIGUSR1, lambda *_: go.append(1))
+began = time.monotonic()
+while not go and time.monotonic() - began < 100:  # until the test has read both sandboxes
+    time.sleep(0.02)
+case_a = bool(go)
+"""
+
+
+def _wait_for(names: list[bytes]) -> dict[bytes, int]:
+    """The host pid of the process called each of ``names`` (each cell's), once all are there."""
+    import time
+
+    found: dict[bytes, int] = {}
+    deadline = time.monotonic() + 120
+    while len(found) < len(names) and time.monotonic() < deadline:
+        for entry in os.listdir("/proc"):
+            try:
+                if entry.isdigit() and (name := Path(f"/proc/{entry}/comm").read_bytes().strip()) in names:
+                    found[name] = int(entry)
+            except OSError:
+                continue
+        time.sleep(0.02)
+    return found
 
 
 def test_each_submission_has_namespaces_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
-    one, two = _probe(monkeypatch, "1")["ns"], _probe(monkeypatch, "1")["ns"]
-    assert not set(one.values()) & set(two.values()), (one, two)
+    """Two submissions graded at once (``--jobs 2``), each holding on until the test has read, from
+    the host, the namespaces of both while both are alive (a namespace's number is reused once it
+    is gone: two runs one after the other may show the same): none in common, and none of the
+    grader's or the template's."""
+    import secrets
+    import signal
+    from concurrent.futures import ThreadPoolExecutor
+
+    monkeypatch.setenv(session.FORK_ENV, "1")
+    names = [f"bk-ns-{secrets.token_hex(4)}".encode() for _ in range(2)]
+    with ThreadPoolExecutor(2) as pool:
+        runs = [pool.submit(session.run_notebook, [HOLD.replace("NAME", repr(n))], [Q1], session.Limits())
+                for n in names]
+        pids = _wait_for(names)
+        try:
+            assert len(pids) == 2, pids
+            ns = {n: {k: os.readlink(f"/proc/{pid}/ns/{k}") for k in _template.NAMESPACES} for n, pid in pids.items()}
+        finally:
+            for pid in pids.values():
+                os.kill(pid, signal.SIGUSR1)
+        results = [r.result() for r in runs]
+    assert all(rep["status"] == "ok" and got is not None and got["answers"]["q1"]["value"] is True
+               for rep, got in results), results
+    one, two = (set(ns[n].values()) for n in names)
+    assert not one & two, ns
+    proc = session._TEMPLATE.proc
+    assert proc is not None
+    theirs = {os.readlink(f"/proc/{p}/ns/{k}") for p in (os.getpid(), proc.pid) for k in _template.NAMESPACES}
+    assert not (one | two) & theirs, ns
 
 
 def test_nothing_of_a_forked_run_is_left_behind(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -262,6 +262,7 @@ def test_a_whole_term_with_the_documented_commands(tmp_path: Path, monkeypatch: 
     (graded / "sub").mkdir()
     (graded / "sub" / "data.txt").write_text("data", encoding="utf-8")
     others_before = {k: v for k, v in rows_of(graded).items() if k != ("bob", "03-banker-rule")}
+    order_before = list(rows_of(graded))
     pages_before = {p.name: p.read_bytes() for p in (graded / "feedback").iterdir()}
 
     # 5. regrade one learner: bob's corrected file (the instructor accepted a correction)
@@ -271,6 +272,7 @@ def test_a_whole_term_with_the_documented_commands(tmp_path: Path, monkeypatch: 
     assert main(["--lang", "en", *regrade]) == 0
     after = rows_of(graded)
     assert len(after) == 15
+    assert list(after) == order_before  # bob's new row in the place of his old one
     assert after[("bob", "03-banker-rule")]["score"] == after[("bob", "03-banker-rule")]["max_score"]
     assert {k: v for k, v in after.items() if k != ("bob", "03-banker-rule")} == others_before
     for name, data in pages_before.items():

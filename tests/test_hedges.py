@@ -12,6 +12,7 @@ import json
 import re
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -35,7 +36,7 @@ def _seeds() -> Path | None:
     return None
 
 
-def _text(cell: dict) -> str:
+def _text(cell: dict[str, Any]) -> str:
     return cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
 
 
@@ -79,7 +80,7 @@ def test_every_hedge_is_bilingual_and_has_places() -> None:
 
 @pytest.mark.skipif(_seeds() is None, reason="the source pages (../shared/seeds) are not here")
 @pytest.mark.parametrize("hedge", HEDGES, ids=lambda h: h["id"])
-def test_hedge_quotes_are_the_sources_own_words(hedge: dict) -> None:
+def test_hedge_quotes_are_the_sources_own_words(hedge: dict[str, Any]) -> None:
     seeds = _seeds()
     assert seeds is not None
     for q in hedge["quote"]:
@@ -101,7 +102,7 @@ def _quiz_texts(name: str, question: str) -> dict[str, str]:
     return out
 
 
-def _place_texts(where: dict) -> dict[str, str]:
+def _place_texts(where: dict[str, Any]) -> dict[str, str]:
     """The texts at one place, keyed by a label whose last word is the language."""
     if "lesson" in where:
         return {lang: _lesson_cell(where["lesson"], lang, where["near"][lang]) for lang in LANGUAGES}
@@ -112,6 +113,10 @@ def _place_texts(where: dict) -> dict[str, str]:
         return _exercise_prompts(where["exercise"], where["question"])
     if "quiz" in where:
         return _quiz_texts(where["quiz"], where["question"])
+    if where.get("trainer"):
+        nb = json.loads((ROOT / "trainer" / "trainer.ipynb").read_text(encoding="utf-8"))
+        intro = _text(nb["cells"][0])  # the trainer's opening cell holds both languages
+        return {"trainer zh": intro, "trainer en": intro}
     if where.get("cheatsheet"):
         from baccarat_kit.cheatsheet import html_page
 
@@ -124,7 +129,7 @@ def _place_texts(where: dict) -> dict[str, str]:
 
 @pytest.mark.parametrize(("hedge", "n", "where"), PLACES,
                          ids=[f"{h['id']}-{n}" for h, n, _ in PLACES])
-def test_each_restatement_carries_its_hedge_in_both_editions(hedge: dict, n: int, where: dict) -> None:
+def test_each_restatement_carries_its_hedge_in_both_editions(hedge: dict[str, Any], n: int, where: dict[str, Any]) -> None:
     texts = _place_texts(where)
     assert texts, f"{hedge['id']} where #{n}: expected lesson, misconception, exercise, quiz or cheatsheet"
     for label, text in texts.items():
@@ -143,7 +148,7 @@ def test_every_note_is_bilingual_and_has_places() -> None:
 
 @pytest.mark.skipif(_seeds() is None, reason="the source pages (../shared/seeds) are not here")
 @pytest.mark.parametrize("note", [h for h in NOTES if "quote" in h], ids=lambda h: h["id"])
-def test_a_note_flags_the_sources_own_words(note: dict) -> None:
+def test_a_note_flags_the_sources_own_words(note: dict[str, Any]) -> None:
     seeds = _seeds()
     assert seeds is not None
     (page,) = seeds.glob(f"{note['quote']['source']}_*.txt")
@@ -152,7 +157,7 @@ def test_a_note_flags_the_sources_own_words(note: dict) -> None:
 
 @pytest.mark.parametrize(("note", "n", "where"), NOTE_PLACES,
                          ids=[f"{h['id']}-{n}" for h, n, _ in NOTE_PLACES])
-def test_each_note_is_where_the_course_says_it(note: dict, n: int, where: dict) -> None:
+def test_each_note_is_where_the_course_says_it(note: dict[str, Any], n: int, where: dict[str, Any]) -> None:
     """Issue 31's faithfulness items: the course's own statements are marked as its own, the
     source slips it quotes are flagged, and the inexact words they replaced are gone."""
     texts = _place_texts(where)

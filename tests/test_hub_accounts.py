@@ -295,3 +295,28 @@ def test_remove_term_removes_the_accounts_and_homes_of_the_list_only(tmp_path: P
         for unix in made:
             accounts.remove(unix)
     assert all(accounts.lookup(u) is None for u in made)
+
+
+def test_two_learners_starting_at_once_never_share_a_port(monkeypatch: pytest.MonkeyPatch) -> None:
+    """random_port() may hand the same just-released port to two starts (CI: bruno was routed to
+    alice's server); each start claims a port no other running learner holds, and gives it back."""
+    from types import SimpleNamespace
+
+    from baccarat_kit.hub import jupyter
+
+    monkeypatch.setattr(jupyter.LearnerSpawner, "_ports", {})
+    offered = iter([40001, 40001, 40001, 40002, 40001])
+    monkeypatch.setattr(jupyter, "random_port", lambda: next(offered))
+
+    def spawner(name: str) -> jupyter.LearnerSpawner:
+        return jupyter.LearnerSpawner(user=SimpleNamespace(name=name, url="/"), unix_prefix="bk-")
+
+    alice, bruno = spawner("alice"), spawner("bruno")
+    assert alice._claim_port() == 40001
+    assert bruno._claim_port() == 40002  # 40001 twice refused: alice holds it
+    assert jupyter.LearnerSpawner._ports == {40001: "bk-alice", 40002: "bk-bruno"}
+    assert alice._claim_port() == 40001  # a restart keeps its own port
+    alice._release_port()
+    assert jupyter.LearnerSpawner._ports == {40002: "bk-bruno"}
+    carol = spawner("carol")
+    assert carol._claim_port() == 40001  # released, so free again

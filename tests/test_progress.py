@@ -310,3 +310,32 @@ def test_the_trainer_keeps_its_progress_in_the_course_folder(monkeypatch: pytest
     rows = {r["id"]: r for r in progress.course_map(progress.load(progress.location(course / "notebooks")),
                                                       lessons=[("trainer", 5)])}
     assert rows["trainer"]["answered"] == 1
+
+
+def test_an_unwritable_record_is_said_once_and_the_widget_goes_on(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A course folder the learner cannot write (a read-only mount; root ignores chmod, so the
+    write is refused here by ``save`` itself): the widget's write returns False, and one warning
+    names the file and the reason; nothing is raised, nothing else is said."""
+    import errno
+    import warnings
+
+    from baccarat_kit.i18n import set_language
+
+    def refused(record: object, path: object = None) -> None:
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setenv(progress.PROGRESS_ENV, str(tmp_path))
+    monkeypatch.setattr(progress, "save", refused)
+    monkeypatch.setattr(progress, "_WARNED", set())
+    set_language("en")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert progress.kept(lambda: progress.record_quiz("04", "q", "1", True, 5)) is False
+        assert progress.kept(lambda: progress.record_quiz("04", "q", "0", False, 5)) is False
+        assert progress.kept(lambda: None) is True
+    said = [str(w.message) for w in caught]
+    assert said == [f"Progress not saved: {tmp_path / progress.FILENAME} cannot be written (Permission denied). "
+                    "You can go on, but this session's answers are not kept in the record; use a course "
+                    "folder you can write to (for example baccarat-kit course ~/baccarat-course)."], said
+    assert not (tmp_path / progress.FILENAME).exists()

@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from baccarat_kit.cli import main
 from baccarat_kit.grading import report as rp
@@ -162,20 +164,20 @@ def check_numbers(doc: dict[str, Any], page: Page) -> None:
     assert seen == len(picked)
     # misconceptions: learners per id (only in graded, not fully right answers)
     if any("misconception" in q for s in doc["submissions"] for q in s.get("questions", {}).values()):
-        want: dict[str, set[str]] = defaultdict(set)
+        showed: dict[str, set[str]] = defaultdict(set)
         for (lid, _), s in picked.items():
             if s["status"] != "ok":
                 continue
             for q in s["questions"].values():
                 if q.get("misconception") and q["score"] < q["points"]:
-                    want[q["misconception"]].add(lid)
+                    showed[q["misconception"]].add(lid)
         got = {n.attrs["data-m"]: int(n.attrs["data-learners"]) for n in page.root.having("data-m")}
-        assert got == {k: len(v) for k, v in want.items()}
+        assert got == {k: len(v) for k, v in showed.items()}
 
 
 # ---------------------------------------------------------------- a class graded by the real grader
 def _notebook(path: Path, lid: str, replace: dict[str, str] | None = None) -> dict[str, Any]:
-    nb = json.loads(path.read_text(encoding="utf-8"))
+    nb: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     for cell in nb["cells"]:
         if cell["cell_type"] != "code":
             continue
@@ -190,12 +192,15 @@ def _notebook(path: Path, lid: str, replace: dict[str, str] | None = None) -> di
 HOSTILE = '<b id="pwned">carol</b>'
 
 
-def _shown(path: Path, qid: str, lid: str, key: str = "a") -> str:
-    """The letter this learner sees for option ``key`` (choices are shuffled per learner)."""
+def _shown(path: Path, qid: str, lid: str, misconception: str) -> str:
+    """The letter this learner sees for the option that names ``misconception`` (choices are
+    shuffled per learner)."""
     from baccarat_kit.grading.judge.checks import Question
 
     meta = json.loads(path.read_text(encoding="utf-8"))["metadata"]["baccarat_kit"]
-    question = Question.from_dict(next(q for q in meta["questions"] if q["id"] == qid))
+    q = next(q for q in meta["questions"] if q["id"] == qid)
+    key = next(k for k, option in q["options"].items() if option.get("misconception") == misconception)
+    question = Question.from_dict(q)
     return next(letter for letter, k in question.shown_options(lid).items() if k == key)
 
 
@@ -212,8 +217,9 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     six = SOURCE / "06-misconceptions.ipynb"
     put("alice", "06-misconceptions.ipynb", _notebook(six, "alice"))
     put("bob", "06-misconceptions.ipynb", _notebook(six, "bob", {
-        r"^q1 = .*": f'q1 = "{_shown(six, "q1", "bob")}"', r"^q3 = .*": f'q3 = "{_shown(six, "q3", "bob")}"'}))
-    put("carol", "06-misconceptions.ipynb", _notebook(six, HOSTILE, {r"^q1 = .*": f'q1 = "{_shown(six, "q1", HOSTILE)}"'}))
+        r"^q1 = .*": f'q1 = "{_shown(six, "q1", "bob", "banker-3-always")}"',
+        r"^q3 = .*": f'q3 = "{_shown(six, "q3", "bob", "face-card-not-in-table")}"'}))
+    put("carol", "06-misconceptions.ipynb", _notebook(six, HOSTILE, {r"^q1 = .*": f'q1 = "{_shown(six, "q1", HOSTILE, "banker-3-always")}"'}))
     put("dave", "06-misconceptions.ipynb", _notebook(ROOT / "exercises" / "06-misconceptions.ipynb", "dave"))
     put("erin", "03-banker-rule.ipynb", _notebook(SOURCE / "03-banker-rule.ipynb", "erin"))
     put("frank", "03-banker-rule.ipynb", "this is not a notebook {")
@@ -235,7 +241,7 @@ def test_the_report_of_a_really_graded_class_matches_its_results(graded: dict[st
 @pytest.mark.sandbox  # (the graded fixture grades for real)
 def test_misconceptions_of_a_really_graded_class_come_from_its_messages(graded: dict[str, Any]) -> None:
     """Today's results name a choice's misconception only in its message: bob and carol chose
-    06's q1 "a" (banker-3-always), bob also q3 "a" (face-card-not-in-table)."""
+    06's q1 option that names banker-3-always, bob also q3's face-card-not-in-table option."""
     page = Page(graded["html"])
     got = {n.attrs["data-m"]: n for n in page.root.having("data-m")}
     assert {k: int(v.attrs["data-learners"]) for k, v in got.items()} == {
@@ -322,6 +328,49 @@ def test_every_hostile_id_shows_as_text(generated: dict[str, Any]) -> None:
     for lid in HOSTILE_IDS:
         assert rp.visible(lid.strip(), 60) in shown
     assert "s9\\u202egnp.exe" in shown  # a direction override cannot reorder what is shown
+
+
+def test_the_grid_escapes_as_the_templates_do() -> None:
+    """The grid's rows are written in Python (not by the template): its escaping is autoescape's."""
+    import markupsafe
+
+    for text in ('<img src="x" onerror=\'y\'>', "a&amp;b", "&#34;", "plain", "", "\u202e\x00<"):
+        assert rp.classreport.escape(text) == str(markupsafe.escape(text))
+
+
+def markup_text(min_size: int, max_size: int) -> st.SearchStrategy[str]:
+    """Text of any characters, half of them markup's."""
+    chars = st.one_of(st.sampled_from(list("<>&\"'=/ ;#\u202e\x1b\n")), st.characters())
+    return st.lists(chars, min_size=min_size, max_size=max_size).map("".join)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ids=st.lists(markup_text(1, 150), min_size=1, max_size=4, unique_by=lambda t: t.strip().casefold()),
+       folder=markup_text(1, 40), status=markup_text(0, 20))
+@example(ids=['a"b<i>&\u202e\'' * 12, " ", "Ab"], folder='f"<', status='s"<')
+def test_any_id_file_and_status_come_back_from_the_grid_as_text(ids: list[str], folder: str, status: str) -> None:
+    """Whatever a learner id, a file name or a status holds, the grid shows it (text and
+    attributes, read back by an HTML parser) as :func:`visible` writes it, and nothing else."""
+    base = {"exercise": "03-banker-rule", "max_score": 11, "score": 3, "warnings": [], "questions": {},
+            "reason": {"zh": "x", "en": "x"}, "submitted_at": "2026-12-01T10:00:00Z"}
+    subs = [{**base, "file": f"/c/{folder}/{i}.ipynb", "learner": lid, "status": status}
+            for i, lid in enumerate(ids)]
+    rep = rp.build_report({"submissions": subs})
+    page = Page(rp.render_html(rep, "en"))
+    grid = page.root.all("table", **{"class": "grid sortable"})[0].all("tbody")[0].all("tr")
+    assert len(grid) == len(rep.learners)
+    for lr, row in zip(rep.learners, grid, strict=True):
+        cells = [c for c in row.children if c.tag == "td"]
+        label = lr.label if lr.known else f"(no learner id) {lr.label}"
+        assert cells[0].text == rp.visible(label, 60)
+        assert cells[0].attrs.get("title", rp.visible(label, 60)) == rp.visible(label, 300)
+        assert cells[0].attrs.get("data-v", cells[0].text) == rp.visible(lr.label.casefold(), 200)  # its sort key
+        (cell,) = cells[1:-1]
+        c = rep.cells[(lr.key, "03-banker-rule")]
+        tips = [c.file, *([c.status] if c.status != "ok" else []), "2026-12-01T10:00:00Z"]
+        assert cell.attrs["title"] == rp.visible(" · ".join(tips), 400)
+        assert cell.attrs.get("data-status", "") == (rp.visible(c.status) if c.status != "ok" else "")
+        assert not any(n.tag not in ("span",) for n in cell.children)
 
 
 def test_example_answers_name_no_learner(generated: dict[str, Any]) -> None:
@@ -429,6 +478,41 @@ def test_an_instructors_file_is_never_overwritten(generated: dict[str, Any], tmp
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
 
 
+def test_a_score_that_is_not_a_finite_number_counts_as_none(tmp_path: Path) -> None:
+    """NaN, Infinity, 1e400 (a float's infinity) and an integer beyond a float, which Python's json
+    reads: counted as a score that is not a number (0, the question's points), not a traceback."""
+    base = {"exercise": "03-banker-rule", "max_score": 11, "status": "ok", "warnings": [], "learner": "ann"}
+    rows = [{**base, "file": "c/ann/03-banker-rule.ipynb", "score": "NaN",
+             "questions": {"q1": {"score": "Infinity", "points": 2}, "q2": {"score": 1, "points": "BIG"}}},
+            {**base, "file": "c/ann/04-whole-coups.ipynb", "exercise": "04-whole-coups", "score": "-Infinity",
+             "max_score": "1e400", "questions": {"q1": {"score": 0.5, "points": "-1e400"}}}]
+    text = json.dumps({"schema_version": 5, "submissions": rows})
+    for word, literal in (("NaN", "NaN"), ("Infinity", "Infinity"), ("-Infinity", "-Infinity"),
+                          ("1e400", "1e400"), ("-1e400", "-1e400"), ("BIG", "1" + "0" * 400)):
+        text = text.replace(f'"{word}"', literal)
+    folder = tmp_path / "graded"
+    folder.mkdir()
+    (folder / "results.json").write_text(text, encoding="utf-8")
+    path, rep = rp.write_report(folder, tmp_path / "r.html", "en")
+    assert [(c.score, c.max_score) for c in rep.cells.values()] == [(0.0, 11.0), (0.0, 0.0)]
+    (e3, e4) = rep.exercises
+    assert [(q.id, q.points, q.earned) for q in e3.questions] == [("q1", 2.0, 0.0), ("q2", 1.0, 1.0)]
+    assert [(q.id, q.points, q.earned) for q in e4.questions] == [("q1", 1.0, 0.5)]
+    page = path.read_text(encoding="utf-8")
+    assert not re.search(r"\b(nan|inf)\b", page, re.I)
+
+
+def test_a_misconception_counts_wherever_the_score_is_below_the_points(tmp_path: Path) -> None:
+    """Whatever ``passed`` says (partial credit marked passed), and never on full points."""
+    base = {"exercise": "03-banker-rule", "max_score": 11, "status": "ok", "warnings": [], "score": 1}
+    q = {"points": 2, "passed": True, "misconception": "banker-3-always", "answer": "7"}
+    subs = [{**base, "file": f"c/{who}/03-banker-rule.ipynb", "learner": who, "questions": {"q1": {**q, "score": got}}}
+            for who, got in (("ann", 1.5), ("ben", 2), ("cai", 0))]
+    rep = rp.build_report({"schema_version": 5, "submissions": subs})
+    (m,) = rep.misconceptions
+    assert (m.id, sorted(m.learners), m.answers) == ("banker-3-always", ["ann", "cai"], Counter({"7": 2}))
+
+
 def test_scores_are_formatted_plainly() -> None:
     assert [rp.fmt(x) for x in (7.0, 7.5, 2.6666, 0.0)] == ["7", "7.5", "2.67", "0"]
 
@@ -492,3 +576,18 @@ def test_the_grid_counts_the_row_the_exports_and_return_count(tmp_path: Path) ->
     _, rep = rp.write_report(folder, tmp_path / "r.html", "en")
     (cell,) = rep.cells.values()
     assert cell.score == 9 and cell.files == 2
+
+
+def test_a_file_collect_refused_shows_in_her_row_but_is_no_submission() -> None:
+    """collect's refusals (a link, a FIFO in her folder) are shown as refused where they belong,
+    and counted apart: "2 submissions" said 3 when a refusal of collect counted as one."""
+    base = {"exercise": "03-banker-rule", "max_score": 11, "status": "ok", "warnings": [], "score": 11,
+            "questions": {}}
+    subs = [{**base, "file": f"c/{who}/03-banker-rule.ipynb", "learner": who, "owner": who} for who in ("ann", "ben")]
+    skipped = [{"file": "cai/exercises/03-banker-rule.ipynb", "owner": "cai", "reason": "fifo",
+                "zh": "不是一般檔案", "en": "not a regular file"}]
+    rep = rp.build_report({"schema_version": 5, "submissions": subs, "skipped": skipped})
+    assert rep.submissions == 2
+    assert rep.cells[("cai", "03-banker-rule")].status == "refused"
+    [seen] = [a for a in rep.attention if a.learner == "cai"]
+    assert (seen.category, seen.detail["en"]) == ("refused", "not a regular file")

@@ -439,7 +439,7 @@ def explain_case(case: Case, lang: str | None = None, *, quote: bool = True) -> 
     lines.append(message("cases.show.source", lang, source=case.source, basis=case.basis_text(lang)))
     if case.assumptions(lang):
         lines.append(message("cases.show.assumptions", lang, text=case.assumptions(lang)))
-    if case.change(lang):
+    if case.change(lang) and quote:  # a variant's source words: 000's 只改一個條件 sentence
         lines.append(message("cases.show.change", lang, text=case.change(lang)))
     words = case.quote if case.parent is None and quote else None
     if words:

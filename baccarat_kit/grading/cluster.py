@@ -518,11 +518,11 @@ class DaskSubmit:
                 self._finish(fut, error=err)
 
     def _send(self, path: Path, fut: Future[Submission], term: TermKeys | None = None) -> None:
-        with path.open("rb") as fh:
-            data = fh.read(MAX_FILE_BYTES + 1)
-        if len(data) > MAX_FILE_BYTES:  # only hashed, nothing of it runs: no need to send it
-            from .grade import grade_file
+        from .grade import NotRead, grade_file, read_given
 
+        try:  # never through a link, never waiting on a FIFO, at most the limit (grade.read_given)
+            data = read_given(path, MAX_FILE_BYTES)
+        except NotRead:  # nothing of it runs: its row (refused, too large) is made here
             self._finish(fut, result=grade_file(path, self._exercises, self._limits, term=term))
             return
         key = f"baccarat-kit-grade-{next(self._numbers)}-{hashlib.sha256(data).hexdigest()[:16]}"

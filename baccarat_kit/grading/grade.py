@@ -26,8 +26,12 @@ Outputs (written to a temporary folder, then renamed into place): ``grades.csv``
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
+import os
+import stat
+import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from pathlib import Path
@@ -95,6 +99,8 @@ def load_exercises(source: str | Path) -> dict[str, Exercise]:
         if is_learner_copy(nb):
             raise GradeUsageError("grading.cli.released_source", path=path)
         ex = Exercise.from_metadata(meta, str(path)).with_texts(question_texts(nb))
+        if any(q.sealed for q in ex.questions):  # a copy's metadata without its mark: no keys in it
+            raise GradeUsageError("grading.cli.released_source", path=path)
         digest = hashlib.sha256(raw).digest()
         if digest not in _PROVEN:
             selfcheck.prove(nb, str(path))  # the keys agree with the model solution (issue 20, attack 13)
@@ -119,8 +125,8 @@ def collect_paths(paths: Iterable[str | Path], skipped: list[dict[str, str]] | N
         if p.is_dir():
             inside = []
             for q in sorted(p.rglob("*.ipynb")):
-                if not q.is_file():
-                    continue
+                if q.is_dir() and not q.is_symlink():
+                    continue  # (a link or a FIFO named like a notebook gets a row: refused, unread)
                 if any(part.startswith(".") for part in q.relative_to(p).parts):
                     if skipped is not None:
                         skipped.append({"file": str(q), **both("grading.skipped.hidden")})
@@ -179,6 +185,67 @@ def exercise_warnings(nb: dict[str, Any], path: Path, exercises: dict[str, Exerc
 
 
 
+GIVEN_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
+
+
+class NotRead(Exception):
+    """A file given to grade that is not read: ``status`` (``unreadable`` or ``too_large``) and
+    the reason's key and values."""
+
+    def __init__(self, status: str, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.status, self.key, self.params = status, key, params
+
+
+def read_given(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a file given to ``grade``, read as ``collect`` reads a learner's: from its own
+    descriptor, never through a link (``O_NOFOLLOW``), never waiting on a FIFO (``O_NONBLOCK``; a
+    special file is refused), at most ``limit`` + 1 bytes. Graded from a learner's own folder
+    (without collect), a FIFO named like a notebook hung grade, a 10 GB sparse file took 48 s to
+    be hashed, and a link to a file of the instructor's was read and graded (redteam)."""
+    try:
+        fd = os.open(path, GIVEN_FLAGS)
+    except OSError as err:
+        if err.errno == errno.ELOOP:
+            raise NotRead("unreadable", "grading.reason.not_regular") from None
+        raise NotRead("unreadable", "grading.reason.unreadable", detail=type(err).__name__) from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise NotRead("unreadable", "grading.reason.not_regular")
+        if st.st_size > limit:
+            raise NotRead("too_large", "grading.reason.too_large", size=st.st_size, limit=limit)
+        chunks, got = [], 0
+        while True:
+            try:
+                chunk = os.read(fd, min(1 << 20, limit + 1 - got))
+            except OSError as err:
+                raise NotRead("unreadable", "grading.reason.unreadable", detail=type(err).__name__) from None
+            if not chunk:
+                break
+            got += len(chunk)
+            if got > limit:  # it grew, or says size 0 and holds more (/proc)
+                raise NotRead("too_large", "grading.reason.too_large", size=f"> {limit}", limit=limit)
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def _read(path: Path) -> tuple[str, int, dict[str, Any]]:
+    """:func:`.sandbox.session.read_submission` of ``path``'s bytes as :func:`read_given` read them
+    (a private copy is what the reader gets), or ``{"status": "not_read", "error": NotRead}``."""
+    try:
+        data = read_given(path)
+    except NotRead as why:
+        return "", 0, {"status": "not_read", "error": why}
+    with tempfile.TemporaryDirectory(prefix="bk-read-") as private:
+        copy = Path(private) / "submission.ipynb"
+        copy.write_bytes(data)
+        del data
+        return read_submission(copy)
+
+
 def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFAULT_LIMITS,
                display: str | None = None, term: TermKeys | None = None) -> Submission:
     """Grade one notebook file (see the module docstring). Never raises for a bad submission.
@@ -191,7 +258,10 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
     term secret is keyed by its public ``LEARNER_ID`` as before (``keys: "public-id"``).
     """
     shown = display or str(path)
-    digest, size, read = read_submission(path)
+    digest, size, read = _read(path)
+    if read["status"] == "not_read":
+        why = read["error"]
+        return Submission(shown, "", None, "", why.status, both(why.key, **why.params))
 
     def broken(status: str, exercise: Exercise | None = None, **params: Any) -> Submission:
         return Submission(shown, digest, exercise.id if exercise else None, "", status,
@@ -339,12 +409,21 @@ def missing_extra() -> list[str]:
 
 
 def _unreadable(path: Path) -> str | None:
+    """Why ``path`` cannot be opened at all (never waiting on a FIFO: :func:`grade_file` refuses
+    a link or a special file with its own reason)."""
     try:
-        with path.open("rb") as fh:
-            fh.read(1)
+        fd = os.open(path, GIVEN_FLAGS)
     except OSError as err:
-        return type(err).__name__
+        return None if err.errno == errno.ELOOP else type(err).__name__
+    os.close(fd)
     return None
+
+
+def _digest(path: Path) -> str:
+    try:
+        return hashlib.sha256(read_given(path)).hexdigest()
+    except NotRead:
+        return ""
 
 
 def grade_paths(
@@ -386,7 +465,7 @@ def grade_paths(
             try:
                 results[i] = fut.result()
             except Exception as err:
-                digest = hashlib.sha256(paths[i].read_bytes()).hexdigest() if paths[i].is_file() else ""
+                digest = _digest(paths[i])
                 results[i] = Submission(str(paths[i]), digest, None, "", "worker_failed",
                                         both("grading.reason.worker_failed", detail=type(err).__name__))
             if progress:
@@ -412,7 +491,7 @@ def file_keys(path: Path, term: TermSecret, exercises: Mapping[str, Exercise]) -
     entry = manifest_entry(path)
     owner = str(entry.get("owner") or "") if entry is not None else ""
     if not owner:
-        _digest, _size, read = read_submission(path, [], {})
+        _hash, _size, read = _read(path)
         mark = read.get("term") if read.get("status") == "ok" else None
         learner = mark.get("learner") if isinstance(mark, dict) else None
         owner = learner if isinstance(learner, str) and learner != "?" else ""

@@ -38,6 +38,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -65,11 +66,8 @@ def _record(exercise_id: str, exercise: Exercise, result: QuestionResult) -> Non
     """Keep a self-study result in the learner's progress record (never fails the check)."""
     from .. import progress
 
-    try:
-        progress.record_check(exercise_id, result.id, result.score, result.points, exercise.max_score,
-                              [q.id for q in exercise.questions])
-    except OSError:
-        pass
+    progress.kept(lambda: progress.record_check(exercise_id, result.id, result.score, result.points,
+                                                exercise.max_score, [q.id for q in exercise.questions]))
 
 
 @dataclass(frozen=True)
@@ -153,7 +151,7 @@ class Checker:
         verdict = grader_verdict(ns, question, self._shown_meta or {}, learner) if namespace is None else None
         if verdict is None:  # no history to run again (JupyterLite, a plain Python): not the grader's word
             collected = _extract.collect(ns, [question.extraction()])
-            answer = collected["answers"][question.id]
+            answer: Mapping[str, object] = collected["answers"][question.id]
         else:
             answer = verdict
         result = grade_question(question, answer, learner, hidden=self_study)
@@ -213,7 +211,7 @@ class Checker:
         ``True``, ``"banker"``, ``"150"``; an object of another type is refused, so that no code of
         the notebook runs inside this call)."""
         try:
-            _extract.plain(means)  # type: ignore[no-untyped-call]
+            _extract.plain(means)
         except _extract._Refused:
             raise SpecError("grading.notebook.unknown_question", value=type(means).__name__,
                             choices="True, False, str, int, Decimal") from None
@@ -293,4 +291,6 @@ def outcome_key(question: Question, result: QuestionResult) -> str:
         return "grading.notebook.checked_correct"
     if looked:
         return "grading.notebook.public_passed"
+    if question.sealed:  # the copy has no key for it: say so, and who checks it
+        return "grading.notebook.sealed"
     return "grading.notebook.format_only"

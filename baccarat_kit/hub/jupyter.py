@@ -18,10 +18,11 @@ from __future__ import annotations
 import asyncio
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from jupyterhub.auth import Authenticator  # type: ignore[import-untyped]
 from jupyterhub.spawner import LocalProcessSpawner, set_user_setuid  # type: ignore[import-untyped]
+from jupyterhub.utils import random_port  # type: ignore[import-untyped]
 from traitlets import Integer, Unicode
 
 from . import PREFIX, accounts, classlist, limits
@@ -73,11 +74,41 @@ class LearnerSpawner(LocalProcessSpawner):  # type: ignore[misc]
     pids_limit = Integer(0, config=True, help="Most processes per learner (0: no limit).")
     cgroup_parent = Unicode(limits.PARENT, config=True)
 
+    _ports: ClassVar[dict[int, str]] = {}
+    """The port each running learner's server was given, across every spawner of this hub.
+
+    ``LocalProcessSpawner`` takes ``random_port()``: a port the kernel said was free a moment
+    ago, then released. Two learners who start at once can be given the same port; the second
+    server cannot bind it (JupyterHub turns port retries off), and the hub then routes the
+    second learner to the first learner's server (seen in CI: bruno's ``/user/bruno/`` answered
+    by alice's server with a 404). Each start claims a port no other learner holds."""
+
     @property
     def unix_name(self) -> str:
         return accounts.unix_name(self.user.name, self.unix_prefix)
 
+    def _claim_port(self) -> int:
+        """A port for this start that no other learner's running server was given."""
+        held = {port for port, name in self._ports.items() if name != self.unix_name}
+        mine: int = int(getattr(self, "port", 0) or 0)
+        for _ in range(100):
+            port: int = mine if mine and mine not in held else int(random_port())
+            if port not in held:
+                break
+            mine = 0
+        else:
+            raise RuntimeError(f"no free port for {self.unix_name}: {len(held)} are held")
+        self._release_port()
+        self._ports[port] = self.unix_name
+        self.port = port
+        return port
+
+    def _release_port(self) -> None:
+        for port in [p for p, name in self._ports.items() if name == self.unix_name]:
+            del self._ports[port]
+
     async def start(self) -> Any:
+        self._claim_port()  # synchronous: no other start runs between the pick and the claim
         entry = await asyncio.to_thread(accounts.ensure, self.unix_name, self.homes)
         await self._give_course(entry)
         self.cgroup = limits.make(self.unix_name, self.mem_limit or None,
@@ -85,7 +116,11 @@ class LearnerSpawner(LocalProcessSpawner):  # type: ignore[misc]
         if self.cgroup is None and (self.mem_limit or self.pids_limit):
             self.log.warning("%s runs without a memory limit: no writable cgroup here",
                              self.unix_name)
-        return await super().start()
+        try:
+            return await super().start()
+        except BaseException:
+            self._release_port()
+            raise
 
     async def _give_course(self, entry: Any) -> None:
         """``baccarat-kit course ~/course`` run as the learner (their files, their uid)."""
@@ -127,4 +162,5 @@ class LearnerSpawner(LocalProcessSpawner):  # type: ignore[misc]
 
     async def stop(self, now: bool = False) -> None:
         await super().stop(now=now)
+        self._release_port()
         await asyncio.to_thread(limits.remove, self.unix_name, parent=self.cgroup_parent)

@@ -216,7 +216,7 @@ class LangMixin:
         run); a lesson fresh from the repository is not trusted, so it falls back to the
         richest safe type: this preview, instead of the bare ``text/plain`` repr."""
         data: dict[str, Any] = super()._repr_mimebundle_(**kwargs)  # type: ignore[misc]
-        data["text/html"] = static_html(self, self._lang)  # type: ignore[arg-type]
+        data["text/html"] = static_html(self, self._lang)
         return data
 
 

@@ -300,7 +300,7 @@ class CaseViewer(LangMixin, w.VBox):
             text = "<br>".join(esc(line) for line in str(quote).splitlines())
             text += _translation_html(case, self._lang)
         elif getattr(case, "parent", None) is not None:
-            text = esc(case.change(self._lang))
+            text = _variant_words_html(case, self._lang)
         else:
             text = esc(self._t("widgets.dash"))
         return (f"<b>{label}</b>"
@@ -340,16 +340,36 @@ class CaseCard:
         return plain_text(self.html)
 
 
-def _translation_html(case: Any, lang: str) -> str:
-    """The kit's English translation of a case's quote (``Case.translation``), under the
-    quote in the English edition (class ``bk-translation``); nothing in Chinese."""
-    translate = getattr(case, "translation", None)
-    text = translate(lang) if callable(translate) else None
-    if not text:
+def _translation_block(text: str | None, lang: str) -> str:
+    """The kit's English translation of a source's words, under them in the English edition
+    (class ``bk-translation``, headed "Translation (the kit's)"); nothing in Chinese."""
+    if not text or lang != "en":
         return ""
     lines = "<br>".join(esc(x) for x in str(text).splitlines())
     return (f'<div class="bk-translation" lang="en" style="margin-top:0.4em;font-style:italic">'
             f"<small>{esc(message('widgets.cv.translation', lang))}</small><br>{lines}</div>")
+
+
+def _translation_html(case: Any, lang: str) -> str:
+    """The kit's English translation of a case's quote (``Case.translation``), under the
+    quote in the English edition (class ``bk-translation``); nothing in Chinese."""
+    translate = getattr(case, "translation", None)
+    return _translation_block(translate(lang) if callable(translate) else None, lang)
+
+
+def _variant_words_html(case: Any, lang: str) -> str:
+    """A variant's source words: 000's own 「只改一個條件」 sentence, in Chinese in both editions
+    (the English edition's copy is the kit's translation, shown under it as one).
+
+    >>> from baccarat_kit.cases import load
+    >>> html = _variant_words_html(load()["BCR-006-variant"], "en")
+    >>> "只把莊第二張3改4" in html and "bk-translation" in html and "Only the banker's second" in html
+    True
+    >>> "bk-translation" in _variant_words_html(load()["BCR-006-variant"], "zh")
+    False
+    """
+    own = esc(case.change("zh"))
+    return own + _translation_block(case.change("en") if lang == "en" else None, lang)
 
 
 def _trace(case: Any, lang: str) -> tuple[list[str], str]:
@@ -378,17 +398,15 @@ def case_card(case_id: str, *, lang: str = "zh", catalogue: Any = None) -> CaseC
     rows = [head]
     for c in (case, *case.variants):
         if c.parent is None:
-            words = str(c.quote or "")
             label = f"{c.id}{'　' if lang == 'zh' else ' — '}{c.title(lang)}"
+            quote = ("<br>".join(esc(x) for x in str(c.quote or "").splitlines())
+                     + _translation_html(c, lang))
         else:
-            words = c.change(lang)
             label = f"{c.id}{'　' if lang == 'zh' else ' — '}{message('widgets.cv.variant', lang)}"
+            quote = _variant_words_html(c, lang)
         lines, result = _trace(c, lang)
         cards = (esc(message("widgets.cv.cards", lang, cards=" ".join(x.label for x in c.cards)))
                  if c.cards else esc(message("widgets.cv.partial-card", lang)))
-        quote = "<br>".join(esc(x) for x in words.splitlines())
-        if c.parent is None:
-            quote += _translation_html(c, lang)
         steps = "".join(f"<li>{esc(x)}</li>" for x in lines)
         check = c.check()
         verdict = message("widgets.cv.checked" if not check else "widgets.cv.check-failed", lang,

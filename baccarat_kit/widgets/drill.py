@@ -204,10 +204,7 @@ class Drill(LangMixin, w.VBox):
             r["drill"]["seed"] = self.seed
             r["drill"]["coups"] = dict(self.coup_stats)
             r["drill"]["t"] = time.time()
-        try:
-            progress.update(change)
-        except OSError:
-            pass  # a read-only folder: the drill goes on, unsaved
+        progress.kept(lambda: progress.update(change))  # unwritable: the drill goes on, the learner told once
 
     # ---- view ---------------------------------------------------------------------
     def _keys_text(self) -> str:

@@ -115,10 +115,7 @@ class FinalTest(Quiz):
     def check(self) -> bool | None:
         out = super().check()
         if self.finished and getattr(self, "lessons", None):
-            try:
-                progress.record_final(self.result())
-            except OSError:
-                pass
+            progress.kept(lambda: progress.record_final(self.result()))
         return out
 
     def _link(self, i: int, page_folder: Path | None = None) -> str:

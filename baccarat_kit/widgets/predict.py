@@ -40,6 +40,7 @@ from typing import Any
 import ipywidgets as w
 
 from .. import progress
+from ..i18n import message
 from ._common import LangMixin, WidgetError, esc, html_widget, plain_text, title_html
 
 __all__ = ["Predict", "plain_text"]
@@ -169,11 +170,9 @@ class Predict(LangMixin, w.VBox):
         self.chosen = choice
         if self.first is None:
             self.first = choice
-        if self.record:
-            try:
-                progress.record_predict(self.record, self.key, choice, self.first == self.answer, self.first)
-            except OSError:
-                pass
+        record, first = self.record, self.first
+        if record:
+            progress.kept(lambda: progress.record_predict(record, self.key, choice, first == self.answer, first))
         self._render_answer()
         return choice == self.answer
 
@@ -249,16 +248,28 @@ class Predict(LangMixin, w.VBox):
                                f'{esc(self._t(key, got=self._said(self.chosen), answer=said))}'
                                f"</b>{again}</div>")
         call = self._call()
-        quote = self.case.quote or ""
-        translation = self.case.translation(self._lang) if quote else None
+        quote, translation = self._source_words()
         trace = self.case.explain(self._lang, quote=False)  # the words once, in the blockquote
         self.reveal.value = (
             f'<div class="bk-predict-engine"><b>{esc(self._t("widgets.predict.engine"))}</b> <code>{esc(call)}</code>'
             f' → {esc(self._t("widgets.predict.rules", rules=", ".join(self.outcome.rules)))}</div>'
             + (f'<blockquote class="bk-quote"><span lang="zh-Hant">{esc(quote)}</span>'
-               + (f'<br><i lang="en">{esc(translation)}</i>' if translation else "")
+               + (f'<br><small>{esc(self._t("widgets.cv.translation"))}</small> <i lang="en">{esc(translation)}</i>'
+                  if translation else "")
                + "</blockquote>" if quote else "")
             + f'<pre class="bk-predict-trace" style="white-space:pre-wrap">{esc(trace)}</pre>')
+
+    def _source_words(self) -> tuple[str, str | None]:
+        """The source's own words for the reveal and, in the English edition, the kit's
+        translation: a case's ``quote`` (``quote_en``), or for a variant 000's 只改一個條件
+        sentence (``change.en``)."""
+        case = self.case
+        if case.quote:
+            return case.quote, case.translation(self._lang)
+        if case.parent is not None and case.change("zh"):
+            return (message("cases.show.change", "zh", text=case.change("zh")),
+                    case.change("en") if self._lang == "en" else None)
+        return "", None
 
     def _relabel(self) -> None:
         self.title.value = title_html(self._t("widgets.predict.title", id=self.case.id))

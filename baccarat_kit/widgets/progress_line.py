@@ -45,7 +45,7 @@ class ProgressLine(w.HTML):
         self.done += n
         self._render()
 
-    def close(self) -> None:  # type: ignore[override]  # ends the count; the widget stays shown
+    def close(self) -> None:  # ends the count; the widget stays shown
         self._render(finished=True)
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:

@@ -237,14 +237,12 @@ class Quiz(LangMixin, w.VBox):
         self.answers[self.index] = int(chosen)
         self.first.setdefault(self.index, int(chosen))
         self.correct = int(chosen) == self.question.answer
-        if self.record:
+        record = self.record
+        if record:
             q = self.question
             first = self.first[self.index]
-            try:
-                progress.record_quiz(self.record, q.id, str(chosen), first == q.answer, len(self.questions),
-                                     first_answer=str(first))
-            except OSError:
-                pass
+            progress.kept(lambda: progress.record_quiz(record, q.id, str(chosen), first == q.answer,
+                                                       len(self.questions), first_answer=str(first)))
         self._render_feedback()
         return self.correct
 

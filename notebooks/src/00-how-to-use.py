@@ -173,7 +173,7 @@ bk.widgets.CourseMap(lang=LANG)
 # > 不過要誠實說，三種押法長期的期望值都是負的，建議把它當成娛樂、設好預算，而不是當成穩定獲利的方法。（004）
 #
 # 第 8 課（賠率與路單，odds and roads）會用精確的數字說明：不論押哪一注、跟不跟路單或連莊，賭場優勢（house edge）都不會改變。
-# 例如 8 副牌的精確值：押莊（抽 5% 傭金）的賭場優勢是 1.06%、押閒 1.24%、押和（8:1）14.36%，也就是每押 100 長期平均輸掉 1.06、1.24、14.36；
+# 例如 8 副牌的精確值：押莊（抽 5% 傭金）的賭場優勢是 1.06%、押閒 1.24%、押和 14.36%（和注賠 8:1 是本課程傭金桌的設定，來源沒有給和注的賠率），也就是每押 100 長期平均輸掉 1.06、1.24、14.36；
 # 連開幾局莊之後，下一局開莊的機率（不計和局）仍是約 50.7%。本課最後的自我檢測會請引擎算其中一個。
 
 # %% [markdown] lang=en
@@ -195,7 +195,7 @@ bk.widgets.CourseMap(lang=LANG)
 # > *Translation:* "But to be honest, all three bets have a negative expectation in the long run; treat it as entertainment and set a budget, not as a steady way to make money." (004)
 #
 # Lesson 8 (odds and roads) shows with exact numbers that whichever bet you make, and whether or not you follow roads or streaks, the house edge does not change.
-# For example, the exact figures for 8 decks: the house edge is 1.06% on banker (5% commission), 1.24% on player and 14.36% on tie (8:1), so every 100 staked loses 1.06, 1.24 and 14.36 on average in the long run;
+# For example, the exact figures for 8 decks: the house edge is 1.06% on banker (5% commission), 1.24% on player and 14.36% on tie (the tie paying 8:1 is this course's commission table; no source gives the tie's odds), so every 100 staked loses 1.06, 1.24 and 14.36 on average in the long run;
 # after any run of banker wins, the chance that the next coup is a banker win (ties left out) is still about 50.7%. The self-check at the end of this lesson asks the engine for one of them.
 
 # %% [markdown] lang=zh
@@ -425,7 +425,7 @@ print(bk.widgets.plain_text(demo_viewer.case_result))
 #
 # 選一個答案，按「提交答案」。答錯時，回饋會點出這是哪一個常見誤解（misconception），或是哪一步規則和你的答案不同，並給出正確的說法；答對時會確認，並說明為什麼對。
 # 每題以**第一次提交**的答案計分：看過正確答案之後再交，不再計分。做完會有總結，按「重新開始」可以再做一次。
-# 常見誤解都來自來源頁，收在 `bk.misconceptions`。
+# 常見誤解收在 `bk.misconceptions`，都來自來源頁；其中有幾條（例如「閒家 5 點可以停牌」）是本套件用自己的話寫的錯誤規則，用來說明練習裡寫錯的函式，它們的正確說法引自來源。
 #
 # 每一課的題目都是課程資料裡的一組題（`bk.widgets.Quiz.lesson("00", lang=LANG)`）：程式格裡看不到答案，
 # 每一題的正確答案都在建立測驗時由規則引擎算出（定義類的題目則依來源的說法）。
@@ -439,7 +439,7 @@ print(bk.widgets.plain_text(demo_viewer.case_result))
 #
 # Pick an answer and press "submit". When it is wrong, the feedback names the common misconception behind it, or the rule step that disagrees with your answer, and gives the correct statement; when it is right, it says so and why.
 # Each question is scored on the **first answer submitted**: an answer given after the correct one has been shown no longer counts. At the end there is a summary, and "start again" resets the quiz.
-# The misconceptions all come from the source pages and are collected in `bk.misconceptions`.
+# The misconceptions are collected in `bk.misconceptions` and come from the source pages; a few of them (such as "a player with 5 may stand") are wrong rules in the kit's own words, to name what a learner's wrong function does, and their corrections quote the sources.
 #
 # Each lesson's questions are a named question set in the course data (`bk.widgets.Quiz.lesson("00")`): the code cell shows no answer,
 # and every correct answer is computed by the rules engine when the quiz is built (or, for a definition, taken from what the sources say).

@@ -185,7 +185,7 @@ bk.display.table(
 # * 花色可省略：`♠♥♦♣` 或 `S H D C`；
 # * 牌與牌之間用空白、逗號（`,` `，`）、頓號（`、`）或分號隔開。
 #
-# 下面每一行都是來源裡的牌，只是打法不同；引擎讀出的牌與點數都一樣：
+# 下面每一行都是來源裡的牌，只是打法不同（`Q♥ 9S` 的花色是本課加上的打法示範，來源沒有寫花色）；引擎讀出的牌與點數都一樣：
 
 # %% [markdown] lang=en
 # ## 4. Typing cards (`bk.parse_cards`)
@@ -196,7 +196,7 @@ bk.display.table(
 # * an optional suit: `♠♥♦♣` or `S H D C`;
 # * cards separated by spaces, commas (`,` or the Chinese `，`), the Chinese list mark `、` or semicolons.
 #
-# Each line below holds cards from the sources, typed in different ways; the engine reads the same cards and the same total:
+# Each line below holds cards from the sources, typed in different ways (the suits of `Q♥ 9S` are this lesson's typing example; no source gives suits); the engine reads the same cards and the same total:
 
 # %%
 typed = ["7 8", "K，6", "6、8、7", "k,9", "Q♥ 9S", "t 9"]

@@ -84,7 +84,7 @@ bk.display.table(
 # 000：「先確認畫面是否標示標準百家樂或特殊變體，因為變體可能改變牌數、傭金或和局處理方式。」
 # 000 也說：「不同桌可能採傭金、免傭或不同和局賠付，不能只憑遊戲名稱推定規則。」
 #
-# 003 的常見問題：「這些規則適用所有百家樂變體嗎？」答：「本篇以常見的標準 Punto Banco 規則為準。其他變體與特殊玩法可能不同,應以實際規則說明為準。」
+# 003 的常見問題：「這些規則適用所有百家樂變體嗎?」答：「本篇以常見的標準 Punto Banco 規則為準。其他變體與特殊玩法可能不同,應以實際規則說明為準。」
 #
 # 引擎的 `bk.play` 用的就是標準規則；到了真實的桌台，先讀那一桌的規則說明。
 
@@ -97,7 +97,7 @@ bk.display.table(
 # (translation: "first check whether the screen says standard baccarat or a special variant, because a variant may change the number of cards, the commission or how ties are handled.")
 # 000 also says: 「不同桌可能採傭金、免傭或不同和局賠付，不能只憑遊戲名稱推定規則。」 (translation: "tables may use commission, no commission or different tie payouts; the rules cannot be inferred from the game's name alone.")
 #
-# 003's FAQ asks 「這些規則適用所有百家樂變體嗎？」 (translation: "do these rules apply to every baccarat variant?") and answers 「本篇以常見的標準 Punto Banco 規則為準。其他變體與特殊玩法可能不同,應以實際規則說明為準。」
+# 003's FAQ asks 「這些規則適用所有百家樂變體嗎?」 (translation: "do these rules apply to every baccarat variant?") and answers 「本篇以常見的標準 Punto Banco 規則為準。其他變體與特殊玩法可能不同,應以實際規則說明為準。」
 # (translation: "this page follows the common standard Punto Banco rules; other variants and special games may differ, and the actual rules as stated prevail.")
 #
 # The engine's `bk.play` uses the standard rules; at a real table, read that table's own rules first.
@@ -121,13 +121,13 @@ bk.display.table(
 bk.hand_total("4 4"), bk.is_natural(bk.hand_total("4 4"))
 
 # %% [markdown] lang=zh
-# 002 的順序表說：「任一方首兩張是不是 8 或 9？是 → Natural，雙方不再補牌。」
+# 002 的順序表（第 01 列，問題｜結果）：「任一方首兩張是不是 8 或 9？｜是 → Natural，雙方不再補牌。」
 # 而且「如果首兩張已形成 Natural 8 或 9，就不應再拿莊家 3、4、5、6 點矩陣繼續判斷第三張牌。」
 #
 # 引擎也是這樣：拿例牌點數去問補牌表，它會拒絕並說明原因（`bk.RuleError`；這裡印出英文訊息 `err.message("en")`）：
 
 # %% [markdown] lang=en
-# 002's table of the order says: 「任一方首兩張是不是 8 或 9？是 → Natural，雙方不再補牌。」 (translation: "Do either hand's first two cards make 8 or 9? Yes → natural, neither hand draws again.")
+# 002's table of the order (row 01, question | result): 「任一方首兩張是不是 8 或 9？｜是 → Natural，雙方不再補牌。」 (translation: "Do either hand's first two cards make 8 or 9? Yes → natural, neither hand draws again.")
 # And: 「如果首兩張已形成 Natural 8 或 9，就不應再拿莊家 3、4、5、6 點矩陣繼續判斷第三張牌。」 (translation: "If the first two cards already make a natural 8 or 9, the banker 3, 4, 5, 6 matrix must not be used to decide a third card.")
 #
 # The engine agrees: asked the drawing table about a natural total, it refuses and says why (`bk.RuleError`; the cell prints its message in English, `err.message("en")`):
@@ -233,7 +233,7 @@ bcr008_variant = bk.play("4 4 4 4")
 bk.display.coups_table([("BCR-008", bcr008), (message("nb.variant-label", case="BCR-008"), bcr008_variant)])
 
 # %% [markdown] lang=zh
-# 003 的**牌例 D｜自然牌直接結束**也是同一件事：「因閒家起手自然 9 點,雙方不補牌,直接判定閒家獲勝。」
+# 003 的**牌例 D|自然牌直接結束**也是同一件事：「因閒家起手自然 9 點,雙方不補牌,直接判定閒家獲勝。」
 # （003 只給點數——閒家自然 9 點、莊家 7 點——沒有給牌，所以這裡不發牌。）
 
 # %% [markdown] lang=en

@@ -55,7 +55,7 @@ bcr = [case for case in catalogue.by_source("000") if case.id.startswith("BCR-")
 # Each case is data (`baccarat_kit/cases/bcr.toml`), and **every claim in it is checked by the engine** (`baccarat-kit cases check`).
 #
 # Each section below asks one question first, showing only the cards dealt before that decision (when it asks whether the banker draws, the banker's third card is hidden).
-# Once you choose, 000's words and the engine's steps appear; below that is the coup's full comparison: the left column is 000's words, in Chinese (for a variant, its "change one condition" sentence, shown in English),
+# Once you choose, 000's words and the engine's steps appear; below that is the coup's full comparison: the left column is 000's words, in Chinese (for a variant, its "change one condition" sentence), with the kit's English translation under them,
 # the right column the engine's result step by step in deal order, and the last line what the engine found flipped between the two coups.
 # Each section's first paragraph gives the coup in English, and each card gives the kit's English translation under 000's Chinese words.
 
@@ -354,7 +354,7 @@ print(bk.widgets.plain_text(demo.settlement))
 # %% [markdown] lang=zh
 # ## 自我檢測（self-check）
 #
-# 這一組題目用的是來源**沒有**給的牌局：自己一步一步打，不能靠記住 BCR 的答案。
+# 這一組題目用的是來源**沒有**給的牌局（每一題都寫明是本套件自編的）：自己一步一步打，不能靠記住 BCR 的答案。
 # 題目是課程資料裡的一組題（`Quiz.lesson("05")`），每一題的正確答案都在建立測驗時由規則引擎算出，這一格看不到答案。
 # 每題以**第一次提交**的答案計分；答錯時會看到正確答案和為什麼；你選的選項是某個常見誤解時，也會點出是哪一個。之後再交不再計分。做完會有總結，按「重新開始」可以再做一次。
 

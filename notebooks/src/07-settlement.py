@@ -218,13 +218,13 @@ bk.pay_table("no-commission").banker_six
 # %% [markdown] lang=zh
 # 來源沒有給「莊家 6 點勝」的完整牌局，所以本課不編一局。要看 Super 6 的結算，請在第 10 節的免傭手牌組合器（HandBuilder）自己組一局試試。
 #
-# 免傭桌通常沿用標準補牌表，只改派彩（000：「補牌表通常沿用標準規則，但特定莊注派彩、旁注或桌台版本可能不同，必須查看當桌規則。」；001：「免傭百家樂、Super 6或其他附加玩法通常著重派彩及投注項目的差異，不應直接拿來改寫標準第三張牌表。」）。
+# 免傭桌通常沿用標準補牌表，但可能不同的不只是派彩（000：「補牌表通常沿用標準規則，但特定莊注派彩、旁注或桌台版本可能不同，必須查看當桌規則。」；001：「免傭百家樂、Super 6或其他附加玩法通常著重派彩及投注項目的差異，不應直接拿來改寫標準第三張牌表。」）。
 # 同一副牌在兩種派彩表下，引擎跑出的是同一局。
 
 # %% [markdown] lang=en
 # The sources give no complete coup with a banker win on 6, so this lesson makes none up. To see a Super 6 settlement, build one yourself in the no-commission hand builder of section 10.
 #
-# A no-commission table usually keeps the standard drawing table and changes only the payouts (000: 「補牌表通常沿用標準規則，但特定莊注派彩、旁注或桌台版本可能不同，必須查看當桌規則。」,
+# A no-commission table usually keeps the standard drawing table, but more than its payouts may differ (000: 「補牌表通常沿用標準規則，但特定莊注派彩、旁注或桌台版本可能不同，必須查看當桌規則。」,
 # translation: "the drawing table usually follows the standard rules, but particular banker payouts, side bets or table versions may differ; the table's own rules must be checked"; 001: 「免傭百家樂、Super 6或其他附加玩法通常著重派彩及投注項目的差異，不應直接拿來改寫標準第三張牌表。」,
 # translation: "no-commission baccarat, Super 6 and other additional wagers usually differ in payouts and bet options, and should not be taken to rewrite the standard third-card table"; 「附加玩法」, literally "add-on ways to play", means side bets and extra bet options, not variants of the game).
 # With the same cards under the two pay tables, the engine plays the same coup.
@@ -234,7 +234,8 @@ bk.pay_table("no-commission").banker_six
 #
 # 004：「桌上除了莊、閒、和，常常還有對子、龍寶這類額外的下注選項，統稱副注（Side Bet）。它們和主注是分開結算的……」
 #
-# BCR-008 的閒家首兩張是 4 和 4，是一對（`coup.player_pair`）；莊家 4、5 不是：
+# 「對子」怎麼算、賠多少，來源都沒有寫：000 的下注區表只說「附加注」在「指定牌型或對子成立」時成立，核對重點是「每桌定義與派彩可能不同」。
+# 首兩張牌面相同算一對，是**本套件的定義**；照這個定義，BCR-008 的閒家首兩張 4 和 4 是一對（`coup.player_pair`），莊家 4、5 不是：
 
 # %% [markdown] lang=en
 # ## 6. A pair is a side bet, settled separately
@@ -242,7 +243,8 @@ bk.pay_table("no-commission").banker_six
 # 004: 「桌上除了莊、閒、和，常常還有對子、龍寶這類額外的下注選項，統稱副注（Side Bet）。它們和主注是分開結算的……」
 # *Translation:* "Besides banker, player and tie, tables often offer extra bets such as pairs or dragon bonus, together called side bets. They are settled separately from the main bets…"
 #
-# In BCR-008 the player's first two cards are 4 and 4, a pair (`coup.player_pair`); the banker's 4 and 5 are not:
+# What counts as a pair, and what it pays, no source says: 000's table of bet areas only says that 「附加注」 (translation: "side bets") are won when 「指定牌型或對子成立」 (translation: "a specified pattern or a pair comes up"), and that the point to check is 「每桌定義與派彩可能不同」 (translation: "may be defined and paid differently at each table").
+# A pair of first two cards of the same rank is **this kit's definition**; by it, BCR-008's player 4 and 4 is a pair (`coup.player_pair`) and the banker's 4 and 5 is not:
 
 # %%
 bcr008.player_pair, bcr008.banker_pair
@@ -513,8 +515,8 @@ HTML(demo_super6.settlement.value)
 # | 閒 100（BCR-001） | 閒勝 | 返還 200 |
 # | 莊 100（BCR-008） | 莊勝 | 扣傭金 5，返還 195（004） |
 # | 莊、閒（BCR-002） | 和局 | 本課的標準桌：原額退回（000：標準桌「通常」退回，特殊桌可能另有規定）；和注另外派彩 |
-# | 莊 100（本課的 Super 6 免傭表） | 莊 6 點勝 | 只賠一半：淨贏 50，返還 150（免傭桌只是其中一種：其他免傭桌可能降低別的派彩，或採其他補償規則） |
-# | 閒對、莊對 | 首兩張牌面相同（如 BCR-008 的 4、4） | 與主注分開結算 |
+# | 莊 100（本課的 Super 6 免傭表） | 莊 6 點勝 | 只賠一半：淨贏 50，返還 150（這只是免傭桌的一種：其他免傭桌可能降低別的派彩，或採其他補償規則） |
+# | 閒對、莊對 | 首兩張牌面相同（如 BCR-008 的 4、4；本套件的定義，000：「每桌定義與派彩可能不同」） | 與主注分開結算 |
 # | 適用下注（依桌規） | 作廢局 | 取消結算並退回（`void=True` 退回傳入的每一注） |
 #
 # 結算方式不會改變輸贏的機率，也不會讓任何一注的期望值變成正的（004：「三種押法長期的期望值都是負的」）。
@@ -528,7 +530,7 @@ HTML(demo_super6.settlement.value)
 # | banker 100 (BCR-008) | banker wins | commission 5, returns 195 (004) |
 # | banker, player (BCR-002) | tie | this lesson's standard table returns them in full (000: a standard table "usually" does; special tables may have rules of their own); the tie bet is paid separately |
 # | banker 100 (this lesson's Super 6 no-commission table) | banker wins on 6 | pays only half: net win 50, returns 150 (only one kind of no-commission table: others may pay less elsewhere or use some other compensating rule) |
-# | player pair, banker pair | the first two cards have the same rank (like BCR-008's 4, 4) | settled separately from the main bets |
+# | player pair, banker pair | the first two cards have the same rank (like BCR-008's 4, 4; this kit's definition, 000: 「每桌定義與派彩可能不同」, translation: "may be defined and paid differently at each table") | settled separately from the main bets |
 # | applicable bets (by the table's rules) | void round | settlement cancelled and the bets returned (`void=True` returns every bet passed) |
 #
 # The way bets are settled changes neither the chance of winning nor makes any bet's expectation positive (004: 「三種押法長期的期望值都是負的」, translation: "all three bets have a negative expectation in the long run").

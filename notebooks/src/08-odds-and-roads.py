@@ -1,8 +1,8 @@
 # %% [markdown] lang=zh
 # # 第 8 課　數字說話：精確機率、模擬、算牌與路單
 #
-# 來源頁面答應過要「用數字算給你看」（004：「完整的莊閒期望值比較，我們在賠率與機率那篇會用數字算給你看」）。
-# 這一課把數字算出來：每一注的精確機率與賭場優勢、傭金桌與免傭桌的差別、模擬牌靴如何收斂到精確值、
+# 004 說它的另一篇（講賠率與機率）會「用數字算給你看」：「完整的莊閒期望值比較，我們在賠率與機率那篇會用數字算給你看」。
+# 那一篇不在本課程的來源裡，所以這一課自己把數字算出來：每一注的精確機率與賭場優勢、傭金桌與免傭桌的差別、模擬牌靴如何收斂到精確值、
 # 路單與連莊連閒，以及 Thorp 與 Walden（1966）式的算牌分析。所有的補牌決定都來自課程的規則引擎
 # （`bk.player_draws`、`bk.banker_draws`），這裡沒有另外寫一份補牌表。
 #
@@ -20,9 +20,9 @@
 # %% [markdown] lang=en
 # # Lesson 8 — The numbers: exact odds, simulation, card counting and roads
 #
-# The source pages promise to show the numbers (004: 「完整的莊閒期望值比較，我們在賠率與機率那篇會用數字算給你看」, translation: "a full comparison of the
+# 004 says its own other article, on odds and probabilities, will show the numbers: 「完整的莊閒期望值比較，我們在賠率與機率那篇會用數字算給你看」 (translation: "a full comparison of the
 # banker and player expectations: we will show it with numbers in the article on odds and probabilities").
-# This lesson computes them: the exact probability and house edge of every bet, commission versus no-commission, simulated shoes converging
+# That article is not among this course's sources, so this lesson computes the numbers itself: the exact probability and house edge of every bet, commission versus no-commission, simulated shoes converging
 # to the exact values, roads and streaks, and a card-counting analysis in the manner of Thorp and Walden (1966). Every drawing decision
 # comes from the course's rules engine (`bk.player_draws`, `bk.banker_draws`); no second copy of the table is written here.
 #

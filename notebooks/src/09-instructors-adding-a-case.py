@@ -46,7 +46,7 @@ folder.mkdir()
 # `cards` 依**發牌順序**（deal order）：閒1、莊1、閒2、莊2，再閒家第三張、莊家第三張。
 # 這是講師自編的教學牌局（source 寫 `instructor`），用來補上目錄還沒有的「莊 4 遇閒第三張 8」；
 # 它的變化題只改閒家第三張。要查核的宣稱：`winner`、`player_total`、`banker_total`（必填），
-# 以及任何想強調的步驟（`banker_decision` …）。
+# 以及任何想強調的步驟（`banker_decision` …）。每一段文字都寫兩種語言（`title.zh`、`title.en`…），案例在兩個版本的課程裡才讀得通。
 
 # %% [markdown] lang=en
 # ## 1. Writing a full coup
@@ -255,7 +255,7 @@ code_schema
 # 來源只給點數與第三張牌值時（例如 002 的常見問題：「莊家 3 點是不是一定補牌？不是。如果閒家已補第三張牌，
 # 而第三張的百家樂點值是 8，莊家 3 點停牌」），就只寫來源給的，**不要補造牌**。
 # 給了 `player_third` 就等於宣稱閒家有補牌，引擎也會查。來源沒給、引擎也推不出的宣稱（例如莊家最後點數）
-# 會被回報為「無法查核」。
+# 會被回報為「無法查核」。（案例檔的 `quote` 照原文保留來源的中文，一字不改。）
 
 # %% [markdown] lang=en
 # ## 6. Partial cases: never make up cards

@@ -60,6 +60,7 @@ bk.display.table([message(f"nb.col.{col}") for col in ("step", "rule-table", "ex
 #
 # 押 100 在各種結果下拿回多少（`bk.settle`；「本課的免傭表」是 004 描述的 Super 6 版本，其他免傭桌可能降低別的派彩，或採其他補償規則）。
 # 和局的兩列照本課程的標準桌退回主注；000 說標準桌「通常」退回，特殊桌可能另有規定。
+# 和注賠 8:1 是本課程傭金桌的設定，來源沒有給和注的賠率（000：「不同桌可能採傭金、免傭或不同和局賠付」）。
 #
 # 前四列是來源的牌局：BCR-001、BCR-008，和局的兩列是 BCR-002（閒2+3=5，莊A+2=3，閒補 8，3=3 為和；發牌順序 `2 A 3 2 8` 是本套件的寫法）。
 # **只有莊 6 點勝那一列是本套件自編的教學牌局**（`2 3 3 3 K`）：來源沒有給莊家以 6 點獲勝的完整牌局（第 7 課也說「本課不編一局」），所以表中標明「本套件自編」。
@@ -69,6 +70,7 @@ bk.display.table([message(f"nb.col.{col}") for col in ("step", "rule-table", "ex
 #
 # What a bet of 100 gets back in each outcome (`bk.settle`; "this course's no-commission table" is the Super 6 version 004 describes; other no-commission tables may pay less elsewhere or use some other compensating rule).
 # The two tie rows return the main bets as this course's standard table does; 000 says a standard table "usually" does, and special tables may have rules of their own.
+# The tie bet's 8:1 is this course's commission table; no source gives the tie's odds (000: 「不同桌可能採傭金、免傭或不同和局賠付」, translation: "tables may use commission, no commission or different tie payouts").
 #
 # The first four rows are the sources' coups: BCR-001, BCR-008, and for the two tie rows BCR-002 (player 2+3 = 5, banker A+2 = 3, the player draws an 8, 3 = 3 is a tie; the deal order `2 A 3 2 8` is the kit's way of writing it).
 # **Only the banker-wins-on-6 row is a teaching coup made up by this kit** (`2 3 3 3 K`): the sources give no complete coup that the banker wins on 6 (lesson 7 says so and makes none up), so the table marks it "made up by this kit".
@@ -91,12 +93,14 @@ bk.display.table([message(f"nb.col.{col}") for col in ("situation", "deal-order"
 # %% [markdown] lang=zh
 # ## 3. 數字（the numbers）：8 副牌的精確值
 #
-# 每一注押 1 元的平均淨輸贏（期望值），由 `bk.exact_odds(8)` 列舉每一種發牌順序算出的精確分數：
+# 每一注押 1 元的平均淨輸贏（期望值），由 `bk.exact_odds(8)` 列舉每一種發牌順序算出的精確分數。
+# 和注 8:1、9:1 與對子 11:1 是本課程派彩表的設定，來源沒有給和注與對子的賠率（第 7 課第 1 節）：
 
 # %% [markdown] lang=en
 # ## 3. The numbers: exact values for 8 decks
 #
-# The average net result of a one-unit bet (its expectation), as exact fractions from `bk.exact_odds(8)`, which enumerates every deal order:
+# The average net result of a one-unit bet (its expectation), as exact fractions from `bk.exact_odds(8)`, which enumerates every deal order.
+# The tie's 8:1 and 9:1 and the pairs' 11:1 are this course's pay tables; no source gives the tie's or the pairs' odds (lesson 7, section 1):
 
 # %%
 odds8 = bk.exact_odds(8)

@@ -29,12 +29,15 @@ import re
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...errors import BaccaratError
 from ...i18n import message, normalize_language
 from . import keys as _keys
 from .cells import BAD, CellVerdict, WrongCell, judge_cells
+
+if TYPE_CHECKING:
+    from ..sandbox._extract import Wanted
 
 SCHEMA_VERSION = 1
 SELF_STUDY_ID = "self-study"
@@ -43,6 +46,11 @@ KINDS = ("value", "function", "choice")
 SCALAR_TYPES = ("bool", "int", "str", "money", "winner", "choice")
 TYPES = (*SCALAR_TYPES, "list[bool]", "list[int]", "list[winner]", "list[money]")
 CHECKS = ("type", "equals", "items", "inputs", "all-inputs", "own-work")
+FORM_CHECKS = ("type", "own-work")
+"""Checks that never evaluate the answer key (the answer's form, whose work it is)."""
+SEALED_KEY = "sealed"
+"""The ``fn`` of a key a released copy does not carry (:func:`public_metadata`): only the grader,
+reading the sources, knows it; ``n`` beside it is the length of a list answer (its form)."""
 VARIANT_KEYS = frozenset({"variant_coups", "settlement"})
 NO_ASSIGNMENT = "(no assignment)"
 """(The old own-work reading's detail for an answer no cell assigns: results.json of earlier batches.)"""
@@ -111,19 +119,25 @@ class Question:
         except (KeyError, TypeError, ValueError):
             raise SpecError("grading.spec.missing_field", where=where, value=data) from None
         here = f"{where}, {qid}"
+        sealed = key.get("fn") == SEALED_KEY
         if kind not in KINDS:
             raise SpecError("grading.spec.bad_kind", where=here, value=kind, choices=", ".join(KINDS))
         qtype = str(data.get("type", "choice" if kind == "choice" else ""))
         if qtype not in TYPES:
             raise SpecError("grading.spec.bad_type", where=here, value=qtype, choices=", ".join(TYPES))
-        if key.get("fn") not in _keys.KEYS:
+        if not sealed and key.get("fn") not in _keys.KEYS:
             raise SpecError("grading.spec.bad_key", where=f"{here}, key.fn", value=key.get("fn"),
                             choices=", ".join(_keys.KEYS))
         try:
-            _keys.validate(key)
+            if not sealed:
+                _keys.validate(key)
         except BaccaratError as err:
             raise SpecError("grading.spec.key_error", where=f"{here}, key", value=key,
                             reason={"zh": err.message("zh"), "en": err.message("en")}) from None
+        length = key.get("n")
+        if sealed and (set(key) - {"fn", "n"} or (length is not None and (
+                isinstance(length, bool) or not isinstance(length, int) or length < 0))):
+            raise SpecError("grading.spec.sealed_check", where=f"{here}, key", value=key)
         domain = data.get("domain")
         if kind == "function":
             _keys.domain(str(domain))
@@ -154,7 +168,11 @@ class Question:
             steps, bool(data.get("per_item", False)), str(data.get("precision", MONEY_PRECISION)),
             bool(data.get("shuffle", True)), tuple(str(m) for m in data.get("misconceptions", [])),
         )
-        if kind != "function" and not question.needs_learner:
+        if sealed:
+            uses = [c["check"] for c in (*question.public, *question.hidden) if c["check"] not in FORM_CHECKS]
+            if uses:  # a check that would need the key the copy does not carry
+                raise SpecError("grading.spec.sealed_check", where=here, value=uses[0])
+        elif kind != "function" and not question.needs_learner:
             # Evaluate the key once now: a wrong card text or bet fails here, naming the question.
             try:
                 want = _keys.expected(key, "")
@@ -169,6 +187,11 @@ class Question:
     @property
     def needs_learner(self) -> bool:
         return self.key.get("fn") in VARIANT_KEYS
+
+    @property
+    def sealed(self) -> bool:
+        """A question of a released copy whose key the copy does not carry (:data:`SEALED_KEY`)."""
+        return self.key.get("fn") == SEALED_KEY
 
     def inputs(self) -> list[list[Any]]:
         """Every input of a function question (empty for other kinds)."""
@@ -190,9 +213,9 @@ class Question:
         """Shown letter → option key, for this learner."""
         return {chr(ord("a") + i): k for i, k in enumerate(self.option_order(learner_id))}
 
-    def extraction(self) -> dict[str, Any]:
+    def extraction(self) -> Wanted:
         """What the learner's kernel is told about this question: where the answer is."""
-        out: dict[str, Any] = {"id": self.id, "kind": self.kind, "answer": self.answer}
+        out: Wanted = {"id": self.id, "kind": self.kind, "answer": self.answer}
         if self.kind == "function":
             out["inputs"] = self.inputs()
         return out
@@ -307,8 +330,9 @@ def question_texts(nb: dict[str, Any]) -> dict[str, dict[str, str]]:
 def public_metadata(meta: dict[str, Any]) -> dict[str, Any]:
     """The metadata of a learner's copy: every question without its hidden checks, its choice
     options without their ``misconception`` (only the wrong ones had one, so the tag marked the
-    right option: issue 20; the whys come with the graded feedback page, from the source), and
-    ``"released": true`` (the grader refuses such a copy as a source)."""
+    right option: issue 20; the whys come with the graded feedback page, from the source), its
+    key sealed unless a public check uses it (:func:`seal`), and ``"released": true`` (the grader
+    refuses such a copy as a source)."""
     out = dict(meta)
     questions = []
     for q in meta.get("questions", []):
@@ -316,10 +340,43 @@ def public_metadata(meta: dict[str, Any]) -> dict[str, Any]:
         if isinstance(q.get("options"), dict):
             public["options"] = {key: {k: v for k, v in option.items() if k != "misconception"}
                                  if isinstance(option, dict) else option for key, option in q["options"].items()}
-        questions.append(public)
+        questions.append(seal(public))
     out["questions"] = questions
     out["released"] = True
     return out
+
+
+def _check_name(check: Any) -> Any:
+    return check if isinstance(check, str) else check.get("check") if isinstance(check, dict) else None
+
+
+def seal(q: dict[str, Any]) -> dict[str, Any]:
+    """One question of a learner's copy with its answer key sealed (:data:`SEALED_KEY`) unless
+    one of its public checks evaluates the key (then ``check()`` judges the value anyway). A
+    ``fixed`` key is the right answer written out: always sealed, and the public checks that
+    would use it are left to the grader (redteam: 06 q7's key was ``"same"``, and its option
+    ``means`` "same"). A list answer keeps its length (``n``: its form, checked by ``type``).
+
+    >>> seal({"id": "q7", "type": "choice", "key": {"fn": "fixed", "args": ["same"]}, "public": ["type", "equals"]})
+    {'id': 'q7', 'type': 'choice', 'key': {'fn': 'sealed'}, 'public': ['type']}
+    >>> seal({"id": "q1", "type": "int", "key": {"fn": "hand_total", "args": ["7 8"]}, "public": ["type", "equals"]})["key"]
+    {'fn': 'hand_total', 'args': ['7 8']}
+    """
+    key = q.get("key")
+    if not isinstance(key, dict) or key.get("fn") == SEALED_KEY:
+        return q
+    checks = list(q.get("public", [])) if isinstance(q.get("public"), list) else []
+    if key.get("fn") != "fixed" and any(_check_name(c) not in FORM_CHECKS for c in checks):
+        return q
+    sealed: dict[str, Any] = {"fn": SEALED_KEY}
+    if str(q.get("type", "")).startswith("list["):
+        try:
+            n = _keys.answer_length(key) if key.get("fn") in VARIANT_KEYS else len(_keys.expected(key, ""))
+        except (BaccaratError, TypeError, ValueError):
+            n = None
+        if n is not None:
+            sealed["n"] = n
+    return {**q, "key": sealed, "public": [c for c in checks if _check_name(c) in FORM_CHECKS]}
 
 
 # ---------------------------------------------------------------- answers as plain values
@@ -717,14 +774,15 @@ def _value_check(question: Question, check: dict[str, Any], raw: Any, lid: str, 
     name = question.answer
     if question.kind == "choice":
         return _choice_check(question, kind, raw, lid, hidden)
-    if kind == "type" and question.needs_learner:
-        # the form only, without evaluating her key: in a term copy's kernel it needs the secret
+    if kind == "type" and (question.needs_learner or question.sealed):
+        # the form only, without evaluating the key: in a term copy's kernel it needs the secret,
+        # and a sealed key is not in the copy at all
         try:
             got = coerce(question.type, raw, precision=question.precision)
         except _Bad:
             return _fail(kind, "grading.check.bad_type", hidden, name=name, type=_show(raw),
                          wanted=wanted_text(question.type))
-        n = _keys.answer_length(question.key)
+        n = question.key.get("n") if question.sealed else _keys.answer_length(question.key)
         if n is not None and (not isinstance(got, list) or len(got) != n):
             return _fail(kind, "grading.check.length", hidden, name=name, n=n,
                          got=len(got) if isinstance(got, list) else "-")

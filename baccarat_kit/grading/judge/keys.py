@@ -384,6 +384,8 @@ def expected(key: dict[str, Any], learner_id: str, extra_args: list[Any] | None 
     ``mistake`` (a :class:`baccarat_kit.misconceptions.MistakenRule`): the answer that mistaken
     rule gives, played through the same engine calls.
     """
+    if key.get("fn") == "sealed":  # a released copy's: only the grader, from the sources, has it
+        raise AuthoringError("grading.sealed_key")
     fn = KEYS.get(str(key.get("fn")))
     if fn is None:
         raise AuthoringError("grading.unknown_key", value=key.get("fn"), choices=", ".join(KEYS))

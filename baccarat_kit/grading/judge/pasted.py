@@ -21,6 +21,7 @@ True
 
 import ast
 import hashlib
+from collections.abc import Iterable, Iterator
 
 MIN_NODES = 20
 """Smaller bodies are too common to say anything (``return total in NATURALS``)."""
@@ -30,24 +31,24 @@ KIT_FILES = ("rules.py", "coup.py", "settlement.py", "cards.py", "shoe.py", "led
 
 
 class _Normalize(ast.NodeTransformer):
-    def __init__(self):
-        self.names = {}
+    def __init__(self) -> None:
+        self.names: dict[str, str] = {}
 
-    def _name(self, name):
+    def _name(self, name: str) -> str:
         if name not in self.names:
             self.names[name] = f"v{len(self.names)}"
         return self.names[name]
 
-    def visit_Name(self, node):
+    def visit_Name(self, node: ast.Name) -> ast.Name:
         return ast.copy_location(ast.Name(id=self._name(node.id), ctx=node.ctx), node)
 
-    def visit_arg(self, node):
+    def visit_arg(self, node: ast.arg) -> ast.arg:
         return ast.copy_location(ast.arg(arg=self._name(node.arg), annotation=None), node)
 
-    def visit_FunctionDef(self, node):
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.AST:
         body = node.body
-        if body and isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None), ast.Constant) \
-                and isinstance(body[0].value.value, str):
+        first = body[0] if body else None
+        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
             body = body[1:]
         node = ast.FunctionDef(name="f", args=node.args, body=body or [ast.Pass()], decorator_list=[],
                                returns=None, type_comment=None)
@@ -55,13 +56,13 @@ class _Normalize(ast.NodeTransformer):
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
-    def visit_AnnAssign(self, node):
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST | None:
         if node.value is None:
             return None
         return self.generic_visit(ast.Assign(targets=[node.target], value=node.value))
 
 
-def _digest(node):
+def _digest(node: ast.AST) -> str | None:
     import copy
 
     tree = _Normalize().visit(copy.deepcopy(node))
@@ -71,7 +72,7 @@ def _digest(node):
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
 
 
-def _pieces(tree):
+def _pieces(tree: ast.AST) -> Iterator[tuple[str, ast.AST]]:
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             yield node.name, node
@@ -82,7 +83,7 @@ def _pieces(tree):
             yield name, node.value
 
 
-def fingerprints(sources):
+def fingerprints(sources: Iterable[str]) -> list[tuple[str, str]]:
     """``[(name, hash)]`` of every function (and top-level assigned value) of ``sources`` that is
     large enough to tell; a source that does not parse (IPython magics) is skipped."""
     out = []
@@ -101,17 +102,17 @@ def fingerprints(sources):
     return out
 
 
-_KIT = {}
+_KIT: dict[str, str] = {}
 """The kit's fingerprints, computed once per process."""
 
 
-def kit_fingerprints():
+def kit_fingerprints() -> dict[str, str]:
     """``{hash: "module.name"}`` of the kit's own code (:data:`KIT_FILES`), read on the grader's side."""
     if not _KIT:
         from pathlib import Path
 
         root = Path(__file__).resolve().parents[2]
-        found = {}
+        found: dict[str, str] = {}
         for rel in KIT_FILES:
             try:
                 text = (root / rel).read_text(encoding="utf-8")
@@ -124,7 +125,8 @@ def kit_fingerprints():
     return dict(_KIT)
 
 
-def pasted(found, kit=None):
+def pasted(found: Iterable[tuple[str, object]],
+           kit: dict[str, str] | None = None) -> list[tuple[str, str]]:
     """The learner's pieces (``found``: :func:`fingerprints` of her cells) that are the kit's own
     code: ``[(her name, the kit's name)]``."""
     kit = kit_fingerprints() if kit is None else kit

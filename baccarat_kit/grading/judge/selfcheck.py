@@ -74,7 +74,7 @@ def model_results(nb: dict[str, Any], learner_id: str, where: str = "?",
             except Exception as err:
                 raise KeyDisagreement("grading.selfcheck.cell_failed", exercise=exercise.id, cell=index,
                                       learner=learner_id, error=f"{type(err).__name__}: {err}"[:300]) from err
-        collected = _extract.collect(ns, [q.extraction() for q in exercise.questions])  # type: ignore[no-untyped-call]
+        collected = _extract.collect(ns, [q.extraction() for q in exercise.questions])
         api._state.configure({})
     return [grade_question(q, collected["answers"].get(q.id, {"status": "missing"}), keyed, hidden=True)
             for q in exercise.questions]

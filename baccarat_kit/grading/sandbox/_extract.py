@@ -15,7 +15,48 @@ shortest repr ``{"$float": "99.75"}`` (never a JSON number: the grader parses no
 """
 
 # This module must stay importable on its own and free of imports from baccarat_kit:
-# its text is executed in the learner's kernel.
+# its text is executed in the learner's kernel. Its annotations are never evaluated (a
+# function's are strings, a local variable's never is), so the names they use are imported for
+# mypy only, under TYPE_CHECKING: the text imports nothing more there.
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
+    from signal import Handlers, Signals
+    from types import FrameType
+    from typing import Any, NotRequired, Required, TypeAlias, TypedDict
+
+    Plain: TypeAlias = "bool | int | str | list[Plain] | dict[str, Plain] | None"
+    """What :func:`plain` returns (a float or a Decimal as its one-key ``$float``/``$decimal`` dict)."""
+    Handler: TypeAlias = "Callable[[int, FrameType | None], Any] | int | Handlers | None"
+    """A signal handler, as :func:`signal.signal` takes and returns it."""
+
+    class Wanted(TypedDict):
+        """One question as the grader sends it (:meth:`..judge.checks.Question.extraction`)."""
+
+        id: str
+        kind: str
+        answer: str
+        inputs: NotRequired[list[list[Any]]]
+
+    class Answer(TypedDict, total=False):
+        """What :func:`collect` found for one question."""
+
+        status: Required[str]
+        value: Plain
+        type: str
+        seconds: float | None
+        clock: str
+        """Which limit a timeout ran out of: ``cpu`` (``seconds`` of CPU time) or ``wall`` (its backstop)."""
+        results: list[Plain]
+        tripped: int
+        kit_function: bool
+
+    class Collected(TypedDict):
+        """What :func:`collect` returns."""
+
+        learner_id: str | None
+        answers: dict[str, Answer]
 
 MAX_ITEMS = 5000
 MAX_TEXT = 2000
@@ -29,7 +70,7 @@ class _Refused(Exception):
     pass
 
 
-def _type_name(obj):
+def _type_name(obj: "object") -> "str":
     try:
         name = type(obj).__name__
     except Exception:
@@ -37,20 +78,19 @@ def _type_name(obj):
     return name[:60] if type(name) is str else "?"
 
 
-def plain(obj, depth=0):
+def plain(obj: "object", depth: "int" = 0) -> "Plain":
     """``obj`` as plain JSON-able data, or :class:`_Refused` naming the first bad type."""
-    t = type(obj)
-    if obj is None or t is bool:
+    if obj is None or type(obj) is bool:
         return obj
-    if t is int:
+    if type(obj) is int:
         if -(10 ** 30) < obj < 10 ** 30:
             return obj
         raise _Refused("int")
-    if t is str:
+    if type(obj) is str:
         if len(obj) <= MAX_TEXT:
             return obj
         raise _Refused("str")
-    if t is float:
+    if type(obj) is float:
         # Sent as its shortest repr (``0.1 * 3`` → "0.30000000000000004"); the grader reads it
         # at the question's precision. inf and nan are refused.
         if obj == obj and obj not in (float("inf"), float("-inf")):
@@ -58,14 +98,14 @@ def plain(obj, depth=0):
         raise _Refused("float")
     if depth >= MAX_DEPTH:
         raise _Refused(_type_name(obj))
-    if t is list or t is tuple:
+    if type(obj) is list or type(obj) is tuple:
         if len(obj) > MAX_ITEMS:
-            raise _Refused(t.__name__)
+            raise _Refused(type(obj).__name__)
         return [plain(item, depth + 1) for item in obj]
-    if t is dict:
+    if type(obj) is dict:
         if len(obj) > MAX_ITEMS:
             raise _Refused("dict")
-        out = {}
+        out: dict[str, Plain] = {}
         for k, v in obj.items():
             if type(k) is not str:
                 raise _Refused(_type_name(k))
@@ -73,7 +113,7 @@ def plain(obj, depth=0):
         return out
     import decimal
 
-    if t is decimal.Decimal and obj.is_finite():
+    if type(obj) is decimal.Decimal and obj.is_finite():
         return {"$decimal": str(obj)}
     raise _Refused(_type_name(obj))
 
@@ -82,7 +122,8 @@ class _OutOfTime(BaseException):
     pass
 
 
-def _function_answer(fn, inputs, seconds=None, wall=None):
+def _function_answer(fn: "object", inputs: "Sequence[Sequence[object]]",
+                     seconds: "float | None" = None, wall: "float | None" = None) -> "Answer":
     """``fn`` called on every input (each result as plain data, or the error's type name), within
     ``seconds`` of this process's CPU time in all and ``wall`` seconds of wall-clock time (then
     ``{"status": "timeout", "clock": "cpu" | "wall"}``; None: no such limit). In a grading run the
@@ -90,7 +131,7 @@ def _function_answer(fn, inputs, seconds=None, wall=None):
     code computed."""
     import types
 
-    inner = fn
+    inner: Any = fn  # any object of hers: its ``__wrapped__`` is looked up, whatever it is
     for _ in range(8):  # a decorated def (functools.lru_cache, functools.wraps): her function inside
         if type(inner) is types.FunctionType:
             break
@@ -103,11 +144,11 @@ def _function_answer(fn, inputs, seconds=None, wall=None):
     code = inner.__code__
     kit_function = "baccarat_kit" in str(code.co_filename) or str(getattr(inner, "__module__", "")).startswith(
         "baccarat_kit")
-    alarms = []  # (signal, timer, handler before), for each limit set
+    alarms: list[tuple[Signals, int, Handler]] = []  # (signal, timer, handler before), for each limit set
     try:
         import signal
 
-        def _ring(signum, frame):
+        def _ring(signum: "int", frame: "FrameType | None") -> "None":
             raise _OutOfTime("cpu" if signum == signal.SIGPROF else "wall")
 
         for limit, which, timer in ((seconds, signal.SIGPROF, signal.ITIMER_PROF),
@@ -117,7 +158,7 @@ def _function_answer(fn, inputs, seconds=None, wall=None):
                 signal.setitimer(timer, float(limit))
     except (ImportError, ValueError, OSError, AttributeError):  # not the main thread, not Unix
         pass
-    results = []
+    results: list[Plain] = []
     try:
         for args in inputs:
             try:
@@ -144,13 +185,14 @@ def _function_answer(fn, inputs, seconds=None, wall=None):
     return {"status": "ok", "results": results, "tripped": 0, "kit_function": bool(kit_function)}
 
 
-def collect(namespace, questions, seconds=None, wall=None):
+def collect(namespace: "Mapping[str, object]", questions: "Sequence[Wanted]",
+            seconds: "float | None" = None, wall: "float | None" = None) -> "Collected":
     """The answers to ``questions`` found in ``namespace`` (a notebook's globals), as plain data.
 
     ``questions``: ``[{"id", "kind", "answer", "inputs"}]`` (``inputs`` for functions, each given
     ``seconds`` of CPU time and ``wall`` seconds of wall-clock time in all).
     """
-    answers = {}
+    answers: dict[str, Answer] = {}
     for q in questions:
         name = q["answer"]
         if name not in namespace:
@@ -170,22 +212,21 @@ def collect(namespace, questions, seconds=None, wall=None):
     return {"learner_id": learner, "answers": answers}
 
 
-def dumps(value):
+def dumps(value: "object") -> "str":
     """A JSON text for plain data, written without the ``json`` module (ASCII only)."""
-    out = []
+    out: list[str] = []
     _write(value, out)
     return "".join(out)
 
 
-def _write(value, out):
-    t = type(value)
+def _write(value: "object", out: "list[str]") -> "None":
     if value is None:
         out.append("null")
-    elif t is bool:
+    elif type(value) is bool:
         out.append("true" if value else "false")
-    elif t is int:
+    elif type(value) is int:
         out.append(f"{value:d}")
-    elif t is str:
+    elif type(value) is str:
         out.append('"')
         for ch in value:
             o = ord(ch)
@@ -197,14 +238,14 @@ def _write(value, out):
                 o -= 0x10000
                 out.append(f"\\u{0xD800 + (o >> 10):04x}\\u{0xDC00 + (o & 0x3FF):04x}")
         out.append('"')
-    elif t is list:
+    elif type(value) is list:
         out.append("[")
         for i, item in enumerate(value):
             if i:
                 out.append(",")
             _write(item, out)
         out.append("]")
-    elif t is dict:
+    elif type(value) is dict:
         out.append("{")
         for i, (k, v) in enumerate(value.items()):
             if i:
@@ -217,7 +258,7 @@ def _write(value, out):
         raise _Refused(_type_name(value))
 
 
-def reset_shell():
+def reset_shell() -> "None":
     """Undo what a learner may have hooked into IPython: transformers, events, tracers."""
     import sys
     import threading
@@ -253,7 +294,8 @@ def reset_shell():
         ip.events.callbacks[name] = []
 
 
-def emit(namespace, nonce, questions, seconds=None, wall=None):
+def emit(namespace: "Mapping[str, object]", nonce: "str", questions: "Sequence[Wanted]",
+         seconds: "float | None" = None, wall: "float | None" = None) -> "None":
     """Print one line: the nonce, then the answers as JSON (what the grader reads)."""
     reset_shell()
     try:

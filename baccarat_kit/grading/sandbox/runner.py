@@ -268,7 +268,7 @@ def main() -> int:
 
     def run(code: str, history: bool) -> Any:
         try:
-            return shell.run_cell(code, store_history=history)  # type: ignore[no-untyped-call]
+            return shell.run_cell(code, store_history=history)
         except BaseException as err:  # IPython itself broke on what the cell did: the cell failed
             mend()
             return _Failed(err)
@@ -290,12 +290,12 @@ def main() -> int:
     send("cells")
     for extraction in extractions:  # the value answers, then each function answer on its own line
         mend()
-        reset_shell()  # type: ignore[no-untyped-call]
+        reset_shell()
         capture = capture_class()
         real = sys.stdout
         sys.stdout = capture  # type: ignore[assignment,unused-ignore]
         try:
-            shell.run_cell(extraction, store_history=False)  # type: ignore[no-untyped-call]
+            shell.run_cell(extraction, store_history=False)
         finally:
             sys.stdout = real
         send("answers " + dumps("".join(capture.parts)))

@@ -49,6 +49,18 @@ MAX_FILE_BYTES = 20 * 1024 * 1024
 MAX_ENTRIES = 20_000
 """Entries looked at per directory of a learner folder: a folder of a million files cannot stall collect."""
 MAX_DEPTH = 16
+MAX_LEARNER_FILES = 200
+"""Notebooks collected from one learner folder (a whole course copy is 35): 100,000 empty files
+of hers were 100,000 files and a 100,000-entry manifest on the instructor's side, and as many
+sandboxes for ``grade`` (redteam)."""
+MAX_LEARNER_BYTES = 100 * 1024 * 1024
+"""Bytes collected from one learner folder: 30 sparse 20 MB files took 28 KB of her disk and
+601 MB of the instructor's (redteam); the limit holds five notebooks at :data:`MAX_FILE_BYTES`."""
+MAX_LEARNER_REFUSALS = 100
+"""Refused entries reported for one learner folder; at the next her part ends, said in one line."""
+MAX_LEARNER_ENTRIES = 200_000
+"""Entries looked at in one learner folder, all folders together (a tree of many folders of
+:data:`MAX_ENTRIES` each cannot stall collect either)."""
 CHUNK = 1 << 20
 DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
 FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
@@ -69,6 +81,11 @@ class Refused(Exception):
         super().__init__(reason)
         self.reason = reason
         self.params = params
+
+
+class Stop(Refused):
+    """Ends the walk of one learner folder at one of her limits (:class:`Budget`): said once, for
+    her folder; what was collected before stays."""
 
 
 def clock() -> datetime:
@@ -172,14 +189,28 @@ def read_regular(name: str, dir_fd: int, write: Callable[[bytes], object], limit
         os.close(fd)
 
 
-def _scan(dir_fd: int) -> list[tuple[str, bool, bool]]:
+@dataclass
+class Budget:
+    """What is left to take from one learner folder (:data:`MAX_LEARNER_FILES` …)."""
+
+    entries: int = field(default_factory=lambda: MAX_LEARNER_ENTRIES)
+    files: int = field(default_factory=lambda: MAX_LEARNER_FILES)
+    bytes: int = field(default_factory=lambda: MAX_LEARNER_BYTES)
+    refusals: int = field(default_factory=lambda: MAX_LEARNER_REFUSALS)
+
+
+def _scan(dir_fd: int, budget: Budget | None = None) -> list[tuple[str, bool, bool]]:
     """(name, looks like a directory, looks like a link) of the entries; a hint only, since the
-    opens decide. At most :data:`MAX_ENTRIES` are looked at."""
+    opens decide. At most :data:`MAX_ENTRIES` are looked at (and what ``budget`` has left)."""
     out = []
     with os.scandir(dir_fd) as it:
         for n, entry in enumerate(it):
             if n >= MAX_ENTRIES:
                 raise Refused("too_many")
+            if budget is not None and budget.entries <= 0:
+                raise Stop("too_many")
+            if budget is not None:
+                budget.entries -= 1
             try:
                 out.append((entry.name, entry.is_dir(follow_symlinks=False), entry.is_symlink()))
             except OSError:
@@ -214,13 +245,14 @@ def matches(parts: tuple[str, ...], pattern: tuple[str, ...]) -> bool:
 
 
 def walk(dir_fd: int, pattern: tuple[str, ...], refused: Callable[[tuple[str, ...], Refused], None],
-         parts: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], int, str]]:
+         parts: tuple[str, ...] = (), budget: Budget | None = None) -> Iterator[tuple[tuple[str, ...], int, str]]:
     """(relative parts, parent descriptor, name) of every entry below ``dir_fd`` that ``pattern``
     matches and that is not hidden; folders are opened with :func:`open_dir` (never a link).
-    Hidden entries and links that the pattern could reach are passed to ``refused``."""
+    Hidden entries and links that the pattern could reach are passed to ``refused``; ``budget``
+    bounds the entries looked at, all folders together."""
     if len(parts) >= MAX_DEPTH:
         return
-    for name, is_dir, is_link in _scan(dir_fd):
+    for name, is_dir, is_link in _scan(dir_fd, budget):
         here = (*parts, name)
         if name == ".ipynb_checkpoints":
             continue
@@ -239,7 +271,9 @@ def walk(dir_fd: int, pattern: tuple[str, ...], refused: Callable[[tuple[str, ..
                 refused(here, why)
                 continue
             try:
-                yield from walk(fd, pattern, refused, here)
+                yield from walk(fd, pattern, refused, here, budget)
+            except Stop:
+                raise
             except Refused as why:
                 refused(here, why)
             finally:
@@ -260,23 +294,75 @@ def _skip(skipped: list[dict[str, str]], rel: str, why: Refused) -> None:
                     **both(f"grading.skipped.{why.reason}", **why.params)})
 
 
+MAX_MANIFEST_BYTES = 256 * 1024 * 1024
+"""A manifest of 100,000 files is about 40 MB; a larger "manifest" is not one collect wrote."""
+
+
+def _trusted(folder: Path) -> bool | None:
+    """Whether ``folder/MANIFEST`` can be a manifest ``collect`` wrote (None: there is none).
+
+    A manifest says who handed a file in and when, so only one that no learner could have
+    placed counts: a regular file with one name (never a link, a hard link or a FIFO), owned, like
+    its folder, by the user who runs the grader or by root. A learner's folder graded without
+    collect may hold a forged one (redteam: ``{"owner": "alice", "submitted_at": "2000-…"}``
+    beside mallory's notebook made it alice's, on time); it is ignored."""
+    try:
+        st = os.stat(folder / MANIFEST, follow_symlinks=False)
+    except OSError:
+        return None
+    trusted = (os.geteuid(), 0)
+    try:
+        folder_uid = os.stat(folder).st_uid
+    except OSError:
+        return False
+    return (stat.S_ISREG(st.st_mode) and st.st_nlink == 1 and st.st_uid in trusted and folder_uid in trusted
+            and st.st_size <= MAX_MANIFEST_BYTES)
+
+
+def _read_manifest(folder: Path) -> Any:
+    """The manifest of ``folder`` read from its own descriptor (no link, no FIFO, bounded), if
+    :func:`_trusted`; else None."""
+    if not _trusted(folder):
+        return None
+    chunks: list[bytes] = []
+    trusted = (os.geteuid(), 0)
+    try:
+        fd = os.open(folder, DIR_FLAGS)
+    except OSError:
+        return None
+    try:  # the same checks on what is open (nothing swapped in between)
+        if os.fstat(fd).st_uid not in trusted:
+            return None
+        st = read_regular(MANIFEST, fd, chunks.append, MAX_MANIFEST_BYTES)
+        return json.loads(b"".join(chunks).decode("utf-8")) if st.st_uid in trusted else None
+    except (Refused, OSError, ValueError):
+        return None
+    finally:
+        os.close(fd)
+
+
+def untrusted_manifest(path: Path) -> Path | None:
+    """A manifest above ``path`` that :func:`_trusted` refuses (shown to the instructor), or None."""
+    for folder in Path(path).resolve().parents:
+        if _trusted(folder) is False:
+            return folder / MANIFEST
+    return None
+
+
 def skipped_at_collect(paths: list[str] | list[Path]) -> list[dict[str, str]]:
     """What the collects of these folders (or of the folders above these files) refused, each
     entry once: ``grade`` keeps them in results.json, so the report shows a refused file as
-    refused, in its learner's row."""
+    refused, in its learner's row. Only manifests ``collect`` can have written are read."""
     out: list[dict[str, str]] = []
     seen: set[Path] = set()
     for raw in paths:
         path = Path(raw).resolve()
         for folder in [path, *path.parents]:
-            manifest = folder / MANIFEST
-            if manifest.is_file():
+            if _trusted(folder):
+                manifest = folder / MANIFEST
                 if manifest not in seen:
                     seen.add(manifest)
-                    try:
-                        data = json.loads(manifest.read_text(encoding="utf-8"))
-                    except (OSError, ValueError):
-                        break
+                    data = _read_manifest(folder)
                     for entry in data.get("skipped", []) if isinstance(data, dict) else []:
                         if isinstance(entry, dict):
                             out.append({**{k: str(v) for k, v in entry.items()}, "collect": folder.name})
@@ -380,24 +466,33 @@ def _collect_learner(learner: str, learner_fd: int, pattern: tuple[str, ...], st
                      manifest: dict[str, Any], result: Collected, collected_at: str, deadline: str | None,
                      uid: int | None = None, folder: str | None = None) -> None:
     """One learner's files; whatever goes wrong in her folder is reported and ends only her part."""
+    budget = Budget()
+
     def refused(parts: tuple[str, ...], why: Refused) -> None:  # her folder's real name, as on disk
         _skip(result.skipped, "/".join((folder or learner, *parts)), why)
+        budget.refusals -= 1
+        if budget.refusals <= 0:  # 100,000 links of hers are not 100,000 lines for the instructor
+            raise Stop("too_many_refused", n=MAX_LEARNER_REFUSALS)
 
     try:
-        for parts, parent_fd, name in walk(learner_fd, pattern, refused):  # parent_fd is open here
+        for parts, parent_fd, name in walk(learner_fd, pattern, refused, budget=budget):  # parent_fd is open here
             _collect_file(learner, parts, parent_fd, name, staging, target, manifest, result, collected_at,
-                          deadline, refused, uid, folder or learner)
+                          deadline, refused, uid, folder or learner, budget)
     except Refused as why:
-        refused((), why)
+        _skip(result.skipped, folder or learner, why)
     except OSError:
-        refused((), Refused("unreadable"))
+        _skip(result.skipped, folder or learner, Refused("unreadable"))
 
 
 def _collect_file(learner: str, parts: tuple[str, ...], parent_fd: int, name: str, staging: Path, target: Path,
                   manifest: dict[str, Any], result: Collected, collected_at: str, deadline: str | None,
                   refused: Callable[[tuple[str, ...], Refused], None], uid: int | None = None,
-                  folder: str | None = None) -> None:
+                  folder: str | None = None, budget: Budget | None = None) -> None:
     rel = "/".join(parts)
+    budget = budget or Budget()
+    over = Stop("learner_limit", files=MAX_LEARNER_FILES, mb=round(MAX_LEARNER_BYTES / (1024 * 1024), 1))
+    if budget.files <= 0:
+        raise over  # ends her part, said once (see _collect_learner)
     dest = staging / learner / rel
     dest.parent.mkdir(parents=True, exist_ok=True)
     try:
@@ -415,6 +510,11 @@ def _collect_file(learner: str, parts: tuple[str, ...], parent_fd: int, name: st
         dest.unlink(missing_ok=True)
         refused(parts, Refused("not_owner"))
         return
+    if dest.stat().st_size > budget.bytes:  # what was read, not what her file says
+        dest.unlink(missing_ok=True)
+        raise over
+    budget.files -= 1
+    budget.bytes -= dest.stat().st_size
     os.utime(dest, ns=(st.st_mtime_ns, st.st_mtime_ns))
     key = f"{learner}/{rel}"
     manifest["files"][key] = {
@@ -426,19 +526,19 @@ def _collect_file(learner: str, parts: tuple[str, ...], parent_fd: int, name: st
 
 
 def manifest_entry(path: Path) -> dict[str, Any] | None:
-    """What ``collect`` recorded about a collected file (searching the folders above it).
+    """What ``collect`` recorded about a collected file (searching the folders above it for a
+    manifest it can have written: :func:`_trusted`).
 
     A manifest of the first version (``submitted_at`` was the file's mtime) is read as such: its
     time becomes ``file_mtime`` and ``submitted_at`` is the collect's time.
     """
     path = path.resolve()
     for folder in path.parents:
-        manifest = folder / MANIFEST
-        if manifest.is_file():
+        if _trusted(folder):  # one a learner placed is not a collect's (see _trusted)
+            data = _read_manifest(folder)
             try:
-                data = json.loads(manifest.read_text(encoding="utf-8"))
                 entry = data.get("files", {}).get(path.relative_to(folder).as_posix())
-            except (OSError, ValueError, AttributeError):
+            except (AttributeError, ValueError):
                 return None
             if not isinstance(entry, dict):
                 return None

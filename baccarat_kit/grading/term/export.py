@@ -127,11 +127,13 @@ def identity(row: Mapping[str, Any]) -> str:
     return str(row.get("owner") or row.get("learner") or "").strip()
 
 
-def counting_order(row: Mapping[str, Any]) -> tuple[str, bool, str, str]:
-    """Of one learner's rows of one exercise the greatest counts: the latest hand-in, then one whose
-    claimed id does not name someone else, then the latest graded, then the file name (never the
-    best score: handing in many files must not pay)."""
-    return (str(row.get("submitted_at") or ""), not row.get("identity_mismatch"),
+def counting_order(row: Mapping[str, Any]) -> tuple[bool, str, bool, str, str]:
+    """Of one learner's rows of one exercise the greatest counts: a collected one (it has an owner)
+    before any that only claims her id (redteam: a loose file saying "alice", its mtime 2100, was
+    alice's grade over her own collected file), then the latest hand-in, then one whose claimed id
+    does not name someone else, then the latest graded, then the file name (never the best score:
+    handing in many files must not pay)."""
+    return (bool(row.get("owner")), str(row.get("submitted_at") or ""), not row.get("identity_mismatch"),
             str(row.get("graded_at") or ""), str(row.get("file") or ""))
 
 

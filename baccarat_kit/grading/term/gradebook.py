@@ -1,4 +1,5 @@
-"""The gradebook folder: ``grades.csv``, the LMS exports, ``results.json`` and ``feedback/``.
+"""The gradebook folder: ``grades.csv``, the LMS exports, ``results.json`` (and its index for the
+class report, :mod:`..report.index`) and ``feedback/``.
 
 Written to a temporary folder beside the target, then moved into place; only files a previous
 run listed in :data:`MARKER` are ever replaced or removed, so an instructor's own files survive.
@@ -17,6 +18,7 @@ from typing import Any
 from ..judge.checks import Exercise
 from ..records import SCHEMA_VERSION, GradeUsageError, Submission
 from ..report.feedback import _name_feedback, feedback_html
+from ..report.index import INDEX_NAME, index_bytes
 from ..sandbox.session import Limits, limits_scope, sandbox_description, time_limits
 from . import export
 
@@ -37,7 +39,7 @@ def _rows(subs: Sequence[Submission] | Sequence[dict[str, Any]]) -> list[dict[st
 
 MARKER = ".baccarat-kit-grades"
 """The file that marks a folder as the grader's output; it lists the files the grader wrote."""
-OUTPUT_FILES = ("grades.csv", "grades-long.csv", "canvas.csv", "moodle.csv", "results.json")
+OUTPUT_FILES = ("grades.csv", "grades-long.csv", "canvas.csv", "moodle.csv", "results.json", INDEX_NAME)
 
 
 def _owned_files(target: Path) -> set[str] | None:
@@ -151,11 +153,13 @@ def _old_noise(warning: Any, row: dict[str, Any]) -> bool:
 def mark_mismatches(claims: Sequence[tuple[str | None, str]], known: Sequence[str] = ()) -> list[bool]:
     """For each (owner, claimed LEARNER_ID): whether the claim is a real mismatch, one the
     instructor must see: it names another owner (of these rows or ``known``, e.g. the class list
-    or the gradebook) or one id is claimed from two owners. An id that is simply not the folder's
-    name (a roster number ``s001`` in folder ``ann``) is no mismatch.
+    or the gradebook) or one id is claimed from two owners; a file without owner (not collected)
+    whose claim names an owner is one too (redteam: a loose file saying "alice" beside alice's
+    collected one). An id that is simply not the folder's name (a roster number ``s001`` in folder
+    ``ann``) is no mismatch.
 
-    >>> mark_mismatches([("ann", "s001"), ("ben", "ann"), ("cai", ""), ("dan", "x"), ("eve", "x")])
-    [False, True, False, True, True]
+    >>> mark_mismatches([("ann", "s001"), ("ben", "ann"), ("cai", ""), ("dan", "x"), ("eve", "x"), (None, "ann")])
+    [False, True, False, True, True, True]
     """
     owners = {str(o).strip().casefold() for o, _ in claims if o} | {k.strip().casefold() for k in known}
     claimants: dict[str, set[str]] = {}
@@ -165,7 +169,7 @@ def mark_mismatches(claims: Sequence[tuple[str | None, str]], known: Sequence[st
     out = []
     for owner, claimed in claims:
         c, o = claimed.strip().casefold(), str(owner or "").strip().casefold()
-        out.append(bool(o and c and c != o and (c in owners or len(claimants.get(c, ())) > 1)))
+        out.append(bool(c and c != o and (c in owners or (o and len(claimants.get(c, ())) > 1))))
     return out
 
 
@@ -177,8 +181,16 @@ def read_results(path: str | Path) -> dict[str, Any]:
     return upgrade(doc)
 
 
+def results_bytes(doc: dict[str, Any]) -> tuple[bytes, bytes]:
+    """``results.json`` of ``doc`` (indented, UTF-8) and its index for the class report
+    (:data:`~..report.index.INDEX_NAME`, what the report reads of it)."""
+    results = (json.dumps(doc, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+    return results, index_bytes(doc, results)
+
+
 def _merge(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Old rows, each replaced by a new row of the same file, or of the same owner and exercise.
+    """Old rows, each replaced (in its place) by a new row of the same file, or of the same owner
+    and exercise; new rows that replace none come last.
 
     Who a row is comes from where it was collected (:func:`.export.identity`): a new row replaces
     only rows of its own owner (a row without owner only rows without owner of the same claimed
@@ -190,9 +202,17 @@ def _merge(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[dict[st
             out.add(("owner" if row.get("owner") else "claim", str(row["exercise"]), who))
         return out
 
-    replaced = set().union(*(keys(r) for r in new)) if new else set()
-    kept = [r for r in old if not (keys(r) & replaced)]
-    return kept + new
+    out: list[dict[str, Any] | None] = list(old)
+    for row in new:  # in the place of the first row it replaces (the gradebook keeps its order)
+        mine = keys(row)
+        hits = [i for i, r in enumerate(out) if r is not None and keys(r) & mine]
+        for i in hits[1:]:
+            out[i] = None
+        if hits:
+            out[hits[0]] = row
+        else:
+            out.append(row)
+    return [r for r in out if r is not None]
 
 
 def _unique(entries: Sequence[dict[str, str]]) -> list[dict[str, str]]:
@@ -254,7 +274,9 @@ def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[s
             "submissions": rows,
             "skipped": _unique([*old_skipped, *skipped] if update else list(skipped)),
         }
-        (tmp / "results.json").write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        results, index = results_bytes(doc)
+        (tmp / "results.json").write_bytes(results)
+        (tmp / INDEX_NAME).write_bytes(index)
         (tmp / "feedback").mkdir()
         written = [f for f in OUTPUT_FILES]
         for s in subs:

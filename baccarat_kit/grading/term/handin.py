@@ -20,8 +20,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ...i18n import both
+from ..judge.checks import SELF_STUDY_ID
 from ..records import Submission
-from .collect import is_late, iso, manifest_entry, parse_deadline
+from .collect import is_late, iso, manifest_entry, parse_deadline, untrusted_manifest
 from .deadlines import LatePenalty
 
 
@@ -43,6 +44,9 @@ def stamp(paths: Sequence[Path], subs: Sequence[Submission], deadline: str | Non
             sub.time_source = "collect"
             recorded = entry.get("deadline")
         else:
+            forged = untrusted_manifest(path)
+            if forged is not None:  # placed where a learner writes: neither its owner nor its time counts
+                sub.warnings.append(both("grading.warning.untrusted_manifest", path=str(forged)))
             try:
                 sub.file_mtime = iso(datetime.fromtimestamp(path.stat().st_mtime, UTC))
             except OSError:
@@ -63,11 +67,15 @@ def stamp(paths: Sequence[Path], subs: Sequence[Submission], deadline: str | Non
             sub.warnings.append(both("grading.warning.mtime_deadline"))
         if sub.status == "ok" and not sub.claimed_id and not sub.owner:
             sub.warnings.append(both("grading.warning.no_learner_id", owner="-"))
+        if sub.status == "ok" and sub.claimed_id == SELF_STUDY_ID:  # the course's own variant
+            sub.warnings.append(both("grading.warning.self_study_id", id=SELF_STUDY_ID))
     flags = mark_mismatches([(s.owner, s.claimed_id) for s in subs], known)
     for sub, flag in zip(subs, flags, strict=True):
         sub.identity_mismatch = flag
-        if flag:
-            sub.warnings.append(both("grading.warning.other_owner", learner=sub.claimed_id, owner=sub.owner or "-"))
+        if flag and sub.owner:
+            sub.warnings.append(both("grading.warning.other_owner", learner=sub.claimed_id, owner=sub.owner))
+        elif flag:  # not collected: its claim names a learner who was
+            sub.warnings.append(both("grading.warning.claim_not_collected", learner=sub.claimed_id))
     return sum(flags)
 
 

@@ -45,8 +45,8 @@ from typing import Any
 from ...errors import BaccaratError
 from ...i18n import message
 from ..judge import selfcheck
+from ..judge.checks import FORM_CHECKS, Exercise, public_metadata, seal
 from ..judge.checks import SELF_STUDY_ID as _SELF_STUDY_ID
-from ..judge.checks import Exercise, public_metadata
 from .secret import TermSecret
 
 BEGIN = re.compile(r"^(\s*)#\s*BEGIN SOLUTION\s*$")
@@ -160,6 +160,8 @@ def release_notebook(nb: dict[str, Any], where: str = "?", kind: str = "class",
     if is_learner_copy(nb):
         raise ReleaseError("grading.release.is_copy", where=where)
     exercise = Exercise.from_metadata(meta, where)  # refuse a source whose questions are not valid
+    if any(q.sealed for q in exercise.questions):  # a copy's metadata: its keys are not there
+        raise ReleaseError("grading.release.is_copy", where=where)
     for index, cell in enumerate(nb.get("cells", []), 1):
         if cell.get("cell_type") != "code" or INSTRUCTOR_TAG in cell.get("metadata", {}).get("tags", []):
             continue
@@ -353,18 +355,20 @@ def term_metadata(public: dict[str, Any], exercise: Exercise, token: str, finger
     """A term copy's metadata from a class copy's (:func:`..judge.checks.public_metadata`): every
     choice's options in this learner's order, lettered a, b, c … (``"shuffle": false``: the copy
     needs no seed to show them); a question whose key is per learner keeps only the checks the
-    kernel can run without the key (``type``, ``own-work``): her keys need the secret; and the
-    term mark (``term``: version, learner, the secret's fingerprint)."""
+    kernel can run without the key (``type``, ``own-work``): her keys need the secret, and are
+    then sealed (:func:`..judge.checks.seal`); and the term mark (``term``: version, learner, the
+    secret's fingerprint)."""
     out = copy.deepcopy(public)
     for q in out.get("questions", []):
         question = exercise.question(str(q.get("id")))
         if question.needs_learner:
             q["public"] = [c for c in q.get("public", [])
-                           if (c if isinstance(c, str) else c.get("check")) in ("type", "own-work")]
+                           if (c if isinstance(c, str) else c.get("check")) in FORM_CHECKS]
         if question.kind == "choice" and question.shuffle and isinstance(q.get("options"), dict):
             order = question.option_order(token)
             q["options"] = {chr(ord("a") + i): q["options"][key] for i, key in enumerate(order)}
             q["shuffle"] = False
+    out["questions"] = [seal(q) for q in out.get("questions", [])]
     out["term"] = {"version": TERM_COPY_VERSION, "learner": learner, "fingerprint": fingerprint}
     return out
 
