@@ -225,8 +225,8 @@ def main() -> None:
         self_kb = max(p[0] for p in grade.peaks)  # type: ignore[attr-defined]
         child_kb = max(p[1] for p in grade.peaks)  # type: ignore[attr-defined]
         print(f"grader peak memory: {self_kb / 1024:.0f} MB (its own process), {child_kb / 1024:.0f} MB (largest "
-              "child it reaped: the readers; a sandbox's processes are reaped inside their PID namespace "
-              "and not counted here)")
+              "child it reaped: the template the readers and runners fork from, or the readers it started; "
+              "a sandbox's processes are reaped by the template or inside their PID namespace and not counted here)")
         if all(cpu.values()):
             n = len(paths)
             per = {j: statistics.median(v) / n for j, v in cpu.items()}

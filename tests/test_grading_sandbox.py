@@ -71,14 +71,25 @@ def _grade(paths: list[Path], out: Path, *extra: str) -> tuple[int, dict[str, An
     return code, json.loads((out / "results.json").read_text(encoding="utf-8"))
 
 
-@pytest.fixture(scope="module")
-def batch(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+@pytest.fixture(scope="module", params=["forked", "started"])
+def batch(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The batch, its runners forked from the pre-imported template into each sandbox (the
+    default), and started in each sandbox (``BACCARAT_KIT_GRADE_FORK=0``, as before issue 32)."""
     if WORKING and not REQUIRED:
         pytest.skip(f"no working bubblewrap: {WORKING}")
     before = {"keys": _sysv_keys(), "nice": os.getpriority(os.PRIO_PROCESS, 0),
               "limits": [resource.getrlimit(r) for r in (resource.RLIMIT_AS, resource.RLIMIT_NPROC)]}
-    # The writer comes first; the reader is graded after it, honest solutions in between.
-    code, doc = _grade([WRITER, *SOURCES, READER, NEIGHBOURS, SECRETS], tmp_path_factory.mktemp("sandbox") / "out")
+    saved = os.environ.get(session.FORK_ENV)
+    os.environ[session.FORK_ENV] = "1" if request.param == "forked" else "0"
+    try:
+        # The writer comes first; the reader is graded after it, honest solutions in between.
+        code, doc = _grade([WRITER, *SOURCES, READER, NEIGHBOURS, SECRETS], tmp_path_factory.mktemp("sandbox") / "out")
+    finally:
+        if saved is None:
+            os.environ.pop(session.FORK_ENV, None)
+        else:
+            os.environ[session.FORK_ENV] = saved
+    assert ("forked from a pre-imported template" in doc["limits"]["sandbox"]) == (request.param == "forked")
     return {"code": code, "doc": doc, "before": before}
 
 
@@ -159,10 +170,12 @@ def test_no_neighbour_and_not_the_grader_can_be_signalled_limited_or_traced(batc
     seen = _observed(batch["doc"], NEIGHBOURS)
     assert seen["q1"] == "listed:PermissionError" or all(int(p) <= 3 for p in seen["q1"][7:].split(",")), seen
     assert seen["q2"] == "kill:none", seen
-    # prlimit/setpriority reached at most the sandbox's own init (pid 1 inside its namespace)
+    # prlimit/setpriority reached at most the sandbox's own processes of its uid: its init (pid 1
+    # inside its namespace), the placeholder a pre-imported runner is forked beside (session.PLACEHOLDER,
+    # pid 2) and the supervisor (2, or 3 beside a placeholder); never the grader or a neighbour
     for part in seen["q3"].split():
         pids = part.split(":")[1]
-        assert pids == "none" or all(int(p) <= 2 for p in pids.split(",")), seen
+        assert pids == "none" or all(int(p) <= 3 for p in pids.split(",")), seen
     assert seen["q4"] == "ptrace:none", seen
     assert os.getpriority(os.PRIO_PROCESS, 0) == batch["before"]["nice"]
     assert [resource.getrlimit(r) for r in (resource.RLIMIT_AS, resource.RLIMIT_NPROC)] == batch["before"]["limits"]
@@ -418,6 +431,8 @@ def test_the_same_batch_as_an_unprivileged_user(tmp_path: Path) -> None:
     finally:
         shutil.rmtree(work, ignore_errors=True)
     assert doc["limits"]["sandbox"].startswith("bubblewrap namespaces")
+    assert "forked from a pre-imported template" in doc["limits"]["sandbox"], run.stderr  # (not root: it enters too)
+    assert "pre-imported runner cannot enter" not in run.stderr, run.stderr
     for s in doc["submissions"]:
         if Path(s["file"]).name in {p.name for p in SOURCES}:
             assert s["status"] == "ok" and s["score"] == s["max_score"] > 0, s

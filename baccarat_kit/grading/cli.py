@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from ..i18n import message
-from .grade import DEFAULT_CELL_TIMEOUT, DEFAULT_MEMORY_MB, DEFAULT_NOTEBOOK_TIMEOUT
+from .grade import DEFAULT_CELL_TIMEOUT, DEFAULT_MEMORY_MB, DEFAULT_NOTEBOOK_TIMEOUT, WALL_FACTOR
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -75,9 +75,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "owner's questions (needed for term copies; copies released without one are keyed "
                         "by their public learner id when it is not given)")
     g.add_argument("--timeout", type=float, default=DEFAULT_CELL_TIMEOUT, metavar="S",
-                   help=f"time limit per cell in seconds (default {DEFAULT_CELL_TIMEOUT:g})")
+                   help=f"CPU time limit per cell in seconds, the whole sandbox's (default {DEFAULT_CELL_TIMEOUT:g}): "
+                        f"a cell that uses no CPU is stopped by the wall clock after {WALL_FACTOR:g} times as long")
     g.add_argument("--notebook-timeout", type=float, default=DEFAULT_NOTEBOOK_TIMEOUT, metavar="S",
-                   help=f"time limit for a whole notebook in seconds (default {DEFAULT_NOTEBOOK_TIMEOUT:g})")
+                   help=f"CPU time limit for a whole notebook in seconds (default {DEFAULT_NOTEBOOK_TIMEOUT:g}), "
+                        f"with a wall-clock backstop {WALL_FACTOR:g} times as long")
     g.add_argument("--memory-mb", type=int, default=DEFAULT_MEMORY_MB, metavar="MB",
                    help=f"memory of each sandbox in MB: the whole sandbox's total (a cgroup, where the grader can make "
                         f"one) and each process's address space (default {DEFAULT_MEMORY_MB})")

@@ -331,6 +331,21 @@ def worker_scope(memory_mb: int) -> str:
     return f"sandbox (cgroup v{group.version})"
 
 
+def worker_cpu_source(memory_mb: int) -> str:
+    """Run on a worker: where its sandboxes' CPU time (which the time limits count) is read
+    (:func:`.session.cpu_source`), or before it ran one, where a cgroup made (and removed) now reads it."""
+    from .sandbox import cgroup
+
+    source = _session.cpu_source()
+    if source != "not started yet":
+        return source
+    group, _why = cgroup.create(memory_mb, _session.PROCESSES + 8)
+    if group is None:
+        return _session.TREE_SOURCE
+    group.remove()
+    return group.cpu_source or _session.TREE_SOURCE
+
+
 def workers_scope(scopes: dict[str, str]) -> str:
     """One scope for results.json from each worker's (:func:`worker_scope`): the local run's
     words when they all agree, else each with its count of workers.
@@ -366,6 +381,7 @@ def probe_workers(client: Client, limits: Limits, timeout: float = 60.0) -> str:
         if "error" in report:
             raise GradeUsageError("grading.dask.worker_sandbox", worker=worker, detail=report["error"])
     _session.record_scope(workers_scope(c.run(worker_scope, limits.memory_mb)))  # (same kit everywhere now)
+    _session.record_cpu_source(workers_scope(c.run(worker_cpu_source, limits.memory_mb)))
     kinds = sorted({r["sandbox"] for r in reports.values()})
     return f"{'; '.join(kinds)}; {len(reports)} workers, Python {', '.join(sorted({r['python'] for r in reports.values()}))}"
 
@@ -554,5 +570,6 @@ def remote_grading(address: str, certs: str | Path | None, insecure: bool, exerc
             submit.close()
             with contextlib.suppress(Exception):  # (the workers' own record; the probe's stands without it)
                 _session.record_scope(workers_scope(client.run(worker_scope, limits.memory_mb)))
+                _session.record_cpu_source(workers_scope(client.run(worker_cpu_source, limits.memory_mb)))
     finally:
         client.close()

@@ -58,6 +58,9 @@ from .sandbox.session import (
     DEFAULT_NOTEBOOK_TIMEOUT,
     MAX_FILE_BYTES,
     READER_MEMORY_MB,
+    STARTUP_CPU,
+    STARTUP_WALL,
+    WALL_FACTOR,
     Limits,
     read_submission,
     run_notebook,
@@ -67,8 +70,8 @@ from .term.release import is_learner_copy, term_metadata
 from .term.secret import TermKeys, TermSecret
 
 __all__ = [
-    "DEFAULT_CELL_TIMEOUT", "DEFAULT_MEMORY_MB", "DEFAULT_NOTEBOOK_TIMEOUT", "GradeUsageError", "Limits",
-    "Submission", "batch_failure", "collect_paths", "default_source", "grade_file", "grade_paths",
+    "DEFAULT_CELL_TIMEOUT", "DEFAULT_MEMORY_MB", "DEFAULT_NOTEBOOK_TIMEOUT", "WALL_FACTOR", "GradeUsageError",
+    "Limits", "Submission", "batch_failure", "collect_paths", "default_source", "grade_file", "grade_paths",
     "load_exercises", "missing_extra",
 ]
 
@@ -316,14 +319,22 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
     report, parsed = run_notebook(cells, exercise.questions, limits, api)
     warnings.extend(pasted_warnings(read.get("fingerprints")))
     status = report.get("status")
-    if status == "cell_timeout":
-        return broken("cell_timeout", exercise, cell=report.get("cell"), seconds=limits.cell_timeout)
-    if status == "notebook_timeout":
-        return broken("notebook_timeout", exercise, seconds=limits.notebook_timeout)
+    if status in ("cell_timeout", "notebook_timeout"):  # which clock ran out: CPU, or the wall backstop
+        limit = limits.cell_timeout if status == "cell_timeout" else limits.notebook_timeout
+        row = broken(status, exercise, cell=report.get("cell"), seconds=limit)
+        if report.get("clock") == "wall":
+            row.reason = both(f"grading.reason.{status}_wall", cell=report.get("cell"), wall=limit * WALL_FACTOR,
+                              cpu=report.get("cpu_s", "?"))
+        return row
     if status == "kernel_died":
         return broken("kernel_died", exercise, cell=report.get("cell"), memory=limits.memory_mb)
     if status == "kernel_start":
-        return broken("kernel_start", exercise, detail=report.get("detail", "?"))
+        row = broken("kernel_start", exercise, detail=report.get("detail", "?"))
+        if report.get("clock") == "cpu":
+            row.reason = both("grading.reason.kernel_start_cpu", seconds=STARTUP_CPU)
+        elif report.get("clock") == "wall":
+            row.reason = both("grading.reason.kernel_start_wall", seconds=STARTUP_WALL, cpu=report.get("cpu_s", "?"))
+        return row
     if status == "kernel_broken":
         return broken("kernel_broken", exercise, cell=report.get("cell"))
     if status == "no_answers":

@@ -702,9 +702,10 @@ def grade_question(
     shown = answer_text(answer)
     stop: CheckResult | None = None
     if status == "timeout":  # a function answer out of time (the whole notebook still counted)
+        key = "grading.reason.function_timeout" + ("_wall" if answer.get("clock") == "wall" else "")  # which clock
         answer = {"status": "run-failed", "reason": {
-            "zh": message("grading.reason.function_timeout", "zh", seconds=answer.get("seconds", "?")),
-            "en": message("grading.reason.function_timeout", "en", seconds=answer.get("seconds", "?"))}}
+            "zh": message(key, "zh", seconds=answer.get("seconds", "?")),
+            "en": message(key, "en", seconds=answer.get("seconds", "?"))}}
         status = "run-failed"
     if status == "missing" or status is None:
         stop = _fail("answer", "grading.check.missing", False, name=name)

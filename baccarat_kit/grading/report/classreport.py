@@ -494,7 +494,7 @@ def _question_attention(q: dict[str, Any]) -> tuple[str, dict[str, str]] | None:
               if isinstance(c, dict) and c.get("passed") is False}
     if "own-work" in failed:
         return "sandbox", {lang: message("report.sandbox_refusal.own_work", lang, message=msg[lang]) for lang in ("zh", "en")}
-    elif _message_pattern("grading.reason.function_timeout").search(msg["en"]):
+    elif any(_message_pattern(f"grading.reason.function_timeout{clock}").search(msg["en"]) for clock in ("", "_wall")):
         return "timeout", msg
     return None
 

@@ -22,7 +22,7 @@ shortest repr ``{"$float": "99.75"}`` (never a JSON number: the grader parses no
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
-    from signal import Handlers
+    from signal import Handlers, Signals
     from types import FrameType
     from typing import Any, NotRequired, Required, TypeAlias, TypedDict
 
@@ -46,6 +46,8 @@ if TYPE_CHECKING:
         value: Plain
         type: str
         seconds: float | None
+        clock: str
+        """Which limit a timeout ran out of: ``cpu`` (``seconds`` of CPU time) or ``wall`` (its backstop)."""
         results: list[Plain]
         tripped: int
         kit_function: bool
@@ -60,7 +62,8 @@ MAX_ITEMS = 5000
 MAX_TEXT = 2000
 MAX_DEPTH = 8
 FUNCTION_SECONDS = 10.0
-"""Time a function answer has for all its inputs (the grader sends its ``--timeout``)."""
+"""CPU time a function answer has for all its inputs (the grader sends its ``--timeout``, and a
+wall-clock backstop several times as long)."""
 
 
 class _Refused(Exception):
@@ -120,10 +123,12 @@ class _OutOfTime(BaseException):
 
 
 def _function_answer(fn: "object", inputs: "Sequence[Sequence[object]]",
-                     seconds: "float | None" = None) -> "Answer":
+                     seconds: "float | None" = None, wall: "float | None" = None) -> "Answer":
     """``fn`` called on every input (each result as plain data, or the error's type name), within
-    ``seconds`` in all (then ``{"status": "timeout"}``). In a grading run the kit's rule code is
-    not there (issue 30), so whatever a call returns is what the learner's own code computed."""
+    ``seconds`` of this process's CPU time in all and ``wall`` seconds of wall-clock time (then
+    ``{"status": "timeout", "clock": "cpu" | "wall"}``; None: no such limit). In a grading run the
+    kit's rule code is not there (issue 30), so whatever a call returns is what the learner's own
+    code computed."""
     import types
 
     inner: Any = fn  # any object of hers: its ``__wrapped__`` is looked up, whatever it is
@@ -139,18 +144,20 @@ def _function_answer(fn: "object", inputs: "Sequence[Sequence[object]]",
     code = inner.__code__
     kit_function = "baccarat_kit" in str(code.co_filename) or str(getattr(inner, "__module__", "")).startswith(
         "baccarat_kit")
-    alarm: Handler = None
-    if seconds:
-        try:
-            import signal
+    alarms: list[tuple[Signals, int, Handler]] = []  # (signal, timer, handler before), for each limit set
+    try:
+        import signal
 
-            def _ring(signum: "int", frame: "FrameType | None") -> "None":
-                raise _OutOfTime()
+        def _ring(signum: "int", frame: "FrameType | None") -> "None":
+            raise _OutOfTime("cpu" if signum == signal.SIGPROF else "wall")
 
-            alarm = signal.signal(signal.SIGALRM, _ring)
-            signal.setitimer(signal.ITIMER_REAL, float(seconds))
-        except (ImportError, ValueError, OSError, AttributeError):  # not the main thread, not Unix
-            alarm = None
+        for limit, which, timer in ((seconds, signal.SIGPROF, signal.ITIMER_PROF),
+                                    (wall, signal.SIGALRM, signal.ITIMER_REAL)):
+            if limit:
+                alarms.append((which, timer, signal.signal(which, _ring)))
+                signal.setitimer(timer, float(limit))
+    except (ImportError, ValueError, OSError, AttributeError):  # not the main thread, not Unix
+        pass
     results: list[Plain] = []
     try:
         for args in inputs:
@@ -165,23 +172,25 @@ def _function_answer(fn: "object", inputs: "Sequence[Sequence[object]]",
                 results.append(plain(value))
             except _Refused as bad:
                 results.append({"$bad": str(bad.args[0])[:60]})
-    except _OutOfTime:
-        return {"status": "timeout", "seconds": seconds}
+    except _OutOfTime as out:
+        clock = out.args[0] if out.args else "cpu"
+        return {"status": "timeout", "seconds": seconds if clock == "cpu" else wall, "clock": clock}
     finally:
-        if alarm is not None:
+        if alarms:
             import signal
 
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, alarm)
+            for which, timer, before in alarms:
+                signal.setitimer(timer, 0)
+                signal.signal(which, before)
     return {"status": "ok", "results": results, "tripped": 0, "kit_function": bool(kit_function)}
 
 
 def collect(namespace: "Mapping[str, object]", questions: "Sequence[Wanted]",
-            seconds: "float | None" = None) -> "Collected":
+            seconds: "float | None" = None, wall: "float | None" = None) -> "Collected":
     """The answers to ``questions`` found in ``namespace`` (a notebook's globals), as plain data.
 
     ``questions``: ``[{"id", "kind", "answer", "inputs"}]`` (``inputs`` for functions, each given
-    ``seconds`` in all).
+    ``seconds`` of CPU time and ``wall`` seconds of wall-clock time in all).
     """
     answers: dict[str, Answer] = {}
     for q in questions:
@@ -191,7 +200,7 @@ def collect(namespace: "Mapping[str, object]", questions: "Sequence[Wanted]",
             continue
         value = namespace[name]
         if q["kind"] == "function":
-            answers[q["id"]] = _function_answer(value, q["inputs"], seconds)
+            answers[q["id"]] = _function_answer(value, q["inputs"], seconds, wall)
             continue
         try:
             answers[q["id"]] = {"status": "ok", "value": plain(value)}
@@ -286,11 +295,11 @@ def reset_shell() -> "None":
 
 
 def emit(namespace: "Mapping[str, object]", nonce: "str", questions: "Sequence[Wanted]",
-         seconds: "float | None" = None) -> "None":
+         seconds: "float | None" = None, wall: "float | None" = None) -> "None":
     """Print one line: the nonce, then the answers as JSON (what the grader reads)."""
     reset_shell()
     try:
-        text = dumps(collect(namespace, questions, seconds))
+        text = dumps(collect(namespace, questions, seconds, wall))
     except Exception as err:
         text = dumps({"error": _type_name(err)})
     import sys

@@ -293,25 +293,37 @@ class Sandbox:
         except (ProcessLookupError, PermissionError):
             pass
         proc.wait()
+        child = self.sandbox_pid(proc) or 0
         with _info_lock:
-            fd = _info.pop(proc.pid, None)
-        if fd is None:
-            return
-        try:
-            os.set_blocking(fd, False)
-            try:
-                info = os.read(fd, 4096)
-            except BlockingIOError:
-                info = b""
-        finally:
-            os.close(fd)
-        try:
-            child = int(json.loads(info.decode("utf-8", "replace").split("\n\n")[0] or "{}").get("child-pid", 0))
-        except (ValueError, AttributeError):
-            child = 0
+            _children.pop(proc.pid, None)
         deadline = time.monotonic() + 10
         while child > 0 and _alive(child) and time.monotonic() < deadline:
             time.sleep(0.01)
+
+
+    def sandbox_pid(self, proc: subprocess.Popen[bytes]) -> int | None:
+        """The host pid of the sandbox's init (bwrap's ``--info-fd``), once bwrap has written it
+        (it does before the command runs), else None; read once."""
+        with _info_lock:
+            if proc.pid in _children:
+                return _children[proc.pid]
+            fd = _info.pop(proc.pid, None)
+            if fd is None:
+                return None
+            try:
+                os.set_blocking(fd, False)
+                try:
+                    info = os.read(fd, 4096)
+                except BlockingIOError:
+                    info = b""
+            finally:
+                os.close(fd)
+            try:
+                child = int(json.loads(info.decode("utf-8", "replace").split("\n\n")[0] or "{}").get("child-pid", 0))
+            except (ValueError, AttributeError):
+                child = 0
+            _children[proc.pid] = child or None
+            return child or None
 
 
 @functools.cache
@@ -357,6 +369,8 @@ def _alive(pid: int) -> bool:
 _info_lock = threading.Lock()
 _info: dict[int, int] = {}
 """Read ends of bwrap's ``--info-fd`` pipes, by the pid of the ``bwrap`` (or its wrapper)."""
+_children: dict[int, int | None] = {}
+"""What :meth:`Sandbox.sandbox_pid` read, by the same pid, until :meth:`Sandbox.end`."""
 
 
 STAGE_SCRIPT = 'set -e; while [ "$1" != "--" ]; do mount --bind -o ro "$1" "$2"; shift 2; done; shift; exec "$@"'

@@ -2,8 +2,11 @@
 
 A notebook is untrusted data: 20 MB of JSON can become gigabytes of Python objects (a list of
 millions of empty lists), and 20 MB of code gigabytes of syntax tree. So the grader does not
-parse it itself: it pipes the file's bytes (read once, size checked first) into
-``python -I -S -c <this file>``, which
+parse it itself: it pipes the file's bytes (read once, size checked first) into a process of
+its own that runs this file's text: a fork of the grader's template (:mod:`.template`: a
+``python -I -S`` started once, so a reader costs no start of Python; its address space, counted in
+:data:`MEMORY_MB`, then holds the template's 26 MB where a fresh one's holds 14), or else
+``python -I -S -c <this file>``; either way it
 
 * limits its own address space (:data:`MEMORY_MB`) and CPU time before it parses anything;
 * parses the JSON once, takes the code cells, the exercise the notebook claims, its term mark

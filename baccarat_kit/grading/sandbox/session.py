@@ -22,6 +22,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -39,6 +40,7 @@ from . import landlock as _landlock
 from . import reader as _reader
 from . import reaper as _reaper
 from . import runner as _runner
+from . import template as _template
 
 DEFAULT_CELL_TIMEOUT = 10.0
 DEFAULT_NOTEBOOK_TIMEOUT = 60.0
@@ -54,8 +56,24 @@ READER_MEMORY_MB = _reader.MEMORY_MB
 """Address space of the process that parses a submission (:mod:`.reader`)."""
 FILE_MB = 64
 """Largest file learner code may write, in MB (``RLIMIT_FSIZE``)."""
-STARTUP_ALLOWANCE = 60.0
-"""Seconds the grader allows a worker beyond the notebook limit (kernel start and shutdown)."""
+WALL_FACTOR = 6.0
+"""Every time limit counts the sandbox's CPU time (:class:`_Clock`), with a wall-clock backstop
+this many times as long. CPU time is what a notebook's work costs, whatever the machine's load:
+on a loaded machine (2 shared cores, the test suite's workers and ``--jobs 2``) an honest cell's
+wall time stretches many times over and a wall deadline took its points; its CPU time does not
+stretch. The backstop is for code that uses no CPU and does not finish (``time.sleep(1000)``,
+a lock, a pipe nobody writes to): it cannot hold a worker longer than 6 times a limit (a cell 60 s
+at the default 10 s, a notebook 360 s at 60 s). It is generous because an honest run reaches it
+only when it is starved 6-fold *and* needs its whole CPU limit: the course's cells need well
+under a second of CPU each."""
+STARTUP_CPU = 30.0
+"""CPU seconds a sandbox may use before it says ``ready`` (its wrappers, bwrap, Python, IPython
+and the runner: 0.2 s here): past it, ``kernel_start``. No learner code runs before ``ready``."""
+STARTUP_WALL = 600.0
+"""The wall-clock backstop of the start (:data:`STARTUP_CPU`): generous, since before ``ready``
+nothing of the learner's runs, so only a machine that is starved or whose disk stalls waits it out."""
+POLL_MIN = 0.01
+"""Shortest wait (s) between two readings of the sandbox's CPU time while no line comes."""
 WORKER_GRACE = 10.0
 """Seconds a worker told to stop (SIGTERM) has to clean up before it is killed."""
 
@@ -73,7 +91,8 @@ def sandbox_description() -> str:
     """What confined learner code in the last batch (written to results.json): bubblewrap's
     namespaces and Landlock, or ``NONE: --no-sandbox …``."""
     if _used_sandbox:
-        return _used_sandbox[-1].describe()
+        forked = "; each runner forked from a pre-imported template into its sandbox" if _forked[-1:] == [True] else ""
+        return _used_sandbox[-1].describe() + forked
     abi = _landlock.abi_version()
     return f"not started yet (landlock ABI {abi})" if abi else "not started yet (no Landlock)"
 
@@ -101,6 +120,36 @@ def record_scope(scope: str) -> None:
     :mod:`..cluster`), for :func:`limits_scope`."""
     if not _scopes or _scopes[-1] != scope:
         _scopes.append(scope)
+
+
+_cpu_sources: list[str] = []
+"""Where the last sandboxes' CPU time was read (:meth:`_Clock.source`), for results.json."""
+TREE_SOURCE = "process tree (/proc/PID/stat)"
+
+
+def cpu_source() -> str:
+    """Where the last batch read its sandboxes' CPU time, which the time limits count
+    (:class:`_Clock`): ``cgroup v1 cpuacct.usage``, ``cgroup v2 cpu.stat usage_usec`` or
+    ``process tree (/proc/PID/stat)``."""
+    return _cpu_sources[-1] if _cpu_sources else "not started yet"
+
+
+def record_cpu_source(source: str) -> None:
+    """Note where the CPU time was read where learner code ran elsewhere (on Dask workers,
+    :mod:`..cluster`), for :func:`cpu_source`."""
+    if not _cpu_sources or _cpu_sources[-1] != source:
+        _cpu_sources.append(source)
+
+
+def time_limits(limits: Limits) -> dict[str, Any]:
+    """What the time limits count, for results.json's ``limits`` beside ``cell_timeout`` and
+    ``notebook_timeout``: ``counts`` (``"cpu"``: the CPU time of the whole sandbox, from
+    ``cpu_source``) and the wall-clock backstop of each limit (:data:`WALL_FACTOR`), the start's
+    included (:data:`STARTUP_CPU`, :data:`STARTUP_WALL`)."""
+    return {"counts": "cpu", "cpu_source": cpu_source(), "wall_factor": WALL_FACTOR,
+            "wall_backstop": {"cell_timeout": limits.cell_timeout * WALL_FACTOR,
+                              "notebook_timeout": limits.notebook_timeout * WALL_FACTOR, "start": STARTUP_WALL},
+            "start_cpu": STARTUP_CPU}
 
 
 def _group(limits: Limits) -> _cgroup.Cgroup | None:
@@ -139,15 +188,16 @@ class Limits:
 def extraction_code(questions: Sequence[Question], nonce: str, seconds: float | None = None) -> str:
     """The code run in the learner's kernel after the learner's cells (no expected answers).
     For a notebook, ``nonce`` is the public :data:`.runner.MARKER`: the runner's supervisor, out of
-    the learner's reach, swaps in the real nonce. ``seconds``: each function answer's time for all
-    its inputs."""
+    the learner's reach, swaps in the real nonce. ``seconds``: each function answer's CPU time for
+    all its inputs (with a wall-clock backstop :data:`WALL_FACTOR` times as long)."""
     source = _source(_extract)
     ns = f"_bk_grader_{nonce[:12]}"
     wanted = [q.extraction() for q in questions]
+    wall = seconds * WALL_FACTOR if seconds else None
     return (
         f"{ns} = {{'__name__': '_bk_grader'}}\n"
         f"exec(compile({source!r}, '<baccarat-kit grader>', 'exec'), {ns})\n"
-        f"{ns}['emit'](globals(), {nonce!r}, {wanted!r}, {seconds!r})\n"
+        f"{ns}['emit'](globals(), {nonce!r}, {wanted!r}, {seconds!r}, {wall!r})\n"
     )
 
 
@@ -172,9 +222,116 @@ def parse_extraction(output: str, nonce: str) -> dict[str, Any] | None:
     return data
 
 
+def _tree_cpu(*roots: int) -> float:
+    """CPU seconds of process ``root`` and its live descendants, each with the children it has
+    reaped (``utime + stime + cutime + cstime`` of /proc/PID/stat), found through
+    /proc/PID/task/TID/children (or, where the kernel has no such file, every process's parent).
+    What it misses: a process that ended unreaped by anyone in the tree (its parent ignored
+    SIGCHLD); the wall-clock backstop bounds such a run. Several ``roots``: each tree once."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    seen: set[int] = set()
+    todo = list(roots)
+    parents: dict[int, list[int]] | None = None
+    while todo:
+        pid = todo.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as fh:
+                fields = fh.read().rsplit(b")", 1)[1].split()
+            total += sum(int(f) for f in fields[11:15])  # utime stime cutime cstime (fields 14-17)
+        except (OSError, ValueError, IndexError):
+            continue
+        if not _children_files():
+            if parents is None:
+                parents = _children_by_parent()
+            todo.extend(parents.get(pid, []))
+            continue
+        try:
+            tids = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in tids:  # (each thread's own children)
+            try:
+                with open(f"/proc/{pid}/task/{tid}/children", "rb") as fh:
+                    todo.extend(int(c) for c in fh.read().split())
+            except (OSError, ValueError):
+                continue
+    return total / tick
+
+
+@functools.cache
+def _children_files() -> bool:
+    """Whether this kernel has /proc/PID/task/TID/children (``CONFIG_PROC_CHILDREN``)."""
+    return os.path.exists(f"/proc/{os.getpid()}/task/{os.getpid()}/children")
+
+
+def _children_by_parent() -> dict[int, list[int]]:
+    out: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as fh:
+                    ppid = int(fh.read().rsplit(b")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            out.setdefault(ppid, []).append(int(entry))
+    return out
+
+
+class _Clock:
+    """The sandbox's CPU time, in seconds (every process in it, the ended ones included): its
+    cgroup's (:meth:`.cgroup.Cgroup.cpu_seconds`) where it has one that counts CPU, else its
+    process trees' from ``roots``: the first process the grader started, and a forked runner
+    (:func:`_start_forked`) (:func:`_tree_cpu`).
+    Never goes back (a tree loses what a process that ended unreaped had used)."""
+
+    def __init__(self, roots: Sequence[int], group: _cgroup.Cgroup | None = None) -> None:
+        self.roots = tuple(roots)
+        self.group = group if group is not None and group.cpu_source is not None else None
+        self.source = self.group.cpu_source if self.group is not None else TREE_SOURCE
+        self.last = 0.0
+        if not _cpu_sources or _cpu_sources[-1] != self.source:
+            _cpu_sources.append(str(self.source))
+
+    def cpu(self) -> float:
+        got = self.group.cpu_seconds() if self.group is not None else None
+        self.last = max(self.last, got if got is not None else _tree_cpu(*self.roots))
+        return self.last
+
+
+@dataclass
+class _Until:
+    """How long the grader waits for the sandbox's next line: until it has used ``cpu`` seconds
+    of CPU (on its :class:`_Clock`) or the wall clock (``time.monotonic``) reaches ``wall``;
+    ``names`` says which limit each of the two is (``cell``, ``notebook``, ``start``, ``answers``).
+    After a wait that ran out, ``out`` is ``(name, "cpu" | "wall")``."""
+
+    clock: _Clock
+    cpu: float
+    wall: float
+    names: tuple[str, str] = ("cell", "cell")
+    out: tuple[str, str] | None = None
+
+    def wait(self) -> float | None:
+        """Seconds to wait before looking at the clocks again (the sandbox cannot use more CPU
+        than there are processors in that time), or None (and ``out`` set) once one ran out."""
+        left_cpu = self.cpu - self.clock.cpu()
+        left_wall = self.wall - time.monotonic()
+        if left_cpu <= 0:
+            self.out = (self.names[0], "cpu")
+            return None
+        if left_wall <= 0:
+            self.out = (self.names[1], "wall")
+            return None
+        return max(POLL_MIN, min(left_cpu / (os.cpu_count() or 1), left_wall))
+
+
 class _Lines:
-    """Lines from a sandboxed process's stdout, each waited for until a deadline, never more
-    than :data:`MAX_REPORT_BYTES` in all (the grader's memory stays bounded)."""
+    """Lines from a sandboxed process's stdout, each waited for until a limit (:class:`_Until`),
+    never more than :data:`MAX_REPORT_BYTES` in all (the grader's memory stays bounded)."""
 
     def __init__(self, stream: Any) -> None:
         self.fd = stream.fileno()
@@ -183,16 +340,16 @@ class _Lines:
         self.total = 0
         self.eof = False
 
-    def next(self, deadline: float) -> str | None:
+    def next(self, until: _Until) -> str | None:
         """The next line (without its newline); ``""`` at the end of output (or past the byte
-        limit); None when the deadline passed first."""
+        limit); None when a limit ran out first (``until.out`` says which)."""
         import select
 
         while b"\n" not in self.buffer:
             if self.eof:
                 return ""
-            left = deadline - time.monotonic()
-            if left <= 0:
+            left = until.wait()
+            if left is None:
                 return None
             ready, _, _ = select.select([self.fd], [], [], left)
             if not ready:
@@ -211,11 +368,31 @@ class _Lines:
         return line.decode("utf-8", "replace")
 
 
-def _send(proc: subprocess.Popen[bytes], text: str) -> bool:
+@dataclass
+class _Channel:
+    """The grader's two pipes to a runner (its stdin and stdout) and the roots of its sandbox's
+    process trees (for :class:`_Clock`)."""
+
+    stdin: Any
+    stdout: Any
+    pids: tuple[int, ...]
+    lines: _Lines | None = None
+    """What has been read of ``stdout`` already (a forked runner's first line), if anything."""
+
+    def close(self) -> None:
+        for stream in (self.stdin, self.stdout):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+
+
+def _send(channel: _Channel, text: str) -> bool:
     try:
-        assert proc.stdin is not None
-        proc.stdin.write(text.encode("utf-8") + b"\n")
-        proc.stdin.flush()
+        assert channel.stdin is not None
+        channel.stdin.write(text.encode("utf-8") + b"\n")
+        channel.stdin.flush()
         return True
     except (BrokenPipeError, OSError):
         return False
@@ -271,43 +448,66 @@ def _finish(proc: subprocess.Popen[bytes], box: _bwrap.Sandbox, workdir: str | N
             shutil.rmtree(workdir, ignore_errors=True)
 
 
-def _drive(proc: subprocess.Popen[bytes], cells: list[str], extractions: list[str], limits: Limits,
-           writable: list[str], api: dict[str, Any] | None = None, nonce: str = "") -> dict[str, Any]:
+def _drive(channel: _Channel, cells: list[str], extractions: list[str], limits: Limits,
+           writable: list[str], api: dict[str, Any] | None = None, nonce: str = "",
+           group: _cgroup.Cgroup | None = None) -> dict[str, Any]:
     """Talk to :mod:`.runner` (see there) and keep its clocks: the status of the run.
 
     Everything is sent at once, before any learner code runs, and the pipe is closed: the
     runner's supervisor keeps the nonce, its learner process gets the rest. ``extractions``: the
     value answers' code, then one per function answer; the report's ``extractions`` holds what
-    each printed, as far as they came (a function answer that hangs or dies ends the list there)."""
-    lines = _Lines(proc.stdout)
+    each printed, as far as they came (a function answer that hangs or dies ends the list there).
+
+    The limits count the sandbox's CPU time (:class:`_Clock`: ``group``'s, else the process
+    tree's), each with a wall-clock backstop :data:`WALL_FACTOR` times as long: a timeout's report
+    says which ran out (``clock``: ``cpu`` or ``wall``) and what the cell used of each
+    (``cpu_s``, ``wall_s``)."""
+    lines = channel.lines or _Lines(channel.stdout)
+    clock = _Clock(channel.pids, group)
     job = {"cells": cells, "memory_mb": limits.memory_mb, "cpu_seconds": int(limits.notebook_timeout) + 10
            + int(limits.cell_timeout + 1) * len(extractions),
            "processes": PROCESSES if limits.sandbox == "bwrap" else 0, "file_mb": FILE_MB,
            "open_files": OPEN_FILES, "writable": writable, "api": api or {}, "extractions": extractions,
            "nonce": nonce}
-    sent = _send(proc, json.dumps(job))
+    sent = _send(channel, json.dumps(job))
     try:
-        assert proc.stdin is not None
-        proc.stdin.close()
+        assert channel.stdin is not None
+        channel.stdin.close()
     except OSError:
         pass
     if not sent:
         return {"status": "kernel_start", "detail": "the sandbox did not start"}
-    ready = lines.next(time.monotonic() + STARTUP_ALLOWANCE)
+    start = _Until(clock, STARTUP_CPU, time.monotonic() + STARTUP_WALL, ("start", "start"))
+    ready = lines.next(start)
+    if ready is None and start.out is not None:
+        return {"status": "kernel_start", "clock": start.out[1], "cpu_s": round(clock.cpu(), 2),
+                "detail": f"not ready within {STARTUP_CPU if start.out[1] == 'cpu' else STARTUP_WALL:g} s "
+                          f"({'CPU' if start.out[1] == 'cpu' else 'wall-clock'} time)"}
     if ready != "ready":
-        return {"status": "kernel_start", "detail": (ready or "exited before it was ready")[:200]}
-    end = time.monotonic() + limits.notebook_timeout
+        return {"status": "kernel_start", "detail": (ready or "exited before it was ready")[:200],
+                **({"enter_failed": True} if (ready or "").startswith("enter-failed") else {})}
+    book_cpu0, book_wall0 = clock.cpu(), time.monotonic()
+    book_cpu, book_wall = book_cpu0 + limits.notebook_timeout, book_wall0 + limits.notebook_timeout * WALL_FACTOR
     report: dict[str, Any] = {"status": "ok", "cell": None, "errors": 0, "extractions": [], "failed": {}}
+
+    def out_of_time(until: _Until, cpu0: float, wall0: float, cell: int) -> dict[str, Any]:
+        """A timeout's report: which limit, which clock, and what the cell (or, for the notebook's
+        limit, the notebook) used of each."""
+        name, which = until.out or ("cell", "cpu")
+        if name == "notebook":
+            cpu0, wall0 = book_cpu0, book_wall0
+        return {**report, "status": f"{name}_timeout", "cell": cell, "clock": which,
+                "cpu_s": round(clock.cpu() - cpu0, 2), "wall_s": round(time.monotonic() - wall0, 1)}
+
     for index in range(1, len(cells) + 1):
-        remaining = end - time.monotonic()
-        if remaining <= 0:
-            return {**report, "status": "notebook_timeout", "cell": index}
-        deadline = time.monotonic() + min(limits.cell_timeout, remaining)
+        cpu0, wall0 = clock.cpu(), time.monotonic()
+        cell_cpu, cell_wall = cpu0 + limits.cell_timeout, wall0 + limits.cell_timeout * WALL_FACTOR
+        until = _Until(clock, min(cell_cpu, book_cpu), min(cell_wall, book_wall),
+                       ("cell" if cell_cpu < book_cpu else "notebook", "cell" if cell_wall < book_wall else "notebook"))
         for expected in (f"start {index}", f"done {index} "):
-            line = lines.next(deadline)
+            line = lines.next(until)
             if line is None:
-                return {**report, "cell": index,
-                        "status": "cell_timeout" if remaining > limits.cell_timeout else "notebook_timeout"}
+                return out_of_time(until, cpu0, wall0, index)
             if line == "":
                 return {**report, "status": "kernel_died", "cell": index}
             rest = line[len(expected):]
@@ -318,22 +518,30 @@ def _drive(proc: subprocess.Popen[bytes], cells: list[str], extractions: list[st
                 report["errors"] += 1  # a failing cell fails alone: the next one runs
                 report.setdefault("failed", {})[index] = rest[len("error "):][:500] or "error"
     after = len(cells) + 1
-    # The grader's own steps get a per-cell limit each, beyond the notebook limit.
-    line = lines.next(time.monotonic() + limits.cell_timeout)
+
+    def step(seconds: float) -> _Until:
+        """The grader's own steps get a limit each (on both clocks), beyond the notebook limit."""
+        return _Until(clock, clock.cpu() + seconds, time.monotonic() + seconds * WALL_FACTOR, ("answers", "answers"))
+
+    until = step(limits.cell_timeout)
+    line = lines.next(until)
     if line is None:
-        return {**report, "status": "no_answers", "cell": after}
+        return {**report, "status": "no_answers", "cell": after, "clock": until.out[1] if until.out else "cpu"}
     if line == "":
         return {**report, "status": "kernel_died", "cell": after}
     if line != "cells":
         return {**report, "status": "kernel_broken", "cell": after}
     texts: list[str] = []
     for n in range(len(extractions)):
-        line = lines.next(time.monotonic() + limits.cell_timeout + 1)
+        until = step(limits.cell_timeout + 1)
+        line = lines.next(until)
         if line is None or line == "" or not line.startswith("answers "):
             if n == 0:  # not even the value answers
                 status = "no_answers" if line is None else "kernel_died" if line == "" else "kernel_broken"
                 return {**report, "status": status, "cell": after}
             report["stopped"] = "timeout" if line is None else "died"
+            if line is None:
+                report["clock"] = until.out[1] if until.out else "cpu"
             break
         try:
             text = json.loads(line[len("answers "):])
@@ -363,6 +571,64 @@ def _kill_group(proc: subprocess.Popen[Any]) -> None:
 
 
 
+MAX_READER_ANSWER = 16 * 1024 * 1024
+"""Most bytes read from a reader (its answer holds at most 1 MB of code, escaped)."""
+
+
+def _read_forked(header: bytes, data: bytes) -> bytes | None:
+    """The answer of a reader forked from the template (:func:`.template._read`): ``header`` and
+    ``data`` written to its stdin while its stdout is read, within the same wall-clock time as
+    a started reader's (then ``b""``: no answer; its own CPU limit ends it, or the closed pipe);
+    None when the template did not take the request (the caller starts a reader)."""
+    import select
+
+    job_r, job_w = os.pipe()
+    answer_r, answer_w = os.pipe()
+    try:
+        sent = _TEMPLATE.spawn({"kind": "read", "source": _source(_reader)}, job_r, answer_w)
+    finally:
+        os.close(job_r)
+        os.close(answer_w)
+    if not sent:
+        os.close(job_w)
+        os.close(answer_r)
+        return None
+    todo = memoryview(header + data)
+    out: list[bytes] = []
+    size = 0
+    deadline = time.monotonic() + _reader.CPU_SECONDS + 10
+    os.set_blocking(job_w, False)
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return b""
+            writing = [job_w] if job_w >= 0 else []
+            readable, writable, _ = select.select([answer_r], writing, [], left)
+            if writable:
+                try:
+                    todo = todo[os.write(job_w, todo[:1 << 16]):]
+                except BlockingIOError:
+                    pass
+                except OSError:  # the reader is gone (out of memory): no answer
+                    todo = todo[:0]
+                if not todo:
+                    os.close(job_w)
+                    job_w = -1
+            if readable:
+                chunk = os.read(answer_r, 1 << 16)
+                if not chunk:
+                    return b"".join(out)
+                size += len(chunk)
+                if size > MAX_READER_ANSWER:
+                    return b""
+                out.append(chunk)
+    finally:
+        if job_w >= 0:
+            os.close(job_w)
+        os.close(answer_r)
+
+
 def read_submission(path: Path, functions: Sequence[str] = (),
                     values: Mapping[str, Any] | None = None) -> tuple[str, int, dict[str, Any]]:
     """sha256, size and the reader's answer (:mod:`.reader`) for ``path``: the size is checked
@@ -381,16 +647,21 @@ def read_submission(path: Path, functions: Sequence[str] = (),
     if len(data) > MAX_FILE_BYTES:
         return digest.hexdigest(), len(data), {"status": "too_large"}
     header = json.dumps({"pasted": _source(_pasted), "size": len(data), "memory_mb": READER_MEMORY_MB})
-    proc = subprocess.Popen([sys.executable, "-I", "-S", "-c", _source(_reader)], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True,
-                            env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"})
-    try:
-        out, _ = proc.communicate(header.encode("utf-8") + b"\n" + data, timeout=_reader.CPU_SECONDS + 10)
-    except subprocess.TimeoutExpired:
-        _kill_group(proc)
-        return digest.hexdigest(), len(data), {"status": "too_complex"}
-    finally:
+    forked = _read_forked(header.encode("utf-8") + b"\n", data) if _TEMPLATE.usable() else None
+    if forked is not None:
+        out = forked
         del data
+    else:
+        proc = subprocess.Popen([sys.executable, "-I", "-S", "-c", _source(_reader)], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True,
+                                env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"})
+        try:
+            out, _ = proc.communicate(header.encode("utf-8") + b"\n" + data, timeout=_reader.CPU_SECONDS + 10)
+        except subprocess.TimeoutExpired:
+            _kill_group(proc)
+            return digest.hexdigest(), len(data), {"status": "too_complex"}
+        finally:
+            del data
     try:
         answer = json.loads(out)
     except ValueError:
@@ -399,6 +670,167 @@ def read_submission(path: Path, functions: Sequence[str] = (),
         return digest.hexdigest(), size, {"status": "too_complex"}
     return digest.hexdigest(), size, answer
 
+
+
+def _run_once(box: _bwrap.Sandbox, cells: list[str], extractions: list[str], limits: Limits,
+              api: dict[str, Any] | None, nonce: str, cgroup: bool, forked: bool) -> dict[str, Any]:
+    """One run of the runner in a fresh sandbox and cgroup: started there (``python -I -c
+    BOOT``), or ``forked`` from the template (:mod:`.template`); the report of :func:`_drive`."""
+    group = _group(limits) if cgroup else None
+    env_for = functools.partial(_runner_env, tmp="/tmp") if box.isolated else (
+        lambda home: _runner_env(home, f"{home}/tmp"))
+    if forked:
+        proc, channel = _start_forked(box, env_for, group)
+        workdir = None
+    else:
+        folder = _api_tree.INSIDE if box.isolated else _bwrap.api_folder()
+        proc, workdir = _start(box, [sys.executable, "-I", "-c", _api_tree.BOOT, folder], env_for, group)
+        channel = _Channel(proc.stdin, proc.stdout, (proc.pid,))
+    try:
+        if isinstance(channel, dict):  # the placeholder did not come up
+            return channel
+        writable = ["/tmp"] if box.isolated else []
+        report = _drive(channel, cells, extractions, limits, writable, api, nonce, group)
+        if group is not None and group.oom_kills():  # a process of the sandbox went over its total:
+            # the memory limit ends the whole run, as it always has
+            report = {**report, "status": "kernel_died", "cell": report.get("cell") or len(cells) + 1}
+        return report
+    finally:
+        if not isinstance(channel, dict):
+            channel.close()
+        if forked and proc.stdin is not None:
+            proc.stdin.close()  # the placeholder's end: bwrap ends, and every process of the sandbox with it
+        _finish(proc, box, workdir, group)
+
+
+FORK_ENV = "BACCARAT_KIT_GRADE_FORK"
+"""``0``: every sandbox starts its own Python (``python -I -c BOOT``) instead of a fork of the
+template (:mod:`.template`): the way before issue 32, to compare or to rule the template out."""
+PLACEHOLDER = ["/bin/sh", "-c", "echo placeholder; read x"]
+"""The command of a sandbox the runner is forked into: says it is there, then waits (on the
+grader's pipe, open until the end) so that bwrap and the namespaces stay."""
+
+
+class _Template:
+    """This grading process's template (:mod:`.template`): started at first use, once; given up
+    (with a warning on stderr, once) when it cannot start or a fork of it could not enter a
+    sandbox, after which every sandbox starts its own Python again."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.sock: Any = None
+        self.broken: str | None = None
+
+    def usable(self) -> bool:
+        if os.environ.get(FORK_ENV, "").strip() == "0":
+            return False
+        with self.lock:
+            if self.broken is None and self.proc is None:
+                self._start()
+            return self.broken is None
+
+    def _start(self) -> None:
+        import atexit
+        import socket
+
+        mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            folders = _bwrap.python_folders()
+            self.proc = subprocess.Popen(
+                [sys.executable, "-I", "-S", "-c", _source(_template), str(theirs.fileno()), json.dumps(folders)],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                pass_fds=[theirs.fileno()], start_new_session=True, cwd="/",
+                env=dict(sorted(_runner_env(_bwrap.INSIDE_HOME, "/tmp").items())))  # (bwrap's order)
+        except OSError as err:
+            mine.close()
+            self.broken = f"the template did not start: {err}"
+            return
+        finally:
+            theirs.close()
+        self.sock = mine
+        atexit.register(self.stop)
+
+    def spawn(self, request: dict[str, Any], job: int, report: int) -> bool:
+        """Ask the template for a runner in the sandbox ``request`` names, on these two pipes."""
+        import socket
+
+        with self.lock:
+            if self.sock is None or self.broken is not None:
+                return False
+            try:
+                socket.send_fds(self.sock, [json.dumps(request).encode("utf-8")], [job, report])
+            except OSError as err:
+                self.broken = f"the template is gone: {err}"
+                return False
+            return True
+
+    def give_up(self, why: str) -> None:
+        with self.lock:
+            if self.broken is None:
+                self.broken = why
+                print(f"baccarat-kit grade: WARNING: the pre-imported runner cannot enter a sandbox here ({why[:200]}); "
+                      "each sandbox starts its own Python instead", file=sys.stderr, flush=True)
+
+    def stop(self) -> None:
+        with self.lock:
+            if self.sock is not None:
+                self.sock.close()
+                self.sock = None
+            if self.proc is not None:
+                try:
+                    self.proc.wait(5)
+                except subprocess.TimeoutExpired:
+                    self.proc.kill()
+                    self.proc.wait()
+
+
+_TEMPLATE = _Template()
+_forked: list[bool] = []
+"""Whether the last run's runner was forked from the template (for :func:`sandbox_description`)."""
+
+
+def _start_forked(box: _bwrap.Sandbox, env_for: Callable[[str], dict[str, str]],
+                  group: _cgroup.Cgroup | None) -> tuple[subprocess.Popen[bytes], _Channel | dict[str, Any]]:
+    """A fresh sandbox (bwrap, :data:`PLACEHOLDER` as its command) and a runner forked from the
+    template into it; the channel to that runner, or a ``kernel_start`` report (with
+    ``enter_failed``: the caller starts the submission the old way)."""
+    proc = box.popen(PLACEHOLDER, env_for(_bwrap.INSIDE_HOME), cgroup=group)
+    clock = _Clock((proc.pid,), group)
+    line = _Lines(proc.stdout).next(_Until(clock, STARTUP_CPU, time.monotonic() + STARTUP_WALL, ("start", "start")))
+    init = box.sandbox_pid(proc) if line == "placeholder" else None
+    try:
+        with open(f"/proc/{init}/task/{init}/children", "rb") as fh:
+            kids = fh.read().split()
+        target = int(kids[0]) if len(kids) == 1 else 0
+        with open(f"/proc/{target}/cmdline", "rb") as fh:
+            if fh.read().split(b"\0")[:len(PLACEHOLDER)] != [a.encode() for a in PLACEHOLDER]:
+                target = 0
+        ns = {n: os.stat(f"/proc/{target}/ns/{n}").st_ino for n in _template.NAMESPACES}
+    except (OSError, ValueError, IndexError):
+        return proc, {"status": "kernel_start", "detail": "enter-failed: no placeholder", "enter_failed": True}
+    request = {"target": target, "ns": ns, "procs": group.procs_files if group is not None else [],
+               "cwd": _bwrap.INSIDE_WORK, "api": _api_tree.INSIDE}
+    job_r, job_w = os.pipe()
+    report_r, report_w = os.pipe()
+    try:
+        sent = _TEMPLATE.spawn(request, job_r, report_w)
+    finally:
+        os.close(job_r)
+        os.close(report_w)
+    channel = _Channel(os.fdopen(job_w, "wb"), os.fdopen(report_r, "rb"), (proc.pid,))
+    if not sent:
+        channel.close()
+        return proc, {"status": "kernel_start", "detail": "enter-failed: the template is gone", "enter_failed": True}
+    channel.lines = _Lines(channel.stdout)
+    line = channel.lines.next(_Until(clock, STARTUP_CPU, time.monotonic() + STARTUP_WALL, ("start", "start")))
+    runner = int(line[len("forked "):]) if line and line.startswith("forked ") and line[7:].isdigit() else 0
+    if runner <= 0:
+        channel.close()
+        return proc, {"status": "kernel_start", "detail": f"enter-failed: {(line or 'no answer')[:200]}",
+                      "enter_failed": True}
+    channel.pids = (proc.pid, runner)
+    return proc, channel
 
 
 def run_notebook(cells: list[str], questions: Sequence[Question], limits: Limits,
@@ -413,22 +845,20 @@ def run_notebook(cells: list[str], questions: Sequence[Question], limits: Limits
     reported still count. ``cgroup=False``: no cgroup, no warning (``check()`` in a learner's kernel)."""
     nonce = secrets.token_hex(16)
     box = _box(limits) if cgroup else _bwrap.Sandbox("none")
-    group = _group(limits) if cgroup else None
     values = [q for q in questions if q.kind != "function"]
     functions = [q for q in questions if q.kind == "function"]
     extractions = [extraction_code(values, _runner.MARKER)] + [
         extraction_code([q], _runner.MARKER, limits.cell_timeout) for q in functions]
-    folder = _api_tree.INSIDE if box.isolated else _bwrap.api_folder()
-    proc, workdir = _start(box, [sys.executable, "-I", "-c", _api_tree.BOOT, folder],
-                           lambda home: _runner_env(home, "/tmp" if box.isolated else f"{home}/tmp"), group)
-    try:
-        writable = ["/tmp"] if box.isolated else []
-        report = _drive(proc, cells, extractions, limits, writable, api, nonce)
-        if group is not None and group.oom_kills():  # a process of the sandbox went over its total:
-            # the memory limit ends the whole run, as it always has
-            report = {**report, "status": "kernel_died", "cell": report.get("cell") or len(cells) + 1}
-    finally:
-        _finish(proc, box, workdir, group)
+    report = None
+    if box.isolated and cgroup and _TEMPLATE.usable():
+        report = _run_once(box, cells, extractions, limits, api, nonce, cgroup, forked=True)
+        if report.get("enter_failed"):  # not the learner's: started the old way, and so from now on
+            _TEMPLATE.give_up(str(report.get("detail")))
+            report = None
+    if cgroup:
+        _forked[:] = [report is not None]
+    if report is None:
+        report = _run_once(box, cells, extractions, limits, api, nonce, cgroup, forked=False)
     if report.get("status") != "ok":
         return report, None
     texts = report.get("extractions", [])
@@ -445,10 +875,14 @@ def run_notebook(cells: list[str], questions: Sequence[Question], limits: Limits
             answers[q.id] = one
         else:
             why = report.get("stopped")
-            reason = (both("grading.reason.function_timeout", seconds=limits.cell_timeout) if why == "timeout"
-                      else both("grading.reason.function_failed",
-                                detail=f"over the {limits.memory_mb} MB memory limit" if why == "memory"
-                                else "the run ended"))
+            if why == "timeout" and report.get("clock") == "wall":
+                reason = both("grading.reason.function_timeout_wall", seconds=limits.cell_timeout * WALL_FACTOR)
+            elif why == "timeout":
+                reason = both("grading.reason.function_timeout", seconds=limits.cell_timeout)
+            else:
+                reason = both("grading.reason.function_failed",
+                              detail=f"over the {limits.memory_mb} MB memory limit" if why == "memory"
+                              else "the run ended")
             answers[q.id] = {"status": "run-failed", "reason": reason}
     parsed["answers"] = answers
     return report, parsed

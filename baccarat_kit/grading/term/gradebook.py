@@ -19,7 +19,7 @@ from ..judge.checks import Exercise
 from ..records import SCHEMA_VERSION, GradeUsageError, Submission
 from ..report.feedback import _name_feedback, feedback_html
 from ..report.index import INDEX_NAME, index_bytes
-from ..sandbox.session import Limits, limits_scope, sandbox_description
+from ..sandbox.session import Limits, limits_scope, sandbox_description, time_limits
 from . import export
 
 
@@ -283,7 +283,7 @@ def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[s
             "schema_version": SCHEMA_VERSION,
             "graded_at": max((str(r.get("graded_at") or "") for r in rows), default=""),
             "limits": {"cell_timeout": limits.cell_timeout, "notebook_timeout": limits.notebook_timeout,
-                       "memory_mb": limits.memory_mb, "sandbox": sandbox_description(),
+                       **time_limits(limits), "memory_mb": limits.memory_mb, "sandbox": sandbox_description(),
                        "scope": limits_scope()},
             "late_policy": late_policy,
             "submissions": rows,

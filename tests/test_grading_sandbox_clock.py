@@ -1,0 +1,186 @@
+"""The time limits count the sandbox's CPU time, with a wall-clock backstop (session.py's
+``_Clock``, ``WALL_FACTOR``): a cell that computes without end is stopped by the CPU clock, one that
+sleeps by the wall backstop, and an honest cell whose wall time passes its limit because the
+machine starved it (here: the test stops it with SIGSTOP, then lets it go on) keeps its points.
+Each clock is tried from the sandbox's cgroup (cgroup v1 ``cpuacct`` / v2 ``cpu.stat``, where the
+grader can make one) and from its process tree (/proc), as where no cgroup can be made. No
+assertion depends on the machine's speed: only on what each clock counted."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import signal
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from baccarat_kit.grading.grade import grade_file, load_exercises
+from baccarat_kit.grading.sandbox import bwrap, cgroup, session
+
+ROOT = Path(__file__).resolve().parents[1]
+EXERCISES = load_exercises(ROOT / "exercises" / "source")
+Q1 = EXERCISES["03-banker-rule"].question("q1")  # case_a, a bool
+
+try:
+    bwrap.check()
+    KIND = "bwrap"
+except bwrap.SandboxMissing:
+    KIND = "none"
+
+
+@pytest.fixture(params=["cgroup", "tree"])
+def source(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Where the grader reads the sandbox's CPU time: its cgroup, or (no cgroup) its process tree."""
+    if request.param == "tree":
+        monkeypatch.setattr(cgroup, "create", lambda *_: (None, "this test reads the process tree"))
+        return session.TREE_SOURCE
+    group, why = cgroup.create(64, 16)
+    if group is None or group.cpu_source is None:
+        if group is not None:
+            group.remove()
+        pytest.skip(f"no cgroup that counts CPU here: {why or 'v1 without cpuacct'}")
+    group.remove()
+    return str(group.cpu_source)
+
+
+def _run(cells: list[str], limits: session.Limits) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    return session.run_notebook(cells, [Q1], limits)
+
+
+SPIN = """
+import os
+for _ in range(2):  # two children spin too: the whole sandbox's CPU counts
+    if os.fork() == 0:
+        while True:
+            pass
+while True:
+    pass
+"""
+
+
+def test_a_cell_that_computes_without_end_is_stopped_by_the_cpu_clock(source: str) -> None:
+    report, parsed = _run(["case_a = True", SPIN], session.Limits(cell_timeout=1, notebook_timeout=30, sandbox=KIND))
+    assert report["status"] == "cell_timeout" and report["cell"] == 2 and parsed is None, report
+    assert report["clock"] == "cpu" and report["cpu_s"] >= 1.0, report
+    assert session.cpu_source() == source
+
+
+def test_a_cell_that_sleeps_is_stopped_by_the_wall_backstop(source: str) -> None:
+    limits = session.Limits(cell_timeout=1, notebook_timeout=30, sandbox=KIND)
+    report, parsed = _run(["case_a = True", "import time\ntime.sleep(1000)"], limits)
+    assert report["status"] == "cell_timeout" and report["cell"] == 2 and parsed is None, report
+    assert report["clock"] == "wall", report
+    assert report["wall_s"] >= limits.cell_timeout * session.WALL_FACTOR > report["cpu_s"], report
+    assert session.cpu_source() == source
+
+
+STARVED = """
+import ctypes, time
+ctypes.CDLL(None).prctl(15, NAME, 0, 0, 0)  # PR_SET_NAME: how the test finds this process
+gap, last, began = 0.0, time.monotonic(), time.monotonic()
+while gap < STOP and time.monotonic() - began < 100:  # until the test has stopped and resumed it
+    time.sleep(0.02)
+    now = time.monotonic()
+    gap, last = max(gap, now - last), now
+spent = time.process_time()
+while time.process_time() - spent < 0.3:  # then some honest work
+    pass
+case_a = gap >= STOP
+"""
+
+
+def _stop_once(name: bytes, seconds: float, done: threading.Event, found: list[int]) -> None:
+    """SIGSTOP the process called ``name`` (the cell's) for ``seconds``, then SIGCONT it."""
+    deadline = time.monotonic() + 120
+    while not done.is_set() and time.monotonic() < deadline:
+        for entry in os.listdir("/proc"):
+            try:
+                if entry.isdigit() and Path(f"/proc/{entry}/comm").read_bytes().strip() == name:
+                    pid = int(entry)
+                    os.kill(pid, signal.SIGSTOP)
+                    found.append(pid)
+                    time.sleep(seconds)
+                    os.kill(pid, signal.SIGCONT)
+                    return
+            except OSError:
+                continue
+        time.sleep(0.02)
+
+
+def test_an_honest_cell_starved_past_its_limit_keeps_its_points(source: str) -> None:
+    """The cell is stopped (SIGSTOP) for longer than its limit: by the wall clock it is over, by
+    the CPU clock it is not (a stopped process, like a starved one, uses no CPU)."""
+    limits = session.Limits(cell_timeout=3, notebook_timeout=30, sandbox=KIND)
+    stop = limits.cell_timeout + 2
+    name = f"bk-st-{secrets.token_hex(4)}".encode()
+    cell = STARVED.replace("NAME", repr(name)).replace("STOP", str(stop))
+    done, found = threading.Event(), []  # type: ignore[var-annotated]
+    stopper = threading.Thread(target=_stop_once, args=(name, stop, done, found))
+    stopper.start()
+    try:
+        report, parsed = _run([cell], limits)
+    finally:
+        done.set()
+        stopper.join()
+    assert found, "the cell's process was never found"
+    assert report["status"] == "ok", report  # with a wall-clock limit: cell_timeout, 0 points
+    assert parsed is not None and parsed["answers"]["q1"] == {"status": "ok", "value": True}, parsed
+    assert session.cpu_source() == source
+
+
+def _notebook(tmp_path: Path, code: str) -> Path:
+    """The learner's copy of exercise 03 with ``code`` as its last cell."""
+    nb = json.loads((ROOT / "exercises" / "03-banker-rule.ipynb").read_text(encoding="utf-8"))
+    nb["cells"].append({"cell_type": "code", "execution_count": None, "id": "last", "metadata": {},
+                        "outputs": [], "source": code})
+    path = tmp_path / "03-banker-rule.ipynb"
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(("code", "clock"), [("while True:\n    pass", "CPU"), ("import time\ntime.sleep(1000)", "wall")])
+def test_the_reason_says_which_clock_ran_out(tmp_path: Path, code: str, clock: str) -> None:
+    limits = session.Limits(cell_timeout=1, notebook_timeout=60, sandbox=KIND)
+    row = grade_file(_notebook(tmp_path, code), EXERCISES, limits).to_json()
+    assert row["status"] == "cell_timeout" and row["score"] == 0, row
+    if clock == "CPU":
+        assert "s of CPU time (an endless loop?)" in row["reason"]["en"] and "CPU 時間" in row["reason"]["zh"], row
+    else:
+        assert f"after {limits.cell_timeout * session.WALL_FACTOR} s of wall-clock time" in row["reason"]["en"], row
+        assert "實際時間" in row["reason"]["zh"], row
+
+
+def test_a_function_answer_is_timed_on_both_clocks() -> None:
+    """In the learner's process a function answer has ``seconds`` of CPU time (a loop stops
+    there) and a wall backstop (a sleep stops there); the answer says which ran out."""
+    from baccarat_kit.grading.sandbox import _extract
+
+    def spin(*_: Any) -> None:
+        while True:
+            pass
+
+    def sleep(*_: Any) -> None:
+        time.sleep(1000)
+
+    assert _extract._function_answer(spin, [[1]], 0.2, 600)["clock"] == "cpu"  # type: ignore[no-untyped-call]
+    assert _extract._function_answer(sleep, [[1]], 0.2, 0.5) == {  # type: ignore[no-untyped-call]
+        "status": "timeout", "seconds": 0.5, "clock": "wall"}
+
+
+def test_results_json_says_what_the_limits_count(tmp_path: Path) -> None:
+    from baccarat_kit.cli import main
+
+    out = tmp_path / "out"
+    args = ["--lang", "en", "grade", str(ROOT / "exercises" / "source" / "01-card-values.ipynb"), "--out", str(out),
+            "--no-progress", "--timeout", "7", "--notebook-timeout", "50"]
+    assert main(args + (["--no-sandbox"] if KIND == "none" else [])) == 0
+    limits = json.loads((out / "results.json").read_text(encoding="utf-8"))["limits"]
+    assert limits["counts"] == "cpu" and limits["cpu_source"] in (
+        session.TREE_SOURCE, "cgroup v1 cpuacct.usage", "cgroup v2 cpu.stat usage_usec"), limits
+    assert limits["wall_backstop"]["cell_timeout"] == 7 * session.WALL_FACTOR, limits
+    assert limits["wall_backstop"]["notebook_timeout"] == 50 * session.WALL_FACTOR, limits
