@@ -199,6 +199,11 @@ def test_predict_retry_and_the_final_test_from_the_keyboard_at_390_px_too(
     test = bk.widgets.FinalTest(lang="en", seed=1, n=3, attempt=1)
     for i, q in enumerate(test.questions):
         expect(page.locator(f"{final} .bk-quiz-prompt")).to_have_text(q.prompt["en"])
+        # the prompt and the options are two updates: wait for this question's options (keys
+        # pressed on the last question's radios are lost when the new ones arrive)
+        expect(page.locator(f"{final} .bk-quiz-options .widget-radio-box label")).to_have_text(
+            [f"{chr(ord('A') + pos)}. {q.options[k].text['en']}" for pos, k in enumerate(test.orders[i])])
+        expect(page.locator(f"{final} .bk-quiz-options input[type=radio]:checked")).to_have_count(0)
         page.locator(f"{final} .bk-quiz-options input[type=radio]").first.focus()
         choose(page, final, test.orders[i].index(q.answer))
         page.keyboard.press("Tab")  # the radio group is one Tab stop
