@@ -33,7 +33,7 @@ import ipywidgets as w
 from .. import progress
 from ..misconceptions import get as get_misconception
 from . import final_bank
-from ._common import esc, html_widget, title_html
+from ._common import esc, html_widget, row, title_html
 from .questions import Question
 from .quiz import Quiz
 
@@ -97,7 +97,7 @@ class FinalTest(Quiz):
         self.save_button.add_class("bk-final-save")
         self.save_button.on_click(lambda _b: self.save())
         self.saved = html_widget("bk-final-saved")
-        self.children = [*self.children, w.HBox([self.save_button]), self.saved]
+        self.children = [*self.children, row([self.save_button]), self.saved]
         self._relabel()
 
     # ---- results ------------------------------------------------------------------

@@ -96,6 +96,73 @@ def test_rule_checker_and_hand_builder_are_usable_at_390_px(open_lab: Any, make_
     page.screenshot(path="/tmp/ui/hb-390.png")
 
 
+# What of a widget is cut off: a button, label, picker or text box whose text is clipped (the
+# browser draws "…": ipywidgets' buttons and labels hide what does not fit), or any element
+# whose right edge is past the screen or the widget's output area without a box that scrolls
+# it into view. Empty when a learner can read and reach everything.
+CUT_OFF_JS = """roots => {
+    const vw = document.documentElement.clientWidth, out = [];
+    for (const root of roots) {
+        const kind = [...root.classList].filter(c => c.startsWith('bk-') && c !== 'bk-widget').join(' ');
+        const edge = Math.min(vw, (root.closest('.jp-OutputArea-output') || root).getBoundingClientRect().right);
+        for (const el of root.querySelectorAll('*')) {
+            const r = el.getBoundingClientRect();
+            if (!r.width || !r.height || el.closest('.bk-sr')) continue;
+            const control = el.matches('button, label, select, .widget-label, .widget-html-content');
+            const clipped = control && el.scrollWidth > el.clientWidth + 1;
+            let scrolled = false;
+            for (let p = el.parentElement; p && p !== root.parentElement; p = p.parentElement) {
+                const o = getComputedStyle(p).overflowX;
+                if ((o === 'auto' || o === 'scroll') && p.getBoundingClientRect().right <= edge + 1) { scrolled = true; break; }
+            }
+            const past = r.right > edge + 1 && !scrolled;
+            if (clipped || past) {
+                out.push(`${kind}: <${el.tagName.toLowerCase()} class="${el.className}"> ` +
+                         `"${(el.innerText || el.title || '').trim().slice(0, 50)}" ` +
+                         (clipped ? 'text clipped' : `right edge ${Math.round(r.right)} > ${Math.round(edge)}`));
+            }
+        }
+    }
+    return out;
+}"""
+
+
+def every_widget(lang: str) -> list[str]:
+    """A cell for each widget a learner meets, in ``lang``."""
+    return [
+        f'bk.widgets.HandBuilder("2 3 3 4 4", lang="{lang}", bets={{"player": 100}})',
+        f'bk.widgets.RuleChecker(lang="{lang}")',
+        f'bk.widgets.CaseViewer("BCR-001", lang="{lang}")',
+        f'bk.widgets.ShoeTracker(lang="{lang}", decks=1)',
+        f'bk.widgets.Quiz.lesson("04", lang="{lang}")',
+        f'bk.widgets.Predict("BCR-001", asks="winner", lang="{lang}")',
+        f'bk.widgets.Drill(lang="{lang}", seed=1, record=False)',
+        f'bk.widgets.FinalTest(lang="{lang}", seed=1, n=3, attempt=1)',
+        f'bk.widgets.CourseMap(lang="{lang}")',
+    ]
+
+
+def test_no_widget_cuts_off_a_label_or_runs_off_the_screen(
+        open_lab: Any, make_notebook: Any, screen: Any, tmp_path: Path) -> None:
+    """Every widget, in both languages, at 390 px (a phone) and on a desktop: no button shows
+    "…" for its label (the quiz's were "✓ …", "? …"; Predict's choices "Play…", "Bank…"), no
+    control is pushed off the screen (the case viewer's variant toggle), no sentence runs past
+    the edge (the shoe tracker's caption was as wide as its table)."""
+    record = tmp_path / "kernel-progress"
+    record.mkdir()
+    page = open_lab(make_notebook(
+        f"import os; os.environ['BACCARAT_KIT_PROGRESS'] = {str(record)!r}",
+        "import baccarat_kit as bk",
+        *every_widget("zh"), *every_widget("en"),
+    ))
+    roots = page.locator(f"{NOTEBOOK} .jp-OutputArea-output > .bk-widget")
+    expect(roots).to_have_count(18)
+    expect(page.locator(f"{NOTEBOOK} .bk-course-map-rows")).to_have_count(2)
+    expect(page.locator(f"{NOTEBOOK} .bk-shoe-odds-table")).to_have_count(2)
+    problems = roots.evaluate_all(CUT_OFF_JS)
+    assert problems == [], "\n".join(problems)
+
+
 # --------------------------------------------------------------------------- keyboard helpers
 def focused(page: Any, script: str) -> Any:
     return page.evaluate(f"() => {{ const el = document.activeElement; return {script}; }}")
