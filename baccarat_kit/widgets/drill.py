@@ -296,7 +296,9 @@ class Drill(LangMixin, w.VBox):
 
     def heatmap_html(self) -> str:
         """The banker matrix (totals × player's third card, and the stood column) coloured by
-        mastery, with a symbol in every cell so colour is not the only signal."""
+        mastery, with a symbol in every cell so colour is not the only signal. Each cell has a
+        border: a cell not yet asked is an empty box, as the legend's □ says (without borders the
+        88 grey cells of a new learner ran together into one grey block)."""
         marks = {"mastered": "✔", "learning": "·", "missed": "✘", "new": ""}
         colours = {"mastered": "background:#c8e6c9;color:#1b5e20", "learning": "background:#fff3cd;color:#5c4400",
                    "missed": "background:#f8d7da;color:#721c24", "new": "background:#f2f2f2;color:#333"}
@@ -319,7 +321,7 @@ class Drill(LangMixin, w.VBox):
                 cell = banker_rule(t, v)
                 s = state(cell)
                 label = self._t(f"widgets.drill.state-{s}")
-                tds.append(f'<td class="bk-heat-{s}" style="{colours[s]};text-align:center;min-width:1.4em" '
+                tds.append(f'<td class="bk-heat-{s}" style="{colours[s]};border:1px solid #bbb;text-align:center;min-width:1.4em" '
                            f'title="{attr(cell + ": " + label)}">{marks[s]}'
                            f'<span class="bk-sr" style="{hidden}">{esc(label)}</span></td>')
             rows.append(f'<tr><th scope="row">{t}</th>{"".join(tds)}</tr>')
