@@ -165,7 +165,9 @@ class RuleChecker(LangMixin, w.VBox):
                 style = f"{cell_css};background:{bg}"
                 if selected:
                     style += ";outline:3px solid #000;outline-offset:-3px;font-weight:bold"
-                    text = f"［{text}］"
+                    # full-width brackets around 補/停, ASCII ones around D/S (the English
+                    # edition shows no CJK punctuation)
+                    text = f"［{text}］" if self._lang == "zh" else f"[{text}]"
                 # The selection is said in words (the ［…］ mark and the caption): a plain table
                 # cell may carry no aria-selected (axe-core: aria-allowed-attr).
                 extra = ""
