@@ -141,7 +141,14 @@ class RuleChecker(LangMixin, w.VBox):
         cols: list[int | None] = [None, *VALUES]
         # Compact enough that all ten value columns and the stood column fit a 390 px phone.
         cell_css = "border:1px solid #999;padding:0.1em 0.2em;text-align:center;min-width:1.3em"
-        head = [f'<th scope="col" style="{cell_css}">{esc(self._t("widgets.rc.corner"))}</th>']
+        # The corner ("莊點＼閒第三張") in two lines that do not wrap again: the rows' name, then
+        # the columns'. Left to wrap by itself, on a 390 px phone it stood one character a line,
+        # seven lines tall above the matrix.
+        corner = self._t("widgets.rc.corner")
+        cut = max(corner.find("＼"), corner.find("\\")) + 1
+        head = [f'<th scope="col" style="{cell_css}">'
+                f'<span style="white-space:nowrap">{esc(corner[:cut])}</span><br>'
+                f'<span style="white-space:nowrap">{esc(corner[cut:].strip())}</span></th>']
         for v in cols:
             label = self._t("widgets.rc.col-stood") if v is None else str(v)
             bold = "font-weight:bold;text-decoration:underline;" if (total is not None
