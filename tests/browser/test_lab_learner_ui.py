@@ -71,7 +71,6 @@ def test_rule_checker_and_hand_builder_are_usable_at_390_px(open_lab: Any, make_
     expect(table).to_have_count(1)
     heads = table.locator("tr").first.locator("th")
     expect(heads).to_have_count(12)  # the corner, "player stood", then the values 0-9
-    page.screenshot(path="/tmp/ui/rc-390.png", full_page=False)
     for i in range(12):  # each column scrolled into view inside the widget, then on screen
         heads.nth(i).scroll_into_view_if_needed()
         _within(heads.nth(i))
@@ -82,6 +81,13 @@ def test_rule_checker_and_hand_builder_are_usable_at_390_px(open_lab: Any, make_
     assert caption.bounding_box()["x"] >= scroller.bounding_box()["x"] - 0.5
     for css in ("bk-banker-total", "bk-player-third"):
         _within(page.locator(f"{NOTEBOOK} .bk-rule-checker .{css} select"))
+    # in Chinese, the corner "莊點＼閒第三張" is two lines (rows, then columns), not a column
+    # of one character a line: no taller than two of the matrix's rows
+    page.locator(f"{NOTEBOOK} .bk-rule-checker .bk-lang button", has_text="中文").click()
+    expect(heads.first).to_have_text(re.compile(r"^\s*莊點＼\s*閒第三張\s*$"))
+    row = table.locator("tr").nth(1).locator("th").first.bounding_box()
+    corner = heads.first.bounding_box()
+    assert row is not None and corner is not None and corner["height"] <= 2 * row["height"] + 1, (corner, row)
     hb = page.locator(f"{NOTEBOOK} .bk-hand-builder")
     for slot in ("p1", "b1", "p2", "b2", "next1", "next2"):
         picker = hb.locator(f".bk-card-{slot} select")
@@ -93,7 +99,6 @@ def test_rule_checker_and_hand_builder_are_usable_at_390_px(open_lab: Any, make_
                                                              player=coup.player_total, banker=coup.banker_total))
     _within(hb.locator(".bk-winner"))
     _within(hb.locator(".bk-sequence input"))
-    page.screenshot(path="/tmp/ui/hb-390.png")
 
 
 # What of a widget is cut off: a button, label, picker or text box whose text is clipped (the
