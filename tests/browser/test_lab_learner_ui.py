@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from urllib.parse import urlsplit
 from typing import Any
 
 import pytest
@@ -285,13 +286,53 @@ def test_predict_retry_and_the_final_test_from_the_keyboard_at_390_px_too(
         if i + 1 < len(test.questions):
             tab_to(page, "el.closest('.bk-quiz-next')", limit=6)
             page.keyboard.press("Enter")
-    summary = page.locator(f"{final} .bk-quiz-summary")
+    summary = page.locator(f"{final} .bk-final-summary")
     expect(summary).to_contain_text(f"{len(test.questions)} of {len(test.questions)} right")
     tab_to(page, "el.closest('.bk-final-save')", limit=12)
     page.keyboard.press("Enter")
     expect(page.locator(f"{final} .bk-final-saved")).to_contain_text(
         message("widgets.final.saved", "en", path=bk.widgets.final_test.RESULT_PAGE))
     _within(summary, page.viewport_size["width"])
+
+
+def test_the_final_tests_review_links_open_the_lessons_inside_jupyterlab(
+        lab: Any, lab_page: Any, make_notebook: Any, tmp_path: Path) -> None:
+    """Lesson 10's summary links each miss to its lesson. They were an HTML widget's plain links,
+    relative to the page's address (/lab): clicking one left JupyterLab for a 404 page. Now a
+    click (or Enter on the focused link) opens the lesson in a JupyterLab tab, beside lesson 10."""
+    record = tmp_path / "kernel-progress"
+    record.mkdir()
+    folder = lab.add_course()  # the lessons beside the notebook, as in a learner's course copy
+    name = f"{folder}/notebooks/" + lab.add_notebook(make_notebook(
+        f"import os; os.environ['BACCARAT_KIT_PROGRESS'] = {str(record)!r}",
+        "import baccarat_kit as bk",
+        'bk.widgets.FinalTest(lang="zh", seed=1, n=3, attempt=1)',
+    ), "final-links")
+    (lab.root / name).parent.mkdir(parents=True, exist_ok=True)
+    (lab.root / name.rsplit("/", 1)[-1]).rename(lab.root / name)
+    lab.open(lab_page, name)
+    lab.run_all(lab_page, name.rsplit("/", 1)[-1])
+    page, final = lab_page, f"{NOTEBOOK} .bk-final-test"
+    test = bk.widgets.FinalTest(lang="zh", seed=1, n=3, attempt=1)  # the same questions
+    for i, q in enumerate(test.questions):
+        expect(page.locator(f"{final} .bk-quiz-prompt")).to_have_text(q.prompt["zh"])
+        wrong = next(p for p, source in enumerate(test.orders[i]) if source != q.answer)
+        page.locator(f"{final} .bk-quiz-options input[type=radio]").nth(wrong).check()
+        page.locator(f"{final} .bk-quiz-submit").click()
+        expect(page.locator(f"{final} .bk-quiz-feedback .bk-wrong")).to_have_count(1)
+        if i + 1 < len(test.questions):
+            page.locator(f"{final} .bk-quiz-next").click()
+    links = page.locator(f"{final} .bk-final-summary a")
+    expect(links).to_have_count(len(test.questions))
+    first = links.first.get_attribute("href") or ""  # JupyterLab's resolver: /files/…/04-….ipynb?_xsrf=…
+    lesson = urlsplit(first).path.rsplit("/", 1)[-1]
+    assert re.fullmatch(r"\d\d-[\w-]+\.ipynb", lesson), first
+    links.first.focus()
+    page.keyboard.press("Enter")
+    tab = page.locator(".lm-TabBar-tabLabel", has_text=lesson)
+    expect(tab).to_have_count(1)
+    expect(page.locator(".lm-TabBar-tabLabel", has_text=name.rsplit("/", 1)[-1])).to_have_count(1)
+    assert "/lab" in page.url and page.evaluate("() => !!window.jupyterapp")  # still JupyterLab
 
 
 # --------------------------------------------------------------------------- the Voilà trainer
