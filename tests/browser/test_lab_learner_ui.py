@@ -13,6 +13,8 @@ engine and the kit's messages.
 from __future__ import annotations
 
 import re
+import urllib.error
+import urllib.request
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -393,6 +395,14 @@ def test_a_trusted_lessons_stored_widgets_say_they_need_run_all_until_it_runs(la
     expect(note).to_have_count(0)
 
 
+def cheatsheet_title() -> str:
+    """The <title> of the printable rules sheet the course ships."""
+    text = (REPO / "docs" / "cheat-sheet.html").read_text(encoding="utf-8")
+    found = re.search(r"<title>([^<]+)</title>", text)
+    assert found, "docs/cheat-sheet.html has no <title>"
+    return found.group(1)
+
+
 def test_baccarat_kit_trainer_serves_the_course_copy_and_keeps_the_lessons_record(
         tmp_path: Path, page: Any) -> None:
     """A pip learner's ``baccarat-kit trainer DIR``: the course is copied into DIR, Voilà serves
@@ -429,5 +439,16 @@ def test_baccarat_kit_trainer_serves_the_course_copy_and_keeps_the_lessons_recor
         record = json.loads(record_path.read_text(encoding="utf-8"))
         assert record["drill"]["step"] >= 1
         assert not (home / ".baccarat-progress.json").exists()
+        # the trainer's link to the printable rules sheet opens it (it answered 403: Forbidden,
+        # and Voilà's root was trainer/, above which ../docs is not); the record is not served
+        page.locator("a", has_text="cheat-sheet").click()
+        expect(page).to_have_title(re.compile(re.escape(cheatsheet_title())))
+        expect(page.locator("h1").first).to_be_visible()
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/") as response:
+            assert response.status == 200
+        for private in (".baccarat-progress.json", "notebooks/00-how-to-use.ipynb"):
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/voila/files/{private}")
+            assert refused.value.code == 403, private
     finally:
         server.stop()
