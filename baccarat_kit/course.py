@@ -331,6 +331,11 @@ def lab(dest: str | os.PathLike[str], extra: Sequence[str] = (), *,
 
 TRAINER = "trainer/trainer.ipynb"
 DEFAULT_TRAINER_PORT = 8866
+TRAINER_FILES = (r".*\.(png|jpg|gif|svg)", r"docs/cheat-sheet\.html")
+"""The files of the course folder Voilà serves beside the trainer (its ``file_allowlist``, as
+regular expressions on the path from the course folder): Voilà's default, images, and the
+printable rules sheet the trainer links to. Without them (and the course folder as Voilà's root)
+the link answered "403: Forbidden"."""
 
 
 def trainer_command(dest: Path, *, port: int | None = None, ip: str | None = None,
@@ -343,7 +348,12 @@ def trainer_command(dest: Path, *, port: int | None = None, ip: str | None = Non
     also names that record in ``BACCARAT_KIT_PROGRESS`` for the server and its kernels."""
     cmd = [sys.executable, "-m", "voila", str(Path(dest) / TRAINER),
            f"--port={port if port is not None else DEFAULT_TRAINER_PORT}",
-           f"--Voila.ip={ip or '127.0.0.1'}"]
+           f"--Voila.ip={ip or '127.0.0.1'}",
+           # the course folder is Voilà's root (the trainer is trainer/trainer.ipynb in it), so
+           # its link ../docs/cheat-sheet.html is a file Voilà serves, and only the files
+           # TRAINER_FILES allows (never the progress record, the exercises or the lessons)
+           f"--Voila.root_dir={Path(dest)}",
+           *(f"--VoilaConfiguration.file_allowlist={pattern}" for pattern in TRAINER_FILES)]
     if no_browser:
         cmd.append("--no-browser")
     return cmd + list(extra)

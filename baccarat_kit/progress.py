@@ -664,7 +664,11 @@ def describe(row: dict[str, Any], lang: str) -> str:
     """One row of the course map as a sentence."""
     mark = "✔" if row["done"] else "·" if row["answered"] else "○"
     if row["kind"] == "lesson":
-        text = message("progress.lesson" if row["id"].isdigit() else "progress.quiz", lang, id=row["id"], answered=row["answered"], total=row["total"],
+        # a lesson's self-check ("00" …), the trainer's quiz (named in words: "測驗 trainer" left
+        # an English word in the Chinese edition), or another named quiz
+        key = ("progress.lesson" if row["id"].isdigit() else
+               "progress.quiz-trainer" if row["id"] == "trainer" else "progress.quiz")
+        text = message(key, lang, id=row["id"], answered=row["answered"], total=row["total"],
                        right=row["right"])
     elif row["kind"] == "drill":
         text = message("progress.drill", lang, mastered=row["right"], total=row["total"], seen=row["answered"])

@@ -297,3 +297,16 @@ def test_a_clock_set_back_does_not_break_the_schedule() -> None:
     drill.answer(cells, "banker-6-vs-6", True, 1.0, step=0, now=2_000_000_000.0)
     entry = drill.answer(cells, "banker-6-vs-6", True, 1.0, step=1, now=1_000.0)  # another machine's clock
     assert entry["fsrs"]["last_review"] == 2_000_000_000.0 and entry["fsrs"]["state"] == 2
+
+
+def test_every_cell_of_a_new_learners_map_is_a_box_of_its_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new learner's 88 cells are all "not yet asked" (grey, no mark): each has a border, so
+    the map shows 88 empty boxes, as its legend's □ says, not one grey block."""
+    import re
+
+    monkeypatch.setenv(bk.progress.PROGRESS_ENV, str(tmp_path))
+    html = Drill(lang="zh", seed=1, record=False).heatmap_html()
+    cells = re.findall(r'<td class="bk-heat-([a-z]+)" style="([^"]*)"', html)
+    assert len(cells) == 88 and {state for state, _ in cells} == {"new"}
+    assert all(re.search(r"border:\s*1px solid #[0-9a-f]{3}", style) for _, style in cells)
+    assert "□" in html  # the legend's box

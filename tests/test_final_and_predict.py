@@ -102,6 +102,10 @@ def test_final_test_scores_shows_misconceptions_links_back_and_saves(tmp_path: P
     summary = test.summary.value
     assert "Attempt 1: 6 of 12 right" in plain_text(test.summary)
     assert summary.count("<a href=") == 6 and ".ipynb" in summary
+    # shown as an output (JupyterLab opens an output's links as lessons), the HTML widget hidden
+    (shown,) = test.summary_view.outputs
+    assert shown["data"]["text/html"] == summary and test.summary.layout.display == "none"
+    assert "6 of 12 right" in shown["data"]["text/plain"]
     if any(m["misconception"] for m in result["missed"]):
         assert "→" in plain_text(test.summary)  # the misconception's claim → its correction
     page = test.save(tmp_path)
@@ -112,6 +116,8 @@ def test_final_test_scores_shows_misconceptions_links_back_and_saves(tmp_path: P
     assert FinalTest(lang="en").attempt == 2  # the next one is a fresh attempt
     rows = {r["id"]: r for r in bk.progress.course_map()}
     assert rows["final"]["done"] and rows["final"]["right"] == 6
+    test.reset()  # "start again": the summary goes, from the output too
+    assert test.summary_view.outputs == () and test.summary.value == ""
 
 
 def test_predict_hides_the_source_and_trace_until_the_learner_answers() -> None:

@@ -147,6 +147,15 @@ def test_trainer_serves_the_course_copys_trainer_with_the_lessons_progress_recor
     assert cmd[1:4] == ["-m", "voila", str(dest / "trainer" / "trainer.ipynb")]
     assert "--port=9001" in cmd and "--no-browser" in cmd and "--Voila.ip=127.0.0.1" in cmd
     assert cwd == dest and (dest / "trainer" / "trainer.ipynb").is_file()
+    # Voilà's root is the course folder (the trainer's ../docs/cheat-sheet.html is inside it),
+    # and it serves only images and that sheet of it
+    assert f"--Voila.root_dir={dest}" in cmd
+    allowed = [a.split("=", 1)[1] for a in cmd if a.startswith("--VoilaConfiguration.file_allowlist=")]
+    import re
+
+    assert any(re.fullmatch(p, "docs/cheat-sheet.html") for p in allowed)
+    for private in (".baccarat-progress.json", "notebooks/00-how-to-use.ipynb", "exercises/01-card-values.ipynb"):
+        assert not any(re.fullmatch(p, private) for p in allowed), private
     # the server (and its kernels) get the course folder's record: the lessons'
     import os
 

@@ -106,3 +106,26 @@ def test_the_lite_build_finds_the_cells_needing_numpy_without_a_kernel(tmp_path:
     path.write_text("{not json")
     with pytest.raises(RuntimeError, match=r"lesson\.ipynb"):
         build.blocked_cells(path)
+
+
+def test_the_browser_edition_runs_every_lesson_cell_that_needs_no_numpy() -> None:
+    """Lesson 08's first cell imported matplotlib beside the kit: in the browser edition it
+    failed, so every later cell (using ``bk``) was shown, not run: 17 of 17, the exact odds, the
+    shoe tracker and the lesson's self-check among them, and Run All ran nothing. No lesson's
+    setup cell needs numpy or matplotlib now; lesson 08's cells that need only the kit run."""
+    import json
+
+    for path in sorted([*(REPO / "notebooks").glob("[0-9]*.ipynb"), *(REPO / "notebooks" / "en").glob("[0-9]*.ipynb")]):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        first = next(c for c in cells if c["cell_type"] == "code")
+        source = first["source"] if isinstance(first["source"], str) else "".join(first["source"])
+        assert not re.search(r"^\s*(import|from)\s+(numpy|matplotlib)\b", source, re.M), path.name
+    build = _lite_build()
+    lesson = REPO / "notebooks" / "08-odds-and-roads.ipynb"
+    cells = json.loads(lesson.read_text(encoding="utf-8"))["cells"]
+    blocked = set(build.blocked_cells(lesson))
+    runs = [i for i, c in enumerate(cells) if c["cell_type"] == "code" and i not in blocked]
+    ran = "\n".join("".join(cells[i]["source"]) for i in runs)
+    for call in ("bk.exact_odds(8)", "bk.widgets.ShoeTracker(", 'bk.widgets.Quiz.lesson("08"'):
+        assert call in ran, call
+    assert blocked, "the simulation and the charts need numpy: shown, not run"

@@ -339,3 +339,23 @@ def test_an_unwritable_record_is_said_once_and_the_widget_goes_on(
                     "You can go on, but this session's answers are not kept in the record; use a course "
                     "folder you can write to (for example baccarat-kit course ~/baccarat-course)."], said
     assert not (tmp_path / progress.FILENAME).exists()
+
+
+def test_the_course_map_names_the_trainers_quiz_in_each_editions_own_words(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The trainer's quiz row read "測驗 trainer" in the Chinese edition: an English word where a
+    learner reads Chinese. Each row of the map is now its edition's own words (the exercises are
+    named by their file, as the file browser shows them)."""
+    import re
+
+    monkeypatch.setenv(progress.PROGRESS_ENV, str(tmp_path))
+    rows = {r["id"]: r for r in progress.course_map(progress.load())}
+    assert "trainer" in rows  # the trainer's quiz has a row of its own
+    zh, en = progress.describe(rows["trainer"], "zh"), progress.describe(rows["trainer"], "en")
+    assert "補牌訓練器" in zh and "trainer" not in zh.lower()
+    assert "trainer" in en.lower() and not re.search(r"[\u3400-\u9fff]", en)
+    for row in rows.values():
+        text = progress.describe(row, "zh")
+        if row["kind"] != "exercise":
+            assert not re.search(r"[A-Za-z]", text), text
+        assert not re.search(r"[\u3400-\u9fff]", progress.describe(row, "en")), row

@@ -247,10 +247,16 @@ def test_rule_checker_matrix_every_cell() -> None:
     for kind, t, v, label in cells:
         third = None if v == "stood" else int(v)
         assert (kind == "draw") is bk.banker_draws(int(t), third)
-        assert label.strip("［］") == ("D" if kind == "draw" else "S")
+        assert label.strip("[]") == ("D" if kind == "draw" else "S")
     # the source's row for banker 3 (002): 補 except 停 under 8
-    row3 = [label.strip("［］") for kind, t, v, label in cells if t == "3" and v != "stood"]
+    row3 = [label.strip("[]") for kind, t, v, label in cells if t == "3" and v != "stood"]
     assert row3 == ["D"] * 8 + ["S", "D"]
+    # the selected cell (banker 3, player stood) is bracketed in ASCII in English, full-width in
+    # Chinese: the English edition shows no CJK punctuation
+    assert [label for *_, label in cells if label.startswith("[")] == ["[D]"]
+    assert not re.search(r"[\u3000-\u303f\uff00-\uffef]", rc.matrix.value)
+    rc.lang = "zh"
+    assert "［補］" in rc.matrix.value
 
 
 def test_rule_checker_reason_and_language() -> None:

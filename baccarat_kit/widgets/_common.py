@@ -156,6 +156,20 @@ def title_html(text: str) -> str:
     return f"<b>{esc(text)}</b>{KEYBOARD_HTML}"
 
 
+def row(children: Iterable[w.Widget], css: str | None = None) -> w.HBox:
+    """A row of controls that wraps onto the next line where the screen is too narrow for it
+    (a 390 px phone), instead of squeezing each button down to "…" or pushing one off screen.
+
+    >>> r = row([w.Button(description="a"), w.Button(description="b")], "bk-x")
+    >>> r.layout.flex_flow, r.layout.max_width, r._dom_classes
+    ('row wrap', '100%', ('bk-x',))
+    """
+    box = w.HBox(list(children), layout=w.Layout(flex_flow="row wrap", max_width="100%"))
+    if css:
+        box.add_class(css)
+    return box
+
+
 def html_widget(css: str, value: str = "") -> w.HTML:
     out = w.HTML(value=value)
     out.add_class(css)

@@ -28,6 +28,7 @@ from ._common import (
     opening_line,
     plain_text,
     result_line,
+    row,
     title_html,
 )
 
@@ -96,7 +97,7 @@ class CaseViewer(LangMixin, w.VBox):
 
         self.title = html_widget("bk-title")
         self.case_select = w.Dropdown(options=self._case_options(),
-                                      layout=w.Layout(width="36em"),
+                                      layout=w.Layout(width="36em", max_width="calc(100% - 4px)"),
                                       style={"description_width": "initial"})
         self.case_select.add_class("bk-case-select")
         self.variant_toggle = w.ToggleButton(value=False, layout=w.Layout(width="auto"))
@@ -117,10 +118,10 @@ class CaseViewer(LangMixin, w.VBox):
         self.prev_button.on_click(lambda _b: self.step(-1))
         self.next_button.on_click(lambda _b: self.step(+1))
         self.children = [
-            w.HBox([self.title, self.lang_toggle]),
-            w.HBox([self.case_select, self.variant_toggle]),
+            row([self.title, self.lang_toggle]),
+            row([self.case_select, self.variant_toggle]),
             self.info,
-            w.HBox([self.prev_button, self.next_button, self.progress]),
+            row([self.prev_button, self.next_button, self.progress]),
             # the source's words beside the engine's trace; wraps below on a narrow screen
             w.HBox([self.source_words, self.case_steps], layout=w.Layout(flex_flow="row wrap")),
             self.case_result,

@@ -19,7 +19,7 @@ from pathlib import Path
 import ipywidgets as w
 
 from .. import progress
-from ._common import LangMixin, esc, html_widget, plain_text, title_html
+from ._common import LangMixin, esc, html_widget, plain_text, row, title_html
 
 __all__ = ["CourseMap", "plain_text"]
 
@@ -42,8 +42,8 @@ class CourseMap(LangMixin, w.VBox):
         self.export_button.add_class("bk-course-map-export")
         self.export_button.on_click(lambda _b: self.export())
         self.status = html_widget("bk-course-map-status")
-        self.children = [w.HBox([self.title, self.lang_toggle]), self.legend, self.table,
-                         w.HBox([self.refresh_button, self.export_button]), self.status]
+        self.children = [row([self.title, self.lang_toggle]), self.legend, self.table,
+                         row([self.refresh_button, self.export_button]), self.status]
         self._relabel()
 
     def refresh(self) -> None:

@@ -43,7 +43,7 @@ import ipywidgets as w
 from .. import drill as scheduler
 from .. import progress
 from ..rules import VALUES, banker_rule
-from ._common import LangMixin, attr, banker_reason, esc, html_widget, title_html
+from ._common import LangMixin, attr, banker_reason, esc, html_widget, row, title_html
 
 CHOICES = {
     "draw": (("draw", "d"), ("stand", "s")),
@@ -95,15 +95,18 @@ class Drill(LangMixin, w.VBox):
                     button.add_class(f"bk-drill-{value}")
                     button.on_click(lambda _b, v=value: self.respond(v))
                     self.buttons[value] = button
-        self.answer_row = w.HBox([])
+        self.answer_row = row([])
         self.answer_row.add_class("bk-drill-answers")
-        self.key_box = w.Text(continuous_update=True, layout=w.Layout(width="16em"))
+        self.key_box = w.Text(continuous_update=True, layout=w.Layout(width="22em", max_width="calc(100% - 4px)"),
+                              style={"description_width": "initial"})
         self.key_box.add_class("bk-drill-keys")
         self.key_box.observe(self._on_key, names="value")
-        self.timed = w.Checkbox(value=False, indent=False)
+        self.timed = w.Checkbox(value=False, indent=False,
+                                layout=w.Layout(width="auto", max_width="calc(100% - 4px)"))
         self.timed.add_class("bk-drill-timed")
         self.seconds = w.BoundedFloatText(value=scheduler.MASTERY_SECONDS, min=1, max=60, step=0.5,
-                                          layout=w.Layout(width="12em"), style={"description_width": "initial"})
+                                          layout=w.Layout(width="auto", max_width="calc(100% - 4px)"),
+                                          style={"description_width": "initial"})
         self.seconds.add_class("bk-drill-seconds")
         self.seconds.observe(lambda _c: self._render_status(), names="value")
         self.feedback = html_widget("bk-drill-feedback")
@@ -118,10 +121,10 @@ class Drill(LangMixin, w.VBox):
         """How the prompt shown is timed: ``"screen"`` (from the browser's echo), ``"kernel"``
         (from when the kernel sent it) or None (the first answer: untimed)."""
         self.children = [
-            w.HBox([self.title, self.lang_toggle]),
+            row([self.title, self.lang_toggle]),
             self.mastery, self.queue, self.definition,
             self.prompt, self.answer_row, self.key_box,
-            w.HBox([self.timed, self.seconds]),
+            row([self.timed, self.seconds]),
             self.feedback, self.heatmap,
         ]
         self.item = self._next_item()
@@ -293,7 +296,9 @@ class Drill(LangMixin, w.VBox):
 
     def heatmap_html(self) -> str:
         """The banker matrix (totals × player's third card, and the stood column) coloured by
-        mastery, with a symbol in every cell so colour is not the only signal."""
+        mastery, with a symbol in every cell so colour is not the only signal. Each cell has a
+        border: a cell not yet asked is an empty box, as the legend's □ says (without borders the
+        88 grey cells of a new learner ran together into one grey block)."""
         marks = {"mastered": "✔", "learning": "·", "missed": "✘", "new": ""}
         colours = {"mastered": "background:#c8e6c9;color:#1b5e20", "learning": "background:#fff3cd;color:#5c4400",
                    "missed": "background:#f8d7da;color:#721c24", "new": "background:#f2f2f2;color:#333"}
@@ -316,7 +321,7 @@ class Drill(LangMixin, w.VBox):
                 cell = banker_rule(t, v)
                 s = state(cell)
                 label = self._t(f"widgets.drill.state-{s}")
-                tds.append(f'<td class="bk-heat-{s}" style="{colours[s]};text-align:center;min-width:1.4em" '
+                tds.append(f'<td class="bk-heat-{s}" style="{colours[s]};border:1px solid #bbb;text-align:center;min-width:1.4em" '
                            f'title="{attr(cell + ": " + label)}">{marks[s]}'
                            f'<span class="bk-sr" style="{hidden}">{esc(label)}</span></td>')
             rows.append(f'<tr><th scope="row">{t}</th>{"".join(tds)}</tr>')

@@ -33,7 +33,7 @@ import ipywidgets as w
 from .. import progress
 from ..misconceptions import get as get_misconception
 from . import final_bank
-from ._common import esc, html_widget, title_html
+from ._common import esc, html_widget, plain_text, row, title_html
 from .questions import Question
 from .quiz import Quiz
 
@@ -97,8 +97,25 @@ class FinalTest(Quiz):
         self.save_button.add_class("bk-final-save")
         self.save_button.on_click(lambda _b: self.save())
         self.saved = html_widget("bk-final-saved")
-        self.children = [*self.children, w.HBox([self.save_button]), self.saved]
+        # The summary is shown by an Output widget, as an output's text/html: JupyterLab (and
+        # JupyterLite) open an output's relative links through the notebook's link handler, so
+        # "07-settlement.ipynb" opens that lesson in a JupyterLab tab. An HTML widget's links
+        # are plain browser links, relative to the page's address (/lab): they led to a "404"
+        # page in place of JupyterLab. ``summary`` (the quiz's HTML widget) keeps the same HTML,
+        # hidden, for code and tests.
+        self.summary.layout.display = "none"
+        self.summary_view = w.Output()
+        self.summary_view.add_class("bk-final-summary")
+        self.children = [*self.children, self.summary_view, row([self.save_button]), self.saved]
         self._relabel()
+
+    def _render_score(self) -> None:
+        super()._render_score()
+        if hasattr(self, "summary_view"):
+            value = self.summary.value
+            self.summary_view.outputs = ({"output_type": "display_data", "metadata": {},
+                                          "data": {"text/html": value, "text/plain": plain_text(value)}},
+                                         ) if value else ()
 
     # ---- results ------------------------------------------------------------------
     def result(self) -> dict[str, Any]:

@@ -41,7 +41,7 @@ import ipywidgets as w
 
 from .. import progress
 from ..i18n import message
-from ._common import LangMixin, WidgetError, esc, html_widget, plain_text, title_html
+from ._common import LangMixin, WidgetError, esc, html_widget, plain_text, row, title_html
 
 __all__ = ["Predict", "plain_text"]
 
@@ -101,8 +101,8 @@ class Predict(LangMixin, w.VBox):
         self.retry_button.on_click(lambda _b: self.retry())
         self.feedback = html_widget("bk-predict-feedback")
         self.reveal = html_widget("bk-predict-reveal")
-        self.children = [w.HBox([self.title, self.lang_toggle]), self.prompt,
-                         w.HBox([*self.buttons.values(), self.retry_button]), self.feedback, self.reveal]
+        self.children = [row([self.title, self.lang_toggle]), self.prompt,
+                         row([*self.buttons.values(), self.retry_button]), self.feedback, self.reveal]
         if record:
             saved = self._saved()
             if saved.get("answer") in self.choices:

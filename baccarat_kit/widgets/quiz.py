@@ -40,7 +40,7 @@ import ipywidgets as w
 
 from .. import progress
 from ..misconceptions import get as get_misconception
-from ._common import LangMixin, WidgetError, esc, html_widget, plain_text, title_html
+from ._common import LangMixin, WidgetError, esc, html_widget, plain_text, row, title_html
 from .questions import (
     Option,
     Question,
@@ -119,11 +119,11 @@ class Quiz(LangMixin, w.VBox):
         self.summary = html_widget("bk-quiz-summary")
         nav = [self.prev_button, self.next_button] if len(self.questions) > 1 else []
         self.children = [
-            w.HBox([self.title, self.lang_toggle]),
+            row([self.title, self.lang_toggle]),
             self.progress,
             self.prompt,
             self.options,
-            w.HBox([self.submit, self.hint_button, *nav, self.reset_button, self.redo_button]),
+            row([self.submit, self.hint_button, *nav, self.reset_button, self.redo_button]),
             self.hint,
             self.feedback,
             self.score,

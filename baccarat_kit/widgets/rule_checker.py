@@ -141,7 +141,14 @@ class RuleChecker(LangMixin, w.VBox):
         cols: list[int | None] = [None, *VALUES]
         # Compact enough that all ten value columns and the stood column fit a 390 px phone.
         cell_css = "border:1px solid #999;padding:0.1em 0.2em;text-align:center;min-width:1.3em"
-        head = [f'<th scope="col" style="{cell_css}">{esc(self._t("widgets.rc.corner"))}</th>']
+        # The corner ("莊點＼閒第三張") in two lines that do not wrap again: the rows' name, then
+        # the columns'. Left to wrap by itself, on a 390 px phone it stood one character a line,
+        # seven lines tall above the matrix.
+        corner = self._t("widgets.rc.corner")
+        cut = max(corner.find("＼"), corner.find("\\")) + 1
+        head = [f'<th scope="col" style="{cell_css}">'
+                f'<span style="white-space:nowrap">{esc(corner[:cut])}</span><br>'
+                f'<span style="white-space:nowrap">{esc(corner[cut:].strip())}</span></th>']
         for v in cols:
             label = self._t("widgets.rc.col-stood") if v is None else str(v)
             bold = "font-weight:bold;text-decoration:underline;" if (total is not None
@@ -165,7 +172,9 @@ class RuleChecker(LangMixin, w.VBox):
                 style = f"{cell_css};background:{bg}"
                 if selected:
                     style += ";outline:3px solid #000;outline-offset:-3px;font-weight:bold"
-                    text = f"［{text}］"
+                    # full-width brackets around 補/停, ASCII ones around D/S (the English
+                    # edition shows no CJK punctuation)
+                    text = f"［{text}］" if self._lang == "zh" else f"[{text}]"
                 # The selection is said in words (the ［…］ mark and the caption): a plain table
                 # cell may carry no aria-selected (axe-core: aria-allowed-attr).
                 extra = ""

@@ -27,11 +27,13 @@ from ..odds import bet_label, exact_odds
 from ..shoe import DEFAULT_CUT_CARD, Round, Shoe
 from ._common import (
     LangMixin,
+    attr,
     cards_html,
     esc,
     html_widget,
     opening_line,
     result_line,
+    row,
     title_html,
 )
 
@@ -96,13 +98,13 @@ class ShoeTracker(LangMixin, w.VBox):
         self.status = html_widget("bk-shoe-status")
         self.coup = html_widget("bk-shoe-coup")
         self.odds_table = html_widget("bk-shoe-odds")
+        self.odds_table.layout = w.Layout(max_width="100%")  # its table scrolls inside it
         self.new_shoe_button.on_click(lambda _b: self.new_shoe(int(self.seed_input.value)))
         self.deal_button.on_click(lambda _b: self.deal())
         self.deal_ten_button.on_click(lambda _b: self.deal(10))
         self.children = [
-            w.HBox([self.title, self.lang_toggle]),
-            w.HBox([self.seed_input, self.new_shoe_button, self.deal_button, self.deal_ten_button],
-                   layout=w.Layout(flex_flow="row wrap")),
+            row([self.title, self.lang_toggle]),
+            row([self.seed_input, self.new_shoe_button, self.deal_button, self.deal_ten_button]),
             self.status,
             self.coup,
             self.odds_table,
@@ -225,11 +227,19 @@ class ShoeTracker(LangMixin, w.VBox):
                 f'<td class="bk-ev" style="{cell}{style}">{percent(ev)}</td>'
                 f'<td style="{cell}">{percent(self.full_shoe[(bet, table)])}</td>'
                 f'<td style="{cell};text-align:left">{esc(sign)}</td></tr>')
-        caption = esc(t("widgets.st.caption", left=len(self.shoe)))
+        caption_text = t("widgets.st.caption", left=len(self.shoe))
+        caption = esc(caption_text)
         note = esc(t("widgets.st.knowledge"))
-        return (f'<table class="bk-shoe-odds-table" style="border-collapse:collapse">'
-                f'<caption style="caption-side:top;text-align:left">{caption}</caption>'
-                f"{''.join(rows)}</table><small>{note}</small>")
+        # The caption above the table, as wide as the widget, and the table in a box of its own
+        # that scrolls sideways: on a 390 px screen the sentence wraps and is read whole while
+        # the table's columns scroll beneath it (a <caption> is as wide as its table, so half
+        # of it was off screen). The box's own width is 0 and at least the widget's (min-width),
+        # so the table's width never widens the widget. The table keeps the caption as its
+        # accessible name.
+        return (f'<p class="bk-shoe-odds-caption" style="margin:0.3em 0">{caption}</p>'
+                f'<div class="bk-shoe-odds-scroll" style="width:0;min-width:100%;overflow-x:auto">'
+                f'<table class="bk-shoe-odds-table" aria-label="{attr(caption_text)}" '
+                f'style="border-collapse:collapse">' + "".join(rows) + f"</table></div><small>{note}</small>")
 
     def __repr__(self) -> str:
         return (f"ShoeTracker(decks={self.decks}, seed={self.seed_input.value}, "

@@ -38,8 +38,6 @@
 # > Rules and mathematics only; no betting advice.
 
 # %%
-import matplotlib.pyplot as plt
-
 import baccarat_kit as bk
 from baccarat_kit import roads
 
@@ -146,6 +144,8 @@ print(sim.summary(LANG))
 bk.display.simulated_vs_exact(sim, odds8)
 
 # %%
+import matplotlib.pyplot as plt
+
 sim.plot_convergence(odds8, lang=LANG)
 plt.show()
 

@@ -13,8 +13,11 @@ engine and the kit's messages.
 from __future__ import annotations
 
 import re
+import urllib.error
+import urllib.request
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -71,7 +74,6 @@ def test_rule_checker_and_hand_builder_are_usable_at_390_px(open_lab: Any, make_
     expect(table).to_have_count(1)
     heads = table.locator("tr").first.locator("th")
     expect(heads).to_have_count(12)  # the corner, "player stood", then the values 0-9
-    page.screenshot(path="/tmp/ui/rc-390.png", full_page=False)
     for i in range(12):  # each column scrolled into view inside the widget, then on screen
         heads.nth(i).scroll_into_view_if_needed()
         _within(heads.nth(i))
@@ -82,6 +84,13 @@ def test_rule_checker_and_hand_builder_are_usable_at_390_px(open_lab: Any, make_
     assert caption.bounding_box()["x"] >= scroller.bounding_box()["x"] - 0.5
     for css in ("bk-banker-total", "bk-player-third"):
         _within(page.locator(f"{NOTEBOOK} .bk-rule-checker .{css} select"))
+    # in Chinese, the corner "莊點＼閒第三張" is two lines (rows, then columns), not a column
+    # of one character a line: no taller than two of the matrix's rows
+    page.locator(f"{NOTEBOOK} .bk-rule-checker .bk-lang button", has_text="中文").click()
+    expect(heads.first).to_have_text(re.compile(r"^\s*莊點＼\s*閒第三張\s*$"))
+    row = table.locator("tr").nth(1).locator("th").first.bounding_box()
+    corner = heads.first.bounding_box()
+    assert row is not None and corner is not None and corner["height"] <= 2 * row["height"] + 1, (corner, row)
     hb = page.locator(f"{NOTEBOOK} .bk-hand-builder")
     for slot in ("p1", "b1", "p2", "b2", "next1", "next2"):
         picker = hb.locator(f".bk-card-{slot} select")
@@ -93,7 +102,73 @@ def test_rule_checker_and_hand_builder_are_usable_at_390_px(open_lab: Any, make_
                                                              player=coup.player_total, banker=coup.banker_total))
     _within(hb.locator(".bk-winner"))
     _within(hb.locator(".bk-sequence input"))
-    page.screenshot(path="/tmp/ui/hb-390.png")
+
+
+# What of a widget is cut off: a button, label, picker or text box whose text is clipped (the
+# browser draws "…": ipywidgets' buttons and labels hide what does not fit), or any element
+# whose right edge is past the screen or the widget's output area without a box that scrolls
+# it into view. Empty when a learner can read and reach everything.
+CUT_OFF_JS = """roots => {
+    const vw = document.documentElement.clientWidth, out = [];
+    for (const root of roots) {
+        const kind = [...root.classList].filter(c => c.startsWith('bk-') && c !== 'bk-widget').join(' ');
+        const edge = Math.min(vw, (root.closest('.jp-OutputArea-output') || root).getBoundingClientRect().right);
+        for (const el of root.querySelectorAll('*')) {
+            const r = el.getBoundingClientRect();
+            if (!r.width || !r.height || el.closest('.bk-sr')) continue;
+            const control = el.matches('button, label, select, .widget-label, .widget-html-content');
+            const clipped = control && el.scrollWidth > el.clientWidth + 1;
+            let scrolled = false;
+            for (let p = el.parentElement; p && p !== root.parentElement; p = p.parentElement) {
+                const o = getComputedStyle(p).overflowX;
+                if ((o === 'auto' || o === 'scroll') && p.getBoundingClientRect().right <= edge + 1) { scrolled = true; break; }
+            }
+            const past = r.right > edge + 1 && !scrolled;
+            if (clipped || past) {
+                out.push(`${kind}: <${el.tagName.toLowerCase()} class="${el.className}"> ` +
+                         `"${(el.innerText || el.title || '').trim().slice(0, 50)}" ` +
+                         (clipped ? 'text clipped' : `right edge ${Math.round(r.right)} > ${Math.round(edge)}`));
+            }
+        }
+    }
+    return out;
+}"""
+
+
+def every_widget(lang: str) -> list[str]:
+    """A cell for each widget a learner meets, in ``lang``."""
+    return [
+        f'bk.widgets.HandBuilder("2 3 3 4 4", lang="{lang}", bets={{"player": 100}})',
+        f'bk.widgets.RuleChecker(lang="{lang}")',
+        f'bk.widgets.CaseViewer("BCR-001", lang="{lang}")',
+        f'bk.widgets.ShoeTracker(lang="{lang}", decks=1)',
+        f'bk.widgets.Quiz.lesson("04", lang="{lang}")',
+        f'bk.widgets.Predict("BCR-001", asks="winner", lang="{lang}")',
+        f'bk.widgets.Drill(lang="{lang}", seed=1, record=False)',
+        f'bk.widgets.FinalTest(lang="{lang}", seed=1, n=3, attempt=1)',
+        f'bk.widgets.CourseMap(lang="{lang}")',
+    ]
+
+
+def test_no_widget_cuts_off_a_label_or_runs_off_the_screen(
+        open_lab: Any, make_notebook: Any, screen: Any, tmp_path: Path) -> None:
+    """Every widget, in both languages, at 390 px (a phone) and on a desktop: no button shows
+    "…" for its label (the quiz's were "✓ …", "? …"; Predict's choices "Play…", "Bank…"), no
+    control is pushed off the screen (the case viewer's variant toggle), no sentence runs past
+    the edge (the shoe tracker's caption was as wide as its table)."""
+    record = tmp_path / "kernel-progress"
+    record.mkdir()
+    page = open_lab(make_notebook(
+        f"import os; os.environ['BACCARAT_KIT_PROGRESS'] = {str(record)!r}",
+        "import baccarat_kit as bk",
+        *every_widget("zh"), *every_widget("en"),
+    ))
+    roots = page.locator(f"{NOTEBOOK} .jp-OutputArea-output > .bk-widget")
+    expect(roots).to_have_count(18)
+    expect(page.locator(f"{NOTEBOOK} .bk-course-map-rows")).to_have_count(2)
+    expect(page.locator(f"{NOTEBOOK} .bk-shoe-odds-table")).to_have_count(2)
+    problems = roots.evaluate_all(CUT_OFF_JS)
+    assert problems == [], "\n".join(problems)
 
 
 # --------------------------------------------------------------------------- keyboard helpers
@@ -218,13 +293,53 @@ def test_predict_retry_and_the_final_test_from_the_keyboard_at_390_px_too(
         if i + 1 < len(test.questions):
             tab_to(page, "el.closest('.bk-quiz-next')", limit=6)
             page.keyboard.press("Enter")
-    summary = page.locator(f"{final} .bk-quiz-summary")
+    summary = page.locator(f"{final} .bk-final-summary")
     expect(summary).to_contain_text(f"{len(test.questions)} of {len(test.questions)} right")
     tab_to(page, "el.closest('.bk-final-save')", limit=12)
     page.keyboard.press("Enter")
     expect(page.locator(f"{final} .bk-final-saved")).to_contain_text(
         message("widgets.final.saved", "en", path=bk.widgets.final_test.RESULT_PAGE))
     _within(summary, page.viewport_size["width"])
+
+
+def test_the_final_tests_review_links_open_the_lessons_inside_jupyterlab(
+        lab: Any, lab_page: Any, make_notebook: Any, tmp_path: Path) -> None:
+    """Lesson 10's summary links each miss to its lesson. They were an HTML widget's plain links,
+    relative to the page's address (/lab): clicking one left JupyterLab for a 404 page. Now a
+    click (or Enter on the focused link) opens the lesson in a JupyterLab tab, beside lesson 10."""
+    record = tmp_path / "kernel-progress"
+    record.mkdir()
+    folder = lab.add_course()  # the lessons beside the notebook, as in a learner's course copy
+    name = f"{folder}/notebooks/" + lab.add_notebook(make_notebook(
+        f"import os; os.environ['BACCARAT_KIT_PROGRESS'] = {str(record)!r}",
+        "import baccarat_kit as bk",
+        'bk.widgets.FinalTest(lang="zh", seed=1, n=3, attempt=1)',
+    ), "final-links")
+    (lab.root / name).parent.mkdir(parents=True, exist_ok=True)
+    (lab.root / name.rsplit("/", 1)[-1]).rename(lab.root / name)
+    lab.open(lab_page, name)
+    lab.run_all(lab_page, name.rsplit("/", 1)[-1])
+    page, final = lab_page, f"{NOTEBOOK} .bk-final-test"
+    test = bk.widgets.FinalTest(lang="zh", seed=1, n=3, attempt=1)  # the same questions
+    for i, q in enumerate(test.questions):
+        expect(page.locator(f"{final} .bk-quiz-prompt")).to_have_text(q.prompt["zh"])
+        wrong = next(p for p, source in enumerate(test.orders[i]) if source != q.answer)
+        page.locator(f"{final} .bk-quiz-options input[type=radio]").nth(wrong).check()
+        page.locator(f"{final} .bk-quiz-submit").click()
+        expect(page.locator(f"{final} .bk-quiz-feedback .bk-wrong")).to_have_count(1)
+        if i + 1 < len(test.questions):
+            page.locator(f"{final} .bk-quiz-next").click()
+    links = page.locator(f"{final} .bk-final-summary a")
+    expect(links).to_have_count(len(test.questions))
+    first = links.first.get_attribute("href") or ""  # JupyterLab's resolver: /files/…/04-….ipynb?_xsrf=…
+    lesson = urlsplit(first).path.rsplit("/", 1)[-1]
+    assert re.fullmatch(r"\d\d-[\w-]+\.ipynb", lesson), first
+    links.first.focus()
+    page.keyboard.press("Enter")
+    tab = page.locator(".lm-TabBar-tabLabel", has_text=lesson)
+    expect(tab).to_have_count(1)
+    expect(page.locator(".lm-TabBar-tabLabel", has_text=name.rsplit("/", 1)[-1])).to_have_count(1)
+    assert "/lab" in page.url and page.evaluate("() => !!window.jupyterapp")  # still JupyterLab
 
 
 # --------------------------------------------------------------------------- the Voilà trainer
@@ -285,6 +400,14 @@ def test_a_trusted_lessons_stored_widgets_say_they_need_run_all_until_it_runs(la
     expect(note).to_have_count(0)
 
 
+def cheatsheet_title() -> str:
+    """The <title> of the printable rules sheet the course ships."""
+    text = (REPO / "docs" / "cheat-sheet.html").read_text(encoding="utf-8")
+    found = re.search(r"<title>([^<]+)</title>", text)
+    assert found, "docs/cheat-sheet.html has no <title>"
+    return found.group(1)
+
+
 def test_baccarat_kit_trainer_serves_the_course_copy_and_keeps_the_lessons_record(
         tmp_path: Path, page: Any) -> None:
     """A pip learner's ``baccarat-kit trainer DIR``: the course is copied into DIR, Voilà serves
@@ -321,5 +444,16 @@ def test_baccarat_kit_trainer_serves_the_course_copy_and_keeps_the_lessons_recor
         record = json.loads(record_path.read_text(encoding="utf-8"))
         assert record["drill"]["step"] >= 1
         assert not (home / ".baccarat-progress.json").exists()
+        # the trainer's link to the printable rules sheet opens it (it answered 403: Forbidden,
+        # and Voilà's root was trainer/, above which ../docs is not); the record is not served
+        page.locator("a", has_text="cheat-sheet").click()
+        expect(page).to_have_title(re.compile(re.escape(cheatsheet_title())))
+        expect(page.locator("h1").first).to_be_visible()
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/") as response:
+            assert response.status == 200
+        for private in (".baccarat-progress.json", "notebooks/00-how-to-use.ipynb"):
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/voila/files/{private}")
+            assert refused.value.code == 403, private
     finally:
         server.stop()
