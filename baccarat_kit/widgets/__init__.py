@@ -12,6 +12,7 @@ class of the contract in ``docs/architecture.md`` (see ``docs/widgets.md``).
 
 from __future__ import annotations
 
+from . import _pyodide
 from ._common import plain_text
 from .case_viewer import CaseCard, CaseViewer, case_card
 from .course_map import CourseMap
@@ -23,6 +24,8 @@ from .question_sets import lesson_names, lesson_questions
 from .quiz import Option, Question, Quiz, banker_misconception, load_questions
 from .rule_checker import RuleChecker
 from .shoe_tracker import ShoeTracker
+
+_pyodide.install()  # JupyterLite: a widget's None reaches the page (see _pyodide)
 
 __all__ = [
     "CaseCard",
