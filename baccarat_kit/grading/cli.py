@@ -6,9 +6,13 @@ import argparse
 import contextlib
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..i18n import message
 from .grade import DEFAULT_CELL_TIMEOUT, DEFAULT_MEMORY_MB, DEFAULT_NOTEBOOK_TIMEOUT, WALL_FACTOR
+
+if TYPE_CHECKING:
+    from .term.deadlines import TermDeadlines
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -63,9 +67,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     g.add_argument("--deadline", default=None, metavar="ISO",
                    help="hand-in deadline (ISO 8601, UTC if no zone); files collected later are flagged late "
                         "(default: the deadline given to collect). A file not taken by collect has only its "
-                        "modification time, which the learner can set: it is used and flagged as untrusted")
+                        "modification time, which the learner can set: it is used and flagged as untrusted. "
+                        "With --update: the gradebook's (kept in results.json) unless given")
     g.add_argument("--class-list", default=None, metavar="CSV",
-                   help="a class list with columns learner,deadline: each learner's own deadline (an extension)")
+                   help="a class list with columns learner,deadline: each learner's own deadline (an extension); "
+                        "with --update: the gradebook's (kept in results.json) unless given")
     g.add_argument("--late-penalty", default=None, metavar="P%%/day",
                    help="late policy: a late hand-in loses P%% of its score per started day (or hour), e.g. 10%%/day; "
                         "none: no penalty. Default: late hand-ins are flagged, not penalised; with --update, the "
@@ -212,9 +218,9 @@ def _cmd_grade(args: argparse.Namespace) -> int:
         missing_extra,
     )
     from .records import visible
-    from .term.collect import CollectError, iso, parse_deadline
-    from .term.deadlines import gradebook_penalty, penalty_option, read_class_list
-    from .term.gradebook import check_out_folder, read_results, write_outputs
+    from .term.collect import CollectError
+    from .term.deadlines import gradebook_penalty, penalty_option, term_deadlines
+    from .term.gradebook import check_out_folder, exercise_means, read_results, write_outputs
 
     if args.timeout <= 0 or args.notebook_timeout <= 0 or args.memory_mb < 128 or args.jobs < 1:
         raise GradeUsageError("grading.cli.bad_limits", timeout=args.timeout,
@@ -235,13 +241,15 @@ def _cmd_grade(args: argparse.Namespace) -> int:
         if out == p.resolve() or out in p.resolve().parents:
             raise GradeUsageError("grading.cli.out_is_input", path=args.out)
     check_out_folder(args.out, args.update)
-    deadline = iso(parse_deadline(args.deadline)) if args.deadline else None
-    deadlines = read_class_list(args.class_list) if args.class_list else {}
+    old_doc = read_results(Path(args.out) / "results.json") if args.update else None
+    dates = term_deadlines(args.deadline, args.class_list, old_doc)  # --update: the gradebook's, unless given
+    deadline, deadlines = dates.deadline, dates.deadlines
+    if old_doc is not None:
+        _say_deadlines(dates, args.lang)
     penalty = penalty_option(args.late_penalty) if args.late_penalty is not None else None
     known = list(deadlines)
     book_rule = penalty  # the gradebook's own late rule, kept in results.json for the next --update
-    if args.update:
-        old_doc = read_results(Path(args.out) / "results.json")
+    if old_doc is not None:
         known += [str(r.get("owner")) for r in old_doc.get("submissions", []) if r.get("owner")]
         try:
             book_rule = gradebook_penalty(old_doc)
@@ -324,17 +332,34 @@ def _cmd_grade(args: argparse.Namespace) -> int:
         if not subs:
             return 1
     write_outputs(args.out, subs, exercises, limits, args.lang, update=args.update, skipped=skipped,
-                  late_policy=book_rule.text if book_rule is not None else None)
+                  late_policy=book_rule.text if book_rule is not None else None, term=dates.record())
     for item in skipped:
         print(visible(f"{item['file']}: {item[args.lang]}", 2000), file=sys.stderr)
-    mean = sum(s.score for s in subs) / len(subs)
-    print(message("grading.cli.summary", args.lang, count=len(subs), mean=f"{mean:.2f}", out=args.out))
+    means = [message("grading.cli.summary_exercise", args.lang, exercise=ex, mean=f"{mean:.1f}", max=most, n=n)
+             if ex is not None else message("grading.cli.summary_no_exercise", args.lang, n=n)
+             for ex, mean, most, n in exercise_means(subs)]  # each against its own maximum
+    print(message("grading.cli.summary", args.lang, count=len(subs),
+                  means=message("grading.cli.summary_sep", args.lang).join(means), out=args.out))
     failure = batch_failure(subs)
     if failure is not None:
         print(f"baccarat-kit: {message('grading.cli.batch_failed', args.lang, reason=failure[args.lang])}",
               file=sys.stderr)
         return 1
     return 0
+
+
+def _say_deadlines(dates: TermDeadlines, lang: str) -> None:
+    """On ``--update``: which deadline and class list the regraded files get (this command's, or
+    the gradebook's), on stderr."""
+    none = message("grading.cli.update_none", lang)
+    when = dates.deadline or none
+    listed = (message("grading.cli.update_class_list", lang, file=dates.class_list or "?", count=len(dates.deadlines))
+              if dates.class_list_from != "none" else none)
+    print(message("grading.cli.update_deadlines", lang, deadline=when,
+                  deadline_from=message(f"grading.cli.update_from_{dates.deadline_from}", lang, option="--deadline"),
+                  class_list=listed,
+                  class_list_from=message(f"grading.cli.update_from_{dates.class_list_from}", lang,
+                                          option="--class-list")), file=sys.stderr)
 
 
 def _cmd_dask_certs(args: argparse.Namespace) -> int:

@@ -138,3 +138,76 @@ def read_class_list(path: str | Path) -> dict[str, str]:
     {'ann': '2026-12-08T15:59:00Z'}
     """
     return {learner: when for learner, when in read_roster(path) if when}
+
+
+@dataclass(frozen=True)
+class TermDeadlines:
+    """The deadlines a batch is graded with, and where each came from (``given``: this command's
+    option; ``kept``: the gradebook's ``results.json``; ``none``: neither)."""
+
+    deadline: str | None
+    deadlines: dict[str, str]
+    class_list: str | None
+    """The class list's file as it was given (information only: its deadlines are kept, not the path)."""
+    deadline_from: str
+    class_list_from: str
+
+    def record(self) -> dict[str, object]:
+        """What ``results.json`` keeps of them for the next ``grade --update``."""
+        return {"deadline": self.deadline,
+                "class_list": ({"file": self.class_list, "deadlines": dict(self.deadlines)}
+                               if self.class_list_from != "none" else None)}
+
+
+def term_deadlines(deadline: str | None, class_list: str | None, doc: dict[str, object] | None = None
+                   ) -> TermDeadlines:
+    """``--deadline`` and ``--class-list`` of a batch; with ``doc`` (the gradebook ``--update``
+    writes into), each one not given is the gradebook's (its ``deadline`` and ``class_list``, kept
+    since issue 35; an older gradebook has neither, and then none is used, as before).
+
+    >>> kept = {"deadline": "2026-12-08T15:59:00Z", "class_list": {"file": "c.csv", "deadlines": {"ann": "2026-12-09T00:00:00Z"}}}
+    >>> t = term_deadlines(None, None, kept)
+    >>> t.deadline, t.deadlines, t.deadline_from, t.class_list_from
+    ('2026-12-08T15:59:00Z', {'ann': '2026-12-09T00:00:00Z'}, 'kept', 'kept')
+    >>> t = term_deadlines("2026-12-10T00:00Z", None, kept)
+    >>> t.deadline, t.deadline_from, t.class_list_from
+    ('2026-12-10T00:00:00Z', 'given', 'kept')
+    >>> t = term_deadlines(None, None, {"submissions": []})
+    >>> t.deadline, t.deadlines, t.deadline_from, t.class_list_from
+    (None, {}, 'none', 'none')
+    """
+    given_deadline = iso(parse_deadline(deadline)) if deadline else None
+    given = read_class_list(class_list) if class_list else {}
+    kept_deadline, kept_list = _kept(doc) if doc is not None else (None, None)
+    if given_deadline is not None:
+        when, when_from = given_deadline, "given"
+    elif kept_deadline is not None:
+        when, when_from = kept_deadline, "kept"
+    else:
+        when, when_from = None, "none"
+    if class_list:
+        return TermDeadlines(when, given, str(class_list), when_from, "given")
+    if kept_list is not None:
+        return TermDeadlines(when, kept_list[1], kept_list[0], when_from, "kept")
+    return TermDeadlines(when, {}, None, when_from, "none")
+
+
+def _kept(doc: dict[str, object]) -> tuple[str | None, tuple[str | None, dict[str, str]] | None]:
+    """The deadline and the class list (its file and deadlines) a gradebook recorded; each
+    checked as this kit writes it (a value that is not is refused, never half-used)."""
+    when = doc.get("deadline")
+    if when is not None and not isinstance(when, str):
+        raise CollectError("grading.deadline.bad_kept", field="deadline")
+    kept_when = iso(parse_deadline(when)) if when else None
+    record = doc.get("class_list")
+    if record is None:
+        return kept_when, None
+    if not isinstance(record, dict) or not isinstance(record.get("deadlines"), dict):
+        raise CollectError("grading.deadline.bad_kept", field="class_list")
+    file = record.get("file")
+    deadlines: dict[str, str] = {}
+    for learner, value in record["deadlines"].items():
+        if not isinstance(learner, str) or not isinstance(value, str):
+            raise CollectError("grading.deadline.bad_kept", field="class_list")
+        deadlines[learner] = iso(parse_deadline(value))
+    return kept_when, (file if isinstance(file, str) else None, deadlines)

@@ -11,7 +11,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -215,6 +215,25 @@ def _merge(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[dict[st
     return [r for r in out if r is not None]
 
 
+def exercise_means(subs: Sequence[Submission]) -> list[tuple[str | None, float, int, int]]:
+    """``(exercise, mean score, its maximum, n)`` of each exercise of a batch, in the order each
+    first comes (an exercise's maximum is its own: the batch's exercises are not averaged together);
+    the files whose exercise is not known (None) last, their maximum 0.
+
+    >>> from types import SimpleNamespace
+    >>> def s(ex, score, most):
+    ...     return SimpleNamespace(exercise=ex, score=score, max_score=most)
+    >>> exercise_means([s("03", 8, 11), s("04", 7, 8), s("03", 9, 11), s(None, 0, 0)])
+    [('03', 8.5, 11, 2), ('04', 7.0, 8, 1), (None, 0.0, 0, 1)]
+    """
+    groups: dict[str | None, list[Submission]] = {}
+    for sub in subs:
+        groups.setdefault(sub.exercise or None, []).append(sub)
+    order = [e for e in groups if e is not None] + ([None] if None in groups else [])
+    return [(e, sum(s.score for s in groups[e]) / len(groups[e]), max(s.max_score for s in groups[e]), len(groups[e]))
+            for e in order]
+
+
 def _unique(entries: Sequence[dict[str, str]]) -> list[dict[str, str]]:
     """Each skipped file once (a regrade reads the same collect's refusals again)."""
     seen: set[str] = set()
@@ -242,7 +261,8 @@ def feedback_language(sub: Submission, lang: str) -> str:
 
 def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[str, Exercise],
                   limits: Limits, lang: str = "zh", *, update: bool = False,
-                  skipped: Sequence[dict[str, str]] = (), late_policy: str | None = None) -> Path:
+                  skipped: Sequence[dict[str, str]] = (), late_policy: str | None = None,
+                  term: Mapping[str, object] | None = None) -> Path:
     """Write grades.csv, grades-long.csv, canvas.csv, moodle.csv, results.json and feedback/.
 
     Everything is first written to a temporary folder beside ``out``; then each file is moved
@@ -252,6 +272,8 @@ def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[s
     learner's and exercise's) rows of the existing ``results.json``; every other row and its
     feedback page stay. ``late_policy``: the late rule of the batch (``10%/day``, or None), kept
     as ``results.json``'s ``late_policy`` for the next ``--update`` (:func:`.deadlines.gradebook_penalty`).
+    ``term``: the batch's ``deadline`` and ``class_list`` (:meth:`.deadlines.TermDeadlines.record`),
+    kept the same way (:func:`.deadlines.term_deadlines`); None: an update keeps the gradebook's.
     """
     target = Path(out)
     check_out_folder(target, update)
@@ -259,8 +281,10 @@ def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[s
     owned = owned or set()
     old_rows: list[dict[str, Any]] = []
     old_skipped: list[dict[str, str]] = []
+    kept_term: dict[str, object] = {"deadline": None, "class_list": None}
     if update:
         old_doc = read_results(target / "results.json")
+        kept_term = {k: old_doc.get(k) for k in kept_term}
         old_rows = list(old_doc.get("submissions", []))
         old_skipped = list(old_doc.get("skipped", []))
         kept = _merge(old_rows, [s.to_json() for s in subs])[:-len(subs) or None]
@@ -286,6 +310,7 @@ def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[s
                        **time_limits(limits), "memory_mb": limits.memory_mb, "sandbox": sandbox_description(),
                        "scope": limits_scope()},
             "late_policy": late_policy,
+            **(dict(term) if term is not None else kept_term),
             "submissions": rows,
             "skipped": _unique([*old_skipped, *skipped] if update else list(skipped)),
         }

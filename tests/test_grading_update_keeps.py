@@ -1,0 +1,164 @@
+"""``grade --update`` keeps the gradebook's ``--deadline`` and ``--class-list`` (results.json) unless
+given again, and says which it used; the summary line gives each exercise against its own maximum
+(issue 35)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from baccarat_kit.cli import main
+from baccarat_kit.grading import grade as g
+from baccarat_kit.grading.judge.checks import QuestionResult
+from baccarat_kit.i18n import both
+
+ROOT = Path(__file__).resolve().parents[1]
+HANDED_IN = 1_796_000_000  # 2026-11-29T…Z: the file's modification time, its hand-in time here
+CLASS_DEADLINE = "2026-11-01T00:00:00Z"  # before the hand-in: late
+OWN_DEADLINE = "2026-12-31T00:00:00Z"  # s1's extension: on time
+
+
+def _fake_grade(scores: dict[str, tuple[str, int, int]]) -> object:
+    """grade_file giving each file (by name) its exercise, score and maximum, learner s1 / s2 …"""
+    def grade_file(path: Path, exercises: object, limits: object = None, display: object = None) -> g.Submission:
+        exercise, score, most = scores[path.name]
+        learner = path.stem.split("_")[0]
+        return g.Submission(str(path), path.name.encode().hex().ljust(64, "0")[:64], exercise, learner, "ok",
+                            {}, questions=[QuestionResult("q1", most, score, ())], max_score=most)
+    return grade_file
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str, lang: str = "en") -> tuple[int, str, str]:
+    capsys.readouterr()
+    code = main(["--lang", lang, *argv, "--no-progress", "--no-sandbox"])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def _files(tmp_path: Path, *names: str) -> Path:
+    folder = tmp_path / "subs"
+    folder.mkdir(exist_ok=True)
+    for name in names:
+        path = folder / name
+        path.write_text("{}", encoding="utf-8")
+        os.utime(path, (HANDED_IN, HANDED_IN))
+    return folder
+
+
+def _doc(out: Path) -> dict[str, object]:
+    doc = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    assert isinstance(doc, dict)
+    return doc
+
+
+def _row(out: Path, learner: str) -> dict[str, object]:
+    rows = [r for r in _doc(out)["submissions"] if r["learner"] == learner]  # type: ignore[attr-defined]
+    assert len(rows) == 1
+    row = rows[0]
+    assert isinstance(row, dict)
+    return row
+
+
+@pytest.fixture
+def graded(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A gradebook graded with --deadline and a class list giving s1 an extension."""
+    monkeypatch.setattr(g, "grade_file", _fake_grade({"s1_03.ipynb": ("03-banker-rule", 9, 11),
+                                                      "s2_03.ipynb": ("03-banker-rule", 8, 11)}))
+    folder = _files(tmp_path, "s1_03.ipynb", "s2_03.ipynb")
+    (tmp_path / "class.csv").write_text(f"learner,deadline\ns1,{OWN_DEADLINE}\ns2,\n", encoding="utf-8")
+    out = tmp_path / "out"
+    code, _, _ = _run(capsys, "grade", str(folder), "--out", str(out), "--deadline", CLASS_DEADLINE,
+                      "--class-list", str(tmp_path / "class.csv"))
+    assert code == 0
+    assert (_row(out, "s1")["deadline"], _row(out, "s1")["late"]) == (OWN_DEADLINE, False)
+    assert (_row(out, "s2")["deadline"], _row(out, "s2")["late"]) == (CLASS_DEADLINE, True)
+    return out
+
+
+def test_grading_records_the_deadline_and_the_class_list(graded: Path, tmp_path: Path) -> None:
+    doc = _doc(graded)
+    assert doc["deadline"] == CLASS_DEADLINE
+    assert doc["class_list"] == {"file": str(tmp_path / "class.csv"), "deadlines": {"s1": OWN_DEADLINE}}
+
+
+def test_update_keeps_them_and_says_so(graded: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "class.csv").unlink()  # kept in the gradebook: the file itself is not needed again
+    for learner in ("s1", "s2"):
+        code, _, err = _run(capsys, "grade", str(tmp_path / "subs" / f"{learner}_03.ipynb"), "--out", str(graded),
+                            "--update")
+        assert code == 0
+        assert f"deadline {CLASS_DEADLINE} (this gradebook's; give --deadline to change it)" in err
+        assert "learner(s) with a deadline of their own (this gradebook's; give --class-list to change it)" in err
+    # before: the regrade had no deadline (late None) and lost s1's extension
+    assert (_row(graded, "s1")["deadline"], _row(graded, "s1")["late"]) == (OWN_DEADLINE, False)
+    assert (_row(graded, "s2")["deadline"], _row(graded, "s2")["late"]) == (CLASS_DEADLINE, True)
+    doc = _doc(graded)  # and kept for the next --update
+    assert doc["deadline"] == CLASS_DEADLINE and doc["class_list"]["deadlines"] == {"s1": OWN_DEADLINE}  # type: ignore[index]
+
+
+def test_an_option_given_again_wins(graded: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    later = "2026-12-15T00:00:00Z"
+    (tmp_path / "new.csv").write_text("learner,deadline\ns2,2026-12-20T00:00:00Z\n", encoding="utf-8")
+    code, _, err = _run(capsys, "grade", str(tmp_path / "subs"), "--out", str(graded), "--update",
+                        "--deadline", later)
+    assert code == 0 and f"deadline {later} (the --deadline given)" in err and "(this gradebook's; give --class-list" in err
+    assert (_row(graded, "s1")["deadline"], _row(graded, "s2")["deadline"]) == (OWN_DEADLINE, later)
+    assert _doc(graded)["deadline"] == later
+    code, _, err = _run(capsys, "grade", str(tmp_path / "subs"), "--out", str(graded), "--update",
+                        "--class-list", str(tmp_path / "new.csv"))
+    assert code == 0 and "(the --class-list given)" in err and f"deadline {later} (this gradebook's" in err
+    assert (_row(graded, "s1")["deadline"], _row(graded, "s2")["deadline"]) == (later, "2026-12-20T00:00:00Z")
+    assert _doc(graded)["class_list"]["deadlines"] == {"s2": "2026-12-20T00:00:00Z"}  # type: ignore[index]
+
+
+def test_an_older_gradebook_without_them_is_updated_as_before(graded: Path, tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    doc = _doc(graded)
+    del doc["deadline"], doc["class_list"]
+    (graded / "results.json").write_text(json.dumps(doc), encoding="utf-8")
+    code, _, err = _run(capsys, "grade", str(tmp_path / "subs" / "s2_03.ipynb"), "--out", str(graded), "--update")
+    assert code == 0 and "not recorded in this gradebook, no --deadline given" in err
+    assert (_row(graded, "s2")["deadline"], _row(graded, "s2")["late"]) == (None, None)
+    assert _row(graded, "s1")["deadline"] == OWN_DEADLINE  # the other row stays
+    after = _doc(graded)
+    assert (after["deadline"], after["class_list"]) == (None, None)
+    code, _, err = _run(capsys, "grade", str(tmp_path / "subs" / "s2_03.ipynb"), "--out", str(graded), "--update",
+                        "--deadline", CLASS_DEADLINE)  # given again, as the docs said before
+    assert code == 0 and (_row(graded, "s2")["deadline"], _row(graded, "s2")["late"]) == (CLASS_DEADLINE, True)
+
+
+def test_a_kept_value_this_kit_did_not_write_is_refused(graded: Path, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    doc = _doc(graded)
+    doc["class_list"] = {"file": "x.csv", "deadlines": ["s1"]}
+    (graded / "results.json").write_text(json.dumps(doc), encoding="utf-8")
+    code, _, err = _run(capsys, "grade", str(tmp_path / "subs"), "--out", str(graded), "--update")
+    assert code == 2 and "class_list this kit did not write" in err
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", "03-banker-rule: mean 8.5 / 11 (n=2); 04-whole-coups: mean 7.0 / 8 (n=1)"),
+    ("zh", "03-banker-rule：平均 8.5／11 分（2 份）；04-whole-coups：平均 7.0／8 分（1 份）"),
+])
+def test_the_summary_gives_each_exercise_against_its_own_maximum(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, lang: str,
+        words: str) -> None:
+    monkeypatch.setattr(g, "grade_file", _fake_grade({"s1_03.ipynb": ("03-banker-rule", 9, 11),
+                                                      "s2_03.ipynb": ("03-banker-rule", 8, 11),
+                                                      "s3_04.ipynb": ("04-whole-coups", 7, 8)}))
+    folder = _files(tmp_path, "s1_03.ipynb", "s2_03.ipynb", "s3_04.ipynb")
+    code, out, _ = _run(capsys, "grade", str(folder), "--out", str(tmp_path / "out"), lang=lang)
+    assert code == 0 and words in out  # before: one mean of 8.0 over maxima of 11 and 8
+    assert "8.00" not in out
+
+
+def test_the_summary_counts_files_of_no_exercise_apart(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(g, "grade_file", lambda path, exercises, limits=None: g.Submission(
+        str(path), "0" * 64, None, "", "not_json", both("grading.reason.not_json", detail="-")))
+    folder = _files(tmp_path, "s1_03.ipynb")
+    code, out, _ = _run(capsys, "grade", str(folder), "--out", str(tmp_path / "out"))
+    assert code == 0 and "Graded 1 submission(s): files of no known exercise: n=1;" in out
