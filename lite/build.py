@@ -51,9 +51,14 @@ sys.path.insert(0, str(REPO))
 from baccarat_kit import course  # noqa: E402
 
 # What the kernel imports at start (see the pyodide-kernel worker: micropip, piplite, then
-# ipykernel comm pyodide-kernel jedi ipython) and what the course imports.
-PRELOAD = ["micropip", "piplite", "ipykernel", "comm", "pyodide-kernel", "jedi", "ipython",
-           "ipywidgets", "fsrs", "baccarat-kit"]
+# ipykernel comm pyodide-kernel jedi ipython) and what the course imports: one list, the
+# preload list of jupyter-lite.json (loadPyodideOptions.packages), so the site ships exactly
+# what the kernel loads. (It listed fsrs here but not there: the wheel was served, never
+# loaded, and the drill's first answer raised ModuleNotFoundError in the kernel.)
+# tests/test_lite_preload.py checks it covers every package the widgets import.
+PRELOAD: list[str] = json.loads((HERE / "jupyter-lite.json").read_text(encoding="utf-8"))[
+    "jupyter-config-data"]["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"][
+    "loadPyodideOptions"]["packages"]
 # Installed here, served as the same versions to the browser (widget front end = kernel side).
 FROM_ENVIRONMENT = ["ipywidgets", "jupyterlab_widgets", "comm", "fsrs"]  # fsrs: the drill's scheduler
 LITE_KERNEL = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}

@@ -93,6 +93,26 @@ def require_browser() -> bool:
     return os.environ.get("REQUIRE_BROWSER", "").strip().lower() in {"1", "true", "yes", "on"}
 
 
+ENV_AXE = "BACCARAT_KIT_AXE"
+DEFAULT_AXE = REPO / ".cache" / "npm" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe_path() -> Path:
+    """axe-core's script (``make axe-deps`` puts it in ``.cache/npm/axe``; ``$BACCARAT_KIT_AXE``
+    names another)."""
+    named = os.environ.get(ENV_AXE, "").strip()
+    return Path(named) if named else DEFAULT_AXE
+
+
+def axe_missing_reason() -> str | None:
+    """Why the accessibility tests (those using the ``axe`` fixture) cannot run, or ``None``."""
+    path = axe_path()
+    if path.is_file():
+        return None
+    return (f"axe-core is not installed ({path} missing): run `make axe-deps` "
+            "(npm install axe-core@4 into .cache/npm/axe)")
+
+
 def missing_browser_parts() -> str | None:
     """Why the browser tests cannot run here, or ``None`` when everything is present."""
     if _FOUND_CHROMIUM is None:
@@ -113,8 +133,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if HERE not in Path(str(item.path)).resolve().parents:
             continue
         item.add_marker(pytest.mark.browser)
-        if reason is not None:
-            item.add_marker(pytest.mark.skip(reason=f"browser tests skipped: {reason}"))
+        why = reason
+        if why is None and "axe" in getattr(item, "fixturenames", ()):
+            why = axe_missing_reason()  # skipped now, before a server or a browser starts
+        if why is not None:
+            item.add_marker(pytest.mark.skip(reason=f"browser tests skipped: {why}"))
 
 
 _REPORTS = pytest.StashKey[dict[str, pytest.TestReport]]()
@@ -553,6 +576,19 @@ def lab_page(lab: Lab, browser: Any, _lab_window: None, request: pytest.FixtureR
         if _failed(request.node) or not clean:
             pg.context.close()
             lab.window = None
+
+
+@pytest.fixture
+def axe() -> Path:
+    """The path of axe-core's script, injected into the pages the accessibility tests check.
+    Without it (``make axe-deps``), those tests are skipped at collection, with that command
+    named (with ``REQUIRE_BROWSER=1`` the skip is a failure)."""
+    reason = axe_missing_reason()
+    if reason is not None:
+        if require_browser():
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return axe_path()
 
 
 @pytest.fixture

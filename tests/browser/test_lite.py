@@ -90,17 +90,21 @@ def test_site_serves_pyodide_and_every_wheel_itself(site: Path) -> None:
         assert all(c["cell_type"] == "markdown" and "numpy" in c["source"] for c in shown), rel
 
 
-def test_lesson_00_runs_offline_and_the_hand_builder_answers(site: Path, browser: Any) -> None:
-    reason = None
+def _need_chromium() -> None:
     if not Path(CHROMIUM).exists():
         reason = f"{CHROMIUM} not found"
-    if reason:
         if require_browser():
             pytest.fail(reason)
         pytest.skip(reason)
+
+
+@contextlib.contextmanager
+def lite_notebook(site: Path, browser: Any, path: str, artifact: str) -> Iterator[Any]:
+    """Open ``path`` of the site offline, wait for the Pyodide kernel, Run All Cells, check
+    that no cell wrote an error; yield the page. Afterwards: nothing was asked of another
+    host. On failure: a screenshot and the console in ``test-artifacts/``."""
     from playwright.sync_api import expect
 
-    first = json.loads((site / "baccarat-kit-lite.json").read_text())["first"]
     blocked: list[str] = []
 
     def only_loopback(route: Any) -> None:
@@ -124,7 +128,7 @@ def test_lesson_00_runs_offline_and_the_hand_builder_answers(site: Path, browser
         console: list[str] = []
         page.on("console", lambda msg: console.append(msg.text))
         try:
-            page.goto(f"{base}/lab/index.html?path={first}")
+            page.goto(f"{base}/lab/index.html?path={path}")
             status = page.locator(".jp-StatusBar-TextItem", has_text=re.compile(r"Pyodide"))
             expect(status.first).to_have_text(re.compile(r"\| Idle$"), timeout=KERNEL_MS)
 
@@ -141,49 +145,97 @@ def test_lesson_00_runs_offline_and_the_hand_builder_answers(site: Path, browser
             errors = page.locator(".jp-CodeCell .jp-OutputArea-output"
                                   "[data-mime-type='application/vnd.jupyter.stderr']")
             assert errors.count() == 0, errors.all_inner_texts()
-
-            # The lesson's HandBuilder, live: change the banker's second card and the
-            # kernel (Pyodide, in this page) answers with the engine's result.
-            root = page.locator(".bk-hand-builder").first
-            sequence = root.locator(".bk-sequence input")
-            cards = sequence.input_value().split()
-            now = bk.play(" ".join(cards))
-            expect(root.locator(".bk-totals")).to_contain_text(str(now.banker_total))
-            new_b2 = "4" if cards[3] == "5" else "5"
-            after = bk.play(" ".join([*cards[:3], new_b2, *cards[4:]]))
-            assert after.winner != now.winner  # the change is visible
-            root.locator(".bk-card-b2 select").select_option(new_b2)
-            winner = [message(f"coup.result-{after.winner}", lang, player=after.player_total,
-                              banker=after.banker_total) for lang in ("zh", "en")]
-            expect(root.locator(".bk-winner")).to_contain_text(
-                re.compile("|".join(re.escape(w) for w in winner)), timeout=60_000)
-
-            # The lesson's self-check, two questions in a row with the same letter: the second
-            # starts with no letter checked and that letter answers it. (The Pyodide kernel lost
-            # every None a widget sent: the first answer's letter stayed checked on question 2,
-            # the kernel had none, Submit said "choose an answer first", and clicking the
-            # letter again sent nothing.)
-            quiz = page.locator(".bk-quiz").first
-            quiz.scroll_into_view_if_needed()
-            radios = quiz.locator(".bk-quiz-options input[type=radio]")
-            for number in (1, 2):
-                expect(quiz.locator(".bk-quiz-progress")).to_contain_text(str(number))
-                expect(quiz.locator(".bk-quiz-options input[type=radio]:checked")).to_have_count(0)
-                radios.first.check()
-                quiz.locator(".bk-quiz-submit").click()
-                expect(quiz.locator(".bk-quiz-feedback .bk-right, .bk-quiz-feedback .bk-wrong")
-                       ).to_have_count(1, timeout=60_000)
-                if number == 1:
-                    quiz.locator(".bk-quiz-next").click()
-        except Exception:
+            yield page
+        except BaseException:
             ARTIFACTS.mkdir(exist_ok=True)
             with contextlib.suppress(Exception):
-                page.screenshot(path=str(ARTIFACTS / "lite-lesson-00.png"), full_page=True)
-                (ARTIFACTS / "lite-console.txt").write_text("\n".join(console) + "\n\nblocked:\n"
-                                                            + "\n".join(blocked))
+                page.screenshot(path=str(ARTIFACTS / f"{artifact}.png"), full_page=True)
+                (ARTIFACTS / f"{artifact}-console.txt").write_text(
+                    "\n".join(console) + "\n\nblocked:\n" + "\n".join(blocked))
             raise
         finally:
             context.close()
     # Nothing the kernel needs was asked of another host (a blocked font or icon would show
     # here too; none is expected).
     assert not blocked, blocked
+
+
+def test_lesson_00_runs_offline_and_the_hand_builder_answers(site: Path, browser: Any) -> None:
+    _need_chromium()
+    from playwright.sync_api import expect
+
+    first = json.loads((site / "baccarat-kit-lite.json").read_text())["first"]
+    with lite_notebook(site, browser, first, "lite-lesson-00") as page:
+        # The lesson's HandBuilder, live: change the banker's second card and the
+        # kernel (Pyodide, in this page) answers with the engine's result.
+        root = page.locator(".bk-hand-builder").first
+        sequence = root.locator(".bk-sequence input")
+        cards = sequence.input_value().split()
+        now = bk.play(" ".join(cards))
+        expect(root.locator(".bk-totals")).to_contain_text(str(now.banker_total))
+        new_b2 = "4" if cards[3] == "5" else "5"
+        after = bk.play(" ".join([*cards[:3], new_b2, *cards[4:]]))
+        assert after.winner != now.winner  # the change is visible
+        root.locator(".bk-card-b2 select").select_option(new_b2)
+        winner = [message(f"coup.result-{after.winner}", lang, player=after.player_total,
+                          banker=after.banker_total) for lang in ("zh", "en")]
+        expect(root.locator(".bk-winner")).to_contain_text(
+            re.compile("|".join(re.escape(w) for w in winner)), timeout=60_000)
+
+        # The lesson's self-check, two questions in a row with the same letter: the second
+        # starts with no letter checked and that letter answers it. (The Pyodide kernel lost
+        # every None a widget sent: the first answer's letter stayed checked on question 2,
+        # the kernel had none, Submit said "choose an answer first", and clicking the
+        # letter again sent nothing.)
+        quiz = page.locator(".bk-quiz").first
+        quiz.scroll_into_view_if_needed()
+        radios = quiz.locator(".bk-quiz-options input[type=radio]")
+        for number in (1, 2):
+            expect(quiz.locator(".bk-quiz-progress")).to_contain_text(str(number))
+            expect(quiz.locator(".bk-quiz-options input[type=radio]:checked")).to_have_count(0)
+            radios.first.check()
+            quiz.locator(".bk-quiz-submit").click()
+            expect(quiz.locator(".bk-quiz-feedback .bk-right, .bk-quiz-feedback .bk-wrong")
+                   ).to_have_count(1, timeout=60_000)
+            if number == 1:
+                quiz.locator(".bk-quiz-next").click()
+
+
+def test_the_drill_answers_keys_in_jupyterlite(site: Path, browser: Any,
+                                              tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 37: lesson 04's drill, answered from the keyboard in the browser edition. (The
+    preload list left out ``fsrs``, the drill's scheduler: each key emptied the key box, the
+    kernel raised ModuleNotFoundError in the callback and no feedback ever came.)"""
+    _need_chromium()
+    from playwright.sync_api import expect
+
+    from baccarat_kit.widgets import Drill
+    from baccarat_kit.widgets.drill import CHOICES
+
+    # The first question is the same for every new learner (a fresh browser has no record):
+    # the engine here says which it is and which key answers it right.
+    monkeypatch.setenv("BACCARAT_KIT_PROGRESS", str(tmp_path))
+    here = Drill(lang="zh")
+    right_key = dict(CHOICES[here.item.kind])[here.item.answer]
+    first_prompt = re.sub(r"<[^>]+>", "", here.prompt.value)
+    with lite_notebook(site, browser, "notebooks/04-banker-rule.ipynb", "lite-drill") as page:
+        drill = page.locator(".bk-drill").first
+        drill.scroll_into_view_if_needed()
+        prompt = drill.locator(".bk-drill-prompt")
+        expect(prompt).to_have_text(first_prompt)
+        feedback = drill.locator(".bk-drill-feedback")
+        expect(feedback.locator(".bk-right, .bk-wrong")).to_have_count(0)
+        box = drill.locator(".bk-drill-keys input")
+        box.focus()
+        page.keyboard.press(right_key.upper())
+        # The kernel answered: right, the next question shown, the key box emptied.
+        expect(feedback.locator(".bk-right")).to_have_count(1, timeout=60_000)
+        expect(prompt).not_to_have_text(first_prompt)
+        expect(box).to_have_value("")
+        # A second answer, by the keyboard on a button (Tab to it, Enter): feedback again.
+        second = prompt.inner_text()
+        button = drill.locator(".bk-drill-answers button").first
+        button.focus()
+        page.keyboard.press("Enter")
+        expect(prompt).not_to_have_text(second, timeout=60_000)
+        expect(feedback.locator(".bk-right, .bk-wrong")).to_have_count(1)
