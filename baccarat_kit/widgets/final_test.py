@@ -21,6 +21,7 @@ notebook; the score goes into the progress record (lesson 00's map).
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import os
 import tomllib
@@ -90,9 +91,12 @@ class FinalTest(Quiz):
         learner_seed = seed if seed is not None else saved.get("seed", 0)
         self.items = final_bank.draw(saved, seed=learner_seed, attempt=self.attempt, n=n)
         self.lessons = [item.lesson for item in self.items]
-        super().__init__([item.question for item in self.items], lang=lang,
+        # No hints in the test: a banker cell's hint names its exact row and column, which is
+        # the answer's whole lookup. The lessons' self-checks keep theirs.
+        super().__init__([dataclasses.replace(item.question, hint=None) for item in self.items], lang=lang,
                          seed=learner_seed if seed is not None else saved.get("seed"))
         self.add_class("bk-final-test")
+        self.hint_button.layout.display = "none"
         self.save_button = w.Button(icon="save", layout=w.Layout(width="auto"))
         self.save_button.add_class("bk-final-save")
         self.save_button.on_click(lambda _b: self.save())
@@ -156,14 +160,20 @@ class FinalTest(Quiz):
 
     def _summary_html(self, page_folder: Path | None = None) -> str:
         lang = self._lang
-        lines = [f"<b>{esc(self._t('widgets.final.score', right=self.right, total=len(self.questions), attempt=self.attempt))}</b>"]
+        total = len(self.questions)
+        mark = progress.final_pass_mark(total)
+        verdict = "widgets.final.passed" if self.right >= mark else "widgets.final.not-passed"
+        lines = [f"<b>{esc(self._t('widgets.final.score', right=self.right, total=total, attempt=self.attempt))}</b>"
+                 f" {esc(self._t(verdict, pass_mark=mark, total=total))}"]
         review = []
         for i in self.missed():
             q = self.questions[i]
             mid = q.options[self.first[i]].misconception
             what = (f"{get_misconception(mid).claim(lang)} → {get_misconception(mid).correction(lang)}"
                     if mid else q.prompt[lang])
-            review.append(f"<li>{esc(self._t('widgets.quiz.summary-review', number=i + 1, id=q.id, what=what))}"
+            about = self.items[i].about
+            words = about[lang] if about else self._t("widgets.final.about-lesson", lesson=self.lessons[i])
+            review.append(f"<li>{esc(self._t('widgets.final.review', number=i + 1, about=words, what=what))}"
                           f"{self._link(i, page_folder)}</li>")
         lines.append(f"<ul>{''.join(review)}</ul>" if review else esc(self._t("widgets.quiz.summary-all")))
         lines.append(esc(self._t("widgets.final.again")))
@@ -186,8 +196,15 @@ class FinalTest(Quiz):
         self.saved.value = f'<div role="status">{esc(self._t("widgets.final.saved", path=path.name))}</div>'
         return path
 
+    def show_hint(self) -> str:
+        """The test offers no hints: says so (the hint button is hidden)."""
+        text = self._t("widgets.final.no-hints")
+        self.hint.value = f'<div role="status">{esc(text)}</div>'
+        return text
+
     def _relabel(self, chosen: int | str | None = "keep") -> None:
         super()._relabel(chosen)
+        self.hint.value = f'<div class="bk-final-no-hints">{esc(self._t("widgets.final.no-hints"))}</div>'
         if hasattr(self, "save_button"):
             self.title.value = title_html(self._t("widgets.final.title"))
             self.save_button.description = self._t("widgets.final.save")
