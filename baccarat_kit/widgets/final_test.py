@@ -6,10 +6,13 @@ kit's own) and from the lesson questions the learner has not answered yet; cells
 has met in the drill or a self-check come last, no rule cell is asked twice, and the previous
 attempt's items are not asked again. The seed is the learner's record seed and the attempt
 number, so two learners (and two attempts) get different questions. It is a
-:class:`~baccarat_kit.widgets.quiz.Quiz`: a wrong answer shows its misconception and why;
-when every question is answered the summary gives the score and, for each miss, a link back to
-the lesson that teaches it. ``save_button`` writes that result page as an HTML file beside the
-notebook; the score goes into the progress record (lesson 00's map).
+:class:`~baccarat_kit.widgets.quiz.Quiz` without hints (a banker cell's hint names its row and
+column: the whole answer): a wrong answer shows its misconception and why, the engine's trace
+once; when every question is answered the summary gives the score, whether it reaches the pass
+mark (:data:`~baccarat_kit.progress.FINAL_PASS_MARK`, 10 of 12) and, for each miss named in
+learner words, a link back to the lesson that teaches it. ``save_button`` writes that result page
+as an HTML file beside the notebook; the score goes into the progress record's list of attempts
+(lesson 00's map shows the best and the latest).
 
 >>> import tempfile, os
 >>> tmp = tempfile.TemporaryDirectory(); os.environ["BACCARAT_KIT_PROGRESS"] = tmp.name
