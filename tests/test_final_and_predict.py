@@ -295,6 +295,8 @@ def test_the_map_ticks_the_final_test_only_at_the_pass_mark_and_keeps_every_atte
     assert "最佳 11 / 12，最近一次 9 / 12" in progress.describe(row, "zh") and "10 / 12" in progress.describe(row, "zh")
     assert "pass mark is 10 / 12" in progress.describe({**row, "attempts": 0}, "en")
     assert FinalTest(lang="en").attempt == 4
+    for lang, words in (("en", "pass mark (10 of 12)"), ("zh", "12 題答對 10 題")):
+        assert words in plain_text(CourseMap(lang=lang).legend)  # the map's legend says the pass mark
 
 
 def test_an_old_record_with_one_final_result_still_loads_and_counts_as_one_attempt() -> None:
