@@ -570,10 +570,14 @@ def record_predict(lesson: str, key: str, answer: str, first_right: bool, first_
 
 def record_final(result: Record) -> None:
     """A final test's result: the latest one in full (its score, the misconceptions shown, the
-    items asked), and its score added to ``attempts``, the list of every attempt's score."""
+    items asked), and its score added to ``attempts``, the list of every attempt's score. The
+    same attempt recorded again (a missed question answered again after the last one) replaces
+    its entry: one test drawn is one attempt."""
     def change(r: Record) -> None:
         now = time.time()
         attempts = final_attempts(r.get("final", {}))
+        if attempts and result.get("attempt") is not None and attempts[-1].get("attempt") == result.get("attempt"):
+            attempts.pop()
         attempts.append({k: v for k, v in {"right": result.get("right"), "total": result.get("total"),
                                            "attempt": result.get("attempt"), "t": now}.items()
                          if v is not None})

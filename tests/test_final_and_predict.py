@@ -114,6 +114,10 @@ def test_final_test_scores_shows_misconceptions_links_back_and_saves(tmp_path: P
     assert record["final"]["right"] == 6 and record["final"]["attempt"] == 1
     assert record["final"]["asked"] == [i.id for i in test.items]
     assert FinalTest(lang="en").attempt == 2  # the next one is a fresh attempt
+    test.go(test.missed()[0])  # a miss answered again after the end: still the one attempt
+    test.options.value = test.question.answer
+    test.check()
+    assert [(a["attempt"], a["right"]) for a in bk.progress.load()["final"]["attempts"]] == [(1, 6)]
     rows = {r["id"]: r for r in bk.progress.course_map()}
     assert not rows["final"]["done"] and rows["final"]["right"] == 6  # 6 / 12 is below the pass mark
     assert "Not passed yet: the pass mark is 10 of 12" in plain_text(test.summary)
