@@ -293,17 +293,67 @@ def _missed(value: Any) -> list[dict[str, Any]] | None:
     return out
 
 
+@_expects("a list of attempts (right, total, attempt, t)")
+def _attempts(value: Any) -> list[dict[str, Any]] | None:
+    if not isinstance(value, list):
+        return None
+    out = []
+    for a in value:
+        if not isinstance(a, dict):
+            return None
+        right, total = _count(a.get("right")), _count(a.get("total"))
+        if right is None or total is None:
+            return None
+        entry: dict[str, Any] = {"right": min(right, total), "total": total}
+        if _count(a.get("attempt")) is not None:
+            entry["attempt"] = a["attempt"]
+        elif a.get("attempt") is not None:
+            return None
+        if _num(a.get("t")) is not None:
+            entry["t"] = a["t"]
+        elif a.get("t") is not None:
+            return None
+        out.append(entry)
+    return out
+
+
 def _final(c: _Check, raw: Any) -> dict[str, Any]:
     raw = c.table(raw, "final")
     if not raw:
         return {}
     spec = {"right": _COUNT, "total": _COUNT, "attempt": _COUNT, "t": _NUM, "missed": _missed,
-            "asked": _TEXTS, "cells": _TEXTS}
+            "asked": _TEXTS, "cells": _TEXTS, "attempts": _attempts}
     good = c.fields(raw, "final", spec, required=("right", "total"))
     if good is None:
         return {}
     good["right"] = min(good["right"], good["total"])
     return good
+
+
+FINAL_PASS_MARK = 10
+"""The final test's pass mark: 10 right of its 12 questions (:data:`FINAL_QUESTIONS`); a test
+of another length passes at the same share, rounded up (:func:`final_pass_mark`)."""
+FINAL_QUESTIONS = 12
+
+
+def final_pass_mark(total: int) -> int:
+    """The right answers a final test of ``total`` questions needs to pass (10 of 12).
+
+    >>> final_pass_mark(12), final_pass_mark(6), final_pass_mark(0)
+    (10, 5, 1)
+    """
+    return max(1, -(-total * FINAL_PASS_MARK // FINAL_QUESTIONS))
+
+
+def final_attempts(final: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every final-test attempt the record holds, oldest first. A record written before the
+    kit kept a list holds one result: that result is its one attempt."""
+    attempts = final.get("attempts")
+    if isinstance(attempts, list) and attempts:
+        return list(attempts)
+    if "right" in final and "total" in final:
+        return [{k: final[k] for k in ("right", "total", "attempt", "t") if k in final}]
+    return []
 
 
 def validate(data: Any) -> tuple[Record, list[str]]:
@@ -519,9 +569,19 @@ def record_predict(lesson: str, key: str, answer: str, first_right: bool, first_
 
 
 def record_final(result: Record) -> None:
-    """The last final test's result (its score and the misconceptions shown)."""
+    """A final test's result: the latest one in full (its score, the misconceptions shown, the
+    items asked), and its score added to ``attempts``, the list of every attempt's score. The
+    same attempt recorded again (a missed question answered again after the last one) replaces
+    its entry: one test drawn is one attempt."""
     def change(r: Record) -> None:
-        r["final"] = {**result, "t": time.time()}
+        now = time.time()
+        attempts = final_attempts(r.get("final", {}))
+        if attempts and result.get("attempt") is not None and attempts[-1].get("attempt") == result.get("attempt"):
+            attempts.pop()
+        attempts.append({k: v for k, v in {"right": result.get("right"), "total": result.get("total"),
+                                           "attempt": result.get("attempt"), "t": now}.items()
+                         if v is not None})
+        r["final"] = {**result, "t": now, "attempts": attempts}
     update(change)
 
 
@@ -542,6 +602,10 @@ def merge(mine: Record, other: Record) -> Record:
         out["seed"] = mine.get("seed", other.get("seed"))
     for section in SECTIONS:
         out[section] = deep(mine.get(section, {}), other.get(section, {}))
+    if out["final"]:  # the newer final result, with every attempt of both records
+        both_attempts = final_attempts(mine.get("final", {})) + final_attempts(other.get("final", {}))
+        unique = {(a.get("attempt"), a.get("t"), a["right"], a["total"]): a for a in both_attempts}
+        out["final"] = {**out["final"], "attempts": sorted(unique.values(), key=lambda a: float(a.get("t", 0)))}
     return out
 
 
@@ -651,8 +715,14 @@ def course_map(record: Record | None = None, lessons: list[tuple[str, int]] | No
             i in qs and qs[i]["score"] == qs[i]["points"] for i in ids),
             "answered": len(qs), "total": len(ids), "right": score, "max": points})
     final = record.get("final", {})
-    rows.append({"kind": "final", "id": "final", "done": bool(final), "answered": final.get("right", 0),
-                 "total": final.get("total", 0), "right": final.get("right", 0)})
+    attempts = final_attempts(final)
+    latest = attempts[-1] if attempts else {"right": 0, "total": 0}
+    best = max(attempts, key=lambda a: (a["right"] / a["total"] if a["total"] else 0, a["right"]), default=latest)
+    rows.append({"kind": "final", "id": "final", "done": any(
+        a["right"] >= final_pass_mark(a["total"]) for a in attempts if a["total"]),
+        "answered": len(attempts), "total": latest["total"], "right": latest["right"],
+        "best": best["right"], "best_total": best["total"], "attempts": len(attempts),
+        "pass_mark": final_pass_mark(latest["total"] or FINAL_QUESTIONS)})
     return rows
 
 
@@ -676,8 +746,11 @@ def describe(row: dict[str, Any], lang: str) -> str:
         text = message("progress.exercise", lang, id=row["id"], answered=row["answered"], total=row["total"],
                        score=_number(row["right"]), max=row["max"] or "?")
     else:
-        text = (message("progress.final", lang, right=row["right"], total=row["total"]) if row["done"]
-                else message("progress.final-none", lang))
+        text = (message("progress.final", lang, best=row["best"], best_total=row["best_total"],
+                        right=row["right"], total=row["total"], attempts=row["attempts"],
+                        pass_mark=row["pass_mark"]) if row["attempts"]
+                else message("progress.final-none", lang, pass_mark=final_pass_mark(FINAL_QUESTIONS),
+                             total=FINAL_QUESTIONS))
     return f"{mark} {text}"
 
 

@@ -114,8 +114,13 @@ def test_final_test_scores_shows_misconceptions_links_back_and_saves(tmp_path: P
     assert record["final"]["right"] == 6 and record["final"]["attempt"] == 1
     assert record["final"]["asked"] == [i.id for i in test.items]
     assert FinalTest(lang="en").attempt == 2  # the next one is a fresh attempt
+    test.go(test.missed()[0])  # a miss answered again after the end: still the one attempt
+    test.options.value = test.question.answer
+    test.check()
+    assert [(a["attempt"], a["right"]) for a in bk.progress.load()["final"]["attempts"]] == [(1, 6)]
     rows = {r["id"]: r for r in bk.progress.course_map()}
-    assert rows["final"]["done"] and rows["final"]["right"] == 6
+    assert not rows["final"]["done"] and rows["final"]["right"] == 6  # 6 / 12 is below the pass mark
+    assert "Not passed yet: the pass mark is 10 of 12" in plain_text(test.summary)
     test.reset()  # "start again": the summary goes, from the output too
     assert test.summary_view.outputs == () and test.summary.value == ""
 
@@ -215,3 +220,97 @@ def test_predict_shows_a_variants_own_words_and_marks_the_translation() -> None:
     predict = Predict("BCR-001", lang="en")
     next(iter(predict.buttons.values())).click()
     assert "Translation (the kit's)" in html.unescape(predict.reveal.value)
+
+
+# ---------------------------------------------------------------- issue 37: the final test
+def test_final_test_offers_no_hints_but_lesson_quizzes_keep_theirs() -> None:
+    """A banker cell's hint named its exact row and column: the test offers none (and says so)."""
+    from baccarat_kit.widgets import Quiz
+
+    test = FinalTest(lang="en", seed=5)
+    assert any(i.kind == "cell" and i.question.hint for i in test.items)  # the bank's items have hints
+    assert all(q.hint is None for q in test.questions)
+    assert test.hint_button.layout.display == "none"
+    for i in range(len(test.questions)):
+        test.go(i)
+        shown = plain_text(test.hint)
+        assert "offers no hints" in shown
+        bank_hint = test.items[i].question.hint
+        assert bank_hint is None or bank_hint["en"] not in shown
+    assert "offers no hints" in test.show_hint()
+    lesson = Quiz.lesson("04", lang="en")
+    assert lesson.question.hint is not None and lesson.show_hint() == lesson.question.hint["en"]
+
+
+def test_a_wrong_coup_shows_each_explanation_once() -> None:
+    from baccarat_kit.widgets import final_bank
+
+    items = [i for i in final_bank.bank(2, 1) if i.kind in ("coup", "settle")]
+    assert {i.kind for i in items} == {"coup", "settle"}
+    for item in items:
+        test = FinalTest(lang="en", seed=2)
+        test.questions = (item.question,)
+        test.orders = [list(range(len(item.question.options)))]
+        test.go(0)
+        q = item.question
+        assert q.explain is not None
+        trace = q.explain["en"].split(": ", 1)[1][:40]  # the engine's trace, inside the explanation
+        for option in range(len(q.options)):
+            test.options.value = option
+            test.check()
+            assert plain_text(test.feedback).count(trace) == 1, (item.id, option, plain_text(test.feedback))
+
+
+def test_the_summary_names_items_in_learner_words_not_ids() -> None:
+    for lang, words in (("en", "a hand the kit dealt: "), ("zh", "本套件發的牌 ")):
+        test = FinalTest(lang=lang, seed=3)
+        for i, q in enumerate(test.questions):  # every answer wrong: every item is reviewed
+            test.go(i)
+            test.options.value = (q.answer + 1) % len(q.options)
+            test.check()
+        summary = plain_text(test.summary)
+        for item in test.items:
+            assert item.id not in summary and item.question.id not in summary, item.id
+        kit = [i for i in test.items if i.kind in ("coup", "settle")]
+        assert kit and all(words + final_cards(i) in summary for i in kit), summary
+        assert "kit-" not in summary and "kit-" not in test.page()
+
+
+def final_cards(item: object) -> str:
+    qid = item.question.id  # type: ignore[attr-defined]
+    return " ".join(qid.split("-")[2 if qid.startswith("kit-coup") else 3:])
+
+
+def test_the_map_ticks_the_final_test_only_at_the_pass_mark_and_keeps_every_attempt() -> None:
+    progress = bk.progress
+    assert progress.FINAL_PASS_MARK == 10 and progress.final_pass_mark(12) == 10
+    progress.record_final({"right": 3, "total": 12, "attempt": 1})
+    row = {r["id"]: r for r in progress.course_map()}["final"]
+    assert not row["done"] and progress.describe(row, "zh").startswith("· 期末測驗：最佳 3 / 12")
+    progress.record_final({"right": 11, "total": 12, "attempt": 2})
+    progress.record_final({"right": 9, "total": 12, "attempt": 3})
+    record = progress.load()
+    assert [a["right"] for a in record["final"]["attempts"]] == [3, 11, 9]
+    assert record["final"]["right"] == 9 and record["final"]["attempt"] == 3  # the latest in full
+    row = {r["id"]: r for r in progress.course_map()}["final"]
+    assert row["done"] and row["best"] == 11 and row["right"] == 9 and row["attempts"] == 3
+    en = progress.describe(row, "en")
+    assert en == "✔ Final test: best 11 / 12, latest 9 / 12 (3 attempt(s); the pass mark is 10 / 12)"
+    assert "最佳 11 / 12，最近一次 9 / 12" in progress.describe(row, "zh") and "10 / 12" in progress.describe(row, "zh")
+    assert "pass mark is 10 / 12" in progress.describe({**row, "attempts": 0}, "en")
+    assert FinalTest(lang="en").attempt == 4
+    for lang, words in (("en", "pass mark (10 of 12)"), ("zh", "12 題答對 10 題")):
+        assert words in plain_text(CourseMap(lang=lang).legend)  # the map's legend says the pass mark
+
+
+def test_an_old_record_with_one_final_result_still_loads_and_counts_as_one_attempt() -> None:
+    old = {"schema": 2, "final": {"right": 10, "total": 12, "attempt": 1, "t": 5.0, "asked": ["a"]}}
+    record, problems = bk.progress.validate(old)
+    assert problems == [] and bk.progress.final_attempts(record["final"]) == [
+        {"right": 10, "total": 12, "attempt": 1, "t": 5.0}]
+    row = {r["id"]: r for r in bk.progress.course_map(record)}["final"]
+    assert row["done"] and row["attempts"] == 1 and row["best"] == 10
+    bad, problems = bk.progress.validate({"final": {"right": 1, "total": 12, "attempts": [{"right": "x"}]}})
+    assert "attempts" not in bad["final"] and any("final.attempts" in p for p in problems)
+    capped, _ = bk.progress.validate({"final": {"right": 1, "total": 12, "attempts": [{"right": 30, "total": 12}]}})
+    assert capped["final"]["attempts"] == [{"right": 12, "total": 12}]

@@ -359,3 +359,17 @@ def test_the_course_map_names_the_trainers_quiz_in_each_editions_own_words(
         if row["kind"] != "exercise":
             assert not re.search(r"[A-Za-z]", text), text
         assert not re.search(r"[\u3400-\u9fff]", progress.describe(row, "en")), row
+
+
+def test_merging_two_records_keeps_every_final_attempt_of_both() -> None:
+    """Issue 37: the record keeps every final-test attempt; an import (a merge) must not drop the
+    older record's attempts when it takes the newer latest result."""
+    mine = {**progress.empty(), "final": {"right": 4, "total": 12, "attempt": 1, "t": 1.0,
+                                          "attempts": [{"right": 4, "total": 12, "attempt": 1, "t": 1.0}]}}
+    old_kit = {**progress.empty(), "final": {"right": 11, "total": 12, "attempt": 2, "t": 2.0}}  # no list yet
+    merged = progress.merge(mine, old_kit)
+    assert merged["final"]["right"] == 11 and merged["final"]["t"] == 2.0
+    assert [a["right"] for a in merged["final"]["attempts"]] == [4, 11]
+    assert progress.merge(merged, merged)["final"]["attempts"] == merged["final"]["attempts"]
+    row = {r["id"]: r for r in progress.course_map(merged, lessons=[])}["final"]
+    assert row["done"] and row["best"] == 11 and row["attempts"] == 2

@@ -54,6 +54,9 @@ class Item:
     lesson: str
     cells: frozenset[str]
     question: Question
+    about: dict[str, str] | None = None
+    """The item in the learner's words (zh, en), for the summary: the cards of a hand the kit
+    dealt, the banker table's cell, a lesson's self-check (never the internal id)."""
 
 
 # ---------------------------------------------------------------- the bank
@@ -111,12 +114,13 @@ def _cards(coup: Coup) -> str:
 
 def coup_question(coup: Coup) -> Question:
     """Who wins this coup (its cards in deal order)? Every option says what the engine did."""
-    explain = {k: coup.explain(k).replace("\n", " ") for k in LANGUAGES}
-    why = {k: message("widgets.final.coup-why", k, explain=explain[k]) for k in LANGUAGES}
-    options = tuple(Option(both(f"who.{who}"), None, why) for who in ("player", "banker", "tie"))
+    # The engine's trace is the question's explanation, shown once after any answer; the
+    # options carry no copy of it (each option's why and the explanation printed it three times).
+    why = {k: message("widgets.final.coup-why", k, explain=coup.explain(k).replace("\n", " ")) for k in LANGUAGES}
+    options = tuple(Option(both(f"who.{who}")) for who in ("player", "banker", "tie"))
     prompt = _label(both("widgets.final.coup-question", cards=_cards(coup)))
     return Question(f"kit-coup-{_cards(coup).replace(' ', '-')}", prompt, options,
-                    ("player", "banker", "tie").index(str(coup.winner)), explain)
+                    ("player", "banker", "tie").index(str(coup.winner)), why)
 
 
 def _money(amount: Decimal) -> str:
@@ -136,7 +140,6 @@ def settle_question(coup: Coup, area: str) -> Question:
 
     settled = settle(coup, {area: STAKE})
     net = settled.net
-    explain = {k: settled.explain(k).replace("\n", " ") for k in LANGUAGES}
     wrong: dict[Decimal, str | None] = {}
     if area == "banker" and coup.winner == "banker":
         wrong[STAKE] = "banker-pays-even"
@@ -148,19 +151,23 @@ def settle_question(coup: Coup, area: str) -> Question:
         if other != net and other not in wrong:
             wrong[other] = None
     values = sorted([net, *wrong], key=lambda d: (d, str(d)))
-    why = {k: message("widgets.final.settle-why", k, explain=explain[k]) for k in LANGUAGES}
-    options = tuple(Option({k: _money(v) for k in LANGUAGES}, wrong.get(v),
-                           None if wrong.get(v) else why) for v in values)
+    # the engine's settlement is the explanation, shown once (not again as each option's why)
+    why = {k: message("widgets.final.settle-why", k, explain=settled.explain(k).replace("\n", " "))
+           for k in LANGUAGES}
+    options = tuple(Option({k: _money(v) for k in LANGUAGES}, wrong.get(v)) for v in values)
     prompt = _label({k: message("widgets.final.settle-question", k, cards=_cards(coup), stake=STAKE,
                                 area=message(f"area.{area}", k)) for k in LANGUAGES})
     return Question(f"kit-settle-{area}-{_cards(coup).replace(' ', '-')}", prompt, options,
-                    values.index(net), explain)
+                    values.index(net), why)
 
 
 @cache
 def _boundary_items() -> tuple[Item, ...]:
     cells = boundary_cells()
-    return tuple(Item(q.id, "cell", "04", frozenset({q.id}), q) for q in banker_questions(cells))
+    return tuple(Item(q.id, "cell", "04", frozenset({q.id}), q,
+                      both("widgets.final.about-cell-stood", total=t) if v is None
+                      else both("widgets.final.about-cell-third", total=t, value=v))
+                 for (t, v), q in zip(cells, banker_questions(cells), strict=True))
 
 
 def bank(seed: Any, attempt: int) -> list[Item]:
@@ -170,12 +177,12 @@ def bank(seed: Any, attempt: int) -> list[Item]:
     items = list(_boundary_items())
     for coup in coups[:20]:
         q = coup_question(coup)
-        items.append(Item(q.id, "coup", "05", coup_cells(coup), q))
+        items.append(Item(q.id, "coup", "05", coup_cells(coup), q, both("widgets.final.about-kit", cards=_cards(coup))))
     rng = random.Random(f"final-areas:{seed}:{attempt}")
     for coup in coups[20:]:
         area = rng.choice(("banker", "player", "banker", "tie") if coup.winner == "tie" else ("banker", "player"))
         q = settle_question(coup, area)
-        items.append(Item(q.id, "settle", "07", coup_cells(coup), q))
+        items.append(Item(q.id, "settle", "07", coup_cells(coup), q, both("widgets.final.about-kit", cards=_cards(coup))))
     return items
 
 
@@ -196,7 +203,8 @@ def _set_items(name: str) -> tuple[Item, ...]:
             cells.add(f"player-{int(raw['total'])}")
         elif "cards" in raw and raw.get("kind") in ("natural", "winner", "drew", "net"):
             cells |= coup_cells(play(str(raw["cards"])))
-        out.append(Item(q.id, "lesson", name, frozenset(c for c in cells if c in drill.MASTERY_CELLS), q))
+        out.append(Item(q.id, "lesson", name, frozenset(c for c in cells if c in drill.MASTERY_CELLS), q,
+                        both("widgets.final.about-lesson", lesson=name)))
     return tuple(out)
 
 

@@ -6,10 +6,13 @@ kit's own) and from the lesson questions the learner has not answered yet; cells
 has met in the drill or a self-check come last, no rule cell is asked twice, and the previous
 attempt's items are not asked again. The seed is the learner's record seed and the attempt
 number, so two learners (and two attempts) get different questions. It is a
-:class:`~baccarat_kit.widgets.quiz.Quiz`: a wrong answer shows its misconception and why;
-when every question is answered the summary gives the score and, for each miss, a link back to
-the lesson that teaches it. ``save_button`` writes that result page as an HTML file beside the
-notebook; the score goes into the progress record (lesson 00's map).
+:class:`~baccarat_kit.widgets.quiz.Quiz` without hints (a banker cell's hint names its row and
+column: the whole answer): a wrong answer shows its misconception and why, the engine's trace
+once; when every question is answered the summary gives the score, whether it reaches the pass
+mark (:data:`~baccarat_kit.progress.FINAL_PASS_MARK`, 10 of 12) and, for each miss named in
+learner words, a link back to the lesson that teaches it. ``save_button`` writes that result page
+as an HTML file beside the notebook; the score goes into the progress record's list of attempts
+(lesson 00's map shows the best and the latest).
 
 >>> import tempfile, os
 >>> tmp = tempfile.TemporaryDirectory(); os.environ["BACCARAT_KIT_PROGRESS"] = tmp.name
@@ -21,6 +24,7 @@ notebook; the score goes into the progress record (lesson 00's map).
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import os
 import tomllib
@@ -90,9 +94,12 @@ class FinalTest(Quiz):
         learner_seed = seed if seed is not None else saved.get("seed", 0)
         self.items = final_bank.draw(saved, seed=learner_seed, attempt=self.attempt, n=n)
         self.lessons = [item.lesson for item in self.items]
-        super().__init__([item.question for item in self.items], lang=lang,
+        # No hints in the test: a banker cell's hint names its exact row and column, which is
+        # the answer's whole lookup. The lessons' self-checks keep theirs.
+        super().__init__([dataclasses.replace(item.question, hint=None) for item in self.items], lang=lang,
                          seed=learner_seed if seed is not None else saved.get("seed"))
         self.add_class("bk-final-test")
+        self.hint_button.layout.display = "none"
         self.save_button = w.Button(icon="save", layout=w.Layout(width="auto"))
         self.save_button.add_class("bk-final-save")
         self.save_button.on_click(lambda _b: self.save())
@@ -156,14 +163,20 @@ class FinalTest(Quiz):
 
     def _summary_html(self, page_folder: Path | None = None) -> str:
         lang = self._lang
-        lines = [f"<b>{esc(self._t('widgets.final.score', right=self.right, total=len(self.questions), attempt=self.attempt))}</b>"]
+        total = len(self.questions)
+        mark = progress.final_pass_mark(total)
+        verdict = "widgets.final.passed" if self.right >= mark else "widgets.final.not-passed"
+        lines = [f"<b>{esc(self._t('widgets.final.score', right=self.right, total=total, attempt=self.attempt))}</b>"
+                 f" {esc(self._t(verdict, pass_mark=mark, total=total))}"]
         review = []
         for i in self.missed():
             q = self.questions[i]
             mid = q.options[self.first[i]].misconception
             what = (f"{get_misconception(mid).claim(lang)} → {get_misconception(mid).correction(lang)}"
                     if mid else q.prompt[lang])
-            review.append(f"<li>{esc(self._t('widgets.quiz.summary-review', number=i + 1, id=q.id, what=what))}"
+            about = self.items[i].about
+            words = about[lang] if about else self._t("widgets.final.about-lesson", lesson=self.lessons[i])
+            review.append(f"<li>{esc(self._t('widgets.final.review', number=i + 1, about=words, what=what))}"
                           f"{self._link(i, page_folder)}</li>")
         lines.append(f"<ul>{''.join(review)}</ul>" if review else esc(self._t("widgets.quiz.summary-all")))
         lines.append(esc(self._t("widgets.final.again")))
@@ -186,8 +199,15 @@ class FinalTest(Quiz):
         self.saved.value = f'<div role="status">{esc(self._t("widgets.final.saved", path=path.name))}</div>'
         return path
 
+    def show_hint(self) -> str:
+        """The test offers no hints: says so (the hint button is hidden)."""
+        text = self._t("widgets.final.no-hints")
+        self.hint.value = f'<div role="status">{esc(text)}</div>'
+        return text
+
     def _relabel(self, chosen: int | str | None = "keep") -> None:
         super()._relabel(chosen)
+        self.hint.value = f'<div class="bk-final-no-hints">{esc(self._t("widgets.final.no-hints"))}</div>'
         if hasattr(self, "save_button"):
             self.title.value = title_html(self._t("widgets.final.title"))
             self.save_button.description = self._t("widgets.final.save")
