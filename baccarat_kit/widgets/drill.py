@@ -268,7 +268,7 @@ class Drill(LangMixin, w.VBox):
                                          banker_total=len(scheduler.BANKER_CELLS),
                                          coups=self.coup_stats.get("right", 0),
                                          coups_seen=self.coup_stats.get("seen", 0)))
-        self.definition.value = esc(self._t("widgets.drill.definition", streak=scheduler.MASTERY_STREAK,
+        self.definition.value = esc(self._t("widgets.drill.definition", days=scheduler.MASTERY_DAYS,
                                             seconds=f"{float(self.seconds.value):g}"))
         self.queue.value = esc(self.queue_text())
         self.heatmap.value = self.heatmap_html()
