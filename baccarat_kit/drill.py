@@ -260,6 +260,18 @@ def is_slow(entry: Mapping[str, Any] | None) -> bool:
     return isinstance(entry, Mapping) and entry.get("last") == "right" and entry.get("pace") == "slow"
 
 
+def median_seconds(cells: Mapping[str, Any], pool: tuple[str, ...] = MASTERY_CELLS) -> float | None:
+    """The median of each cell's latest timed answer, in seconds (None before any).
+
+    >>> median_seconds({"player-1": {"ms": 1200}, "player-2": {"ms": 4000}, "player-3": {"seen": 1}})
+    2.6
+    """
+    import statistics
+
+    times = [int(e["ms"]) / 1000 for c in pool if isinstance(e := cells.get(c), Mapping) and "ms" in e]
+    return statistics.median(times) if times else None
+
+
 def mastered(cells: Mapping[str, Any]) -> int:
     """How many of :data:`MASTERY_CELLS` are mastered."""
     return sum(1 for c in MASTERY_CELLS if is_mastered(cells.get(c)))

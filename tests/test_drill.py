@@ -372,3 +372,27 @@ def test_every_cell_of_a_new_learners_map_is_a_box_of_its_own(tmp_path: Path, mo
     assert len(cells) == 88 and {state for state, _ in cells} == {"new"}
     assert all(re.search(r"border:\s*1px solid #[0-9a-f]{3}", style) for _, style in cells)
     assert "□" in html  # the legend's box
+
+
+def test_the_map_marks_slow_cells_and_shows_the_median_answer_time() -> None:
+    t = [0.0]
+    d = Drill(lang="en", seed=3, record=False, coups=False, clock=lambda: t[0], now=lambda: 1_800_000_000.0 + t[0])
+    assert "No timed answers yet" in plain_text(d.heatmap)
+    times = {}
+    while len(times) < 4:
+        wait = 6.0 if len(times) % 2 else 1.0  # every other cell right but slow (over 3 s)
+        t[0] += 60 if not times and d.shown_at is None else wait
+        cell = d.item.id
+        d.respond(d.item.answer)
+        if "ms" in d.cells[cell]:
+            times[cell] = wait
+    html = d.heatmap_html()
+    slow = [c for c, s in times.items() if s > drill.MASTERY_SECONDS]
+    assert slow and all(drill.is_slow(d.cells[c]) for c in slow)
+    banker_slow = [c for c in slow if c.startswith("banker-")]
+    assert banker_slow and html.count('class="bk-heat-slow"') == len(banker_slow)
+    assert "◷ right last time, but slow" in html and "· learning" in html  # a mark of its own
+    assert "Your median answer time (each cell's latest): 3.5 s; the mastery time is 3 s." in plain_text(d.heatmap)
+    zh = Drill(lang="zh", seed=3, record=False, coups=False)
+    zh.cells = d.cells
+    assert "中位數" in zh.heatmap_html() and "3.5 秒" in zh.heatmap_html()

@@ -299,8 +299,9 @@ class Drill(LangMixin, w.VBox):
         mastery, with a symbol in every cell so colour is not the only signal. Each cell has a
         border: a cell not yet asked is an empty box, as the legend's □ says (without borders the
         88 grey cells of a new learner ran together into one grey block)."""
-        marks = {"mastered": "✔", "learning": "·", "missed": "✘", "new": ""}
+        marks = {"mastered": "✔", "slow": "◷", "learning": "·", "missed": "✘", "new": ""}
         colours = {"mastered": "background:#c8e6c9;color:#1b5e20", "learning": "background:#fff3cd;color:#5c4400",
+                   "slow": "background:#d6e4f0;color:#0b3a66",
                    "missed": "background:#f8d7da;color:#721c24", "new": "background:#f2f2f2;color:#333"}
         hidden = "position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap"
 
@@ -310,6 +311,8 @@ class Drill(LangMixin, w.VBox):
                 return "new"
             if scheduler.is_mastered(entry):
                 return "mastered"
+            if scheduler.is_slow(entry):
+                return "slow"
             return "missed" if entry.get("last") == "wrong" else "learning"
 
         head = "".join(f'<th scope="col">{v}</th>' for v in VALUES)
@@ -326,9 +329,12 @@ class Drill(LangMixin, w.VBox):
                            f'<span class="bk-sr" style="{hidden}">{esc(label)}</span></td>')
             rows.append(f'<tr><th scope="row">{t}</th>{"".join(tds)}</tr>')
         legend = " ".join(f"{marks[s] or '□'} {esc(self._t(f'widgets.drill.state-{s}'))}"
-                          for s in ("mastered", "learning", "missed", "new"))
+                          for s in ("mastered", "slow", "learning", "missed", "new"))
+        median = scheduler.median_seconds(self.cells)
+        pace = (self._t("widgets.drill.median", seconds=f"{median:.1f}", limit=f"{float(self.seconds.value):g}")
+                if median is not None else self._t("widgets.drill.median-none"))
         return (f'<table class="bk-heatmap" style="border-collapse:collapse;font-size:0.9em"><caption>{esc(self._t("widgets.drill.heatmap"))}<br>'
-                f'<small>{legend}</small></caption>'
+                f'<small>{legend}</small><br><small class="bk-drill-median">{esc(pace)}</small></caption>'
                 f'<thead><tr><th scope="col">{esc(self._t("widgets.drill.corner"))}</th>{head}</tr></thead>'
                 f'<tbody>{"".join(rows)}</tbody></table>')
 
