@@ -28,6 +28,13 @@ does:
 3. otherwise a new cell;
 4. otherwise (nothing due, every cell seen) the cell due soonest, asked ahead of time.
 
+**Leeches**: a cell missed :data:`LEECH_MISSES` (3) times and not mastered since is a leech
+(:func:`is_leech`). Right after a leech the next question is one of its contrast cells
+(:func:`contrast`: the cells beside it with the other answer, e.g. banker 3 vs 7 and vs 9 for
+banker 3 vs 8), and a leech is asked again only :data:`MIN_GAP` (7) answers later while another
+cell can be asked: at most 3 of any 20 answers (15 %), so it never takes over a session.
+:func:`worked_coup` makes up (the kit's own cards, no source's) a coup that reaches a cell.
+
 So new cells keep entering until every cell has been seen, and a missed cell comes back sooner
 than one answered right. :func:`replay` runs the scheduler against a simulated learner (no
 widget, seeded), which is how the tests measure it.
@@ -87,6 +94,12 @@ MASTERY_STREAK = MASTERY_DAYS  # the name before issue 37 (then: answers in a ro
 MASTERY_SECONDS = 3.0
 DAY = 86400.0
 COUP_EVERY = 6
+LEECH_MISSES = 3
+"""A cell missed this many times (and not mastered since) is a *leech*: its feedback escalates."""
+MIN_GAP = 7
+"""A leech is asked again only after this many other answers while another cell can be asked:
+at most 3 answers of any 20 (15 %), so it cannot take over a session. (Other cells need no cap:
+a right answer sends a cell 10 min or more away, and a third miss makes it a leech.)"""
 
 
 def _cells() -> tuple[str, ...]:
@@ -260,6 +273,76 @@ def is_slow(entry: Mapping[str, Any] | None) -> bool:
     return isinstance(entry, Mapping) and entry.get("last") == "right" and entry.get("pace") == "slow"
 
 
+def is_leech(entry: Mapping[str, Any] | None) -> bool:
+    """A cell missed :data:`LEECH_MISSES` times or more and not mastered since."""
+    return isinstance(entry, Mapping) and int(entry.get("lapses", 0)) >= LEECH_MISSES and not is_mastered(entry)
+
+
+def leeches(cells: Mapping[str, Any], pool: tuple[str, ...] = MASTERY_CELLS) -> list[str]:
+    return [c for c in pool if is_leech(cells.get(c))]
+
+
+def contrast(cell: str) -> tuple[str, ...]:
+    """The cells beside ``cell`` whose answer differs (the engine says which): in the banker
+    matrix the nearest third-card values of the same row and the same value one total up or
+    down (or the nearest total that differs); for the player, the naturals and the stood
+    column, the nearest totals that differ.
+
+    >>> contrast("banker-3-vs-8"), contrast("player-5"), contrast("natural-8")
+    (('banker-3-vs-7', 'banker-3-vs-9', 'banker-2-vs-8'), ('player-6', 'player-7'), ('natural-7', 'natural-6'))
+    """
+    it = item(cell)
+    kind, total = cell.split("-")[0], int(it.params["total"])
+    by_distance = sorted(range(10 if kind == "natural" else 8), key=lambda t: (abs(t - total), t))
+    if kind in ("natural", "player"):
+        near = [f"{kind}-{t}" for t in by_distance if t != total]
+    else:
+        third = it.params["third"]
+        if third is None:
+            near = [banker_rule(t, None) for t in by_distance if t != total]
+        else:
+            row = sorted((v for v in VALUES if v != third), key=lambda v: (abs(v - third), v))
+            near = [banker_rule(total, v) for v in row][:4]
+            near += [banker_rule(t, third) for t in by_distance if t != total]
+    differ = [c for c in near if item(c).answer != it.answer]
+    if cell.startswith("banker-") and it.params["third"] is not None:
+        same_row = [c for c in differ if c.startswith(f"banker-{total}-")][:2]
+        return (*same_row, *[c for c in differ if not c.startswith(f"banker-{total}-")][:1])
+    return tuple(differ[:2])
+
+
+def _two(total: int) -> list[str]:
+    """Two card labels whose total is ``total`` (no natural for 0–7)."""
+    return {0: ["5", "5"], 1: ["6", "5"]}.get(total, ["A", "A" if total == 2 else str(total - 1)])
+
+
+def worked_coup(cell: str) -> Any:
+    """A coup the kit makes up (not a source's) that reaches ``cell``, played by the engine:
+    its cards are chosen here, every decision is :func:`baccarat_kit.coup.play`'s.
+
+    >>> c = worked_coup("banker-3-vs-8"); c.banker_third is None, c.player_third.value
+    (True, 8)
+    """
+    from .coup import play
+
+    it = item(cell)
+    total = int(it.params["total"])
+    extra = ["2", "3"]
+    third: list[str] = []
+    if cell.startswith("natural-"):
+        player, banker = _two(total) if total < 8 else ["4", str(total - 4)], ["K", "3"]
+    elif cell.startswith("player-"):
+        player, banker = _two(total), ["K", "7"]
+    else:
+        v = it.params["third"]
+        player = ["2", "3"] if v is not None else ["3", "4"]
+        banker = _two(total)
+        if v is not None:
+            third = ["K" if v == 0 else "A" if v == 1 else str(v)]
+    cards = [player[0], banker[0], player[1], banker[1], *third, *extra]
+    return play(" ".join(cards))
+
+
 def median_seconds(cells: Mapping[str, Any], pool: tuple[str, ...] = MASTERY_CELLS) -> float | None:
     """The median of each cell's latest timed answer, in seconds (None before any).
 
@@ -295,6 +378,13 @@ def choose(cells: Mapping[str, Any], step: int, seed: int, *, now: float,
     ``avoid`` (the item just asked) is not asked twice in a row while another is available."""
     rng = random.Random(f"{seed}:{step}")
     candidates = [c for c in pool if c != avoid] or list(pool)
+    spaced = [c for c in candidates if c not in cells or not is_leech(cells[c])
+              or step - int(cells[c].get("step", -MIN_GAP)) >= MIN_GAP]
+    if avoid is not None and avoid in cells and is_leech(cells[avoid]):  # after a leech: a contrast cell, interleaved
+        beside = [c for c in contrast(avoid) if c in spaced]
+        if beside:
+            return min(beside, key=lambda c: (int(cells[c].get("step", -1)) if c in cells else -1, c))
+    candidates = spaced or candidates
     seen = [c for c in candidates if c in cells]
     unseen = [c for c in new_order(seed, pool) if c not in cells and c in candidates]
     due = [c for c in seen if _due(cells[c]) <= now]
