@@ -33,7 +33,8 @@ does:
 (:func:`contrast`: the cells beside it with the other answer, e.g. banker 3 vs 7 and vs 9 for
 banker 3 vs 8), and a leech is asked again only :data:`MIN_GAP` (7) answers later while another
 cell can be asked: at most 3 of any 20 answers (15 %), so it never takes over a session.
-:func:`worked_coup` makes up (the kit's own cards, no source's) a coup that reaches a cell.
+:func:`worked_coup` makes up (the kit's own cards, no source's) a coup that reaches a cell. The
+widget's feedback on a leech shows the engine's rule row, the contrast cells and that coup.
 
 So new cells keep entering until every cell has been seen, and a missed cell comes back sooner
 than one answered right. :func:`replay` runs the scheduler against a simulated learner (no

@@ -440,3 +440,22 @@ def test_a_leech_gets_contrast_cells_and_a_worked_coup_from_the_engine() -> None
         drill.answer(cells, "player-5", False, 1.0, step=n, now=n * 100.0)
     assert drill.is_leech(cells["player-5"])
     assert drill.choose(cells, 10, seed=1, now=1000.0, avoid="player-5") in drill.contrast("player-5")
+
+
+def test_a_leechs_feedback_escalates_and_the_map_names_it() -> None:
+    d = Drill(lang="en", seed=2, record=False, coups=False, clock=itertools.count().__next__)
+    target = "banker-3-vs-8"
+    for n in range(drill.LEECH_MISSES):
+        d.item = drill.item(target)
+        d.respond("draw")  # wrong: banker 3 stands on an 8
+        text = plain_text(d.feedback)
+        assert ("missed this cell" in text) == (n == drill.LEECH_MISSES - 1)
+    assert "banker 3 draws when the player's third card is 0–7, 9, stands when it is 8" in text
+    assert "A coup the kit made up (not a source's cards):" in text and "stands" in text
+    assert ("The cells beside it with the other answer: banker-3-vs-7: Draw; banker-3-vs-9: Draw; "
+            "banker-2-vs-8: Draw") in text
+    html = d.heatmap_html()
+    assert 'class="bk-heat-leech"' in html and "Cells missed again and again: banker-3-vs-8" in html
+    zh = Drill(lang="zh", seed=2, record=False, coups=False)
+    zh.cells = d.cells
+    assert "本工具自己編的一局" in zh._feedback_html(drill.item(target), "draw", False, False, 1.0)
