@@ -51,7 +51,7 @@ Measured (``tests/test_drill.py`` holds the bounds; :func:`replay` with ``sessio
 60-answer session a day, seed 0): a learner who never errs, 2 s an answer, has seen all 106
 cells after 106 answers and mastered all 106 after 266 answers (5 sessions); a slow learner
 (4 s for a cell's first 4 answers, then 2.5 s) after 636 (11 sessions); an erring learner
-(30 % wrong on a cell's first 3 answers, 2.5 s) after 446 (8 sessions). Within one session
+(30 % wrong on a cell's first 3 answers, 2.5 s) after 444 (8 sessions). Within one session
 (no day boundary) nothing is mastered. With 20 % wrong answers all 106 are seen after about
 133 answers and a missed cell comes back after a median of 2 answers.
 
