@@ -13,8 +13,9 @@ Every cell of the rule is an item, and its answer comes from the engine
 
 **The scheduler** is FSRS (the Free Spaced Repetition Scheduler, the model Anki uses), from
 its maintained package ``fsrs``: each cell keeps an FSRS card (stability, difficulty, state,
-due time) in the learner's record, and every answer is a review rated *Again* (wrong) or *Good*
-(right; speed counts for mastery, not for FSRS). The drill's learning steps are
+due time) in the learner's record, and every answer is a review rated *Again* (wrong), *Hard*
+(right but slower than the mastery time, :data:`MASTERY_SECONDS`: it comes back sooner) or
+*Good* (right in time, or untimed). The drill's learning steps are
 short, because answers come seconds apart: a missed cell is due again after
 ``LEARNING_STEPS[0]`` (20 s, a few questions later), a cell right the first time after
 ``LEARNING_STEPS[1]`` (10 min), then FSRS's own intervals in days. On top of FSRS, which
@@ -27,26 +28,44 @@ does:
 3. otherwise a new cell;
 4. otherwise (nothing due, every cell seen) the cell due soonest, asked ahead of time.
 
+**Leeches**: a cell missed :data:`LEECH_MISSES` (3) times and not mastered since is a leech
+(:func:`is_leech`). Right after a leech the next question is one of its contrast cells
+(:func:`contrast`: the cells beside it with the other answer, e.g. banker 3 vs 7 and vs 9 for
+banker 3 vs 8), and a leech is asked again only :data:`MIN_GAP` (7) answers later while another
+cell can be asked: at most 3 of any 20 answers (15 %), so it never takes over a session.
+:func:`worked_coup` makes up (the kit's own cards, no source's) a coup that reaches a cell. The
+widget's feedback on a leech shows the engine's rule row, the contrast cells and that coup.
+
 So new cells keep entering until every cell has been seen, and a missed cell comes back sooner
 than one answered right. :func:`replay` runs the scheduler against a simulated learner (no
 widget, seeded), which is how the tests measure it.
 
-Measured (``tests/test_drill.py`` holds the bounds): a learner who never errs, 2.5 s an answer,
-has seen all 106 cells after 106 answers and mastered all 106 after 212 (the widget, with its
-whole coups: 127 and 255); with 20 % wrong answers all 106 are seen after about 133 answers, a
-missed cell comes back after a median of 2 answers (at most about 10), one answered right after
-about 60.
+**Mastery** of a cell: its last timed answer right within the mastery time (default
+:data:`MASTERY_SECONDS` s, adjustable), and fast right answers on :data:`MASTERY_DAYS` (2)
+distinct calendar days (UTC) since its last miss. A slow right answer keeps the days but the
+cell is not mastered until it is answered fast again; a miss starts the days anew. So mastery
+is recall on another day, not two answers minutes apart. (An entry recorded before this rule,
+without ``fast_days``, keeps the old one: 2 fast right answers in a row.)
 
-**Mastery**: a cell is mastered when it was answered right :data:`MASTERY_STREAK` times in a
-row, each within the mastery time (default :data:`MASTERY_SECONDS` s, adjustable).
+Measured (``tests/test_drill.py`` holds the bounds; :func:`replay` with ``session=60``, one
+60-answer session a day, seed 0): a learner who never errs, 2 s an answer, has seen all 106
+cells after 106 answers and mastered all 106 after 266 answers (5 sessions); a slow learner
+(4 s for a cell's first 4 answers, then 2.5 s) after 636 (11 sessions); an erring learner
+(30 % wrong on a cell's first 3 answers, 2.5 s) after 444 (8 sessions). Within one session
+(no day boundary) nothing is mastered. With 20 % wrong answers all 106 are seen after about
+133 answers and a missed cell comes back after a median of 2 answers.
 
 >>> cells = {}
 >>> answer(cells, "banker-3-vs-8", True, 1.2, step=0, now=0)["fsrs"]["due"]
 600.0
->>> answer(cells, "banker-3-vs-8", True, 2.0, step=1, now=600)["fast"]
-2
->>> mastered(cells), len(MASTERY_CELLS)
-(1, 106)
+>>> answer(cells, "banker-3-vs-8", True, 2.0, step=1, now=600)["fast_days"]
+1
+>>> mastered(cells)
+0
+>>> answer(cells, "banker-3-vs-8", True, 2.0, step=2, now=DAY)["fast_days"], mastered(cells)
+(2, 1)
+>>> answer(cells, "banker-3-vs-8", True, 4.5, step=3, now=3 * DAY)["pace"], mastered(cells)
+('slow', 0)
 """
 
 from __future__ import annotations
@@ -70,9 +89,18 @@ NEW_EVERY = 3
 """While a cell is unseen, at least one answer in this many brings a new one."""
 MAX_FAILING = 8
 """New cells wait while this many cells are failing (their last answer wrong)."""
-MASTERY_STREAK = 2
+MASTERY_DAYS = 2
+"""Mastery needs fast right answers on this many distinct calendar days (UTC)."""
+MASTERY_STREAK = MASTERY_DAYS  # the name before issue 37 (then: answers in a row, minutes apart)
 MASTERY_SECONDS = 3.0
+DAY = 86400.0
 COUP_EVERY = 6
+LEECH_MISSES = 3
+"""A cell missed this many times (and not mastered since) is a *leech*: its feedback escalates."""
+MIN_GAP = 7
+"""A leech is asked again only after this many other answers while another cell can be asked:
+at most 3 answers of any 20 (15 %), so it cannot take over a session. (Other cells need no cap:
+a right answer sends a cell 10 min or more away, and a third miss makes it a leech.)"""
 
 
 def _cells() -> tuple[str, ...]:
@@ -162,11 +190,23 @@ def _card_entry(card: Any) -> dict[str, Any]:
             "last_review": None if card.last_review is None else card.last_review.timestamp()}
 
 
-def rating(right: bool) -> int:
-    """The FSRS rating of an answer: 1 *Again* when wrong, 3 *Good* when right. Speed is not
-    graded here (a slow right answer is still recalled; it only does not count towards
-    mastery), and *Easy* is never given: a drill cannot tell that a learner found a cell easy."""
-    return 3 if right else 1
+def rating(right: bool, slow: bool = False) -> int:
+    """The FSRS rating of an answer: 1 *Again* when wrong, 2 *Hard* when right but slower
+    than the mastery time (recalled, with effort: it comes back sooner), 3 *Good* when right
+    in time (or untimed). *Easy* is never given: a drill cannot tell that a learner found a
+    cell easy.
+
+    >>> rating(False), rating(True, slow=True), rating(True)
+    (1, 2, 3)
+    """
+    if not right:
+        return 1
+    return 2 if slow else 3
+
+
+def day(now: float) -> int:
+    """The calendar day (UTC) of ``now``, seconds since the epoch."""
+    return int(float(now) // DAY)
 
 
 def answer(cells: dict[str, Any], cell: str, right: bool, seconds: float | None, *, step: int,
@@ -179,24 +219,36 @@ def answer(cells: dict[str, Any], cell: str, right: bool, seconds: float | None,
     old = cells.get(cell)
     entry: dict[str, Any] = dict(old) if isinstance(old, Mapping) else {
         "seen": 0, "right": 0, "lapses": 0, "streak": 0, "fast": 0, "first": step}
-    for key in ("seen", "right", "lapses", "streak", "fast"):
+    for key in ("seen", "right", "lapses", "streak", "fast", "slow", "fast_days"):
         entry.setdefault(key, 0)
     entry.setdefault("first", step)
+    card = _card(old)
+    if card.last_review is not None and card.last_review.timestamp() > now:
+        now = card.last_review.timestamp()  # a clock set back (another machine): no negative time
+    slow = right and seconds is not None and seconds > mastery_seconds
     entry["seen"] += 1
     if right:
         entry["right"] += 1
         entry["streak"] += 1
-        if seconds is not None:
-            entry["fast"] = entry["fast"] + 1 if seconds <= mastery_seconds else 0
+        if slow:
+            entry["fast"] = 0
+            entry["slow"] += 1
+        elif seconds is not None:
+            entry["fast"] += 1
+            if entry.get("fast_day") != day(now):
+                entry["fast_days"] += 1
+                entry["fast_day"] = day(now)
     else:
-        entry["streak"] = entry["fast"] = 0
+        entry["streak"] = entry["fast"] = entry["fast_days"] = 0
+        entry.pop("fast_day", None)
         entry["lapses"] += 1
-    card = _card(old)
-    if card.last_review is not None and card.last_review.timestamp() > now:
-        now = card.last_review.timestamp()  # a clock set back (another machine): no negative time
-    card, _log = _fsrs().review_card(card, fsrs.Rating(rating(right)), review_datetime=_when(now))
+    card, _log = _fsrs().review_card(card, fsrs.Rating(rating(right, slow)), review_datetime=_when(now))
     entry["fsrs"] = _card_entry(card)
     entry["last"] = "right" if right else "wrong"
+    if right and seconds is not None:
+        entry["pace"] = "slow" if slow else "fast"
+    elif not right:
+        entry.pop("pace", None)
     entry["step"] = step
     entry["t"] = float(now)
     if seconds is not None:
@@ -206,7 +258,102 @@ def answer(cells: dict[str, Any], cell: str, right: bool, seconds: float | None,
 
 
 def is_mastered(entry: Mapping[str, Any] | None) -> bool:
-    return isinstance(entry, Mapping) and int(entry.get("fast", 0)) >= MASTERY_STREAK
+    """The mastery rule (module docstring): the last timed answer right within the mastery
+    time, and fast right answers on :data:`MASTERY_DAYS` distinct calendar days since the last
+    miss. An entry recorded before that rule (no ``fast_days``) keeps its old one: 2 fast right
+    answers in a row."""
+    if not isinstance(entry, Mapping) or int(entry.get("fast", 0)) < 1:
+        return False
+    if "fast_days" not in entry:
+        return int(entry["fast"]) >= 2
+    return int(entry["fast_days"]) >= MASTERY_DAYS
+
+
+def is_slow(entry: Mapping[str, Any] | None) -> bool:
+    """The cell's last answer was right but slower than the mastery time."""
+    return isinstance(entry, Mapping) and entry.get("last") == "right" and entry.get("pace") == "slow"
+
+
+def is_leech(entry: Mapping[str, Any] | None) -> bool:
+    """A cell missed :data:`LEECH_MISSES` times or more and not mastered since."""
+    return isinstance(entry, Mapping) and int(entry.get("lapses", 0)) >= LEECH_MISSES and not is_mastered(entry)
+
+
+def leeches(cells: Mapping[str, Any], pool: tuple[str, ...] = MASTERY_CELLS) -> list[str]:
+    return [c for c in pool if is_leech(cells.get(c))]
+
+
+def contrast(cell: str) -> tuple[str, ...]:
+    """The cells beside ``cell`` whose answer differs (the engine says which): in the banker
+    matrix the nearest third-card values of the same row and the same value one total up or
+    down (or the nearest total that differs); for the player, the naturals and the stood
+    column, the nearest totals that differ.
+
+    >>> contrast("banker-3-vs-8"), contrast("player-5"), contrast("natural-8")
+    (('banker-3-vs-7', 'banker-3-vs-9', 'banker-2-vs-8'), ('player-6', 'player-7'), ('natural-7', 'natural-6'))
+    """
+    it = item(cell)
+    kind, total = cell.split("-")[0], int(it.params["total"])
+    by_distance = sorted(range(10 if kind == "natural" else 8), key=lambda t: (abs(t - total), t))
+    if kind in ("natural", "player"):
+        near = [f"{kind}-{t}" for t in by_distance if t != total]
+    else:
+        third = it.params["third"]
+        if third is None:
+            near = [banker_rule(t, None) for t in by_distance if t != total]
+        else:
+            row = sorted((v for v in VALUES if v != third), key=lambda v: (abs(v - third), v))
+            near = [banker_rule(total, v) for v in row][:4]
+            near += [banker_rule(t, third) for t in by_distance if t != total]
+    differ = [c for c in near if item(c).answer != it.answer]
+    if cell.startswith("banker-") and it.params["third"] is not None:
+        same_row = [c for c in differ if c.startswith(f"banker-{total}-")][:2]
+        return (*same_row, *[c for c in differ if not c.startswith(f"banker-{total}-")][:1])
+    return tuple(differ[:2])
+
+
+def _two(total: int) -> list[str]:
+    """Two card labels whose total is ``total`` (no natural for 0–7)."""
+    return {0: ["5", "5"], 1: ["6", "5"]}.get(total, ["A", "A" if total == 2 else str(total - 1)])
+
+
+def worked_coup(cell: str) -> Any:
+    """A coup the kit makes up (not a source's) that reaches ``cell``, played by the engine:
+    its cards are chosen here, every decision is :func:`baccarat_kit.coup.play`'s.
+
+    >>> c = worked_coup("banker-3-vs-8"); c.banker_third is None, c.player_third.value
+    (True, 8)
+    """
+    from .coup import play
+
+    it = item(cell)
+    total = int(it.params["total"])
+    extra = ["2", "3"]
+    third: list[str] = []
+    if cell.startswith("natural-"):
+        player, banker = _two(total) if total < 8 else ["4", str(total - 4)], ["K", "3"]
+    elif cell.startswith("player-"):
+        player, banker = _two(total), ["K", "7"]
+    else:
+        v = it.params["third"]
+        player = ["2", "3"] if v is not None else ["3", "4"]
+        banker = _two(total)
+        if v is not None:
+            third = ["K" if v == 0 else "A" if v == 1 else str(v)]
+    cards = [player[0], banker[0], player[1], banker[1], *third, *extra]
+    return play(" ".join(cards))
+
+
+def median_seconds(cells: Mapping[str, Any], pool: tuple[str, ...] = MASTERY_CELLS) -> float | None:
+    """The median of each cell's latest timed answer, in seconds (None before any).
+
+    >>> median_seconds({"player-1": {"ms": 1200}, "player-2": {"ms": 4000}, "player-3": {"seen": 1}})
+    2.6
+    """
+    import statistics
+
+    times = [int(e["ms"]) / 1000 for c in pool if isinstance(e := cells.get(c), Mapping) and "ms" in e]
+    return statistics.median(times) if times else None
 
 
 def mastered(cells: Mapping[str, Any]) -> int:
@@ -232,6 +379,13 @@ def choose(cells: Mapping[str, Any], step: int, seed: int, *, now: float,
     ``avoid`` (the item just asked) is not asked twice in a row while another is available."""
     rng = random.Random(f"{seed}:{step}")
     candidates = [c for c in pool if c != avoid] or list(pool)
+    spaced = [c for c in candidates if c not in cells or not is_leech(cells[c])
+              or step - int(cells[c].get("step", -MIN_GAP)) >= MIN_GAP]
+    if avoid is not None and avoid in cells and is_leech(cells[avoid]):  # after a leech: a contrast cell, interleaved
+        beside = [c for c in contrast(avoid) if c in spaced]
+        if beside:
+            return min(beside, key=lambda c: (int(cells[c].get("step", -1)) if c in cells else -1, c))
+    candidates = spaced or candidates
     seen = [c for c in candidates if c in cells]
     unseen = [c for c in new_order(seed, pool) if c not in cells and c in candidates]
     due = [c for c in seen if _due(cells[c]) <= now]
@@ -269,20 +423,33 @@ def stats(cells: Mapping[str, Any], now: float, pool: tuple[str, ...] = MASTERY_
 
 
 def replay(learner: Callable[[str, int], bool], answers: int, *, seed: int = 0,
-           seconds: float = 3.0, start: float = 1_800_000_000.0,
-           cells: dict[str, Any] | None = None) -> list[tuple[str, bool]]:
+           seconds: float | Callable[[str, int], float] = 3.0, start: float = 1_800_000_000.0,
+           cells: dict[str, Any] | None = None, session: int | None = None,
+           gap: float = DAY, until_mastered: bool = False) -> list[tuple[str, bool]]:
     """Drive the scheduler for ``answers`` answers with a simulated learner:
     ``learner(cell, step)`` says whether the answer is right; each answer takes ``seconds``
-    (fast enough for mastery when below :data:`MASTERY_SECONDS`). Returns (cell, right) per
-    answer; ``cells`` (a record's drill cells, new by default) is updated in place."""
+    (a number, or ``seconds(cell, step)``; fast enough for mastery when at most
+    :data:`MASTERY_SECONDS`). With ``session`` the learner practises in sessions of that many
+    answers, each starting ``gap`` seconds (a day by default) after the one before: the days
+    mastery needs. ``until_mastered`` stops once all 106 cells are mastered (so the log's
+    length is the answers it took). Returns (cell, right) per answer; ``cells`` (a record's drill cells, new by
+    default) is updated in place."""
     cells = {} if cells is None else cells
     out: list[tuple[str, bool]] = []
     last: str | None = None
+    now = start
     for step in range(answers):
-        now = start + step * seconds
+        if session and step and step % session == 0:
+            now = start + (step // session) * gap
+            last = None
         cell = choose(cells, step, seed, now=now, avoid=last)
+        took = seconds(cell, step) if callable(seconds) else seconds
         right = learner(cell, step)
-        answer(cells, cell, right, seconds, step=step, now=now + seconds)
+        now += took
+        answer(cells, cell, right, took, step=step, now=now)
         out.append((cell, right))
         last = cell
+        if until_mastered and mastered(cells) == len(MASTERY_CELLS):
+            break
     return out
+

@@ -168,6 +168,7 @@ _TEXT = _expects("text")(lambda v: v if isinstance(v, str) else str(v) if _count
 _TEXTS = _expects("a list of texts")(
     lambda v: [str(x) for x in v] if isinstance(v, list) and all(isinstance(x, str) for x in v) else None)
 _LAST = _expects('"right" or "wrong"')(lambda v: v if v in ("right", "wrong") else None)
+_PACE = _expects('"fast" or "slow"')(lambda v: v if v in ("fast", "slow") else None)
 
 
 @_expects("an FSRS card (state 1–3, due time)")
@@ -237,8 +238,9 @@ def _drill(c: _Check, raw: Any) -> dict[str, Any]:
         coups = c.fields(c.table(raw["coups"], "drill.coups"), "drill.coups", {"seen": _COUNT, "right": _COUNT})
         if coups is not None:
             out["coups"] = {"seen": coups.get("seen", 0), "right": min(coups.get("right", 0), coups.get("seen", 0))}
-    spec = {k: _COUNT for k in ("seen", "right", "lapses", "streak", "fast", "first", "step", "ms", "box")}
-    spec |= {"t": _NUM, "last": _LAST, "fsrs": _fsrs_card, "due": _NUM}
+    spec = {k: _COUNT for k in ("seen", "right", "lapses", "streak", "fast", "first", "step", "ms", "box",
+                                      "slow", "fast_days", "fast_day")}
+    spec |= {"t": _NUM, "last": _LAST, "pace": _PACE, "fsrs": _fsrs_card, "due": _NUM}
     for cell, entry in c.table(raw.get("cells", {}), "drill.cells").items():
         where = f"drill.cells.{cell}"
         if cell not in MASTERY_CELLS:

@@ -373,3 +373,21 @@ def test_merging_two_records_keeps_every_final_attempt_of_both() -> None:
     assert progress.merge(merged, merged)["final"]["attempts"] == merged["final"]["attempts"]
     row = {r["id"]: r for r in progress.course_map(merged, lessons=[])}["final"]
     assert row["done"] and row["best"] == 11 and row["attempts"] == 2
+
+
+def test_the_drills_mastery_fields_are_validated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Issue 37's fields (pace, fast_days, fast_day, slow): kept when valid, dropped when not."""
+    from baccarat_kit import drill
+
+    monkeypatch.setenv(progress.PROGRESS_ENV, str(tmp_path))
+    good = {"seen": 3, "right": 3, "fast": 1, "fast_days": 2, "fast_day": 20000, "slow": 1, "pace": "fast",
+            "last": "right"}
+    bad = {"seen": 2, "right": 2, "fast": 1, "fast_days": "two", "pace": "quick", "last": "right"}
+    raw = {"schema": progress.SCHEMA, "seed": 1, "quizzes": {}, "exercises": {}, "final": {},
+           "drill": {"step": 5, "cells": {"player-1": good, "player-2": bad}}}
+    (tmp_path / progress.FILENAME).write_text(json.dumps(raw), encoding="utf-8")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cells = progress.load()["drill"]["cells"]
+    assert {k: cells["player-1"][k] for k in good} == good and drill.is_mastered(cells["player-1"])
+    assert "pace" not in cells["player-2"] and "fast_days" not in cells["player-2"]

@@ -42,7 +42,7 @@ import ipywidgets as w
 
 from .. import drill as scheduler
 from .. import progress
-from ..rules import VALUES, banker_rule
+from ..rules import VALUES, banker_rule, draw_values, format_values
 from ._common import LangMixin, attr, banker_reason, esc, html_widget, row, title_html
 
 CHOICES = {
@@ -248,7 +248,26 @@ class Drill(LangMixin, w.VBox):
             why = item.params["coup"].explain(self._lang).replace("\n", " ")
         css = "bk-right" if right else "bk-wrong"
         return (f'<div role="status"><b class="{css}">{esc(head)}</b>'
-                + (f"<br>{esc(why)}" if why else "") + "</div>")
+                + (f"<br>{esc(why)}" if why else "") + self._leech_html(item) + "</div>")
+
+    def _leech_html(self, item: scheduler.Item) -> str:
+        """A leech's escalation: the engine's rule row, the contrast cells, a kit-made coup."""
+        entry = self.cells.get(item.id)
+        if item.kind == "coup" or not scheduler.is_leech(entry):
+            return ""
+        assert entry is not None
+        parts = [self._t("widgets.drill.leech", lapses=int(entry.get("lapses", 0)))]
+        p = item.params
+        if item.id.startswith("banker-") and p["third"] is not None:
+            draws = draw_values(p["total"])
+            parts.append(self._t("widgets.drill.leech-row", total=p["total"], draws=format_values(draws),
+                                 stands=format_values(set(VALUES) - draws)))
+        beside = "; ".join(f"{c}: {self._t(f'widgets.drill.{scheduler.item(c).answer}')}"
+                           for c in scheduler.contrast(item.id))
+        parts.append(self._t("widgets.drill.leech-contrast", cells=beside))
+        coup = scheduler.worked_coup(item.id)
+        parts.append(self._t("widgets.drill.leech-coup") + " " + coup.explain(self._lang).replace("\n", " "))
+        return '<div class="bk-drill-leech">' + "<br>".join(esc(x) for x in parts) + "</div>"
 
     def _render_item(self) -> None:
         self.prompt.value = f'<div aria-live="polite"><b>{esc(self._prompt_text(self.item))}</b></div>'
@@ -268,7 +287,7 @@ class Drill(LangMixin, w.VBox):
                                          banker_total=len(scheduler.BANKER_CELLS),
                                          coups=self.coup_stats.get("right", 0),
                                          coups_seen=self.coup_stats.get("seen", 0)))
-        self.definition.value = esc(self._t("widgets.drill.definition", streak=scheduler.MASTERY_STREAK,
+        self.definition.value = esc(self._t("widgets.drill.definition", days=scheduler.MASTERY_DAYS,
                                             seconds=f"{float(self.seconds.value):g}"))
         self.queue.value = esc(self.queue_text())
         self.heatmap.value = self.heatmap_html()
@@ -299,8 +318,9 @@ class Drill(LangMixin, w.VBox):
         mastery, with a symbol in every cell so colour is not the only signal. Each cell has a
         border: a cell not yet asked is an empty box, as the legend's □ says (without borders the
         88 grey cells of a new learner ran together into one grey block)."""
-        marks = {"mastered": "✔", "learning": "·", "missed": "✘", "new": ""}
+        marks = {"mastered": "✔", "leech": "⚠", "slow": "◷", "learning": "·", "missed": "✘", "new": ""}
         colours = {"mastered": "background:#c8e6c9;color:#1b5e20", "learning": "background:#fff3cd;color:#5c4400",
+                   "slow": "background:#d6e4f0;color:#0b3a66", "leech": "background:#f5c6cb;color:#5a0f17",
                    "missed": "background:#f8d7da;color:#721c24", "new": "background:#f2f2f2;color:#333"}
         hidden = "position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap"
 
@@ -310,6 +330,10 @@ class Drill(LangMixin, w.VBox):
                 return "new"
             if scheduler.is_mastered(entry):
                 return "mastered"
+            if scheduler.is_leech(entry):
+                return "leech"
+            if scheduler.is_slow(entry):
+                return "slow"
             return "missed" if entry.get("last") == "wrong" else "learning"
 
         head = "".join(f'<th scope="col">{v}</th>' for v in VALUES)
@@ -326,9 +350,15 @@ class Drill(LangMixin, w.VBox):
                            f'<span class="bk-sr" style="{hidden}">{esc(label)}</span></td>')
             rows.append(f'<tr><th scope="row">{t}</th>{"".join(tds)}</tr>')
         legend = " ".join(f"{marks[s] or '□'} {esc(self._t(f'widgets.drill.state-{s}'))}"
-                          for s in ("mastered", "learning", "missed", "new"))
+                          for s in ("mastered", "slow", "learning", "missed", "leech", "new"))
+        names = scheduler.leeches(self.cells)
+        if names:
+            legend += "<br>" + esc(self._t("widgets.drill.leeches", cells=", ".join(names)))
+        median = scheduler.median_seconds(self.cells)
+        pace = (self._t("widgets.drill.median", seconds=f"{median:.1f}", limit=f"{float(self.seconds.value):g}")
+                if median is not None else self._t("widgets.drill.median-none"))
         return (f'<table class="bk-heatmap" style="border-collapse:collapse;font-size:0.9em"><caption>{esc(self._t("widgets.drill.heatmap"))}<br>'
-                f'<small>{legend}</small></caption>'
+                f'<small>{legend}</small><br><small class="bk-drill-median">{esc(pace)}</small></caption>'
                 f'<thead><tr><th scope="col">{esc(self._t("widgets.drill.corner"))}</th>{head}</tr></thead>'
                 f'<tbody>{"".join(rows)}</tbody></table>')
 
