@@ -129,27 +129,3 @@ def test_trainer_shows_the_widgets_without_code_and_works_from_the_keyboard(
     expect(feedback).not_to_contain_text(misconception.claim(LANG))
     page.locator("h1").first.scroll_into_view_if_needed()
     shot(page, "trainer")  # the top of the app, as it opens
-
-
-def test_the_drill_is_three_tab_presses_away(trainer_url: str, page: Any) -> None:
-    """Issue 37: a keyboard learner reaches the drill, the trainer's last tool, in three Tab
-    presses: the first reaches the skip link at the top, Enter follows it, the next Tab is in the
-    drill (without the link it took the hand builder's, the rule checker's and the quiz's
-    dozens of controls), the third on its first answer button, which Enter answers."""
-    page.goto(trainer_url, wait_until="domcontentloaded")
-    drill = page.locator(".bk-drill")
-    expect(drill.locator(".bk-drill-answers button").first).to_be_visible(timeout=60_000)
-    inside = "() => !!document.activeElement && !!document.activeElement.closest('.bk-drill')"
-    page.keyboard.press("Tab")
-    expect(page.locator("a[href='#bk-drill']")).to_be_focused()
-    page.keyboard.press("Enter")
-    page.keyboard.press("Tab")
-    assert page.evaluate(inside), page.evaluate("() => document.activeElement.outerHTML")
-    page.keyboard.press("Tab")
-    page.keyboard.press("Tab")
-    answer = drill.locator(".bk-drill-answers button").first
-    expect(answer).to_be_focused()
-    prompt = drill.locator(".bk-drill-prompt").inner_text()
-    page.keyboard.press("Enter")
-    expect(drill.locator(".bk-drill-feedback").locator(".bk-right, .bk-wrong")).to_have_count(1)
-    expect(drill.locator(".bk-drill-prompt")).not_to_have_text(prompt)
