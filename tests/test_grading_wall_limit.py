@@ -147,7 +147,8 @@ def test_a_batch_of_waiting_notebooks_ends_within_its_budget_and_honest_ones_kee
 
 
 def test_when_the_batch_budget_runs_out_the_rest_is_left_ungraded_and_out_of_the_lms(tmp_path: Path) -> None:
-    waiting = [waiting_notebook(tmp_path / "class" / f"learner-{n}", "time.sleep") for n in range(3)]
+    for n in range(3):
+        waiting_notebook(tmp_path / "class" / f"learner-{n}", "time.sleep")
     out = tmp_path / "out"
     args = ["--lang", "en", "grade", str(tmp_path / "class"), "--out", str(out), "--no-progress",
             "--jobs", "1", "--wall-limit", "60", "--batch-wall-limit", "3"]
