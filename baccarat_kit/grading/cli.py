@@ -130,8 +130,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "instructor (keys 0600, DIR 0700), signed by a CA of their own whose private key is "
             "then thrown away. Give scheduler.* to the scheduler, worker.* to every worker, keep "
             "instructor.* yourself; the scheduler and workers refuse anyone without one of them. Start "
-            "them with --preload baccarat_kit.grading.dask_roles (workers also --preload-nanny …) so that "
-            "a worker's certificate cannot act as yours (docs/grading.md)."
+            "them with `baccarat-kit dask-cluster scheduler|worker|local --certs DIR`, which loads the role "
+            "gate (--preload baccarat_kit.grading.dask_roles) so that a worker's certificate cannot act as "
+            "yours (docs/grading.md)."
         ),
     )
     d.add_argument("folder", metavar="DIR", help="a new (or empty) folder")
