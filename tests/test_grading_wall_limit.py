@@ -190,3 +190,16 @@ def test_a_batch_budget_spent_runs_nothing() -> None:
     row = budget.grade(grade_file, SOLUTION, EXERCISES)
     assert row.status == "batch_limit" and row.exercise is None, row.to_json()
     assert BatchBudget(Limits()).now() == Limits()
+
+
+def test_the_instructor_and_the_learner_are_told_which_limit_stopped_it(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    args = ["--lang", "en", "grade", str(waiting_notebook(tmp_path / "class", "select")), "--out", str(out),
+            "--no-progress", "--wall-limit", "2"]
+    assert main(args + (["--no-sandbox"] if KIND == "none" else [])) == 0
+    row = json.loads((out / "results.json").read_text(encoding="utf-8"))["submissions"][0]
+    assert row["status"] == "wall_limit" and row["score"] == 0, row
+    page = (out / row["feedback"]).read_text(encoding="utf-8")
+    assert "--wall-limit" in page and ("2.0 s of wall-clock time" in page or "2.0 秒實際時間" in page), page[-2000:]
+    grades = list(csv.DictReader(io.StringIO((out / "grades.csv").read_text(encoding="utf-8"))))
+    assert grades[0]["status"] == "wall_limit", grades
