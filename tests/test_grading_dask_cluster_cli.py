@@ -119,6 +119,55 @@ def test_dask_cluster_local_starts_a_cluster_that_grades_and_stops_cleanly(tmp_p
     assert _ours(str(tmp_path)) == [], "a process of the cluster outlived the command"
 
 
+@pytest.mark.slow
+def test_dask_cluster_scheduler_and_worker_as_on_two_machines(tmp_path: Path) -> None:
+    """The commands the quick start gives the scheduler's machine and each worker's, each its own
+    process (here both on 127.0.0.1): the worker joins by the address the scheduler printed."""
+    assert main(["--lang", "en", "dask-certs", str(tmp_path / "certs")]) == 0
+    source = ROOT / "exercises" / "source" / "05-settlement.ipynb"
+    (tmp_path / "class" / "ana").mkdir(parents=True)
+    (tmp_path / "class" / "ana" / source.name).write_bytes(source.read_bytes())
+    (tmp_path / "dask-config").mkdir()
+    env = {**os.environ, "DASK_CONFIG": str(tmp_path / "dask-config"), "DASK_TEMPORARY_DIRECTORY": str(tmp_path),
+           "TMPDIR": str(tmp_path), "PYTHONWARNINGS": "ignore"}
+    certs = str(tmp_path / "certs")
+    started: list[subprocess.Popen[bytes]] = []
+
+    def start(name: str, *argv: str) -> tuple[subprocess.Popen[bytes], Path]:
+        log = tmp_path / f"{name}.log"
+        with log.open("wb") as out:
+            started.append(subprocess.Popen([*COMMAND, "--lang", "en", "dask-cluster", *argv, "--certs", certs],
+                                            stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                            env=env, start_new_session=True))
+        return started[-1], log
+
+    try:
+        sched, sched_log = start("scheduler", "scheduler", "--host", "127.0.0.1", "--port", "0")
+        said = _wait_for(sched_log, "Running;", sched)
+        command = next(line for line in said.splitlines() if "baccarat-kit dask-cluster worker tls://" in line)
+        address = command.split("dask-cluster worker ")[1].split()[0]
+        assert address.startswith("tls://127.0.0.1:"), command
+        worker, worker_log = start("worker", "worker", address, "--nthreads", "1", "--host", "127.0.0.1",
+                                   "--local-directory", str(tmp_path / "dask"))
+        _wait_for(worker_log, "Running;", worker)
+        graded = tmp_path / "graded"
+        assert main(["--lang", "en", "grade", str(tmp_path / "class"), "--out", str(graded), "--no-progress",
+                     "--scheduler", address, "--certs", certs, *SANDBOX]) == 0
+        row = json.loads((graded / "results.json").read_text(encoding="utf-8"))["submissions"][0]
+        assert row["status"] == "ok" and row["score"] == row["max_score"], row
+    finally:
+        for proc in reversed(started):
+            if proc.poll() is None:
+                os.kill(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(90)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+    assert [p.returncode for p in started] == [0, 0]
+    assert _ours(str(tmp_path)) == [], "a process of the cluster outlived its command"
+
+
 def test_missing_certificates_are_named_before_anything_starts(tmp_path: Path,
                                                               capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--lang", "en", "dask-cluster", "local", "--certs", str(tmp_path / "none")]) == 2
