@@ -148,8 +148,9 @@ def _counted_learner(slow_for: int = 0, wrong_for: int = 0, error: float = 0.0):
     ("fast", 0, 0, 0.0, 300), ("slow", 4, 0, 0.0, 700), ("erring", 0, 3, 0.3, 500)])
 def test_replay_mastery_takes_sessions_on_separate_days(name: str, slow_for: int, wrong_for: int,
                                                         error: float, most: int) -> None:
-    """Issue 37: one 60-answer session a day. Measured (seed 0): fast 266 answers (5 sessions),
-    slow 636 (11), erring 444 (8); the bounds leave about 10 % room."""
+    """Issue 37: one 60-answer session a day. Measured (seed 0): fast 246 answers (5 sessions),
+    slow 636 (11), erring 422 (8) (before cells not yet mastered were practised ahead first:
+    266, 636, 444); the bounds leave about 10 % room or more."""
     right, seconds = _counted_learner(slow_for, wrong_for, error)
     cells: dict = {}
     log = drill.replay(right, 3000, seed=0, seconds=seconds if slow_for else 2.5 if error else 2.0,
@@ -301,11 +302,13 @@ def test_the_queue_line_shows_due_counts_and_stats() -> None:
 def test_keys_answer_and_the_record_survives_a_new_drill() -> None:
     clock = itertools.count(0, 1).__next__
     d = Drill(lang="en", seed=9, clock=clock)
-    key = {"draw": "d", "stand": "s", "yes": "y", "no": "n", "player": "p", "banker": "b", "tie": "t"}
-    for _ in range(8):
-        d.key_box.value = key[d.item.answer].upper()  # what typing into the key box does
+    from baccarat_kit.widgets.drill import KEYS
+
+    while d.step < drill.COUP_EVERY + 1:  # a whole coup among them, answered card by card
+        d.key_box.value = KEYS[d.expected].upper()  # what typing into the key box does
         assert d.key_box.value == ""
-    assert d.step == 8 and all(e["right"] == e["seen"] for e in d.cells.values())
+    assert d.coup_stats == {"seen": 1, "right": 1}
+    assert all(e["right"] == e["seen"] for e in d.cells.values())
     assert d.press("x") is None and "use" in plain_text(d.feedback)
     wrong = d.item.id if d.item.kind != "coup" else None
     if wrong:
@@ -328,22 +331,38 @@ def test_mastery_line_counts_cells() -> None:
     assert "在 2 個不同的日子" in plain_text(d.definition)
 
 
-def test_the_widget_reaches_106_of_106_mastered_within_450_answers_on_separate_days() -> None:
-    """The whole widget (whole coups every sixth question included), a learner right in 2 s,
-    one 60-answer session a day (measured: 106 / 106 after 383 answers, in the 7th session)."""
+def test_the_widget_reaches_106_of_106_mastered_within_340_answers_on_separate_days() -> None:
+    """The whole widget's own answer path (whole coups dealt card by card every tenth item, each
+    decision an answer), a learner right in 2 s, one 60-answer session a day, a new widget (a new
+    kernel) each day reading yesterday's record: its first answer untimed. Measured (seed 0,
+    ``benchmarks/bench_mastery.py``): 106 / 106 after 308 answers, 70 of them coup decisions, in
+    the 6th session (before the card-by-card coup and the mastered-last order of practising
+    ahead: 27 sessions, two cells sent days away by an untimed first answer waiting behind every
+    mastered cell)."""
     start = 1_800_000_000.0
     t, c = [start], [0.0]  # the wall clock jumps a day between sessions; each answer takes 2 s
-    d = Drill(lang="en", seed=11, record=False, clock=lambda: c[0], now=lambda: t[0])
     seen: set[str] = set()
-    for n in range(450):
-        t[0] = start + (n // 60) * drill.DAY + (n % 60) * 2 + 2
+    coup_answers = 0
+    d = None
+    for n in range(340):
+        if n % 60 == 0:
+            t[0] = start + (n // 60) * drill.DAY
+            d = Drill(lang="en", seed=0, clock=lambda: c[0], now=lambda: t[0])
+        assert d is not None
+        t[0] += 2
         c[0] += 2
         if d.item.kind != "coup":
             seen.add(d.item.id)
-        d.respond(d.item.answer)
-    assert seen == set(drill.MASTERY_CELLS)
+        else:
+            coup_answers += 1
+        d.respond(d.expected)
+        if drill.mastered(d.cells) == len(drill.MASTERY_CELLS):
+            break
+    assert d is not None
+    assert seen == set(drill.MASTERY_CELLS) and coup_answers > 2 * d.coup_stats["seen"] > 0
     assert "Mastered: 106 / 106 cells (banker matrix 88 / 88)" in plain_text(d.mastery)
-    assert "in review 106" in plain_text(d.queue) and "practise ahead" in plain_text(d.queue)
+    assert n // 60 + 1 >= drill.MASTERY_DAYS + 1  # not in one sitting
+    assert all(e["fast_days"] >= drill.MASTERY_DAYS for e in d.cells.values())
 
 
 def test_a_new_learner_gets_an_order_of_new_cells_of_their_own() -> None:
@@ -453,10 +472,11 @@ def test_a_leechs_feedback_escalates_and_the_map_names_it() -> None:
         assert ("missed this cell" in text) == (n == drill.LEECH_MISSES - 1)
     assert "banker 3 draws when the player's third card is 0–7, 9, stands when it is 8" in text
     assert "A coup the kit made up (not a source's cards):" in text and "stands" in text
-    assert ("The cells beside it with the other answer: banker-3-vs-7: Draw; banker-3-vs-9: Draw; "
-            "banker-2-vs-8: Draw") in text
+    assert ("The cells beside it with the other answer: banker 3 against a player third card 7: Draw; "
+            "banker 3 against a player third card 9: Draw; banker 2 against a player third card 8: Draw") in text
     html = d.heatmap_html()
-    assert 'class="bk-heat-leech"' in html and "Cells missed again and again: banker-3-vs-8" in html
+    assert 'class="bk-heat-leech"' in html
+    assert "Cells missed again and again: banker 3 against a player third card 8" in html
     zh = Drill(lang="zh", seed=2, record=False, coups=False)
     zh.cells = d.cells
     assert "本工具自己編的一局" in zh._feedback_html(drill.item(target), "draw", False, False, 1.0)
