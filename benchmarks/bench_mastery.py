@@ -36,7 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from baccarat_kit import drill  # noqa: E402
+from baccarat_kit import drill
 
 START = 1_800_000_000.0
 LEARNERS = {"fast": (0, 0, 0.0, 2.0), "slow": (4, 0, 0.0, 2.5), "erring": (0, 3, 0.3, 2.5)}
@@ -116,10 +116,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'learner':8} {'path':22} {'answers':>8} {'sessions':>9} {'coup answers':>13} {'time s':>7}")
     for name in LEARNERS:
         paths: list[tuple[str, Callable[[], dict[str, int]]]] = [
-            ("drill.replay", lambda: replay_scheduler(name, session=args.session, seed=args.seed))]
+            ("drill.replay", lambda name=name: replay_scheduler(name, session=args.session, seed=args.seed))]
         for lang in ("zh", "en"):
             paths.append((f"widget ({lang} edition)",
-                          lambda lang=lang: replay_widget(name, lang, session=args.session, seed=args.seed)))
+                          lambda name=name, lang=lang: replay_widget(name, lang, session=args.session,
+                                                                     seed=args.seed)))
         for label, run in paths:
             began = time.perf_counter()
             out = run()

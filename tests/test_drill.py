@@ -480,3 +480,171 @@ def test_a_leechs_feedback_escalates_and_the_map_names_it() -> None:
     zh = Drill(lang="zh", seed=2, record=False, coups=False)
     zh.cells = d.cells
     assert "本工具自己編的一局" in zh._feedback_html(drill.item(target), "draw", False, False, 1.0)
+
+
+# ---------------------------------------------------------------- a whole coup, card by card
+def _coups(n: int = 400) -> list:  # type: ignore[type-arg]
+    return [drill.coup_item(seed, k).params["coup"] for seed in range(4) for k in range(n // 4)]
+
+
+def test_the_card_by_card_coup_asks_the_engines_decisions_in_order_and_reveals_card_by_card() -> None:
+    """Every stage's answer is the engine's (the coup's own step records), each third card is
+    shown only after its decision is answered, a natural ends the deciding."""
+    kinds = set()
+    for coup in _coups():
+        deal = drill.CardByCard(coup)
+        assert len(deal.player_shown) == len(deal.banker_shown) == 2
+        qs = deal.questions
+        assert qs[0].step is coup.steps[0] and qs[-1].stage == "winner" and qs[-1].answer == coup.winner
+        pt, bt = (sum(c.value for c in h[:2]) % 10 for h in (coup.player_cards, coup.banker_cards))
+        if coup.natural:
+            assert [q.stage for q in qs] == ["player", "winner"] and qs[0].answer == "natural"
+            assert qs[0].cell in (f"natural-{pt}", f"natural-{bt}") and bk.rules.is_natural(int(qs[0].cell[8:]))
+            kinds.add("natural")
+        else:
+            assert qs[0].answer == ("draw" if bk.player_draws(pt) else "stand") and qs[0].cell == f"player-{pt}"
+            third = coup.player_third.value if coup.player_third else None
+            assert qs[1].answer == ("draw" if bk.banker_draws(bt, third) else "stand")
+            assert qs[1].cell == bk.rules.banker_rule(bt, third) and qs[1].step is coup.steps[1]
+            kinds.add(("player", qs[0].answer, "banker", qs[1].answer))
+        shown = []
+        while not deal.finished:
+            shown.append((len(deal.player_shown), len(deal.banker_shown)))
+            deal, said = deal.answer(deal.question.answer)
+            assert said.right and said.missed is None
+        assert deal.right and deal.misses == () and deal.question is None and deal.choices == ()
+        assert shown[0] == (2, 2)
+        if not coup.natural:  # the player's third card only after the player's decision
+            assert shown[1] == (len(coup.player_cards), 2) and shown[2] == (len(coup.player_cards), len(coup.banker_cards))
+    assert len(kinds) >= 4  # naturals, and both hands drawing and standing, were dealt
+
+
+def test_a_wrong_decision_in_a_coup_is_a_miss_of_its_cell_and_a_right_one_no_review() -> None:
+    from baccarat_kit.coup import play
+
+    deal = drill.CardByCard(play("2 3 3 4 4"))  # player 5 draws a 4; banker 7 stands; player 9 wins
+    deal, said = deal.answer("natural")  # a natural taken where there is none: the higher total's
+    assert not said.right and said.missed == "natural-7"
+    deal2, said2 = drill.CardByCard(play("2 3 3 4 4")).answer("stand")
+    assert said2.missed == "player-5" and said2.question.step.explain("en").startswith("Player 5 (0–5 draws)")
+    deal, said = deal.answer("draw")
+    assert said.missed == "banker-7-vs-4"
+    deal, said = deal.answer("banker")
+    assert not said.right and said.missed is None  # who wins: not a cell
+    assert deal.misses == ("natural-7", "banker-7-vs-4") and not deal.right
+    _, nat = drill.CardByCard(play("4 4 4 5")).answer("draw")  # both naturals: the player's 8
+    assert nat.missed == "natural-8"
+    with pytest.raises(bk.BaccaratError) as err:
+        deal2.answer("tie")
+    assert "draw, stand" in err.value.message("en") and "'tie'" in err.value.message("en")
+    cells: dict = {}
+    assert drill.coup_miss(cells, said2, step=3, now=100.0) is not None
+    entry = cells["player-5"]
+    assert entry["lapses"] == 1 and entry["last"] == "wrong" and "ms" not in entry
+    assert entry["fsrs"]["due"] == 100.0 + drill.LEARNING_STEPS[0].total_seconds()
+    _, right = drill.CardByCard(play("2 3 3 4 4")).answer("draw")
+    assert drill.coup_miss(cells, right, step=4, now=110.0) is None and cells["player-5"]["seen"] == 1
+
+
+def _to_coup(d: Drill) -> None:
+    while d.item.kind != "coup":
+        d.respond(d.expected)
+
+
+def test_the_widget_deals_a_coup_card_by_card_by_keys_with_the_engines_reasons() -> None:
+    from baccarat_kit.widgets.drill import KEYS
+
+    d = Drill(lang="en", seed=4, record=False, clock=itertools.count().__next__)
+    _to_coup(d)
+    coup = d.item.params["coup"]
+    p2 = " ".join(c.label for c in coup.player_cards[:2])
+    assert f"Player {p2}," in plain_text(d.prompt) and "the kit dealt from a shuffled shoe" in plain_text(d.prompt)
+    assert "Or is there a natural" in plain_text(d.prompt)
+    assert [b.description for b in d.answer_row.children] == ["Draw (D)", "Stand (S)", "Natural (N)"]
+    first = d.deal.question
+    wrong = next(v for v in ("draw", "stand", "natural") if v != first.answer)
+    step = d.step
+    d.key_box.value = KEYS[wrong]
+    text = plain_text(d.feedback)
+    assert "counts as a miss of the cell" in text and first.step.explain("en") in text
+    missed = d.deal.misses[0]
+    assert d.cells[missed]["lapses"] == 1 and d.cells[missed]["clock"] == "coup" and d.step == step
+    while d.item.kind == "coup":
+        if d.kind == "coup-banker":
+            assert "Banker: draw or stand?" in plain_text(d.prompt)
+            assert [b.description for b in d.answer_row.children] == ["Draw (D)", "Stand (S)"]
+            if coup.player_third is not None:
+                assert coup.player_third.label in plain_text(d.prompt)
+        d.key_box.value = KEYS[d.expected]
+    assert "Result:" in plain_text(d.feedback) and "This coup: " in plain_text(d.feedback)
+    assert d.coup_stats == {"seen": 1, "right": 0} and d.step == step + 1
+    zh = Drill(lang="zh", seed=4, record=False, clock=itertools.count().__next__)
+    _to_coup(zh)
+    assert "還是有例牌" in plain_text(zh.prompt) and "例牌 (N)" in [b.description for b in zh.answer_row.children]
+
+
+# ---------------------------------------------------------------- timed rounds
+def test_a_timed_round_times_each_cell_against_its_target_and_keeps_the_best() -> None:
+    clock = [0.0]
+    d = Drill(lang="en", seed=6, clock=lambda: clock[0])
+    assert "Timed round: 20 questions against the clock" in plain_text(d.round_status)
+    assert d.round_button.description == "Start a timed round (20 questions)"
+    d.seconds.value = 2
+    d.start_round(size=4)
+    assert d.round is not None and d.round.target == 2
+    times = [1.0, 3.5, 1.5, 1.0]
+    asked = []
+    for n, s in enumerate(times):
+        assert f"question {n + 1} of 4" in plain_text(d.round_status)
+        assert d.item.kind != "coup"  # no whole coup in a round
+        clock[0] += s
+        asked.append(d.item.id)
+        d.respond(d.expected if n != 2 else _other(d))
+    assert d.round is None
+    text = plain_text(d.round_status)
+    assert "Timed round over: 3 of 4 right, 1 wrong, in 7.0 s." in text
+    from baccarat_kit.widgets.drill import cell_words
+
+    assert f"Cells over their target: {cell_words(asked[1], 'en')}" in text
+    assert f"{cell_words(asked[1], 'en')}: 3.5 s (target 2 s) ◷ over target" in text
+    assert f"Cells missed in this round: {cell_words(asked[2], 'en')}" in text
+    assert "Best round: 3 of 4 right in 7.0 s. A new best!" in text
+    assert all(d.cells[c]["seen"] >= 1 for c in asked)  # ordinary answers: FSRS has them
+    assert drill.is_slow(d.cells[asked[1]])  # over the (same) mastery time: Hard
+    rounds = bk.progress.load()["drill"]["rounds"]
+    assert rounds["count"] == 1 and rounds["best"]["right"] == 3 and rounds["best"]["over"] == 1
+    d.start_round(size=4)  # a slower, worse round: the best stays
+    for _ in range(4):
+        clock[0] += 2.5
+        d.respond(_other(d))
+    assert "A new best!" not in plain_text(d.round_status)
+    again = Drill(lang="zh", seed=6)  # a new kernel: the best round is back
+    assert "最佳一輪：4 題答對 3 題，7.0 秒。" in plain_text(again.round_status)
+    assert bk.progress.load()["drill"]["rounds"]["count"] == 2
+
+
+def test_a_round_started_during_a_coup_puts_the_coup_back_and_the_pure_round_refuses_extra_answers() -> None:
+    d = Drill(lang="en", seed=4, record=False, clock=itertools.count().__next__)
+    _to_coup(d)
+    seen = d.coup_stats["seen"]
+    d.start_round(size=2)
+    assert d.item.kind != "coup" and d.deal is None and d.coup_stats["seen"] == seen
+    r = drill.TimedRound(size=1, targets={"player-5": 1.0}).add("player-5", True, 1.5)
+    assert r.summary()["over"] == ["player-5"] and r.target_for("natural-8") == drill.MASTERY_SECONDS
+    with pytest.raises(bk.BaccaratError):
+        r.add("player-5", True, 1.0)
+
+
+def test_player_natural_and_stood_leeches_get_the_engines_row() -> None:
+    d = Drill(lang="en", seed=2, record=False, coups=False, clock=itertools.count().__next__)
+    rows = {"player-6": "the player draws on 0–5, stands on 6–7",
+            "natural-8": "a first-two-card total of 8–9 is a natural, 0–7 is not",
+            "banker-6-player-stood": "when the player stood, the banker draws on 0–5, stands on 6–7"}
+    for cell, row in rows.items():
+        for _ in range(drill.LEECH_MISSES):
+            d.item = drill.item(cell)
+            d.respond(_other(d))
+        assert "This row of the rule table (asked of the rules engine): " + row in plain_text(d.feedback), cell
+    zh = Drill(lang="zh", seed=2, record=False, coups=False)
+    zh.cells = d.cells
+    assert "閒家 0–5 點補牌，6–7 點停牌" in zh._feedback_html(drill.item("player-6"), "draw", False, False, 1.0)

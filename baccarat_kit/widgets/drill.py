@@ -138,6 +138,7 @@ class Drill(LangMixin, w.VBox):
         self.best_round: dict[str, Any] | None = (drill.get("rounds") or {}).get("best")
         self.last_round: dict[str, Any] | None = None
         """The summary of the round finished last in this session (None before one)."""
+        self._new_best = False
         self.title = html_widget("bk-title")
         self.mastery = html_widget("bk-drill-mastery")
         self.definition = html_widget("bk-drill-definition")
@@ -339,6 +340,7 @@ class Drill(LangMixin, w.VBox):
         """Start a timed round of ``size`` questions (no whole coups; a coup under way is put
         back, dealt again later); every cell's target is the seconds set (``seconds``)."""
         self.round = scheduler.TimedRound(size=size, target=float(self.seconds.value))
+        self.last_round, self._new_best = None, False
         if self.item.kind == "coup":
             self.item = self._next_item()
             self.deal = None
@@ -353,15 +355,15 @@ class Drill(LangMixin, w.VBox):
         summary = self.round.summary()
         self.round = None
         self.last_round = summary
-        best_before = self.best_round
-        if self.record:
-            kept: dict[str, Any] = {}
+        self._new_best = scheduler.better_round(self.best_round, summary)
+        kept: dict[str, Any] = {}
+        if self.record:  # unwritable: the round still counts here, the learner told once
             progress.kept(lambda: kept.update(progress.record_round(summary)))
-            self.best_round = kept.get("best", self.best_round)
-        if not self.record or self.best_round is best_before:
-            if scheduler.better_round(self.best_round, summary):
-                self.best_round = {k: summary[k] for k in ("size", "right", "wrong", "seconds")}
-        self.round_status.value = self.round_summary_html(summary, new_best=self.best_round is not best_before)
+        if "best" in kept:
+            self.best_round = kept["best"]
+        elif self._new_best:
+            self.best_round = {k: summary[k] for k in ("size", "right", "wrong", "seconds")}
+        self.round_status.value = self.round_summary_html(summary, new_best=self._new_best)
 
     def round_summary_html(self, summary: dict[str, Any], *, new_best: bool = False) -> str:
         """A finished round: right and wrong, its time, each cell's time against its target, the
@@ -404,7 +406,7 @@ class Drill(LangMixin, w.VBox):
             self.round_status.value = esc(self._t("widgets.drill.round-under-way", number=len(r.answers) + 1,
                                                   size=r.size, seconds=f"{spent:.1f}", target=f"{r.target:g}"))
         elif self.last_round is not None:
-            self.round_status.value = self.round_summary_html(self.last_round)
+            self.round_status.value = self.round_summary_html(self.last_round, new_best=self._new_best)
         else:
             text = self._t("widgets.drill.round-intro", size=scheduler.ROUND_SIZE,
                            target=f"{float(self.seconds.value):g}")
