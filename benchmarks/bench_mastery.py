@@ -12,7 +12,7 @@ Each is replayed two ways:
 
 * ``drill.replay`` — the scheduler alone (cells only, no widget);
 * the widget's own answer path, once per edition (``Drill(lang="zh")`` and ``Drill(lang="en")``):
-  ``respond()`` with the learner's choice, whole coups dealt card by card every sixth item (each
+  ``respond()`` with the learner's choice, whole coups dealt card by card every tenth item (each
   decision an answer; a wrong decision a miss of its cell), a new widget each day reading the
   progress record the day before wrote (a new kernel: its first answer untimed), the widget's
   clock advanced by the learner's seconds. A coup's "who wins" is asked of the learner as the

@@ -648,3 +648,23 @@ def test_player_natural_and_stood_leeches_get_the_engines_row() -> None:
     zh = Drill(lang="zh", seed=2, record=False, coups=False)
     zh.cells = d.cells
     assert "閒家 0–5 點補牌，6–7 點停牌" in zh._feedback_html(drill.item("player-6"), "draw", False, False, 1.0)
+
+
+def test_ahead_of_time_a_cell_not_yet_mastered_comes_before_the_mastered_ones() -> None:
+    """Nothing due, every cell seen: the widget replay with a new kernel each day left two cells,
+    sent days away by an untimed first answer of a day, behind every mastered cell for 20
+    sessions. Practising ahead asks a cell not yet mastered first."""
+    cells: dict = {}
+    day = drill.DAY
+    for n, cell in enumerate(drill.MASTERY_CELLS):
+        drill.answer(cells, cell, True, 1.0, step=n, now=float(n))
+        drill.answer(cells, cell, True, 1.0, step=200 + n, now=day + n)  # mastered, due in days
+    late = "banker-5-vs-8"
+    cells[late] = {}
+    drill.answer(cells, late, True, None, step=0, now=0.0)  # untimed first answers only
+    drill.answer(cells, late, True, None, step=400, now=day * 3)
+    assert not drill.is_mastered(cells[late]) and drill.mastered(cells) == 105
+    now = day * 3 + 10
+    assert drill.stats(cells, now)["due"] == 0
+    assert cells[late]["fsrs"]["due"] > max(e["fsrs"]["due"] for c, e in cells.items() if c != late)
+    assert drill.choose(cells, 500, seed=0, now=now) == late
