@@ -328,7 +328,7 @@ class Quiz(LangMixin, w.VBox):
                 continue
             mid = q.options[chosen].misconception
             what = get_misconception(mid).correction(lang) if mid else q.prompt[lang]
-            review.append(f"<li>{esc(self._t('widgets.quiz.summary-review', number=i + 1, id=q.id, what=what))}</li>")
+            review.append(f"<li>{esc(self._t('widgets.quiz.summary-review', number=i + 1, what=what))}</li>")
         lines.append(f"<ul>{''.join(review)}</ul>" if review
                      else esc(self._t("widgets.quiz.summary-all")))
         lines.append(esc(self._t("widgets.quiz.summary-reset")))
