@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -85,6 +86,48 @@ def choose_by_keys(page: Any, radios: Any, target: int) -> None:
         raise AssertionError(f"{count} options: not one step from {here} to {target}")
 
 
+def recorded_attempts(path: Path, count: int, timeout: float = 30.0) -> list[dict[str, Any]]:
+    """The final-test attempts in the record at ``path`` once it holds ``count`` of them (the
+    kernel writes the record as it handles the last answer, after it sends the summary)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        attempts = progress.final_attempts(json.loads(path.read_text(encoding="utf-8"))["final"]) \
+            if path.exists() else []
+        if len(attempts) >= count or time.monotonic() > deadline:
+            assert len(attempts) == count, attempts
+            return attempts
+        time.sleep(0.2)
+
+
+def answer_by_keyboard(page: Any, final: Any, test: Any, lang: str, wrong: tuple[int, ...] = WRONG) -> None:
+    """Answer every question of ``test`` (shown in ``final``) from the keyboard, focus already on
+    the first question's options: the questions at ``wrong`` wrong, the others right; each
+    submitted (Tab, Enter), its verdict awaited, then "next" (Tab, Enter) and Shift+Tab back to
+    the new options."""
+    for i, q in enumerate(test.questions):
+        labels = [f"{chr(ord('A') + pos)}. {q.options[k].text[lang]}" for pos, k in enumerate(test.orders[i])]
+        expect(final.locator(".bk-quiz-prompt")).to_have_text(q.prompt[lang])
+        # the prompt and the options are two updates: wait for this question's options (keys
+        # pressed on the last question's radios would be lost when the new ones arrive)
+        expect(final.locator(".bk-quiz-options .widget-radio-box label")).to_have_text(labels)
+        expect(final.locator(".bk-quiz-options input[type=radio]:checked")).to_have_count(0)
+        if i:  # from the "next" button back to the options
+            tab_to(page, RADIO, limit=8, key="Shift+Tab")
+        right = test.orders[i].index(q.answer)
+        target = (right + 1) % len(labels) if i in wrong else right
+        radios = final.locator(".bk-quiz-options input[type=radio]")
+        choose_by_keys(page, radios, target)
+        expect(radios.nth(target)).to_be_checked()
+        page.keyboard.press("Tab")  # the radio group is one Tab stop: then the submit button
+        assert focused(page, f"!!el.closest('{FINAL} .bk-quiz-submit')")
+        page.keyboard.press("Enter")
+        verdict = ".bk-wrong" if i in wrong else ".bk-right"
+        expect(final.locator(f".bk-quiz-feedback {verdict}")).to_have_count(1, timeout=60_000)
+        if i + 1 < len(test.questions):
+            tab_to(page, f"el.closest('{FINAL} .bk-quiz-next')", limit=8)
+            page.keyboard.press("Enter")
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_final_test_by_keyboard_in_voila_then_the_course_map_shows_the_score(
         course_site: tuple[str, Path], page: Any, lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -102,26 +145,7 @@ def test_the_final_test_by_keyboard_in_voila_then_the_course_map_shows_the_score
     expect(final.locator(".bk-quiz-options input[type=radio]").first).to_be_visible(timeout=120_000)
     expect(final.locator(".bk-quiz-prompt")).to_have_text(test.questions[0].prompt[lang])
     tab_to(page, RADIO, limit=200)  # from the top of the page: Tab only
-    for i, q in enumerate(test.questions):
-        labels = [f"{chr(ord('A') + pos)}. {q.options[k].text[lang]}" for pos, k in enumerate(test.orders[i])]
-        expect(final.locator(".bk-quiz-prompt")).to_have_text(q.prompt[lang])
-        expect(final.locator(".bk-quiz-options .widget-radio-box label")).to_have_text(labels)
-        expect(final.locator(".bk-quiz-options input[type=radio]:checked")).to_have_count(0)
-        if i:  # from the "next" button back to the options
-            tab_to(page, RADIO, limit=8, key="Shift+Tab")
-        right = test.orders[i].index(q.answer)
-        target = (right + 1) % len(labels) if i in WRONG else right
-        radios = final.locator(".bk-quiz-options input[type=radio]")
-        choose_by_keys(page, radios, target)
-        expect(radios.nth(target)).to_be_checked()
-        page.keyboard.press("Tab")  # the radio group is one Tab stop: then the submit button
-        assert focused(page, f"!!el.closest('{FINAL} .bk-quiz-submit')")
-        page.keyboard.press("Enter")
-        verdict = ".bk-wrong" if i in WRONG else ".bk-right"
-        expect(final.locator(f".bk-quiz-feedback {verdict}")).to_have_count(1)
-        if i + 1 < len(test.questions):
-            tab_to(page, f"el.closest('{FINAL} .bk-quiz-next')", limit=8)
-            page.keyboard.press("Enter")
+    answer_by_keyboard(page, final, test, lang)
     right = len(test.questions) - len(WRONG)
     attempt = test.attempt
     summary = final.locator(".bk-final-summary")
@@ -131,8 +155,8 @@ def test_the_final_test_by_keyboard_in_voila_then_the_course_map_shows_the_score
     expect(summary.locator("a")).to_have_count(len(WRONG))  # each miss links back to its lesson
 
     # the kernel wrote the attempt into the course's record; lesson 00's map shows it
-    attempts = progress.final_attempts(json.loads(record_path.read_text(encoding="utf-8"))["final"])
-    assert len(attempts) == len(before) + 1 and attempts[-1]["right"] == right
+    attempts = recorded_attempts(record_path, len(before) + 1)
+    assert attempts[-1]["right"] == right
     best = max(a["right"] for a in attempts)
     page.goto(f"{base}voila/render/{LESSON_00[lang]}", wait_until="domcontentloaded")
     line = message("progress.final", lang, best=best, best_total=12, right=right, total=12,
