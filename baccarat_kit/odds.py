@@ -592,17 +592,18 @@ def _weights(comp: Composition) -> list[int]:
     (n_v − m + 1)``, the ways to take ``m`` cards of value ``v`` in order; cell ``70 + k``
     the ways to go on to 6 cards after ``k`` (bringing 4- and 5-card coups to the common
     denominator ``n (n − 1) … (n − 5)``); the last cell is 1 (padding for numpy)."""
-    cells = []
-    for count in comp.values:
-        ways = 1
-        cells.append(1)
-        for m in range(1, MAX_COUP_CARDS + 1):
-            ways *= count - m + 1
-            cells.append(ways)
+    cells = [ways for count in comp.values for ways in _falling(count)]
     n = comp.cards
     cells += [math.perm(n - k, MAX_COUP_CARDS - k) for k in range(MAX_COUP_CARDS + 1)]
     cells.append(1)
     return cells
+
+
+@lru_cache(maxsize=512)
+def _falling(count: int) -> tuple[int, ...]:
+    """``count (count − 1) … (count − m + 1)`` for ``m`` = 0 … 6: the ways to take ``m`` of
+    ``count`` cards in order (0 once ``m`` passes ``count``)."""
+    return tuple(math.perm(count, m) for m in range(MAX_COUP_CARDS + 1))
 
 
 @cache
@@ -659,53 +660,74 @@ def _numpy_table() -> dict[str, np.ndarray]:
     return out
 
 
-def _numerators_numpy(cells: list[int], values: int | None = None) -> list[int]:
+def _numerators_numpy(cells: list[int], counts: Sequence[int] | None = None) -> list[int]:
     """As :func:`_numerators_python`, in numpy int64: for shoes of fewer than 1 449 cards,
     whose ways to deal six cards (and so every partial product and sum) stay below 2**63.
 
-    ``values``: the values the shoe holds, one bit each, to sum only the multisets made of them
-    (:func:`_rows_of`; every other multiset weighs 0 in this shoe), one product per multiset,
-    where they are few; else every multiset, by halves."""
+    With the shoe's ``counts`` by value, only the multisets the shoe can deal (none takes more
+    cards of a value than it holds: :func:`_fitting`) are summed, one product each, when they
+    are fewer than :data:`ROWS_FROM` (a nearly empty shoe: a few dozen to a few hundred); every
+    other multiset weighs 0 there. Else every multiset, by halves."""
     import numpy as np
 
     c = np.array(cells, dtype=np.int64)
-    rows = None if values is None else _rows_of(values)
+    rows = None if counts is None else _fitting(counts)
     if rows is not None:
-        low, high, events = rows
-        weights = c[low].prod(axis=1) * c[high].prod(axis=1)
-        return (weights @ events).tolist()  # type: ignore[no-any-return]
+        a = _row_table()
+        weights = c[a["cells"][rows]].prod(axis=1)
+        return (weights @ a["events"][rows]).tolist()  # type: ignore[no-any-return]
     a = _numpy_table()
     weights = c[a["low_cells"]].prod(axis=1)[a["low"]] * c[a["high_cells"]].prod(axis=1)[a["high"]]
     return (weights @ a["events"]).tolist()  # type: ignore[no-any-return]
 
 
 ROWS_FROM = 1500
-""":func:`_numerators_numpy` sums only the multisets made of a shoe's values when there are
-fewer than this many (about six values or fewer); else all 6 958 by halves, quicker then."""
+""":func:`_numerators_numpy` sums only the multisets a shoe can deal when there are fewer than
+this many; else all 6 958 by halves, which is quicker then."""
 
 
-@lru_cache(maxsize=128)
-def _rows_of(values: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """The multisets of :func:`coup_table` made only of the values in the bit set ``values``:
-    their cells (low half, high half, as :func:`_numpy_table`) and their events; None when
-    there are :data:`ROWS_FROM` or more."""
+@cache
+def _row_table() -> dict[str, np.ndarray]:
+    """:func:`_numpy_table` one row per multiset: the cells of both its halves, and its events."""
     import numpy as np
 
-    counts, _, events = _enumeration()
-    absent = [v for v in range(10) if not values >> v & 1]
-    rows = np.flatnonzero(~counts[:, absent].any(axis=1))
-    if rows.size >= ROWS_FROM:
-        return None
     a = _numpy_table()
-    out = (a["low_cells"][a["low"][rows]], a["high_cells"][a["high"][rows]], events[rows])
-    for arr in out:
+    out = {"cells": np.concatenate((a["low_cells"][a["low"]], a["high_cells"][a["high"]]), axis=1),
+           "events": a["events"]}
+    for arr in out.values():
         arr.setflags(write=False)
     return out
 
 
-def _values_held(comp: Composition) -> int:
-    """The values ``comp`` holds, one bit each (bit ``v`` for value ``v``)."""
-    return sum(1 << v for v, n in enumerate(comp.values) if n)
+@cache
+def _too_many() -> tuple[tuple[int, ...], ...]:
+    """Bit sets over the multisets of :func:`_enumeration`: bit ``i`` of ``[v][n]`` is set when
+    multiset ``i`` takes more than ``n`` cards of value ``v`` (``n`` = 0 … 5)."""
+    import numpy as np
+
+    counts = _enumeration()[0]
+    return tuple(tuple(int.from_bytes(np.packbits(counts[:, v] > n, bitorder="little").tobytes(), "little")
+                       for n in range(MAX_COUP_CARDS)) for v in range(10))
+
+
+def _fitting(counts: Sequence[int]) -> np.ndarray | None:
+    """The multisets of :func:`_enumeration` a shoe of ``counts`` by value can deal (an index
+    array), or None when there are :data:`ROWS_FROM` or more: bit sets, one OR per value."""
+    import numpy as np
+
+    too_many = _too_many()
+    out = 0
+    for v, n in enumerate(counts):
+        if n < MAX_COUP_CARDS:
+            out |= too_many[v][n]
+    size = len(_enumeration()[0])
+    fit = ((1 << size) - 1) ^ out
+    if fit.bit_count() >= ROWS_FROM:
+        return None
+    bits = np.unpackbits(np.frombuffer(fit.to_bytes((size + 7) // 8, "little"), dtype=np.uint8),
+                         bitorder="little")
+    rows: np.ndarray = bits.view(bool).nonzero()[0]            # (as bools: ten times quicker)
+    return rows
 
 
 def _numerators_direct(counts: Sequence[int]) -> list[int]:
@@ -896,7 +918,7 @@ def _exact_odds(comp: Composition) -> ExactOdds:
     elif _use_direct(comp):
         numerators = _numerators_direct(comp.values)
     elif _use_numpy(denominator):
-        numerators = _numerators_numpy(_weights(comp), _values_held(comp))
+        numerators = _numerators_numpy(_weights(comp), comp.values if comp.cards <= DIRECT_CARDS else None)
     else:
         numerators = _numerators_python(_weights(comp), denominator)
     probs = {name: Fraction(numerators[j], denominator) for j, name in enumerate(CLASSES)}

@@ -121,28 +121,28 @@ def test_exact_odds_never_imports_numba_itself() -> None:
 
 @settings(max_examples=150, derandomize=True, deadline=None)
 @given(small_shoes)
-def test_the_multisets_of_the_shoes_values_give_the_tables_numerators(counts: list[int]) -> None:
-    """A shoe of few values sums only the multisets made of them (numpy); the same integers as
+def test_the_multisets_a_shoe_can_deal_give_the_tables_numerators(counts: list[int]) -> None:
+    """A nearly empty shoe sums only the multisets it can deal (numpy); the same integers as
     every multiset in Python (the reference) and in numpy."""
     comp = odds.composition(counts)
     cells = odds._weights(comp)
-    values = odds._values_held(comp)
-    assert odds._numerators_numpy(cells, values) == odds._numerators_numpy(cells) == reference(counts)
-    if sum(1 for n in counts if n) <= 5:                  # few values: the subset path is taken
-        assert odds._rows_of(values) is not None
+    assert odds._numerators_numpy(cells, counts) == odds._numerators_numpy(cells) == reference(counts)
 
 
-def test_the_value_subsets_are_the_multisets_made_of_those_values() -> None:
-    """Each subset of values gets exactly the multisets of the table that use no other value."""
-    from itertools import combinations
-
-    table = list(odds.coup_table().multisets())
-    for held in ([0], [0, 1, 2, 3, 4, 5], [3, 4, 5, 6], [0, 9], list(range(10))):
-        values = sum(1 << v for v in held)
-        want = sum(1 for counts, _ in table if all(counts[v] == 0 for v in range(10) if v not in held))
-        rows = odds._rows_of(values)
-        assert (want >= odds.ROWS_FROM) if rows is None else len(rows[2]) == want, held
-    assert all(odds._rows_of(sum(1 << v for v in c)) is not None for c in combinations(range(10), 5))
+def test_the_multisets_a_shoe_can_deal_are_those_of_no_more_cards_of_a_value_than_it_holds() -> None:
+    """_fitting's bit sets pick exactly the multisets of the table that take no more cards of any
+    value than the shoe holds; None when there are ROWS_FROM or more."""
+    table = [c for c, _ in odds.coup_table().multisets()]
+    for counts in ([6] + [0] * 9, [2, 1, 1, 1, 1, 1, 0, 0, 0, 0], [0, 0, 0, 3, 3, 3, 3, 0, 0, 0],
+                   [3, 1, 1, 1, 1, 1, 1, 1, 1, 1], [2] * 7 + [0] * 3, [0] * 9 + [14], [32] * 10):
+        want = [i for i, c in enumerate(table) if all(m <= n for m, n in zip(c, counts, strict=True))]
+        rows = odds._fitting(counts)
+        if rows is None:
+            assert len(want) >= odds.ROWS_FROM, counts
+        else:
+            assert rows.tolist() == want, counts
+    assert odds._fitting([2, 1, 1, 1, 1, 1, 0, 0, 0, 0]) is not None
+    assert odds._fitting([32] * 10) is None
 
 
 @settings(max_examples=60, derandomize=True, deadline=None)
