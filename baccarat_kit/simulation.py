@@ -547,7 +547,7 @@ def _deal(cards: np.ndarray, cut_card: int | None, burn: bool, detail: bool,
     ok = ok.T                                                    # shoe after shoe, in order
     out = seen.T[ok]
     return {"packed": out, "rounds": ok.sum(axis=1), "burned": burned,
-            "counts": _packed_counts(np.bincount(out >> 4, minlength=2048))}
+            "counts": _packed_bit_counts(out)}
 
 
 _SKIPPED = 12
@@ -651,6 +651,19 @@ def _packed_counts(histogram: np.ndarray) -> np.ndarray:
     winners = h.sum(axis=(0, 1, 3, 4, 5))
     return np.array([h.sum(), winners[0], winners[1], winners[2], h[:, :, 0, :, :, 6].sum(),
                      h[:, :, :, 1].sum(), h[:, 1].sum(), h[1].sum()], dtype=np.int64)
+
+
+def _packed_bit_counts(packed: np.ndarray) -> np.ndarray:
+    """The counts (:data:`COUNTS`) of packed outcomes (:func:`_outcome_table`, with the pairs in
+    bits 13 and 14): a few passes of bit tests, as :func:`_small_counts`."""
+    import numpy as np
+
+    u16 = np.uint16
+    winner = packed & u16(3 << 11)
+    b, p, t = (np.count_nonzero(winner == u16(code << 11)) for code in (0, 1, 2))
+    six = np.count_nonzero((packed & u16((3 << 11) | (15 << 4))) == u16(6 << 4))
+    bits = [np.count_nonzero(packed & u16(bit)) for bit in (1 << 10, 1 << 13, 1 << 14)]
+    return np.array([b + p + t, b, p, t, six, *bits], dtype=np.int64)
 
 
 def _small_counts(seen: np.ndarray) -> np.ndarray:
@@ -763,15 +776,39 @@ def _run(rng: Any, shoes: int, decks: int, chunk: int, deal: Any, cut_card: int 
 
 
 def _coups_of(parts: list[dict[str, Any]]) -> dict[str, np.ndarray]:
-    """The per-coup arrays of :class:`Simulation` from the dealt batches."""
+    """The per-coup arrays of :class:`Simulation` from the dealt batches: each decoded from the
+    packed outcomes when it is first read (:class:`_Coups`), none before."""
     import numpy as np
 
-    p = np.concatenate([part["packed"] for part in parts])
     rounds = np.concatenate([part["rounds"] for part in parts])
-    return {
-        "winner": ((p >> 11) & 3).astype(np.int8), "player_total": (p & 15).astype(np.int8),
-        "banker_total": ((p >> 4) & 15).astype(np.int8), "cards_used": (4 + ((p >> 8) & 3)).astype(np.int8),
-        "natural": (p & (1 << 10)) != 0, "player_pair": (p & (1 << 13)) != 0, "banker_pair": (p & (1 << 14)) != 0,
-        "offsets": np.concatenate(([0], np.cumsum(rounds))),
-        "burned": np.concatenate([part["burned"] for part in parts]),
-    }
+    return _Coups(np.concatenate([part["packed"] for part in parts]),
+                  offsets=np.concatenate(([0], np.cumsum(rounds))),
+                  burned=np.concatenate([part["burned"] for part in parts]))
+
+
+class _Coups(dict[str, Any]):
+    """The per-coup arrays of a :class:`Simulation`, each decoded from the packed outcome of
+    every coup (see :func:`_outcome_table`) the first time it is read, then kept: keeping every
+    coup costs two bytes a coup until an array is used."""
+
+    def __init__(self, packed: np.ndarray, **arrays: np.ndarray) -> None:
+        super().__init__(arrays)
+        self.packed = packed
+
+    def __missing__(self, name: str) -> np.ndarray:
+        import numpy as np
+
+        if name not in _FIELDS:
+            raise KeyError(name)
+        shift, mask, plus = _FIELDS[name]
+        field = (self.packed >> shift) & mask
+        value: np.ndarray = field != 0 if plus is None else (field + plus).astype(np.int8)
+        self[name] = value
+        return value
+
+
+_FIELDS: dict[str, tuple[int, int, int | None]] = {
+    "winner": (11, 3, 0), "player_total": (0, 15, 0), "banker_total": (4, 15, 0), "cards_used": (8, 3, 4),
+    "natural": (10, 1, None), "player_pair": (13, 1, None), "banker_pair": (14, 1, None)}
+"""Where each per-coup array sits in a packed outcome: shift, mask, and the number added (None:
+a flag, read as bool)."""
