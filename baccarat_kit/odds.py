@@ -814,23 +814,19 @@ def _use_direct(comp: Composition) -> bool:
     return _direct_calls[0] <= DIRECT_CALLS
 
 
-KERNEL_VALUES = 7
-"""A shoe of at most :data:`DIRECT_CARDS` cards is walked by the compiled kernel
-(:mod:`baccarat_kit._exact_kernel`, when numba is installed and already imported) if it holds at
-most this many distinct values, or at most :data:`KERNEL_CARDS` cards: its walk then takes a few
-to about 60 µs, less than the 6 958 multisets in numpy. (The walk grows with the values present:
-ten values of one card each take about 0.2 ms.)"""
-KERNEL_CARDS = 9
+KERNEL_CARDS = 7
+"""A shoe of at most this many cards is walked by the compiled kernel
+(:mod:`baccarat_kit._exact_kernel`, when numba is installed and already imported): its walk then
+takes under 15 µs, less than the multisets it can deal in numpy (about 19 µs for 7 cards). From 8
+cards on the walk grows faster (about 27 µs for 8 cards, 115 µs for 12, 160 µs for 14, the last
+cards of shuffled 8-deck shoes, against 23, 63 and 57 µs)."""
 
 
 def _use_kernel(comp: Composition) -> bool:
-    """Walk ``comp``'s coups in compiled code (see :data:`KERNEL_VALUES`)? numba is used only
+    """Walk ``comp``'s coups in compiled code (see :data:`KERNEL_CARDS`)? numba is used only
     where it is already imported (importing it costs about half a second), as ``bk.simulate``'s
     ``kernel="auto"`` does."""
-    cards = comp.cards
-    if cards > DIRECT_CARDS or sys.modules.get("numba") is None:
-        return False
-    if cards > KERNEL_CARDS and len(comp.values) - comp.values.count(0) > KERNEL_VALUES:
+    if comp.cards > KERNEL_CARDS or sys.modules.get("numba") is None:
         return False
     return _numba_installed()
 
@@ -884,8 +880,9 @@ def exact_odds(shoe: object = 8) -> ExactOdds:
     cards or more, whose ways to deal six cards exceed 2**63, are always computed with Python
     integers. A nearly empty shoe (at most :data:`DIRECT_CARDS` cards) is walked coup by coup
     instead: in pure Python while the table is not built yet (:data:`DIRECT_CALLS`), and in
-    compiled code where numba is installed and already imported, when its walk is short (few
-    values; see :data:`KERNEL_VALUES`). Every path gives the same fractions. The odds of the
+    compiled code where numba is installed and already imported, when its walk is short (see
+    :data:`KERNEL_CARDS`); else, in numpy, only the multisets it can deal are summed
+    (:func:`_fitting`). Every path gives the same fractions. The odds of the
     last :data:`NEARLY_EMPTY_KEPT` nearly empty shoes are kept: the same composition again
     (a shoe tracker redrawn, the end of many simulated shoes) is answered without a sum.
 
