@@ -348,7 +348,9 @@ def _sort_rows(rng: Any, codes: np.ndarray, out: np.ndarray) -> np.ndarray:
         k &= mask
         k |= codes
         k.sort(axis=1)
-        np.bitwise_and(k, 63, out=out[lo:lo + BLOCK], casting="unsafe")   # the codes, in their new order
+        o = out[lo:lo + BLOCK]
+        np.copyto(o, k, casting="unsafe")                         # the low byte of each key
+        o &= np.uint8(63)                                         # (masked as bytes: a quarter of the bits)
         flat = k.ravel()
         d = step[:flat.size]
         np.bitwise_xor(flat[1:], flat[:-1], out=d[:-1])           # neighbours with equal top parts: below 64
@@ -536,14 +538,17 @@ def _deal(cards: np.ndarray, cut_card: int | None, burn: bool, detail: bool,
         if steps % 4 == 0 and (past[steps - 1] | (pos > end_at)).all():
             break
     seen = seen[:steps]
-    ok = np.empty((steps, n), dtype=bool)
+    ok = work.get("ok", steps * n, bool).reshape(steps, n)
     ok[0] = True
     np.logical_not(past[:steps - 1], out=ok[1:])                 # the one before began before the cut
     if need_end:
         ok &= ~over[:steps]
     if not detail:
-        np.copyto(seen, np.uint8(_SKIPPED), where=~ok)
-        return {"packed": None, "rounds": None, "burned": burned, "counts": _small_counts(seen)}
+        skipped = np.logical_not(ok, out=work.get("skipped", steps * n, bool).reshape(steps, n))
+        np.copyto(seen, np.uint8(_SKIPPED), where=skipped)
+        return {"packed": None, "rounds": None, "burned": burned,
+                "counts": _small_counts(seen, (work.get("bits", steps * n, np.uint8).reshape(steps, n),
+                                               work.get("flags", steps * n, bool).reshape(steps, n)))}
     ok = ok.T                                                    # shoe after shoe, in order
     out = seen.T[ok]
     return {"packed": out, "rounds": ok.sum(axis=1), "burned": burned,
@@ -666,15 +671,18 @@ def _packed_bit_counts(packed: np.ndarray) -> np.ndarray:
     return np.array([b + p + t, b, p, t, six, *bits], dtype=np.int64)
 
 
-def _small_counts(seen: np.ndarray) -> np.ndarray:
+def _small_counts(seen: np.ndarray, scratch: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """The counts (:data:`COUNTS`) of one-byte outcomes (bits, high to low: banker pair,
     player pair, banker six, natural, winner (2), cards used − 4 (2); see
-    :func:`_small_table`), skipping :data:`_SKIPPED`: a few passes of bit tests."""
+    :func:`_small_table`), skipping :data:`_SKIPPED`: a few passes of bit tests (into
+    ``scratch``, a byte array and a bool array shaped as ``seen``, when given)."""
     import numpy as np
 
-    winner = seen & np.uint8(12)
-    b, p, t = (np.count_nonzero(winner == np.uint8(code)) for code in (0, 4, 8))
-    bits = [np.count_nonzero(seen & np.uint8(bit)) for bit in (32, 16, 64, 128)]
+    u8 = np.uint8
+    work, flags = (np.empty_like(seen), np.empty(seen.shape, dtype=bool)) if scratch is None else scratch
+    winner = np.bitwise_and(seen, u8(12), out=work)
+    b, p, t = (np.count_nonzero(np.equal(winner, u8(code), out=flags)) for code in (0, 4, 8))
+    bits = [np.count_nonzero(np.bitwise_and(seen, u8(bit), out=work)) for bit in (32, 16, 64, 128)]
     return np.array([b + p + t, b, p, t, *bits], dtype=np.int64)
 
 
