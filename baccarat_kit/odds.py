@@ -41,7 +41,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from numbers import Integral
 from typing import TYPE_CHECKING, Any
 
@@ -592,17 +592,18 @@ def _weights(comp: Composition) -> list[int]:
     (n_v − m + 1)``, the ways to take ``m`` cards of value ``v`` in order; cell ``70 + k``
     the ways to go on to 6 cards after ``k`` (bringing 4- and 5-card coups to the common
     denominator ``n (n − 1) … (n − 5)``); the last cell is 1 (padding for numpy)."""
-    cells = []
-    for count in comp.values:
-        ways = 1
-        cells.append(1)
-        for m in range(1, MAX_COUP_CARDS + 1):
-            ways *= count - m + 1
-            cells.append(ways)
+    cells = [ways for count in comp.values for ways in _falling(count)]
     n = comp.cards
     cells += [math.perm(n - k, MAX_COUP_CARDS - k) for k in range(MAX_COUP_CARDS + 1)]
     cells.append(1)
     return cells
+
+
+@lru_cache(maxsize=512)
+def _falling(count: int) -> tuple[int, ...]:
+    """``count (count − 1) … (count − m + 1)`` for ``m`` = 0 … 6: the ways to take ``m`` of
+    ``count`` cards in order (0 once ``m`` passes ``count``)."""
+    return tuple(math.perm(count, m) for m in range(MAX_COUP_CARDS + 1))
 
 
 @cache
@@ -659,15 +660,74 @@ def _numpy_table() -> dict[str, np.ndarray]:
     return out
 
 
-def _numerators_numpy(cells: list[int]) -> list[int]:
+def _numerators_numpy(cells: list[int], counts: Sequence[int] | None = None) -> list[int]:
     """As :func:`_numerators_python`, in numpy int64: for shoes of fewer than 1 449 cards,
-    whose ways to deal six cards (and so every partial product and sum) stay below 2**63."""
+    whose ways to deal six cards (and so every partial product and sum) stay below 2**63.
+
+    With the shoe's ``counts`` by value, only the multisets the shoe can deal (none takes more
+    cards of a value than it holds: :func:`_fitting`) are summed, one product each, when they
+    are fewer than :data:`ROWS_FROM` (a nearly empty shoe: a few dozen to a few hundred); every
+    other multiset weighs 0 there. Else every multiset, by halves."""
+    import numpy as np
+
+    c = np.array(cells, dtype=np.int64)
+    rows = None if counts is None else _fitting(counts)
+    if rows is not None:
+        a = _row_table()
+        weights = c[a["cells"][rows]].prod(axis=1)
+        return (weights @ a["events"][rows]).tolist()  # type: ignore[no-any-return]
+    a = _numpy_table()
+    weights = c[a["low_cells"]].prod(axis=1)[a["low"]] * c[a["high_cells"]].prod(axis=1)[a["high"]]
+    return (weights @ a["events"]).tolist()  # type: ignore[no-any-return]
+
+
+ROWS_FROM = 1500
+""":func:`_numerators_numpy` sums only the multisets a shoe can deal when there are fewer than
+this many; else all 6 958 by halves, which is quicker then."""
+
+
+@cache
+def _row_table() -> dict[str, np.ndarray]:
+    """:func:`_numpy_table` one row per multiset: the cells of both its halves, and its events."""
     import numpy as np
 
     a = _numpy_table()
-    c = np.array(cells, dtype=np.int64)
-    weights = c[a["low_cells"]].prod(axis=1)[a["low"]] * c[a["high_cells"]].prod(axis=1)[a["high"]]
-    return (weights @ a["events"]).tolist()  # type: ignore[no-any-return]
+    out = {"cells": np.concatenate((a["low_cells"][a["low"]], a["high_cells"][a["high"]]), axis=1),
+           "events": a["events"]}
+    for arr in out.values():
+        arr.setflags(write=False)
+    return out
+
+
+@cache
+def _too_many() -> tuple[tuple[int, ...], ...]:
+    """Bit sets over the multisets of :func:`_enumeration`: bit ``i`` of ``[v][n]`` is set when
+    multiset ``i`` takes more than ``n`` cards of value ``v`` (``n`` = 0 … 5)."""
+    import numpy as np
+
+    counts = _enumeration()[0]
+    return tuple(tuple(int.from_bytes(np.packbits(counts[:, v] > n, bitorder="little").tobytes(), "little")
+                       for n in range(MAX_COUP_CARDS)) for v in range(10))
+
+
+def _fitting(counts: Sequence[int]) -> np.ndarray | None:
+    """The multisets of :func:`_enumeration` a shoe of ``counts`` by value can deal (an index
+    array), or None when there are :data:`ROWS_FROM` or more: bit sets, one OR per value."""
+    import numpy as np
+
+    too_many = _too_many()
+    out = 0
+    for v, n in enumerate(counts):
+        if n < MAX_COUP_CARDS:
+            out |= too_many[v][n]
+    size = len(_enumeration()[0])
+    fit = ((1 << size) - 1) ^ out
+    if fit.bit_count() >= ROWS_FROM:
+        return None
+    bits = np.unpackbits(np.frombuffer(fit.to_bytes((size + 7) // 8, "little"), dtype=np.uint8),
+                         bitorder="little")
+    rows: np.ndarray = bits.view(bool).nonzero()[0]            # (as bools: ten times quicker)
+    return rows
 
 
 def _numerators_direct(counts: Sequence[int]) -> list[int]:
@@ -754,23 +814,19 @@ def _use_direct(comp: Composition) -> bool:
     return _direct_calls[0] <= DIRECT_CALLS
 
 
-KERNEL_VALUES = 7
-"""A shoe of at most :data:`DIRECT_CARDS` cards is walked by the compiled kernel
-(:mod:`baccarat_kit._exact_kernel`, when numba is installed and already imported) if it holds at
-most this many distinct values, or at most :data:`KERNEL_CARDS` cards: its walk then takes a few
-to about 60 µs, less than the 6 958 multisets in numpy. (The walk grows with the values present:
-ten values of one card each take about 0.2 ms.)"""
-KERNEL_CARDS = 9
+KERNEL_CARDS = 7
+"""A shoe of at most this many cards is walked by the compiled kernel
+(:mod:`baccarat_kit._exact_kernel`, when numba is installed and already imported): its walk then
+takes under 15 µs, less than the multisets it can deal in numpy (about 19 µs for 7 cards). From 8
+cards on the walk grows faster (about 27 µs for 8 cards, 115 µs for 12, 160 µs for 14, the last
+cards of shuffled 8-deck shoes, against 23, 63 and 57 µs)."""
 
 
 def _use_kernel(comp: Composition) -> bool:
-    """Walk ``comp``'s coups in compiled code (see :data:`KERNEL_VALUES`)? numba is used only
+    """Walk ``comp``'s coups in compiled code (see :data:`KERNEL_CARDS`)? numba is used only
     where it is already imported (importing it costs about half a second), as ``bk.simulate``'s
     ``kernel="auto"`` does."""
-    cards = comp.cards
-    if cards > DIRECT_CARDS or sys.modules.get("numba") is None:
-        return False
-    if cards > KERNEL_CARDS and len(comp.values) - comp.values.count(0) > KERNEL_VALUES:
+    if comp.cards > KERNEL_CARDS or sys.modules.get("numba") is None:
         return False
     return _numba_installed()
 
@@ -824,8 +880,11 @@ def exact_odds(shoe: object = 8) -> ExactOdds:
     cards or more, whose ways to deal six cards exceed 2**63, are always computed with Python
     integers. A nearly empty shoe (at most :data:`DIRECT_CARDS` cards) is walked coup by coup
     instead: in pure Python while the table is not built yet (:data:`DIRECT_CALLS`), and in
-    compiled code where numba is installed and already imported, when its walk is short (few
-    values; see :data:`KERNEL_VALUES`). Every path gives the same fractions.
+    compiled code where numba is installed and already imported, when its walk is short (see
+    :data:`KERNEL_CARDS`); else, in numpy, only the multisets it can deal are summed
+    (:func:`_fitting`). Every path gives the same fractions. The odds of the
+    last :data:`NEARLY_EMPTY_KEPT` nearly empty shoes are kept: the same composition again
+    (a shoe tracker redrawn, the end of many simulated shoes) is answered without a sum.
 
     >>> bk_shoe_left = {0: 2, 1: 1, 2: 1, 3: 1, 4: 1, 5: 1}   # a nearly empty shoe
     >>> o = exact_odds(bk_shoe_left)
@@ -833,13 +892,30 @@ def exact_odds(shoe: object = 8) -> ExactOdds:
     (True, 'value-0 split evenly')
     """
     comp = composition(shoe)
+    if comp.cards <= DIRECT_CARDS:
+        return _nearly_empty(comp)
+    return _exact_odds(comp)
+
+
+NEARLY_EMPTY_KEPT = 1024
+"""How many nearly empty shoes' odds :func:`exact_odds` keeps (least recently asked dropped)."""
+
+
+@lru_cache(maxsize=NEARLY_EMPTY_KEPT)
+def _nearly_empty(comp: Composition) -> ExactOdds:
+    """:func:`_exact_odds`, kept by composition (frozen: every holder shares the same odds)."""
+    return _exact_odds(comp)
+
+
+def _exact_odds(comp: Composition) -> ExactOdds:
+    """The odds of :func:`exact_odds`, computed by the quickest path (all give the same)."""
     denominator = math.perm(comp.cards, MAX_COUP_CARDS)
     if _use_kernel(comp):
         numerators = _numerators_kernel(comp.values)
     elif _use_direct(comp):
         numerators = _numerators_direct(comp.values)
     elif _use_numpy(denominator):
-        numerators = _numerators_numpy(_weights(comp))
+        numerators = _numerators_numpy(_weights(comp), comp.values if comp.cards <= DIRECT_CARDS else None)
     else:
         numerators = _numerators_python(_weights(comp), denominator)
     probs = {name: Fraction(numerators[j], denominator) for j, name in enumerate(CLASSES)}

@@ -90,8 +90,8 @@ def _outcome_table() -> np.ndarray:
 def _small_table() -> np.ndarray:
     """The outcome table of the totals (``detail=False``) in one byte, same index as
     :func:`_outcome_table`: cards used − 4 (bits 0–1), winner code (2–3), natural (4), banker
-    wins with 6 (5); :func:`_small_outcomes` adds the pairs (6 player, 7 banker). Everything
-    :attr:`Simulation.counts` needs and nothing else: half the table's bytes (36 KB)."""
+    wins with 6 (5); :func:`_key_tables` adds the pairs (6 player, 7 banker). Everything
+    :attr:`Simulation.counts` needs and nothing else."""
     import numpy as np
 
     t = _outcome_table().astype(np.int64)
@@ -101,16 +101,6 @@ def _small_table() -> np.ndarray:
                          | (six.astype(np.int64) << 5)).astype(np.uint8)
     small.setflags(write=False)
     return small
-
-
-@cache
-def _used_table() -> np.ndarray:
-    """The cards a coup uses (4–6), indexed by its packed outcome's bits 8 and up."""
-    import numpy as np
-
-    table = (4 + (np.arange(128) & 3)).astype(np.uint8)
-    table.setflags(write=False)
-    return table
 
 
 def _coup_array(name: str, doc: str) -> Any:
@@ -360,7 +350,7 @@ def _sort_rows(rng: Any, codes: np.ndarray, out: np.ndarray) -> np.ndarray:
         k.sort(axis=1)
         o = out[lo:lo + BLOCK]
         np.copyto(o, k, casting="unsafe")                         # the low byte of each key
-        o &= np.uint8(63)
+        o &= np.uint8(63)                                         # (masked as bytes: a quarter of the bits)
         flat = k.ravel()
         d = step[:flat.size]
         np.bitwise_xor(flat[1:], flat[:-1], out=d[:-1])           # neighbours with equal top parts: below 64
@@ -372,7 +362,24 @@ def _sort_rows(rng: Any, codes: np.ndarray, out: np.ndarray) -> np.ndarray:
     return ties
 
 
-def _shuffled(rng: Any, n: int, deck: np.ndarray) -> np.ndarray:
+class _Work:
+    """Arrays reused from one batch of shoes to the next: fewer fresh pages for the system to
+    clear and map. One per :func:`simulate` call (never shared between threads)."""
+
+    def __init__(self) -> None:
+        self.arrays: dict[str, np.ndarray] = {}
+
+    def get(self, name: str, size: int, dtype: Any) -> np.ndarray:
+        """A 1-D array of ``size`` elements (contents left over from earlier batches)."""
+        import numpy as np
+
+        have = self.arrays.get(name)
+        if have is None or have.size < size or have.dtype != dtype:
+            have = self.arrays[name] = np.empty(size, dtype=dtype)
+        return have[:size]
+
+
+def _shuffled(rng: Any, n: int, deck: np.ndarray, work: _Work | None = None) -> np.ndarray:
     """``n`` independent uniform shuffles of ``deck`` (byte codes below 64), one per row.
 
     Each card gets 26 random bits above its 6-bit code and every row is sorted: the order of
@@ -380,12 +387,15 @@ def _shuffled(rng: Any, n: int, deck: np.ndarray) -> np.ndarray:
     800 for 416 cards) would let the codes break the tie, so such rows get fresh keys until
     none tie; the result is exactly uniform either way. The keys are the bit generator's raw
     words (see :func:`_raw_keys`), so a seed deals the same shoes under every NumPy version.
+    ``work``: where to put them (else a new array).
     """
     import numpy as np
 
     codes = deck.astype(np.uint32)
-    buffer = np.zeros(n * deck.size + _PAD, dtype=np.uint8)     # _PAD zero bytes after the last shoe
-    out = buffer[:n * deck.size].reshape(n, deck.size)
+    size = n * deck.size
+    buffer = np.empty(size + _PAD, dtype=np.uint8) if work is None else work.get("cards", size + _PAD, np.uint8)
+    buffer[size:] = 0                                            # _PAD zero bytes after the last shoe
+    out = buffer[:size].reshape(n, deck.size)
     todo = np.flatnonzero(_sort_rows(rng, codes, out))
     while todo.size:
         part = np.empty((todo.size, deck.size), dtype=np.uint8)
@@ -401,78 +411,82 @@ cards of the next shoe (or these), which never changes a coup that fits in its s
 drawing decisions only look at cards it deals) and a coup that does not fit is not dealt."""
 
 
-def _keys(flat: np.ndarray, lo: int, hi: int) -> np.ndarray:
-    """The index into :func:`_outcome_table` (and :func:`_small_table`) of a coup starting at
-    every position ``lo`` … ``hi − 1`` of the byte codes ``flat`` (shoes one after the other),
-    ``((p * 19 + b) * 10 + v5) * 10 + v6``: built from byte arrays where its parts fit in a
-    byte, ``g = 19 v[i] + v[i + 1]`` (at most 180) and ``u = 10 v[i] + v[i + 1]`` (at most 99),
-    as ``(g[i] + g[i + 2]) * 100 + u[i + 4]`` in 16 bits. A few arithmetic passes: a gather
-    costs about ten times one."""
+@cache
+def _key_tables() -> tuple[np.ndarray, np.ndarray]:
+    """What the numpy dealer reads of a coup by its 16-bit key (see :func:`_keys`): the packed
+    outcome of :func:`_outcome_table` with the pairs (bits 13 and 14) and the one-byte outcome of
+    :func:`_small_table` with the pairs (bits 6 and 7).
+
+    A key is ``(10 p + b) * 100 + 10 v5 + v6`` (``p`` and ``b`` the player's and the banker's
+    two-card totals, ``v5`` and ``v6`` the values of the fifth and sixth cards) plus 2**14 when
+    the player's two cards are alike and 2**15 when the banker's are. Every entry is copied from
+    :func:`_outcome_table` (the engine's decisions), nothing is decided here; the keys whose low
+    14 bits pass 9 999 are no coup and are never looked up."""
+    import numpy as np
+
+    key = np.arange(1 << 16)
+    low = key & 0x3FFF
+    low = np.where(low < 10_000, low, 0)
+    same = (low // 1000 * 19 + low // 100 % 10) * 100 + low % 100   # the coup's index in _outcome_table
+    player_pair, banker_pair = (key >> 14) & 1, key >> 15
+    packed = _outcome_table().astype(np.int64)[same]
+    small = _small_table().astype(np.int64)[same]
+    tables = ((packed | (player_pair << 13) | (banker_pair << 14)).astype(np.uint16),
+              (small | (player_pair << 6) | (banker_pair << 7)).astype(np.uint8))
+    for table in tables:
+        table.setflags(write=False)
+    return tables
+
+
+def _keys(flat: np.ndarray, lo: int, hi: int, out: np.ndarray, work: list[np.ndarray]) -> None:
+    """The key (see :func:`_key_tables`) of a coup starting at every position ``lo`` … ``hi − 1``
+    of the byte codes ``flat`` (shoes one after the other) into ``out`` (16 bits), by arithmetic
+    passes over bytes and no look-up (a gather costs about twenty of them). ``work``: three byte
+    arrays of at least ``hi − lo + 6`` and one 16-bit array of ``hi − lo``, reused."""
     import numpy as np
 
     u8, u16 = np.uint8, np.uint16
     m = hi - lo
-    values = np.right_shift(flat[lo:hi + 6], 2)
-    g = np.multiply(values, u8(19))
-    g[:-1] += values[1:]
-    u = np.multiply(values, u8(10))
-    u[:-1] += values[1:]
-    key: np.ndarray = g[:m].astype(u16)
-    key += g[2:m + 2]
-    key *= u16(100)
-    key += u[4:m + 4]
-    return key
+    v, s, t, wide = work[0][:m + 6], work[1][:m + 1], work[2][:m + 1], work[3][:m]
+    np.right_shift(flat[lo:hi + 6], 2, out=v)                   # the card values
+    np.add(v[:m + 1], v[2:m + 3], out=s)                        # cards i and i + 2 (a hand's two cards)
+    np.subtract(s, u8(10), out=t)                               # modulo 10 (sums up to 18): the
+    np.minimum(s, t, out=s)                                     # smaller of s and s - 10 wrapped round
+    np.multiply(s[:m], u8(10), out=t[:m])                       # 10 p + b: the player's total at i,
+    t[:m] += s[1:]                                              # the banker's at i + 1
+    np.copyto(out, t[:m])
+    out *= u16(100)
+    np.multiply(v[4:m + 4], u8(10), out=t[:m])                  # 10 v5 + v6
+    t[:m] += v[5:m + 5]
+    out += t[:m]
+    np.equal(flat[lo:hi + 1], flat[lo + 2:hi + 3], out=s.view(bool))   # cards i and i + 2 alike
+    np.multiply(s[1:], u8(2), out=t[:m])                        # the banker's (i + 1 and i + 3)
+    t[:m] |= s[:m]
+    np.multiply(t[:m], u16(1 << 14), out=wide)
+    out |= wide
 
 
-def _outcomes(flat: np.ndarray, lo: int, hi: int, packed: np.ndarray) -> None:
-    """The packed outcome (see :func:`_outcome_table`) of a coup starting at every position
-    ``lo`` … ``hi − 1`` of the byte codes ``flat`` into ``packed[lo:hi]``: one look-up of
-    :func:`_keys`, and the pairs."""
-    import numpy as np
-
-    key = _keys(flat, lo, hi)
-    out = packed[lo:hi]
-    np.take(_outcome_table(), key, out=out, mode="clip")
-    same = np.equal(flat[lo:hi + 1], flat[lo + 2:hi + 3]).view(np.uint8)   # cards 1 and 3 alike
-    both = np.multiply(same[1:], np.uint8(2))                     # cards 2 and 4 alike
-    both |= same[:-1]
-    np.left_shift(both, 13, out=key, dtype=np.uint16)
-    out |= key
+OUTCOME_BLOCK = 256
+"""Shoes whose coup keys are computed together in :func:`_keys`: few enough that the arrays of
+a block (about 40 KB each for 8 decks) stay in a core's L2 cache. Changes no result."""
 
 
-def _small_outcomes(flat: np.ndarray, lo: int, hi: int, packed: np.ndarray) -> None:
-    """As :func:`_outcomes`, the one-byte outcome of :func:`_small_table` with the pairs in
-    bits 6 and 7, into ``packed[lo:hi]`` (bytes)."""
-    import numpy as np
-
-    u8 = np.uint8
-    out = packed[lo:hi]
-    np.take(_small_table(), _keys(flat, lo, hi), out=out, mode="clip")
-    same = np.equal(flat[lo:hi + 1], flat[lo + 2:hi + 3]).view(u8)   # cards 1 and 3 alike
-    both = np.multiply(same[1:], u8(128))                        # cards 2 and 4 alike
-    same *= u8(64)                                                # (byte shifts are not vectorised)
-    both |= same[:-1]
-    out |= both
-
-
-OUTCOME_BLOCK = 96
-"""Shoes whose coups are looked up together in :func:`_outcomes`: few enough that the
-16-bit arrays of a block (about 80 KB each for 8 decks) stay in a core's L2 cache. Changes no
-result."""
-
-
-def _deal(cards: np.ndarray, cut_card: int | None, burn: bool, detail: bool) -> dict[str, Any]:
+def _deal(cards: np.ndarray, cut_card: int | None, burn: bool, detail: bool,
+          work: _Work | None = None) -> dict[str, Any]:
     """Deal every shoe of ``cards`` (byte codes, one shoe a row): the packed outcome of every
-    coup (shoe after shoe with ``detail``, else in any order), each shoe's number of coups
-    (with ``detail``), its burned cards and its counts (see :func:`_totals`).
+    coup (shoe after shoe, with ``detail``), each shoe's number of coups (with ``detail``), its
+    burned cards and its counts (see :func:`_totals`).
 
-    The outcome of a coup starting at every position of every shoe is computed at once (one
-    look-up in :func:`_outcome_table`, block by block; without ``detail`` the one-byte
-    outcome of :func:`_small_table`, which holds only what the counts need), then one walk moves every shoe from
-    coup to coup, reading the outcome where it stands and stepping over the cards it uses;
-    which coups count (up to the first that passes the cut card, one more, and only whole
-    coups) is decided afterwards from the positions, all at once."""
+    The key of a coup starting at every position of every shoe (:func:`_keys`) is computed at
+    once, block by block, by arithmetic alone; then one walk moves every shoe from coup to coup,
+    reading the key where it stands and stepping over the cards its coup uses (one look-up in
+    :func:`_key_tables`); which coups count (up to the first that passes the cut card, one more,
+    and only whole coups) is decided afterwards from the positions, all at once, and only the
+    keys the walk read are looked up for their outcomes: the one-byte outcome for the counts,
+    or (with ``detail``) the packed outcome of every coup kept. ``work``: arrays to reuse."""
     import numpy as np
+
+    work = work or _Work()
 
     n, size = cards.shape
     flat = cards.base if cards.base is not None and cards.base.size >= n * size + _PAD else None
@@ -481,13 +495,15 @@ def _deal(cards: np.ndarray, cut_card: int | None, burn: bool, detail: bool) -> 
         flat[:n * size] = cards.ravel()
     max_steps = size // 4 + 2
     tail = 6 * max_steps + 6                                      # a finished shoe walks on
-    kind, outcomes, used, shift = ((np.uint16, _outcomes, _used_table(), 8) if detail
-                                   else (np.uint8, _small_outcomes, _small_used(), 0))
-    packed = np.empty(n * size + tail, dtype=kind)
-    packed[n * size:] = 0                                         # there: 4 cards a coup
+    keys = work.get("keys", n * size + tail, np.uint16)
+    keys[n * size:] = 0                                           # there: a coup of (0, 0, 0, 0)
     step = OUTCOME_BLOCK * size
+    width = min(step, n * size) + 6
+    scratch = [work.get(f"bytes{i}", width, np.uint8) for i in range(3)] + [work.get("wide", width, np.uint16)]
     for lo in range(0, n * size, step):
-        outcomes(flat, lo, min(lo + step, n * size), packed)
+        hi = min(lo + step, n * size)
+        _keys(flat, lo, hi, keys[lo:hi], scratch)
+    table = _key_tables()[0 if detail else 1]
     base = np.arange(n, dtype=np.intp) * size
     if burn:
         first = (cards[:, 0] >> 2).astype(np.intp)
@@ -498,37 +514,45 @@ def _deal(cards: np.ndarray, cut_card: int | None, burn: bool, detail: bool) -> 
     end_at = base + size
     pos = base + burned
     need_end = cut_card is None or cut_card < 12                # else every coup before the cut fits
-    past = np.empty((max_steps, n), dtype=bool)                  # the coup began after the cut
-    over = np.zeros((max_steps, n), dtype=bool)                  # the coup ends past the shoe
-    seen = np.empty((max_steps, n), dtype=kind)
-    high = np.empty(n, dtype=kind)
+    past = work.get("past", max_steps * n, bool).reshape(max_steps, n)    # the coup began after the cut
+    over = work.get("over", max_steps * n, bool).reshape(max_steps, n)    # the coup ends past the shoe
+    seen = work.get(f"seen{table.dtype}", max_steps * n, table.dtype).reshape(max_steps, n)   # each outcome
+    key = work.get("key", n, np.uint16)
+    more = work.get(f"more{table.dtype}", n, table.dtype)       # cards used - 4
     steps = 0
     while steps < max_steps:
         np.greater(pos, cut_at, out=past[steps])
+        np.take(keys, pos, out=key)
         o = seen[steps]
-        np.take(packed, pos, out=o)
-        index: np.ndarray = o
-        if shift:
-            index = np.right_shift(o, shift, out=high)
-        pos += np.take(used, index)
+        np.take(table, key, out=o)
+        if detail:
+            np.right_shift(o, 8, out=more)
+            more &= 3
+        else:
+            np.bitwise_and(o, 3, out=more)
+        pos += more
+        pos += 4
         if need_end:
             np.greater(pos, end_at, out=over[steps])
         steps += 1
         if steps % 4 == 0 and (past[steps - 1] | (pos > end_at)).all():
             break
     seen = seen[:steps]
-    ok = np.empty((steps, n), dtype=bool)
+    ok = work.get("ok", steps * n, bool).reshape(steps, n)
     ok[0] = True
     np.logical_not(past[:steps - 1], out=ok[1:])                 # the one before began before the cut
     if need_end:
         ok &= ~over[:steps]
     if not detail:
-        np.copyto(seen, np.uint8(_SKIPPED), where=~ok)
-        return {"packed": None, "rounds": None, "burned": burned, "counts": _small_counts(seen)}
+        skipped = np.logical_not(ok, out=work.get("skipped", steps * n, bool).reshape(steps, n))
+        np.copyto(seen, np.uint8(_SKIPPED), where=skipped)
+        return {"packed": None, "rounds": None, "burned": burned,
+                "counts": _small_counts(seen, (work.get("bits", steps * n, np.uint8).reshape(steps, n),
+                                               work.get("flags", steps * n, bool).reshape(steps, n)))}
     ok = ok.T                                                    # shoe after shoe, in order
     out = seen.T[ok]
     return {"packed": out, "rounds": ok.sum(axis=1), "burned": burned,
-            "counts": _packed_counts(np.bincount(out >> 4, minlength=2048))}
+            "counts": _packed_bit_counts(out)}
 
 
 _SKIPPED = 12
@@ -536,22 +560,13 @@ _SKIPPED = 12
 over the steps of its walk that are not coups before counting."""
 
 
-@cache
-def _small_used() -> np.ndarray:
-    """The cards a coup uses (4–6), indexed by its one-byte outcome (:func:`_small_table`)."""
-    import numpy as np
-
-    table = (4 + (np.arange(256) & 3)).astype(np.intp)
-    table.setflags(write=False)
-    return table
-
-
 NUMBA_FROM = 20_000_000
 """``kernel="auto"`` uses numba (when installed) for runs of at least this many cards
 (about 48 000 shoes of 8 decks), or when numba is already imported."""
 
 
-def _numba_deal(cards: np.ndarray, cut_card: int | None, burn: bool, detail: bool) -> dict[str, Any]:
+def _numba_deal(cards: np.ndarray, cut_card: int | None, burn: bool, detail: bool,
+                work: _Work | None = None) -> dict[str, Any]:
     from . import _sim_kernel
 
     size = cards.shape[1]
@@ -643,15 +658,31 @@ def _packed_counts(histogram: np.ndarray) -> np.ndarray:
                      h[:, :, :, 1].sum(), h[:, 1].sum(), h[1].sum()], dtype=np.int64)
 
 
-def _small_counts(seen: np.ndarray) -> np.ndarray:
-    """The counts (:data:`COUNTS`) of one-byte outcomes (bits, high to low: banker pair,
-    player pair, banker six, natural, winner (2), cards used − 4 (2); see
-    :func:`_small_table`), skipping :data:`_SKIPPED`: a few passes of bit tests."""
+def _packed_bit_counts(packed: np.ndarray) -> np.ndarray:
+    """The counts (:data:`COUNTS`) of packed outcomes (:func:`_outcome_table`, with the pairs in
+    bits 13 and 14): a few passes of bit tests, as :func:`_small_counts`."""
     import numpy as np
 
-    winner = seen & np.uint8(12)
-    b, p, t = (np.count_nonzero(winner == np.uint8(code)) for code in (0, 4, 8))
-    bits = [np.count_nonzero(seen & np.uint8(bit)) for bit in (32, 16, 64, 128)]
+    u16 = np.uint16
+    winner = packed & u16(3 << 11)
+    b, p, t = (np.count_nonzero(winner == u16(code << 11)) for code in (0, 1, 2))
+    six = np.count_nonzero((packed & u16((3 << 11) | (15 << 4))) == u16(6 << 4))
+    bits = [np.count_nonzero(packed & u16(bit)) for bit in (1 << 10, 1 << 13, 1 << 14)]
+    return np.array([b + p + t, b, p, t, six, *bits], dtype=np.int64)
+
+
+def _small_counts(seen: np.ndarray, scratch: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """The counts (:data:`COUNTS`) of one-byte outcomes (bits, high to low: banker pair,
+    player pair, banker six, natural, winner (2), cards used − 4 (2); see
+    :func:`_small_table`), skipping :data:`_SKIPPED`: a few passes of bit tests (into
+    ``scratch``, a byte array and a bool array shaped as ``seen``, when given)."""
+    import numpy as np
+
+    u8 = np.uint8
+    work, flags = (np.empty_like(seen), np.empty(seen.shape, dtype=bool)) if scratch is None else scratch
+    winner = np.bitwise_and(seen, u8(12), out=work)
+    b, p, t = (np.count_nonzero(np.equal(winner, u8(code), out=flags)) for code in (0, 4, 8))
+    bits = [np.count_nonzero(np.bitwise_and(seen, u8(bit), out=work)) for bit in (32, 16, 64, 128)]
     return np.array([b + p + t, b, p, t, *bits], dtype=np.int64)
 
 
@@ -735,10 +766,11 @@ def _run(rng: Any, shoes: int, decks: int, chunk: int, deal: Any, cut_card: int 
     parts = []
     counts = np.zeros(len(COUNTS), dtype=np.int64)
     deck = np.array([_code(r) for r in Rank] * 4 * decks, dtype=np.uint8)
+    work = _Work()
     for s in range(0, shoes, chunk):
         n = min(chunk, shoes - s)
-        cards = _shuffled(rng, n, deck)
-        part = deal(cards, cut_card, burn, detail)
+        cards = _shuffled(rng, n, deck, None if keep_cards else work)
+        part = deal(cards, cut_card, burn, detail, work)
         if keep_cards:
             part["cards"] = cards
         counts += part["counts"]
@@ -752,15 +784,39 @@ def _run(rng: Any, shoes: int, decks: int, chunk: int, deal: Any, cut_card: int 
 
 
 def _coups_of(parts: list[dict[str, Any]]) -> dict[str, np.ndarray]:
-    """The per-coup arrays of :class:`Simulation` from the dealt batches."""
+    """The per-coup arrays of :class:`Simulation` from the dealt batches: each decoded from the
+    packed outcomes when it is first read (:class:`_Coups`), none before."""
     import numpy as np
 
-    p = np.concatenate([part["packed"] for part in parts])
     rounds = np.concatenate([part["rounds"] for part in parts])
-    return {
-        "winner": ((p >> 11) & 3).astype(np.int8), "player_total": (p & 15).astype(np.int8),
-        "banker_total": ((p >> 4) & 15).astype(np.int8), "cards_used": (4 + ((p >> 8) & 3)).astype(np.int8),
-        "natural": (p & (1 << 10)) != 0, "player_pair": (p & (1 << 13)) != 0, "banker_pair": (p & (1 << 14)) != 0,
-        "offsets": np.concatenate(([0], np.cumsum(rounds))),
-        "burned": np.concatenate([part["burned"] for part in parts]),
-    }
+    return _Coups(np.concatenate([part["packed"] for part in parts]),
+                  offsets=np.concatenate(([0], np.cumsum(rounds))),
+                  burned=np.concatenate([part["burned"] for part in parts]))
+
+
+class _Coups(dict[str, Any]):
+    """The per-coup arrays of a :class:`Simulation`, each decoded from the packed outcome of
+    every coup (see :func:`_outcome_table`) the first time it is read, then kept: keeping every
+    coup costs two bytes a coup until an array is used."""
+
+    def __init__(self, packed: np.ndarray, **arrays: np.ndarray) -> None:
+        super().__init__(arrays)
+        self.packed = packed
+
+    def __missing__(self, name: str) -> np.ndarray:
+        import numpy as np
+
+        if name not in _FIELDS:
+            raise KeyError(name)
+        shift, mask, plus = _FIELDS[name]
+        field = (self.packed >> shift) & mask
+        value: np.ndarray = field != 0 if plus is None else (field + plus).astype(np.int8)
+        self[name] = value
+        return value
+
+
+_FIELDS: dict[str, tuple[int, int, int | None]] = {
+    "winner": (11, 3, 0), "player_total": (0, 15, 0), "banker_total": (4, 15, 0), "cards_used": (8, 3, 4),
+    "natural": (10, 1, None), "player_pair": (13, 1, None), "banker_pair": (14, 1, None)}
+"""Where each per-coup array sits in a packed outcome: shift, mask, and the number added (None:
+a flag, read as bool)."""

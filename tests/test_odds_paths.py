@@ -55,7 +55,9 @@ def test_exact_odds_is_the_same_whichever_path_it_takes(counts: list[int]) -> No
     import numba  # noqa: F401  (imported: exact_odds may use it)
 
     comp = odds.composition(counts)
+    odds._nearly_empty.cache_clear()                     # (else the second call is the first's odds)
     fast = bk.exact_odds(counts)
+    odds._nearly_empty.cache_clear()
     with pytest.MonkeyPatch.context() as mp:
         mp.setitem(sys.modules, "numba", None)           # numba blocked: not the compiled walk
         assert not odds._use_kernel(comp)
@@ -106,11 +108,53 @@ def test_pair_probability_by_value_is_the_even_split_of_value_0(counts: list[int
 
 def test_exact_odds_never_imports_numba_itself() -> None:
     """The compiled walk is for processes that have numba already: a fresh one that asks for the
-    odds of nearly empty shoes many times (numpy loaded by then) does not import it."""
+    odds of 27 different nearly empty shoes, each twice (numpy loaded by then), does not import it."""
     import subprocess
 
-    code = ("import sys, baccarat_kit as bk\n"
-            "odds = [bk.exact_odds([2, 1, 1, 1, 1, 1, 0, 0, 0, 0]) for _ in range(40)]\n"
+    code = ("import sys, itertools, baccarat_kit as bk\n"
+            "shoes = [[2, 1, 1, 1, 1, 1, a, b, c, 0] for a, b, c in itertools.product(range(3), repeat=3)]\n"
+            "odds = [bk.exact_odds(s) for s in shoes + shoes]\n"
             "print('numpy' in sys.modules, 'numba' in sys.modules, len(set(odds)))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["True", "False", "1"]
+    assert out.stdout.split() == ["True", "False", "27"]
+
+
+@settings(max_examples=150, derandomize=True, deadline=None)
+@given(small_shoes)
+def test_the_multisets_a_shoe_can_deal_give_the_tables_numerators(counts: list[int]) -> None:
+    """A nearly empty shoe sums only the multisets it can deal (numpy); the same integers as
+    every multiset in Python (the reference) and in numpy."""
+    comp = odds.composition(counts)
+    cells = odds._weights(comp)
+    assert odds._numerators_numpy(cells, counts) == odds._numerators_numpy(cells) == reference(counts)
+
+
+def test_the_multisets_a_shoe_can_deal_are_those_of_no_more_cards_of_a_value_than_it_holds() -> None:
+    """_fitting's bit sets pick exactly the multisets of the table that take no more cards of any
+    value than the shoe holds; None when there are ROWS_FROM or more."""
+    table = [c for c, _ in odds.coup_table().multisets()]
+    for counts in ([6] + [0] * 9, [2, 1, 1, 1, 1, 1, 0, 0, 0, 0], [0, 0, 0, 3, 3, 3, 3, 0, 0, 0],
+                   [3, 1, 1, 1, 1, 1, 1, 1, 1, 1], [2] * 7 + [0] * 3, [0] * 9 + [14], [32] * 10):
+        want = [i for i, c in enumerate(table) if all(m <= n for m, n in zip(c, counts, strict=True))]
+        rows = odds._fitting(counts)
+        if rows is None:
+            assert len(want) >= odds.ROWS_FROM, counts
+        else:
+            assert rows.tolist() == want, counts
+    assert odds._fitting([2, 1, 1, 1, 1, 1, 0, 0, 0, 0]) is not None
+    assert odds._fitting([32] * 10) is None
+
+
+@settings(max_examples=60, derandomize=True, deadline=None)
+@given(small_shoes)
+def test_a_kept_nearly_empty_shoe_is_the_same_odds_computed_again(counts: list[int]) -> None:
+    """exact_odds keeps the odds of nearly empty shoes: asked again (as counts, as a mapping),
+    the very object; computed afresh, equal fraction for fraction to the reference numerators."""
+    first = bk.exact_odds(counts)
+    assert bk.exact_odds(list(counts)) is first
+    assert bk.exact_odds(dict(enumerate(counts))) is first
+    odds._nearly_empty.cache_clear()
+    again = bk.exact_odds(counts)
+    assert again == first and again is not first
+    den = math.perm(sum(counts), odds.MAX_COUP_CARDS)
+    assert [getattr(again, name) for name in odds.CLASSES] == [Fraction(n, den) for n in reference(counts)]

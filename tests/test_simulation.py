@@ -224,3 +224,16 @@ def test_a_simulation_pickles_with_its_coups() -> None:
     back = pickle.loads(pickle.dumps(sim))
     assert back.counts == sim.counts and back.outcomes(3) == sim.outcomes(3)
     assert copy.deepcopy(bk.simulate(shoes=4, seed=2)).outcomes(0) == bk.simulate(shoes=4, seed=2, detail=True).outcomes(0)
+
+
+def test_kept_coups_are_decoded_when_first_read() -> None:
+    """detail=True keeps every coup packed (two bytes a coup); each per-coup array is decoded on
+    its first use, then kept: the same arrays as the engine's coups (see the replays above)."""
+    sim = bk.simulate(shoes=20, seed=5, detail=True)
+    assert set(sim._coups) == {"offsets", "burned"}
+    winner = sim.winner
+    assert "winner" in sim._coups and sim.winner is winner and winner.dtype == np.int8
+    assert int(np.bincount(winner, minlength=3)[1]) == sim.player
+    assert sim.natural.dtype == bool and int(sim.natural.sum()) == sim.counts["natural"]
+    with pytest.raises(KeyError):
+        sim._coups["dragon"]
