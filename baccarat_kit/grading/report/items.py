@@ -59,17 +59,22 @@ existed are read as far as they tell: a right answer is the right option, a wron
 whose misconception it names when exactly one option names it; anything else is counted as
 "not recorded". Other questions list the misconceptions their wrong answers named, with shares.
 
-Pure Python, one pass over the rows and one sort per question: 10,000 learners × 6 exercises
-take about a tenth of a second (``benchmarks/bench_report.py`` prints the share).
+Pure Python whose loops run in C (``map``, ``zip``, ``sorted``, ``itertools.compress``; no numpy,
+which the report does not otherwise need): a question at a time, its result in each row, each
+distinct result read once, then the sums. ``benchmarks/bench_report.py`` prints its share of
+the report for 10,000 learners × 6 exercises.
 """
 
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import compress, repeat
+from operator import mul, sub
 from typing import TYPE_CHECKING, Any
 
 from ...i18n import message
@@ -140,13 +145,18 @@ def item_rest_correlation(x: Sequence[float], rest: Sequence[float]) -> float | 
     >>> item_rest_correlation([1, 1, 1], [3, 2, 1]) is None
     True
     """
-    n = len(x)
-    if n < 2 or min(x) == max(x) or max(rest) - min(rest) <= _TIE:
+    if len(x) < 2 or min(x) == max(x) or max(rest) - min(rest) <= _TIE:
         return None
-    mx, mr = math.fsum(x) / n, math.fsum(rest) / n
+    return _r(list(map(float, x)), list(map(float, rest)))
+
+
+def _r(x: list[float], rest: list[float]) -> float | None:
+    """:func:`item_rest_correlation` without its checks: centred sums, each a loop in C."""
+    n = len(x)
+    mx, mr = sum(x) / n, sum(rest) / n
     dx = [a - mx for a in x]
     dr = [b - mr for b in rest]
-    sxx, srr, sxr = (math.fsum(map(float.__mul__, u, v)) for u, v in ((dx, dx), (dr, dr), (dx, dr)))
+    sxx, srr, sxr = sum(map(mul, dx, dx)), sum(map(mul, dr, dr)), sum(map(mul, dx, dr))
     if sxx <= 0.0 or srr <= 0.0:
         return None
     return max(-1.0, min(1.0, sxr / math.sqrt(sxx * srr)))
@@ -172,33 +182,32 @@ def upper_lower_index(x: Sequence[float], rest: Sequence[float], points: float,
     >>> round(upper_lower_index([1, 0, 1, 0], [5, 5, 5, 0], 1), 6)  # 1 of the 3 tied at 5 is the upper group
     0.666667
     """
-    n = len(x)
-    if n < 2 or points <= 0 or min(x) == max(x) or max(rest) - min(rest) <= _TIE:
+    if len(x) < 2 or points <= 0 or min(x) == max(x) or max(rest) - min(rest) <= _TIE:
         return None
-    k = group_size(n, share)
-    order = sorted(range(n), key=rest.__getitem__)
-    upper = _edge_mean(x, rest, order[::-1], k, 1.0)
-    lower = _edge_mean(x, rest, order, k, -1.0)
+    return _d(list(map(float, x)), list(map(float, rest)), points, group_size(len(x), share))
+
+
+def _d(x: list[float], rest: list[float], points: float, k: int, ordered: list[float] | None = None) -> float:
+    """:func:`upper_lower_index` without its checks (``ordered``: ``rest`` sorted, if at hand).
+    The k-th highest (lowest) rest score is the group's edge: those beyond it are in, those tied
+    with it (within 1e-9) share the places left; the counts come from the sorted list."""
+    ordered = sorted(rest) if ordered is None else ordered
+    n = len(ordered)
+    top, bottom = ordered[-k], ordered[k - 1]
+    n_in, n_all = n - bisect_right(ordered, top + _TIE), n - bisect_left(ordered, top - _TIE)
+    upper = _edge_mean(x, rest, k, n_in, n_all, (top + _TIE).__lt__, (top - _TIE).__le__)
+    n_in, n_all = bisect_left(ordered, bottom - _TIE), bisect_right(ordered, bottom + _TIE)
+    lower = _edge_mean(x, rest, k, n_in, n_all, (bottom - _TIE).__gt__, (bottom + _TIE).__ge__)
     return (upper - lower) / points
 
 
-def _edge_mean(x: Sequence[float], rest: Sequence[float], order: Sequence[int], k: int, sign: float) -> float:
-    """The mean of ``x`` over the first ``k`` of ``order`` (sorted from one edge), the learners
-    tied with the k-th on the rest score all in, each weighted by (places left / tied)."""
-    edge = rest[order[k - 1]]
-    inside = tied = 0
-    sum_in = sum_tied = 0.0
-    for i in order:
-        gap = (rest[i] - edge) * sign
-        if gap > _TIE:
-            inside += 1
-            sum_in += x[i]
-        elif gap >= -_TIE:
-            tied += 1
-            sum_tied += x[i]
-        else:
-            break
-    return (sum_in + sum_tied * (k - inside) / tied) / k
+def _edge_mean(x: list[float], rest: list[float], k: int, n_in: int, n_all: int,
+               beyond: Callable[[float], bool], reached: Callable[[float], bool]) -> float:
+    """The mean of ``x`` over a group of ``k``: the ``n_in`` whose rest score is ``beyond`` the
+    edge, and a share (places left / tied) of the ``n_all − n_in`` who ``reached`` it but no further."""
+    sum_in = sum(compress(x, map(beyond, rest))) if n_in else 0.0
+    sum_all = sum(compress(x, map(reached, rest)))
+    return (sum_in + (sum_all - sum_in) * (k - n_in) / (n_all - n_in)) / k
 
 
 # ---------------------------------------------------------------- from the rows
@@ -280,47 +289,45 @@ def analyse(rows: dict[str, list[Any]], exercises: Iterable[ExerciseStat],
 
 def _exercise_items(ex: ExerciseStat, rows: list[Any], source: dict[str, Any],
                     min_responses: int) -> list[ItemStat]:
-    place = {q.id: j for j, q in enumerate(ex.questions)}
+    """One exercise's items. A question at a time, each step a loop in C (``map``, ``zip``,
+    ``compress``): its result in every row, each distinct result's facts once (the index shares
+    one result between many rows), the scores by the result's id."""
+    rows = [qs for qs in rows if isinstance(qs, dict)]
+    columns: list[list[float]] = []
+    present: list[list[bool] | None] = []
+    counted: list[tuple[Counter[str], Counter[str]]] = []
     rights = {q.id: _right_option(source.get(q.id)) for q in ex.questions}
-    who: list[list[int]] = [[] for _ in ex.questions]
-    scores: list[list[float]] = [[] for _ in ex.questions]
-    options: list[Counter[str]] = [Counter() for _ in ex.questions]
-    named: list[Counter[str]] = [Counter() for _ in ex.questions]
-    totals: list[float] = []
-    # each question's facts by id(result): the index shares one result between many rows, and
-    # every row is alive meanwhile, so an id is one result
-    facts: list[dict[int, _Fact]] = [{} for _ in ex.questions]
-    for i, qs in enumerate(rows):
-        total = 0.0
-        for qid, q in (qs.items() if isinstance(qs, dict) else ()):
-            j = place.get(qid)
-            if j is None:
-                continue
-            fact = facts[j].get(id(q))
-            if fact is None:
-                if not isinstance(q, dict):
-                    continue
-                fact = facts[j][id(q)] = _fact(q, source.get(qid), rights[qid])
-            score, key, mid = fact
-            total += score
-            who[j].append(i)
-            scores[j].append(score)
-            if key is not None:
-                options[j][key] += 1
-            if mid is not None:
-                named[j][mid] += 1
-        totals.append(total)
+    for q in ex.questions:
+        results = list(map(dict.get, rows, repeat(q.id)))
+        ids = list(map(id, results))
+        facts = {k: _fact(v, source.get(q.id), rights[q.id]) if isinstance(v, dict) else None
+                 for k, v in dict(zip(ids, results, strict=True)).items()}
+        scores = {k: f[0] if f is not None else 0.0 for k, f in facts.items()}
+        columns.append(list(map(scores.__getitem__, ids)))
+        absent = {k for k, f in facts.items() if f is None}
+        present.append([k not in absent for k in ids] if absent else None)
+        options: Counter[str] = Counter()
+        named: Counter[str] = Counter()
+        for k, count in Counter(ids).items():
+            fact = facts[k]
+            if fact is not None and fact[1] is not None:
+                options[fact[1]] += count
+            if fact is not None and fact[2] is not None:
+                named[fact[2]] += count
+        counted.append((options, named))
+    totals = list(map(sum, zip(*columns, strict=True))) if columns else []  # an absent result adds 0
     items = []
     for j, q in enumerate(ex.questions):
-        x = scores[j]
-        rest = [totals[i] - s for i, s in zip(who[j], x, strict=True)]
-        question = source.get(q.id)
-        items.append(_item(ex.id, q.id, q.text, q.points, x, rest, options[j], named[j], question,
+        mask = present[j]
+        x = columns[j] if mask is None else list(compress(columns[j], mask))
+        rest = list(map(sub, totals if mask is None else compress(totals, mask), x))
+        items.append(_item(ex.id, q.id, q.text, q.points, x, rest, *counted[j], source.get(q.id),
                            rights[q.id], min_responses))
     return items
 
 
-def _undefined(x: Sequence[float], rest: Sequence[float], points: float) -> str | None:
+def _undefined(x: Sequence[float], ordered: Sequence[float], points: float) -> str | None:
+    """Why discrimination is undefined (``ordered``: the rest scores sorted), or None."""
     n = len(x)
     if n == 0:
         return "none"
@@ -328,7 +335,7 @@ def _undefined(x: Sequence[float], rest: Sequence[float], points: float) -> str 
         return "one"
     if min(x) == max(x):
         return "all_full" if x[0] >= points - _TIE and points > 0 else "all_zero" if x[0] == 0 else "all_same"
-    if max(rest) - min(rest) <= _TIE:
+    if ordered[-1] - ordered[0] <= _TIE:
         return "rest_same"
     return None
 
@@ -337,11 +344,12 @@ def _item(exercise: str, qid: str, text: dict[str, str], points: float, x: list[
           chosen: Counter[str], named: Counter[str], question: Any, right: str | None,
           min_responses: int) -> ItemStat:
     n = len(x)
-    undefined = _undefined(x, rest, points)
-    r = None if undefined else item_rest_correlation(x, rest)
-    d = None if undefined else upper_lower_index(x, rest, points)
+    ordered = sorted(rest)
+    undefined = _undefined(x, ordered, points)
+    r = None if undefined else _r(x, rest)
+    d = None if undefined or points <= 0 else _d(x, rest, points, group_size(n), ordered)
     difficulty = math.fsum(x) / n / points if n and points > 0 else None
-    full = sum(1 for s in x if s >= points - _TIE) if points > 0 else 0
+    full = sum(map((points - _TIE).__le__, x)) if points > 0 else 0
     opts: list[OptionStat] = []
     if question is not None and question.kind == "choice":
         for key, o in question.options.items():
