@@ -159,7 +159,8 @@ def _r(x: list[float], rest: list[float]) -> float | None:
     sxx, srr, sxr = sum(map(mul, dx, dx)), sum(map(mul, dr, dr)), sum(map(mul, dx, dr))
     if sxx <= 0.0 or srr <= 0.0:
         return None
-    return max(-1.0, min(1.0, sxr / math.sqrt(sxx * srr)))
+    r: float = sxr / math.sqrt(sxx * srr)
+    return max(-1.0, min(1.0, r))
 
 
 def group_size(n: int, share: float = GROUP_SHARE) -> int:
