@@ -13,6 +13,9 @@ forbids every other source). It holds, in the instructor's language:
 4. the grading statuses that need the instructor's eye (timeouts, refused files, sandbox
    refusals, failed grading, warnings).
 
+and the item analysis (:mod:`.items`: each question's difficulty, discrimination, options and flags;
+``templates/items.html.j2``).
+
 ``results.json`` is read tolerantly: fields added by later graders (per submission
 ``graded_at``, ``submitted_at``, ``late``; per question ``text``, ``answer``, ``misconception``,
 fractional ``score``) are used when present; without them there is no late flag, the question
