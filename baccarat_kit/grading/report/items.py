@@ -256,14 +256,22 @@ _Fact = tuple[float, str | None, str | None]
 
 
 def _fact(q: dict[str, Any], question: Any, right: str | None) -> _Fact:
+    """A question's result read: its score, the option chosen, the misconception it names when
+    it is below its points (as the report's other tables count them)."""
     score = _number(q.get("score"))
     passed = q.get("passed") is True
+    choice = question is not None and question.kind == "choice"
+    if passed and not choice and not q.get("misconception") and "option" not in q:
+        return score, None, None  # (most results; read in full, without the index, one per row)
     mid = q.get("misconception")
     mid = mid if isinstance(mid, str) and mid in _known_misconceptions() else None
+    points = q.get("points")
+    if mid is not None and (score >= _number(points) - _TIE if type(points) in (int, float) else passed):
+        mid = None
     if "option" in q:
         option = q["option"]
         key = option if isinstance(option, str) and option else NO_ANSWER
-    elif question is None or question.kind != "choice":
+    elif not choice:
         key = None
     elif passed:  # an older grader: the right answer is the right option
         key = right or NOT_RECORDED
@@ -272,7 +280,7 @@ def _fact(q: dict[str, Any], question: Any, right: str | None) -> _Fact:
     else:  # a wrong answer: the one option naming its misconception, if exactly one does
         named = [k for k, o in question.options.items() if mid and o.get("misconception") == mid]
         key = named[0] if len(named) == 1 else NOT_RECORDED
-    return score, key, mid if not passed else None
+    return score, key, mid
 
 
 def analyse(rows: dict[str, list[Any]], exercises: Iterable[ExerciseStat],
