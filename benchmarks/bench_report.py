@@ -18,7 +18,8 @@ schema today's grader writes (``gradebook.upgrade``) and written as the grader w
   ``json.load`` (what reading the whole file costs at least), and the ratios to it;
 
 then the steps inside one warm process (read, numbers, page with its plots, write; reading
-without the index apart) and the page's size. The load average is printed before and after.
+without the index apart), the item analysis's share of them (its figures inside the numbers,
+its section's rows inside the page: ``grading/report/items.py``) and the page's size. The load average is printed before and after.
 """
 
 from __future__ import annotations
@@ -31,7 +32,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
@@ -123,8 +126,12 @@ def main() -> None:
         print(f"whole command: {cpu:.2f} CPU-s, {wall:.2f} s wall ({'within' if cpu < TARGET_S else 'OVER'} "
               f"the {TARGET_S:g} s target in CPU time, the wall time of an idle core)")
         print(f"load average after: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
-        # the steps, in this (warm) process, CPU time
+        # the steps, in this (warm) process, CPU time; the item analysis's share of them is
+        # timed around the two calls the report makes (its figures, its section's rows)
         steps: dict[str, list[float]] = {"read": [], "numbers": [], "page": [], "write": [], "read, no index": []}
+        item_time: dict[str, list[float]] = {"analyse": [], "page_rows": []}
+        for name in item_time:
+            setattr(rp.classreport, name, _timing(getattr(rp.classreport, name), item_time[name]))
         for _ in range(args.repeat):
             t0 = time.process_time()
             loaded = rp.load_results(graded)
@@ -142,6 +149,12 @@ def main() -> None:
                 steps[name].append(dt)
         print("steps in a warm process (median CPU): " + ", ".join(
             f"{k} {statistics.median(v):.3f} s" for k, v in steps.items()))
+        numbers, figures = statistics.median(steps["numbers"]), statistics.median(item_time["analyse"])
+        page_cpu, rows = statistics.median(steps["page"]), statistics.median(item_time["page_rows"])
+        whole = sum(statistics.median(steps[k]) for k in ("read", "numbers", "page", "write"))
+        print(f"item analysis (median CPU): its figures {figures:.3f} s of the numbers' {numbers:.3f} s "
+              f"({100 * figures / numbers:.0f} %), its section's rows {rows:.3f} s of the page's {page_cpu:.3f} s; "
+              f"{100 * (figures + rows) / whole:.1f} % of the warm steps ({len(rep.items)} questions)")
         if rp.render_html(rp.build_report(rp.load_results(plain)), "zh") != page:
             raise SystemExit("the page from results.json alone is not the page from its index")
         browser_figures(out)
@@ -150,6 +163,18 @@ def main() -> None:
         print(f"page: {size:.2f} MB ({'within' if size <= TARGET_MB else 'OVER'} the {TARGET_MB:g} MB target), "
               f"{len(rep.learners)} grid rows, {cells} cells, "
               f"{len(rep.exercises) + 1} plots, {len(rep.attention)} status rows")
+
+
+def _timing(fn: Callable[..., Any], into: list[float]) -> Callable[..., Any]:
+    """``fn``, its CPU time of each call appended to ``into``."""
+    def timed_call(*args: Any, **kwargs: Any) -> Any:
+        t = time.process_time()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            into.append(time.process_time() - t)
+
+    return timed_call
 
 
 def browser_figures(page_file: Path) -> None:

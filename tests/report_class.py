@@ -20,6 +20,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from baccarat_kit.grading.grade import default_source, load_exercises
+from baccarat_kit.grading.judge.checks import correct_option
 
 HOSTILE_IDS = (
     '<img src=x onerror="window.__pwned=1">',
@@ -54,13 +55,17 @@ def _question(q: Any, ex_id: str, n: int, learner_skill: float, difficulty: floa
     right = rng.random() < max(0.05, min(0.97, learner_skill - difficulty + 0.35))
     misconception = None
     answer: str | None = None
+    option: dict[str, str] = {}  # a choice question's option as the grader records it (the source's key)
     if right:
         score = float(q.points)
         msg = {"zh": "正確。", "en": "Correct."}
         answer = None
+        if q.kind == "choice":
+            option = {"option": correct_option(q, "")}
     elif q.kind == "choice":
         wrong = [k for k, o in q.options.items() if o.get("misconception")] or list(q.options)
         letter = rng.choice(wrong)
+        option = {"option": letter}
         opt = q.options[letter]
         misconception = opt.get("misconception")
         answer = f"{letter} · {opt['zh']} / {opt['en']}"
@@ -81,7 +86,7 @@ def _question(q: Any, ex_id: str, n: int, learner_skill: float, difficulty: floa
     return {
         "score": score, "points": q.points, "passed": score >= q.points, "message": msg,
         "checks": [{"check": "equals", "passed": score >= q.points, "hidden": False}],
-        "text": text, "answer": answer, "misconception": misconception,
+        "text": text, "answer": answer, "misconception": misconception, **option,
     }
 
 

@@ -189,3 +189,24 @@ def test_a_lesson_link_opens_the_lesson_whose_heading_has_that_id(lab: Any, page
         assert (heading.first.text_content() or "").startswith("7. 一整局")
     finally:
         lab.shutdown(f"notebooks/{name}")
+
+
+def test_the_item_analysis_is_reached_from_the_nav_and_styled(page: Any, report_url: tuple[str, Any]) -> None:
+    """The nav's link scrolls to the item analysis; its inline style applies under the page's
+    Content-Security-Policy; every table has a caption, column and row headers; no 'NaN'."""
+    url, rep = report_url
+    _open(page, url)
+    page.locator("nav a[href='#items']").click()
+    section = page.locator("section#items")
+    section.wait_for()
+    tables = section.locator("table.items")
+    assert tables.count() == len(rep.exercises)
+    first = tables.first
+    first.scroll_into_view_if_needed()
+    assert first.locator("caption").inner_text().startswith(rep.exercises[0].id)
+    assert first.locator("thead th[scope=col]").count() == 7
+    assert first.locator("tbody th[scope=row]").count() == len(rep.exercises[0].questions)
+    width = first.evaluate("t => t.getBoundingClientRect().width / t.parentElement.getBoundingClientRect().width")
+    assert width > 0.99  # table.items{width:100%}: the section's own style ran
+    assert "NaN" not in section.inner_text()
+    assert section.locator("[data-flag=too_few]").count() > 0  # a class of 12: nothing judged

@@ -569,6 +569,10 @@ class QuestionResult:
     checks: tuple[CheckResult, ...]
     text: dict[str, str] = field(default_factory=dict)
     answer: str | None = None
+    option: str | None = None
+    """A choice question's chosen option as the source names it (``a``, ``b`` … of the source, not
+    the learner's shuffled letter), ``""`` when she gave no valid option; None for other kinds.
+    The class report's item analysis counts the options by it (:mod:`..report.items`)."""
 
     @property
     def passed(self) -> bool:
@@ -630,6 +634,7 @@ class QuestionResult:
             "misconception": self.misconception,
             "misconceptions": list(self.misconceptions),
             "wrong": [c.to_json() for c in self.wrong] if self.wrong is not None else None,
+            **({"option": self.option or None} if self.option is not None else {}),
         }
 
 
@@ -730,16 +735,23 @@ def grade_question(
         stop = _fail("answer", "grading.check.missing", False, name=name)
     elif question.needs_learner and not learner_id:
         stop = _fail("answer", "grading.check.no_learner", False, name=name)
+    option = "" if question.kind == "choice" else None
     if stop is not None:
-        return QuestionResult(question.id, question.points, 0, (stop,), question.text, shown)
+        return QuestionResult(question.id, question.points, 0, (stop,), question.text, shown, option)
     lid = learner_id or ""
+    if question.kind == "choice":
+        shown_options = question.shown_options(lid)
+        try:
+            option = shown_options[coerce("choice", answer.get("value"), shown_options)]
+        except _Bad:
+            pass
     for check, is_hidden in checks:
         if question.kind == "function":
             results.append(_function_check(question, check, answer, lid, is_hidden, static_ownwork))
         else:
             results.append(_value_check(question, check, answer.get("value"), lid, is_hidden))
     return QuestionResult(question.id, question.points, _score(question, results), tuple(results),
-                          question.text, shown)
+                          question.text, shown, option)
 
 
 def _choice_check(question: Question, kind: str, raw: Any, lid: str, hidden: bool) -> CheckResult:

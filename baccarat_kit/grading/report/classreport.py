@@ -13,6 +13,9 @@ forbids every other source). It holds, in the instructor's language:
 4. the grading statuses that need the instructor's eye (timeouts, refused files, sandbox
    refusals, failed grading, warnings).
 
+and the item analysis (:mod:`.items`: each question's difficulty, discrimination, options and flags;
+``templates/items.html.j2``).
+
 ``results.json`` is read tolerantly: fields added by later graders (per submission
 ``graded_at``, ``submitted_at``, ``late``; per question ``text``, ``answer``, ``misconception``,
 fractional ``score``) are used when present; without them there is no late flag, the question
@@ -48,6 +51,7 @@ from ...i18n import message, normalize_language
 from ..records import visible
 from ..term.export import counting_order
 from .index import Indexed, read_index
+from .items import ItemStat, analyse, page_rows
 
 GENERATOR = "baccarat-kit report"
 CATEGORIES = ("timeout", "refused", "sandbox", "failed", "warning", "other")
@@ -164,6 +168,8 @@ class ClassReport:
     sandbox: str
     submissions: int
     graded_at: str | None
+    items: list[ItemStat] = field(default_factory=list)
+    """Each question's item analysis (:mod:`.items`)."""
     _totals: dict[str, float] | None = field(default=None, repr=False, compare=False)
 
     def total(self, learner: str) -> tuple[float, float]:
@@ -399,6 +405,7 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
     # Each question's facts by id(question) when the questions are shared (the index's: a few
     # thousand among 600,000): once per question. Else (each question its own) once per row.
     facts: dict[int, _Facts] | None = {} if isinstance(doc, Indexed) else None
+    graded_rows: dict[str, list[Any]] = {}
     for key, (_, sub) in chosen.items():
         stat = exercises[key[1]]
         ok = sub.get("status") == "ok"
@@ -413,6 +420,7 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
             continue
         stat.scores.append(score)
         questions = sub.get("questions")
+        graded_rows.setdefault(stat.id, []).append(questions)  # (for the item analysis)
         known = by_id.setdefault(stat.id, {})
         who = learners[key[0]]
         for qid, q in (questions.items() if isinstance(questions, dict) else ()):
@@ -455,11 +463,12 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
     stamps = [str(s["graded_at"]) for s in subs if isinstance(s.get("graded_at"), str)]
     limits = doc.get("limits")
     limits = limits if isinstance(limits, dict) else {}
+    ordered = [exercises[k] for k in sorted(exercises)]
     return ClassReport(
-        [exercises[k] for k in sorted(exercises)],
+        ordered,
         sorted(learners.values(), key=lambda lr: (not lr.known, lr.label.casefold(), lr.label)),
         cells, misconceptions, attention, str(limits.get("sandbox", "")), handed_in,
-        max(stamps) if stamps else None,
+        max(stamps) if stamps else None, analyse(graded_rows, ordered),
     )
 
 
@@ -743,7 +752,7 @@ def render_html(rep: ClassReport, lang: str = "zh", lessons_url: str = "notebook
         known=sum(1 for lr in rep.learners if lr.known), glance=glance, exercises=exercises,
         misconceptions=misconceptions,
         misconception_plot=markup(misconception_plot(rep.misconceptions, lang, "bk-report-m")) if rep.misconceptions else "",
-        grid=grid, attention=attention,
+        grid=grid, attention=attention, items=page_rows(rep.items, lang),
         attention_counts=m("report.attention.counts", **{c: counts.get(c, 0) for c in CATEGORIES}),
     )
 
