@@ -453,3 +453,17 @@ def replay(learner: Callable[[str, int], bool], answers: int, *, seed: int = 0,
             break
     return out
 
+
+
+def due_cells(cells: Mapping[str, Any], now: float, pool: tuple[str, ...] = MASTERY_CELLS) -> list[str]:
+    """The cells seen and due at ``now`` (their FSRS due time reached), most overdue first
+    (the today view's list; :func:`stats` counts the same cells).
+
+    >>> cells = {}
+    >>> _ = answer(cells, "player-5", False, 2.0, step=0, now=0)     # again in 20 s
+    >>> _ = answer(cells, "natural-8", True, 2.0, step=1, now=0)     # again in 10 min
+    >>> due_cells(cells, 30), due_cells(cells, 700)
+    (['player-5'], ['player-5', 'natural-8'])
+    """
+    due = [c for c in pool if isinstance(cells.get(c), Mapping) and _due(cells[c]) <= now]
+    return sorted(due, key=lambda c: (_due(cells[c]), pool.index(c)))
