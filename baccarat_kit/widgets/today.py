@@ -50,6 +50,19 @@ SHOWN_MISTAKES = 12
 """Mistakes of past days listed (the rest, older, are counted)."""
 
 
+# The review's key box takes the focus when the review appears, so the learner who pressed Enter
+# on "review" answers with keys at once. ``key_box.focus()`` (ipywidgets) reaches only views that
+# exist when it is sent, and the review's views are still being made then: this runs in the
+# browser once the review's title is drawn, and focuses the key box as soon as it is there too.
+_FOCUS_JS = (
+    "var r=this.closest('.bk-today-drill');if(r&&!r.dataset.bkFocused){r.dataset.bkFocused='1';"
+    "var n=0;var f=function(){var i=r.querySelector('.bk-drill-keys input');"
+    "if(i){i.focus();}else if(n++<100){setTimeout(f,50);}};f();}"
+)
+FOCUS_KEYS_HTML = (f'<img class="bk-focus-keys" src="data:," alt="" aria-hidden="true" '
+                   f'style="display:none" onerror="{_FOCUS_JS}">')
+
+
 class ReviewDrill(Drill):
     """The drill over ``pool`` (the cells due when the review started) while any of them is
     due: the scheduler's own choice among them (:func:`baccarat_kit.drill.choose`), recorded as
@@ -95,7 +108,7 @@ class ReviewDrill(Drill):
 
     def _relabel(self) -> None:
         super()._relabel()
-        self.title.value = title_html(self._t("today.review-title"))
+        self.title.value = title_html(self._t("today.review-title")) + FOCUS_KEYS_HTML
 
     def __repr__(self) -> str:
         return f"ReviewDrill(cells={len(self.pool)}, lang={self._lang!r})"
