@@ -663,6 +663,8 @@ def log_changes(before: Record, after: Record, now: float) -> None:
     for cell, entry in new_drill.get("cells", {}).items():
         was = old_cells.get(cell) or {}
         answered = int(entry.get("seen", 0)) - int(was.get("seen", 0))
+        if answered <= 0 and float(entry.get("t", 0)) > float(was.get("t", 0)):
+            answered = 1  # answered by a drill holding an older copy of the cell: one answer still
         if answered <= 0:
             continue
         when = float(entry.get("t", now))

@@ -347,3 +347,30 @@ def test_the_course_map_shows_the_today_view_at_its_top() -> None:
     m.lang = "en"
     assert m.today.lang == "en" and widget_text(m.today.progress_line).startswith("Today:")
     assert "Today: cells due" in m._repr_mimebundle_()["text/html"]
+
+
+def test_the_trainers_drill_does_not_undo_the_review_beside_it(clock: list[float]) -> None:
+    """The trainer shows the today view and the drill in one kernel: the drill, made first, holds
+    an old copy of the cells the review then answers; its next answer must not set the other
+    cells back, and is counted (on a reviewed cell, the drill's answer, newer, is the one kept)."""
+    from baccarat_kit.widgets import Drill, TodayView
+    from baccarat_kit.widgets.drill import CHOICES
+
+    for i, cell in enumerate(("banker-3-vs-8", "player-5")):
+        answer_drill(cell, True, T0 + i)
+    later = [T0 + 2 * DAY]
+    ticks = iter(range(0, 10_000, 2)).__next__
+    main = Drill(lang="en", coups=False, clock=ticks, now=lambda: later[0])
+    view = TodayView(lang="en", now=lambda: later[0], clock=ticks)
+    review = view.start_review()
+    assert review is not None
+    while view.review is not None:
+        review.press(dict(CHOICES[review.item.kind])[review.item.answer])
+        later[0] += 5
+    reviewed = {c: progress.load()["drill"]["cells"][c] for c in ("banker-3-vs-8", "player-5")}
+    main.respond(main.item.answer)  # the trainer's drill answers on, from its old copy
+    cells = progress.load()["drill"]["cells"]
+    for cell, entry in reviewed.items():
+        if cell != main.asked[-1]:
+            assert cells[cell] == entry
+    assert today.answers_on(progress.load(), progress.day_of(later[0])) == 3
