@@ -68,7 +68,8 @@ DAILY = "daily"
 """The part of the record the "today" view reads (:mod:`baccarat_kit.today`), absent from a
 record written before it (and then simply empty):
 
-* ``goal`` — the learner's daily goal, drill answers a day (:func:`baccarat_kit.today.check_goal`),
+* ``goal`` — the learner's daily goal, drill answers a day (:data:`GOAL_MIN`–:data:`GOAL_MAX`;
+  :func:`baccarat_kit.today.check_goal`),
   with ``t``, when it was set (an import keeps the newer goal);
 * ``days`` — per calendar day (UTC, ``"2026-12-04"``): ``drill``, the drill answers given that day,
   and ``goal``, the goal in force at its last answer (so a day's streak is judged by its own goal);
@@ -83,6 +84,18 @@ counted without knowing of it. At most :data:`MAX_MISSES` misses and :data:`MAX_
 kept (the newest)."""
 MAX_MISSES = 500
 MAX_DAYS = 800
+GOAL_DEFAULT = 20
+"""The daily goal until the learner sets one: 20 drill answers (about two minutes)."""
+GOAL_MIN = 1
+GOAL_MAX = 500
+
+
+def daily_goal(record: Record) -> int:
+    """The learner's daily goal (:data:`GOAL_DEFAULT` until one is set; :func:`baccarat_kit.today.goal`)."""
+    daily = record.get(DAILY)
+    value = daily.get("goal") if isinstance(daily, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) and GOAL_MIN <= value <= GOAL_MAX \
+        else GOAL_DEFAULT
 
 Record = dict[str, Any]
 
@@ -371,8 +384,6 @@ def _day_key(value: str) -> bool:
 
 @_expects("a daily goal: a whole number of drill answers")
 def _goal(value: Any) -> int | None:
-    from .today import GOAL_MAX, GOAL_MIN
-
     good = _count(value)
     return good if good is not None and GOAL_MIN <= good <= GOAL_MAX else None
 
@@ -653,8 +664,6 @@ def log_changes(before: Record, after: Record, now: float) -> None:
     """Note in ``after``'s :data:`DAILY` part what changed since ``before``: drill answers
     counted on their day (the day of each cell's answer, ``t``), and every new mistake, dated.
     :func:`update` calls it after each change."""
-    from .today import goal as current_goal
-
     daily = after.get(DAILY)
     daily = daily if isinstance(daily, dict) else {}
     counts: dict[str, int] = {}
@@ -703,7 +712,7 @@ def log_changes(before: Record, after: Record, now: float) -> None:
                 miss["attempt"] = final["attempt"]
             _add_miss(daily, miss)
     if counts:
-        goal = current_goal(after)
+        goal = daily_goal(after)
         days = daily.setdefault("days", {})
         for key, n in counts.items():
             entry = days.setdefault(key, {"drill": 0})

@@ -47,12 +47,12 @@ from datetime import date, timedelta
 from functools import cache
 from typing import Any
 
+from . import progress
 from .i18n import LANGUAGES, BaccaratError, message
+from .progress import GOAL_DEFAULT, GOAL_MAX, GOAL_MIN, day_of
 
-GOAL_DEFAULT = 20
-"""The daily goal until the learner sets one: 20 drill answers (about two minutes)."""
-GOAL_MIN = 1
-GOAL_MAX = 500
+__all__ = ["GOAL_DEFAULT", "GOAL_MAX", "GOAL_MIN", "GoalError", "Mistake", "Today", "answers_on", "cell_words",
+           "check_goal", "day_of", "due", "goal", "record_goal", "review", "set_goal", "streak", "today"]
 
 
 class GoalError(BaccaratError):
@@ -91,8 +91,7 @@ def _daily(record: Mapping[str, Any]) -> Mapping[str, Any]:
 
 def goal(record: Mapping[str, Any]) -> int:
     """The learner's daily goal (:data:`GOAL_DEFAULT` until one is set)."""
-    value = _daily(record).get("goal")
-    return int(value) if isinstance(value, int) and GOAL_MIN <= value <= GOAL_MAX else GOAL_DEFAULT
+    return progress.daily_goal(dict(record))
 
 
 def set_goal(record: dict[str, Any], value: Any, now: float) -> int:
@@ -111,18 +110,9 @@ def record_goal(value: Any) -> int:
     """Set the daily goal in the learner's record (:func:`baccarat_kit.progress.update`)."""
     import time
 
-    from . import progress
-
     new = check_goal(value)  # a bad value raises before the record is touched
     progress.update(lambda r: set_goal(r, new, time.time()))
     return new
-
-
-def day_of(t: float) -> str:
-    """The calendar day (UTC) of ``t``, seconds since the epoch: ``"2027-01-15"``."""
-    from .progress import day_of as key
-
-    return key(t)
 
 
 def answers_on(record: Mapping[str, Any], day: str) -> int:
@@ -217,10 +207,9 @@ def _questions(name: str) -> dict[str, tuple[int, dict[str, str]]]:
 def _exercise_titles() -> dict[str, dict[str, str]]:
     """Exercise id → its title in each language, from the learner copies' metadata."""
     from .locations import PACKAGED, repository_root
-    from .progress import course_folder
 
     titles: dict[str, dict[str, str]] = {}
-    for root in (course_folder(), repository_root(), PACKAGED):
+    for root in (progress.course_folder(), repository_root(), PACKAGED):
         if root is None or not (root / "exercises").is_dir():
             continue
         for path in sorted((root / "exercises").glob("*.ipynb")):
@@ -336,9 +325,7 @@ def _fixed(record: Mapping[str, Any], miss: Mapping[str, Any], since: float) -> 
             return False
         if "right" in ans:
             return ans["right"] is True
-        from .progress import _answer_key
-
-        key = _answer_key(str(miss["quiz"])) or {}
+        key = progress._answer_key(str(miss["quiz"])) or {}
         return miss["id"] in key and str(ans.get("answer")) == str(key[miss["id"]])
     if kind == "exercise":
         q = (((record.get("exercises") or {}).get(miss["exercise"]) or {}).get("questions") or {}).get(miss["id"]) or {}
