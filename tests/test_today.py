@@ -374,3 +374,29 @@ def test_the_trainers_drill_does_not_undo_the_review_beside_it(clock: list[float
         if cell != main.asked[-1]:
             assert cells[cell] == entry
     assert today.answers_on(progress.load(), progress.day_of(later[0])) == 3
+
+
+def test_the_lessons_quiz_and_a_prediction_write_dated_misses_the_review_names(clock: list[float]) -> None:
+    """The widgets that write the record (a lesson's quiz, a prediction) feed the review without
+    knowing of it: progress.update notes each wrong answer, dated, and the latest answer's
+    rightness (``right``) says when it was put right."""
+    from baccarat_kit.widgets import Predict, Quiz
+
+    quiz = Quiz.lesson("04", lang="en")
+    q = quiz.question
+    quiz.options.value = next(i for i in range(len(q.options)) if i != q.answer)
+    assert quiz.check() is False
+    predict = Predict("BCR-001", asks="winner", lang="en", record="05")
+    wrong = next(c for c in predict.choices if c != predict.answer)
+    assert predict.respond(wrong) is False
+    misses = progress.load()["daily"]["misses"]
+    assert [(m["kind"], m.get("quiz")) for m in misses] == [("quiz", "04"), ("quiz", "predict")]
+    mistakes = {m.what["en"]: m for m in today.review(progress.load(), T0 + DAY)}
+    assert set(mistakes) == {f"question 1: {q.prompt['en']}", "case BCR-001: who wins"}
+    assert {m.where["en"] for m in mistakes.values()} == {"lesson 04's self-check", "lesson 05: predict first"}
+    assert {m.where["zh"] for m in mistakes.values()} == {"第 04 課自我檢測", "第 05 課：先預測"}
+    clock[0] = T0 + DAY + 5  # the next day: the quiz question answered right
+    quiz.options.value = q.answer
+    assert quiz.check() is True
+    fixed = {m.what["en"]: m.fixed for m in today.review(progress.load(), T0 + DAY + 10)}
+    assert fixed == {f"question 1: {q.prompt['en']}": True, "case BCR-001: who wins": False}
