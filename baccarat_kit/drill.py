@@ -7,9 +7,13 @@ Every cell of the rule is an item, and its answer comes from the engine
 * ``player-T`` — the player with T (0–7, no natural): draw or stand (8 items);
 * ``banker-T-vs-V`` / ``banker-T-player-stood`` — the banker with T (0–7) against the player's
   third card V (0–9), or when the player stood: draw or stand (80 + 8 = 88 items);
-* ``coup-N`` — a whole coup the kit deals from a seeded shoe (its own cards, no source's):
-  who wins (asked every :data:`COUP_EVERY`-th question; practice, not a cell of the mastery
-  count).
+* ``coup-N`` — a whole coup the kit deals from a seeded shoe (its own cards, no source's),
+  dealt card by card (:class:`CardByCard`, every :data:`COUP_EVERY`-th item in the widget): the
+  first four cards, "player: draw, stand, or a natural?", the player's third card, "banker:
+  draw or stand?", the banker's third card, "who wins?". Each answer is the engine's
+  (:func:`coup_questions`); a wrong decision is a miss of its cell (``player-T``,
+  ``banker-T-vs-V`` / ``banker-T-player-stood``, ``natural-T``; :func:`coup_miss`), a right one
+  is no review of it (see there). Practice, not a cell of the mastery count.
 
 **The scheduler** is FSRS (the Free Spaced Repetition Scheduler, the model Anki uses), from
 its maintained package ``fsrs``: each cell keeps an FSRS card (stability, difficulty, state,
@@ -26,7 +30,10 @@ does:
    (unless :data:`MAX_FAILING` cells are failing: then the learner first gets those right);
 2. otherwise the most overdue due cell;
 3. otherwise a new cell;
-4. otherwise (nothing due, every cell seen) the cell due soonest, asked ahead of time.
+4. otherwise (nothing due, every cell seen) a cell asked ahead of time: one not yet mastered
+   first, then the one due soonest. (Without that order, a cell whose untimed first answer of
+   a day — or a slow one — sent it days away waited behind every mastered cell: the widget
+   replay with a new kernel each day took 27 sessions for the last cell.)
 
 **Leeches**: a cell missed :data:`LEECH_MISSES` (3) times and not mastered since is a leech
 (:func:`is_leech`). Right after a leech the next question is one of its contrast cells
@@ -47,13 +54,20 @@ cell is not mastered until it is answered fast again; a miss starts the days ane
 is recall on another day, not two answers minutes apart. (An entry recorded before this rule,
 without ``fast_days``, keeps the old one: 2 fast right answers in a row.)
 
-Measured (``tests/test_drill.py`` holds the bounds; :func:`replay` with ``session=60``, one
-60-answer session a day, seed 0): a learner who never errs, 2 s an answer, has seen all 106
-cells after 106 answers and mastered all 106 after 266 answers (5 sessions); a slow learner
-(4 s for a cell's first 4 answers, then 2.5 s) after 636 (11 sessions); an erring learner
-(30 % wrong on a cell's first 3 answers, 2.5 s) after 444 (8 sessions). Within one session
-(no day boundary) nothing is mastered. With 20 % wrong answers all 106 are seen after about
-133 answers and a missed cell comes back after a median of 2 answers.
+**Timed rounds** (:class:`TimedRound`): :data:`ROUND_SIZE` questions against the clock, each
+cell with a speed target (the mastery time unless set per cell); the summary gives right and
+wrong, each cell's median right-answer time against its target and the cells over it
+(:func:`better_round` says which round is the best one kept).
+
+Measured (``tests/test_drill.py`` holds the bounds; ``benchmarks/bench_mastery.py`` prints
+them; one 60-answer session a day, seed 0): with :func:`replay` (cells only), a learner who
+never errs, 2 s an answer, has seen all 106 cells after 106 answers and mastered all 106 after
+246 answers (5 sessions); a slow learner (4 s for a cell's first 4 answers, then 2.5 s) after
+636 (11 sessions); an erring learner (30 % wrong on a cell's first 3 answers, 2.5 s) after 422
+(8 sessions). Through the widget (either edition; whole coups card by card, a new kernel each
+day): fast 308 answers (6 sessions), slow 792 (14), erring 495 (9). Within one session (no
+day boundary) nothing is mastered. With 20 % wrong answers all 106 are seen after about 133
+answers and a missed cell comes back after a median of 2 answers.
 
 >>> cells = {}
 >>> answer(cells, "banker-3-vs-8", True, 1.2, step=0, now=0)["fsrs"]["due"]
@@ -94,7 +108,11 @@ MASTERY_DAYS = 2
 MASTERY_STREAK = MASTERY_DAYS  # the name before issue 37 (then: answers in a row, minutes apart)
 MASTERY_SECONDS = 3.0
 DAY = 86400.0
-COUP_EVERY = 6
+COUP_EVERY = 10
+"""Every this many items the widget deals a whole coup, card by card (:class:`CardByCard`). A coup
+is 2–3 answers (the player's decision or a natural, the banker's, who wins), so every 10th item
+keeps coups about a fifth of all answers (measured with ``benchmarks/bench_mastery.py``: 70 of
+308 for the fast learner); every 6th, as when a coup was one answer, made them over a third."""
 LEECH_MISSES = 3
 """A cell missed this many times (and not mastered since) is a *leech*: its feedback escalates."""
 MIN_GAP = 7
@@ -396,7 +414,9 @@ def choose(cells: Mapping[str, Any], step: int, seed: int, *, now: float,
         return unseen[0]
     if due:
         return min(due, key=lambda c: (_due(cells[c]), rng.random()))
-    return min(seen, key=lambda c: (_due(cells[c]), rng.random()))
+    # ahead of time: a cell not yet mastered first (one whose untimed or slow answers sent it
+    # days away would otherwise wait behind every mastered cell), then the one due soonest
+    return min(seen, key=lambda c: (is_mastered(cells[c]), _due(cells[c]), rng.random()))
 
 
 # ---------------------------------------------------------------- the queue and its figures
@@ -453,6 +473,259 @@ def replay(learner: Callable[[str, int], bool], answers: int, *, seed: int = 0,
             break
     return out
 
+
+
+# ---------------------------------------------------------------- a whole coup, card by card
+COUP_CHOICES: Mapping[str, tuple[str, ...]] = {
+    "player": ("draw", "stand", "natural"),
+    "banker": ("draw", "stand"),
+    "winner": ("player", "banker", "tie"),
+}
+"""The answers of each question of a card-by-card coup, in button order."""
+
+
+@dataclass(frozen=True)
+class CoupQuestion:
+    """One question of a card-by-card coup: its stage (``player``: draw, stand or natural;
+    ``banker``: draw or stand; ``winner``), the engine's answer, the mastery cell the decision
+    is (None for who wins) and the engine's step record that gives its reason."""
+
+    stage: str
+    answer: str
+    cell: str | None
+    step: Any
+
+
+@dataclass(frozen=True)
+class CoupAnswer:
+    """What one answer of a card-by-card coup was: right or not, and the mastery cell a wrong
+    answer is a miss of (``missed``; None when right or at who wins)."""
+
+    question: CoupQuestion
+    choice: str
+    right: bool
+    missed: str | None
+
+
+def _two_card_totals(coup: Any) -> tuple[int, int]:
+    return (sum(c.value for c in coup.player_cards[:2]) % 10,
+            sum(c.value for c in coup.banker_cards[:2]) % 10)
+
+
+def coup_questions(coup: Any) -> tuple[CoupQuestion, ...]:
+    """The questions a coup (:class:`baccarat_kit.coup.Coup`) asks card by card, every answer
+    and reason the engine's: the player's decision (or a natural), the banker's (unless a
+    natural ended the coup), who wins.
+
+    >>> from baccarat_kit.coup import play
+    >>> [(q.stage, q.answer, q.cell) for q in coup_questions(play("2 3 3 4 4"))]
+    [('player', 'draw', 'player-5'), ('banker', 'stand', 'banker-7-vs-4'), ('winner', 'player', None)]
+    >>> [(q.stage, q.answer, q.cell) for q in coup_questions(play("4 4 4 5"))]
+    [('player', 'natural', 'natural-8'), ('winner', 'banker', None)]
+    """
+    pt, bt = _two_card_totals(coup)
+    first = coup.steps[0]
+    if coup.natural:
+        cell = f"natural-{pt}" if is_natural(pt) else f"natural-{bt}"
+        out = [CoupQuestion("player", "natural", cell, first)]
+    else:
+        out = [CoupQuestion("player", "draw" if coup.player_third is not None else "stand", f"player-{pt}", first)]
+        third = None if coup.player_third is None else coup.player_third.value
+        out.append(CoupQuestion("banker", "draw" if coup.banker_third is not None else "stand",
+                                banker_rule(bt, third), coup.steps[1]))
+    out.append(CoupQuestion("winner", str(coup.winner), None, None))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class CardByCard:
+    """A whole coup dealt card by card: a pure state machine (no widget, no clock).
+
+    The first four cards are shown; the learner says whether the player draws, stands or there
+    is a natural; the player's third card (if the engine drew one) is shown; the banker's
+    decision; the banker's third card; who wins. :meth:`answer` returns the next state and what
+    the answer was; a wrong answer does not stop the coup (the engine's decision is shown and
+    the deal goes on from it).
+
+    >>> from baccarat_kit.coup import play
+    >>> deal = CardByCard(play("2 3 3 4 4"))
+    >>> [c.label for c in deal.player_shown], deal.question.stage
+    (['2', '3'], 'player')
+    >>> deal, said = deal.answer("stand")
+    >>> said.right, said.missed, [c.label for c in deal.player_shown], deal.question.stage
+    (False, 'player-5', ['2', '3', '4'], 'banker')
+    >>> deal, said = deal.answer("stand"); deal, said = deal.answer("player")
+    >>> deal.finished, deal.right, deal.misses
+    (True, False, ('player-5',))
+    """
+
+    coup: Any
+    given: tuple[str, ...] = ()
+
+    @property
+    def questions(self) -> tuple[CoupQuestion, ...]:
+        return coup_questions(self.coup)
+
+    @property
+    def finished(self) -> bool:
+        return len(self.given) >= len(self.questions)
+
+    @property
+    def question(self) -> CoupQuestion | None:
+        """The question asked now (None once who wins is answered)."""
+        return None if self.finished else self.questions[len(self.given)]
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        q = self.question
+        return () if q is None else COUP_CHOICES[q.stage]
+
+    @property
+    def player_shown(self) -> tuple[Any, ...]:
+        """The player's cards face up now: two, and the third once the player's decision is answered."""
+        return tuple(self.coup.player_cards if self.given else self.coup.player_cards[:2])
+
+    @property
+    def banker_shown(self) -> tuple[Any, ...]:
+        """The banker's cards face up now: two, and the third once the banker's decision is answered."""
+        stages = [q.stage for q in self.questions[:len(self.given)]]
+        return tuple(self.coup.banker_cards if "banker" in stages else self.coup.banker_cards[:2])
+
+    def results(self) -> tuple[CoupAnswer, ...]:
+        """Every answer given so far, judged by the engine."""
+        return tuple(_judge(self.coup, q, c) for q, c in zip(self.questions, self.given, strict=False))
+
+    @property
+    def right(self) -> bool:
+        """Every answer given so far was right."""
+        return all(r.right for r in self.results())
+
+    @property
+    def misses(self) -> tuple[str, ...]:
+        """The mastery cells the wrong answers so far are misses of."""
+        return tuple(r.missed for r in self.results() if r.missed is not None)
+
+    def answer(self, choice: str) -> tuple[CardByCard, CoupAnswer]:
+        """Answer the question asked now; an answer it does not take is a :class:`RuleError`
+        naming the valid ones."""
+        from .errors import RuleError
+
+        q = self.question
+        if q is None or choice not in COUP_CHOICES[q.stage]:
+            raise RuleError("drill.bad-choice", value=repr(choice),
+                            choices=", ".join(self.choices) or "—")
+        return CardByCard(self.coup, (*self.given, choice)), _judge(self.coup, q, choice)
+
+
+def _judge(coup: Any, q: CoupQuestion, choice: str) -> CoupAnswer:
+    """An answer to ``q`` judged by the engine, and the cell a wrong one is a miss of: the
+    decision's own cell; for a natural taken where there is none, ``natural-T`` of the higher
+    two-card total (the one taken for a natural: nearer to 8)."""
+    right = choice == q.answer
+    missed = None
+    if not right and q.cell is not None:
+        missed = q.cell
+        if q.stage == "player" and choice == "natural":
+            missed = f"natural-{max(_two_card_totals(coup))}"
+    return CoupAnswer(q, choice, right, missed)
+
+
+def coup_miss(cells: dict[str, Any], said: CoupAnswer, *, step: int, now: float) -> dict[str, Any] | None:
+    """Record a wrong card-by-card answer as a miss of its mastery cell (:func:`answer`, rated
+    *Again*, untimed: reading a coup is not the cell's own speed). A right answer is not a
+    review of the cell (the cell's own question still has to be answered, right and fast on two
+    days): a miss in a coup is evidence enough that a cell is not known; a right step is not
+    evidence that it is known fast. Returns the cell's entry, None when nothing was recorded."""
+    if said.missed is None:
+        return None
+    return answer(cells, said.missed, False, None, step=step, now=now)
+
+
+# ---------------------------------------------------------------- timed rounds
+ROUND_SIZE = 20
+"""Questions in a timed round (the way dealer schools drill: a set number against the clock)."""
+
+
+@dataclass(frozen=True)
+class TimedRound:
+    """A round of ``size`` drill questions against the clock: a pure record of its answers.
+
+    Every cell has a speed target: ``targets[cell]`` when given, else ``target`` (the mastery
+    time, adjustable). The answers of a round are ordinary answers too: the widget records each
+    with :func:`answer` as well (FSRS, mastery), so a round changes nothing in the schedule but
+    the clock on the screen and the summary.
+
+    >>> r = TimedRound(size=3, target=3.0)
+    >>> for cell, right, s in [("player-5", True, 1.5), ("banker-3-vs-8", True, 4.5), ("natural-8", False, 2.0)]:
+    ...     r = r.add(cell, right, s)
+    >>> s = r.summary(); r.finished, s["right"], s["wrong"], s["seconds"], s["over"], s["missed"]
+    (True, 2, 1, 8.0, ['banker-3-vs-8'], ['natural-8'])
+    """
+
+    size: int = ROUND_SIZE
+    target: float = MASTERY_SECONDS
+    targets: Mapping[str, float] | None = None
+    answers: tuple[tuple[str, bool, float | None], ...] = ()
+
+    def target_for(self, cell: str) -> float:
+        return float((self.targets or {}).get(cell, self.target))
+
+    @property
+    def finished(self) -> bool:
+        return len(self.answers) >= self.size
+
+    def add(self, cell: str, right: bool, seconds: float | None) -> TimedRound:
+        """The round with one more answer (``seconds`` None: untimed)."""
+        from .errors import RuleError
+
+        if self.finished:
+            raise RuleError("drill.round-over", size=self.size)
+        return TimedRound(self.size, self.target, self.targets, (*self.answers, (cell, bool(right), seconds)))
+
+    def summary(self) -> dict[str, Any]:
+        """Right and wrong; the round's time (the sum of the answers' times); per cell asked, its
+        times, its median right-answer time and its target; ``over``: the cells whose median
+        right-answer time is over their target (a wrong answer's time is not a speed); ``missed``:
+        cells answered wrong in the round."""
+        import statistics
+
+        per: dict[str, dict[str, Any]] = {}
+        for cell, right, seconds in self.answers:
+            entry = per.setdefault(cell, {"cell": cell, "asked": 0, "right": 0, "times": [],
+                                          "target": self.target_for(cell)})
+            entry["asked"] += 1
+            entry["right"] += int(right)
+            if right and seconds is not None:
+                entry["times"].append(float(seconds))
+        for entry in per.values():
+            entry["median"] = statistics.median(entry["times"]) if entry["times"] else None
+            entry["over"] = entry["median"] is not None and entry["median"] > entry["target"]
+        n_right = sum(1 for _c, r, _s in self.answers if r)
+        return {
+            "size": self.size, "target": self.target, "answered": len(self.answers), "right": n_right,
+            "wrong": len(self.answers) - n_right,
+            "seconds": round(sum(s for _c, _r, s in self.answers if s is not None), 3),
+            "untimed": sum(1 for _c, _r, s in self.answers if s is None),
+            "cells": list(per.values()),
+            "over": [c for c, e in per.items() if e["over"]],
+            "missed": [c for c, e in per.items() if e["right"] < e["asked"]],
+        }
+
+
+def better_round(a: Mapping[str, Any] | None, b: Mapping[str, Any]) -> bool:
+    """Whether round summary ``b`` beats ``a`` (None: no round yet): more right of the same
+    size, then less time.
+
+    >>> better_round({"right": 18, "size": 20, "seconds": 40.0}, {"right": 19, "size": 20, "seconds": 55.0})
+    True
+    >>> better_round({"right": 19, "size": 20, "seconds": 40.0}, {"right": 19, "size": 20, "seconds": 41.0})
+    False
+    """
+    if a is None:
+        return True
+    def share(r: Mapping[str, Any]) -> float:
+        return int(r["right"]) / max(1, int(r["size"]))
+    return (share(b), -float(b["seconds"])) > (share(a), -float(a["seconds"]))
 
 
 def due_cells(cells: Mapping[str, Any], now: float, pool: tuple[str, ...] = MASTERY_CELLS) -> list[str]:

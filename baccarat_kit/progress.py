@@ -290,6 +290,42 @@ def _drill(c: _Check, raw: Any) -> dict[str, Any]:
             good.setdefault("first", out["step"])  # old cells first, then new ones enter again
         good["right"] = min(good.get("right", 0), good["seen"])
         out["cells"][cell] = good
+    if "rounds" in raw:
+        rounds = _drill_rounds(c, raw["rounds"])
+        if rounds:
+            out["rounds"] = rounds
+    return out
+
+
+_ROUND_SPEC = {"size": _COUNT, "right": _COUNT, "wrong": _COUNT, "seconds": _NUM, "over": _COUNT,
+               "missed": _COUNT, "target": _NUM, "t": _NUM}
+
+
+def _drill_rounds(c: _Check, raw: Any) -> dict[str, Any]:
+    """The drill's timed rounds (``drill.rounds``): how many were finished, the best and the
+    latest (size, right, wrong, seconds, cells over target, cells missed, target, when). A
+    round whose right answers outnumber its size, or with no valid size, right and seconds, is
+    dropped; a record without rounds (older than them) simply has none."""
+    raw = c.table(raw, "drill.rounds")
+    out: dict[str, Any] = {}
+    if "count" in raw:
+        count = _count(raw["count"])
+        if count is None:
+            c.bad("drill.rounds.count", "a whole number ≥ 0", raw["count"])
+        else:
+            out["count"] = count
+    for key in ("best", "last"):
+        if key not in raw:
+            continue
+        where = f"drill.rounds.{key}"
+        good = c.fields(c.table(raw[key], where), where, _ROUND_SPEC, required=("size", "right", "seconds"))
+        if good is None:
+            continue
+        if good["right"] > good["size"] or good["size"] == 0 or good["seconds"] < 0:
+            c.problems.append(f"{where}: {good['right']} right of {good['size']} in {good['seconds']} s "
+                              "is not a round (entry ignored)")
+            continue
+        out[key] = good
     return out
 
 
@@ -793,6 +829,31 @@ def record_final(result: Record) -> None:
                          if v is not None})
         r["final"] = {**result, "t": now, "attempts": attempts}
     update(change)
+
+
+def record_round(summary: dict[str, Any]) -> dict[str, Any]:
+    """Keep a finished timed round of the drill (:meth:`baccarat_kit.drill.TimedRound.summary`)
+    in the record: ``drill.rounds`` counts the rounds and keeps the latest and the best
+    (:func:`baccarat_kit.drill.better_round`). Returns the rounds as kept."""
+    from .drill import better_round
+
+    kept_round = {"size": int(summary["size"]), "right": int(summary["right"]), "wrong": int(summary["wrong"]),
+                  "seconds": float(summary["seconds"]), "over": len(summary.get("over", ())),
+                  "missed": len(summary.get("missed", ())), "t": time.time()}
+    if "target" in summary:
+        kept_round["target"] = float(summary["target"])
+    out: dict[str, Any] = {}
+
+    def change(r: Record) -> None:
+        rounds = dict(r["drill"].get("rounds") or {})
+        rounds["count"] = int(rounds.get("count", 0)) + 1
+        rounds["last"] = kept_round
+        if better_round(rounds.get("best"), kept_round):
+            rounds["best"] = kept_round
+        r["drill"]["rounds"] = rounds
+        out.update(rounds)
+    update(change)
+    return out
 
 
 # ---------------------------------------------------------------- export and import

@@ -313,3 +313,59 @@ def test_a_long_cells_progress_is_a_status_widget_in_a_kernel_not_stderr(monkeyp
     assert plain_text(line).endswith("20 / 20 靴 ✔") or plain_text(line).endswith("20 / 20 shoes ✔")
     bundle = line._repr_mimebundle_()
     assert bundle["text/plain"] == "ProgressLine(total=20)" and "…" in bundle["text/html"]  # no count: nbval-stable
+
+
+# ---------------------------------------------------------------- no internal id in learner text
+INTERNAL_ID = r"\b(?:banker|player|natural|coup|kit-coup)-\d|\bbanker-\d-(?:vs|player)|\bBCR-\d"
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_no_learner_facing_summary_shows_an_internal_id(lang: str) -> None:
+    """Issue 37: summaries spoke in ids (``(banker-5-vs-8)``, ``banker-3-vs-8: Draw``). Every
+    lesson quiz's summary with every question missed, the drill's leech feedback and map, a whole
+    coup's feedback and a timed round's summary: learner words only."""
+    import html
+    import itertools
+    import re
+
+    from baccarat_kit import drill
+    from baccarat_kit.widgets import Drill, Quiz
+    from baccarat_kit.widgets.drill import CHOICES
+    from baccarat_kit.widgets.question_sets import lesson_names, lesson_questions
+
+    texts: list[tuple[str, str]] = []
+    for name in lesson_names():
+        quiz = Quiz(lesson_questions(name), lang=lang)
+        ids = [q.id for q in quiz.questions]
+        for i, q in enumerate(quiz.questions):
+            quiz.go(i)
+            quiz.options.value = next(o for o in range(len(q.options)) if o != q.answer)
+            quiz.check()
+        summary = plain_text(quiz.summary)
+        assert summary.count("\n") >= len(ids), name  # one review line per question missed
+        texts.append((f"quiz {name}", summary))
+        for qid in ids:
+            assert f"({qid})" not in summary, (name, qid)
+    def wrong(d: Drill) -> str:
+        return next(v for v, _k in CHOICES[d.kind] if v != d.expected)
+
+    d = Drill(lang=lang, seed=2, record=False, clock=itertools.count().__next__)
+    for cell in ("banker-3-vs-8", "player-6", "natural-8", "banker-6-player-stood"):
+        for _ in range(drill.LEECH_MISSES):
+            d.item = drill.item(cell)
+            d.respond(wrong(d))
+        texts.append((f"leech {cell}", plain_text(d.feedback)))
+    texts.append(("map", plain_text(d.heatmap)))
+    titles = re.findall(r'title="([^"]*)"', d.heatmap_html())
+    texts.append(("map titles", html.unescape(" | ".join(titles))))
+    while d.item.kind != "coup":
+        d.respond(d.expected)
+    while d.item.kind == "coup":
+        d.respond(wrong(d))
+        texts.append(("coup step", plain_text(d.feedback)))
+    d.start_round(size=3)
+    for n in range(3):
+        d.respond(d.expected if n else wrong(d))
+    texts.append(("round", plain_text(d.round_status)))
+    for where, text in texts:
+        assert text and not re.search(INTERNAL_ID, text), (where, re.search(INTERNAL_ID, text), text[:300])

@@ -391,3 +391,27 @@ def test_the_drills_mastery_fields_are_validated(monkeypatch: pytest.MonkeyPatch
         cells = progress.load()["drill"]["cells"]
     assert {k: cells["player-1"][k] for k in good} == good and drill.is_mastered(cells["player-1"])
     assert "pace" not in cells["player-2"] and "fast_days" not in cells["player-2"]
+
+
+def test_the_drills_timed_rounds_are_validated_and_old_records_still_load(monkeypatch: pytest.MonkeyPatch,
+                                                                          tmp_path: Path) -> None:
+    """Issue 37's timed rounds (drill.rounds: count, best, last): kept when valid, a round that is
+    not one dropped with a note; a record from before rounds loads with none."""
+    monkeypatch.setenv(progress.PROGRESS_ENV, str(tmp_path))
+    best = {"size": 20, "right": 19, "wrong": 1, "seconds": 41.5, "over": 2, "missed": 1, "target": 3.0, "t": 5.0}
+    raw = {"schema": progress.SCHEMA, "drill": {"step": 5, "cells": {}, "rounds": {
+        "count": 3, "best": best, "last": {"size": 20, "right": 25, "seconds": 40.0}}}}
+    record, problems = progress.validate(raw)
+    assert record["drill"]["rounds"] == {"count": 3, "best": best}
+    assert problems == ["drill.rounds.last: 25 right of 20 in 40.0 s is not a round (entry ignored)"]
+    record, problems = progress.validate({"schema": progress.SCHEMA, "drill": {"rounds": {
+        "count": -1, "best": {"size": "twenty", "right": 1, "seconds": 1.0}}}})
+    assert "rounds" not in record["drill"] and len(problems) == 3, problems
+    old, problems = progress.validate({"schema": 2, "drill": {"step": 4, "cells": {}}})
+    assert "rounds" not in old["drill"] and problems == []
+    first = progress.record_round({"size": 20, "right": 15, "wrong": 5, "seconds": 60.0, "over": [], "missed": ["player-5"]})
+    second = progress.record_round({"size": 20, "right": 18, "wrong": 2, "seconds": 70.0, "over": ["x"], "missed": []})
+    third = progress.record_round({"size": 20, "right": 18, "wrong": 2, "seconds": 75.0, "over": [], "missed": []})
+    assert first["best"]["right"] == 15 and second["best"]["right"] == 18
+    assert third["count"] == 3 and third["best"]["seconds"] == 70.0 and third["last"]["seconds"] == 75.0
+    assert progress.load()["drill"]["rounds"] == third  # and it reads back valid

@@ -361,7 +361,8 @@ def test_quiz_generated_from_the_engine() -> None:
     quiz.go(0)  # banker 3, third 8: answering "draws" is the banker-3-always belief
     quiz.options.value = 0
     quiz.submit.click()
-    assert "banker-3-always" in quiz.feedback.value
+    assert bk.misconceptions.get("banker-3-always").claim("en") in quiz.feedback.value
+    assert "banker-3-always" not in quiz.feedback.value  # learner words, no internal id
     player = Quiz.player_rule([5, 6])
     assert [q.answer for q in player.questions] == [0, 1]  # 002: 5 補牌, 6 停牌
 

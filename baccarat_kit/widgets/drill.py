@@ -1,14 +1,28 @@
 """Drill: every cell of the rule, asked again and again until it is mastered.
 
-A thin view over :mod:`baccarat_kit.drill` (the items and the seeded scheduler) and
-:mod:`baccarat_kit.progress` (the record, so the drill goes on after a restart)::
+A thin view over :mod:`baccarat_kit.drill` (the items, the seeded scheduler, the card-by-card
+coup and the timed round, all pure) and :mod:`baccarat_kit.progress` (the record, so the drill
+goes on after a restart)::
 
     bk.widgets.Drill()                 # lesson 04, the trainer, JupyterLite
 
-Keyboard: type into the ``key_box`` — D draw, S stand, Y yes, N no, P player, B banker, T tie;
-or Tab to the buttons and press Enter or Space. The timed mode (``timed``) counts an answer
-later than ``seconds`` (adjustable, 1–60 s; WCAG 2.2.1) as a miss; the same seconds are the
-mastery time.
+Keyboard: type into the ``key_box`` — D draw, S stand, Y yes, N no (in a whole coup: N a
+natural), P player, B banker, T tie; or Tab to the buttons and press Enter or Space. The timed
+mode (``timed``) counts an answer later than ``seconds`` (adjustable, 1–60 s; WCAG 2.2.1) as a
+miss; the same seconds are the mastery time and every cell's speed target in a timed round.
+
+**A whole coup** (every :data:`~baccarat_kit.drill.COUP_EVERY`-th question) is dealt card by
+card (:class:`~baccarat_kit.drill.CardByCard`): the first four cards (the kit's own, from a
+seeded shoe), then "player: draw, stand or a natural?", the player's third card, "banker: draw
+or stand?", the banker's third card, "who wins?". Each answer is judged by the engine and its
+feedback gives the engine's reason; a wrong decision is also a miss of its mastery cell
+(:func:`~baccarat_kit.drill.coup_miss`: rated *Again*, so the cell comes back soon; a right one
+is not a review of the cell). Coup answers are never timed.
+
+**A timed round** (``round_button``, :meth:`Drill.start_round`): the next
+:data:`~baccarat_kit.drill.ROUND_SIZE` questions against the clock (no whole coups), each
+answer an ordinary answer of its cell too; at the end a summary (right and wrong, each cell's
+time against its target, the cells over target in words) and the best round, kept in the record.
 
 **The clock** (``clock``, a fake one in the tests) starts when the prompt is on the learner's
 screen, not when the kernel made it: each new prompt carries a number that the browser copies
@@ -42,23 +56,59 @@ import ipywidgets as w
 
 from .. import drill as scheduler
 from .. import progress
-from ..rules import VALUES, banker_rule, draw_values, format_values
+from ..i18n import message
+from ..rules import (
+    BANKER_DRAWS_WHEN_PLAYER_STOOD,
+    PLAYER_DRAWS_ON,
+    VALUES,
+    banker_rule,
+    draw_values,
+    format_values,
+    is_natural,
+)
 from ._common import LangMixin, attr, banker_reason, esc, html_widget, row, title_html
 
+KEYS = {"draw": "d", "stand": "s", "yes": "y", "no": "n", "natural": "n", "player": "p", "banker": "b",
+        "tie": "t"}
+"""The key of each answer (N is "no" to a natural question, "a natural" in a whole coup)."""
 CHOICES = {
     "draw": (("draw", "d"), ("stand", "s")),
     "natural": (("yes", "y"), ("no", "n")),
     "coup": (("player", "p"), ("banker", "b"), ("tie", "t")),
+    **{f"coup-{stage}": tuple((v, KEYS[v]) for v in values)
+       for stage, values in scheduler.COUP_CHOICES.items() if stage != "winner"},
 }
-"""Per kind of item: the answers (in button order) and the key of each."""
+"""Per kind of question: the answers (in button order) and the key of each (``coup``: who wins;
+``coup-player`` / ``coup-banker``: a decision of a whole coup dealt card by card)."""
 DEFAULT_SEED = 2026
+
+
+def cell_words(cell: str, lang: str) -> str:
+    """A mastery cell in the learner's words (never its id).
+
+    >>> cell_words("banker-3-vs-8", "en"), cell_words("banker-6-player-stood", "en")
+    ('banker 3 against a player third card 8', 'banker 6 when the player stood')
+    >>> cell_words("player-5", "zh"), cell_words("natural-8", "en")
+    ('閒家 5 點', 'a first-two-card total of 8')
+    """
+    it = scheduler.item(cell)
+    p = it.params
+    if cell.startswith("natural-"):
+        return message("widgets.drill.cell-natural", lang, total=p["total"])
+    if cell.startswith("player-"):
+        return message("widgets.drill.cell-player", lang, total=p["total"])
+    if p["third"] is None:
+        return message("widgets.drill.cell-banker-stood", lang, total=p["total"])
+    return message("widgets.drill.cell-banker", lang, total=p["total"], value=p["third"])
 
 
 class Drill(LangMixin, w.VBox):
     """One question at a time from the scheduler; ``respond(answer)`` or ``press(key)``.
 
-    ``item`` is the question shown, ``cells`` the learner's per-cell record, ``step`` the
-    number of answers so far, ``asked`` the items asked in this session.
+    ``item`` is the question shown (a cell, or a whole coup whose card-by-card state is
+    ``deal``), ``cells`` the learner's per-cell record, ``step`` the number of items answered
+    so far (a whole coup counts once), ``asked`` the items asked in this session, ``round`` the
+    timed round under way (None between rounds), ``best_round`` the best round kept.
     """
 
     def __init__(self, *, lang: str = "zh", seed: int | None = None, record: bool = True,
@@ -83,6 +133,12 @@ class Drill(LangMixin, w.VBox):
         first question is the same for everyone (stored notebook outputs stay identical)."""
         self.coup_stats: dict[str, int] = dict(drill.get("coups", {"seen": 0, "right": 0}))
         self.asked: list[str] = []
+        self.deal: scheduler.CardByCard | None = None
+        self.round: scheduler.TimedRound | None = None
+        self.best_round: dict[str, Any] | None = (drill.get("rounds") or {}).get("best")
+        self.last_round: dict[str, Any] | None = None
+        """The summary of the round finished last in this session (None before one)."""
+        self._new_best = False
         self.title = html_widget("bk-title")
         self.mastery = html_widget("bk-drill-mastery")
         self.definition = html_widget("bk-drill-definition")
@@ -109,6 +165,10 @@ class Drill(LangMixin, w.VBox):
                                           style={"description_width": "initial"})
         self.seconds.add_class("bk-drill-seconds")
         self.seconds.observe(lambda _c: self._render_status(), names="value")
+        self.round_button = w.Button(icon="clock-o", layout=w.Layout(width="auto"))
+        self.round_button.add_class("bk-drill-round")
+        self.round_button.on_click(lambda _b: self.start_round())
+        self.round_status = html_widget("bk-drill-round-status")
         self.feedback = html_widget("bk-drill-feedback")
         self.queue = html_widget("bk-drill-queue")
         self.heatmap = html_widget("bk-drill-heatmap")
@@ -125,7 +185,9 @@ class Drill(LangMixin, w.VBox):
             self.mastery, self.queue, self.definition,
             self.prompt, self.answer_row, self.key_box,
             row([self.timed, self.seconds]),
-            self.feedback, self.heatmap,
+            self.feedback,
+            row([self.round_button, self.round_status]),
+            self.heatmap,
         ]
         self.item = self._next_item()
         self.shown_at: float | None = None
@@ -133,11 +195,44 @@ class Drill(LangMixin, w.VBox):
 
     # ---- the scheduler ------------------------------------------------------------
     def _next_item(self) -> scheduler.Item:
-        if self.coups and self.step % scheduler.COUP_EVERY == scheduler.COUP_EVERY - 1:
+        if (self.coups and self.round is None
+                and self.step % scheduler.COUP_EVERY == scheduler.COUP_EVERY - 1):
             return scheduler.coup_item(self.seed, self.coup_stats.get("seen", 0))
         avoid = self.asked[-1] if self.asked else None
         return scheduler.item(scheduler.choose(self.cells, self.step, self.seed, now=float(self.now()),
                                                avoid=avoid))
+
+    def _deal(self) -> scheduler.CardByCard | None:
+        """The card-by-card state of the whole coup shown (None for a cell's question)."""
+        if self.item.kind != "coup":
+            self.deal = None
+        elif self.deal is None or self.deal.coup is not self.item.params["coup"]:
+            self.deal = scheduler.CardByCard(self.item.params["coup"])
+        return self.deal
+
+    @property
+    def kind(self) -> str:
+        """The kind of question asked now: a key of :data:`CHOICES`."""
+        deal = self._deal()
+        if deal is None or deal.question is None:
+            return self.item.kind
+        return "coup" if deal.question.stage == "winner" else f"coup-{deal.question.stage}"
+
+    @property
+    def expected(self) -> str:
+        """The engine's answer to what is asked now."""
+        deal = self._deal()
+        if deal is not None and deal.question is not None:
+            return deal.question.answer
+        return self.item.answer
+
+    @property
+    def asking(self) -> str | None:
+        """The mastery cell what is asked now is (None for who wins)."""
+        deal = self._deal()
+        if deal is not None:
+            return deal.question.cell if deal.question is not None else None
+        return self.item.id
 
     def _shown(self) -> None:
         """The new prompt has been sent: time it from here until the browser echoes it."""
@@ -151,38 +246,69 @@ class Drill(LangMixin, w.VBox):
             self.timed_from = "screen"
 
     def respond(self, choice: str) -> bool:
-        """Answer the question shown with ``choice`` (``draw``/``stand``, ``yes``/``no``,
-        ``player``/``banker``/``tie``); the next question follows. Returns whether it was right."""
-        valid = [v for v, _k in CHOICES[self.item.kind]]
+        """Answer the question shown with ``choice`` (``draw``/``stand``, ``yes``/``no``, in a
+        whole coup ``natural`` too, ``player``/``banker``/``tie``); the next question follows.
+        Returns whether it was right."""
+        valid = [v for v, _k in CHOICES[self.kind]]
         if choice not in valid:
             self.feedback.value = f'<span role="alert">{esc(self._t("widgets.drill.bad-key", choices=self._keys_text()))}</span>'
             return False
+        if self._deal() is not None:
+            return self._respond_coup(choice)
         answered = float(self.clock())
         seconds = None if self.shown_at is None else max(0.0, answered - self.shown_at)
         limit = float(self.seconds.value)
         late = bool(self.timed.value) and seconds is not None and seconds > limit
         right = choice == self.item.answer and not late
         done = self.item
-        if done.kind == "coup":
-            self.coup_stats["seen"] = self.coup_stats.get("seen", 0) + 1
-            self.coup_stats["right"] = self.coup_stats.get("right", 0) + int(right)
-        else:
-            entry = scheduler.answer(self.cells, done.id, right, seconds, step=self.step, now=float(self.now()),
-                                     mastery_seconds=limit)
-            entry["clock"] = self.timed_from or "untimed"  # what the time was measured from
+        entry = scheduler.answer(self.cells, done.id, right, seconds, step=self.step, now=float(self.now()),
+                                 mastery_seconds=limit)
+        entry["clock"] = self.timed_from or "untimed"  # what the time was measured from
         self.asked.append(done.id)
         self.step += 1
         self._save()
         self.feedback.value = self._feedback_html(done, choice, right, late, seconds)
+        if self.round is not None:
+            self.round = self.round.add(done.id, right, seconds)
+            if self.round.finished:
+                self._finish_round()
+        self._next()
+        return right
+
+    def _respond_coup(self, choice: str) -> bool:
+        """One answer of the whole coup dealt card by card (see the module docstring)."""
+        deal = self._deal()
+        assert deal is not None
+        self.deal, said = deal.answer(choice)
+        scheduler.coup_miss(self.cells, said, step=self.step, now=float(self.now()))
+        if said.missed is not None:
+            self.cells[said.missed]["clock"] = "coup"
+        self.feedback.value = self._coup_feedback_html(said)
+        if self.deal.finished:
+            self.coup_stats["seen"] = self.coup_stats.get("seen", 0) + 1
+            self.coup_stats["right"] = self.coup_stats.get("right", 0) + int(self.deal.right)
+            self.asked.append(self.item.id)
+            self.step += 1
+            self._save()
+            self._next()
+        else:
+            if said.missed is not None:
+                self._save()
+            self._render_item()
+            self._render_status()
+            self._shown()
+        return said.right
+
+    def _next(self) -> None:
         self.item = self._next_item()
+        self.deal = None
         self._render_item()
         self._render_status()
         self._shown()
-        return right
 
     def press(self, key: str) -> bool | None:
         """A key typed by the learner: its answer, or None for a key that means nothing here."""
-        for value, k in CHOICES[self.item.kind]:
+        for value, k in CHOICES[self.kind]:
             if key.strip().lower() == k:
                 return self.respond(value)
         self.feedback.value = f'<span role="alert">{esc(self._t("widgets.drill.bad-key", choices=self._keys_text()))}</span>'
@@ -209,24 +335,143 @@ class Drill(LangMixin, w.VBox):
             r["drill"]["t"] = time.time()
         progress.kept(lambda: progress.update(change))  # unwritable: the drill goes on, the learner told once
 
+    # ---- timed rounds -------------------------------------------------------------
+    def start_round(self, size: int = scheduler.ROUND_SIZE) -> scheduler.TimedRound:
+        """Start a timed round of ``size`` questions (no whole coups; a coup under way is put
+        back, dealt again later); every cell's target is the seconds set (``seconds``)."""
+        self.round = scheduler.TimedRound(size=size, target=float(self.seconds.value))
+        self.last_round, self._new_best = None, False
+        if self.item.kind == "coup":
+            self.item = self._next_item()
+            self.deal = None
+        self.feedback.value = ""
+        self._render_item()
+        self._render_status()
+        self._shown()  # the round's first answer is timed too
+        return self.round
+
+    def _finish_round(self) -> None:
+        assert self.round is not None
+        summary = self.round.summary()
+        self.round = None
+        self.last_round = summary
+        self._new_best = scheduler.better_round(self.best_round, summary)
+        kept: dict[str, Any] = {}
+        if self.record:  # unwritable: the round still counts here, the learner told once
+            progress.kept(lambda: kept.update(progress.record_round(summary)))
+        if "best" in kept:
+            self.best_round = kept["best"]
+        elif self._new_best:
+            self.best_round = {k: summary[k] for k in ("size", "right", "wrong", "seconds")}
+        self.round_status.value = self.round_summary_html(summary, new_best=self._new_best)
+
+    def round_summary_html(self, summary: dict[str, Any], *, new_best: bool = False) -> str:
+        """A finished round: right and wrong, its time, each cell's time against its target, the
+        cells over target and the cells missed in words, the best round."""
+        done = self._t("widgets.drill.round-done", right=summary["right"], total=summary["answered"],
+                       wrong=summary["wrong"], seconds=f"{float(summary['seconds']):.1f}")
+        lines = [f"<b>{esc(done)}</b>"]
+        items = []
+        for e in summary["cells"]:
+            words = cell_words(e["cell"], self._lang)
+            if e["median"] is None:
+                text = self._t("widgets.drill.round-cell-missed", cell=words, target=f"{e['target']:g}")
+            else:
+                key = "widgets.drill.round-cell-over" if e["over"] else "widgets.drill.round-cell-in"
+                text = self._t(key, cell=words, seconds=f"{e['median']:.1f}", target=f"{e['target']:g}")
+            items.append(f'<li class="{"bk-round-over" if e["over"] else "bk-round-in"}">{esc(text)}</li>')
+        lines.append(esc(self._t("widgets.drill.round-cells")) + f'<ul class="bk-drill-round-cells">{"".join(items)}</ul>')
+        over = [cell_words(c, self._lang) for c in summary["over"]]
+        lines.append(esc(self._t("widgets.drill.round-over", cells="; ".join(over)) if over
+                         else self._t("widgets.drill.round-none-over")))
+        if summary["missed"]:
+            lines.append(esc(self._t("widgets.drill.round-missed",
+                                     cells="; ".join(cell_words(c, self._lang) for c in summary["missed"]))))
+        if self.best_round is not None:
+            lines.append(esc(self._best_text()) + (f" <b>{esc(self._t('widgets.drill.round-new-best'))}</b>"
+                                                  if new_best else ""))
+        return '<div role="status" class="bk-drill-round-summary">' + "<br>".join(lines) + "</div>"
+
+    def _best_text(self) -> str:
+        b = self.best_round or {}
+        return self._t("widgets.drill.round-best", right=b.get("right", 0), total=b.get("size", 0),
+                       seconds=f"{float(b.get('seconds', 0)):.1f}")
+
+    def _render_round(self) -> None:
+        self.round_button.description = self._t("widgets.drill.round-button", size=scheduler.ROUND_SIZE)
+        self.round_button.tooltip = self._t("widgets.drill.round-tip", size=scheduler.ROUND_SIZE)
+        r = self.round
+        if r is not None:
+            spent = sum(s for _c, _r, s in r.answers if s is not None)
+            self.round_status.value = esc(self._t("widgets.drill.round-under-way", number=len(r.answers) + 1,
+                                                  size=r.size, seconds=f"{spent:.1f}", target=f"{r.target:g}"))
+        elif self.last_round is not None:
+            self.round_status.value = self.round_summary_html(self.last_round, new_best=self._new_best)
+        else:
+            text = self._t("widgets.drill.round-intro", size=scheduler.ROUND_SIZE,
+                           target=f"{float(self.seconds.value):g}")
+            if self.best_round is not None:
+                text += " " + self._best_text()
+            self.round_status.value = esc(text)
+
     # ---- view ---------------------------------------------------------------------
     def _keys_text(self) -> str:
-        return ", ".join(f"{k.upper()} {self._t(f'widgets.drill.{v}')}" for v, k in CHOICES[self.item.kind])
+        return ", ".join(f"{k.upper()} {self._t(f'widgets.drill.{v}')}" for v, k in CHOICES[self.kind])
 
     def _prompt_text(self, item: scheduler.Item) -> str:
         p = item.params
         if item.kind == "natural":
             return self._t("widgets.drill.natural-question", total=p["total"])
         if item.kind == "coup":
-            coup = p["coup"]
-            return self._t("widgets.drill.coup-question",
-                           player=" ".join(c.label for c in coup.player_cards),
-                           banker=" ".join(c.label for c in coup.banker_cards)) + self._t("widgets.drill.kit-dealt")
+            return self._coup_prompt()
         if item.id.startswith("player-"):
             return self._t("widgets.quiz.player-question", total=p["total"])
         if p["third"] is None:
             return self._t("widgets.quiz.banker-question-stood", total=p["total"])
         return self._t("widgets.quiz.banker-question-third", total=p["total"], value=p["third"])
+
+    def _coup_prompt(self) -> str:
+        deal = self._deal()
+        assert deal is not None
+        cards = self._t("widgets.drill.coup-cards", player=" ".join(c.label for c in deal.player_shown),
+                        banker=" ".join(c.label for c in deal.banker_shown)) + self._t("widgets.drill.kit-dealt")
+        q = deal.question
+        if q is None:
+            return cards
+        if q.stage == "player":
+            ask = self._t("widgets.drill.coup-ask-player")
+        elif q.stage == "banker":
+            third = deal.coup.player_third
+            ask = (self._t("widgets.drill.coup-ask-banker-stood") if third is None
+                   else self._t("widgets.drill.coup-ask-banker-drew", card=third.label))
+        else:
+            ask = self._t("widgets.drill.coup-ask-winner")
+        return f"{cards} {ask}"
+
+    def _coup_feedback_html(self, said: scheduler.CoupAnswer) -> str:
+        """One answer of a whole coup: right or wrong, the engine's reason (the step's own
+        sentence; at who wins, the result), the cell a wrong decision is a miss of, in words."""
+        q = said.question
+        answer = self._t(f"widgets.drill.{q.answer}")
+        if said.right:
+            head = self._t("widgets.drill.coup-right", answer=answer)
+        elif said.missed is not None:
+            head = self._t("widgets.drill.coup-wrong-cell", got=self._t(f"widgets.drill.{said.choice}"),
+                           answer=answer, cell=cell_words(said.missed, self._lang))
+        else:
+            head = self._t("widgets.drill.coup-wrong", got=self._t(f"widgets.drill.{said.choice}"), answer=answer)
+        coup = self.item.params["coup"]
+        if q.step is not None:
+            why = q.step.explain(self._lang)
+        else:
+            why = message(f"coup.result-{coup.winner}", self._lang, player=coup.player_total,
+                          banker=coup.banker_total)
+        parts = [f'<b class="{"bk-right" if said.right else "bk-wrong"}">{esc(head)}</b>', esc(why)]
+        if self.deal is not None and self.deal.finished:
+            parts.append(esc(self._t("widgets.drill.coup-done", right=sum(r.right for r in self.deal.results()),
+                                     total=len(self.deal.given))))
+        leech = self._leech_html(scheduler.item(said.missed)) if said.missed is not None else ""
+        return '<div role="status">' + "<br>".join(parts) + leech + "</div>"
 
     def _feedback_html(self, item: scheduler.Item, choice: str, right: bool, late: bool,
                        seconds: float | None) -> str:
@@ -243,12 +488,30 @@ class Drill(LangMixin, w.VBox):
         why = ""
         if item.id.startswith("banker-"):
             p = item.params
-            why = f"{banker_rule(p['total'], p['third'])}: {banker_reason(p['total'], p['third'], self._lang)}"
-        elif item.kind == "coup":
-            why = item.params["coup"].explain(self._lang).replace("\n", " ")
+            why = f"{cell_words(item.id, self._lang)}: {banker_reason(p['total'], p['third'], self._lang)}"
         css = "bk-right" if right else "bk-wrong"
         return (f'<div role="status"><b class="{css}">{esc(head)}</b>'
                 + (f"<br>{esc(why)}" if why else "") + self._leech_html(item) + "</div>")
+
+    def _row_text(self, cell: str) -> str:
+        """The engine's row of the rule table a cell is in, in words (every kind of cell)."""
+        p = scheduler.item(cell).params
+        total = int(p["total"])
+        if cell.startswith("natural-"):
+            naturals = {t for t in VALUES if is_natural(t)}
+            return self._t("widgets.drill.leech-row-natural", naturals=format_values(naturals),
+                           others=format_values(set(VALUES) - naturals))
+        if cell.startswith("player-"):
+            draws = set(PLAYER_DRAWS_ON)
+            return self._t("widgets.drill.leech-row-player", draws=format_values(draws),
+                           stands=format_values(set(range(8)) - draws))
+        if p["third"] is None:
+            draws = set(BANKER_DRAWS_WHEN_PLAYER_STOOD)
+            return self._t("widgets.drill.leech-row-stood", draws=format_values(draws),
+                           stands=format_values(set(range(8)) - draws))
+        draws = set(draw_values(total))
+        return self._t("widgets.drill.leech-row", total=total, draws=format_values(draws),
+                       stands=format_values(set(VALUES) - draws))
 
     def _leech_html(self, item: scheduler.Item) -> str:
         """A leech's escalation: the engine's rule row, the contrast cells, a kit-made coup."""
@@ -256,13 +519,8 @@ class Drill(LangMixin, w.VBox):
         if item.kind == "coup" or not scheduler.is_leech(entry):
             return ""
         assert entry is not None
-        parts = [self._t("widgets.drill.leech", lapses=int(entry.get("lapses", 0)))]
-        p = item.params
-        if item.id.startswith("banker-") and p["third"] is not None:
-            draws = draw_values(p["total"])
-            parts.append(self._t("widgets.drill.leech-row", total=p["total"], draws=format_values(draws),
-                                 stands=format_values(set(VALUES) - draws)))
-        beside = "; ".join(f"{c}: {self._t(f'widgets.drill.{scheduler.item(c).answer}')}"
+        parts = [self._t("widgets.drill.leech", lapses=int(entry.get("lapses", 0))), self._row_text(item.id)]
+        beside = "; ".join(f"{cell_words(c, self._lang)}: {self._t(f'widgets.drill.{scheduler.item(c).answer}')}"
                            for c in scheduler.contrast(item.id))
         parts.append(self._t("widgets.drill.leech-contrast", cells=beside))
         coup = scheduler.worked_coup(item.id)
@@ -272,7 +530,7 @@ class Drill(LangMixin, w.VBox):
     def _render_item(self) -> None:
         self.prompt.value = f'<div aria-live="polite"><b>{esc(self._prompt_text(self.item))}</b></div>'
         row = []
-        for value, key in CHOICES[self.item.kind]:
+        for value, key in CHOICES[self.kind]:
             button = self.buttons[value]
             button.description = f"{self._t(f'widgets.drill.{value}')} ({key.upper()})"
             button.tooltip = self._t("widgets.drill.key-tip", key=key.upper())
@@ -291,6 +549,7 @@ class Drill(LangMixin, w.VBox):
                                             seconds=f"{float(self.seconds.value):g}"))
         self.queue.value = esc(self.queue_text())
         self.heatmap.value = self.heatmap_html()
+        self._render_round()
 
     def queue_text(self) -> str:
         """The scheduler's figures (:func:`baccarat_kit.drill.stats`) as one line."""
@@ -346,14 +605,15 @@ class Drill(LangMixin, w.VBox):
                 s = state(cell)
                 label = self._t(f"widgets.drill.state-{s}")
                 tds.append(f'<td class="bk-heat-{s}" style="{colours[s]};border:1px solid #bbb;text-align:center;min-width:1.4em" '
-                           f'title="{attr(cell + ": " + label)}">{marks[s]}'
+                           f'title="{attr(cell_words(cell, self._lang) + ": " + label)}">{marks[s]}'
                            f'<span class="bk-sr" style="{hidden}">{esc(label)}</span></td>')
             rows.append(f'<tr><th scope="row">{t}</th>{"".join(tds)}</tr>')
         legend = " ".join(f"{marks[s] or '□'} {esc(self._t(f'widgets.drill.state-{s}'))}"
                           for s in ("mastered", "slow", "learning", "missed", "leech", "new"))
         names = scheduler.leeches(self.cells)
         if names:
-            legend += "<br>" + esc(self._t("widgets.drill.leeches", cells=", ".join(names)))
+            legend += "<br>" + esc(self._t("widgets.drill.leeches",
+                                          cells="; ".join(cell_words(c, self._lang) for c in names)))
         median = scheduler.median_seconds(self.cells)
         pace = (self._t("widgets.drill.median", seconds=f"{median:.1f}", limit=f"{float(self.seconds.value):g}")
                 if median is not None else self._t("widgets.drill.median-none"))

@@ -26,7 +26,7 @@ the drawing rules can be generated from the engine (:meth:`Quiz.banker_rule`,
 'stands'
 >>> quiz.options.value = 1 - quiz.question.answer
 >>> quiz.submit.click()
->>> quiz.correct, "banker-3-always" in quiz.feedback.value
+>>> quiz.correct, "A banker with 3 always draws." in quiz.feedback.value
 (False, True)
 """
 
@@ -296,7 +296,7 @@ class Quiz(LangMixin, w.VBox):
             parts.append(f'<b class="bk-wrong">{esc(self._t("widgets.quiz.wrong", answer=label))}</b>')
             if opt.misconception:
                 m = get_misconception(opt.misconception)
-                parts.append(esc(self._t("widgets.quiz.misconception", id=m.id,
+                parts.append(esc(self._t("widgets.quiz.misconception",
                                          claim=m.claim(lang), correction=m.correction(lang))))
             if opt.why:
                 parts.append(esc(self._t("widgets.quiz.why-wrong", text=opt.why[lang])))
@@ -329,7 +329,7 @@ class Quiz(LangMixin, w.VBox):
                 continue
             mid = q.options[chosen].misconception
             what = get_misconception(mid).correction(lang) if mid else q.prompt[lang]
-            review.append(f"<li>{esc(self._t('widgets.quiz.summary-review', number=i + 1, id=q.id, what=what))}</li>")
+            review.append(f"<li>{esc(self._t('widgets.quiz.summary-review', number=i + 1, what=what))}</li>")
         lines.append(f"<ul>{''.join(review)}</ul>" if review
                      else esc(self._t("widgets.quiz.summary-all")))
         lines.append(esc(self._t("widgets.quiz.summary-reset")))

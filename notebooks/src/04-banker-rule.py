@@ -515,17 +515,19 @@ quiz
 # ## 11. 規則練習：每一格練到熟（Drill）
 #
 # 自我檢測只問幾格；規則練習問**每一格**：例牌、閒家 0～7 點、莊家 0～7 點對閒家第三張 0～9 與閒家停牌（88 格），偶爾再來一整局。
+# 整局是一張一張發的（本工具自己發的牌，不是來源的牌例）：先看首四張，判斷閒家補牌、停牌或有例牌，翻開閒家第三張後判斷莊家，最後判斷誰贏；判斷錯了，會算那一格答錯一次。
 # 答錯的格子很快會再出現，已經熟練的格子隔比較久才出現（間隔重複，spaced repetition）；下面的熱度圖顯示每一格練到哪裡。
-# 可以只用鍵盤：在「鍵盤作答」欄裡按 **D** 補牌、**S** 停牌（例牌題按 Y／N，整局題按 P／B／T），或用 Tab 移到按鈕再按 Enter。
-# 計時模式是選用的，秒數可以自己調整。你的記錄存在進度檔裡，重新啟動核心後會接著練，第 00 課的課程地圖也看得到。
+# 可以只用鍵盤：在「鍵盤作答」欄裡按 **D** 補牌、**S** 停牌（例牌題按 Y／N；整局裡 N 是「有例牌」，誰贏按 P／B／T），或用 Tab 移到按鈕再按 Enter。
+# 計時模式是選用的，秒數可以自己調整；「計時賽」一輪 20 題計時，最後列出每一格的時間和目標比較，並記下你最好的一輪。你的記錄存在進度檔裡，重新啟動核心後會接著練，第 00 課的課程地圖也看得到。
 
 # %% [markdown] lang=en
 # ## 11. Rule drill: every cell until it is mastered
 #
 # The self-check asks a few cells; this drill asks **every** cell: naturals, the player with 0–7, the banker with 0–7 against a player third card 0–9 and when the player stood (88 cells), and now and then a whole coup.
+# A whole coup is dealt card by card (the kit's own cards, not a source's): the first four cards, then whether the player draws, stands or there is a natural, the player's third card, the banker's decision, and who wins; a wrong decision counts as a miss of its cell.
 # A missed cell comes back soon and a mastered one waits longer (spaced repetition); the heat map below shows where each cell stands.
-# It works from the keyboard alone: in the "Answer by key" box press **D** to draw and **S** to stand (Y / N for naturals, P / B / T for whole coups), or Tab to a button and press Enter.
-# The timed mode is optional and its time is yours to set. Your record is kept in the progress file: after a kernel restart the drill carries on, and lesson 00's course map shows it.
+# It works from the keyboard alone: in the "Answer by key" box press **D** to draw and **S** to stand (Y / N for naturals; in a whole coup N for a natural and P / B / T for who wins), or Tab to a button and press Enter.
+# The timed mode is optional and its time is yours to set; a "timed round" is 20 questions against the clock, ending with each cell's time against its target, and your best round is kept. Your record is kept in the progress file: after a kernel restart the drill carries on, and lesson 00's course map shows it.
 
 # %%
 bk.widgets.Drill(lang=LANG)
