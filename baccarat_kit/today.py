@@ -151,21 +151,22 @@ def due(record: Mapping[str, Any], now: float) -> list[str]:
 
 
 def cell_words(cell: str, lang: str) -> str:
-    """A drill cell in the learner's words, from the engine's item.
+    """A drill cell in the learner's words, from the engine's item, as the drill names it
+    (``widgets.drill.cell-*``: the heat map, the leech notes).
 
     >>> cell_words("banker-3-vs-8", "en"), cell_words("banker-6-player-stood", "zh")
-    ("banker 3, player's third card 8: draw or stand?", '莊家 6 點、閒家停牌：補還是停？')
+    ('banker 3 against a player third card 8', '閒家停牌時莊家 6 點')
     """
     from .drill import item
 
     p = item(cell).params
     if cell.startswith("natural-"):
-        return message("today.cell-natural", lang, total=p["total"])
+        return message("widgets.drill.cell-natural", lang, total=p["total"])
     if cell.startswith("player-"):
-        return message("today.cell-player", lang, total=p["total"])
+        return message("widgets.drill.cell-player", lang, total=p["total"])
     if p["third"] is None:
-        return message("today.cell-banker-stood", lang, total=p["total"])
-    return message("today.cell-banker-third", lang, total=p["total"], value=p["third"])
+        return message("widgets.drill.cell-banker-stood", lang, total=p["total"])
+    return message("widgets.drill.cell-banker", lang, total=p["total"], value=p["third"])
 
 
 # ---------------------------------------------------------------- mistakes of past days

@@ -53,9 +53,8 @@ def test_due_cells_are_the_drills_own_in_learner_words(clock: list[float]) -> No
     stats = drill.stats(record["drill"]["cells"], T0 + 700)
     assert stats["due"] == len(today.today(record, T0 + 700).due)  # the drill's own count
     words = {lang: [today.cell_words(c, lang) for c in today.due(record, T0 + 700)] for lang in ("zh", "en")}
-    assert words["en"] == ["banker 3, player's third card 8: draw or stand?",
-                           "first two cards make 8: a natural?", "player 5: draw or stand?"]
-    assert words["zh"][0] == "莊家 3 點、閒家第三張 8：補還是停？"
+    assert words["en"] == ["banker 3 against a player third card 8", "a first-two-card total of 8", "player 5"]
+    assert words["zh"][0] == "莊家 3 點對閒家第三張 8"
     for cell in drill.MASTERY_CELLS:  # every cell has words, and no id shows through
         for lang in ("zh", "en"):
             assert not IDS.search(today.cell_words(cell, lang)), cell
@@ -161,7 +160,7 @@ def test_the_review_gathers_past_mistakes_of_every_section_in_learner_words(cloc
     assert by_kind["quiz"].what["en"] == f"question 2: {q.prompt['en']}"
     assert by_kind["exercise"].where == {"zh": "練習 3：莊家補牌規則", "en": "Exercise 3: the banker rule"}
     assert by_kind["exercise"].what["en"] == 'check("q5") gave 3.5 / 4 points'
-    assert by_kind["drill"].what["en"] == "banker 3, player's third card 8: draw or stand?"
+    assert by_kind["drill"].what["en"] == "banker 3 against a player third card 8"
     finals = sorted((m.what["en"] for m in mistakes if m.kind == "final"), key=len)
     assert finals[0] == "a question on lesson 05" and "→" in finals[1]
     assert all(m.where["en"] == "the final test (attempt 1)" for m in mistakes if m.kind == "final")
@@ -317,7 +316,7 @@ def test_the_review_drill_asks_only_the_due_cells_and_closes_when_done(clock: li
     due = list(view.state.due)
     assert sorted(due) == ["banker-3-vs-8", "natural-8", "player-5"]
     assert view.review_button.description == "Review the 3 due cell(s)" and not view.review_button.disabled
-    assert "banker 3, player's third card 8: draw or stand?" in widget_text(view.due_list)
+    assert "banker 3 against a player third card 8" in widget_text(view.due_list)
     review = view.start_review()
     assert review is not None and view.review_box.children == (review,) and view.review_button.disabled
     asked = []
