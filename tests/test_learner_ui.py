@@ -122,6 +122,36 @@ def test_lab_options_are_options_not_the_course_folder(tmp_path: Path, monkeypat
     assert "--ServerApp.port=8895" in cmd
 
 
+def test_lab_opens_with_the_courses_own_workspace_the_side_bars_closed_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, launched: list) -> None:
+    """Issue 37: a new learner's JupyterLab opens the lesson with the side bars closed (on a
+    390 px phone the file browser left the lesson 62 px); the layout lives in the course
+    folder's own workspaces, and a layout the learner left later is never overwritten."""
+    import json
+
+    from baccarat_kit import course
+    from baccarat_kit.cli import main
+
+    pytest.importorskip("jupyterlab_server")
+    monkeypatch.chdir(tmp_path)
+    assert main(["lab", "mine", "--no-browser"]) == 0
+    folder = tmp_path / "mine" / course.LAB_WORKSPACES
+    cmd, _cwd = launched[-1]
+    assert f"--LabApp.workspaces_dir={folder}" in cmd
+    (written,) = folder.glob("*.jupyterlab-workspace")
+    workspace = json.loads(written.read_text(encoding="utf-8"))
+    assert workspace["metadata"]["id"] == "default"
+    layout = workspace["data"]["layout-restorer:data"]
+    assert layout["left"] == {"collapsed": True, "visible": True}  # no "current": it would open it
+    assert layout["right"]["collapsed"] is True and layout["right"]["visible"] is False
+    # the learner opened the file browser; JupyterLab saved that: the next start keeps it
+    layout["left"] = {"collapsed": False, "visible": True, "current": "filebrowser"}
+    written.write_text(json.dumps(workspace), encoding="utf-8")
+    assert main(["lab", "mine", "--no-browser"]) == 0
+    assert json.loads(written.read_text(encoding="utf-8"))["data"]["layout-restorer:data"]["left"]["current"] == "filebrowser"
+    assert course.first_layout(tmp_path / "mine") is None
+
+
 def test_a_passed_through_option_never_swallows_its_value_as_the_folder(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, launched: list,
         capsys: pytest.CaptureFixture[str]) -> None:

@@ -454,3 +454,48 @@ def test_baccarat_kit_trainer_serves_the_course_copy_and_keeps_the_lessons_recor
             assert refused.value.code == 403, private
     finally:
         server.stop()
+
+
+def test_baccarat_kit_lab_opens_the_first_lesson_full_width_on_a_390_px_phone(
+        tmp_path: Path, browser: Any) -> None:
+    """Issue 37: ``baccarat-kit lab DIR`` as a learner runs it, opened on a 390 × 844 phone. It
+    opened the lesson beside the file browser, which took the width (the notebook 62 px wide, its
+    text 22 px); now the course's own JupyterLab workspace (``course.first_layout``) starts with
+    the side bars closed: the lesson takes the width, the file browser one click away."""
+    import secrets
+    import sys
+
+    from baccarat_kit import course
+    from conftest import Server, free_port, isolated_env
+
+    home, dest, port, token = tmp_path / "home", tmp_path / "my-course", free_port(), secrets.token_hex(16)
+    cmd = [sys.executable, "-c", "from baccarat_kit.cli import main; raise SystemExit(main())",
+           "lab", str(dest), "--port", str(port), "--no-browser", f"--IdentityProvider.token={token}",
+           "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
+    server = Server("baccarat-kit lab", cmd, isolated_env(home), tmp_path, tmp_path / "lab.log")
+    context = browser.new_context(viewport=PHONE, locale="zh-TW")
+    try:
+        server.wait_http(f"http://127.0.0.1:{port}/api/status?token={token}")
+        assert list((dest / course.LAB_WORKSPACES).glob("*.jupyterlab-workspace"))
+        context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(
+            ("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:", "about:")) else route.abort())
+        page = context.new_page()
+        page.goto(f"http://127.0.0.1:{port}/?token={token}")  # → the first lesson (default_url)
+        panel = page.locator(NOTEBOOK)
+        text = panel.locator(".jp-MarkdownOutput").first
+        expect(text).to_be_visible(timeout=60_000)
+        expect(page.locator(".lm-TabBar-tabLabel", has_text="00-how-to-use.ipynb")).to_have_count(1)
+        page.wait_for_function(  # the layout settles (the side bars are restored after the page loads)
+            """min => { const p = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
+                        return !!p && p.getBoundingClientRect().width >= min; }""",
+            arg=0.88 * PHONE["width"], timeout=30_000)
+        width = panel.bounding_box()["width"]
+        assert width >= 0.88 * PHONE["width"], width  # 89 %: the left activity bar stays
+        assert text.bounding_box()["width"] >= 250  # the lesson's text (it was 22 px)
+        assert page.locator("#jp-left-stack").evaluate("e => e.getBoundingClientRect().width") == 0
+        # the file browser is one click away, on the left activity bar
+        page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab[data-id='filebrowser']").click()
+        expect(page.locator(".jp-FileBrowser .jp-DirListing-item", has_text="00-how-to-use.ipynb")).to_be_visible()
+    finally:
+        context.close()
+        server.stop()

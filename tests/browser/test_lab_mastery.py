@@ -4,8 +4,8 @@
   shows that progress (read back from the progress record the drill wrote);
 * in a self-study copy, ``check("q5")`` on a ``banker_draws`` wrong only at (5, 7) reports it
   wrong with the grader's message, in the learner's own kernel;
-* axe-core (npm, ``make axe-deps``) finds no WCAG 2 A/AA violation in lessons 00 and 04 and in
-  the trainer; a 390 px wide trainer shows all ten value columns of the banker matrix.
+* axe-core (npm, ``make axe-deps``) finds no WCAG 2 A/AA violation in any lesson (both editions)
+  and in the trainer; a 390 px wide trainer shows all ten value columns of the banker matrix.
 """
 
 from __future__ import annotations
@@ -120,8 +120,23 @@ def _axe(page: Any, axe: Path, include: list[str], exclude: list[str] = []) -> l
     return [{"id": v["id"], "nodes": [n["html"][:120] for n in v["nodes"][:3]]} for v in result["violations"]]
 
 
-@pytest.mark.parametrize("lesson", ["notebooks/00-how-to-use.ipynb", "notebooks/04-banker-rule.ipynb"])
-def test_lessons_have_no_wcag_violations(lab: Any, lab_page: Any, axe: Path, lesson: str) -> None:
+LESSONS = sorted(p.relative_to(REPO).as_posix() for p in
+                 (*REPO.glob("notebooks/[0-9][0-9]-*.ipynb"), *REPO.glob("notebooks/en/[0-9][0-9]-*.ipynb")))
+"""Every lesson of both editions (issue 37; issue 22 scanned lessons 00 and 04)."""
+
+JUPYTERLAB_CHROME_RULES = {"aria-allowed-attr", "aria-input-field-name", "aria-required-children", "button-name"}
+"""What axe finds in JupyterLab 4.6's own chrome around any notebook (docs/browser.md): its
+toolbar buttons' ``aria-pressed`` on a role that does not take it, the code editors (a
+``contenteditable`` textbox without a name), the notebook's ``role="feed"`` viewport, the
+headings' collapse buttons without a name. None of it is the course's, and none of it can be
+fixed from a notebook: the scan covers the lesson's own content."""
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_every_lesson_has_no_wcag_violations(lab: Any, lab_page: Any, axe: Path, lesson: str) -> None:
+    """Each lesson after Run All, both editions: axe-core's WCAG 2 A/AA rules find nothing in
+    its text and its outputs (widgets, tables, figures included); outside them, only
+    JupyterLab's own chrome (:data:`JUPYTERLAB_CHROME_RULES`)."""
     page = lab_page  # JupyterLab is running in it: lab.open opens from inside
     name = lab.add_notebook(REPO / lesson, Path(lesson).stem)
     try:
@@ -130,6 +145,8 @@ def test_lessons_have_no_wcag_violations(lab: Any, lab_page: Any, axe: Path, les
         # The lesson's own content (its text and its outputs, widgets included); JupyterLab's
         # chrome (code editors, the headings' collapse buttons) is JupyterLab's, not the course's.
         panel = ".jp-NotebookPanel:not(.lm-mod-hidden)"
+        chrome = {v["id"] for v in _axe(page, axe, ["body"])}
+        assert chrome <= JUPYTERLAB_CHROME_RULES, chrome - JUPYTERLAB_CHROME_RULES
         violations = _axe(page, axe, [f"{panel} .jp-MarkdownOutput", f"{panel} .jp-OutputArea"],
                           [".jp-collapseHeadingButton"])
         assert violations == [], violations

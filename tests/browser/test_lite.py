@@ -239,3 +239,39 @@ def test_the_drill_answers_keys_in_jupyterlite(site: Path, browser: Any,
         page.keyboard.press("Enter")
         expect(prompt).not_to_have_text(second, timeout=60_000)
         expect(feedback.locator(".bk-right, .bk-wrong")).to_have_count(1)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_lesson_10_in_jupyterlite_has_no_wcag_violations_and_its_final_test_answers_keys(
+        site: Path, browser: Any, axe: Path, lang: str, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 37, the browser edition: lesson 10 after Run All has no WCAG 2 A/AA violation
+    (axe-core, in the lesson's own content: its text and its outputs, as in JupyterLab), then
+    its final test answered from the keyboard (focus on the first question's options, then only
+    keys: the arrows, Space, Tab, Shift+Tab, Enter) reaches the summary with the score."""
+    _need_chromium()
+    from playwright.sync_api import expect
+    from test_final_test_keyboard import FINAL, WRONG, answer_by_keyboard
+    from test_lab_mastery import _axe
+
+    from baccarat_kit.widgets import FinalTest
+
+    # a fresh browser has no record: the kernel draws attempt 1 with seed 0, as this does
+    monkeypatch.setenv("BACCARAT_KIT_PROGRESS", str(tmp_path))
+    test = FinalTest(lang=lang)
+    lesson = "notebooks/10-summary.ipynb" if lang == "zh" else "notebooks/en/10-summary.ipynb"
+    with lite_notebook(site, browser, lesson, f"lite-final-{lang}") as page:
+        panel = ".jp-NotebookPanel:not(.lm-mod-hidden)"
+        final = page.locator(f"{panel} {FINAL}")
+        expect(final.locator(".bk-quiz-options input[type=radio]").first).to_be_visible(timeout=60_000)
+        violations = _axe(page, axe, [f"{panel} .jp-MarkdownOutput", f"{panel} .jp-OutputArea"],
+                          [".jp-collapseHeadingButton"])
+        assert violations == [], violations
+        final.scroll_into_view_if_needed()
+        final.locator(".bk-quiz-options input[type=radio]").first.focus()  # the learner reaches it
+        answer_by_keyboard(page, final, test, lang)
+        right = len(test.questions) - len(WRONG)
+        summary = final.locator(".bk-final-summary")
+        expect(summary).to_contain_text(message("widgets.final.score", lang, right=right, total=12,
+                                                attempt=test.attempt))
+        expect(summary).to_contain_text(message("widgets.final.passed", lang, pass_mark=10, total=12))

@@ -129,3 +129,41 @@ def test_trainer_shows_the_widgets_without_code_and_works_from_the_keyboard(
     expect(feedback).not_to_contain_text(misconception.claim(LANG))
     page.locator("h1").first.scroll_into_view_if_needed()
     shot(page, "trainer")  # the top of the app, as it opens
+
+
+def test_the_drill_is_at_most_three_tab_presses_away(trainer_url: str, page: Any) -> None:
+    """Issue 37: a keyboard learner reaches the drill, the trainer's last tool, in at most three
+    Tab presses from the page's load. The first Tab reaches the skip link at the top ("跳到規則練習
+    · Skip to the rule drill", a link to the drill's own heading, ``#4.-規則練習-·-Rule-drill``);
+    Enter follows it and the next Tab is in the drill (without the link it took the hand
+    builder's, the rule checker's and the quiz's dozens of controls). Then the drill answered
+    from the keyboard: Tab on to its first answer button, Enter."""
+    page.goto(trainer_url, wait_until="domcontentloaded")
+    drill = page.locator(".bk-drill")
+    # every tool drawn (Voilà draws the widgets one after another: wait for the last one's)
+    expect(drill.locator(".bk-drill-answers button").first).to_be_visible(timeout=60_000)
+    expect(page.locator(".bk-quiz .bk-quiz-options input[type=radio]").first).to_be_visible()
+    heading = page.locator("h2", has_text="Rule drill")
+    skip = page.locator("a", has_text="Skip to the rule drill")
+    assert heading.get_attribute("id") is not None
+    inside = "() => !!document.activeElement && !!document.activeElement.closest('.bk-drill')"
+    page.keyboard.press("Tab")
+    presses = 1
+    expect(skip).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(heading).to_be_in_viewport()  # the link was followed (the page scrolled to the drill)
+    while not page.evaluate(inside) and presses < 3:
+        page.keyboard.press("Tab")
+        presses += 1
+    assert page.evaluate(inside), (presses, page.evaluate("() => document.activeElement.outerHTML"))
+    assert presses <= 3
+    answer = drill.locator(".bk-drill-answers button").first
+    for _ in range(8):  # past the language switch to the first answer button
+        if answer.evaluate("b => b === document.activeElement"):
+            break
+        page.keyboard.press("Tab")
+    expect(answer).to_be_focused()
+    prompt = drill.locator(".bk-drill-prompt").inner_text()
+    page.keyboard.press("Enter")
+    expect(drill.locator(".bk-drill-feedback").locator(".bk-right, .bk-wrong")).to_have_count(1)
+    expect(drill.locator(".bk-drill-prompt")).not_to_have_text(prompt)
