@@ -78,6 +78,7 @@ _LAZY: dict[str, str] = {
     "grading": "baccarat_kit.grading",
     "progress": "baccarat_kit.progress",
     "drill": "baccarat_kit.drill",
+    "today": "baccarat_kit.today",
 }
 
 

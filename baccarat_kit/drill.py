@@ -726,3 +726,17 @@ def better_round(a: Mapping[str, Any] | None, b: Mapping[str, Any]) -> bool:
     def share(r: Mapping[str, Any]) -> float:
         return int(r["right"]) / max(1, int(r["size"]))
     return (share(b), -float(b["seconds"])) > (share(a), -float(a["seconds"]))
+
+
+def due_cells(cells: Mapping[str, Any], now: float, pool: tuple[str, ...] = MASTERY_CELLS) -> list[str]:
+    """The cells seen and due at ``now`` (their FSRS due time reached), most overdue first
+    (the today view's list; :func:`stats` counts the same cells).
+
+    >>> cells = {}
+    >>> _ = answer(cells, "player-5", False, 2.0, step=0, now=0)     # again in 20 s
+    >>> _ = answer(cells, "natural-8", True, 2.0, step=1, now=0)     # again in 10 min
+    >>> due_cells(cells, 30), due_cells(cells, 700)
+    (['player-5'], ['player-5', 'natural-8'])
+    """
+    due = [c for c in pool if isinstance(cells.get(c), Mapping) and _due(cells[c]) <= now]
+    return sorted(due, key=lambda c: (_due(cells[c]), pool.index(c)))

@@ -37,15 +37,18 @@ back.
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import os
+import re
 import secrets
 import stat
 import tempfile
 import time
 import warnings
 from collections.abc import Callable, Iterable
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +64,38 @@ MAX_BYTES = 4 * 2**20
 BACKUP_SUFFIX = ".unreadable-"
 COURSE_MANIFEST = ".baccarat-kit-course.json"
 SECTIONS = ("quizzes", "drill", "exercises", "final")
+DAILY = "daily"
+"""The part of the record the "today" view reads (:mod:`baccarat_kit.today`), absent from a
+record written before it (and then simply empty):
+
+* ``goal`` — the learner's daily goal, drill answers a day (:data:`GOAL_MIN`–:data:`GOAL_MAX`;
+  :func:`baccarat_kit.today.check_goal`),
+  with ``t``, when it was set (an import keeps the newer goal);
+* ``days`` — per calendar day (UTC, ``"2026-12-04"``): ``drill``, the drill answers given that day,
+  and ``goal``, the goal in force at its last answer (so a day's streak is judged by its own goal);
+* ``misses`` — the mistakes, each dated (``t``): ``kind`` ``quiz`` (``quiz``, ``id``: a lesson's
+  self-check question, the trainer's quiz, a prediction), ``exercise`` (``exercise``, ``id``: a
+  ``check()`` that did not give full points, with ``score`` and ``points``), ``drill`` (``id``: the
+  cell) or ``final`` (``id``, ``lesson``, ``misconception``, ``attempt``: a missed test item).
+
+:func:`update` writes them: it compares the record before and after each change (the drill's
+answers, a quiz answer, a check, a final test), so every widget that writes the record is
+counted without knowing of it. At most :data:`MAX_MISSES` misses and :data:`MAX_DAYS` days are
+kept (the newest)."""
+MAX_MISSES = 500
+MAX_DAYS = 800
+GOAL_DEFAULT = 20
+"""The daily goal until the learner sets one: 20 drill answers (about two minutes)."""
+GOAL_MIN = 1
+GOAL_MAX = 500
+
+
+def daily_goal(record: Record) -> int:
+    """The learner's daily goal (:data:`GOAL_DEFAULT` until one is set; :func:`baccarat_kit.today.goal`)."""
+    daily = record.get(DAILY)
+    value = daily.get("goal") if isinstance(daily, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) and GOAL_MIN <= value <= GOAL_MAX \
+        else GOAL_DEFAULT
 
 Record = dict[str, Any]
 
@@ -195,7 +230,7 @@ def _fsrs_card(value: Any) -> dict[str, Any] | None:
 def _quizzes(c: _Check, raw: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
     answer_spec = {"answer": _TEXT, "first": _BOOL, "first_answer": _TEXT, "t": _NUM, "lesson": _TEXT,
-                   "lang": _TEXT}
+                   "lang": _TEXT, "right": _BOOL}
     for name, quiz in c.table(raw, "quizzes").items():
         quiz = c.table(quiz, f"quizzes.{name}")
         entry: dict[str, Any] = {"answers": {}}
@@ -368,6 +403,69 @@ def _final(c: _Check, raw: Any) -> dict[str, Any]:
     return good
 
 
+_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_MISS_KINDS = {"quiz": ("quiz", "id"), "exercise": ("exercise", "id"), "drill": ("id",),
+               "final": ("id",)}
+
+
+def _day_key(value: str) -> bool:
+    if not _DAY.match(value):
+        return False
+    try:
+        date.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
+
+
+@_expects("a daily goal: a whole number of drill answers")
+def _goal(value: Any) -> int | None:
+    good = _count(value)
+    return good if good is not None and GOAL_MIN <= good <= GOAL_MAX else None
+
+
+def _daily(c: _Check, raw: Any) -> dict[str, Any]:
+    raw = c.table(raw, DAILY)
+    out: dict[str, Any] = {}
+    for key, check in (("goal", _goal), ("t", _NUM)):
+        if key in raw:
+            value = check(raw[key])
+            if value is None:
+                c.bad(f"{DAILY}.{key}", check.expected, raw[key])  # type: ignore[attr-defined]
+            else:
+                out[key] = value
+    if "days" in raw:
+        days: dict[str, Any] = {}
+        for key, entry in c.table(raw["days"], f"{DAILY}.days").items():
+            where = f"{DAILY}.days.{key}"
+            if not _day_key(key):
+                c.problems.append(f"{where}: not a date (YYYY-MM-DD) (entry ignored)")
+                continue
+            good = c.fields(c.table(entry, where), where, {"drill": _COUNT, "goal": _goal}, required=("drill",))
+            if good is not None:
+                days[key] = good
+        out["days"] = dict(sorted(days.items())[-MAX_DAYS:])
+    if "misses" in raw:
+        misses = []
+        value = raw["misses"]
+        if not isinstance(value, list):
+            c.bad(f"{DAILY}.misses", "a list", value)
+            value = []
+        spec = {"t": _NUM, "kind": _TEXT, "id": _TEXT, "quiz": _TEXT, "exercise": _TEXT, "lesson": _TEXT,
+                "misconception": _TEXT, "score": _NUM, "points": _COUNT, "attempt": _COUNT}
+        for i, miss in enumerate(value):
+            where = f"{DAILY}.misses[{i}]"
+            good = c.fields(c.table(miss, where), where, spec, required=("t", "kind", "id"))
+            if good is None:
+                continue
+            if good["kind"] not in _MISS_KINDS or any(k not in good for k in _MISS_KINDS[good["kind"]]):
+                c.problems.append(f"{where}: not a quiz, exercise, drill or final miss (entry ignored)")
+                continue
+            misses.append(good)
+        out["misses"] = sorted(misses, key=lambda m: float(m["t"]))[-MAX_MISSES:]
+    return out
+
+
 FINAL_PASS_MARK = 10
 """The final test's pass mark: 10 right of its 12 questions (:data:`FINAL_QUESTIONS`); a test
 of another length passes at the same share, rounded up (:func:`final_pass_mark`)."""
@@ -422,8 +520,10 @@ def validate(data: Any) -> tuple[Record, list[str]]:
     record["drill"] = _drill(c, data.get("drill", {}))
     record["exercises"] = _exercises_section(c, data.get("exercises", {}))
     record["final"] = _final(c, data.get("final", {}))
+    if DAILY in data:
+        record[DAILY] = _daily(c, data[DAILY])
     for key, value in data.items():
-        if key not in record and key not in (*SECTIONS, "schema", "seed"):
+        if key not in record and key not in (*SECTIONS, DAILY, "schema", "seed"):
             record[key] = value  # another kit's part: kept, never lost
     return record, c.problems
 
@@ -541,20 +641,122 @@ def backup(path: Path) -> Path | None:
     return target
 
 
-def update(change: Callable[[Record], None], path: Path | None = None) -> Record:
+def update(change: Callable[[Record], object], path: Path | None = None, *, log: bool = True) -> Record:
     """Load, apply ``change`` and save: the one way the kit writes the record. The first write
     gives the record its ``seed`` (this learner's order of quiz options and drill cells). A file
-    that could not be read whole is moved aside first (:func:`backup`)."""
+    that could not be read whole is moved aside first (:func:`backup`). With ``log`` (not for
+    an import) the change is noted, dated, in the record's :data:`DAILY` part
+    (:func:`log_changes`), and a drill cell answered since elsewhere is never set back."""
     path = path or location()
     record, problems = read(path)
     if problems:
         _warn(path, problems)
     record.setdefault("seed", secrets.randbelow(2**31))
+    before = copy.deepcopy(record) if log else None
     change(record)
+    if before is not None:
+        _keep_newer_drill(before, record)
+        log_changes(before, record, time.time())
     if problems:
         backup(path)
     save(record, path)
     return record
+
+
+def _keep_newer_drill(before: Record, after: Record) -> None:
+    """A drill whose copy of the record is older than the file (a second drill in the same
+    kernel, the today view's review, lesson 04 open beside the trainer) writes back every cell
+    it holds: a cell answered since elsewhere (a newer ``t``) keeps the file's entry, and the
+    answer count and the coups never go down."""
+    old, new = before.get("drill", {}), after.get("drill", {})
+    cells = new.get("cells", {})
+    for cell, entry in old.get("cells", {}).items():
+        mine = cells.get(cell)
+        if not isinstance(mine, dict) or float(mine.get("t", 0)) < float(entry.get("t", 0)):
+            cells[cell] = entry
+    if isinstance(old.get("step"), int) and isinstance(new.get("step"), int):
+        new["step"] = max(old["step"], new["step"])
+    if isinstance(old.get("coups"), dict) and isinstance(new.get("coups"), dict) and \
+            int(old["coups"].get("seen", 0)) > int(new["coups"].get("seen", 0)):
+        new["coups"] = old["coups"]
+
+
+def day_of(t: float) -> str:
+    """The calendar day (UTC) of ``t`` seconds since the epoch, as the record keys it.
+
+    >>> day_of(0), day_of(1_800_000_000)
+    ('1970-01-01', '2027-01-15')
+    """
+    return datetime.fromtimestamp(float(t), tz=UTC).date().isoformat()
+
+
+def _add_miss(daily: dict[str, Any], miss: dict[str, Any]) -> None:
+    misses = daily.setdefault("misses", [])
+    misses.append(miss)
+    del misses[:-MAX_MISSES]
+
+
+def log_changes(before: Record, after: Record, now: float) -> None:
+    """Note in ``after``'s :data:`DAILY` part what changed since ``before``: drill answers
+    counted on their day (the day of each cell's answer, ``t``), and every new mistake, dated.
+    :func:`update` calls it after each change."""
+    daily = after.get(DAILY)
+    daily = daily if isinstance(daily, dict) else {}
+    counts: dict[str, int] = {}
+    old_drill, new_drill = before.get("drill", {}), after.get("drill", {})
+    old_cells = old_drill.get("cells", {})
+    for cell, entry in new_drill.get("cells", {}).items():
+        was = old_cells.get(cell) or {}
+        answered = int(entry.get("seen", 0)) - int(was.get("seen", 0))
+        if answered <= 0 and float(entry.get("t", 0)) > float(was.get("t", 0)):
+            answered = 1  # answered by a drill holding an older copy of the cell: one answer still
+        if answered <= 0:
+            continue
+        when = float(entry.get("t", now))
+        counts[day_of(when)] = counts.get(day_of(when), 0) + answered
+        if int(entry.get("lapses", 0)) > int(was.get("lapses", 0)):
+            _add_miss(daily, {"t": when, "kind": "drill", "id": cell})
+    coups = int((new_drill.get("coups") or {}).get("seen", 0)) - int((old_drill.get("coups") or {}).get("seen", 0))
+    if coups > 0:
+        when_coup = day_of(float(new_drill.get("t", now)))
+        counts[when_coup] = counts.get(when_coup, 0) + coups
+    for name, quiz in after.get("quizzes", {}).items():
+        old_answers = (before.get("quizzes", {}).get(name) or {}).get("answers", {})
+        for qid, ans in quiz.get("answers", {}).items():
+            was = old_answers.get(qid)
+            if was == ans:
+                continue
+            wrong = ans.get("right") is False or (was is None and ans.get("first") is False)
+            if wrong:
+                _add_miss(daily, {"t": float(ans.get("t", now)), "kind": "quiz", "quiz": name, "id": qid})
+    for ex, entry in after.get("exercises", {}).items():
+        old_qs = (before.get("exercises", {}).get(ex) or {}).get("questions", {})
+        for qid, q in entry.get("questions", {}).items():
+            if old_qs.get(qid) != q and float(q.get("score", 0)) < int(q.get("points", 0)):
+                _add_miss(daily, {"t": float(q.get("t", now)), "kind": "exercise", "exercise": ex, "id": qid,
+                                  "score": float(q["score"]), "points": int(q["points"])})
+    final, old_final = after.get("final", {}), before.get("final", {})
+    if final and final.get("t") != old_final.get("t"):
+        done = {(m.get("id"), m.get("attempt")) for m in daily.get("misses", []) if m.get("kind") == "final"}
+        for m in final.get("missed", []) or []:
+            if (m.get("id"), final.get("attempt")) in done:
+                continue
+            miss = {"t": float(final.get("t", now)), "kind": "final", "id": m["id"], "lesson": m.get("lesson", "")}
+            if m.get("misconception"):
+                miss["misconception"] = m["misconception"]
+            if final.get("attempt") is not None:
+                miss["attempt"] = final["attempt"]
+            _add_miss(daily, miss)
+    if counts:
+        goal = daily_goal(after)
+        days = daily.setdefault("days", {})
+        for key, n in counts.items():
+            entry = days.setdefault(key, {"drill": 0})
+            entry["drill"] = int(entry.get("drill", 0)) + n
+            entry["goal"] = goal
+        daily["days"] = dict(sorted(days.items())[-MAX_DAYS:])
+    if daily:
+        after[DAILY] = daily
 
 
 def course_record(course: str | os.PathLike[str]) -> Path:
@@ -582,8 +784,9 @@ def record_check(exercise: str, qid: str, score: float, points: int, max_score: 
 
 
 def record_quiz(quiz: str, qid: str, answer: str, first_right: bool, total: int,
-                first_answer: str | None = None) -> None:
-    """A quiz question answered: the latest ``answer`` and the first one (which is scored)."""
+                first_answer: str | None = None, *, right: bool | None = None) -> None:
+    """A quiz question answered: the latest ``answer`` (``right``: whether it is, when the
+    widget knows) and the first one (which is scored)."""
     def change(r: Record) -> None:
         entry = r["quizzes"].setdefault(quiz, {"answers": {}})
         entry["total"] = total
@@ -591,10 +794,13 @@ def record_quiz(quiz: str, qid: str, answer: str, first_right: bool, total: int,
         entry["answers"][qid] = {"answer": answer, "t": time.time(),
                                  "first": old.get("first", first_right),
                                  "first_answer": old.get("first_answer", first_answer or answer)}
+        if right is not None:
+            entry["answers"][qid]["right"] = right
     update(change)
 
 
-def record_predict(lesson: str, key: str, answer: str, first_right: bool, first_answer: str) -> None:
+def record_predict(lesson: str, key: str, answer: str, first_right: bool, first_answer: str, *,
+                   right: bool | None = None) -> None:
     """A predict-first question answered (``bk.widgets.Predict``): kept under
     ``quizzes["predict"]``, ``key`` being ``case id:question``, with the lesson it was asked in."""
     def change(r: Record) -> None:
@@ -603,6 +809,8 @@ def record_predict(lesson: str, key: str, answer: str, first_right: bool, first_
         entry["answers"][key] = {"answer": answer, "lesson": lesson, "t": time.time(),
                                  "first": old.get("first", first_right),
                                  "first_answer": old.get("first_answer", first_answer)}
+        if right is not None:
+            entry["answers"][key]["right"] = right
     update(change)
 
 
@@ -669,6 +877,31 @@ def merge(mine: Record, other: Record) -> Record:
         both_attempts = final_attempts(mine.get("final", {})) + final_attempts(other.get("final", {}))
         unique = {(a.get("attempt"), a.get("t"), a["right"], a["total"]): a for a in both_attempts}
         out["final"] = {**out["final"], "attempts": sorted(unique.values(), key=lambda a: float(a.get("t", 0)))}
+    daily = _merge_daily(mine.get(DAILY) or {}, other.get(DAILY) or {})
+    if daily:
+        out[DAILY] = daily
+    return out
+
+
+def _merge_daily(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    """The :data:`DAILY` parts of two records: the newer goal, each day's larger count (the same
+    export imported twice counts once), every miss of both (once)."""
+    out: dict[str, Any] = {}
+    goals = [d for d in (a, b) if "goal" in d]
+    if goals:
+        newer = max(goals, key=lambda d: float(d.get("t", 0)))  # a tie: mine
+        out["goal"] = newer["goal"]
+        if "t" in newer:
+            out["t"] = newer["t"]
+    days = {**a.get("days", {})}
+    for key, entry in b.get("days", {}).items():
+        if key not in days or int(entry.get("drill", 0)) > int(days[key].get("drill", 0)):
+            days[key] = entry
+    if days:
+        out["days"] = dict(sorted(days.items())[-MAX_DAYS:])
+    unique = {json.dumps(m, sort_keys=True): m for m in [*a.get("misses", []), *b.get("misses", [])]}
+    if unique:
+        out["misses"] = sorted(unique.values(), key=lambda m: float(m.get("t", 0)))[-MAX_MISSES:]
     return out
 
 
@@ -681,7 +914,7 @@ def export(folder: Path | None = None) -> Path:
 def import_file(path: str | Path) -> Record:
     """Merge an exported record into this one (nothing already here is lost)."""
     other = load(Path(path))
-    return update(lambda r: r.update(merge(r, other)))
+    return update(lambda r: r.update(merge(r, other)), log=False)
 
 
 # ---------------------------------------------------------------- the course map

@@ -2,7 +2,7 @@
 
 The browser test (``tests/browser/test_trainer_voila.py``) drives it in Voilà; this one proves,
 even where Chromium is missing, that every cell runs in this environment and that it displays
-the hand builder, the rule checker and the quiz.
+the today view (near the top), the hand builder, the rule checker, the quiz and the drill.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ TRAINER = Path(__file__).resolve().parents[1] / "trainer" / "trainer.ipynb"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
-def test_trainer_runs_and_shows_four_widgets(tmp_path, monkeypatch):
+def test_trainer_runs_and_shows_its_widgets(tmp_path, monkeypatch):
     # A python3 kernelspec for this interpreter, ahead of any other on the machine.
     kernel = tmp_path / "kernels" / "python3"
     kernel.mkdir(parents=True)
@@ -37,10 +37,10 @@ def test_trainer_runs_and_shows_four_widgets(tmp_path, monkeypatch):
                             resources={"metadata": {"path": str(TRAINER.parent)}}).execute()
     shown = [cell for cell in nb.cells if cell.cell_type == "code"
              and any(WIDGET_VIEW in out.get("data", {}) for out in cell.outputs)]
-    assert len(shown) == 4
+    assert len(shown) == 5
     reprs = [out["data"]["text/plain"] for cell in shown for out in cell.outputs
              if "data" in out]
-    assert [r.split("(")[0] for r in reprs] == ["HandBuilder", "RuleChecker", "Quiz", "Drill"]
+    assert [r.split("(")[0] for r in reprs] == ["TodayView", "HandBuilder", "RuleChecker", "Quiz", "Drill"]
     errors = [out for cell in nb.cells if cell.cell_type == "code" for out in cell.outputs
               if out.output_type == "error"]
     assert errors == []

@@ -24,6 +24,7 @@ from .question_sets import lesson_names, lesson_questions
 from .quiz import Option, Question, Quiz, banker_misconception, load_questions
 from .rule_checker import RuleChecker
 from .shoe_tracker import ShoeTracker
+from .today import TodayView
 
 _pyodide.install()  # JupyterLite: a widget's None reaches the page (see _pyodide)
 
@@ -40,6 +41,7 @@ __all__ = [
     "Quiz",
     "RuleChecker",
     "ShoeTracker",
+    "TodayView",
     "banker_misconception",
     "case_card",
     "lesson_names",

@@ -2,7 +2,9 @@
 
 A thin view over :func:`baccarat_kit.progress.course_map` (the same rows ``baccarat-kit
 progress`` prints): per lesson its self-check, the drill's mastery, per exercise the
-self-study score, and the final test. ``refresh`` reads the record again; ``export_button``
+self-study score, and the final test. At its top, ``today`` (:class:`~.today.TodayView`): the
+cells due, the daily goal, the streak and the mistakes of past days; the map's language switch
+and ``refresh`` drive it too. ``refresh`` reads the record again; ``export_button``
 writes a copy to download (JupyterLite: do it before clearing the browser's storage).
 
 >>> import tempfile, os
@@ -20,13 +22,14 @@ import ipywidgets as w
 
 from .. import progress
 from ._common import LangMixin, esc, html_widget, plain_text, row, title_html
+from .today import TodayView
 
 __all__ = ["CourseMap", "plain_text"]
 
 
 class CourseMap(LangMixin, w.VBox):
-    """The course map with the learner's progress: ``table`` (HTML), ``refresh_button``,
-    ``export_button`` and ``status``."""
+    """The course map with the learner's progress: ``today`` (the today view, at the top),
+    ``table`` (HTML), ``refresh_button``, ``export_button`` and ``status``."""
 
     def __init__(self, *, lang: str = "zh") -> None:
         super().__init__()
@@ -42,12 +45,14 @@ class CourseMap(LangMixin, w.VBox):
         self.export_button.add_class("bk-course-map-export")
         self.export_button.on_click(lambda _b: self.export())
         self.status = html_widget("bk-course-map-status")
-        self.children = [row([self.title, self.lang_toggle]), self.legend, self.table,
+        self.today = TodayView(lang=self._lang, toggle=False)
+        self.children = [row([self.title, self.lang_toggle]), self.today, self.legend, self.table,
                          row([self.refresh_button, self.export_button]), self.status]
         self._relabel()
 
     def refresh(self) -> None:
-        """Read the record again and redraw the map."""
+        """Read the record again and redraw the map (and the today view above it)."""
+        self.today.refresh()
         rows = progress.course_map()
         items = "".join(
             f'<li class="bk-map-{"done" if r["done"] else "started" if r["answered"] else "new"}">'
@@ -61,6 +66,7 @@ class CourseMap(LangMixin, w.VBox):
         return path
 
     def _relabel(self) -> None:
+        self.today.lang = self._lang
         self.title.value = title_html(self._t("progress.map-title"))
         self.legend.value = esc(self._t("progress.map-legend"))
         self.refresh_button.description = self._t("progress.map-refresh")

@@ -172,7 +172,8 @@ class Predict(LangMixin, w.VBox):
             self.first = choice
         record, first = self.record, self.first
         if record:
-            progress.kept(lambda: progress.record_predict(record, self.key, choice, first == self.answer, first))
+            progress.kept(lambda: progress.record_predict(record, self.key, choice, first == self.answer, first,
+                                                          right=choice == self.answer))
         self._render_answer()
         return choice == self.answer
 

@@ -241,8 +241,9 @@ class Quiz(LangMixin, w.VBox):
         if record:
             q = self.question
             first = self.first[self.index]
+            right = bool(self.correct)
             progress.kept(lambda: progress.record_quiz(record, q.id, str(chosen), first == q.answer,
-                                                       len(self.questions), first_answer=str(first)))
+                                                       len(self.questions), first_answer=str(first), right=right))
         self._render_feedback()
         return self.correct
 
