@@ -105,6 +105,8 @@ def upgrade(doc: dict[str, Any]) -> dict[str, Any]:
     # Schema 5 (issue 31): every question lists its misconceptions (before, at most the one) and
     # a function answer's wrong cells; a row graded before did not keep them (``wrong``: null).
     rows = [{**row, "questions": _questions_5(row.get("questions"))} if version < 5 else row for row in rows]
+    # Schema 6 (issue 35): written answers scored by hand; a row graded before had none pending.
+    rows = [{**row, "pending_points": row.get("pending_points", 0)} for row in rows]
     return {**doc, "schema_version": SCHEMA_VERSION, "upgraded_from": version, "submissions": rows}
 
 
