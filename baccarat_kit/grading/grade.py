@@ -351,7 +351,8 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
     warnings.extend(failed_cells_warnings(report.get("failed")))
     if term is None:
         key_id = learner or None
-    texts = read.get("written") if isinstance(read.get("written"), dict) else {}
+    given = read.get("written")
+    texts: dict[str, Any] = given if isinstance(given, dict) else {}
     results = [
         written_result(q, texts.get(q.answer)) if q.kind == WRITTEN
         else grade_question(q, answers.get(q.id, {"status": "missing"}), key_id, hidden=True)

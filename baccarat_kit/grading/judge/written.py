@@ -111,8 +111,9 @@ def answer_cells(nb: Any) -> dict[str, str]:
     for cell in nb.get("cells", []) if isinstance(nb, dict) else []:
         if not isinstance(cell, dict) or cell.get("cell_type") != "markdown":
             continue
-        meta = cell.get("metadata") if isinstance(cell.get("metadata"), dict) else {}
-        mark = (meta.get("baccarat_kit") or {}).get(MARK) if isinstance(meta.get("baccarat_kit"), dict) else None
+        meta = cell.get("metadata")
+        kit = meta.get("baccarat_kit") if isinstance(meta, dict) else None
+        mark = kit.get(MARK) if isinstance(kit, dict) else None
         if isinstance(mark, str) and mark not in out:
             src = cell.get("source", "")
             out[mark] = "".join(src) if isinstance(src, list) else str(src)

@@ -139,10 +139,10 @@ def clean_comment(text: Any, where: str) -> str:
         return ""
     if not isinstance(text, str):
         raise ManualError("manual.error.comment", where=where, limit=MAX_COMMENT)
-    text = text.replace("\r\n", "\n").strip()
-    if len(text) > MAX_COMMENT:
+    clean: str = text.replace("\r\n", "\n").strip()
+    if len(clean) > MAX_COMMENT:
         raise ManualError("manual.error.comment", where=where, limit=MAX_COMMENT)
-    return text
+    return clean
 
 
 # ---------------------------------------------------------------- manual.json
@@ -258,7 +258,8 @@ def apply(rows: Sequence[Mapping[str, Any]], marks: Mapping[str, Mark]) -> list[
     their totals computed again; rows without written answers are given back unchanged."""
     out = []
     for row in rows:
-        questions = row.get("questions") if isinstance(row.get("questions"), dict) else {}
+        found = row.get("questions")
+        questions: dict[str, Any] = found if isinstance(found, dict) else {}
         if not any(isinstance(q, dict) and q.get("kind") == WRITTEN for q in questions.values()):
             out.append(dict(row))
             continue
@@ -315,7 +316,14 @@ def publish(folder: str | Path, exercises: Mapping[str, Exercise], lang: str = "
     just the rows of these files). Only files the grader's marker lists are rewritten. Gives the
     merged results document."""
     from ..report.feedback import feedback_html
-    from .gradebook import MARKER, _owned_files, _questions_of, feedback_language, read_results, results_bytes
+    from .gradebook import (
+        MARKER,
+        _owned_files,
+        _questions_of,
+        feedback_language,
+        read_results,
+        results_bytes,
+    )
 
     target = Path(folder)
     owned = _owned_files(target)

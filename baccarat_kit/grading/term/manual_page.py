@@ -137,7 +137,7 @@ class _Handler(BaseHTTPRequestHandler):
     session: Session
     port: int
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet: no answers in a log
+    def log_message(self, format: str, *args: Any) -> None:
         return
 
     def _host_ok(self) -> bool:
@@ -158,7 +158,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _refuse(self) -> None:
         self._send(403, b"forbidden\n", "text/plain; charset=utf-8")
 
-    def do_GET(self) -> None:  # noqa: N802 - the http.server name
+    def do_GET(self) -> None:
         url = urlsplit(self.path)
         token = (parse_qs(url.query).get("token") or [""])[0]
         if not self._host_ok() or url.path != "/" or not hmac.compare_digest(token, self.session.token):
@@ -167,7 +167,7 @@ class _Handler(BaseHTTPRequestHandler):
         html, csp = page_html(self.session)
         self._send(200, html.encode("utf-8"), "text/html; charset=utf-8", csp)
 
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         token = self.headers.get("X-Manual-Token", "")
         if (not self._host_ok() or urlsplit(self.path).path != "/save"
                 or not hmac.compare_digest(token, self.session.token)
@@ -196,7 +196,8 @@ class _Handler(BaseHTTPRequestHandler):
 def serve(session: Session, port: int = 0) -> tuple[ThreadingHTTPServer, str]:
     """A server for ``session`` on 127.0.0.1 (``port`` 0: one the system picks, started by the
     caller with ``serve_forever``) and the URL to open, token included."""
-    handler = type("ManualHandler", (_Handler,), {"session": session})
+    handler: type[_Handler] = type("ManualHandler", (_Handler,), {"session": session, "port": 0})
     server = ThreadingHTTPServer(("127.0.0.1", port), handler)
-    handler.port = server.server_address[1]
-    return server, f"http://127.0.0.1:{handler.port}/?token={session.token}"
+    bound = int(server.server_address[1])
+    handler.port = bound
+    return server, f"http://127.0.0.1:{bound}/?token={session.token}"

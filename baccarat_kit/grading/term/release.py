@@ -50,9 +50,9 @@ from ...errors import BaccaratError
 from ...i18n import message
 from ..judge import selfcheck
 from ..judge.checks import FORM_CHECKS, WRITTEN, Exercise, public_metadata, seal
+from ..judge.checks import SELF_STUDY_ID as _SELF_STUDY_ID
 from ..judge.written import MARK as WRITTEN_MARK
 from ..judge.written import answer_cells
-from ..judge.checks import SELF_STUDY_ID as _SELF_STUDY_ID
 from .secret import TermSecret
 
 BEGIN = re.compile(r"^(\s*)#\s*BEGIN SOLUTION\s*$")
