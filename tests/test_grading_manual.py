@@ -372,3 +372,22 @@ def test_a_deep_copy_of_rows_is_not_changed_by_apply() -> None:
     before = copy.deepcopy(rows)
     manual.apply(rows, _marks(("ann", 3)))
     assert rows == before
+
+
+def test_check_says_a_written_answer_is_scored_by_hand(tmp_path: Path) -> None:
+    from baccarat_kit.grading.notebook import Checker
+
+    for edition_name in ("class", "self-study"):
+        folder = tmp_path / edition_name
+        folder.mkdir()
+        copy_ = release_notebook(edition(source(), "en"), str(SOURCE), edition_name, "en")
+        (folder / "03-banker-rule.ipynb").write_text(json.dumps(copy_), encoding="utf-8")
+        said = Checker("03-banker-rule", folder=folder)("q9", lang="en", namespace={}).text
+        assert said.startswith("✍ q9: a written answer, its cell is still empty") and "(3 points)" in said
+        assert ("score yourself against this rubric" in said) == (edition_name == "self-study")
+        for cell in copy_["cells"]:
+            if (cell.get("metadata", {}).get("baccarat_kit") or {}).get("written") == "q9":
+                cell["source"] = "Because the player stood."
+        (folder / "03-banker-rule.ipynb").write_text(json.dumps(copy_), encoding="utf-8")
+        said = Checker("03-banker-rule", folder=folder)("q9", lang="en", namespace={}).text
+        assert "25 characters written (as last saved)" in said and "nothing is judged here" in said
