@@ -238,7 +238,7 @@ def test_a_whole_term_with_the_documented_commands(tmp_path: Path, monkeypatch: 
     assert len(wide) == 15 and {"file", "learner", "score", "max_score", "graded_at", "late"} <= set(wide[0])
     long = list(csv.DictReader(io.StringIO((graded / "grades-long.csv").read_text(encoding="utf-8"))))
     assert list(long[0]) == ["learner", "exercise", "question", "score", "points", "misconception", "answer",
-                             "status", "file", "graded_at", "late"]
+                             "status", "file", "graded_at", "late", "comment", "answer_changed"]
     assert len(long) == sum(len(r["questions"]) for r in rows.values())
     canvas = list(csv.reader(io.StringIO((graded / "canvas.csv").read_text(encoding="utf-8"))))
     assert canvas[0][:5] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
