@@ -19,7 +19,7 @@ control character (a terminal escape, a bell) into it. The columns are documente
 ...          "questions": {"q1": {"score": 1, "points": 1, "answer": "False", "misconception": None},
 ...                        "q5": {"score": 4.5, "points": 7, "answer": "def …", "misconception": None}}}]
 >>> print(long_csv(rows).splitlines()[1])
-s1,03-banker-rule,q1,1,1,,False,ok,s1/03-banker-rule.ipynb,2026-01-01T00:00:00Z,
+s1,03-banker-rule,q1,1,1,,False,ok,s1/03-banker-rule.ipynb,2026-01-01T00:00:00Z,,,
 >>> print(moodle_csv(rows, {"03-banker-rule": "Exercise 3"}))
 ID number,Exercise 3
 s1,5.5

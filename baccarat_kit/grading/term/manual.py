@@ -345,15 +345,13 @@ def publish(folder: str | Path, exercises: Mapping[str, Exercise], lang: str = "
                           for q in (row.get("questions") or {}).values())
         page = str(row.get("feedback") or "")
         if has_written and page in owned and (only is None or str(row.get("file")) in only):
-            from ..records import Submission
-
-            language = row.get("language") if row.get("language") in ("zh", "en") else None
-            shown = feedback_language(Submission("", "", None, "", "ok", {}, language=language), lang)
+            # her page in the language of the copy she worked in (as grade wrote it), else --lang
+            shown = str(row["language"]) if row.get("language") in ("zh", "en") else lang
             files[page] = feedback_html(row, dict(exercises), shown).encode("utf-8")
     results, index = results_bytes(doc)
     files["results.index.json"] = index
     for name, data in files.items():  # results.json last: it is what the others are made from
-        if name in owned or name in ("grades.csv", "grades-long.csv", "canvas.csv", "moodle.csv", "results.index.json"):
+        if name in owned:  # only what the grader wrote (the marker's list): never a file of the instructor's
             write_atomic(target / name, data)
     write_atomic(target / "results.json", results)
     return doc
