@@ -320,7 +320,6 @@ def publish(folder: str | Path, exercises: Mapping[str, Exercise], lang: str = "
         MARKER,
         _owned_files,
         _questions_of,
-        feedback_language,
         read_results,
         results_bytes,
     )
