@@ -181,7 +181,7 @@ def _attack_notebook(folder: Path, honest: dict[str, Any]) -> Path:
 def test_cells_that_look_for_the_kits_rule_code_find_none_and_fail_alone(tmp_path: Path,
                                                                           exercises: dict[str, Any]) -> None:
     ex = exercises["03-banker-rule"]
-    honest = {q.answer: keys.expected(q.key, "s1") for q in ex.questions if q.kind != "function"}
+    honest = {q.answer: keys.expected(q.key, "s1") for q in ex.questions if q.kind not in ("function", "written")}
     path = _attack_notebook(tmp_path, honest)
     row = grade_file(path, exercises, Limits(cell_timeout=20, notebook_timeout=90)).to_json()
     assert row["status"] == "ok", row["reason"]

@@ -307,7 +307,7 @@ def test_an_old_gradebook_is_read_and_upgraded(tmp_path: Path) -> None:
         {"file": "b", "learner": "ann", "owner": "mal", "exercise": "01", "warnings": []}]}
     (tmp_path / "results.json").write_text(json.dumps(old), encoding="utf-8")
     doc = gb.read_results(tmp_path / "results.json")
-    assert doc["schema_version"] == 5 and doc["upgraded_from"] == 2
+    assert doc["schema_version"] == 6 and doc["upgraded_from"] == 2
     assert [(r["learner"], r["claimed_id"], r["identity_mismatch"]) for r in doc["submissions"]] == [
         ("ann", "s001", False), ("mal", "ann", True)]
     assert doc["submissions"][0]["warnings"] == []  # the old noise is not carried on
