@@ -22,6 +22,7 @@ COMMANDS: list[str] = [
     "baccarat_kit.odds_cli:register_cli",
     "baccarat_kit.grading.cli:register",
     "baccarat_kit.grading.cli:register_report",
+    "baccarat_kit.grading.cluster_cli:register",
     "baccarat_kit.grading.term.manual_cli:register",
     "baccarat_kit.course:register",
     "baccarat_kit.hub.cli:register",

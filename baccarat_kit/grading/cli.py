@@ -9,7 +9,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..i18n import message
-from .grade import DEFAULT_CELL_TIMEOUT, DEFAULT_MEMORY_MB, DEFAULT_NOTEBOOK_TIMEOUT, WALL_FACTOR
+from .grade import (
+    DEFAULT_CELL_TIMEOUT,
+    DEFAULT_MEMORY_MB,
+    DEFAULT_NOTEBOOK_TIMEOUT,
+    WALL_FACTOR,
+    WALL_LIMIT_FACTOR,
+)
 
 if TYPE_CHECKING:
     from .term.deadlines import TermDeadlines
@@ -86,6 +92,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     g.add_argument("--notebook-timeout", type=float, default=DEFAULT_NOTEBOOK_TIMEOUT, metavar="S",
                    help=f"CPU time limit for a whole notebook in seconds (default {DEFAULT_NOTEBOOK_TIMEOUT:g}), "
                         f"with a wall-clock backstop {WALL_FACTOR:g} times as long")
+    g.add_argument("--wall-limit", type=float, default=None, metavar="S",
+                   help=f"wall-clock seconds of one submission, from its first cell to its last answer, however "
+                        f"little CPU it uses (a notebook that sleeps or waits stops there, scoring 0; default "
+                        f"{WALL_LIMIT_FACTOR:g} times --notebook-timeout: "
+                        f"{WALL_LIMIT_FACTOR * DEFAULT_NOTEBOOK_TIMEOUT:g} s)")
+    g.add_argument("--batch-wall-limit", type=float, default=None, metavar="S",
+                   help="wall-clock seconds of the whole batch (default: none): a submission still running "
+                        "when it ends, or not started by then, is left ungraded (status batch_limit, kept "
+                        "out of the LMS exports) for a later --update")
     g.add_argument("--memory-mb", type=int, default=DEFAULT_MEMORY_MB, metavar="MB",
                    help=f"memory of each sandbox in MB: the whole sandbox's total (a cgroup, where the grader can make "
                         f"one) and each process's address space (default {DEFAULT_MEMORY_MB})")
@@ -115,8 +130,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "instructor (keys 0600, DIR 0700), signed by a CA of their own whose private key is "
             "then thrown away. Give scheduler.* to the scheduler, worker.* to every worker, keep "
             "instructor.* yourself; the scheduler and workers refuse anyone without one of them. Start "
-            "them with --preload baccarat_kit.grading.dask_roles (workers also --preload-nanny …) so that "
-            "a worker's certificate cannot act as yours (docs/grading.md)."
+            "them with `baccarat-kit dask-cluster scheduler|worker|local --certs DIR`, which loads the role "
+            "gate (--preload baccarat_kit.grading.dask_roles) so that a worker's certificate cannot act as "
+            "yours (docs/grading.md)."
         ),
     )
     d.add_argument("folder", metavar="DIR", help="a new (or empty) folder")
@@ -223,9 +239,12 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     from .term.gradebook import check_out_folder, exercise_means, read_results, write_outputs
     from .term.manual import written_view
 
-    if args.timeout <= 0 or args.notebook_timeout <= 0 or args.memory_mb < 128 or args.jobs < 1:
-        raise GradeUsageError("grading.cli.bad_limits", timeout=args.timeout,
-                              notebook=args.notebook_timeout, memory=args.memory_mb, jobs=args.jobs)
+    if (args.timeout <= 0 or args.notebook_timeout <= 0 or args.memory_mb < 128 or args.jobs < 1
+            or (args.wall_limit is not None and not args.wall_limit > 0)
+            or (args.batch_wall_limit is not None and not args.batch_wall_limit > 0)):
+        raise GradeUsageError("grading.cli.bad_limits", timeout=args.timeout, notebook=args.notebook_timeout,
+                              wall=args.wall_limit, batch=args.batch_wall_limit, memory=args.memory_mb,
+                              jobs=args.jobs)
     if args.scheduler is not None:
         from .cluster import check_address
 
@@ -283,7 +302,8 @@ def _cmd_grade(args: argparse.Namespace) -> int:
             print(f"baccarat-kit grade: {message('grading.cli.no_sandbox', args.lang, detail=what, install=INSTALL_COMMAND)}",
                   file=sys.stderr)
             return 2
-    limits = Limits(args.timeout, args.notebook_timeout, args.memory_mb, "none" if args.no_sandbox else "bwrap")
+    limits = Limits(args.timeout, args.notebook_timeout, args.memory_mb, "none" if args.no_sandbox else "bwrap",
+                    wall_limit=args.wall_limit, batch_wall_limit=args.batch_wall_limit)
     with contextlib.ExitStack() as stack:
         submit = None
         if args.scheduler is not None:
@@ -313,6 +333,10 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     other_secret = sum(1 for s in subs if s.status == "other_secret")
     if other_secret:  # the wrong --secret-file: every such row is 0, say so before anyone returns them
         print(message("grading.cli.other_secret", args.lang, count=other_secret), file=sys.stderr)
+    over_budget = sum(1 for s in subs if s.status == "batch_limit")
+    if over_budget:
+        print(message("grading.cli.batch_limit", args.lang, count=over_budget, seconds=args.batch_wall_limit),
+              file=sys.stderr)
     mismatches = sum(1 for s in subs if s.identity_mismatch)
     if mismatches:
         print(message("grading.cli.mismatches", args.lang, count=mismatches), file=sys.stderr)

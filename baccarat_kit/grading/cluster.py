@@ -460,6 +460,9 @@ class DaskSubmit:
         self._exercises = exercises
         self._limits = limits
         self._fingerprint = kit_fingerprint()
+        from .grade import BatchBudget
+
+        self._budget = BatchBudget(limits)  # (the batch's wall-clock budget, if any, counts from here)
         [self._shared] = self._client.scatter([exercises], broadcast=True, hash=False)
         self._queue: queue.Queue[tuple[Path, TermKeys | None, Future[Submission]] | None] = queue.Queue()
         self._free = threading.Condition()
@@ -525,8 +528,12 @@ class DaskSubmit:
         except NotRead:  # nothing of it runs: its row (refused, too large) is made here
             self._finish(fut, result=grade_file(path, self._exercises, self._limits, term=term))
             return
+        limits = self._budget.now()  # the batch's end goes with it: the worker stops it by then
+        if limits is None:
+            self._finish(fut, result=self._budget.not_run(path))
+            return
         key = f"baccarat-kit-grade-{next(self._numbers)}-{hashlib.sha256(data).hexdigest()[:16]}"
-        remote = self._client.submit(grade_sent, path.name, data, str(path), self._shared, self._limits,
+        remote = self._client.submit(grade_sent, path.name, data, str(path), self._shared, limits,
                                      self._fingerprint, term, key=key, pure=False, retries=RETRIES)
         remote.add_done_callback(functools.partial(self._arrived, fut))
 

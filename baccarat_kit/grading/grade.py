@@ -35,6 +35,7 @@ import stat
 import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +64,8 @@ from .sandbox.session import (
     STARTUP_CPU,
     STARTUP_WALL,
     WALL_FACTOR,
+    WALL_LIMIT_FACTOR,
+    WALL_LIMITS,
     Limits,
     read_submission,
     run_notebook,
@@ -72,9 +75,9 @@ from .term.release import is_learner_copy, term_metadata
 from .term.secret import TermKeys, TermSecret
 
 __all__ = [
-    "DEFAULT_CELL_TIMEOUT", "DEFAULT_MEMORY_MB", "DEFAULT_NOTEBOOK_TIMEOUT", "WALL_FACTOR", "GradeUsageError",
-    "Limits", "Submission", "batch_failure", "collect_paths", "default_source", "grade_file", "grade_paths",
-    "load_exercises", "missing_extra",
+    "DEFAULT_CELL_TIMEOUT", "DEFAULT_MEMORY_MB", "DEFAULT_NOTEBOOK_TIMEOUT", "WALL_FACTOR", "WALL_LIMIT_FACTOR",
+    "BatchBudget", "GradeUsageError", "Limits", "Submission", "batch_failure", "collect_paths", "default_source",
+    "grade_file", "grade_paths", "load_exercises", "missing_extra",
 ]
 
 DEFAULT_LIMITS = Limits()
@@ -329,6 +332,9 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
             row.reason = both(f"grading.reason.{status}_wall", cell=report.get("cell"), wall=limit * WALL_FACTOR,
                               cpu=report.get("cpu_s", "?"))
         return row
+    if status in WALL_LIMITS:  # waited (or was starved) past the submission's or the batch's wall-clock limit
+        return broken(status, exercise, cell=report.get("cell"), seconds=report.get("limit_s"),
+                      cpu=report.get("cpu_s", "?"))
     if status == "kernel_died":
         return broken("kernel_died", exercise, cell=report.get("cell"), memory=limits.memory_mb)
     if status == "kernel_start":
@@ -486,7 +492,7 @@ def pasted_warnings(found: Any) -> list[dict[str, str]]:
 REQUIRED_MODULES = ("IPython", "tqdm", "jinja2")
 """What grading imports (the ``grade`` extra): a submission runs in an IPython shell of its own
 (:mod:`.sandbox.runner`), not in a Jupyter kernel, so jupyter_client, ipykernel and zmq are not needed."""
-NOT_THE_LEARNERS = frozenset({"kernel_start", "worker_failed", "needs_secret", "other_secret"})
+NOT_THE_LEARNERS = frozenset({"kernel_start", "worker_failed", "needs_secret", "other_secret", "batch_limit"})
 """Statuses that are not the learner's doing when every submission of a batch shares them."""
 
 
@@ -541,11 +547,10 @@ def grade_paths(
         results[i] = Submission(str(p), "", None, "", "unreadable", both("grading.reason.unreadable", detail=problem))
         if progress:
             progress(1)
+    budget = BatchBudget(limits)
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         def local(p: Path, keys: TermKeys | None) -> Future[Submission]:
-            if keys is None:
-                return pool.submit(grade_file, p, exercises, limits)
-            return pool.submit(grade_file, p, exercises, limits, term=keys)
+            return pool.submit(budget.grade, grade_file, p, exercises, keys)
 
         send = submit or local
         futures = {send(p, file_keys(p, term, exercises) if term is not None else None): i for i, p in todo.items()}
@@ -567,6 +572,39 @@ def grade_paths(
     _name_feedback(ordered)
     _flag_duplicates(ordered)
     return ordered
+
+
+class BatchBudget:
+    """The batch's wall-clock budget (``--batch-wall-limit``, ``limits.batch_wall_limit``), counted
+    from the batch's start: each submission is graded with what is left of it when it starts
+    (``limits.batch_end``: its run ends by then, status ``batch_limit``), and one that would
+    start after the budget is spent is not run (:meth:`not_run`: a row that says so, with no
+    exercise, so it is in no LMS export; grade it again with ``--update``). Without a budget,
+    every submission gets ``limits`` as they are. The Dask path asks it too (:mod:`.cluster`)."""
+
+    def __init__(self, limits: Limits) -> None:
+        import time
+
+        self.limits, self.clock = limits, time.time  # (the wall clock: a Dask worker reads it too)
+        self.end = self.clock() + limits.batch_wall_limit if limits.batch_wall_limit is not None else None
+
+    def now(self) -> Limits | None:
+        """The limits of a submission starting now, or None when the budget is spent."""
+        if self.end is None:
+            return self.limits
+        return replace(self.limits, batch_end=self.end) if self.end > self.clock() else None
+
+    def not_run(self, path: Path, display: str | None = None) -> Submission:
+        return Submission(display or str(path), _digest(path), None, "", "batch_limit",
+                          both("grading.reason.batch_limit_not_run", seconds=self.limits.batch_wall_limit))
+
+    def grade(self, grade: Callable[..., Submission], path: Path, exercises: dict[str, Exercise],
+              keys: TermKeys | None = None) -> Submission:
+        """``grade(path, exercises, limits[, term=keys])`` with the limits of now, or :meth:`not_run`."""
+        limits = self.now()
+        if limits is None:
+            return self.not_run(path)
+        return grade(path, exercises, limits) if keys is None else grade(path, exercises, limits, term=keys)
 
 
 def file_keys(path: Path, term: TermSecret, exercises: Mapping[str, Exercise]) -> TermKeys:
@@ -592,7 +630,7 @@ def batch_failure(subs: Sequence[Submission]) -> dict[str, str] | None:
     (the kernel cannot start, the grading process fails): the batch then exits non-zero."""
     if not subs or any(s.status not in NOT_THE_LEARNERS for s in subs):
         return None
-    reasons = {s.reason.get("en") for s in subs}
+    reasons = {s.status if s.status == "batch_limit" else s.reason.get("en") for s in subs}  # (stopped, or not run)
     return subs[0].reason if len(reasons) == 1 else None
 
 

@@ -327,7 +327,8 @@ def grader_verdict(ns: dict[str, Any], question: Question, shown: dict[str, Any]
     if report.get("status") != "ok" or parsed is None:
         status = str(report.get("status"))
         return {"status": "run-failed", "$confined": kind == "bwrap",
-                "reason": {lang: message(f"grading.reason.{status}", lang, cell=report.get("cell"), seconds="?",
+                "reason": {lang: message(f"grading.reason.{status}", lang, cell=report.get("cell"),
+                                         seconds=report.get("limit_s", "?"), cpu=report.get("cpu_s", "?"),
                                          memory="?", detail=str(report.get("detail", ""))[:100])
                            for lang in ("zh", "en")}}
     from .grade import cell_failed_answers

@@ -53,6 +53,7 @@ GENERATOR = "baccarat-kit report"
 CATEGORIES = ("timeout", "refused", "sandbox", "failed", "warning", "other")
 STATUS_CATEGORY = {
     "cell_timeout": "timeout", "notebook_timeout": "timeout", "function_timeout": "timeout",
+    "wall_limit": "timeout", "batch_limit": "failed",
     "not_json": "refused", "not_notebook": "refused", "too_large": "refused",
     "unknown_exercise": "refused", "unreadable": "refused", "skipped": "refused",
     "hidden_file": "refused", "refused": "refused", "needs_secret": "refused", "other_secret": "refused",

@@ -76,6 +76,17 @@ POLL_MIN = 0.01
 """Shortest wait (s) between two readings of the sandbox's CPU time while no line comes."""
 WORKER_GRACE = 10.0
 """Seconds a worker told to stop (SIGTERM) has to clean up before it is killed."""
+WALL_LIMIT_FACTOR = 2.0
+"""The default ``--wall-limit`` (:meth:`Limits.submission_wall`) is this many times the
+notebook's CPU limit: 120 s at the default 60 s. The wall limit is for a notebook that only
+waits (sleeps, locks, pipes, ``asyncio``): without it such a notebook held its slot for the
+notebook's whole backstop (:data:`WALL_FACTOR` times its CPU limit, 360 s) and each function
+answer's after it. Twice the CPU limit lets a notebook that needs all of its CPU finish on a core
+shared two ways (so busy code is still stopped by the CPU clock, with that verdict), and is
+far from what an honest notebook needs: at most 5.4 s of wall time from its first cell to its
+last answer (the honest fixtures and the model solutions, 78 runs each way), measured with
+``--jobs 2`` at load average 14, and beside ``stress-ng --cpu 4`` with ``--jobs 4`` on 2 cores
+(load average 11-13; ``benchmarks/bench_wall.py``, docs/grading.md): the default is 22 times the largest."""
 
 
 @functools.cache
@@ -149,7 +160,8 @@ def time_limits(limits: Limits) -> dict[str, Any]:
     return {"counts": "cpu", "cpu_source": cpu_source(), "wall_factor": WALL_FACTOR,
             "wall_backstop": {"cell_timeout": limits.cell_timeout * WALL_FACTOR,
                               "notebook_timeout": limits.notebook_timeout * WALL_FACTOR, "start": STARTUP_WALL},
-            "start_cpu": STARTUP_CPU}
+            "start_cpu": STARTUP_CPU, "wall_limit": limits.submission_wall(),
+            "batch_wall_limit": limits.batch_wall_limit}
 
 
 def _group(limits: Limits) -> _cgroup.Cgroup | None:
@@ -182,6 +194,19 @@ class Limits:
     notebook_timeout: float = DEFAULT_NOTEBOOK_TIMEOUT
     memory_mb: int = DEFAULT_MEMORY_MB
     sandbox: str = "bwrap"
+    wall_limit: float | None = None
+    """Wall-clock seconds of one submission, from its first cell to its last answer (None:
+    :data:`WALL_LIMIT_FACTOR` times ``notebook_timeout``): see :func:`wall_deadline`."""
+    batch_wall_limit: float | None = None
+    """Wall-clock seconds of the whole batch (None: no such budget); see :func:`.grade.grade_paths`."""
+    batch_end: float | None = None
+    """When the batch's budget ends (``time.time()``, so that a Dask worker reads it on its own
+    clock; set per submission by :class:`.grade.BatchBudget`, never by hand): the submission's
+    run ends by then, whatever its own limit."""
+
+    def submission_wall(self) -> float:
+        """The wall-clock limit of one submission (``wall_limit``, or its default)."""
+        return self.wall_limit if self.wall_limit is not None else WALL_LIMIT_FACTOR * self.notebook_timeout
 
 
 
@@ -448,9 +473,36 @@ def _finish(proc: subprocess.Popen[bytes], box: _bwrap.Sandbox, workdir: str | N
             shutil.rmtree(workdir, ignore_errors=True)
 
 
+WALL_LIMITS = ("wall_limit", "batch_limit")
+"""The statuses of a run stopped by a wall-clock limit of its own (``--wall-limit``) or by the
+batch's budget (``--batch-wall-limit``), and the names of those limits in a report."""
+
+
+def wall_deadline(limits: Limits, ready: float, batch_end: float | None) -> tuple[float, str, float]:
+    """When a run must end by the wall clock (``time.monotonic``), which limit that is and its
+    seconds: its own (:meth:`Limits.submission_wall`, counted from ``ready``: no learner code ran
+    before it) or the end of the batch's budget (``batch_end``, on the same clock), if that is sooner."""
+    own = (ready + limits.submission_wall(), "wall_limit", limits.submission_wall())
+    if batch_end is not None and batch_end < own[0]:
+        return batch_end, "batch_limit", float(limits.batch_wall_limit or 0)
+    return own
+
+
+def _batch_end(limits: Limits) -> float | None:
+    """The end of the batch's budget (``limits.batch_end``) on ``time.monotonic``'s clock."""
+    return None if limits.batch_end is None else time.monotonic() + (limits.batch_end - time.time())
+
+
+def _capped(until: _Until, end: float, name: str) -> _Until:
+    """``until``, its wall-clock end moved to ``end`` (named ``name``) when that is sooner."""
+    if end < until.wall:
+        until.wall, until.names = end, (until.names[0], name)
+    return until
+
+
 def _drive(channel: _Channel, cells: list[str], extractions: list[str], limits: Limits,
            writable: list[str], api: dict[str, Any] | None = None, nonce: str = "",
-           group: _cgroup.Cgroup | None = None) -> dict[str, Any]:
+           group: _cgroup.Cgroup | None = None, batch_end: float | None = None) -> dict[str, Any]:
     """Talk to :mod:`.runner` (see there) and keep its clocks: the status of the run.
 
     Everything is sent at once, before any learner code runs, and the pipe is closed: the
@@ -461,7 +513,13 @@ def _drive(channel: _Channel, cells: list[str], extractions: list[str], limits: 
     The limits count the sandbox's CPU time (:class:`_Clock`: ``group``'s, else the process
     tree's), each with a wall-clock backstop :data:`WALL_FACTOR` times as long: a timeout's report
     says which ran out (``clock``: ``cpu`` or ``wall``) and what the cell used of each
-    (``cpu_s``, ``wall_s``)."""
+    (``cpu_s``, ``wall_s``).
+
+    Beyond those, the whole run from its first cell to its last answer has a wall-clock limit of
+    its own (:func:`wall_deadline`: ``--wall-limit``, or the batch's end ``batch_end``, monotonic):
+    past it the run ends with status ``wall_limit`` (or ``batch_limit``), or, while function
+    answers are called, those not yet reported fail (``limit`` says which)."""
+    started = time.monotonic()
     lines = channel.lines or _Lines(channel.stdout)
     clock = _Clock(channel.pids, group)
     job = {"cells": cells, "memory_mb": limits.memory_mb, "cpu_seconds": int(limits.notebook_timeout) + 10
@@ -478,7 +536,12 @@ def _drive(channel: _Channel, cells: list[str], extractions: list[str], limits: 
     if not sent:
         return {"status": "kernel_start", "detail": "the sandbox did not start"}
     start = _Until(clock, STARTUP_CPU, time.monotonic() + STARTUP_WALL, ("start", "start"))
+    if batch_end is not None:
+        _capped(start, batch_end, "batch_limit")
     ready = lines.next(start)
+    if ready is None and start.out is not None and start.out[0] == "batch_limit":
+        return {"status": "batch_limit", "cell": 1, "clock": "wall", "limit_s": limits.batch_wall_limit,
+                "cpu_s": round(clock.cpu(), 2), "wall_s": round(time.monotonic() - started, 1)}
     if ready is None and start.out is not None:
         return {"status": "kernel_start", "clock": start.out[1], "cpu_s": round(clock.cpu(), 2),
                 "detail": f"not ready within {STARTUP_CPU if start.out[1] == 'cpu' else STARTUP_WALL:g} s "
@@ -489,21 +552,29 @@ def _drive(channel: _Channel, cells: list[str], extractions: list[str], limits: 
     book_cpu0, book_wall0 = clock.cpu(), time.monotonic()
     book_cpu, book_wall = book_cpu0 + limits.notebook_timeout, book_wall0 + limits.notebook_timeout * WALL_FACTOR
     report: dict[str, Any] = {"status": "ok", "cell": None, "errors": 0, "extractions": [], "failed": {}}
+    run_end, run_limit, run_seconds = wall_deadline(limits, book_wall0, batch_end)
+
+    def capped(until: _Until) -> _Until:
+        return _capped(until, run_end, run_limit)
 
     def out_of_time(until: _Until, cpu0: float, wall0: float, cell: int) -> dict[str, Any]:
         """A timeout's report: which limit, which clock, and what the cell (or, for the notebook's
         limit, the notebook) used of each."""
         name, which = until.out or ("cell", "cpu")
-        if name == "notebook":
+        if name == "notebook" or name in WALL_LIMITS:
             cpu0, wall0 = book_cpu0, book_wall0
+        if name in WALL_LIMITS:
+            return {**report, "status": name, "cell": cell, "clock": which, "limit_s": run_seconds,
+                    "cpu_s": round(clock.cpu() - cpu0, 2), "wall_s": round(time.monotonic() - wall0, 1)}
         return {**report, "status": f"{name}_timeout", "cell": cell, "clock": which,
                 "cpu_s": round(clock.cpu() - cpu0, 2), "wall_s": round(time.monotonic() - wall0, 1)}
 
     for index in range(1, len(cells) + 1):
         cpu0, wall0 = clock.cpu(), time.monotonic()
         cell_cpu, cell_wall = cpu0 + limits.cell_timeout, wall0 + limits.cell_timeout * WALL_FACTOR
-        until = _Until(clock, min(cell_cpu, book_cpu), min(cell_wall, book_wall),
-                       ("cell" if cell_cpu < book_cpu else "notebook", "cell" if cell_wall < book_wall else "notebook"))
+        until = capped(_Until(clock, min(cell_cpu, book_cpu), min(cell_wall, book_wall),
+                              ("cell" if cell_cpu < book_cpu else "notebook",
+                               "cell" if cell_wall < book_wall else "notebook")))
         for expected in (f"start {index}", f"done {index} "):
             line = lines.next(until)
             if line is None:
@@ -521,10 +592,13 @@ def _drive(channel: _Channel, cells: list[str], extractions: list[str], limits: 
 
     def step(seconds: float) -> _Until:
         """The grader's own steps get a limit each (on both clocks), beyond the notebook limit."""
-        return _Until(clock, clock.cpu() + seconds, time.monotonic() + seconds * WALL_FACTOR, ("answers", "answers"))
+        return capped(_Until(clock, clock.cpu() + seconds, time.monotonic() + seconds * WALL_FACTOR,
+                             ("answers", "answers")))
 
     until = step(limits.cell_timeout)
     line = lines.next(until)
+    if line is None and until.out is not None and until.out[0] in WALL_LIMITS:
+        return out_of_time(until, 0.0, 0.0, after)
     if line is None:
         return {**report, "status": "no_answers", "cell": after, "clock": until.out[1] if until.out else "cpu"}
     if line == "":
@@ -536,19 +610,23 @@ def _drive(channel: _Channel, cells: list[str], extractions: list[str], limits: 
         until = step(limits.cell_timeout + 1)
         line = lines.next(until)
         if line is None or line == "" or not line.startswith("answers "):
+            if n == 0 and line is None and until.out is not None and until.out[0] in WALL_LIMITS:
+                return out_of_time(until, 0.0, 0.0, after)
             if n == 0:  # not even the value answers
                 status = "no_answers" if line is None else "kernel_died" if line == "" else "kernel_broken"
                 return {**report, "status": status, "cell": after}
             report["stopped"] = "timeout" if line is None else "died"
             if line is None:
                 report["clock"] = until.out[1] if until.out else "cpu"
+                if until.out is not None and until.out[0] in WALL_LIMITS:
+                    report["limit"], report["limit_s"] = until.out[0], run_seconds
             break
         try:
             text = json.loads(line[len("answers "):])
         except ValueError:
             return {**report, "status": "kernel_broken", "cell": after}
         texts.append(text if isinstance(text, str) else "")
-    return {**report, "extractions": texts}
+    return {**report, "extractions": texts, "wall_s": round(time.monotonic() - book_wall0, 2)}
 
 
 def _stop(proc: subprocess.Popen[Any]) -> None:
@@ -673,7 +751,8 @@ def read_submission(path: Path, functions: Sequence[str] = (),
 
 
 def _run_once(box: _bwrap.Sandbox, cells: list[str], extractions: list[str], limits: Limits,
-              api: dict[str, Any] | None, nonce: str, cgroup: bool, forked: bool) -> dict[str, Any]:
+              api: dict[str, Any] | None, nonce: str, cgroup: bool, forked: bool,
+              batch_end: float | None = None) -> dict[str, Any]:
     """One run of the runner in a fresh sandbox and cgroup: started there (``python -I -c
     BOOT``), or ``forked`` from the template (:mod:`.template`); the report of :func:`_drive`."""
     group = _group(limits) if cgroup else None
@@ -690,7 +769,7 @@ def _run_once(box: _bwrap.Sandbox, cells: list[str], extractions: list[str], lim
         if isinstance(channel, dict):  # the placeholder did not come up
             return channel
         writable = ["/tmp"] if box.isolated else []
-        report = _drive(channel, cells, extractions, limits, writable, api, nonce, group)
+        report = _drive(channel, cells, extractions, limits, writable, api, nonce, group, batch_end)
         if group is not None and group.oom_kills():  # a process of the sandbox went over its total:
             # the memory limit ends the whole run, as it always has
             report = {**report, "status": "kernel_died", "cell": report.get("cell") or len(cells) + 1}
@@ -843,6 +922,7 @@ def run_notebook(cells: list[str], questions: Sequence[Question], limits: Limits
     settlement data and option order (computed here, by the grader), the messages it shows.
     A function answer that does not finish (or dies) gets ``run-failed``; the answers already
     reported still count. ``cgroup=False``: no cgroup, no warning (``check()`` in a learner's kernel)."""
+    batch_end = _batch_end(limits)
     nonce = secrets.token_hex(16)
     box = _box(limits) if cgroup else _bwrap.Sandbox("none")
     values = [q for q in questions if q.kind != "function"]
@@ -851,14 +931,14 @@ def run_notebook(cells: list[str], questions: Sequence[Question], limits: Limits
         extraction_code([q], _runner.MARKER, limits.cell_timeout) for q in functions]
     report = None
     if box.isolated and cgroup and _TEMPLATE.usable():
-        report = _run_once(box, cells, extractions, limits, api, nonce, cgroup, forked=True)
+        report = _run_once(box, cells, extractions, limits, api, nonce, cgroup, forked=True, batch_end=batch_end)
         if report.get("enter_failed"):  # not the learner's: started the old way, and so from now on
             _TEMPLATE.give_up(str(report.get("detail")))
             report = None
     if cgroup:
         _forked[:] = [report is not None]
     if report is None:
-        report = _run_once(box, cells, extractions, limits, api, nonce, cgroup, forked=False)
+        report = _run_once(box, cells, extractions, limits, api, nonce, cgroup, forked=False, batch_end=batch_end)
     if report.get("status") != "ok":
         return report, None
     texts = report.get("extractions", [])
@@ -875,7 +955,9 @@ def run_notebook(cells: list[str], questions: Sequence[Question], limits: Limits
             answers[q.id] = one
         else:
             why = report.get("stopped")
-            if why == "timeout" and report.get("clock") == "wall":
+            if why == "timeout" and report.get("limit") in WALL_LIMITS:
+                reason = both(f"grading.reason.function_{report['limit']}", seconds=report.get("limit_s"))
+            elif why == "timeout" and report.get("clock") == "wall":
                 reason = both("grading.reason.function_timeout_wall", seconds=limits.cell_timeout * WALL_FACTOR)
             elif why == "timeout":
                 reason = both("grading.reason.function_timeout", seconds=limits.cell_timeout)

@@ -172,11 +172,20 @@ def per_learner(rows: Sequence[Mapping[str, Any]]) -> tuple[dict[str, dict[str, 
     return table, nameless
 
 
+NOT_GRADED = frozenset({"batch_limit"})
+"""Statuses of rows the instructor's own limit left ungraded (the batch's wall-clock budget ran
+out): no score of theirs goes to an LMS (grade them again with ``--update``)."""
+
+
+def _graded(rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    return [r for r in rows if r.get("status") not in NOT_GRADED]
+
+
 def canvas_csv(rows: Sequence[Mapping[str, Any]], titles: Mapping[str, str]) -> str:
     """Canvas's gradebook import layout: ``Student, ID, SIS User ID, SIS Login ID, Section``,
     one column per exercise named by its title, then a ``Points Possible`` row. The learner id
     fills ``SIS Login ID`` (what Canvas matches on when ``ID`` is empty) and ``Student``."""
-    table, _ = per_learner(rows)
+    table, _ = per_learner(_graded(rows))
     exercises = sorted({ex for mine in table.values() for ex in mine})
     header = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", *(titles.get(ex, ex) for ex in exercises)]
     points: list[Any] = ["Points Possible", "", "", "", ""]
@@ -192,7 +201,7 @@ def canvas_csv(rows: Sequence[Mapping[str, Any]], titles: Mapping[str, str]) -> 
 def moodle_csv(rows: Sequence[Mapping[str, Any]], titles: Mapping[str, str]) -> str:
     """A Moodle grade import file: ``ID number`` (map it to the user field "ID number" when
     importing), then one column per exercise named by its title (map each to a grade item)."""
-    table, _ = per_learner(rows)
+    table, _ = per_learner(_graded(rows))
     exercises = sorted({ex for mine in table.values() for ex in mine})
     header = ["ID number", *(titles.get(ex, ex) for ex in exercises)]
     out = [[learner, *(lms_score(table[learner][ex]) if ex in table[learner] else "" for ex in exercises)]
