@@ -334,6 +334,7 @@ def test_the_page_needs_its_token_and_host_and_escapes_every_answer(gradebook: P
         html = page.decode("utf-8")
         assert code == 200 and "<script>document" not in html and "<img" not in html
         assert "\\u003cscript\\u003edocument.title" in html  # the answer is JSON data, put in by textContent
+        assert "Keys: j / k next / previous answer" in html and "built-in method" not in html
         body = json.dumps({"id": 0, "score": "2", "comment": "(a)"}).encode()
         json_headers = {"Content-Type": "application/json"}
         assert _request(base + "/save", body, json_headers)[0] == 403  # no token

@@ -125,7 +125,7 @@ def page_html(session: Session) -> tuple[str, str]:
     csp = (f"default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-{digest}'; connect-src 'self'; "
            "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
     labels = {k: message(f"manual.page.{k}", session.lang) for k in (
-        "title", "keys", "rubric", "answer", "score", "comment", "save", "pending", "changed", "saved", "empty",
+        "title", "help", "rubric", "answer", "score", "comment", "save", "pending", "changed", "saved", "empty",
         "learner", "question")}
     data = {"token": session.token, "items": session.items(), "labels": labels}
     html = render("manual.html.j2", html_lang="zh-Hant" if session.lang == "zh" else "en", labels=labels,
