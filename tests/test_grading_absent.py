@@ -202,7 +202,7 @@ def test_an_attack_earns_nothing_she_did_not_work_out(request: pytest.FixtureReq
 def test_honest_work_keeps_full_marks(request: pytest.FixtureRequest, which: str, name: str) -> None:
     row = _row(_batch(request, which), name)
     lost = {q: f"{r['score']}/{r['points']}: {r['message']['en'][:200]}"
-            for q, r in row["questions"].items() if r["score"] != r["points"]}
+            for q, r in row["questions"].items() if r["score"] != r["points"] and not r.get("pending")}
     assert row["status"] == "ok" and not lost, f"{which} honest/{name}.ipynb ({row['status']}) lost points: {lost}"
 
 
