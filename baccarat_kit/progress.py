@@ -936,7 +936,7 @@ def _exercises() -> list[tuple[str, int, list[str]]]:
         for path in sorted((root / "exercises").glob("*.ipynb")):
             try:
                 meta = json.loads(path.read_text(encoding="utf-8"))["metadata"]["baccarat_kit"]
-                qs = meta["questions"]
+                qs = [q for q in meta["questions"] if q.get("kind") != "written"]  # written: scored by hand
                 out.append((str(meta["exercise"]), sum(int(q.get("points", 1)) for q in qs),
                             [str(q["id"]) for q in qs]))
             except (OSError, ValueError, KeyError, TypeError):

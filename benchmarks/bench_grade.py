@@ -240,7 +240,8 @@ def main() -> None:
                 print(f"  no caches / caches: {statistics.median(rs):.2f}x the CPU "
                       f"(per run {', '.join(f'{r:.2f}' for r in rs)})")
         results = json.loads((work / "out-grade-0" / "results.json").read_text(encoding="utf-8"))
-        full = sum(1 for s in results["submissions"] if s["score"] == s["max_score"])
+        full = sum(1 for s in results["submissions"]  # written answers are pending (scored by hand)
+                   if s["score"] == s["max_score"] - s.get("pending_points", 0))
         print(f"check: {full} of {len(paths)} at full marks (the {len(paths) // (args.copies + 2)} solutions); "
               f"sandbox: {results['limits']['sandbox']}; limits: {results['limits'].get('scope', '?')}")
     finally:

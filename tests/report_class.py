@@ -90,6 +90,13 @@ def _question(q: Any, ex_id: str, n: int, learner_skill: float, difficulty: floa
     }
 
 
+def _pending(q: Any, n: int) -> dict[str, Any]:
+    """A written answer as ``grade`` leaves it: pending, 0 points until scored by hand."""
+    return {"score": 0, "points": q.points, "passed": False, "kind": "written", "pending": True,
+            "message": {"zh": "待評。", "en": "Pending."}, "checks": [], "text": {"zh": f"第 {n} 題", "en": f"question {n}"},
+            "answer": None, "written": "", "answer_sha256": "", "manual": None, "misconception": None}
+
+
 def make_class(learners: int = 12, seed: int = 2026, hostile: bool = True) -> dict[str, Any]:
     """A results document for ``learners`` learners × the kit's six exercises (see the module)."""
     rng = random.Random(seed)
@@ -97,7 +104,8 @@ def make_class(learners: int = 12, seed: int = 2026, hostile: bool = True) -> di
     ids = [f"s{1001 + i}" for i in range(learners)]
     if hostile:
         ids[: len(HOSTILE_IDS)] = HOSTILE_IDS
-    difficulty = {(e, q.id): rng.uniform(-0.2, 0.6) for e, ex in exercises.items() for q in ex.questions}
+    difficulty = {(e, q.id): rng.uniform(-0.2, 0.6) for e, ex in exercises.items() for q in ex.questions
+                  if q.kind != "written"}  # (written answers: pending, drawn from nothing, as grade leaves them)
     subs: list[dict[str, Any]] = []
     for i, lid in enumerate(ids):
         skill = rng.betavariate(4, 2)
@@ -125,8 +133,10 @@ def make_class(learners: int = 12, seed: int = 2026, hostile: bool = True) -> di
                     "en": "Not a JSON file, so not a notebook (ValueError)."})
             else:
                 for n, q in enumerate(ex.questions, 1):
-                    sub["questions"][q.id] = _question(q, ex_id, n, skill, difficulty[(ex_id, q.id)], rng)
+                    sub["questions"][q.id] = _pending(q, n) if q.kind == "written" else _question(
+                        q, ex_id, n, skill, difficulty[(ex_id, q.id)], rng)
                 sub["score"] = round(sum(q["score"] for q in sub["questions"].values()), 2)
+                sub["pending_points"] = sum(q.points for q in ex.questions if q.kind == "written")
             subs.append(sub)
     if hostile and subs:
         _add_special_cases(subs, exercises)

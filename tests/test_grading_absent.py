@@ -177,7 +177,7 @@ def test_the_model_solutions_keep_full_marks(request: pytest.FixtureRequest, whi
     batch = _batch(request, which)
     for e in fx.EXERCISES:
         row = _row(batch, f"model-{e[:2]}")
-        assert row["status"] == "ok" and row["score"] == row["max_score"], (
+        assert row["status"] == "ok" and row["score"] == row["max_score"] - row["pending_points"], (
             f"{which}: the model solution of {e} lost points: "
             + "; ".join(f"{q}: {r['score']}/{r['points']} {r['message']['en']}"
                         for q, r in row["questions"].items() if r["score"] != r["points"]))
@@ -202,7 +202,7 @@ def test_an_attack_earns_nothing_she_did_not_work_out(request: pytest.FixtureReq
 def test_honest_work_keeps_full_marks(request: pytest.FixtureRequest, which: str, name: str) -> None:
     row = _row(_batch(request, which), name)
     lost = {q: f"{r['score']}/{r['points']}: {r['message']['en'][:200]}"
-            for q, r in row["questions"].items() if r["score"] != r["points"]}
+            for q, r in row["questions"].items() if r["score"] != r["points"] and not r.get("pending")}
     assert row["status"] == "ok" and not lost, f"{which} honest/{name}.ipynb ({row['status']}) lost points: {lost}"
 
 
@@ -210,7 +210,7 @@ def test_honest_work_keeps_full_marks(request: pytest.FixtureRequest, which: str
 def test_pasted_kit_source_is_flagged_not_zeroed(request: pytest.FixtureRequest, which: str) -> None:
     for name in sorted(fx.FLAGGED):
         row = _row(_batch(request, which), name)
-        assert row["score"] == row["max_score"], f"{which} {name}: her pasted code is hers to run: {_earned(row)}"
+        assert row["score"] == row["max_score"] - row["pending_points"], f"{which} {name}: her pasted code is hers to run: {_earned(row)}"
         text = " ".join(w["en"] for w in row["warnings"]).lower()
         assert "kit" in text and ("source" in text or "paste" in text or "copy" in text), (
             f"{which} {name}: no warning names the pasted kit source: {row['warnings']}")

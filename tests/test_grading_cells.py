@@ -274,7 +274,7 @@ def test_results_json_and_the_feedback_page_carry_every_wrong_cell() -> None:
     from baccarat_kit.grading.records import SCHEMA_VERSION
     from baccarat_kit.grading.report.feedback import feedback_html
 
-    assert SCHEMA_VERSION == 5
+    assert SCHEMA_VERSION == 6
     results = as_mistake("03-banker-rule", "q5", "banker-0-5-always")
     sub = _submission(results)
     row = sub.to_json()
@@ -326,7 +326,7 @@ def test_a_schema_4_gradebook_is_read_as_schema_5(tmp_path: Path) -> None:
     path = tmp_path / "results.json"
     path.write_text(json.dumps({"schema_version": 4, "submissions": [old]}), encoding="utf-8")
     doc = read_results(path)
-    assert doc["schema_version"] == 5 and doc["upgraded_from"] == 4
+    assert doc["schema_version"] == 6 and doc["upgraded_from"] == 4
     q5 = doc["submissions"][0]["questions"]["q5"]
     assert q5["wrong"] is None and q5["misconceptions"] == ([q5["misconception"]] if q5["misconception"] else [])
     from baccarat_kit.grading.grade import load_exercises

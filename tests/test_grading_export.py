@@ -47,7 +47,7 @@ def test_wide_and_long_layouts() -> None:
     wide = parse(grades_csv(ROWS, {"03-banker-rule": ["q1"], "01-card-values": ["q1"]}))
     assert wide[0] == ["file", "learner", "score", "max_score", "01-card-values:q1", "03-banker-rule:q1",
                        "graded_at", "submitted_at", "late", "status", "owner", "sandbox", "claimed_id",
-                       "identity_mismatch", "raw_score"]
+                       "identity_mismatch", "raw_score", "pending_points"]
     assert len(wide) == 1 + len(ROWS) and wide[3][1] == "'=evil()"
     long = parse(long_csv(ROWS))
     assert long[0][:3] == ["learner", "exercise", "question"] and len(long) == 1 + len(ROWS)

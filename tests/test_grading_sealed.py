@@ -60,6 +60,9 @@ def test_a_released_copy_keeps_a_key_only_where_its_own_check_uses_it(source: Pa
         text = json.dumps(copy["metadata"], ensure_ascii=False)
         assert '"fixed"' not in text, (kind, source.stem)
         for q in copy["metadata"]["baccarat_kit"]["questions"]:
+            if q.get("kind") == "written":  # no key at all; its rubric stays in the sources (and self-study)
+                assert "key" not in q and ("rubric" in q) == (kind == "self-study"), (kind, source.stem, q["id"])
+                continue
             key = q["key"]
             if _names(q.get("public", [])) <= set(FORM_CHECKS):
                 assert key["fn"] == SEALED_KEY and set(key) <= {"fn", "n"}, (kind, source.stem, q["id"], key)

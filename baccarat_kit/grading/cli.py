@@ -237,6 +237,7 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     from .term.collect import CollectError
     from .term.deadlines import gradebook_penalty, penalty_option, term_deadlines
     from .term.gradebook import check_out_folder, exercise_means, read_results, write_outputs
+    from .term.manual import written_view
 
     if (args.timeout <= 0 or args.notebook_timeout <= 0 or args.memory_mb < 128 or args.jobs < 1
             or (args.wall_limit is not None and not args.wall_limit > 0)
@@ -361,7 +362,7 @@ def _cmd_grade(args: argparse.Namespace) -> int:
         print(visible(f"{item['file']}: {item[args.lang]}", 2000), file=sys.stderr)
     means = [message("grading.cli.summary_exercise", args.lang, exercise=ex, mean=f"{mean:.1f}", max=most, n=n)
              if ex is not None else message("grading.cli.summary_no_exercise", args.lang, n=n)
-             for ex, mean, most, n in exercise_means(subs)]  # each against its own maximum
+             for ex, mean, most, n in exercise_means(written_view(args.out, subs, args.lang))]  # each its own maximum
     print(message("grading.cli.summary", args.lang, count=len(subs),
                   means=message("grading.cli.summary_sep", args.lang).join(means), out=args.out))
     failure = batch_failure(subs)

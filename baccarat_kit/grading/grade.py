@@ -43,12 +43,14 @@ from ..i18n import both, message
 from .judge import selfcheck
 from .judge.checks import (
     ERROR_NAME,
+    WRITTEN,
     Exercise,
     Question,
     QuestionResult,
     grade_question,
     question_texts,
 )
+from .judge.written import written_result
 from .records import GradeUsageError, Submission
 from .report.feedback import _name_feedback
 from .sandbox import reader as _reader
@@ -319,7 +321,8 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
         shown_meta = term_metadata(exercise.public, exercise, key_id, term.fingerprint, term.learner)
     api = api_payload(exercise, shown_meta, key_id if term is not None else (claimed_id or "").strip() or None,
                       term.learner if term is not None else claimed_id)
-    report, parsed = run_notebook(cells, exercise.questions, limits, api)
+    auto = tuple(q for q in exercise.questions if q.kind != WRITTEN)  # written answers: text, scored by hand
+    report, parsed = run_notebook(cells, auto, limits, api)
     warnings.extend(pasted_warnings(read.get("fingerprints")))
     status = report.get("status")
     if status in ("cell_timeout", "notebook_timeout"):  # which clock ran out: CPU, or the wall backstop
@@ -350,12 +353,15 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
     if parsed is None:
         return broken("no_answers", exercise)
     learner = parsed.get("learner_id") or ""
-    answers = cell_failed_answers(cells, report.get("failed"), exercise.questions, parsed["answers"])
+    answers = cell_failed_answers(cells, report.get("failed"), auto, parsed["answers"])
     warnings.extend(failed_cells_warnings(report.get("failed")))
     if term is None:
         key_id = learner or None
+    given = read.get("written")
+    texts: dict[str, Any] = given if isinstance(given, dict) else {}
     results = [
-        grade_question(q, answers.get(q.id, {"status": "missing"}), key_id, hidden=True)
+        written_result(q, texts.get(q.answer)) if q.kind == WRITTEN
+        else grade_question(q, answers.get(q.id, {"status": "missing"}), key_id, hidden=True)
         for q in exercise.questions
     ]
     if term is not None and mark is not None and term.learner and mark.get("learner") != term.learner:

@@ -48,6 +48,7 @@ from .judge.cells import every_wrong_cell
 from .judge.checks import (
     SELF_STUDY_ID,
     VALUE_CHECKS,
+    WRITTEN,
     Exercise,
     Question,
     QuestionResult,
@@ -145,6 +146,11 @@ class Checker:
             question = exercise.question(qid)
         except SpecError as err:
             return CheckReport(qid, err.message(lang), False)
+        if question.kind == WRITTEN:  # free text, scored by hand: nothing to run
+            from .judge.written import check_text
+
+            return CheckReport(qid, check_text(question, self._saved_text(question.answer), lang,
+                                               self.edition == SELF_STUDY), False)
         ns = namespace if namespace is not None else _caller_namespace()
         self_study = self.edition == SELF_STUDY
         learner = _extract.collect(ns, [])["learner_id"] or (SELF_STUDY_ID if self_study else None)
@@ -180,6 +186,21 @@ class Checker:
             text += "\n" + "\n".join(w[lang] for w in failed_cells_warnings(failed, "grading.warning.cell_run"))
         text = _every_cell(text, result, question, lang, self_study)
         return CheckReport(qid, text, result.passed, result)
+
+    def _saved_text(self, mark: str) -> str | None:
+        """A written answer as last saved in the exercise notebook (None: not found)."""
+        from .judge.written import answer_cells
+
+        folder = self.folder or Path.cwd()
+        for path in [folder / f"{self.exercise_id}.ipynb", *sorted(folder.glob("*.ipynb"))]:
+            try:
+                nb = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                continue
+            meta = nb.get("metadata", {}).get("baccarat_kit") if isinstance(nb, dict) else None
+            if isinstance(meta, dict) and meta.get("exercise") == self.exercise_id:
+                return answer_cells(nb).get(mark)
+        return None
 
     def _question(self, qid: str, lang: str) -> Question | str:
         exercise = self._load()

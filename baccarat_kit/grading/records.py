@@ -14,10 +14,12 @@ from typing import Any
 from ..errors import BaccaratError
 from .judge.checks import QuestionResult
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 """``results.json``'s schema: 3 names each row's learner by its owner, 4 says what each row's keys
 were computed from (``keys``: "term" or "public-id"; see :mod:`.term.gradebook`), 5 gives each
-question its ``misconceptions`` and a function answer's ``wrong`` cells (issue 31)."""
+question its ``misconceptions`` and a function answer's ``wrong`` cells (issue 31), 6 written
+answers scored by hand (a row's ``pending_points``; a written question's ``pending``, ``written``,
+``manual``: :mod:`.term.manual`)."""
 
 
 class GradeUsageError(BaccaratError):
@@ -113,5 +115,12 @@ class Submission:
             "file_mtime": self.file_mtime, "time_source": self.time_source, "deadline": self.deadline,
             "raw_score": self.raw_score, "late_policy": self.late_policy,
             "keys": self.keys, "keyed_for": self.keyed_for, "language": self.language,
+            "pending_points": self.pending_points,
         }
+
+    @property
+    def pending_points(self) -> int:
+        """The points of written answers not scored by hand yet (the score is "n of m points
+        graded", n = ``max_score`` − these)."""
+        return sum(q.points for q in self.questions if q.pending) if self.status == "ok" else 0
 

@@ -42,7 +42,10 @@ if TYPE_CHECKING:
 SCHEMA_VERSION = 1
 SELF_STUDY_ID = "self-study"
 """The learner id of a self-study copy (``LEARNER_ID`` preset by ``release --self-study``)."""
-KINDS = ("value", "function", "choice")
+KINDS = ("value", "function", "choice", "written")
+WRITTEN = "written"
+"""A written answer (free text in a marked Markdown cell), scored by hand against the question's
+``rubric`` (:mod:`.written`): ``grade`` leaves it pending."""
 SCALAR_TYPES = ("bool", "int", "str", "money", "winner", "choice")
 TYPES = (*SCALAR_TYPES, "list[bool]", "list[int]", "list[winner]", "list[money]")
 CHECKS = ("type", "equals", "items", "inputs", "all-inputs", "own-work")
@@ -110,9 +113,16 @@ class Question:
     misconceptions: tuple[str, ...] = ()
     """The misconceptions this question examines: named first when several mistakes give the
     same wrong value."""
+    rubric: tuple[dict[str, Any], ...] = ()
+    """A written question's criteria (``id``, ``points``, ``zh``, ``en``; :mod:`.written`): only
+    in the sources, removed from every learner copy (:func:`public_metadata`)."""
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], where: str = "?") -> Question:
+        if isinstance(data, dict) and data.get("kind") == WRITTEN:
+            from .written import written_question
+
+            return written_question(cls, data, where)
         try:
             qid, kind, answer = str(data["id"]), str(data["kind"]), str(data["answer"])
             key = dict(data["key"])
@@ -336,7 +346,7 @@ def public_metadata(meta: dict[str, Any]) -> dict[str, Any]:
     out = dict(meta)
     questions = []
     for q in meta.get("questions", []):
-        public = {k: v for k, v in q.items() if k != "hidden"}
+        public = {k: v for k, v in q.items() if k not in ("hidden", "rubric")}
         if isinstance(q.get("options"), dict):
             public["options"] = {key: {k: v for k, v in option.items() if k != "misconception"}
                                  if isinstance(option, dict) else option for key, option in q["options"].items()}
@@ -573,10 +583,18 @@ class QuestionResult:
     """A choice question's chosen option as the source names it (``a``, ``b`` … of the source, not
     the learner's shuffled letter), ``""`` when she gave no valid option; None for other kinds.
     The class report's item analysis counts the options by it (:mod:`..report.items`)."""
+    written: dict[str, Any] | None = None
+    """A written answer (:mod:`.written`): ``{"text": …, "sha256": …}``; its score is given by hand
+    (``grade`` leaves it pending: :attr:`pending`)."""
+
+    @property
+    def pending(self) -> bool:
+        """A written answer not scored by hand yet (its score counts 0 until it is)."""
+        return self.written is not None
 
     @property
     def passed(self) -> bool:
-        return self.score == self.points
+        return self.score == self.points and not self.pending
 
     @property
     def misconception(self) -> str | None:
@@ -635,6 +653,8 @@ class QuestionResult:
             "misconceptions": list(self.misconceptions),
             "wrong": [c.to_json() for c in self.wrong] if self.wrong is not None else None,
             **({"option": self.option or None} if self.option is not None else {}),
+            **({"kind": WRITTEN, "pending": True, "written": self.written.get("text", ""),
+                "answer_sha256": self.written.get("sha256", ""), "manual": None} if self.written is not None else {}),
         }
 
 

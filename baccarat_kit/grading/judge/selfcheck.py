@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ...errors import BaccaratError
-from .checks import Exercise, QuestionResult, grade_question, public_metadata
+from .checks import WRITTEN, Exercise, QuestionResult, grade_question, public_metadata
 
 PROOF_LEARNERS = ("demo-learner", "s0005", "s0043")
 """The learner ids :func:`prove` grades each model solution for (s0005 and s0043 once had no
@@ -74,10 +74,11 @@ def model_results(nb: dict[str, Any], learner_id: str, where: str = "?",
             except Exception as err:
                 raise KeyDisagreement("grading.selfcheck.cell_failed", exercise=exercise.id, cell=index,
                                       learner=learner_id, error=f"{type(err).__name__}: {err}"[:300]) from err
-        collected = _extract.collect(ns, [q.extraction() for q in exercise.questions])
+        auto = [q for q in exercise.questions if q.kind != WRITTEN]  # written answers are scored by hand
+        collected = _extract.collect(ns, [q.extraction() for q in auto])
         api._state.configure({})
     return [grade_question(q, collected["answers"].get(q.id, {"status": "missing"}), keyed, hidden=True)
-            for q in exercise.questions]
+            for q in auto]
 
 
 _API_LOCK = threading.Lock()

@@ -97,17 +97,23 @@ def _wrong_rows(name: str, wrong: Any, lang: str = "zh") -> list[dict[str, str]]
     return rows
 
 
-def feedback_html(sub: Submission | dict[str, Any], exercises: dict[str, Exercise], lang: str = "zh") -> str:
+def feedback_html(sub: Submission | dict[str, Any], exercises: dict[str, Exercise], lang: str = "zh",
+                  merged: dict[str, Any] | None = None) -> str:
     """One submission's feedback page: per question its text, score, every failing public check
     and how many hidden checks failed (never their inputs), a function answer's verdict on every
     input and the table of its wrong cells (issue 31). Only the file's name is shown.
 
     Rendered from ``templates/feedback.html.j2`` with autoescape, learner text through
     :func:`..records.visible` (no raw newline of hers), under a Content-Security-Policy that lets
-    the page run and load nothing (:data:`.templates.FEEDBACK_CSP`)."""
-    from .templates import FEEDBACK_CSP, render
+    the page run and load nothing (:data:`.templates.FEEDBACK_CSP`).
 
-    row = sub.to_json() if isinstance(sub, Submission) else sub
+    ``merged``: the row with the instructor's scores of written answers merged in
+    (:func:`..term.manual.apply`); a written answer is shown as her text (escaped, its lines kept),
+    pending or with its score by hand and the comment (:func:`.written.written_row`)."""
+    from .templates import FEEDBACK_CSP, render
+    from .written import total_note, written_row
+
+    row = merged if merged is not None else sub.to_json() if isinstance(sub, Submission) else sub
     results = {q.id: q for q in sub.questions} if isinstance(sub, Submission) else {}
     ex = exercises.get(row.get("exercise") or "")
     rows: list[dict[str, Any]] = []
@@ -117,6 +123,9 @@ def feedback_html(sub: Submission | dict[str, Any], exercises: dict[str, Exercis
         if got is None:
             rows.append({"id": q.id, "text": text, "answer": None, "score": 0, "points": q.points, "passed": False,
                          "lines": [row.get("reason", {}).get(lang, "")], "wrong": []})
+            continue
+        if got.get("kind") == "written":
+            rows.append(written_row(q.id, text, got, lang))
             continue
         passed = bool(got.get("passed"))
         result = results.get(q.id)
@@ -155,6 +164,7 @@ def feedback_html(sub: Submission | dict[str, Any], exercises: dict[str, Exercis
         exercise=str(row.get("exercise") or "?"), ex_title=ex.title.get(lang, "") if ex else "",
         name=Path(str(row.get("file", ""))).name, late=message("grading.feedback.late", lang) if row.get("late") else "",
         reason=row.get("reason", {}).get(lang, ""), score=row.get("score"), max_score=row.get("max_score"),
+        pending_note=total_note(row, lang),
         penalty=penalty, labels=labels, rows=rows, wrong_open=WRONG_OPEN,
         notes=[str(w.get(lang, "")) for w in row.get("warnings") or []
                if isinstance(w, dict) and w.get("about") == "notebook"],  # cells that failed, pasted kit code

@@ -17,7 +17,9 @@ its own that runs this file's text: a fork of the grader's template (:mod:`.temp
   ``LEARNER_ID = "…"`` at a cell's top level: whose data the exercise API hands out in the
   grading run) and the fingerprints of its functions and tables (:mod:`..judge.pasted`: a pasted
   copy of the kit's source is flagged for the instructor). Nothing read here scores (issue 30);
+* takes the text of each written answer's Markdown cell (:func:`written_answers`: text only);
 * prints one line of JSON: ``{"status": "ok", "exercise": …, "term": …, "language": …, "cells": […],
+  "written": {mark: text},
   "learner_id": …, "fingerprints": […]}``
   or ``{"status": "not_json" | "not_notebook" | "too_much_code", "detail": …}``.
 
@@ -105,6 +107,38 @@ def copy_language(nb: dict[str, Any]) -> str | None:
     return None
 
 
+MAX_WRITTEN_CELLS = 64
+MAX_WRITTEN_CHARS = 20_000
+
+
+def written_answers(nb: dict[str, Any]) -> dict[str, str]:
+    """The written answers (free text, scored by hand): each Markdown cell marked
+    ``metadata.baccarat_kit.written: "<mark>"`` (a short plain name), its text cut to
+    :data:`MAX_WRITTEN_CHARS`; the first cell of a mark wins, at most :data:`MAX_WRITTEN_CELLS`
+    marks. Only ever text: nothing of it is run or rendered.
+
+    >>> written_answers({"cells": [{"cell_type": "markdown", "metadata": {"baccarat_kit": {"written": "q9"}},
+    ...                             "source": ["Because ", "<b>x</b>"]}]})
+    {'q9': 'Because <b>x</b>'}
+    """
+    out: dict[str, str] = {}
+    for cell in nb.get("cells", []):
+        if len(out) >= MAX_WRITTEN_CELLS:
+            break
+        if not isinstance(cell, dict) or cell.get("cell_type") != "markdown":
+            continue
+        meta = cell.get("metadata")
+        kit = meta.get("baccarat_kit") if isinstance(meta, dict) else None
+        mark = kit.get("written") if isinstance(kit, dict) else None
+        if not isinstance(mark, str) or not 0 < len(mark) <= 40 or mark in out:
+            continue
+        src = cell.get("source", "")
+        if isinstance(src, list) and all(isinstance(s, str) for s in src):
+            src = "".join(src)
+        out[mark] = src[:MAX_WRITTEN_CHARS] if isinstance(src, str) else ""
+    return out
+
+
 def read(data: bytes, pasted: Any) -> dict[str, Any]:
     """The reader's answer for the bytes ``data`` (see the module docstring)."""
     try:
@@ -119,11 +153,13 @@ def read(data: bytes, pasted: Any) -> dict[str, Any]:
     claimed = claimed_exercise(nb)
     term = term_mark(nb)
     language = copy_language(nb)
+    written = written_answers(nb)
     del nb
     size = sum(len(c.encode("utf-8", "surrogatepass")) for c in cells)
     if size > MAX_CODE_BYTES:
         return {"status": "too_much_code", "detail": str(size)}
     return {"status": "ok", "exercise": claimed, "term": term, "language": language, "cells": cells,
+            "written": written,
             "learner_id": claimed_learner(cells), "fingerprints": [list(f) for f in pasted.fingerprints(cells)]}
 
 

@@ -5,6 +5,9 @@
 * ``canvas.csv``: Canvas's gradebook import layout (one row per learner, a column per exercise);
 * ``moodle.csv``: a Moodle grade import file (``ID number``, then a column per exercise).
 
+A written answer not scored by hand yet (:mod:`.manual`) is ``pending`` in the first two, and
+its submission's cell is blank in the LMS files until every answer of it is scored.
+
 Every text cell of every file goes through :func:`spreadsheet_text` (in :func:`_csv`, the one
 writer), so no learner id, file name or answer becomes a formula in a spreadsheet or carries a
 control character (a terminal escape, a bell) into it. The columns are documented in
@@ -16,7 +19,7 @@ control character (a terminal escape, a bell) into it. The columns are documente
 ...          "questions": {"q1": {"score": 1, "points": 1, "answer": "False", "misconception": None},
 ...                        "q5": {"score": 4.5, "points": 7, "answer": "def …", "misconception": None}}}]
 >>> print(long_csv(rows).splitlines()[1])
-s1,03-banker-rule,q1,1,1,,False,ok,s1/03-banker-rule.ipynb,2026-01-01T00:00:00Z,
+s1,03-banker-rule,q1,1,1,,False,ok,s1/03-banker-rule.ipynb,2026-01-01T00:00:00Z,,,
 >>> print(moodle_csv(rows, {"03-banker-rule": "Exercise 3"}))
 ID number,Exercise 3
 s1,5.5
@@ -92,33 +95,45 @@ def grades_csv(rows: Sequence[Mapping[str, Any]], questions: Mapping[str, Sequen
     cols = question_columns(rows, questions)
     out = []
     for r in rows:
-        scores = {q: v.get("score") for q, v in r.get("questions", {}).items()} if r.get("status") == "ok" else {}
+        scores = {q: PENDING if v.get("pending") else v.get("score")
+                  for q, v in r.get("questions", {}).items()} if r.get("status") == "ok" else {}
         line: list[Any] = [r.get("file"), r.get("learner"), r.get("score"), r.get("max_score")]
         for ex, q in cols:
             line.append(scores.get(q, 0) if r.get("exercise") == ex else None)
         line += [r.get("graded_at"), r.get("submitted_at"), r.get("late"), r.get("status"), r.get("owner"),
                  r.get("sandbox", "bwrap"), r.get("claimed_id"), r.get("identity_mismatch"),
-                 r.get("raw_score", r.get("score"))]
+                 r.get("raw_score", r.get("score")), r.get("pending_points") or 0]
         out.append(line)
     header = ["file", "learner", "score", "max_score", *(f"{ex}:{q}" for ex, q in cols),
               "graded_at", "submitted_at", "late", "status", "owner", "sandbox", "claimed_id",
-              "identity_mismatch", "raw_score"]
+              "identity_mismatch", "raw_score", "pending_points"]
     return _csv(header, out)
 
 
 LONG_COLUMNS = ("learner", "exercise", "question", "score", "points", "misconception", "answer", "status",
-                "file", "graded_at", "late")
+                "file", "graded_at", "late", "comment", "answer_changed")
+PENDING = "pending"
+"""A written answer not scored by hand yet, in grades.csv and grades-long.csv (:mod:`.manual`)."""
 
 
 def long_csv(rows: Sequence[Mapping[str, Any]]) -> str:
-    """One row per submission × question (:data:`LONG_COLUMNS`)."""
+    """One row per submission × question (:data:`LONG_COLUMNS`); a written answer's score is
+    ``pending`` until it is scored by hand, then its ``comment`` and ``answer_changed`` follow."""
     out = []
     for r in rows:
         for qid, q in r.get("questions", {}).items():
-            out.append([r.get("learner"), r.get("exercise"), qid, q.get("score") if r.get("status") == "ok" else 0,
+            manual = q.get("manual") if isinstance(q.get("manual"), dict) else {}
+            score = (PENDING if q.get("pending") else q.get("score")) if r.get("status") == "ok" else 0
+            out.append([r.get("learner"), r.get("exercise"), qid, score,
                         q.get("points"), q.get("misconception"), q.get("answer"), r.get("status"), r.get("file"),
-                        r.get("graded_at"), r.get("late")])
+                        r.get("graded_at"), r.get("late"), manual.get("comment"), manual.get("answer_changed")])
     return _csv(LONG_COLUMNS, out)
+
+
+def lms_score(row: Mapping[str, Any]) -> Any:
+    """The score an LMS file gets for a row: blank while written answers of it are pending (an
+    LMS import takes a blank cell as not graded, never a part-total as final)."""
+    return "" if row.get("pending_points") else row.get("score")
 
 
 def identity(row: Mapping[str, Any]) -> str:
@@ -179,7 +194,7 @@ def canvas_csv(rows: Sequence[Mapping[str, Any]], titles: Mapping[str, str]) -> 
     out = [points]
     for learner in sorted(table):
         mine = table[learner]
-        out.append([learner, "", "", learner, "", *(mine[ex].get("score") if ex in mine else "" for ex in exercises)])
+        out.append([learner, "", "", learner, "", *(lms_score(mine[ex]) if ex in mine else "" for ex in exercises)])
     return _csv(header, out)
 
 
@@ -189,6 +204,6 @@ def moodle_csv(rows: Sequence[Mapping[str, Any]], titles: Mapping[str, str]) -> 
     table, _ = per_learner(_graded(rows))
     exercises = sorted({ex for mine in table.values() for ex in mine})
     header = ["ID number", *(titles.get(ex, ex) for ex in exercises)]
-    out = [[learner, *(table[learner][ex].get("score") if ex in table[learner] else "" for ex in exercises)]
+    out = [[learner, *(lms_score(table[learner][ex]) if ex in table[learner] else "" for ex in exercises)]
            for learner in sorted(table)]
     return _csv(header, out)

@@ -20,7 +20,7 @@ from ..records import SCHEMA_VERSION, GradeUsageError, Submission
 from ..report.feedback import _name_feedback, feedback_html
 from ..report.index import INDEX_NAME, index_bytes
 from ..sandbox.session import Limits, limits_scope, sandbox_description, time_limits
-from . import export
+from . import export, manual
 
 
 def _questions_of(exercises: dict[str, Exercise]) -> dict[str, list[str]]:
@@ -105,6 +105,8 @@ def upgrade(doc: dict[str, Any]) -> dict[str, Any]:
     # Schema 5 (issue 31): every question lists its misconceptions (before, at most the one) and
     # a function answer's wrong cells; a row graded before did not keep them (``wrong``: null).
     rows = [{**row, "questions": _questions_5(row.get("questions"))} if version < 5 else row for row in rows]
+    # Schema 6 (issue 35): written answers scored by hand; a row graded before had none pending.
+    rows = [{**row, "pending_points": row.get("pending_points", 0)} for row in rows]
     return {**doc, "schema_version": SCHEMA_VERSION, "upgraded_from": version, "submissions": rows}
 
 
@@ -294,6 +296,9 @@ def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[s
     if update:  # a new row's claim may name an owner of an old row, and the other way round
         flags = mark_mismatches([(r.get("owner"), str(r.get("claimed_id") or "")) for r in rows])
         rows = [{**r, "identity_mismatch": bool(r.get("identity_mismatch")) or f} for r, f in zip(rows, flags, strict=True)]
+    # the instructor's scores of written answers (manual.json, never written here): kept by every update
+    rows = manual.apply(rows, manual.load(target) if target.is_dir() else {})
+    merged = {str(r.get("file")): r for r in rows}
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.tmp-", dir=target.parent))
     try:
@@ -322,7 +327,8 @@ def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[s
         for s in subs:
             name = f"feedback/{s.feedback_name}.html"
             # her page in the language of the edition she worked in; the instructor's --lang otherwise
-            (tmp / name).write_text(feedback_html(s, exercises, feedback_language(s, lang)), encoding="utf-8")
+            (tmp / name).write_text(feedback_html(s, exercises, feedback_language(s, lang), merged.get(s.file)),
+                                    encoding="utf-8")
             written.append(name)
         keep = {str(r.get("feedback")) for r in rows}
         files = sorted(set(written) | ({f for f in owned if f in keep} if update else set()))

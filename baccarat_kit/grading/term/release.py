@@ -7,7 +7,9 @@
 * ``name = value  # SOLUTION`` becomes ``name = ...``; ``name = value  # SOLUTION: text``
   becomes ``name = text``;
 * cells tagged ``instructor`` are dropped; outputs and execution counts are cleared;
-* the hidden checks are removed from ``metadata.baccarat_kit``;
+* the hidden checks and the rubrics of written questions are removed from ``metadata.baccarat_kit``;
+  a written answer's Markdown cell (``metadata.baccarat_kit.written``) gets a placeholder instead
+  of the model answer (:mod:`..judge.written`);
 * before anything is written, each model solution is graded against its own keys, hidden checks
   included, and must earn full marks (:func:`..judge.selfcheck.prove`; else exit 2 naming the
   exercise, the question and the disagreement);
@@ -47,8 +49,10 @@ from typing import Any
 from ...errors import BaccaratError
 from ...i18n import message
 from ..judge import selfcheck
-from ..judge.checks import FORM_CHECKS, Exercise, public_metadata, seal
+from ..judge.checks import FORM_CHECKS, WRITTEN, Exercise, public_metadata, seal
 from ..judge.checks import SELF_STUDY_ID as _SELF_STUDY_ID
+from ..judge.written import MARK as WRITTEN_MARK
+from ..judge.written import answer_cells
 from .secret import TermSecret
 
 BEGIN = re.compile(r"^(\s*)#\s*BEGIN SOLUTION\s*$")
@@ -174,6 +178,10 @@ def release_notebook(nb: dict[str, Any], where: str = "?", kind: str = "class",
                                    answer=q.answer, cell=index)
     if kind not in EDITIONS:
         raise ReleaseError("grading.release.bad_edition", value=kind, choices=", ".join(EDITIONS))
+    marked = answer_cells(nb)
+    for q in exercise.questions:  # a written answer needs the cell she writes it in
+        if q.kind == WRITTEN and q.answer not in marked:
+            raise ReleaseError("manual.release.no_cell", where=f"{exercise.id} ({where})", question=q.id, mark=q.answer)
     out = copy.deepcopy(nb)
     out["metadata"]["baccarat_kit"] = (public_metadata(meta) if kind == "class"
                                        else {**copy.deepcopy(meta), "released": True})
@@ -186,6 +194,8 @@ def release_notebook(nb: dict[str, Any], where: str = "?", kind: str = "class",
             continue
         new = copy.deepcopy(cell)
         new.get("metadata", {}).pop("translations", None)  # the other editions' text: see edition()
+        if new.get("cell_type") == "markdown" and _written_mark(new) is not None:
+            new["source"] = message("manual.placeholder", lang)  # the model answer stays in the source
         if new.get("cell_type") == "code":
             src = new["source"] if isinstance(new["source"], str) else "".join(new["source"])
             new["source"] = release_source(src, where, index)
@@ -201,6 +211,12 @@ def release_notebook(nb: dict[str, Any], where: str = "?", kind: str = "class",
                           "source": message(f"grading.release.note.{kind}", lang)})
     out["cells"] = cells
     return out
+
+
+def _written_mark(cell: dict[str, Any]) -> str | None:
+    kit = (cell.get("metadata") or {}).get("baccarat_kit")
+    mark = kit.get(WRITTEN_MARK) if isinstance(kit, dict) else None
+    return mark if isinstance(mark, str) else None
 
 
 def dumps_notebook(nb: dict[str, Any]) -> str:
