@@ -441,6 +441,8 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
             points = qs.points if own_points is None else own_points
             if points > qs.points:
                 qs.points = points
+            if isinstance(q, dict) and q.get("pending") is True:
+                continue  # a written answer not scored by hand yet: not a 0, not counted
             qs.graded += 1
             qs.earned += got
             if got >= points - _EPS and points > 0:

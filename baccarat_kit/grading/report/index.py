@@ -44,7 +44,7 @@ DOC_FIELDS = ("schema_version", "limits", "skipped")
 ROW_FIELDS = ("file", "learner", "exercise", "status", "reason", "warnings", "max_score", "score", "late",
               "submitted_at", "graded_at", "identity_mismatch", "owner", "_collect_refused")
 """What the report reads of a row (``reason`` only when the status is not ``ok``), besides its questions."""
-QUESTION_FIELDS = ("text", "points", "score", "passed", "misconception", "option")
+QUESTION_FIELDS = ("text", "points", "score", "passed", "misconception", "option", "pending")
 WRONG_FIELDS = ("message", "checks", "answer", "wrong")
 """What the report reads of a question besides :data:`QUESTION_FIELDS`: its message, checks and
 answer, read only for an answer that is not right (``passed`` not true) or names a misconception."""

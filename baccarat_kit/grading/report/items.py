@@ -309,8 +309,9 @@ def _exercise_items(ex: ExerciseStat, rows: list[Any], source: dict[str, Any],
     for q in ex.questions:
         results = list(map(dict.get, rows, repeat(q.id)))
         ids = list(map(id, results))
-        facts = {k: _fact(v, source.get(q.id), rights[q.id]) if isinstance(v, dict) else None
-                 for k, v in dict(zip(ids, results, strict=True)).items()}
+        facts = {k: _fact(v, source.get(q.id), rights[q.id])
+                 if isinstance(v, dict) and v.get("pending") is not True else None  # a written answer
+                 for k, v in dict(zip(ids, results, strict=True)).items()}          # not yet scored: no response
         scores = {k: f[0] if f is not None else 0.0 for k, f in facts.items()}
         columns.append(list(map(scores.__getitem__, ids)))
         absent = {k for k, f in facts.items() if f is None}
