@@ -318,6 +318,7 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
                       term.learner if term is not None else claimed_id)
     report, parsed = run_notebook(cells, exercise.questions, limits, api)
     warnings.extend(pasted_warnings(read.get("fingerprints")))
+    warnings.extend(ran_warnings(report.get("ran"), report.get("status") == "ok"))
     status = report.get("status")
     if status in ("cell_timeout", "notebook_timeout"):  # which clock ran out: CPU, or the wall backstop
         limit = limits.cell_timeout if status == "cell_timeout" else limits.notebook_timeout
@@ -474,6 +475,35 @@ def pasted_warnings(found: Any) -> list[dict[str, str]]:
     return [{**both("grading.warning.pasted_kit", names=", ".join(sorted({n for n, _ in pairs}))[:200],
                     kit=", ".join(sorted({k for _, k in pairs}))[:200]), "about": "notebook"}]
 
+
+
+def ran_warnings(found: Any, finished: bool = True) -> list[dict[str, str]]:
+    """Warnings for the instructor from what ran in the grading run (issue 35, :mod:`.judge.ran`):
+    the kit's own code that ran without being typed in her cells (unpacked, decompressed,
+    unmarshalled, renamed), where it came from; events that can defeat that check (traces); and,
+    for a run that ``finished``, a report that lost or forged lines. Never a score."""
+    if not isinstance(found, dict):
+        return []
+    out: list[dict[str, str]] = []
+    matches = [m for m in found.get("matches") or [] if isinstance(m, dict)]
+    if matches:
+        kits = sorted({str(m.get("kit", "?")) for m in matches})
+        places: list[str] = []
+        for m in matches:
+            place = f"{m.get('how', '?')}: {m.get('where', '?')}"
+            if place not in places:
+                places.append(place)
+        named = sorted({f"{m.get('as', '?')} = {m.get('kit', '?')}" for m in matches})
+        out.append({**both("grading.warning.ran_kit", kit=", ".join(kits)[:300], where="; ".join(places[:4])[:400],
+                           names=", ".join(named)[:300]), "about": "notebook"})
+    traces = sorted({str(t.get("event", "?")) for t in found.get("traces") or [] if isinstance(t, dict)})
+    if traces:
+        out.append({**both("grading.warning.ran_trace", events=", ".join(traces)[:200]), "about": "notebook"})
+    if finished and not found.get("complete"):
+        problems = [str(p) for p in found.get("problems") or []]
+        out.append({**both("grading.warning.ran_incomplete", why="; ".join(problems[:3])[:200] or "?"),
+                    "about": "notebook"})
+    return out
 
 
 # ---------------------------------------------------------------- a batch
