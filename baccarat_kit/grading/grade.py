@@ -477,6 +477,14 @@ def pasted_warnings(found: Any) -> list[dict[str, str]]:
 
 
 
+RAN_ORDER = ("bk.rules", "bk.coup", "bk.settlement", "bk.cards", "bk.shoe", "bk.ledger", "bk.misconceptions")
+"""The kit's modules in the order a flag names them (the rule first)."""
+
+
+def _public_first(name: str) -> tuple[bool, str]:
+    return name.startswith(("_", "<")), name
+
+
 def ran_warnings(found: Any, finished: bool = True) -> list[dict[str, str]]:
     """Warnings for the instructor from what ran in the grading run (issue 35, :mod:`.judge.ran`):
     the kit's own code that ran without being typed in her cells (unpacked, decompressed,
@@ -487,15 +495,29 @@ def ran_warnings(found: Any, finished: bool = True) -> list[dict[str, str]]:
     out: list[dict[str, str]] = []
     matches = [m for m in found.get("matches") or [] if isinstance(m, dict)]
     if matches:
-        kits = sorted({str(m.get("kit", "?")) for m in matches})
+        by_module: dict[str, list[str]] = {}
+        for m in matches:
+            kit = str(m.get("kit", "?"))
+            module, _, name = kit.partition(".<")[0].rpartition(".")
+            if kit.endswith(".<module>"):
+                module, name = kit[:-len(".<module>")], "<module>"
+            elif "." in module and module.rsplit(".", 1)[1][:1].isupper():  # bk.coup.Coup.play: the module, the method
+                module, _, cls = module.rpartition(".")
+                name = f"{cls}.{name}"
+            if name not in by_module.setdefault(module, []):
+                by_module[module].append(name)
+        order = sorted(by_module, key=lambda mod: (RAN_ORDER.index(mod) if mod in RAN_ORDER else len(RAN_ORDER), mod))
+        kits = "; ".join(f"{mod}: {', '.join(sorted(by_module[mod], key=_public_first)[:6])}"
+                         + (f" … ({len(by_module[mod])} in all)" if len(by_module[mod]) > 6 else "") for mod in order)
         places: list[str] = []
         for m in matches:
             place = f"{m.get('how', '?')}: {m.get('where', '?')}"
             if place not in places:
                 places.append(place)
-        named = sorted({f"{m.get('as', '?')} = {m.get('kit', '?')}" for m in matches})
-        out.append({**both("grading.warning.ran_kit", kit=", ".join(kits)[:300], where="; ".join(places[:4])[:400],
-                           names=", ".join(named)[:300]), "about": "notebook"})
+        named = sorted({f"{m.get('as', '?')} = {m.get('kit', '?')}" for m in matches
+                        if str(m.get("as", "")).rpartition(".")[2] != str(m.get("kit", "")).rpartition(".")[2]})
+        out.append({**both("grading.warning.ran_kit", kit=kits[:400], where="; ".join(places[:4])[:400],
+                           names=", ".join(named[:6])[:300] or "-"), "about": "notebook"})
     traces = sorted({str(t.get("event", "?")) for t in found.get("traces") or [] if isinstance(t, dict)})
     if traces:
         out.append({**both("grading.warning.ran_trace", events=", ".join(traces)[:200]), "about": "notebook"})
