@@ -481,8 +481,9 @@ RAN_ORDER = ("bk.rules", "bk.coup", "bk.settlement", "bk.cards", "bk.shoe", "bk.
 """The kit's modules in the order a flag names them (the rule first)."""
 
 
-def _public_first(name: str) -> tuple[bool, str]:
-    return name.startswith(("_", "<")), name
+def _public_first(name: str) -> tuple[bool, bool, bool, str]:
+    """Public functions first, then classes and their methods, then private names and bodies."""
+    return name.startswith(("_", "<")), "." in name, name[:1].isupper(), name.lower()
 
 
 def ran_warnings(found: Any, finished: bool = True) -> list[dict[str, str]]:
@@ -516,7 +517,7 @@ def ran_warnings(found: Any, finished: bool = True) -> list[dict[str, str]]:
                 places.append(place)
         named = sorted({f"{m.get('as', '?')} = {m.get('kit', '?')}" for m in matches
                         if str(m.get("as", "")).rpartition(".")[2] != str(m.get("kit", "")).rpartition(".")[2]})
-        out.append({**both("grading.warning.ran_kit", kit=kits[:400], where="; ".join(places[:4])[:400],
+        out.append({**both("grading.warning.ran_kit", kit=kits[:400], where="; ".join(places[:6])[:600],
                            names=", ".join(named[:6])[:300] or "-"), "about": "notebook"})
     traces = sorted({str(t.get("event", "?")) for t in found.get("traces") or [] if isinstance(t, dict)})
     if traces:

@@ -203,7 +203,7 @@ def _state(kit: dict[str, Any], key: bytes, fd: int, trusted: list[str], writabl
     return {"code": frozenset(str(h) for h in kit.get("code", [])),
             "full": frozenset(str(h) for h in kit.get("full", [])), "key": bytes(key), "fd": fd,
             "trusted": tuple(t.rstrip("/") + "/" for t in trusted), "writable": tuple(w.rstrip("/") + "/" for w in writable),
-            "before": frozenset(before), "seq": 0, "sent": set(), "busy": set(), "seen": {}, "import": "",
+            "before": frozenset(before), "seq": 0, "sent": set(), "busy": set(), "seen": {},
             "dropped": 0}
 
 
@@ -261,11 +261,19 @@ def _hook(state: dict[str, Any], bound: tuple[Any, ...]) -> None:
                     report(["match", h, f, how, where, one.co_qualname])
 
     def where_of(code: Any) -> str:
-        name, state["import"] = state["import"], ""
-        file = str_(code.co_filename)
-        if name and code.co_name == "<module>" and not file.startswith("<"):
-            return f"{file} (imported as {name})"
-        return f"{file}"
+        """The file ``code`` says it is from and, for a module's code that an import runs, the
+        module's name (from the import's own frame: a label, not evidence)."""
+        file = f"{code.co_filename}"
+        if code.co_name != "<module>":
+            return file
+        caller = getframe(3)  # (0: here, 1: on_exec, 2: the hook; 3: what called exec)
+        if caller is not None and caller.f_code.co_name == "_call_with_frames_removed":
+            given = caller.f_locals.get("args")
+            names = given[1] if type_(given) is tuple and len_(given) > 1 else None
+            name = names.get("__name__") if type_(names) is dict else None
+            if type_(name) is str:
+                return f"{file} (imported as {name[:120]})"
+        return file
 
     def trusted_file(path: Any) -> bool:
         if not isinstance_(path, str) or not path.startswith("/"):
@@ -326,9 +334,6 @@ def _hook(state: dict[str, Any], bound: tuple[Any, ...]) -> None:
         report(["end", str_(len_(seen)), f"{monotonic() - start:.4f}"])
 
     def hook(event: str, args: tuple[Any, ...]) -> None:
-        if event == "import":
-            state["import"] = str_(args[0])[:200] if args else ""
-            return
         if event not in handled:
             return
         me = get_ident()
