@@ -181,7 +181,9 @@ def test_honest_code_in_the_hook_reports_nothing(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("event", ["import gc\ngc.get_objects()", "import gc\ngc.get_referrers(sys)",
-                                   "sys.addaudithook(lambda *a: None)", "import ctypes\nctypes.pythonapi.Py_IsInitialized"])
+                                   "sys.addaudithook(lambda *a: None)", "import ctypes\nctypes.pythonapi.Py_IsInitialized",
+                                   "sys._current_frames()",
+                                   "import signal\nsignal.signal(signal.SIGALRM, lambda signum, frame: None)"])
 def test_reaching_for_the_hooks_state_leaves_a_trace(tmp_path: Path, event: str) -> None:
     found = _probe(tmp_path, event)
     assert found.traces, f"{event!r}: no trace"
@@ -198,7 +200,7 @@ def test_a_channel_taken_over_leaves_an_incomplete_report(tmp_path: Path) -> Non
 
 
 def test_a_forged_or_dropped_line_is_seen(tmp_path: Path) -> None:
-    part, key = judge_ran.job_part()
+    _part, key = judge_ran.job_part()
     good = judge_ran.read_report([], key, after=0)
     assert not good.complete and "no end line after the cells" in good.problems
     import hmac

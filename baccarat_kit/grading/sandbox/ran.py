@@ -71,7 +71,8 @@ EXTENDED_ARG = _opmap["EXTENDED_ARG"]
 CONST_OPS = frozenset(_opmap[name] for name in ("LOAD_CONST", "KW_NAMES", "RETURN_CONST") if name in _opmap)
 """The instructions whose operand is an index into ``co_consts``."""
 TRACED = ("sys.addaudithook", "gc.get_objects", "gc.get_referrers", "gc.get_referents", "sys.settrace",
-          "sys.setprofile")
+          "sys.setprofile", "sys._current_frames", "sys._current_exceptions", "os.kill", "os.killpg",
+          "signal.pthread_kill")
 """Audited events that can reach the hook's state or defeat it (reported as traces)."""
 
 
@@ -168,15 +169,17 @@ def install(kit: dict[str, Any], key: bytes, fd: int, trusted: list[str], writab
     import builtins
     import marshal
     import os
+    import signal
     import time
     import types
 
     private = _private(builtins, types.FunctionType)
+    handlers = {int(n): signal.getsignal(n) for n in signal.valid_signals()}
     private["_hook"](_state(kit, key, os.dup(fd), trusted, writable, set(sys.modules)),
           (_hashlib.hmac_digest, _json.encode_basestring_ascii, _thread.get_ident, marshal.loads, os.write,
            time.monotonic, types.CodeType, types.FunctionType, types.MethodType, types.ModuleType, type,
            staticmethod, classmethod, isinstance, len, id, str, getattr, repr, sys.modules, sys.addaudithook,
-           os.path.normpath, sys._getframe))
+           os.path.normpath, sys._getframe, handlers, signal.getsignal))
 
 
 PRIVATE = ("_hash", "_const_shape", "opcodes", "full_fingerprint", "code_fingerprints", "_hook")
@@ -211,7 +214,7 @@ def _hook(state: dict[str, Any], bound: tuple[Any, ...]) -> None:
     """Build the hook over ``state`` and the callables ``bound`` before learner code ran, and add it."""
     (hmac_digest, quote, get_ident, unmarshal, write, monotonic, CodeType, FunctionType, MethodType, ModuleType,
      type_, staticmethod_, classmethod_, isinstance_, len_, id_, str_, getattr_, repr_, modules, add_hook,
-     normpath, getframe) = bound
+     normpath, getframe, handlers, getsignal) = bound
     code_set, full_set, key, fd = state["code"], state["full"], state["key"], state["fd"]
     trusted, writable, before = state["trusted"], state["writable"], state["before"]
     sent, busy, seen = state["sent"], state["busy"], state["seen"]
@@ -268,9 +271,9 @@ def _hook(state: dict[str, Any], bound: tuple[Any, ...]) -> None:
             return file
         caller = getframe(3)  # (0: here, 1: on_exec, 2: the hook; 3: what called exec)
         if caller is not None and caller.f_code.co_name == "_call_with_frames_removed":
-            given = caller.f_locals.get("args")
-            names = given[1] if type_(given) is tuple and len_(given) > 1 else None
-            name = names.get("__name__") if type_(names) is dict else None
+            given: Any = caller.f_locals.get("args")
+            names: Any = given[1] if type_(given) is tuple and len_(given) > 1 else None
+            name: Any = names.get("__name__") if type_(names) is dict else None
             if type_(name) is str:
                 return f"{file} (imported as {name[:120]})"
         return file
@@ -329,6 +332,9 @@ def _hook(state: dict[str, Any], bound: tuple[Any, ...]) -> None:
         for code, label in found[:MAX_WALK]:
             if type_(code) is CodeType and id_(code) not in seen:
                 check(code, "walk", f"{label} ({code.co_filename})")
+        changed = [n for n, was in handlers.items() if getsignal(n) is not was]
+        if changed:  # (a Python handler is handed the frame it interrupts: perhaps the hook's)
+            report(["trace", "signal", "", f"signal handlers set: {changed[:8]}", "", ""])
         if state["dropped"]:
             emit(["more", str_(state["dropped"])])
         report(["end", str_(len_(seen)), f"{monotonic() - start:.4f}"])
