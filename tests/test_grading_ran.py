@@ -160,6 +160,11 @@ def _stub() -> str:
     ("marshal", "data = marshal.dumps(compile(" + RULES + ", 'x.py', 'exec'))\ncode = marshal.loads(data)\n"
      "f = types.FunctionType([c for c in code.co_consts if getattr(c, 'co_name', '') == 'banker_draws'][0], ns)",
      "marshal.loads"),
+    ("marshal-memoryview", "data = marshal.dumps(compile(" + RULES + ", 'x.py', 'exec'))\n"
+     "code = marshal.loads(memoryview(data))", "marshal.loads"),
+    ("compiled-never-executed", "code = compile(" + RULES + ", 'x.py', 'exec')\n"
+     "mine = types.FunctionType([c for c in code.co_consts if getattr(c, 'co_name', '') == 'banker_draws'][0], ns)\n"
+     "del code", "walk"),
     ("function-code-set", "code = compile(" + RULES + ", 'x.py', 'exec')\ndef mine(total, third):\n    return 0\n"
      "mine.__code__ = [c for c in code.co_consts if getattr(c, 'co_name', '') == 'banker_draws'][0]",
      "__code__ set"),

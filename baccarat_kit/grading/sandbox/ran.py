@@ -167,6 +167,7 @@ def install(kit: dict[str, Any], key: bytes, fd: int, trusted: list[str], writab
     import _json
     import _thread
     import builtins
+    import functools
     import marshal
     import os
     import signal
@@ -179,7 +180,7 @@ def install(kit: dict[str, Any], key: bytes, fd: int, trusted: list[str], writab
           (_hashlib.hmac_digest, _json.encode_basestring_ascii, _thread.get_ident, marshal.loads, os.write,
            time.monotonic, types.CodeType, types.FunctionType, types.MethodType, types.ModuleType, type,
            staticmethod, classmethod, isinstance, len, id, str, getattr, repr, sys.modules, sys.addaudithook,
-           os.path.normpath, sys._getframe, handlers, signal.getsignal))
+           os.path.normpath, sys._getframe, handlers, signal.getsignal, functools.partial))
 
 
 PRIVATE = ("_hash", "_const_shape", "opcodes", "full_fingerprint", "code_fingerprints", "_hook")
@@ -213,8 +214,8 @@ def _state(kit: dict[str, Any], key: bytes, fd: int, trusted: list[str], writabl
 def _hook(state: dict[str, Any], bound: tuple[Any, ...]) -> None:
     """Build the hook over ``state`` and the callables ``bound`` before learner code ran, and add it."""
     (hmac_digest, quote, get_ident, unmarshal, write, monotonic, CodeType, FunctionType, MethodType, ModuleType,
-     type_, staticmethod_, classmethod_, isinstance_, len_, id_, str_, getattr_, repr_, modules, add_hook,
-     normpath, getframe, handlers, getsignal) = bound
+     type_, staticmethod_, classmethod_, isinstance_, len_, id_, str_, _getattr, repr_, modules, add_hook,
+     normpath, getframe, handlers, getsignal, partial_type) = bound
     code_set, full_set, key, fd = state["code"], state["full"], state["key"], state["fd"]
     trusted, writable, before = state["trusted"], state["writable"], state["before"]
     sent, busy, seen = state["sent"], state["busy"], state["seen"]
@@ -244,7 +245,7 @@ def _hook(state: dict[str, Any], bound: tuple[Any, ...]) -> None:
         sent.add(mark)
         emit(fields)
 
-    def check(code: Any, how: str, where: str) -> None:
+    def check(code: Any, how: str, where: Any) -> None:
         """Fingerprint ``code`` and everything nested in it; report each match."""
         if id_(code) in seen:
             return
@@ -261,15 +262,15 @@ def _hook(state: dict[str, Any], bound: tuple[Any, ...]) -> None:
             if h in code_set:
                 f = full_(one)
                 if f in full_set:
-                    report(["match", h, f, how, where, one.co_qualname])
+                    report(["match", h, f, how, where if type_(where) is str else where(), one.co_qualname])
 
-    def where_of(code: Any) -> str:
+    def where_of(code: Any, depth: int) -> str:
         """The file ``code`` says it is from and, for a module's code that an import runs, the
         module's name (from the import's own frame: a label, not evidence)."""
         file = f"{code.co_filename}"
         if code.co_name != "<module>":
             return file
-        caller = getframe(3)  # (0: here, 1: on_exec, 2: the hook; 3: what called exec)
+        caller = getframe(depth)  # (here, the lambda, check, on_exec, the hook: then what called exec)
         if caller is not None and caller.f_code.co_name == "_call_with_frames_removed":
             given: Any = caller.f_locals.get("args")
             names: Any = given[1] if type_(given) is tuple and len_(given) > 1 else None
@@ -300,17 +301,16 @@ def _hook(state: dict[str, Any], bound: tuple[Any, ...]) -> None:
             for name, item in list(names.items()):
                 objects(item, f"{label}.{name}", depth + 1, out)
         elif (kind is dict) and depth < 2:
-            for name, item in list(value.items())[:1000]:
-                objects(item, f"{label}[{repr_(name)[:40]}]", depth + 1, out)
+            for name, item in list(value.items())[:1000]:  # (a key's own repr is her code: not called)
+                key = repr_(name)[:40] if type_(name) in (str, int) else type_(name).__name__
+                objects(item, f"{label}[{key}]", depth + 1, out)
         elif (kind is list or kind is tuple or kind is set) and depth < 2:
             for n, item in enumerate(list(value)[:1000]):
                 objects(item, f"{label}[{n}]", depth + 1, out)
         elif kind is CodeType:
             out.append((value, label))
-        else:
-            partial = getattr_(value, "func", None) if kind.__name__ == "partial" else None
-            if type_(partial) is FunctionType:
-                out.append((getattr_(partial, "__code__"), label))
+        elif kind is partial_type and type_(value.func) is FunctionType:
+            out.append((value.func.__code__, label))
 
     def walk(namespace: Any) -> None:
         start = monotonic()
@@ -356,14 +356,14 @@ def _hook(state: dict[str, Any], bound: tuple[Any, ...]) -> None:
     def on_exec(args: tuple[Any, ...]) -> None:
         code = args[0] if args else None
         if type_(code) is CodeType:
-            check(code, "exec", where_of(code))
+            check(code, "exec", lambda: where_of(code, 5))
 
     def on_marshal(args: tuple[Any, ...]) -> None:
         data = args[0] if args else None
         caller = getframe(2).f_code  # (0: this function, 1: the hook)
         if caller.co_name == "_compile_bytecode" and caller.co_filename == IMPORTLIB:
             return  # an import's bytecode: the module's code is fingerprinted as it is executed
-        if type_(data) is bytes and len_(data) < 64 * 1024 * 1024:
+        if type_(data) in (bytes, bytearray, memoryview) and len_(data) < 64 * 1024 * 1024:
             got = unmarshal(data)
             if type_(got) is CodeType:
                 check(got, "marshal.loads", f"marshal.loads of {len_(data)} bytes ({got.co_filename})")
@@ -379,7 +379,7 @@ def _hook(state: dict[str, Any], bound: tuple[Any, ...]) -> None:
 
     def on_setattr(args: tuple[Any, ...]) -> None:
         if len_(args) > 2 and args[1] == "__code__" and type_(args[2]) is CodeType:
-            check(args[2], "__code__ set", where_of(args[2]))
+            check(args[2], "__code__ set", lambda: where_of(args[2], 5))
 
     def on_trace(name: str) -> Callable[[tuple[Any, ...]], None]:
         def traced(args: tuple[Any, ...]) -> None:
