@@ -62,7 +62,7 @@ def batch(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     for s in doc["submissions"]:
         stem = Path(s["file"]).stem
         subs[f"model-{stem}" if Path(s["file"]).parent == SOURCE else stem] = s
-    return {"code": code, "subs": subs, "made": made}
+    return {"code": code, "subs": subs, "made": made, "doc": doc, "out": out}
 
 
 pytestmark = [pytest.mark.sandbox, pytest.mark.slow]
@@ -80,6 +80,17 @@ def test_kit_code_brought_as_data_is_flagged_with_where_it_came_from(batch: dict
     assert f"{module}: " in text and function in text, f"{name}: the flag does not name {wanted}: {text}"
     for where in rx.WHERE[name]:
         assert where in text, f"{name}: the flag does not say where it came from ({where!r}): {text}"
+
+
+def test_the_flag_reaches_the_class_report_and_the_feedback_page(batch: dict[str, Any]) -> None:
+    """The instructor's report lists each flag (as it lists a pasted copy's); her page shows it."""
+    from baccarat_kit.grading.report.classreport import build_report
+
+    report = build_report(batch["doc"])
+    flagged = {Path(a.file).stem for a in report.attention if a.category == "warning" and RAN_FLAG in str(a.detail.get("en"))}
+    assert flagged >= set(rx.WHERE), set(rx.WHERE) - flagged
+    page = batch["out"] / batch["subs"]["ran-zip-import-03"]["feedback"]
+    assert "kitcopy" in page.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("name", sorted(rx.WHERE))
