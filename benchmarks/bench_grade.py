@@ -11,6 +11,8 @@ The grader runs from two fresh venvs made here with uv (``.[grade]`` installed n
 ``--compile-bytecode`` ("caches"), one as uv installs by default ("no caches"). A sandbox reads
 its venv read-only with ``PYTHONDONTWRITEBYTECODE=1``, so without caches every submission
 compiles IPython and the kit again. ``--no-venvs`` grades from this venv alone (as it is).
+``--against PYTHON`` also grades with another checkout's venv (before a change) in the same runs,
+in turn with the others, and prints the CPU ratio of the two.
 
 The batch is class-sized: for each of the six exercises its model solution, the learner's blank
 copy and ``--copies`` wrong copies (the solution with some answers replaced by wrong values or a
@@ -179,6 +181,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--no-venvs", action="store_true", help="grade from this venv only (no caches comparison)")
+    parser.add_argument("--against", metavar="PYTHON", help="also grade with this Python (another checkout's venv, "
+                        "e.g. before a change) in the same runs, and compare its CPU with this one's")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="bk-bench-grade-"))
     try:
@@ -195,6 +199,8 @@ def main() -> None:
         else:
             graders = {"grade": str(make_venv(work / "venv-caches", True)),
                        "grade-no-caches": str(make_venv(work / "venv-no-caches", False))}
+        if args.against:
+            graders["grade-against"] = args.against
         jobs = [*graders, "nbconvert"]
         print(f"{len(paths)} notebooks, --jobs {args.jobs}, {args.runs} runs; load average "
               f"{', '.join(f'{x:.1f}' for x in os.getloadavg())} (1, 5, 15 min; 2 cores, shared)")
@@ -235,6 +241,10 @@ def main() -> None:
                 rs = [t / o for o, t in zip(cpu[j], cpu["nbconvert"], strict=True)]
                 print(f"  nbconvert --execute / {j}: {statistics.median(rs):.1f}x less CPU "
                       f"(per run {', '.join(f'{r:.1f}' for r in rs)})")
+            if "grade-against" in cpu:
+                rs = [t / o for o, t in zip(cpu["grade-against"], cpu["grade"], strict=True)]
+                print(f"  grade / grade-against ({args.against}): {statistics.median(rs):.3f}x the CPU "
+                      f"(per run {', '.join(f'{r:.3f}' for r in rs)})")
             if "grade-no-caches" in cpu:
                 rs = [t / o for o, t in zip(cpu["grade"], cpu["grade-no-caches"], strict=True)]
                 print(f"  no caches / caches: {statistics.median(rs):.2f}x the CPU "

@@ -324,6 +324,7 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
     auto = tuple(q for q in exercise.questions if q.kind != WRITTEN)  # written answers: text, scored by hand
     report, parsed = run_notebook(cells, auto, limits, api)
     warnings.extend(pasted_warnings(read.get("fingerprints")))
+    warnings.extend(ran_warnings(report.get("ran"), report.get("status") == "ok"))
     status = report.get("status")
     if status in ("cell_timeout", "notebook_timeout"):  # which clock ran out: CPU, or the wall backstop
         limit = limits.cell_timeout if status == "cell_timeout" else limits.notebook_timeout
@@ -486,6 +487,58 @@ def pasted_warnings(found: Any) -> list[dict[str, str]]:
     return [{**both("grading.warning.pasted_kit", names=", ".join(sorted({n for n, _ in pairs}))[:200],
                     kit=", ".join(sorted({k for _, k in pairs}))[:200]), "about": "notebook"}]
 
+
+
+RAN_ORDER = ("bk.rules", "bk.coup", "bk.settlement", "bk.cards", "bk.shoe", "bk.ledger", "bk.misconceptions")
+"""The kit's modules in the order a flag names them (the rule first)."""
+
+
+def _public_first(name: str) -> tuple[bool, bool, bool, str]:
+    """Public functions first, then classes and their methods, then private names and bodies."""
+    return name.startswith(("_", "<")), "." in name, name[:1].isupper(), name.lower()
+
+
+def ran_warnings(found: Any, finished: bool = True) -> list[dict[str, str]]:
+    """Warnings for the instructor from what ran in the grading run (issue 35, :mod:`.judge.ran`):
+    the kit's own code that ran without being typed in her cells (unpacked, decompressed,
+    unmarshalled, renamed), where it came from; events that can defeat that check (traces); and,
+    for a run that ``finished``, a report that lost or forged lines. Never a score."""
+    if not isinstance(found, dict):
+        return []
+    out: list[dict[str, str]] = []
+    matches = [m for m in found.get("matches") or [] if isinstance(m, dict)]
+    if matches:
+        by_module: dict[str, list[str]] = {}
+        for m in matches:
+            kit = str(m.get("kit", "?"))
+            module, _, name = kit.partition(".<")[0].rpartition(".")
+            if kit.endswith(".<module>"):
+                module, name = kit[:-len(".<module>")], "<module>"
+            elif "." in module and module.rsplit(".", 1)[1][:1].isupper():  # bk.coup.Coup.play: the module, the method
+                module, _, cls = module.rpartition(".")
+                name = f"{cls}.{name}"
+            if name not in by_module.setdefault(module, []):
+                by_module[module].append(name)
+        order = sorted(by_module, key=lambda mod: (RAN_ORDER.index(mod) if mod in RAN_ORDER else len(RAN_ORDER), mod))
+        kits = "; ".join(f"{mod}: {', '.join(sorted(by_module[mod], key=_public_first)[:6])}"
+                         + (f" … ({len(by_module[mod])} in all)" if len(by_module[mod]) > 6 else "") for mod in order)
+        places: list[str] = []
+        for m in matches:
+            place = f"{m.get('how', '?')}: {m.get('where', '?')}"
+            if place not in places:
+                places.append(place)
+        named = sorted({f"{m.get('as', '?')} = {m.get('kit', '?')}" for m in matches
+                        if str(m.get("as", "")).rpartition(".")[2] != str(m.get("kit", "")).rpartition(".")[2]})
+        out.append({**both("grading.warning.ran_kit", kit=kits[:400], where="; ".join(places[:6])[:600],
+                           names=", ".join(named[:6])[:300] or "-"), "about": "notebook"})
+    traces = sorted({str(t.get("event", "?")) for t in found.get("traces") or [] if isinstance(t, dict)})
+    if traces:
+        out.append({**both("grading.warning.ran_trace", events=", ".join(traces)[:200]), "about": "notebook"})
+    if finished and not found.get("complete"):
+        problems = [str(p) for p in found.get("problems") or []]
+        out.append({**both("grading.warning.ran_incomplete", why="; ".join(problems[:3])[:200] or "?"),
+                    "about": "notebook"})
+    return out
 
 
 # ---------------------------------------------------------------- a batch

@@ -24,7 +24,7 @@ from pathlib import Path
 INSIDE = "/bk-api"
 """Where the folder is bound in a sandbox."""
 HERE = Path(__file__).resolve().parent
-RUNNER_FILES = ("runner.py", "_extract.py", "landlock.py", "limits.py")
+RUNNER_FILES = ("runner.py", "_extract.py", "landlock.py", "limits.py", "ran.py")
 BOOT = ("import sys; sys.path.insert(0, sys.argv[1]); del sys.argv[1:]; "
         "from bk_sandbox.runner import main; raise SystemExit(main())")
 """``python -I -c BOOT FOLDER``: the runner, from the folder, with it first on ``sys.path``."""

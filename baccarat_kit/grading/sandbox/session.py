@@ -31,12 +31,14 @@ from typing import Any
 
 from ...i18n import both, message
 from ..judge import pasted as _pasted
+from ..judge import ran as _judge_ran
 from ..judge.checks import Question
 from . import _extract
 from . import api_tree as _api_tree
 from . import bwrap as _bwrap
 from . import cgroup as _cgroup
 from . import landlock as _landlock
+from . import ran as _ran
 from . import reader as _reader
 from . import reaper as _reaper
 from . import runner as _runner
@@ -403,6 +405,8 @@ class _Channel:
     pids: tuple[int, ...]
     lines: _Lines | None = None
     """What has been read of ``stdout`` already (a forked runner's first line), if anything."""
+    ran: _RanLines | None = None
+    """The report of what ran (issue 35), as it is read (:func:`_ran_job`)."""
 
     def close(self) -> None:
         for stream in (self.stdin, self.stdout):
@@ -411,6 +415,47 @@ class _Channel:
                     stream.close()
             except OSError:
                 pass
+
+
+# ---------------------------------------------------------------- what ran (issue 35)
+MAX_RAN_LINES = 2 * _ran.MAX_LINES + 100
+"""Most ``ran`` lines kept from one run (the hook sends at most :data:`.ran.MAX_LINES` and its ends)."""
+
+
+class _RanLines:
+    """The runner's lines with the report of what ran (``ran …``, :mod:`.ran`: sent at any time,
+    by the audit hook) taken out into ``found``; every other line as :class:`_Lines` gives it."""
+
+    def __init__(self, lines: _Lines, key: bytes, cells: int) -> None:
+        self.lines = lines
+        self.key = key
+        self.found: list[str] = []
+        self.last = f"done {cells} "
+        self.after: int | None = 0 if cells == 0 else None
+        """How many lines had come when the last cell was done (the runner's walk comes after)."""
+
+    def next(self, until: _Until) -> str | None:
+        while True:
+            line = self.lines.next(until)
+            if line is None or not line.startswith(_ran.PREFIX):
+                if line and self.after is None and line.startswith(self.last):
+                    self.after = len(self.found)
+                return line
+            if len(self.found) < MAX_RAN_LINES:
+                self.found.append(line[len(_ran.PREFIX):])
+
+
+def _ran_job(channel: _Channel) -> tuple[dict[str, Any], bytes]:
+    """What the runner's hook is sent (the kit's fingerprint hashes, this run's key) and the key."""
+    return _judge_ran.job_part()
+
+
+def _with_ran(report: dict[str, Any], channel: _Channel) -> dict[str, Any]:
+    """``report`` with the findings of the run's report of what ran (``report["ran"]``)."""
+    if channel.ran is None:
+        return report
+    found = channel.ran
+    return {**report, "ran": _judge_ran.read_report(found.found, found.key, after=found.after).to_json()}
 
 
 def _send(channel: _Channel, text: str) -> bool:
@@ -520,13 +565,14 @@ def _drive(channel: _Channel, cells: list[str], extractions: list[str], limits: 
     past it the run ends with status ``wall_limit`` (or ``batch_limit``), or, while function
     answers are called, those not yet reported fail (``limit`` says which)."""
     started = time.monotonic()
-    lines = channel.lines or _Lines(channel.stdout)
+    ran = _ran_job(channel)
+    lines = channel.ran = _RanLines(channel.lines or _Lines(channel.stdout), ran[1], len(cells))
     clock = _Clock(channel.pids, group)
     job = {"cells": cells, "memory_mb": limits.memory_mb, "cpu_seconds": int(limits.notebook_timeout) + 10
            + int(limits.cell_timeout + 1) * len(extractions),
            "processes": PROCESSES if limits.sandbox == "bwrap" else 0, "file_mb": FILE_MB,
            "open_files": OPEN_FILES, "writable": writable, "api": api or {}, "extractions": extractions,
-           "nonce": nonce}
+           "nonce": nonce, "ran": ran[0]}
     sent = _send(channel, json.dumps(job))
     try:
         assert channel.stdin is not None
@@ -770,6 +816,7 @@ def _run_once(box: _bwrap.Sandbox, cells: list[str], extractions: list[str], lim
             return channel
         writable = ["/tmp"] if box.isolated else []
         report = _drive(channel, cells, extractions, limits, writable, api, nonce, group, batch_end)
+        report = _with_ran(report, channel)
         if group is not None and group.oom_kills():  # a process of the sandbox went over its total:
             # the memory limit ends the whole run, as it always has
             report = {**report, "status": "kernel_died", "cell": report.get("cell") or len(cells) + 1}

@@ -1,0 +1,161 @@
+"""What ran, judged on the grader's side (issue 35): the kit's bytecode fingerprints, sent into a
+grading run as hashes, and the run's report of matches read back.
+
+The sandbox side is :mod:`..sandbox.ran` (an audit hook installed before learner code runs, see
+there). Here:
+
+* :func:`kit_tables` compiles the installed kit's rule modules (:data:`KIT_FILES`, read from the
+  kit's own files outside any sandbox) with this Python and fingerprints every code object in
+  them (:func:`..sandbox.ran.code_fingerprints`), less every fingerprint the grading run holds
+  by right (the exercise API and the runner: code that runs in every run). Only the hashes go
+  into a run (:func:`job_part`), never the kit's code.
+* :func:`read_report` checks the run's ``ran …`` lines (each numbered and signed with this run's
+  key) and turns them into findings: each match named by the kit function it is (from the tables
+  here: a name the run sends is never trusted), where it came from and what the learner called it;
+  each trace (an event that can defeat the check); and whether the report is complete.
+
+A finding is a warning for the instructor (:func:`.grade.ran_warnings`), never a score change.
+"""
+
+from __future__ import annotations
+
+import functools
+import hmac
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..sandbox import ran as _ran
+
+KIT_FILES = ("rules.py", "coup.py", "settlement.py", "cards.py", "shoe.py", "ledger.py", "misconceptions.py",
+             "errors.py", "i18n.py", "grading/judge/keys.py")
+"""The kit's files whose code a run is compared with (the rule modules, their errors and messages,
+and the grader's key code)."""
+KEY_BYTES = 32
+GENERIC = frozenset({"<genexpr>", "<lambda>", "<listcomp>", "<dictcomp>", "<setcomp>"})
+"""Code too generic to name the kit (``(str(c) for c in cards)`` is in 62 files of the standard
+library and site-packages here): left out of the tables."""
+
+
+@dataclass(frozen=True)
+class KitTables:
+    """The kit's fingerprints: bytecode hash and full hash -> ``bk.module.qualname``."""
+
+    code: dict[str, str]
+    full: dict[str, str]
+
+
+def _fingerprints(path: Path, label: str, out: dict[str, dict[str, str]]) -> None:
+    try:
+        text = path.read_text(encoding="utf-8")
+        code = compile(text, str(path), "exec", dont_inherit=True)
+    except (OSError, SyntaxError, ValueError):
+        return
+    for qualname, h, f in _ran.code_fingerprints(code):
+        if qualname.rpartition(".")[2] in GENERIC:
+            continue
+        out["code"].setdefault(h, f"{label}.{qualname}")
+        out["full"].setdefault(f, f"{label}.{qualname}")
+
+
+@functools.cache
+def kit_tables() -> KitTables:
+    """The tables of the installed kit, computed once per process (see the module docstring)."""
+    root = Path(__file__).resolve().parents[2]
+    kit: dict[str, dict[str, str]] = {"code": {}, "full": {}}
+    for rel in KIT_FILES:
+        _fingerprints(root / rel, "bk." + rel[:-3].replace("/", "."), kit)
+    own: dict[str, dict[str, str]] = {"code": {}, "full": {}}
+    sandbox = root / "grading" / "sandbox"
+    from ..sandbox.api_tree import RUNNER_FILES
+
+    for path in [*sorted((sandbox / "exercise_api").glob("*.py")), *(sandbox / name for name in RUNNER_FILES)]:
+        _fingerprints(path, "run", own)
+    return KitTables({h: n for h, n in kit["code"].items() if h not in own["code"]},
+                     {h: n for h, n in kit["full"].items() if h not in own["full"]})
+
+
+def job_part() -> tuple[dict[str, Any], bytes]:
+    """What a run is sent (``{"code": [...], "full": [...], "key": hex}``: hashes and this run's
+    key) and the key, kept by the grader to check the report."""
+    import secrets
+
+    tables = kit_tables()
+    key = secrets.token_bytes(KEY_BYTES)
+    return {"code": sorted(tables.code), "full": sorted(tables.full), "key": key.hex()}, key
+
+
+@dataclass
+class Findings:
+    """What a run's report says: ``matches`` (``{"kit", "as", "how", "where", "exact"}``), ``traces``
+    (``{"event"}``), ``complete`` (every line numbered up to the end line and correctly signed),
+    ``problems`` (why not), ``checked`` (code objects the run fingerprinted)."""
+
+    matches: list[dict[str, Any]] = field(default_factory=list)
+    traces: list[dict[str, str]] = field(default_factory=list)
+    complete: bool = False
+    problems: list[str] = field(default_factory=list)
+    checked: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"matches": self.matches, "traces": self.traces, "complete": self.complete,
+                "problems": self.problems, "checked": self.checked}
+
+
+def _fields(payload: str) -> list[str] | None:
+    try:
+        out = [json.loads(part) for part in payload.split("\t")]
+    except ValueError:
+        return None
+    return [str(x) for x in out] if all(isinstance(x, str) for x in out) else None
+
+
+def read_report(lines: list[str], key: bytes, tables: KitTables | None = None, after: int | None = None) -> Findings:
+    """The findings of a run's ``ran`` lines (``lines``: each without its ``ran `` prefix, in the
+    order they came; ``after``: how many had come when the last cell was done, None if it never
+    was). The report's end is the first end line after the cells (the runner's walk: one her code
+    raised earlier does not count); traces after it are the grader's own steps (the extraction
+    resets the tracer), not hers."""
+    tables = kit_tables() if tables is None else tables
+    found = Findings()
+    seqs: set[int] = set()
+    end: int | None = None
+    traces: list[tuple[int, str]] = []
+    for index, line in enumerate(lines[:2 * _ran.MAX_LINES + 100]):
+        head, _, rest = line.partition(" ")
+        payload, _, mac = rest.rpartition(" ")
+        if not head.isdigit() or not payload:
+            found.problems.append("a line that is not the hook's")
+            continue
+        seq = int(head)
+        want = hmac.new(key, f"{seq} {payload}".encode(), "sha256").hexdigest()[:32]
+        fields = _fields(payload)
+        if not hmac.compare_digest(want, mac) or not fields:
+            found.problems.append(f"line {seq}: not signed by the hook")
+            continue
+        seqs.add(seq)
+        kind = fields[0]
+        if kind == "end" and len(fields) >= 2:
+            if end is None and after is not None and index >= after:
+                end = seq
+                found.checked = int(fields[1]) if fields[1].isdigit() else 0
+        elif kind == "match" and len(fields) >= 6:
+            name = tables.full.get(fields[2]) or (tables.code.get(fields[1]) if fields[3] == "code.__new__" else None)
+            if name is None:
+                continue
+            found.matches.append({"kit": name, "as": fields[5][:120], "how": fields[3][:40],
+                                  "where": fields[4][:300], "exact": fields[2] in tables.full})
+        elif kind == "trace" and len(fields) >= 4:
+            traces.append((seq, fields[3][:120]))
+        elif kind == "more":
+            found.problems.append(f"{fields[1] if len(fields) > 1 else '?'} more lines left out")
+    found.traces = [{"event": event} for seq, event in traces if end is None or seq < end]
+    if end is None:
+        found.problems.append("no end line after the cells")
+    else:
+        missing = [n for n in range(end) if n not in seqs]
+        if missing:
+            found.problems.append(f"{len(missing)} line(s) missing")
+        found.complete = not missing
+    return found

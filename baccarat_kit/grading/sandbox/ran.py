@@ -1,0 +1,404 @@
+"""Judge what ran, not what was typed (issue 35): fingerprints of the code a grading run executed.
+
+The kit's rule code is absent from a grading run (issue 30), so a learner who wants it there must
+bring it: pasted into a cell (:mod:`..judge.pasted` reads the cells' text), or as *data* that
+becomes code only when the cells run — the kit's modules as a base64/zip blob unpacked into the
+writable folder and imported, its source compressed and run through ``exec``, its bytecode
+through ``marshal`` or ``types.CodeType``, a kit module saved under another name. None of these
+leaves kit code in the cells' text. This module looks at what ran instead:
+
+* :func:`install` (the runner calls it in the learner process before any learner code runs)
+  adds an **audit hook** (``sys.addaudithook``: it cannot be removed). The hook fingerprints every
+  code object the moment Python is about to run it or has been handed it: ``exec`` (every
+  import from source or bytecode, every ``exec``/``eval`` of a string or code object, every cell
+  statement IPython runs), ``marshal.loads`` of bytes (unmarshalled again here), ``code.__new__``
+  (``types.CodeType``, ``code.replace``: the new bytecode) and a function's ``__code__`` set.
+  A code object is fingerprinted with everything nested in it (every function and class body).
+* after the cells the runner raises the audit event :data:`WALK`; the hook then walks what the
+  run left behind (the learner's namespace: functions, classes, methods, modules, containers one
+  level deep; every module imported during the run whose file is not in the read-only Python
+  folders) for code that reached none of those events, and ends its report.
+* a **fingerprint** (:func:`code_fingerprints`) is computed from the bytecode itself, not the
+  text: ``co_code`` (instructions with their operands: a local, global or attribute is an index
+  by order of first use, so renaming does not change it; line numbers, comments, layout and the
+  docstring are not in it), the arguments' shape and the constants' (a nested function by its
+  own bytecode). The grader computes the same fingerprints of the kit's rule modules (outside the
+  sandbox, from the installed kit: :mod:`..judge.ran`) and sends only their **hashes** here, never
+  the kit's code. A match is reported with where it came from (the file or ``<string>`` it was
+  compiled as, the module being imported, the event) and the learner's own name for it.
+
+What learner code can do about it (it runs in this process): the hook's state and its
+descriptor live only in the hook's closure (nothing in any module or frame refers to them; the
+callables it uses are bound before learner code runs, so patching ``builtins``, ``os``, ``json``
+or ``hashlib`` does not reach them). Reaching that closure needs ``gc.get_objects``,
+``gc.get_referrers``/``get_referents`` or ``ctypes`` on the interpreter (``pythonapi``,
+``from_address``): each of these is an audited event, reported as a **trace** before the code
+that asked for it gets an answer. Each report line carries a sequence number and an HMAC under a
+key the grader sent with the job (kept only in the closure): a line dropped, reordered or forged
+on the way, or a missing end, shows as an incomplete report. What stays best effort is listed
+in docs/grading.md ("Limits that remain").
+
+Standard library only: this file is copied into the grading run's folder (``bk_sandbox.ran``).
+"""
+
+from __future__ import annotations
+
+import sys
+from _blake2 import blake2b as _blake2b
+from collections.abc import Callable, Iterator
+from opcode import opmap as _opmap
+from typing import Any
+
+WALK = "baccarat_kit.ran.walk"
+"""The audit event the runner raises after the cells (argument: the learner's namespace): the
+hook walks what the run left and sends its last line."""
+PREFIX = "ran "
+"""Every line of this report starts so (``ran SEQ PAYLOAD MAC``)."""
+MIN_CODE_BYTES = 64
+"""A code object with a shorter ``co_code`` (instructions and their inline caches, in bytes) is
+too common to tell anything (``return total in NATURALS``): not fingerprinted on either side."""
+MIN_NEW_CODE_BYTES = 160
+"""``types.CodeType`` is handed the bytecode alone (no constants): only one this long is compared."""
+IMPORTLIB = "<frozen importlib._bootstrap_external>"
+MAX_LINES = 300
+"""Most match and trace lines one run reports (then one line says that more were left out)."""
+MAX_WALK = 200_000
+"""Most objects the walk looks at after the cells."""
+CO_FLAG_MASK = 0x3FF
+"""The ``co_flags`` that shape a function's code (not the ``__future__`` features of its file)."""
+CACHE = _opmap.get("CACHE", -1)
+EXTENDED_ARG = _opmap["EXTENDED_ARG"]
+CONST_OPS = frozenset(_opmap[name] for name in ("LOAD_CONST", "KW_NAMES", "RETURN_CONST") if name in _opmap)
+"""The instructions whose operand is an index into ``co_consts``."""
+TRACED = ("sys.addaudithook", "gc.get_objects", "gc.get_referrers", "gc.get_referents", "sys.settrace",
+          "sys.setprofile", "sys._current_frames", "sys._current_exceptions", "os.kill", "os.killpg",
+          "signal.pthread_kill")
+"""Audited events that can reach the hook's state or defeat it (reported as traces)."""
+
+
+def _hash(data: bytes) -> str:
+    return _blake2b(data, digest_size=10).hexdigest()
+
+
+def _const_shape(value: Any, out: list[str], code_type: type, depth: int = 0) -> None:
+    kind = type(value)
+    if value is None or kind in (bool, int, float, complex):
+        out.append(f"{kind.__name__}:{value!r}")
+    elif kind is str:
+        out.append("s:" + value[:200])
+    elif kind is bytes:
+        out.append("b:" + value[:200].hex())
+    elif kind in (tuple, frozenset) and depth < 4:
+        items: list[str] = []
+        for item in value:
+            _const_shape(item, items, code_type, depth + 1)
+        out.append(kind.__name__ + "(" + ",".join(sorted(items) if kind is frozenset else items) + ")")
+    elif kind is code_type:
+        out.append("code:" + opcodes(value.co_code))
+    else:
+        out.append(kind.__name__)
+
+
+def opcodes(co_code: bytes) -> str:
+    """The hash of the instructions alone (no operand): the quick first test, at C speed."""
+    return _hash(co_code[0::2])
+
+
+def full_fingerprint(code: Any) -> str:
+    """The instructions with their operands, each constant's operand renumbered by first use
+    (so a docstring, kept or dropped, changes nothing), the constants in that order (their shape:
+    a nested function by its instructions) and the arguments' shape."""
+    raw = code.co_code
+    out = bytearray()
+    order: dict[int, int] = {}
+    ext = 0
+    for i in range(0, len(raw), 2):
+        op, arg = raw[i], raw[i + 1] | ext
+        if op == CACHE:
+            continue
+        if op == EXTENDED_ARG:
+            ext = arg << 8
+            continue
+        ext = 0
+        if op in CONST_OPS:
+            arg = order.setdefault(arg, len(order))
+        out += bytes((op, arg & 0xFF, (arg >> 8) & 0xFF, (arg >> 16) & 0xFF))
+    consts = code.co_consts
+    shapes: list[str] = []
+    for index in order:
+        if index < len(consts):
+            _const_shape(consts[index], shapes, type(code))
+    head = f"{code.co_argcount},{code.co_posonlyargcount},{code.co_kwonlyargcount},{code.co_flags & CO_FLAG_MASK}"
+    return _hash(bytes(out) + b"\0" + "\n".join([head, *shapes]).encode("utf-8", "surrogatepass"))
+
+
+def code_fingerprints(code: Any) -> Iterator[tuple[str, str, str]]:
+    r"""``(qualified name, bytecode hash, full hash)`` of ``code`` and every code object nested in
+    it that is large enough (:data:`MIN_CODE_BYTES`): what the grader computes of the kit.
+    Renamed, laid out again and without its docstring, a function keeps its fingerprints:
+
+    >>> one = ('def f(total, third):\n    "The rule."\n    t = check(total, "banker")\n'
+    ...        '    return t in TABLE[third] if third is not None else (t in STOOD and t > 2 or t < 0)\n')
+    >>> two = ('def g(x, y):\n    z = check(x,\n              "banker")  # mine\n'
+    ...        '    return (z in T[y]) if y is not None else (\n        z in S and z > 2 or z < 0)\n')
+    >>> [p[1:] for p in code_fingerprints(compile(one, "a", "exec"))] == [
+    ...     p[1:] for p in code_fingerprints(compile(two, "b", "exec"))] != []
+    True
+    """
+    todo = [code]
+    kind = type(code)
+    while todo:
+        one = todo.pop()
+        for value in one.co_consts:
+            if type(value) is kind:
+                todo.append(value)
+        if len(one.co_code) >= MIN_CODE_BYTES:
+            yield one.co_qualname, opcodes(one.co_code), full_fingerprint(one)
+
+
+def install(kit: dict[str, Any], key: bytes, fd: int, trusted: list[str], writable: list[str]) -> None:
+    """Add the audit hook (see the module docstring). ``kit``: ``{"code": [bytecode hashes],
+    "full": [full hashes]}`` of the kit's rule modules (from the grader); ``key``: the HMAC key of
+    this run's report lines; ``fd``: where they go (the learner process's pipe to the supervisor:
+    the hook writes to a duplicate of its own); ``trusted``: the read-only Python folders whose
+    modules the walk skips (their imports were fingerprinted by the hook as they ran);
+    ``writable``: the run's writable folders. Nothing of this is kept anywhere but the hook."""
+    import _hashlib
+    import _json
+    import _thread
+    import builtins
+    import functools
+    import marshal
+    import os
+    import signal
+    import time
+    import types
+
+    private = _private(builtins, types.FunctionType)
+    handlers = {int(n): signal.getsignal(n) for n in signal.valid_signals()}
+    private["_hook"](_state(kit, key, os.dup(fd), trusted, writable, set(sys.modules)),
+          (_hashlib.hmac_digest, _json.encode_basestring_ascii, _thread.get_ident, marshal.loads, os.write,
+           time.monotonic, types.CodeType, types.FunctionType, types.MethodType, types.ModuleType, type,
+           staticmethod, classmethod, isinstance, len, id, str, getattr, repr, sys.modules, sys.addaudithook,
+           os.path.normpath, sys._getframe, handlers, signal.getsignal, functools.partial))
+
+
+PRIVATE = ("_hash", "_const_shape", "opcodes", "full_fingerprint", "code_fingerprints", "_hook")
+"""The functions the hook runs, copied over a namespace of their own (:func:`_private`)."""
+
+
+def _private(builtins: Any, function_type: Any) -> dict[str, Any]:
+    """A namespace only the hook holds: this module's constants, a copy of each of :data:`PRIVATE`
+    bound to it, and a snapshot of ``builtins`` taken before learner code ran. So nothing she
+    patches later (``builtins.len``, this module's globals, ``hashlib``) changes what the hook does."""
+    mine = globals()
+    ns: dict[str, Any] = {"__builtins__": dict(builtins.__dict__), "__name__": __name__}
+    for name, value in mine.items():
+        if name.isupper() or name == "_blake2b":
+            ns[name] = value
+    for name in PRIVATE:
+        original = mine[name]
+        ns[name] = function_type(original.__code__, ns, original.__name__, original.__defaults__)
+    return ns
+
+
+def _state(kit: dict[str, Any], key: bytes, fd: int, trusted: list[str], writable: list[str],
+           before: set[str]) -> dict[str, Any]:
+    return {"code": frozenset(str(h) for h in kit.get("code", [])),
+            "full": frozenset(str(h) for h in kit.get("full", [])), "key": bytes(key), "fd": fd,
+            "trusted": tuple(t.rstrip("/") + "/" for t in trusted), "writable": tuple(w.rstrip("/") + "/" for w in writable),
+            "before": frozenset(before), "seq": 0, "sent": set(), "busy": set(), "seen": {},
+            "dropped": 0}
+
+
+def _hook(state: dict[str, Any], bound: tuple[Any, ...]) -> None:
+    """Build the hook over ``state`` and the callables ``bound`` before learner code ran, and add it."""
+    (hmac_digest, quote, get_ident, unmarshal, write, monotonic, CodeType, FunctionType, MethodType, ModuleType,
+     type_, staticmethod_, classmethod_, isinstance_, len_, id_, str_, _getattr, repr_, modules, add_hook,
+     normpath, getframe, handlers, getsignal, partial_type) = bound
+    code_set, full_set, key, fd = state["code"], state["full"], state["key"], state["fd"]
+    trusted, writable, before = state["trusted"], state["writable"], state["before"]
+    sent, busy, seen = state["sent"], state["busy"], state["seen"]
+    ops_, full_ = opcodes, full_fingerprint
+    del state["key"]
+
+    def emit(fields: list[str]) -> None:
+        seq = state["seq"]
+        state["seq"] = seq + 1
+        payload = "\t".join(quote(str_(f)[:600]) for f in fields)
+        mac = hmac_digest(key, f"{seq} {payload}".encode(), "sha256").hex()[:32]
+        try:
+            write(fd, f"{PREFIX}{seq} {payload} {mac}\n".encode("utf-8", "replace"))
+        except OSError:
+            pass  # (the grader sees the gap: an incomplete report)
+
+    def report(fields: list[str]) -> None:
+        if fields[0] == "end":
+            emit(fields)
+            return
+        mark = "\t".join(fields[:3])
+        if mark in sent:
+            return
+        if len_(sent) >= MAX_LINES:
+            state["dropped"] += 1
+            return
+        sent.add(mark)
+        emit(fields)
+
+    def check(code: Any, how: str, where: Any) -> None:
+        """Fingerprint ``code`` and everything nested in it; report each match."""
+        if id_(code) in seen:
+            return
+        todo = [code]
+        while todo:
+            one = todo.pop()
+            seen[id_(one)] = one  # (kept: an id is not reused while it is here)
+            for value in one.co_consts:
+                if type_(value) is CodeType and id_(value) not in seen:
+                    todo.append(value)
+            if len_(one.co_code) < MIN_CODE_BYTES:
+                continue
+            h = ops_(one.co_code)
+            if h in code_set:
+                f = full_(one)
+                if f in full_set:
+                    report(["match", h, f, how, where if type_(where) is str else where(), one.co_qualname])
+
+    def where_of(code: Any, depth: int) -> str:
+        """The file ``code`` says it is from and, for a module's code that an import runs, the
+        module's name (from the import's own frame: a label, not evidence)."""
+        file = f"{code.co_filename}"
+        if code.co_name != "<module>":
+            return file
+        caller = getframe(depth)  # (here, the lambda, check, on_exec, the hook: then what called exec)
+        if caller is not None and caller.f_code.co_name == "_call_with_frames_removed":
+            given: Any = caller.f_locals.get("args")
+            names: Any = given[1] if type_(given) is tuple and len_(given) > 1 else None
+            name: Any = names.get("__name__") if type_(names) is dict else None
+            if type_(name) is str:
+                return f"{file} (imported as {name[:120]})"
+        return file
+
+    def trusted_file(path: Any) -> bool:
+        if not isinstance_(path, str) or not path.startswith("/"):
+            return False
+        real = normpath(path)
+        return real.startswith(trusted) and not real.startswith(writable)
+
+    def objects(value: Any, label: str, depth: int, out: list[tuple[Any, str]]) -> None:
+        kind = type_(value)
+        if kind is FunctionType:
+            out.append((value.__code__, label))
+        elif kind is MethodType or kind is staticmethod_ or kind is classmethod_:
+            objects(value.__func__, label, depth, out)
+        elif isinstance_(value, type_) and depth < 3:
+            for name, item in list(type_.__dict__["__dict__"].__get__(value).items()):
+                objects(item, f"{label}.{name}", depth + 1, out)
+        elif kind is ModuleType and depth < 3:
+            names = ModuleType.__dict__["__dict__"].__get__(value)
+            if type_(names) is not dict or trusted_file(names.get("__file__")):
+                return
+            for name, item in list(names.items()):
+                objects(item, f"{label}.{name}", depth + 1, out)
+        elif (kind is dict) and depth < 2:
+            for name, item in list(value.items())[:1000]:  # (a key's own repr is her code: not called)
+                key = repr_(name)[:40] if type_(name) in (str, int) else type_(name).__name__
+                objects(item, f"{label}[{key}]", depth + 1, out)
+        elif (kind is list or kind is tuple or kind is set) and depth < 2:
+            for n, item in enumerate(list(value)[:1000]):
+                objects(item, f"{label}[{n}]", depth + 1, out)
+        elif kind is CodeType:
+            out.append((value, label))
+        elif kind is partial_type and type_(value.func) is FunctionType:
+            out.append((value.func.__code__, label))
+
+    def walk(namespace: Any) -> None:
+        start = monotonic()
+        found: list[tuple[Any, str]] = []
+        if type_(namespace) is dict:
+            for name, value in list(namespace.items())[:MAX_WALK]:
+                if type_(name) is str and not name.startswith("_bk_grader"):
+                    try:
+                        objects(value, name, 0, found)
+                    except Exception:  # her object's own code raised: skipped
+                        pass
+        for name, module in list(modules.items()):
+            if name in before or type_(module) is not ModuleType:
+                continue
+            try:
+                objects(module, f"module {name}", 0, found)
+            except Exception:
+                pass
+        for code, label in found[:MAX_WALK]:
+            if type_(code) is CodeType and id_(code) not in seen:
+                check(code, "walk", f"{label} ({code.co_filename})")
+        changed = [n for n, was in handlers.items() if getsignal(n) is not was]
+        if changed:  # (a Python handler is handed the frame it interrupts: perhaps the hook's)
+            report(["trace", "signal", "", f"signal handlers set: {changed[:8]}", "", ""])
+        if state["dropped"]:
+            emit(["more", str_(state["dropped"])])
+        report(["end", str_(len_(seen)), f"{monotonic() - start:.4f}"])
+
+    def hook(event: str, args: tuple[Any, ...]) -> None:
+        if event not in handled:
+            return
+        me = get_ident()
+        if me in busy:
+            return
+        busy.add(me)
+        try:
+            handled[event](args)
+        except Exception:  # never in her way; what it could not read is not reported
+            pass
+        finally:
+            busy.discard(me)
+
+    def on_exec(args: tuple[Any, ...]) -> None:
+        code = args[0] if args else None
+        if type_(code) is CodeType:
+            check(code, "exec", lambda: where_of(code, 5))
+
+    def on_marshal(args: tuple[Any, ...]) -> None:
+        data = args[0] if args else None
+        caller = getframe(2).f_code  # (0: this function, 1: the hook)
+        if caller.co_name == "_compile_bytecode" and caller.co_filename == IMPORTLIB:
+            return  # an import's bytecode: the module's code is fingerprinted as it is executed
+        if type_(data) in (bytes, bytearray, memoryview) and len_(data) < 64 * 1024 * 1024:
+            got = unmarshal(data)
+            if type_(got) is CodeType:
+                check(got, "marshal.loads", f"marshal.loads of {len_(data)} bytes ({got.co_filename})")
+
+    def on_new_code(args: tuple[Any, ...]) -> None:
+        data: Any = args[0] if args else None
+        if type_(data) is bytes and len_(data) >= MIN_NEW_CODE_BYTES:
+            h = ops_(data)
+            if h in code_set:
+                name = str_(args[2]) if len_(args) > 2 else "?"
+                file = str_(args[1]) if len_(args) > 1 else "?"
+                report(["match", h, "", "code.__new__", f"types.CodeType / code.replace ({file})", name])
+
+    def on_setattr(args: tuple[Any, ...]) -> None:
+        if len_(args) > 2 and args[1] == "__code__" and type_(args[2]) is CodeType:
+            check(args[2], "__code__ set", lambda: where_of(args[2], 5))
+
+    def on_trace(name: str) -> Callable[[tuple[Any, ...]], None]:
+        def traced(args: tuple[Any, ...]) -> None:
+            report(["trace", name, "", name, "", ""])
+        return traced
+
+    def on_dlsym(args: tuple[Any, ...]) -> None:
+        name = str_(args[1]) if len_(args) > 1 else ""
+        if name.startswith(("Py", "_Py")):
+            report(["trace", "ctypes.dlsym", "", f"ctypes.dlsym {name[:80]}", "", ""])
+
+    def on_cdata(args: tuple[Any, ...]) -> None:
+        report(["trace", "ctypes.cdata", "", "ctypes from_address", "", ""])
+
+    def on_walk(args: tuple[Any, ...]) -> None:
+        walk(args[0] if args else None)  # (raised again by her code: one more end line, nothing hidden)
+
+    handled: dict[str, Callable[[tuple[Any, ...]], None]] = {
+        "exec": on_exec, "marshal.loads": on_marshal, "code.__new__": on_new_code,
+        "object.__setattr__": on_setattr, "ctypes.dlsym": on_dlsym, "ctypes.cdata": on_cdata, WALK: on_walk,
+        **{name: on_trace(name) for name in TRACED}}
+    add_hook(hook)
