@@ -47,6 +47,7 @@ import stat
 import tempfile
 import time
 import warnings
+import weakref
 from collections.abc import Callable, Iterable
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -660,7 +661,60 @@ def update(change: Callable[[Record], object], path: Path | None = None, *, log:
     if problems:
         backup(path)
     save(record, path)
+    _notify(record, path)
     return record
+
+
+Watcher = Callable[[Record, Path], object]
+_WATCHERS: list[weakref.ref[Any]] = []
+"""Who :func:`update` tells of each write, held weakly (:func:`watch`)."""
+
+
+def watch(callback: Watcher) -> Callable[[], None]:
+    """Call ``callback(record, path)`` after each write :func:`update` makes in this process
+    (a kernel): the record as written and its file. This is how a view of the record (the today
+    view) follows the drill, a quiz or ``check()`` in the same kernel without being asked to
+    refresh and without polling. The callback is held weakly (a bound method: as long as its
+    object lives; a view that is gone stops being told); it runs after the record is saved, so a
+    callback that fails leaves the record written (one :class:`ProgressWarning` says so and the
+    other callbacks still run). Returns a function that stops the watching.
+
+    >>> import tempfile, os
+    >>> seen = []
+    >>> def note(record, path): seen.append(record["quizzes"]["04"]["answers"]["q1"]["answer"])
+    >>> stop = watch(note)
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     os.environ[PROGRESS_ENV] = tmp
+    ...     record_quiz("04", "q1", "2", True, 3)
+    ...     stop(); record_quiz("04", "q1", "1", False, 3)
+    >>> seen
+    ['2']
+    >>> del os.environ[PROGRESS_ENV]
+    """
+    ref: weakref.ref[Any]
+    if hasattr(callback, "__self__") and hasattr(callback, "__func__"):
+        ref = weakref.WeakMethod(callback)
+    else:
+        ref = weakref.ref(callback)
+    _WATCHERS.append(ref)
+
+    def stop() -> None:
+        if ref in _WATCHERS:
+            _WATCHERS.remove(ref)
+    return stop
+
+
+def _notify(record: Record, path: Path) -> None:
+    for ref in list(_WATCHERS):
+        callback = ref()
+        if callback is None:
+            _WATCHERS.remove(ref)
+            continue
+        try:
+            callback(record, path)
+        except Exception as err:  # the record is written: a view that cannot follow must not undo that
+            warnings.warn(ProgressWarning(message("progress.watcher-failed", None, path=path,
+                                                  error=f"{type(err).__name__}: {err}")), stacklevel=3)
 
 
 def _keep_newer_drill(before: Record, after: Record) -> None:

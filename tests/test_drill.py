@@ -414,6 +414,9 @@ def test_the_map_marks_slow_cells_and_shows_the_median_answer_time() -> None:
     banker_slow = [c for c in slow if c.startswith("banker-")]
     assert banker_slow and html.count('class="bk-heat-slow"') == len(banker_slow)
     assert "◷ right last time, but slow" in html and "· learning" in html  # a mark of its own
+    for cell in banker_slow:  # each slow cell says, on hover and to a screen reader, how slow
+        assert f"{bk.widgets.drill.cell_words(cell, 'en')}: right last time, but slow (over the mastery time), 6.0 s last time\"" in html
+        assert ">◷<span class=\"bk-sr\"" in html and "(over the mastery time), 6.0 s last time</span>" in html
     assert "Your median answer time (each cell's latest): 3.5 s; the mastery time is 3 s." in plain_text(d.heatmap)
     zh = Drill(lang="zh", seed=3, record=False, coups=False)
     zh.cells = d.cells

@@ -375,6 +375,81 @@ def test_the_trainers_drill_does_not_undo_the_review_beside_it(clock: list[float
     assert today.answers_on(progress.load(), progress.day_of(later[0])) == 3
 
 
+def test_the_today_view_follows_the_drill_beside_it_without_a_refresh(clock: list[float]) -> None:
+    """The trainer: the today view and the drill in one kernel. Each drill answer the drill
+    records redraws the view (progress.watch), no refresh pressed: today's count, the due list,
+    the goal met and the streak."""
+    from baccarat_kit.widgets import Drill, TodayView
+
+    answer_drill("player-5", True, T0)  # due two days later
+    later = [T0 + 2 * DAY]
+    clock[0] = later[0]
+    view = TodayView(lang="en", now=lambda: later[0])
+    view.set_goal(2)
+    assert widget_text(view.progress_line) == "Today: 0 / 2 drill answers, 2 to go."
+    assert today.cell_words("player-5", "en") in widget_text(view.due_list)
+    main = Drill(lang="en", coups=False, clock=iter(range(0, 10_000, 2)).__next__, now=lambda: later[0])
+    first = main.item.id
+    main.respond(main.item.answer)
+    assert widget_text(view.progress_line) == "Today: 1 / 2 drill answers, 1 to go."
+    assert view.state.done == 1
+    if first == "player-5":  # the due cell answered: gone from the list
+        assert view.state.due == ()
+    main.respond(main.item.answer)
+    assert widget_text(view.progress_line) == "Today: 2 / 2 drill answers: today's goal is met."
+    assert view.state.met and view.state.streak == 1
+    assert today.answers_on(progress.load(), progress.day_of(later[0])) == 2  # what the view says
+
+
+def test_a_closed_view_or_another_record_is_not_followed(clock: list[float], tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from baccarat_kit.widgets import TodayView
+
+    view = TodayView(lang="en", now=lambda: T0)
+    answer_drill("player-5", True, T0)
+    assert view.state.done == 1
+    progress.update(lambda r: None, tmp_path / "other.json")  # another record: not this view's
+    assert view.state.done == 1
+    view.close()
+    watchers = len(progress._WATCHERS)
+    answer_drill("player-6", True, T0)
+    assert view.state.done == 1 and len(progress._WATCHERS) == watchers - 1  # it stopped watching
+
+    class Follower:
+        def follow(self, record: dict[str, Any], path: Path) -> None:
+            pass
+
+    gone = Follower()
+    progress.watch(gone.follow)
+    ref = [r for r in progress._WATCHERS if r() == gone.follow]
+    assert len(ref) == 1
+    del gone
+    assert ref[0]() is None  # held weakly: the record keeps no follower alive
+    answer_drill("player-7", True, T0)
+    assert ref[0] not in progress._WATCHERS
+
+
+def test_a_watcher_that_fails_leaves_the_record_written_and_says_so(clock: list[float]) -> None:
+    told = []
+
+    def broken(record: dict[str, Any], path: Path) -> None:
+        raise ValueError("no view")
+
+    def fine(record: dict[str, Any], path: Path) -> None:
+        told.append(record["drill"]["step"])
+
+    stops = [progress.watch(broken), progress.watch(fine)]
+    try:
+        with pytest.warns(progress.ProgressWarning, match="沒能跟著更新（ValueError: no view）"):
+            answer_drill("player-5", True, T0)
+    finally:
+        for stop in stops:
+            stop()
+    assert told == [1] and progress.load()["drill"]["step"] == 1
+    answer_drill("player-6", True, T0)
+    assert told == [1]  # stopped
+
+
 def test_the_lessons_quiz_and_a_prediction_write_dated_misses_the_review_names(clock: list[float]) -> None:
     """The widgets that write the record (a lesson's quiz, a prediction) feed the review without
     knowing of it: progress.update notes each wrong answer, dated, and the latest answer's

@@ -604,6 +604,9 @@ class Drill(LangMixin, w.VBox):
                 cell = banker_rule(t, v)
                 s = state(cell)
                 label = self._t(f"widgets.drill.state-{s}")
+                entry = self.cells.get(cell) or {}
+                if s == "slow" and "ms" in entry:  # how slow: this cell's latest time
+                    label += self._t("widgets.drill.cell-time", seconds=f"{int(entry['ms']) / 1000:.1f}")
                 tds.append(f'<td class="bk-heat-{s}" style="{colours[s]};border:1px solid #bbb;text-align:center;min-width:1.4em" '
                            f'title="{attr(cell_words(cell, self._lang) + ": " + label)}">{marks[s]}'
                            f'<span class="bk-sr" style="{hidden}">{esc(label)}</span></td>')

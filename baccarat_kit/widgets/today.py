@@ -13,6 +13,10 @@ A thin view over :func:`baccarat_kit.today.today` (the figures) and the progress
   the predictions, the exercises' ``check()``, the drill and the final test, each with where it
   came from, what it was and its day, those not yet put right first.
 
+The view follows the record by itself: each write in the same kernel (the trainer's drill below
+it answered, a quiz, ``check()``) redraws it (:func:`baccarat_kit.progress.watch`), with no
+polling; ``refresh_button`` reads the file again for what another kernel wrote.
+
 Keyboard: Tab reaches the goal box (type, Enter), then the review button (Enter), whose drill
 takes the keys at once.
 
@@ -32,6 +36,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import ipywidgets as w
@@ -152,6 +157,7 @@ class TodayView(LangMixin, w.VBox):
                          self.goal, self.status, self.due_list,
                          row([self.review_button, self.refresh_button]), self.review_box, self.mistakes]
         self._relabel()
+        self._unwatch = progress.watch(self._on_record)
 
     # ---- actions ------------------------------------------------------------------
     def refresh(self) -> days.Today:
@@ -159,6 +165,18 @@ class TodayView(LangMixin, w.VBox):
         self.state = days.today(progress.load(), float(self.now()))
         self._render()
         return self.state
+
+    def _on_record(self, record: progress.Record, path: Path) -> None:
+        """The record was written in this kernel (the drill beside it answered, a quiz, a
+        ``check()``, this view's own review): redraw from it, if it is the record this view
+        shows (:func:`baccarat_kit.progress.watch`). A view closed stops following."""
+        if getattr(self, "comm", None) is None:  # closed (Widget.close)
+            self._unwatch()
+            return
+        if Path(path).resolve() != progress.location().resolve():
+            return
+        self.state = days.today(record, float(self.now()))
+        self._render()
 
     def set_goal(self, value: Any) -> int | None:
         """Set the daily goal (what typing into ``goal`` and Enter does); None when refused."""

@@ -2,7 +2,9 @@
 
 Runs the browser tests with ``BK_SCREENSHOTS=docs/screenshots``: each test saves the widget
 it drove, after the interaction, exactly as Chromium rendered it for the learner, and the
-report test saves the report of the generated test class (``report.png``, ``report-grid.png``).
+report test saves the report of the generated test class (``report.png``, ``report-grid.png``),
+the drill-map test lesson 04's map of a replayed learner's leech and slow row
+(``drill-map-leech-slow.png``).
 Chinese text needs a CJK font (Debian: ``fonts-noto-cjk``).
 
     .venv/bin/python tests/browser/take_screenshots.py      # or: make screenshots
@@ -27,7 +29,7 @@ def main() -> int:
     cmd = [
         sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--basetemp={basetemp}",
         str(tests / "test_lab_widgets.py"), str(tests / "test_trainer_voila.py"),
-        str(tests / "test_class_report.py"),
+        str(tests / "test_class_report.py"), str(tests / "test_drill_map.py"),
     ]
     code = subprocess.call(cmd, cwd=REPO, env=env)
     if code == 0:
