@@ -99,16 +99,18 @@ def test_a_flag_is_not_a_zero(batch: dict[str, Any], name: str) -> None:
     instructor's to judge). Every route but the pasted one carries the whole kit: full marks."""
     row = batch["subs"][name]
     if name == "ran-pasted-renamed-03":  # the rule only: its own arithmetic elsewhere
-        assert row["score"] >= row["max_score"] - 2, row["questions"]
-    else:
-        assert row["score"] == row["max_score"], {q: r["message"]["en"][:120] for q, r in row["questions"].items()
-                                                  if r["score"] != r["points"]}
+        assert row["score"] >= row["max_score"] - row["pending_points"] - 2, row["questions"]
+    else:  # (full marks: every point not left to be scored by hand)
+        assert row["score"] == row["max_score"] - row["pending_points"], {
+            q: r["message"]["en"][:120] for q, r in row["questions"].items() if r["score"] != r["points"]
+            and not r.get("pending")}
 
 
 @pytest.mark.parametrize("name", [*HONEST, *(f"model-{m}" for m in MODELS)])
 def test_honest_work_is_not_flagged_and_keeps_full_marks(batch: dict[str, Any], name: str) -> None:
     row = batch["subs"][name]
-    assert row["status"] == "ok" and row["score"] == row["max_score"], (name, row["status"], row["score"])
+    assert row["status"] == "ok" and row["score"] == row["max_score"] - row["pending_points"], (
+        name, row["status"], row["score"])
     assert not _ran_warnings(row), f"{name}.ipynb is honest work and was flagged: {_ran_warnings(row)}"
 
 
