@@ -169,6 +169,10 @@ def test_every_hostile_fixture_scores_zero(batch: dict[str, Any], fixture: Path)
     if status is not None:
         assert s["status"] == status, s["reason"]["en"]
     text = s["questions"][qid]["message"]["en"] if qid else s["reason"]["en"]
+    if fixture.stem == "endless-loop" and "having used only" in text:
+        # On a machine loaded past ~12 (2 cores), a busy loop gets under 8 s of CPU in the 48 s
+        # wall backstop: the backstop ends it first, with its own words. Either way it scores 0.
+        words = "wall-clock time"
     assert words in text, text
     if fixture.stem.startswith("delegate-"):  # the kit's function is not in the grading run
         assert "wrong result" in text or "the cell that sets it" in text
