@@ -201,7 +201,8 @@ def test_lesson_00_runs_offline_and_the_hand_builder_answers(site: Path, browser
                 quiz.locator(".bk-quiz-next").click()
 
 
-def test_the_drill_answers_keys_in_jupyterlite(site: Path, browser: Any,
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_drill_answers_keys_in_jupyterlite(site: Path, browser: Any, lang: str,
                                               tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 37: lesson 04's drill, answered from the keyboard in the browser edition. (The
     preload list left out ``fsrs``, the drill's scheduler: each key emptied the key box, the
@@ -215,10 +216,11 @@ def test_the_drill_answers_keys_in_jupyterlite(site: Path, browser: Any,
     # The first question is the same for every new learner (a fresh browser has no record):
     # the engine here says which it is and which key answers it right.
     monkeypatch.setenv("BACCARAT_KIT_PROGRESS", str(tmp_path))
-    here = Drill(lang="zh")
+    here = Drill(lang=lang)
     right_key = dict(CHOICES[here.item.kind])[here.item.answer]
     first_prompt = re.sub(r"<[^>]+>", "", here.prompt.value)
-    with lite_notebook(site, browser, "notebooks/04-banker-rule.ipynb", "lite-drill") as page:
+    lesson = "notebooks/04-banker-rule.ipynb" if lang == "zh" else "notebooks/en/04-banker-rule.ipynb"
+    with lite_notebook(site, browser, lesson, f"lite-drill-{lang}") as page:
         drill = page.locator(".bk-drill").first
         drill.scroll_into_view_if_needed()
         prompt = drill.locator(".bk-drill-prompt")
