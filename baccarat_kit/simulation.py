@@ -343,15 +343,16 @@ def _sort_rows(rng: Any, codes: np.ndarray, out: np.ndarray) -> np.ndarray:
     mask = np.uint32(~63 & 0xFFFFFFFF)
     ties = np.empty(rows, dtype=bool)
     step = np.empty(min(BLOCK, rows) * cols, dtype=np.uint32)
+    tiled = np.tile(codes, min(BLOCK, rows))                      # the codes of a whole block, flat
     for lo in range(0, rows, BLOCK):
         k = _raw_keys(rng, min(BLOCK, rows - lo), cols)
-        k &= mask
-        k |= codes
+        flat = k.ravel()                                          # (one contiguous pass each, no
+        flat &= mask                                              # broadcasting of a row of codes)
+        flat |= tiled[:flat.size]
         k.sort(axis=1)
         o = out[lo:lo + BLOCK]
         np.copyto(o, k, casting="unsafe")                         # the low byte of each key
         o &= np.uint8(63)                                         # (masked as bytes: a quarter of the bits)
-        flat = k.ravel()
         d = step[:flat.size]
         np.bitwise_xor(flat[1:], flat[:-1], out=d[:-1])           # neighbours with equal top parts: below 64
         d[cols - 1::cols] = 0xFFFFFFFF                            # (the last card and the next row's first)
@@ -417,18 +418,20 @@ def _key_tables() -> tuple[np.ndarray, np.ndarray]:
     outcome of :func:`_outcome_table` with the pairs (bits 13 and 14) and the one-byte outcome of
     :func:`_small_table` with the pairs (bits 6 and 7).
 
-    A key is ``(10 p + b) * 100 + 10 v5 + v6`` (``p`` and ``b`` the player's and the banker's
-    two-card totals, ``v5`` and ``v6`` the values of the fifth and sixth cards) plus 2**14 when
-    the player's two cards are alike and 2**15 when the banker's are. Every entry is copied from
-    :func:`_outcome_table` (the engine's decisions), nothing is decided here; the keys whose low
-    14 bits pass 9 999 are no coup and are never looked up."""
+    A key is two bytes, one per hand: the low byte ``10 p + v5`` plus 128 when the player's two
+    cards are alike, the high byte ``10 b + v6`` plus 128 when the banker's are (``p`` and ``b``
+    the player's and the banker's two-card totals, ``v5`` and ``v6`` the values of the fifth and
+    sixth cards). Every entry is copied from :func:`_outcome_table` (the engine's decisions),
+    nothing is decided here; the keys with a byte whose low 7 bits pass 99 are no coup and are
+    never looked up."""
     import numpy as np
 
     key = np.arange(1 << 16)
-    low = key & 0x3FFF
-    low = np.where(low < 10_000, low, 0)
-    same = (low // 1000 * 19 + low // 100 % 10) * 100 + low % 100   # the coup's index in _outcome_table
-    player_pair, banker_pair = (key >> 14) & 1, key >> 15
+    low, high = key & 0x7F, (key >> 8) & 0x7F
+    low, high = np.where(low < 100, low, 0), np.where(high < 100, high, 0)
+    p, v5, b, v6 = low // 10, low % 10, high // 10, high % 10
+    same = (p * 19 + b) * 100 + v5 * 10 + v6                   # the coup's index in _outcome_table
+    player_pair, banker_pair = (key >> 7) & 1, key >> 15
     packed = _outcome_table().astype(np.int64)[same]
     small = _small_table().astype(np.int64)[same]
     tables = ((packed | (player_pair << 13) | (banker_pair << 14)).astype(np.uint16),
@@ -442,27 +445,29 @@ def _keys(flat: np.ndarray, lo: int, hi: int, out: np.ndarray, work: list[np.nda
     """The key (see :func:`_key_tables`) of a coup starting at every position ``lo`` … ``hi − 1``
     of the byte codes ``flat`` (shoes one after the other) into ``out`` (16 bits), by arithmetic
     passes over bytes and no look-up (a gather costs about twenty of them). ``work``: three byte
-    arrays of at least ``hi − lo + 6`` and one 16-bit array of ``hi − lo``, reused."""
+    arrays of at least ``hi − lo + 6`` and one 16-bit array of ``hi − lo``, reused.
+
+    One byte per position ``i`` says what a hand starting there holds: its two-card total (cards
+    ``i`` and ``i + 2``), the card that would be its third (``i + 4``) and whether its two cards
+    are alike. The player's hand starts at ``i`` and the banker's at ``i + 1``, so a coup's key is
+    the bytes at ``i`` and ``i + 1`` side by side."""
     import numpy as np
 
     u8, u16 = np.uint8, np.uint16
     m = hi - lo
-    v, s, t, wide = work[0][:m + 6], work[1][:m + 1], work[2][:m + 1], work[3][:m]
+    v, s, t, wide = work[0][:m + 6], work[1][:m + 2], work[2][:m + 2], work[3][:m]
     np.right_shift(flat[lo:hi + 6], 2, out=v)                   # the card values
-    np.add(v[:m + 1], v[2:m + 3], out=s)                        # cards i and i + 2 (a hand's two cards)
-    np.subtract(s, u8(10), out=t)                               # modulo 10 (sums up to 18): the
-    np.minimum(s, t, out=s)                                     # smaller of s and s - 10 wrapped round
-    np.multiply(s[:m], u8(10), out=t[:m])                       # 10 p + b: the player's total at i,
-    t[:m] += s[1:]                                              # the banker's at i + 1
-    np.copyto(out, t[:m])
-    out *= u16(100)
-    np.multiply(v[4:m + 4], u8(10), out=t[:m])                  # 10 v5 + v6
-    t[:m] += v[5:m + 5]
-    out += t[:m]
-    np.equal(flat[lo:hi + 1], flat[lo + 2:hi + 3], out=s.view(bool))   # cards i and i + 2 alike
-    np.multiply(s[1:], u8(2), out=t[:m])                        # the banker's (i + 1 and i + 3)
-    t[:m] |= s[:m]
-    np.multiply(t[:m], u16(1 << 14), out=wide)
+    np.add(v[:m + 1], v[2:m + 3], out=s[:m + 1])                # cards i and i + 2 (a hand's two cards)
+    np.subtract(s[:m + 1], u8(10), out=t[:m + 1])               # modulo 10 (sums up to 18): the
+    np.minimum(s[:m + 1], t[:m + 1], out=s[:m + 1])             # smaller of s and s - 10 wrapped round
+    np.multiply(s[:m + 1], u8(10), out=s[:m + 1])               # 10 × the total
+    np.add(s[:m + 1], v[4:m + 5], out=s[:m + 1])                # + the hand's third card
+    np.equal(flat[lo:hi + 1], flat[lo + 2:hi + 3], out=t[:m + 1].view(bool))   # its two cards alike
+    np.multiply(t[:m + 1], u8(128), out=t[:m + 1])
+    np.bitwise_or(s[:m + 1], t[:m + 1], out=s[:m + 1])          # the hand's byte
+    np.copyto(out, s[:m])                                       # the player's byte, low
+    np.copyto(wide, s[1:m + 1])                                 # the banker's byte, high
+    wide *= u16(256)
     out |= wide
 
 
@@ -522,9 +527,9 @@ def _deal(cards: np.ndarray, cut_card: int | None, burn: bool, detail: bool,
     steps = 0
     while steps < max_steps:
         np.greater(pos, cut_at, out=past[steps])
-        np.take(keys, pos, out=key)
-        o = seen[steps]
-        np.take(table, key, out=o)
+        keys.take(pos, out=key, mode="clip")                      # (every index is in range: "clip"
+        o = seen[steps]                                           # writes straight into ``out``, where
+        table.take(key, out=o, mode="clip")                       # "raise" would buffer it)
         if detail:
             np.right_shift(o, 8, out=more)
             more &= 3
