@@ -445,7 +445,7 @@ def _keys(flat: np.ndarray, lo: int, hi: int, out: np.ndarray, work: list[np.nda
     """The key (see :func:`_key_tables`) of a coup starting at every position ``lo`` … ``hi − 1``
     of the byte codes ``flat`` (shoes one after the other) into ``out`` (16 bits), by arithmetic
     passes over bytes and no look-up (a gather costs about twenty of them). ``work``: three byte
-    arrays of at least ``hi − lo + 6`` and one 16-bit array of ``hi − lo``, reused.
+    arrays of at least ``hi − lo + 6`` and one 16-bit array of ``hi − lo + 1``, reused.
 
     One byte per position ``i`` says what a hand starting there holds: its two-card total (cards
     ``i`` and ``i + 2``), the card that would be its third (``i + 4``) and whether its two cards
@@ -455,7 +455,7 @@ def _keys(flat: np.ndarray, lo: int, hi: int, out: np.ndarray, work: list[np.nda
 
     u8, u16 = np.uint8, np.uint16
     m = hi - lo
-    v, s, t, wide = work[0][:m + 6], work[1][:m + 2], work[2][:m + 2], work[3][:m]
+    v, s, t, wide = work[0][:m + 6], work[1][:m + 2], work[2][:m + 2], work[3][:m + 1]
     np.right_shift(flat[lo:hi + 6], 2, out=v)                   # the card values
     np.add(v[:m + 1], v[2:m + 3], out=s[:m + 1])                # cards i and i + 2 (a hand's two cards)
     np.subtract(s[:m + 1], u8(10), out=t[:m + 1])               # modulo 10 (sums up to 18): the
@@ -465,10 +465,9 @@ def _keys(flat: np.ndarray, lo: int, hi: int, out: np.ndarray, work: list[np.nda
     np.equal(flat[lo:hi + 1], flat[lo + 2:hi + 3], out=t[:m + 1].view(bool))   # its two cards alike
     np.multiply(t[:m + 1], u8(128), out=t[:m + 1])
     np.bitwise_or(s[:m + 1], t[:m + 1], out=s[:m + 1])          # the hand's byte
-    np.copyto(out, s[:m])                                       # the player's byte, low
-    np.copyto(wide, s[1:m + 1])                                 # the banker's byte, high
-    wide *= u16(256)
-    out |= wide
+    np.copyto(wide, s[:m + 1])                                  # widened to 16 bits:
+    np.multiply(wide[1:], u16(256), out=out)                    # the banker's byte high,
+    out |= wide[:m]                                             # the player's low
 
 
 OUTCOME_BLOCK = 256
