@@ -516,17 +516,28 @@ def _deal(cards: np.ndarray, cut_card: int | None, burn: bool, detail: bool,
         burned = np.zeros(n, dtype=np.intp)
     cut_at = base + (size - cut_card if cut_card is not None else size + 1)
     end_at = base + size
-    pos = base + burned
     need_end = cut_card is None or cut_card < 12                # else every coup before the cut fits
     past = work.get("past", max_steps * n, bool).reshape(max_steps, n)    # the coup began after the cut
     over = work.get("over", max_steps * n, bool).reshape(max_steps, n)    # the coup ends past the shoe
     seen = work.get(f"seen{table.dtype}", max_steps * n, table.dtype).reshape(max_steps, n)   # each outcome
     key = work.get("key", n, np.uint16)
     more = work.get(f"more{table.dtype}", n, table.dtype)       # cards used - 4
-    steps = 0
+    bound = work.get("bound", n, np.intp)
+    # A coup uses at most 6 cards and at most 11 are burned: no shoe's coup ``s`` can begin past
+    # the cut before step ``early``, nor end past the shoe before step ``fits``.
+    most = 11 if burn else 0
+    early = min(max_steps, max(0, ((size - cut_card if cut_card is not None else size + 1) - most) // 6 + 1))
+    fits = min(max_steps, max(0, size - most) // 6)
+    past[:early] = False
+    if need_end:
+        over[:fits] = False
+    at = base + burned                                            # where each shoe stands, less 4 × steps:
+    steps = 0                                                     # the keys are read 4 × steps further on
     while steps < max_steps:
-        np.greater(pos, cut_at, out=past[steps])
-        keys.take(pos, out=key, mode="clip")                      # (every index is in range: "clip"
+        if steps >= early:
+            np.subtract(cut_at, 4 * steps, out=bound)
+            np.greater(at, bound, out=past[steps])
+        keys[4 * steps:].take(at, out=key, mode="clip")           # (every index is in range: "clip"
         o = seen[steps]                                           # writes straight into ``out``, where
         table.take(key, out=o, mode="clip")                       # "raise" would buffer it)
         if detail:
@@ -534,13 +545,15 @@ def _deal(cards: np.ndarray, cut_card: int | None, burn: bool, detail: bool,
             more &= 3
         else:
             np.bitwise_and(o, 3, out=more)
-        pos += more
-        pos += 4
-        if need_end:
-            np.greater(pos, end_at, out=over[steps])
+        at += more
         steps += 1
-        if steps % 4 == 0 and (past[steps - 1] | (pos > end_at)).all():
-            break
+        if need_end and steps > fits:
+            np.subtract(end_at, 4 * steps, out=bound)
+            np.greater(at, bound, out=over[steps - 1])
+        if steps % 4 == 0 and steps > early:
+            np.subtract(end_at, 4 * steps, out=bound)
+            if (past[steps - 1] | (at > bound)).all():
+                break
     seen = seen[:steps]
     ok = work.get("ok", steps * n, bool).reshape(steps, n)
     ok[0] = True
