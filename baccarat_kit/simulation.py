@@ -561,20 +561,14 @@ def _deal(cards: np.ndarray, cut_card: int | None, burn: bool, detail: bool,
     if need_end:
         ok &= ~over[:steps]
     if not detail:
-        skipped = np.logical_not(ok, out=work.get("skipped", steps * n, bool).reshape(steps, n))
-        np.copyto(seen, np.uint8(_SKIPPED), where=skipped)
+        hands = np.count_nonzero(ok)
+        np.multiply(seen, ok.view(np.uint8), out=seen)            # every step that is no coup: 0
         return {"packed": None, "rounds": None, "burned": burned,
-                "counts": _small_counts(seen, (work.get("bits", steps * n, np.uint8).reshape(steps, n),
-                                               work.get("flags", steps * n, bool).reshape(steps, n)))}
+                "counts": _small_counts(seen, hands, work.get("bits", steps * n, np.uint8).reshape(steps, n))}
     ok = ok.T                                                    # shoe after shoe, in order
     out = seen.T[ok]
     return {"packed": out, "rounds": ok.sum(axis=1), "burned": burned,
             "counts": _packed_bit_counts(out)}
-
-
-_SKIPPED = 12
-"""A one-byte outcome no coup has (winner code 3, nothing else): what :func:`_deal` writes
-over the steps of its walk that are not coups before counting."""
 
 
 NUMBA_FROM = 20_000_000
@@ -688,19 +682,19 @@ def _packed_bit_counts(packed: np.ndarray) -> np.ndarray:
     return np.array([b + p + t, b, p, t, six, *bits], dtype=np.int64)
 
 
-def _small_counts(seen: np.ndarray, scratch: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
-    """The counts (:data:`COUNTS`) of one-byte outcomes (bits, high to low: banker pair,
-    player pair, banker six, natural, winner (2), cards used − 4 (2); see
-    :func:`_small_table`), skipping :data:`_SKIPPED`: a few passes of bit tests (into
-    ``scratch``, a byte array and a bool array shaped as ``seen``, when given)."""
+def _small_counts(seen: np.ndarray, hands: int, scratch: np.ndarray | None = None) -> np.ndarray:
+    """The counts (:data:`COUNTS`) of ``hands`` coups from their one-byte outcomes (bits, high to
+    low: banker pair, player pair, banker six, natural, winner (2), cards used − 4 (2); see
+    :func:`_small_table`) among zero bytes (steps that were no coup, counted by nothing but the
+    banker's wins, which are the hands the others leave): a bit test each (into ``scratch``, a
+    byte array shaped as ``seen``, when given)."""
     import numpy as np
 
     u8 = np.uint8
-    work, flags = (np.empty_like(seen), np.empty(seen.shape, dtype=bool)) if scratch is None else scratch
-    winner = np.bitwise_and(seen, u8(12), out=work)
-    b, p, t = (np.count_nonzero(np.equal(winner, u8(code), out=flags)) for code in (0, 4, 8))
-    bits = [np.count_nonzero(np.bitwise_and(seen, u8(bit), out=work)) for bit in (32, 16, 64, 128)]
-    return np.array([b + p + t, b, p, t, *bits], dtype=np.int64)
+    work = np.empty_like(seen) if scratch is None else scratch
+    p, t, six, natural, player_pair, banker_pair = (
+        np.count_nonzero(np.bitwise_and(seen, u8(bit), out=work)) for bit in (4, 8, 32, 16, 64, 128))
+    return np.array([hands, hands - p - t, p, t, six, natural, player_pair, banker_pair], dtype=np.int64)
 
 
 def _totals(counts: np.ndarray) -> dict[str, int]:
