@@ -529,6 +529,8 @@ def _deal(cards: np.ndarray, cut_card: int | None, burn: bool, detail: bool,
     early = min(max_steps, max(0, ((size - cut_card if cut_card is not None else size + 1) - most) // 6 + 1))
     fits = min(max_steps, max(0, size - most) // 6)
     past[:early] = False
+    past[0] = False                     # (as the engine's Shoe: a cut card among the burned cards is
+    early = max(early, 1)               # seen after the first coup, and one more coup is dealt)
     if need_end:
         over[:fits] = False
     at = base + burned                                            # where each shoe stands, less 4 × steps:
