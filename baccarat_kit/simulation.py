@@ -563,7 +563,7 @@ def _deal(cards: np.ndarray, cut_card: int | None, burn: bool, detail: bool,
     if need_end:
         ok &= ~over[:steps]
     if not detail:
-        hands = np.count_nonzero(ok)
+        hands = int(np.count_nonzero(ok))
         np.multiply(seen, ok.view(np.uint8), out=seen)            # every step that is no coup: 0
         return {"packed": None, "rounds": None, "burned": burned,
                 "counts": _small_counts(seen, hands, work.get("bits", steps * n, np.uint8).reshape(steps, n))}
