@@ -59,8 +59,8 @@ def _deal(cards: Any, table: Any, cut_pos: int, burn: bool, detail: bool, out: A
                 out[written] = p
                 written += 1
             coups += 1
-            if pos > cut_pos:                  # the coup after the one that reached the cut
-                break
+            if pos > cut_pos and coups > 1:    # the coup after the one that reached the cut (a cut
+                break                          # card among the burned cards: after the second)
             pos += used
         rounds[s] = coups
     return written

@@ -343,15 +343,16 @@ def _sort_rows(rng: Any, codes: np.ndarray, out: np.ndarray) -> np.ndarray:
     mask = np.uint32(~63 & 0xFFFFFFFF)
     ties = np.empty(rows, dtype=bool)
     step = np.empty(min(BLOCK, rows) * cols, dtype=np.uint32)
+    tiled = np.tile(codes, min(BLOCK, rows))                      # the codes of a whole block, flat
     for lo in range(0, rows, BLOCK):
         k = _raw_keys(rng, min(BLOCK, rows - lo), cols)
-        k &= mask
-        k |= codes
+        flat = k.ravel()                                          # (one contiguous pass each, no
+        flat &= mask                                              # broadcasting of a row of codes)
+        flat |= tiled[:flat.size]
         k.sort(axis=1)
         o = out[lo:lo + BLOCK]
         np.copyto(o, k, casting="unsafe")                         # the low byte of each key
         o &= np.uint8(63)                                         # (masked as bytes: a quarter of the bits)
-        flat = k.ravel()
         d = step[:flat.size]
         np.bitwise_xor(flat[1:], flat[:-1], out=d[:-1])           # neighbours with equal top parts: below 64
         d[cols - 1::cols] = 0xFFFFFFFF                            # (the last card and the next row's first)
@@ -417,18 +418,20 @@ def _key_tables() -> tuple[np.ndarray, np.ndarray]:
     outcome of :func:`_outcome_table` with the pairs (bits 13 and 14) and the one-byte outcome of
     :func:`_small_table` with the pairs (bits 6 and 7).
 
-    A key is ``(10 p + b) * 100 + 10 v5 + v6`` (``p`` and ``b`` the player's and the banker's
-    two-card totals, ``v5`` and ``v6`` the values of the fifth and sixth cards) plus 2**14 when
-    the player's two cards are alike and 2**15 when the banker's are. Every entry is copied from
-    :func:`_outcome_table` (the engine's decisions), nothing is decided here; the keys whose low
-    14 bits pass 9 999 are no coup and are never looked up."""
+    A key is two bytes, one per hand: the low byte ``10 p + v5`` plus 128 when the player's two
+    cards are alike, the high byte ``10 b + v6`` plus 128 when the banker's are (``p`` and ``b``
+    the player's and the banker's two-card totals, ``v5`` and ``v6`` the values of the fifth and
+    sixth cards). Every entry is copied from :func:`_outcome_table` (the engine's decisions),
+    nothing is decided here; the keys with a byte whose low 7 bits pass 99 are no coup and are
+    never looked up."""
     import numpy as np
 
     key = np.arange(1 << 16)
-    low = key & 0x3FFF
-    low = np.where(low < 10_000, low, 0)
-    same = (low // 1000 * 19 + low // 100 % 10) * 100 + low % 100   # the coup's index in _outcome_table
-    player_pair, banker_pair = (key >> 14) & 1, key >> 15
+    low, high = key & 0x7F, (key >> 8) & 0x7F
+    low, high = np.where(low < 100, low, 0), np.where(high < 100, high, 0)
+    p, v5, b, v6 = low // 10, low % 10, high // 10, high % 10
+    same = (p * 19 + b) * 100 + v5 * 10 + v6                   # the coup's index in _outcome_table
+    player_pair, banker_pair = (key >> 7) & 1, key >> 15
     packed = _outcome_table().astype(np.int64)[same]
     small = _small_table().astype(np.int64)[same]
     tables = ((packed | (player_pair << 13) | (banker_pair << 14)).astype(np.uint16),
@@ -442,28 +445,29 @@ def _keys(flat: np.ndarray, lo: int, hi: int, out: np.ndarray, work: list[np.nda
     """The key (see :func:`_key_tables`) of a coup starting at every position ``lo`` … ``hi − 1``
     of the byte codes ``flat`` (shoes one after the other) into ``out`` (16 bits), by arithmetic
     passes over bytes and no look-up (a gather costs about twenty of them). ``work``: three byte
-    arrays of at least ``hi − lo + 6`` and one 16-bit array of ``hi − lo``, reused."""
+    arrays of at least ``hi − lo + 6`` and one 16-bit array of ``hi − lo + 1``, reused.
+
+    One byte per position ``i`` says what a hand starting there holds: its two-card total (cards
+    ``i`` and ``i + 2``), the card that would be its third (``i + 4``) and whether its two cards
+    are alike. The player's hand starts at ``i`` and the banker's at ``i + 1``, so a coup's key is
+    the bytes at ``i`` and ``i + 1`` side by side."""
     import numpy as np
 
     u8, u16 = np.uint8, np.uint16
     m = hi - lo
-    v, s, t, wide = work[0][:m + 6], work[1][:m + 1], work[2][:m + 1], work[3][:m]
+    v, s, t, wide = work[0][:m + 6], work[1][:m + 2], work[2][:m + 2], work[3][:m + 1]
     np.right_shift(flat[lo:hi + 6], 2, out=v)                   # the card values
-    np.add(v[:m + 1], v[2:m + 3], out=s)                        # cards i and i + 2 (a hand's two cards)
-    np.subtract(s, u8(10), out=t)                               # modulo 10 (sums up to 18): the
-    np.minimum(s, t, out=s)                                     # smaller of s and s - 10 wrapped round
-    np.multiply(s[:m], u8(10), out=t[:m])                       # 10 p + b: the player's total at i,
-    t[:m] += s[1:]                                              # the banker's at i + 1
-    np.copyto(out, t[:m])
-    out *= u16(100)
-    np.multiply(v[4:m + 4], u8(10), out=t[:m])                  # 10 v5 + v6
-    t[:m] += v[5:m + 5]
-    out += t[:m]
-    np.equal(flat[lo:hi + 1], flat[lo + 2:hi + 3], out=s.view(bool))   # cards i and i + 2 alike
-    np.multiply(s[1:], u8(2), out=t[:m])                        # the banker's (i + 1 and i + 3)
-    t[:m] |= s[:m]
-    np.multiply(t[:m], u16(1 << 14), out=wide)
-    out |= wide
+    np.add(v[:m + 1], v[2:m + 3], out=s[:m + 1])                # cards i and i + 2 (a hand's two cards)
+    np.subtract(s[:m + 1], u8(10), out=t[:m + 1])               # modulo 10 (sums up to 18): the
+    np.minimum(s[:m + 1], t[:m + 1], out=s[:m + 1])             # smaller of s and s - 10 wrapped round
+    np.multiply(s[:m + 1], u8(10), out=s[:m + 1])               # 10 × the total
+    np.add(s[:m + 1], v[4:m + 5], out=s[:m + 1])                # + the hand's third card
+    np.equal(flat[lo:hi + 1], flat[lo + 2:hi + 3], out=t[:m + 1].view(bool))   # its two cards alike
+    np.multiply(t[:m + 1], u8(128), out=t[:m + 1])
+    np.bitwise_or(s[:m + 1], t[:m + 1], out=s[:m + 1])          # the hand's byte
+    np.copyto(wide, s[:m + 1])                                  # widened to 16 bits:
+    np.multiply(wide[1:], u16(256), out=out)                    # the banker's byte high,
+    out |= wide[:m]                                             # the player's low
 
 
 OUTCOME_BLOCK = 256
@@ -512,31 +516,46 @@ def _deal(cards: np.ndarray, cut_card: int | None, burn: bool, detail: bool,
         burned = np.zeros(n, dtype=np.intp)
     cut_at = base + (size - cut_card if cut_card is not None else size + 1)
     end_at = base + size
-    pos = base + burned
     need_end = cut_card is None or cut_card < 12                # else every coup before the cut fits
     past = work.get("past", max_steps * n, bool).reshape(max_steps, n)    # the coup began after the cut
     over = work.get("over", max_steps * n, bool).reshape(max_steps, n)    # the coup ends past the shoe
     seen = work.get(f"seen{table.dtype}", max_steps * n, table.dtype).reshape(max_steps, n)   # each outcome
     key = work.get("key", n, np.uint16)
     more = work.get(f"more{table.dtype}", n, table.dtype)       # cards used - 4
-    steps = 0
+    bound = work.get("bound", n, np.intp)
+    # A coup uses at most 6 cards and at most 11 are burned: no shoe's coup ``s`` can begin past
+    # the cut before step ``early``, nor end past the shoe before step ``fits``.
+    most = 11 if burn else 0
+    early = min(max_steps, max(0, ((size - cut_card if cut_card is not None else size + 1) - most) // 6 + 1))
+    fits = min(max_steps, max(0, size - most) // 6)
+    past[:early] = False
+    past[0] = False                     # (as the engine's Shoe: a cut card among the burned cards is
+    early = max(early, 1)               # seen after the first coup, and one more coup is dealt)
+    if need_end:
+        over[:fits] = False
+    at = base + burned                                            # where each shoe stands, less 4 × steps:
+    steps = 0                                                     # the keys are read 4 × steps further on
     while steps < max_steps:
-        np.greater(pos, cut_at, out=past[steps])
-        np.take(keys, pos, out=key)
-        o = seen[steps]
-        np.take(table, key, out=o)
+        if steps >= early:
+            np.subtract(cut_at, 4 * steps, out=bound)
+            np.greater(at, bound, out=past[steps])
+        keys[4 * steps:].take(at, out=key, mode="clip")           # (every index is in range: "clip"
+        o = seen[steps]                                           # writes straight into ``out``, where
+        table.take(key, out=o, mode="clip")                       # "raise" would buffer it)
         if detail:
             np.right_shift(o, 8, out=more)
             more &= 3
         else:
             np.bitwise_and(o, 3, out=more)
-        pos += more
-        pos += 4
-        if need_end:
-            np.greater(pos, end_at, out=over[steps])
+        at += more
         steps += 1
-        if steps % 4 == 0 and (past[steps - 1] | (pos > end_at)).all():
-            break
+        if need_end and steps > fits:
+            np.subtract(end_at, 4 * steps, out=bound)
+            np.greater(at, bound, out=over[steps - 1])
+        if steps % 4 == 0 and steps > early:
+            np.subtract(end_at, 4 * steps, out=bound)
+            if (past[steps - 1] | (at > bound)).all():
+                break
     seen = seen[:steps]
     ok = work.get("ok", steps * n, bool).reshape(steps, n)
     ok[0] = True
@@ -544,20 +563,14 @@ def _deal(cards: np.ndarray, cut_card: int | None, burn: bool, detail: bool,
     if need_end:
         ok &= ~over[:steps]
     if not detail:
-        skipped = np.logical_not(ok, out=work.get("skipped", steps * n, bool).reshape(steps, n))
-        np.copyto(seen, np.uint8(_SKIPPED), where=skipped)
+        hands = int(np.count_nonzero(ok))
+        np.multiply(seen, ok.view(np.uint8), out=seen)            # every step that is no coup: 0
         return {"packed": None, "rounds": None, "burned": burned,
-                "counts": _small_counts(seen, (work.get("bits", steps * n, np.uint8).reshape(steps, n),
-                                               work.get("flags", steps * n, bool).reshape(steps, n)))}
+                "counts": _small_counts(seen, hands, work.get("bits", steps * n, np.uint8).reshape(steps, n))}
     ok = ok.T                                                    # shoe after shoe, in order
     out = seen.T[ok]
     return {"packed": out, "rounds": ok.sum(axis=1), "burned": burned,
             "counts": _packed_bit_counts(out)}
-
-
-_SKIPPED = 12
-"""A one-byte outcome no coup has (winner code 3, nothing else): what :func:`_deal` writes
-over the steps of its walk that are not coups before counting."""
 
 
 NUMBA_FROM = 20_000_000
@@ -671,19 +684,19 @@ def _packed_bit_counts(packed: np.ndarray) -> np.ndarray:
     return np.array([b + p + t, b, p, t, six, *bits], dtype=np.int64)
 
 
-def _small_counts(seen: np.ndarray, scratch: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
-    """The counts (:data:`COUNTS`) of one-byte outcomes (bits, high to low: banker pair,
-    player pair, banker six, natural, winner (2), cards used − 4 (2); see
-    :func:`_small_table`), skipping :data:`_SKIPPED`: a few passes of bit tests (into
-    ``scratch``, a byte array and a bool array shaped as ``seen``, when given)."""
+def _small_counts(seen: np.ndarray, hands: int, scratch: np.ndarray | None = None) -> np.ndarray:
+    """The counts (:data:`COUNTS`) of ``hands`` coups from their one-byte outcomes (bits, high to
+    low: banker pair, player pair, banker six, natural, winner (2), cards used − 4 (2); see
+    :func:`_small_table`) among zero bytes (steps that were no coup, counted by nothing but the
+    banker's wins, which are the hands the others leave): a bit test each (into ``scratch``, a
+    byte array shaped as ``seen``, when given)."""
     import numpy as np
 
     u8 = np.uint8
-    work, flags = (np.empty_like(seen), np.empty(seen.shape, dtype=bool)) if scratch is None else scratch
-    winner = np.bitwise_and(seen, u8(12), out=work)
-    b, p, t = (np.count_nonzero(np.equal(winner, u8(code), out=flags)) for code in (0, 4, 8))
-    bits = [np.count_nonzero(np.bitwise_and(seen, u8(bit), out=work)) for bit in (32, 16, 64, 128)]
-    return np.array([b + p + t, b, p, t, *bits], dtype=np.int64)
+    work = np.empty_like(seen) if scratch is None else scratch
+    p, t, six, natural, player_pair, banker_pair = (
+        np.count_nonzero(np.bitwise_and(seen, u8(bit), out=work)) for bit in (4, 8, 32, 16, 64, 128))
+    return np.array([hands, hands - p - t, p, t, six, natural, player_pair, banker_pair], dtype=np.int64)
 
 
 def _totals(counts: np.ndarray) -> dict[str, int]:
