@@ -15,7 +15,7 @@ from typing import Any
 
 from .i18n import normalize_language
 
-__all__ = ["COLORS", "cjk_font", "fonts", "pyplot", "show"]
+__all__ = ["COLORS", "FIGURES", "cjk_font", "fonts", "pyplot", "show"]
 
 COLORS = {"B": "#c62828", "P": "#1565c0", "T": "#2e7d32"}
 """Banker red, player blue, tie green: the colours of the road and simulation plots."""
@@ -54,12 +54,25 @@ def pyplot() -> Any:
     return plt
 
 
-def show(fig: Any, alt: str) -> Any:
+FIGURES = ("convergence", "roads", "counting", "heatmap")
+"""The lessons' figures whose text alternative the kit keeps, in both languages (the
+catalogue's ``nb.NAME-alt``): ``show(fig, figure="roads", lang=LANG)``."""
+
+
+def show(fig: Any, alt: str | None = None, *, figure: str | None = None, lang: str | None = None) -> Any:
     """Display ``fig`` as a PNG with a text alternative (WCAG 1.1.1: a screen reader reads
     ``alt``; a plain ``plt.show()`` gives an ``<img>`` without one) and close it.
 
-    Returns the ``IPython.display.HTML`` object (displayed by a notebook when it is a cell's last
-    value); its ``alt`` is escaped.
+    The text is ``alt``, or the kit's own description of one of the lessons' figures
+    (``figure``: a name of :data:`FIGURES`, in ``lang``). Returns the ``IPython.display.HTML``
+    object (displayed by a notebook when it is a cell's last value); its ``alt`` is escaped.
+
+    >>> from baccarat_kit.i18n import BaccaratError
+    >>> try:
+    ...     show(None, figure="pie")
+    ... except BaccaratError as err:
+    ...     print(err.message("en"))
+    'pie' is not a figure the kit describes: use convergence, roads, counting, heatmap (or give alt="…", the text itself).
     """
     import base64
     import html
@@ -67,11 +80,18 @@ def show(fig: Any, alt: str) -> Any:
 
     from IPython.display import HTML
 
+    from .i18n import BaccaratError, message
+
+    if figure is not None and figure not in FIGURES:
+        raise BaccaratError("plots.unknown-figure", value=figure, choices=", ".join(FIGURES))
+    if (alt is None) == (figure is None):
+        raise BaccaratError("plots.alt-or-figure")
+    text = alt if alt is not None else message(f"nb.{figure}-alt", lang)
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", bbox_inches="tight", dpi=100)
     pyplot().close(fig)
     data = base64.b64encode(buffer.getvalue()).decode("ascii")
-    return HTML(f'<img src="data:image/png;base64,{data}" alt="{html.escape(alt, quote=True)}">')
+    return HTML(f'<img src="data:image/png;base64,{data}" alt="{html.escape(text, quote=True)}">')
 
 
 def missing_matplotlib() -> ModuleNotFoundError:

@@ -220,7 +220,7 @@ ax.set_yticks(range(8))
 ax.set_xlabel("value of the player's third card (10, J, Q, K = 0)")
 ax.set_ylabel("banker total (first two cards)")
 ax.set_title("Banker after a player third card: D = draws, S = stands")
-bk.plotting.show(fig, alt=bk.i18n.message("nb.heatmap-alt", LANG))
+bk.plotting.show(fig, figure="heatmap", lang=LANG)
 
 # %% [markdown] lang=zh
 # 數一數：80 格裡有幾格補牌？（0～2 點的三列全補、7 點那一列全停。）

@@ -147,7 +147,7 @@ bk.display.simulated_vs_exact(sim, odds8)
 import matplotlib.pyplot as plt
 
 sim.plot_convergence(odds8, lang=LANG)
-bk.plotting.show(plt.gcf(), alt=bk.i18n.message("nb.convergence-alt", LANG))
+bk.plotting.show(plt.gcf(), figure="convergence", lang=LANG)
 
 # %% [markdown] lang=zh
 # 上圖：頻率隨局數增加而貼近精確值（虛線）。下圖：頻率與精確值的差，落在 ±2 標準誤的「漏斗」裡；
@@ -191,7 +191,7 @@ print(shoe0)
 fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(11, 6.5))
 roads.plot_bead_plate(shoe0, ax=ax1, lang=LANG)
 roads.plot_big_road(shoe0, ax=ax2, lang=LANG)
-bk.plotting.show(fig, alt=bk.i18n.message("nb.roads-alt", LANG))
+bk.plotting.show(fig, figure="roads", lang=LANG)
 
 # %% [markdown] lang=zh
 # ### 連莊、連閒：與「各局獨立」比一比
@@ -259,7 +259,7 @@ bk.display.counting_table(ca)
 fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 4.8))
 ca.plot(ax=ax1, lang=LANG, bets=(("banker", "commission"), ("banker", "no-commission"), ("player", "commission")))
 ca.plot(ax=ax2, lang=LANG, bets=(("tie", "commission"), ("tie", "commission-tie-9"), ("player-pair", "commission")))
-bk.plotting.show(fig, alt=bk.i18n.message("nb.counting-alt", LANG))
+bk.plotting.show(fig, figure="counting", lang=LANG)
 
 # %% [markdown] lang=zh
 # 這張表說的事：
