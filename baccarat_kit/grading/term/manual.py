@@ -94,7 +94,10 @@ class Mark:
 
 
 def mark_key(learner: str, exercise: str, question: str) -> str:
-    return json.dumps([learner.strip().casefold(), exercise, question])
+    """A mark's key: the learner exactly as the gradebook keeps her (:func:`.export.per_learner`:
+    "ANN" and "ann" are two learners there, so two here; redteam: an id claimed in another case
+    was given the score of the classmate it imitates), the exercise and the question."""
+    return json.dumps([learner.strip(), exercise, question])
 
 
 def now() -> str:
@@ -405,9 +408,11 @@ def import_csv(data: bytes, rows: Sequence[Mapping[str, Any]], marks: Mapping[st
         learner, ex, qid = (_unformula(row.get(c, "").strip()) for c in ("learner", "exercise", "question"))
         where = f"{name}, row {n}"
         try:
-            if not any(learner.casefold() == x.casefold() for x in learners):
+            same = [x for x in learners if x == learner] or [x for x in learners if x.casefold() == learner.casefold()]
+            if len(same) != 1:  # none, or a case that could be either of two learners
                 raise ManualError("manual.error.unknown", where=f"{where}, column learner", value=learner[:80],
-                                  choices=_few(learners))
+                                  choices=_few(same if same else learners))
+            learner = same[0]
             if ex not in exercises:
                 raise ManualError("manual.error.unknown", where=f"{where}, column exercise", value=ex[:80],
                                   choices=_few(exercises))
@@ -421,7 +426,12 @@ def import_csv(data: bytes, rows: Sequence[Mapping[str, Any]], marks: Mapping[st
                 raise ManualError("manual.error.twice", where=where, first=seen[key])
             seen[key] = n
             score_text = row.get("score", "").strip()
-            comment = clean_comment(row.get("comment", ""), f"{where}, column comment")
+            raw_comment = row.get("comment", "")
+            before = out.get(key)
+            if before is not None and score_text and _same_score(score_text, before.score) and (
+                    raw_comment.strip() in (before.comment, export.spreadsheet_text(before.comment))):
+                continue  # the row as exported: the mark stays as it was (its lines, its time)
+            comment = clean_comment(_unformula(raw_comment.strip()), f"{where}, column comment")
             if not score_text:
                 if comment:
                     raise ManualError("manual.error.comment_only", where=f"{where}, column score")
@@ -435,6 +445,13 @@ def import_csv(data: bytes, rows: Sequence[Mapping[str, Any]], marks: Mapping[st
         raise ManualError("manual.error.csv_rows", file=name, count=len(problems),
                           rows={lang: "\n".join(p.message(lang) for p in problems[:20]) for lang in ("zh", "en")})
     return out
+
+
+def _same_score(text: str, score: int | float) -> bool:
+    try:
+        return Fraction(text) == Fraction(str(score))
+    except (ValueError, ZeroDivisionError):
+        return False
 
 
 def _few(names: Sequence[str], limit: int = 8) -> str:

@@ -1,0 +1,72 @@
+"""Red team against written answers scored by hand (issue 35): ids a learner claims, the CSV
+round-trip. Each test failed before its fix."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from test_grading_manual import _csv, _marks, _row
+
+from baccarat_kit.grading.term import manual
+
+
+def _claimed(learner: str, text: str = "Because the player stood.") -> dict[str, object]:
+    row = _row(learner, text)
+    row["owner"] = None  # a file graded without collect: its id is only her claim
+    return row
+
+
+def test_an_id_differing_only_in_case_gets_no_one_elses_score() -> None:
+    """Bob claims LEARNER_ID = "ANN": the gradebook keeps "ANN" and "ann" apart (two learners, two
+    LMS rows), so the score the instructor gave ann's answer must not become his."""
+    rows = [_claimed("ann"), _claimed("ANN", "Bob's own text.")]
+    found = manual.answers(rows)
+    assert sorted(a.learner for a in found) == ["ANN", "ann"]
+    assert len({a.key for a in found}) == 2  # two answers, two scores to give
+    merged = {r["learner"]: r for r in manual.apply(rows, _marks(("ann", 3)))}
+    assert merged["ann"]["score"] == 11
+    assert merged["ANN"]["score"] == 8 and merged["ANN"]["questions"]["q9"]["pending"] is True
+
+
+def test_the_csv_takes_a_learner_by_her_own_case_and_refuses_an_ambiguous_one() -> None:
+    rows = [_claimed("ann"), _claimed("ANN", "Bob's own text.")]
+    table = list(csv.DictReader(io.StringIO(manual.export_csv(rows, {}))))
+    for line in table:
+        line["score"] = "1" if line["learner"] == "ann" else "2"
+    got = manual.import_csv(_csv(table), rows, {}, "s.csv")
+    assert {m.learner: m.score for m in got.values()} == {"ann": 1, "ANN": 2}
+    # one learner typed in another case is still hers; a case that could be either is refused
+    only = [_claimed("cai")]
+    one = list(csv.DictReader(io.StringIO(manual.export_csv(only, {}))))
+    one[0]["learner"], one[0]["score"] = "CAI", "3"
+    assert [m.learner for m in manual.import_csv(_csv(one), only, {}, "s.csv").values()] == ["cai"]
+    table[0]["learner"] = "Ann"
+    try:
+        manual.import_csv(_csv(table), rows, {}, "s.csv")
+    except manual.ManualError as err:
+        assert "column learner" in err.message("en") and "ANN, ann" in err.message("en")
+    else:
+        raise AssertionError("an ambiguous learner was taken")
+
+
+def test_a_csv_round_trip_leaves_a_mark_it_did_not_change_as_it_was() -> None:
+    """The export writes a comment as spreadsheet-safe text (a leading ' before = + - @, line breaks
+    as spaces); reading the unchanged file back must not add the ' or join the lines."""
+    rows = [_row("ann"), _row("ben")]
+    marks = {**_marks(("ann", 2)), **_marks(("ben", 1))}
+    key_ann, key_ben = (manual.mark_key(w, "03-banker-rule", "q9") for w in ("ann", "ben"))
+    marks[key_ann] = manual.Mark("ann", "03-banker-rule", "q9", 2, "-1: (b) missing\nsee the rule table",
+                                 marks[key_ann].answer_sha256, "t0")
+    marks[key_ben] = manual.Mark("ben", "03-banker-rule", "q9", 1, "=good start", marks[key_ben].answer_sha256, "t0")
+    text = manual.export_csv(rows, marks)
+    assert "'-1: (b) missing see the rule table" in text and "'=good start" in text  # safe in a spreadsheet
+    again = manual.import_csv(text.encode("utf-8"), rows, marks, "s.csv")
+    assert again == marks  # nothing changed: nothing taken (not even graded_at)
+    table = list(csv.DictReader(io.StringIO(text)))
+    table[1]["score"] = "1.5"  # ben's score changed; his comment as exported
+    changed = manual.import_csv(_csv(table), rows, marks, "s.csv")
+    assert changed[key_ann] == marks[key_ann]
+    assert (changed[key_ben].score, changed[key_ben].comment) == (1.5, "=good start")
+    table[1]["comment"] = "'=better"  # a comment typed in the spreadsheet, quoted as the export does
+    assert manual.import_csv(_csv(table), rows, marks, "s.csv")[key_ben].comment == "=better"
