@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import csv
 import io
+from pathlib import Path
 
+import pytest
 from test_grading_manual import _csv, _marks, _row
 
 from baccarat_kit.grading.term import manual
@@ -70,3 +72,16 @@ def test_a_csv_round_trip_leaves_a_mark_it_did_not_change_as_it_was() -> None:
     assert (changed[key_ben].score, changed[key_ben].comment) == (1.5, "=good start")
     table[1]["comment"] = "'=better"  # a comment typed in the spreadsheet, quoted as the export does
     assert manual.import_csv(_csv(table), rows, marks, "s.csv")[key_ben].comment == "=better"
+
+
+def test_a_score_json_takes_but_no_rubric_gives_is_refused_naming_the_mark(tmp_path: Path) -> None:
+    """manual.json edited by hand: NaN, Infinity or a negative score is a clear error naming the
+    file and the mark (before the fix NaN and Infinity crashed ``grade --update`` in apply, and a
+    negative score took points off the row)."""
+    for bad in ("NaN", "Infinity", "-2"):
+        (tmp_path / manual.MANUAL_NAME).write_text(
+            '{"version": 1, "marks": [{"learner": "ann", "exercise": "03-banker-rule", "question": "q9", '
+            f'"score": {bad}}}]}}', encoding="utf-8")
+        with pytest.raises(manual.ManualError) as err:
+            manual.load(tmp_path)
+        assert "mark 1: score" in err.value.message("en") and "manual.json" in err.value.message("en")

@@ -12,7 +12,9 @@ leaves kit code in the cells' text. This module looks at what ran instead:
   code object the moment Python is about to run it or has been handed it: ``exec`` (every
   import from source or bytecode, every ``exec``/``eval`` of a string or code object, every cell
   statement IPython runs), ``marshal.loads`` of bytes (unmarshalled again here), ``code.__new__``
-  (``types.CodeType``, ``code.replace``: the new bytecode) and a function's ``__code__`` set.
+  (``types.CodeType``, ``code.replace``: the new bytecode), ``function.__new__`` (a function made
+  with ``types.FunctionType`` from any code object: one compiled and never executed, a module's
+  code called as a function; wherever she keeps it, or none) and a function's ``__code__`` set.
   A code object is fingerprinted with everything nested in it (every function and class body).
 * after the cells the runner raises the audit event :data:`WALK`; the hook then walks what the
   run left behind (the learner's namespace: functions, classes, methods, modules, containers one
@@ -377,6 +379,14 @@ def _hook(state: dict[str, Any], bound: tuple[Any, ...]) -> None:
                 file = str_(args[1]) if len_(args) > 1 else "?"
                 report(["match", h, "", "code.__new__", f"types.CodeType / code.replace ({file})", name])
 
+    def on_new_function(args: tuple[Any, ...]) -> None:
+        # ``types.FunctionType(code, globals)``: a code object made callable with no ``exec``
+        # (compiled and never executed, a module's code called as a function, kept only in a
+        # closure, a default or an object's attribute, or used and deleted before the walk)
+        code = args[0] if args else None
+        if type_(code) is CodeType:
+            check(code, "function.__new__", lambda: where_of(code, 5))
+
     def on_setattr(args: tuple[Any, ...]) -> None:
         if len_(args) > 2 and args[1] == "__code__" and type_(args[2]) is CodeType:
             check(args[2], "__code__ set", lambda: where_of(args[2], 5))
@@ -399,6 +409,6 @@ def _hook(state: dict[str, Any], bound: tuple[Any, ...]) -> None:
 
     handled: dict[str, Callable[[tuple[Any, ...]], None]] = {
         "exec": on_exec, "marshal.loads": on_marshal, "code.__new__": on_new_code,
-        "object.__setattr__": on_setattr, "ctypes.dlsym": on_dlsym, "ctypes.cdata": on_cdata, WALK: on_walk,
+        "function.__new__": on_new_function, "object.__setattr__": on_setattr, "ctypes.dlsym": on_dlsym, "ctypes.cdata": on_cdata, WALK: on_walk,
         **{name: on_trace(name) for name in TRACED}}
     add_hook(hook)

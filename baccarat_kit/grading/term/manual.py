@@ -170,7 +170,8 @@ def load(folder: str | Path) -> dict[str, Mark]:
                         str(m.get("comment") or ""), str(m.get("answer_sha256") or ""), str(m.get("graded_at") or ""))
         except (KeyError, TypeError):
             raise ManualError("manual.error.store", path=path, detail=f"mark {i}") from None
-        if isinstance(mark.score, bool) or not isinstance(mark.score, int | float):
+        if (isinstance(mark.score, bool) or not isinstance(mark.score, int | float)
+                or not 0 <= mark.score < float("inf")):  # (NaN, Infinity, a negative: json takes them)
             raise ManualError("manual.error.store", path=path, detail=f"mark {i}: score")
         out[mark_key(mark.learner, mark.exercise, mark.question)] = mark
     return out
@@ -231,7 +232,7 @@ def answers(rows: Sequence[Mapping[str, Any]]) -> list[Answer]:
     exports take, :func:`.export.per_learner`), in learner, exercise, question order."""
     table, _nameless = export.per_learner(rows)
     out = []
-    for learner in sorted(table, key=str.casefold):
+    for learner in sorted(table, key=lambda x: (x.casefold(), x)):
         for ex in sorted(table[learner]):
             row = table[learner][ex]
             if row.get("status") != "ok":
@@ -398,7 +399,7 @@ def import_csv(data: bytes, rows: Sequence[Mapping[str, Any]], marks: Mapping[st
         raise ManualError("manual.error.csv_columns", file=name, missing=", ".join(missing),
                           columns=", ".join(CSV_COLUMNS))
     known = {a.key: a for a in answers(rows)}
-    learners = sorted({a.learner for a in known.values()}, key=str.casefold)
+    learners = sorted({a.learner for a in known.values()}, key=lambda x: (x.casefold(), x))
     exercises = sorted({a.exercise for a in known.values()})
     out = dict(marks)
     seen: dict[str, int] = {}

@@ -1,0 +1,45 @@
+"""Red team against "judge what ran" (issue 35): the kit's code made callable with no ``exec``.
+
+``compile`` a kit module's source (data: a string) and hand a code object to
+``types.FunctionType``: nothing is executed through ``exec``, so before the fix only the walk
+after the cells could see it, and the walk looks one level into containers and never into a
+closure, a default argument or an object's attribute, nor at a function used and deleted. A
+module's own code called as a function even runs the whole module (its tables, its functions)
+without any ``exec``. Each route below was missed before the hook took ``function.__new__``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_grading_ran import RULES, _probe, _rules, _stub
+
+_BUILT = ("code = compile(" + RULES + ", 'x.py', 'exec')\n"
+          "f = types.FunctionType([c for c in code.co_consts if getattr(c, 'co_name', '') == 'banker_draws'][0], ns)\n"
+          "del code\n")
+
+
+@pytest.mark.parametrize(("route", "body"), [
+    ("kept-in-a-closure", _BUILT + "def make(g):\n    return lambda *a: g(*a)\nmine = make(f)\ndel f\n"),
+    ("kept-as-a-default", _BUILT + "def mine(t, third, _g=f):\n    return _g(t, third)\ndel f\n"),
+    ("kept-on-an-object", _BUILT + "class H:\n    pass\nh = H()\nh.f = f\ndel f\n"),
+    ("module-code-called-used-and-deleted",
+     "mod = {'__name__': 'kitz.rules', '__package__': 'kitz'}\n"
+     "types.FunctionType(compile(" + RULES + ", 'kitz/rules.py', 'exec'), mod)()\n"
+     "x = [mod['banker_draws'](t, None) for t in range(8)]\ndel mod\n"),
+])
+def test_kit_code_made_callable_without_exec_is_reported(tmp_path: Path, route: str, body: str) -> None:
+    found = _probe(tmp_path, _stub() + body.replace("{rules!r}", repr(_rules())))
+    assert found.complete, found.problems
+    hows = {m["how"] for m in found.matches if m["kit"] == "bk.rules.banker_draws"}
+    assert "function.__new__" in hows, f"{route}: not reported: {found.to_json()}"
+
+
+def test_an_honest_function_made_with_function_type_is_not_reported(tmp_path: Path) -> None:
+    found = _probe(tmp_path, "import functools\n"
+                             "def total(cards):\n    return sum(cards) % 10\n"
+                             "again = types.FunctionType(total.__code__, globals(), 'again')\n"
+                             "shown = functools.wraps(total)(lambda *a: total(*a))\n"
+                             "x = [again([c, 5]) for c in range(10)]\n")
+    assert found.complete and not found.matches and not found.traces, found.to_json()
