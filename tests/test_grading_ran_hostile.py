@@ -43,3 +43,35 @@ def test_an_honest_function_made_with_function_type_is_not_reported(tmp_path: Pa
                              "shown = functools.wraps(total)(lambda *a: total(*a))\n"
                              "x = [again([c, 5]) for c in range(10)]\n")
     assert found.complete and not found.matches and not found.traces, found.to_json()
+
+
+# ---------------------------------------------------------------- her code run from inside the hook
+_LOAD = ("m = {'__name__': 'kitz.rules', '__package__': 'kitz'}\n"
+         "exec(compile(" + RULES + ", 'kitz/rules.py', 'exec'), m)\n"
+         "box.append(m['banker_draws'])\n")
+_USED = "import atexit\natexit.register(lambda: loaded and open('loaded', 'w').close())  # (the kit was loaded)\n"
+
+
+def _at(code: str, spaces: int) -> str:
+    return "".join(" " * spaces + line + "\n" for line in code.splitlines())
+
+
+@pytest.mark.parametrize(("route", "body"), [
+    # the walk asked isinstance(obj, type): that reads her object's __class__, a property of hers
+    ("class-property-into-a-closure",
+     "loaded = []\ndef make():\n    box = []\n    def answer(t, third):\n        return box[0](t, third)\n"
+     "    class Sneaky:\n        @property\n        def __class__(self):\n            if not box:\n"
+     + _at(_LOAD + "loaded.append(1)", 16) + "            return Sneaky\n"
+     "    return answer, Sneaky()\nanswer, s = make()\n"),
+    # the walk compared a dict key's type with ``in (str, int)``: her metaclass's __eq__
+    ("metaclass-eq-of-a-dict-key",
+     "loaded = box = []\nclass M(type):\n    def __eq__(cls, other):\n        if not box:\n" + _at(_LOAD, 12)
+     + "        return False\n    __hash__ = type.__hash__\nclass K(metaclass=M):\n    pass\nd = {K(): 1}\n"),
+])
+def test_the_walk_runs_none_of_her_code_and_what_it_loads_is_seen(tmp_path: Path, route: str,
+                                                                     body: str) -> None:
+    found = _probe(tmp_path, _stub() + _USED + body.replace("{rules!r}", repr(_rules())))
+    hows = {m["how"] for m in found.matches if m["kit"] == "bk.rules.banker_draws"}
+    loaded = (tmp_path / "loaded").exists()  # her code ran from inside the hook's walk
+    assert hows or not loaded, f"{route}: the kit was loaded from inside the hook, unseen: {found.to_json()}"
+    assert found.complete, found.problems
