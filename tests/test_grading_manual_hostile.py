@@ -8,7 +8,7 @@ import io
 from pathlib import Path
 
 import pytest
-from test_grading_manual import _csv, _marks, _row
+from test_grading_manual import _csv, _marks, _row, gradebook  # noqa: F401  (a fixture)
 
 from baccarat_kit.grading.term import manual
 
@@ -85,3 +85,34 @@ def test_a_score_json_takes_but_no_rubric_gives_is_refused_naming_the_mark(tmp_p
         with pytest.raises(manual.ManualError) as err:
             manual.load(tmp_path)
         assert "mark 1: score" in err.value.message("en") and "manual.json" in err.value.message("en")
+
+
+def test_a_hostile_csv_is_a_clear_error_and_puts_no_escape_on_the_terminal(tmp_path: Path) -> None:
+    """A CSV passed along (a TA's, a spreadsheet's) is not trusted: a field over the csv module's
+    limit was a traceback; a cell holding a terminal escape was echoed raw in the error."""
+    rows = [_row("ann")]
+    head = b"learner,exercise,question,score\n"
+    with pytest.raises(manual.ManualError) as err:
+        manual.import_csv(head + b"ann,03-banker-rule,q9," + b"9" * 200_000 + b"\n", rows, {}, "s.csv")
+    assert "s.csv" in err.value.message("en") and "line 2" in err.value.message("en")
+    for bad in (b"\x1b]52;c;aGk=\x07ann,03-banker-rule,q9,1\n", b"ann,03-banker-rule,q9,1\x1b[2J\n",
+                b"ann,\x1b[31m03,q9,1\n", "ann,03-banker-rule,q9\x9b,1\n".encode()):
+        with pytest.raises(manual.ManualError) as err:
+            manual.import_csv(head + bad, rows, {}, "s.csv")
+        for lang in ("zh", "en"):
+            said = err.value.message(lang)
+            assert "\x1b" not in said and "\x07" not in said and "\x9b" not in said, said
+            assert "\\u001b" in said or "\\u009b" in said, said
+
+
+def test_import_csv_refuses_a_fifo_instead_of_waiting_forever(gradebook: Path, tmp_path: Path) -> None:  # noqa: F811
+    import os
+    import subprocess
+    import sys
+
+    fifo = tmp_path / "scores.csv"
+    os.mkfifo(fifo)
+    done = subprocess.run([sys.executable, "-c", "import sys; from baccarat_kit.cli import main; sys.exit(main(sys.argv[1:]))",
+                           "--lang", "en", "grade-manual", str(gradebook), "--import-csv", str(fifo)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0 and "is not a regular file" in done.stderr + done.stdout, done.stderr[-800:]

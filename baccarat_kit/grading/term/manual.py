@@ -119,7 +119,7 @@ def parse_score(text: Any, points: int, where: str, lang_free: bool = True) -> i
     ...
     baccarat_kit.grading.term.manual.ManualError: row 2, column score：4 分超過此題的 3 分（可填 0 到 3，最多兩位小數）。 / row 2, column score: 4 is more than this question's 3 points (give 0 to 3, at most two decimals).
     """
-    shown = str(text).strip()[:40]
+    shown = _shown(str(text).strip(), 40)
     if isinstance(text, bool) or not isinstance(text, int | float | str):
         raise ManualError("manual.error.score", where=where, value=shown, points=points)
     if isinstance(text, float) and text != text:  # NaN
@@ -135,6 +135,14 @@ def parse_score(text: Any, points: int, where: str, lang_free: bool = True) -> i
     if value > points:
         raise ManualError("manual.error.too_many", where=where, value=shown, points=points)
     return number(value)
+
+
+def _shown(text: str, limit: int = 80) -> str:
+    """A value from a score, a CSV or the page as an error may show it on a terminal (no escape,
+    no control character: :func:`..records.visible`)."""
+    from ..records import visible
+
+    return visible(text, limit)
 
 
 def clean_comment(text: Any, where: str) -> str:
@@ -404,24 +412,29 @@ def import_csv(data: bytes, rows: Sequence[Mapping[str, Any]], marks: Mapping[st
     out = dict(marks)
     seen: dict[str, int] = {}
     problems: list[ManualError] = []
-    for n, raw in enumerate(reader, 2):
+    try:
+        table = list(reader)
+    except csv.Error as err:  # (a field over the csv module's limit, a quote never closed …)
+        raise ManualError("manual.error.csv_broken", file=name, line=reader.line_num + 1,
+                          detail=_shown(str(err), 120)) from None
+    for n, raw in enumerate(table, 2):
         row = {str(k).strip(): (v if isinstance(v, str) else "") for k, v in raw.items() if k is not None}
         learner, ex, qid = (_unformula(row.get(c, "").strip()) for c in ("learner", "exercise", "question"))
         where = f"{name}, row {n}"
         try:
             same = [x for x in learners if x == learner] or [x for x in learners if x.casefold() == learner.casefold()]
             if len(same) != 1:  # none, or a case that could be either of two learners
-                raise ManualError("manual.error.unknown", where=f"{where}, column learner", value=learner[:80],
+                raise ManualError("manual.error.unknown", where=f"{where}, column learner", value=_shown(learner),
                                   choices=_few(same if same else learners))
             learner = same[0]
             if ex not in exercises:
-                raise ManualError("manual.error.unknown", where=f"{where}, column exercise", value=ex[:80],
+                raise ManualError("manual.error.unknown", where=f"{where}, column exercise", value=_shown(ex),
                                   choices=_few(exercises))
             key = mark_key(learner, ex, qid)
             answer = known.get(key)
             if answer is None:
                 mine = sorted({a.question for a in known.values() if a.exercise == ex})
-                raise ManualError("manual.error.unknown", where=f"{where}, column question", value=qid[:80],
+                raise ManualError("manual.error.unknown", where=f"{where}, column question", value=_shown(qid),
                                   choices=_few(mine))
             if key in seen:
                 raise ManualError("manual.error.twice", where=where, first=seen[key])
