@@ -1,7 +1,8 @@
 """Red team (issue 35): text a learner controls that cannot be written as UTF-8.
 
 JSON lets her notebook hold a lone surrogate (``"\\ud800"``) in a written answer's Markdown, and
-Python lets a cell say ``LEARNER_ID = "ann\\ud800"``. Before the fix either one made ``grade``
+Python lets a cell say ``LEARNER_ID = "ann\\ud800"``, and her file's name may be bytes that are
+not UTF-8. Before the fix any one of them made ``grade``
 stop with ``UnicodeEncodeError`` while writing grades-long.csv: no gradebook for the whole class.
 Now her text keeps every character but the lone surrogate (shown as U+FFFD), the batch is written,
 and the other submission of the batch is graded as ever. The fixtures are the model solution with
@@ -12,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +54,7 @@ def test_a_lone_surrogate_in_her_text_does_not_stop_the_batch(tmp_path: Path) ->
     subs.mkdir()
     for name in ("written", "learner"):  # json.dumps escapes it: the file is valid UTF-8 JSON
         (subs / f"lone-surrogate-{name}-03.ipynb").write_text(json.dumps(_fixture(name)), encoding="utf-8")
+    (subs / os.fsdecode(b"name-not-utf8-\xff-03.ipynb")).write_bytes(MODEL.read_bytes())  # her file's name
     out = tmp_path / "out"
     main(["--lang", "en", "grade", *(str(p) for p in sorted(subs.iterdir())), str(MODEL), "--out", str(out),
           "--jobs", "2", "--no-progress", "--timeout", "20", "--notebook-timeout", "90"])
@@ -60,6 +63,7 @@ def test_a_lone_surrogate_in_her_text_does_not_stop_the_batch(tmp_path: Path) ->
     assert {r["status"] for r in rows.values()} == {"ok"}, {k: r["status"] for k, r in rows.items()}
     assert rows["lone-surrogate-written-03"]["questions"]["q9"]["written"] == "Because \ufffd the player stood."
     assert rows["lone-surrogate-learner-03"]["learner"] == "ann\ufffd"
+    assert "name-not-utf8-\\xff-03" in rows  # the byte shown as text
     for row in rows.values():  # every answer she could earn, and her written one pending
         assert row["score"] == row["max_score"] - row["pending_points"], row["questions"]
     long = list(csv.DictReader(io.StringIO((out / "grades-long.csv").read_text(encoding="utf-8"))))

@@ -48,6 +48,21 @@ def without_surrogates(value: Any) -> Any:
 _SURROGATES = re.compile("[\ud800-\udfff]")
 
 
+def file_text(name: str) -> str:
+    """A file's name as text every gradebook file can hold: a byte that is not UTF-8 (Python's
+    ``surrogateescape``: a name she chose, ``bad\\xff.ipynb``) written as ``\\xff``.
+
+    >>> file_text("subs/bad\\udcff-03.ipynb"), file_text("中.ipynb")
+    ('subs/bad\\\\xff-03.ipynb', '中.ipynb')
+    """
+    if name.isascii():
+        return name
+    try:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:
+        return str(without_surrogates(name))
+
+
 def visible(text: str, limit: int = 120) -> str:
     """Learner text as it may be shown anywhere (a terminal, a page, a log): control, format and
     line-separating characters become escapes (no raw newline, no terminal escape, no direction
