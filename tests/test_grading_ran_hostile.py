@@ -75,3 +75,43 @@ def test_the_walk_runs_none_of_her_code_and_what_it_loads_is_seen(tmp_path: Path
     loaded = (tmp_path / "loaded").exists()  # her code ran from inside the hook's walk
     assert hows or not loaded, f"{route}: the kit was loaded from inside the hook, unseen: {found.to_json()}"
     assert found.complete, found.problems
+
+
+# ---------------------------------------------------------------- the report's room, flooded
+def _signed(seq: int, fields: list[str], key: bytes) -> str:
+    import hmac
+    import json
+
+    payload = "\t".join(json.dumps(f) for f in fields)
+    return f"ran {seq} {payload} " + hmac.new(key, f"{seq} {payload}".encode(), "sha256").hexdigest()[:32]
+
+
+class _Given:
+    """Lines as :class:`_Lines` gives them (no pipe)."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+
+    def next(self, until: object) -> str | None:
+        return self.lines.pop(0) if self.lines else ""
+
+
+def test_a_flood_of_lines_cannot_push_a_match_out_of_the_report() -> None:
+    """Her cell writes 800 lines of her own into her pipe to the supervisor (or raises the walk's
+    event 800 times: 800 signed end lines) before it loads the kit: the match the hook signs after
+    them is still read, beside the report being incomplete."""
+    from baccarat_kit.grading.judge import ran as judge_ran
+    from baccarat_kit.grading.sandbox.session import _RanLines
+
+    key = b"k" * 32
+    tables = judge_ran.KitTables({"h1": "bk.rules.banker_draws"}, {"f1": "bk.rules.banker_draws"})
+    for noise in (["ran 1 junk junk"] * 800, [_signed(n, ["end", "0", "0"], key) for n in range(800)]):
+        seq = 800 if noise[0].startswith("ran 0 ") else 0
+        given = [*noise, _signed(seq, ["match", "h1", "f1", "exec", "<string>", "mine"], key), "start 1", "done 1 ok",
+                 _signed(seq + 1, ["end", "5", "0"], key)]
+        lines = _RanLines(_Given(given), key, 1)  # type: ignore[arg-type]
+        while lines.next(None) not in ("", None):  # type: ignore[arg-type]
+            pass
+        found = judge_ran.read_report(lines.found, key, tables, after=lines.after)
+        assert [m["kit"] for m in found.matches] == ["bk.rules.banker_draws"], found.to_json()
+        assert not found.complete

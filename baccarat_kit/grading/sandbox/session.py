@@ -431,6 +431,7 @@ class _RanLines:
         self.lines = lines
         self.key = key
         self.found: list[str] = []
+        self.kept = 0
         self.last = f"done {cells} "
         self.after: int | None = 0 if cells == 0 else None
         """How many lines had come when the last cell was done (the runner's walk comes after)."""
@@ -443,6 +444,10 @@ class _RanLines:
                     self.after = len(self.found)
                 return line
             if len(self.found) < MAX_RAN_LINES:
+                self.found.append(line[len(_ran.PREFIX):])
+            elif self.kept < _judge_ran.KEPT_MATCHES and _judge_ran.signed_kind(
+                    line[len(_ran.PREFIX):], self.key) == "match":  # (the room filled: a match still counts)
+                self.kept += 1
                 self.found.append(line[len(_ran.PREFIX):])
 
 
