@@ -176,8 +176,11 @@ def _stub() -> str:
     ("marshal-memoryview", "data = marshal.dumps(compile(" + RULES + ", 'x.py', 'exec'))\n"
      "code = marshal.loads(memoryview(data))", "marshal.loads"),
     ("compiled-never-executed", "code = compile(" + RULES + ", 'x.py', 'exec')\n"
-     "mine = types.FunctionType([c for c in code.co_consts if getattr(c, 'co_name', '') == 'banker_draws'][0], ns)\n"
+     "mine = [c for c in code.co_consts if getattr(c, 'co_name', '') == 'banker_draws'][0]\n"
      "del code", "walk"),
+    ("compiled-made-a-function", "code = compile(" + RULES + ", 'x.py', 'exec')\n"
+     "mine = types.FunctionType([c for c in code.co_consts if getattr(c, 'co_name', '') == 'banker_draws'][0], ns)\n"
+     "del code", "function.__new__"),
     ("function-code-set", "code = compile(" + RULES + ", 'x.py', 'exec')\ndef mine(total, third):\n    return 0\n"
      "mine.__code__ = [c for c in code.co_consts if getattr(c, 'co_name', '') == 'banker_draws'][0]",
      "__code__ set"),

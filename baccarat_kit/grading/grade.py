@@ -51,7 +51,7 @@ from .judge.checks import (
     question_texts,
 )
 from .judge.written import written_result
-from .records import GradeUsageError, Submission
+from .records import GradeUsageError, Submission, file_text
 from .report.feedback import _name_feedback
 from .sandbox import reader as _reader
 from .sandbox.api_tree import payload as api_payload
@@ -270,7 +270,7 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
     the mark does not bring back the public keys). Without ``term`` a copy released before the
     term secret is keyed by its public ``LEARNER_ID`` as before (``keys: "public-id"``).
     """
-    shown = display or str(path)
+    shown = file_text(display or str(path))  # (a name that is not UTF-8 must not stop the batch's files)
     digest, size, read = _read(path)
     if read["status"] == "not_read":
         why = read["error"]

@@ -6,6 +6,7 @@ and what :mod:`.term.gradebook` writes (``results.json`` rows are its :meth:`~Su
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -24,6 +25,42 @@ answers scored by hand (a row's ``pending_points``; a written question's ``pendi
 
 class GradeUsageError(BaccaratError):
     """A mistake of the grader's user: a path that does not exist, a file that is not a notebook."""
+
+
+def without_surrogates(value: Any) -> Any:
+    """``value`` (plain JSON data) with every lone surrogate of its strings, keys included,
+    replaced by U+FFFD. JSON lets a notebook hold one (``"\\ud800"``), Python a cell's string
+    literal; no UTF-8 file can (redteam: one in a written answer or a LEARNER_ID stopped ``grade``
+    with UnicodeEncodeError while it wrote grades-long.csv: no gradebook for the class).
+
+    >>> without_surrogates({"a\\ud800": ["x\\udfffy", 3, "😀 中"]}) == {"a\\ufffd": ["x\\ufffdy", 3, "😀 中"]}
+    True
+    """
+    if isinstance(value, str):
+        return _SURROGATES.sub("\ufffd", value) if not value.isascii() else value
+    if isinstance(value, list):
+        return [without_surrogates(v) for v in value]
+    if isinstance(value, dict):
+        return {without_surrogates(k): without_surrogates(v) for k, v in value.items()}
+    return value
+
+
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def file_text(name: str) -> str:
+    """A file's name as text every gradebook file can hold: a byte that is not UTF-8 (Python's
+    ``surrogateescape``: a name she chose, ``bad\\xff.ipynb``) written as ``\\xff``.
+
+    >>> file_text("subs/bad\\udcff-03.ipynb"), file_text("中.ipynb")
+    ('subs/bad\\\\xff-03.ipynb', '中.ipynb')
+    """
+    if name.isascii():
+        return name
+    try:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:
+        return str(without_surrogates(name))
 
 
 def visible(text: str, limit: int = 120) -> str:

@@ -111,6 +111,23 @@ def _fields(payload: str) -> list[str] | None:
     return [str(x) for x in out] if all(isinstance(x, str) for x in out) else None
 
 
+def signed_kind(line: str, key: bytes) -> str | None:
+    """The kind of a report line (``match``, ``trace``, ``end``, ``more``) when it is signed with
+    ``key``, else None (a line she wrote into her pipe)."""
+    head, _, rest = line.partition(" ")
+    payload, _, mac = rest.rpartition(" ")
+    if not head.isdigit() or not payload:
+        return None
+    want = hmac.new(key, f"{int(head)} {payload}".encode(), "sha256").hexdigest()[:32]
+    fields = _fields(payload) if hmac.compare_digest(want, mac) else None
+    return fields[0] if fields else None
+
+
+KEPT_MATCHES = _ran.MAX_LINES
+"""Signed match lines kept after the report's first lines filled its room (a flood of her own
+lines, or her own walks' end lines, cannot push a match out)."""
+
+
 def read_report(lines: list[str], key: bytes, tables: KitTables | None = None, after: int | None = None) -> Findings:
     """The findings of a run's ``ran`` lines (``lines``: each without its ``ran `` prefix, in the
     order they came; ``after``: how many had come when the last cell was done, None if it never
@@ -122,7 +139,7 @@ def read_report(lines: list[str], key: bytes, tables: KitTables | None = None, a
     seqs: set[int] = set()
     end: int | None = None
     traces: list[tuple[int, str]] = []
-    for index, line in enumerate(lines[:2 * _ran.MAX_LINES + 100]):
+    for index, line in enumerate(lines[:2 * _ran.MAX_LINES + 100 + KEPT_MATCHES]):
         head, _, rest = line.partition(" ")
         payload, _, mac = rest.rpartition(" ")
         if not head.isdigit() or not payload:

@@ -91,7 +91,9 @@ def written_result(question: Question, text: Any) -> QuestionResult:
     """A written question's result: 0 points, **pending**, her text kept (at most
     :data:`MAX_WRITTEN_CHARS`) as text, never markup; no text (no marked cell, or the placeholder
     left as it was) is an empty answer, pending too: the instructor scores it."""
-    body = text if isinstance(text, str) else ""
+    from ..records import without_surrogates
+
+    body = without_surrogates(text) if isinstance(text, str) else ""  # (no lone surrogate: UTF-8 files)
     if body.strip() in placeholders():
         body = ""
     body = body.strip()[:MAX_WRITTEN_CHARS]

@@ -12,7 +12,9 @@ leaves kit code in the cells' text. This module looks at what ran instead:
   code object the moment Python is about to run it or has been handed it: ``exec`` (every
   import from source or bytecode, every ``exec``/``eval`` of a string or code object, every cell
   statement IPython runs), ``marshal.loads`` of bytes (unmarshalled again here), ``code.__new__``
-  (``types.CodeType``, ``code.replace``: the new bytecode) and a function's ``__code__`` set.
+  (``types.CodeType``, ``code.replace``: the new bytecode), ``function.__new__`` (a function made
+  with ``types.FunctionType`` from any code object: one compiled and never executed, a module's
+  code called as a function; wherever she keeps it, or none) and a function's ``__code__`` set.
   A code object is fingerprinted with everything nested in it (every function and class body).
 * after the cells the runner raises the audit event :data:`WALK`; the hook then walks what the
   run left behind (the learner's namespace: functions, classes, methods, modules, containers one
@@ -76,27 +78,37 @@ TRACED = ("sys.addaudithook", "gc.get_objects", "gc.get_referrers", "gc.get_refe
 """Audited events that can reach the hook's state or defeat it (reported as traces)."""
 
 
+_TYPE_NAME = type.__dict__["__name__"].__get__
+"""A class's own name (``type.__name__``'s slot: never a ``__name__`` her metaclass defines)."""
+REENTRANT = ("exec", "function.__new__", "code.__new__")
+"""Events the hook never causes itself: one of them while the hook is at work in the same thread
+means her code ran from inside the hook (a ``__class__`` property, a metaclass's ``__eq__``, a
+string's ``__format__`` …): still checked, and a trace."""
+
+
 def _hash(data: bytes) -> str:
     return _blake2b(data, digest_size=10).hexdigest()
 
 
 def _const_shape(value: Any, out: list[str], code_type: type, depth: int = 0) -> None:
-    kind = type(value)
-    if value is None or kind in (bool, int, float, complex):
-        out.append(f"{kind.__name__}:{value!r}")
+    kind = type(value)  # (compared by identity only, named through ``type``'s own slot: a const
+    # of a code object she built may be any object, and nothing of hers may run in the hook)
+    name = _TYPE_NAME(kind)
+    if value is None or kind is bool or kind is int or kind is float or kind is complex:
+        out.append(f"{name}:{value!r}")
     elif kind is str:
         out.append("s:" + value[:200])
     elif kind is bytes:
         out.append("b:" + value[:200].hex())
-    elif kind in (tuple, frozenset) and depth < 4:
+    elif (kind is tuple or kind is frozenset) and depth < 4:
         items: list[str] = []
         for item in value:
             _const_shape(item, items, code_type, depth + 1)
-        out.append(kind.__name__ + "(" + ",".join(sorted(items) if kind is frozenset else items) + ")")
+        out.append(name + "(" + ",".join(sorted(items) if kind is frozenset else items) + ")")
     elif kind is code_type:
         out.append("code:" + opcodes(value.co_code))
     else:
-        out.append(kind.__name__)
+        out.append(name)
 
 
 def opcodes(co_code: bytes) -> str:
@@ -179,7 +191,7 @@ def install(kit: dict[str, Any], key: bytes, fd: int, trusted: list[str], writab
     private["_hook"](_state(kit, key, os.dup(fd), trusted, writable, set(sys.modules)),
           (_hashlib.hmac_digest, _json.encode_basestring_ascii, _thread.get_ident, marshal.loads, os.write,
            time.monotonic, types.CodeType, types.FunctionType, types.MethodType, types.ModuleType, type,
-           staticmethod, classmethod, isinstance, len, id, str, getattr, repr, sys.modules, sys.addaudithook,
+           staticmethod, classmethod, issubclass, len, id, str, getattr, repr, sys.modules, sys.addaudithook,
            os.path.normpath, sys._getframe, handlers, signal.getsignal, functools.partial))
 
 
@@ -214,13 +226,17 @@ def _state(kit: dict[str, Any], key: bytes, fd: int, trusted: list[str], writabl
 def _hook(state: dict[str, Any], bound: tuple[Any, ...]) -> None:
     """Build the hook over ``state`` and the callables ``bound`` before learner code ran, and add it."""
     (hmac_digest, quote, get_ident, unmarshal, write, monotonic, CodeType, FunctionType, MethodType, ModuleType,
-     type_, staticmethod_, classmethod_, isinstance_, len_, id_, str_, _getattr, repr_, modules, add_hook,
+     type_, staticmethod_, classmethod_, issubclass_, len_, id_, str_, _getattr, repr_, modules, add_hook,
      normpath, getframe, handlers, getsignal, partial_type) = bound
     code_set, full_set, key, fd = state["code"], state["full"], state["key"], state["fd"]
     trusted, writable, before = state["trusted"], state["writable"], state["before"]
     sent, busy, seen = state["sent"], state["busy"], state["seen"]
     ops_, full_ = opcodes, full_fingerprint
     del state["key"]
+
+    def text(value: Any) -> str:
+        """``value`` if it is a plain ``str`` (a subclass's ``__format__``/``__str__`` is her code)."""
+        return value if type_(value) is str else "?"
 
     def emit(fields: list[str]) -> None:
         seq = state["seq"]
@@ -262,12 +278,12 @@ def _hook(state: dict[str, Any], bound: tuple[Any, ...]) -> None:
             if h in code_set:
                 f = full_(one)
                 if f in full_set:
-                    report(["match", h, f, how, where if type_(where) is str else where(), one.co_qualname])
+                    report(["match", h, f, how, where if type_(where) is str else where(), text(one.co_qualname)])
 
     def where_of(code: Any, depth: int) -> str:
         """The file ``code`` says it is from and, for a module's code that an import runs, the
         module's name (from the import's own frame: a label, not evidence)."""
-        file = f"{code.co_filename}"
+        file = text(code.co_filename)
         if code.co_name != "<module>":
             return file
         caller = getframe(depth)  # (here, the lambda, check, on_exec, the hook: then what called exec)
@@ -280,7 +296,7 @@ def _hook(state: dict[str, Any], bound: tuple[Any, ...]) -> None:
         return file
 
     def trusted_file(path: Any) -> bool:
-        if not isinstance_(path, str) or not path.startswith("/"):
+        if type_(path) is not str or not path.startswith("/"):
             return False
         real = normpath(path)
         return real.startswith(trusted) and not real.startswith(writable)
@@ -291,18 +307,18 @@ def _hook(state: dict[str, Any], bound: tuple[Any, ...]) -> None:
             out.append((value.__code__, label))
         elif kind is MethodType or kind is staticmethod_ or kind is classmethod_:
             objects(value.__func__, label, depth, out)
-        elif isinstance_(value, type_) and depth < 3:
+        elif issubclass_(kind, type_) and depth < 3:  # (not isinstance: it asks her object's __class__)
             for name, item in list(type_.__dict__["__dict__"].__get__(value).items()):
-                objects(item, f"{label}.{name}", depth + 1, out)
+                objects(item, f"{label}.{text(name)}", depth + 1, out)
         elif kind is ModuleType and depth < 3:
             names = ModuleType.__dict__["__dict__"].__get__(value)
             if type_(names) is not dict or trusted_file(names.get("__file__")):
                 return
             for name, item in list(names.items()):
-                objects(item, f"{label}.{name}", depth + 1, out)
+                objects(item, f"{label}.{text(name)}", depth + 1, out)
         elif (kind is dict) and depth < 2:
             for name, item in list(value.items())[:1000]:  # (a key's own repr is her code: not called)
-                key = repr_(name)[:40] if type_(name) in (str, int) else type_(name).__name__
+                key = repr_(name)[:40] if type_(name) is str or type_(name) is int else _TYPE_NAME(type_(name))
                 objects(item, f"{label}[{key}]", depth + 1, out)
         elif (kind is list or kind is tuple or kind is set) and depth < 2:
             for n, item in enumerate(list(value)[:1000]):
@@ -331,7 +347,7 @@ def _hook(state: dict[str, Any], bound: tuple[Any, ...]) -> None:
                 pass
         for code, label in found[:MAX_WALK]:
             if type_(code) is CodeType and id_(code) not in seen:
-                check(code, "walk", f"{label} ({code.co_filename})")
+                check(code, "walk", f"{label} ({text(code.co_filename)})")
         changed = [n for n, was in handlers.items() if getsignal(n) is not was]
         if changed:  # (a Python handler is handed the frame it interrupts: perhaps the hook's)
             report(["trace", "signal", "", f"signal handlers set: {changed[:8]}", "", ""])
@@ -343,7 +359,14 @@ def _hook(state: dict[str, Any], bound: tuple[Any, ...]) -> None:
         if event not in handled:
             return
         me = get_ident()
-        if me in busy:
+        if me in busy:  # (the hook's own marshal.loads, sys._getframe …; see REENTRANT)
+            if event in REENTRANT:
+                try:
+                    report(["trace", "reentered", "", f"{event} while the check ran: her code ran from inside it",
+                            "", ""])
+                    handled[event](args)
+                except Exception:
+                    pass
             return
         busy.add(me)
         try:
@@ -363,7 +386,8 @@ def _hook(state: dict[str, Any], bound: tuple[Any, ...]) -> None:
         caller = getframe(2).f_code  # (0: this function, 1: the hook)
         if caller.co_name == "_compile_bytecode" and caller.co_filename == IMPORTLIB:
             return  # an import's bytecode: the module's code is fingerprinted as it is executed
-        if type_(data) in (bytes, bytearray, memoryview) and len_(data) < 64 * 1024 * 1024:
+        kind = type_(data)
+        if (kind is bytes or kind is bytearray or kind is memoryview) and len_(data) < 64 * 1024 * 1024:
             got = unmarshal(data)
             if type_(got) is CodeType:
                 check(got, "marshal.loads", f"marshal.loads of {len_(data)} bytes ({got.co_filename})")
@@ -373,12 +397,20 @@ def _hook(state: dict[str, Any], bound: tuple[Any, ...]) -> None:
         if type_(data) is bytes and len_(data) >= MIN_NEW_CODE_BYTES:
             h = ops_(data)
             if h in code_set:
-                name = str_(args[2]) if len_(args) > 2 else "?"
-                file = str_(args[1]) if len_(args) > 1 else "?"
+                name = text(args[2]) if len_(args) > 2 else "?"
+                file = text(args[1]) if len_(args) > 1 else "?"
                 report(["match", h, "", "code.__new__", f"types.CodeType / code.replace ({file})", name])
 
+    def on_new_function(args: tuple[Any, ...]) -> None:
+        # ``types.FunctionType(code, globals)``: a code object made callable with no ``exec``
+        # (compiled and never executed, a module's code called as a function, kept only in a
+        # closure, a default or an object's attribute, or used and deleted before the walk)
+        code = args[0] if args else None
+        if type_(code) is CodeType:
+            check(code, "function.__new__", lambda: where_of(code, 5))
+
     def on_setattr(args: tuple[Any, ...]) -> None:
-        if len_(args) > 2 and args[1] == "__code__" and type_(args[2]) is CodeType:
+        if len_(args) > 2 and type_(args[1]) is str and args[1] == "__code__" and type_(args[2]) is CodeType:
             check(args[2], "__code__ set", lambda: where_of(args[2], 5))
 
     def on_trace(name: str) -> Callable[[tuple[Any, ...]], None]:
@@ -387,8 +419,8 @@ def _hook(state: dict[str, Any], bound: tuple[Any, ...]) -> None:
         return traced
 
     def on_dlsym(args: tuple[Any, ...]) -> None:
-        name = str_(args[1]) if len_(args) > 1 else ""
-        if name.startswith(("Py", "_Py")):
+        name = text(args[1]) if len_(args) > 1 else ""
+        if name == "?" or name.startswith(("Py", "_Py")):
             report(["trace", "ctypes.dlsym", "", f"ctypes.dlsym {name[:80]}", "", ""])
 
     def on_cdata(args: tuple[Any, ...]) -> None:
@@ -399,6 +431,6 @@ def _hook(state: dict[str, Any], bound: tuple[Any, ...]) -> None:
 
     handled: dict[str, Callable[[tuple[Any, ...]], None]] = {
         "exec": on_exec, "marshal.loads": on_marshal, "code.__new__": on_new_code,
-        "object.__setattr__": on_setattr, "ctypes.dlsym": on_dlsym, "ctypes.cdata": on_cdata, WALK: on_walk,
+        "function.__new__": on_new_function, "object.__setattr__": on_setattr, "ctypes.dlsym": on_dlsym, "ctypes.cdata": on_cdata, WALK: on_walk,
         **{name: on_trace(name) for name in TRACED}}
     add_hook(hook)

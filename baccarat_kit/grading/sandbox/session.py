@@ -33,6 +33,7 @@ from ...i18n import both, message
 from ..judge import pasted as _pasted
 from ..judge import ran as _judge_ran
 from ..judge.checks import Question
+from ..records import without_surrogates
 from . import _extract
 from . import api_tree as _api_tree
 from . import bwrap as _bwrap
@@ -238,7 +239,7 @@ def parse_extraction(output: str, nonce: str) -> dict[str, Any] | None:
     if len(lines) != 1:
         return None
     try:
-        data = json.loads(lines[0], parse_float=_reject, parse_constant=_reject)
+        data = without_surrogates(json.loads(lines[0], parse_float=_reject, parse_constant=_reject))
     except (ValueError, RecursionError):
         return None
     if not isinstance(data, dict) or not isinstance(data.get("answers"), dict):
@@ -430,6 +431,7 @@ class _RanLines:
         self.lines = lines
         self.key = key
         self.found: list[str] = []
+        self.kept = 0
         self.last = f"done {cells} "
         self.after: int | None = 0 if cells == 0 else None
         """How many lines had come when the last cell was done (the runner's walk comes after)."""
@@ -442,6 +444,10 @@ class _RanLines:
                     self.after = len(self.found)
                 return line
             if len(self.found) < MAX_RAN_LINES:
+                self.found.append(line[len(_ran.PREFIX):])
+            elif self.kept < _judge_ran.KEPT_MATCHES and _judge_ran.signed_kind(
+                    line[len(_ran.PREFIX):], self.key) == "match":  # (the room filled: a match still counts)
+                self.kept += 1
                 self.found.append(line[len(_ran.PREFIX):])
 
 
@@ -791,6 +797,10 @@ def read_submission(path: Path, functions: Sequence[str] = (),
     except ValueError:
         answer = None
     if not isinstance(answer, dict) or not isinstance(answer.get("status"), str):
+        return digest.hexdigest(), size, {"status": "too_complex"}
+    try:  # her text as the gradebook will write it (her cells go to the run as she wrote them)
+        answer = {k: v if k in ("cells", "fingerprints") else without_surrogates(v) for k, v in answer.items()}
+    except RecursionError:
         return digest.hexdigest(), size, {"status": "too_complex"}
     return digest.hexdigest(), size, answer
 

@@ -94,7 +94,10 @@ class Mark:
 
 
 def mark_key(learner: str, exercise: str, question: str) -> str:
-    return json.dumps([learner.strip().casefold(), exercise, question])
+    """A mark's key: the learner exactly as the gradebook keeps her (:func:`.export.per_learner`:
+    "ANN" and "ann" are two learners there, so two here; redteam: an id claimed in another case
+    was given the score of the classmate it imitates), the exercise and the question."""
+    return json.dumps([learner.strip(), exercise, question])
 
 
 def now() -> str:
@@ -116,7 +119,7 @@ def parse_score(text: Any, points: int, where: str, lang_free: bool = True) -> i
     ...
     baccarat_kit.grading.term.manual.ManualError: row 2, column score：4 分超過此題的 3 分（可填 0 到 3，最多兩位小數）。 / row 2, column score: 4 is more than this question's 3 points (give 0 to 3, at most two decimals).
     """
-    shown = str(text).strip()[:40]
+    shown = _shown(str(text).strip(), 40)
     if isinstance(text, bool) or not isinstance(text, int | float | str):
         raise ManualError("manual.error.score", where=where, value=shown, points=points)
     if isinstance(text, float) and text != text:  # NaN
@@ -132,6 +135,14 @@ def parse_score(text: Any, points: int, where: str, lang_free: bool = True) -> i
     if value > points:
         raise ManualError("manual.error.too_many", where=where, value=shown, points=points)
     return number(value)
+
+
+def _shown(text: str, limit: int = 80) -> str:
+    """A value from a score, a CSV or the page as an error may show it on a terminal (no escape,
+    no control character: :func:`..records.visible`)."""
+    from ..records import visible
+
+    return visible(text, limit)
 
 
 def clean_comment(text: Any, where: str) -> str:
@@ -167,7 +178,8 @@ def load(folder: str | Path) -> dict[str, Mark]:
                         str(m.get("comment") or ""), str(m.get("answer_sha256") or ""), str(m.get("graded_at") or ""))
         except (KeyError, TypeError):
             raise ManualError("manual.error.store", path=path, detail=f"mark {i}") from None
-        if isinstance(mark.score, bool) or not isinstance(mark.score, int | float):
+        if (isinstance(mark.score, bool) or not isinstance(mark.score, int | float)
+                or not 0 <= mark.score < float("inf")):  # (NaN, Infinity, a negative: json takes them)
             raise ManualError("manual.error.store", path=path, detail=f"mark {i}: score")
         out[mark_key(mark.learner, mark.exercise, mark.question)] = mark
     return out
@@ -228,7 +240,7 @@ def answers(rows: Sequence[Mapping[str, Any]]) -> list[Answer]:
     exports take, :func:`.export.per_learner`), in learner, exercise, question order."""
     table, _nameless = export.per_learner(rows)
     out = []
-    for learner in sorted(table, key=str.casefold):
+    for learner in sorted(table, key=lambda x: (x.casefold(), x)):
         for ex in sorted(table[learner]):
             row = table[learner][ex]
             if row.get("status") != "ok":
@@ -395,33 +407,45 @@ def import_csv(data: bytes, rows: Sequence[Mapping[str, Any]], marks: Mapping[st
         raise ManualError("manual.error.csv_columns", file=name, missing=", ".join(missing),
                           columns=", ".join(CSV_COLUMNS))
     known = {a.key: a for a in answers(rows)}
-    learners = sorted({a.learner for a in known.values()}, key=str.casefold)
+    learners = sorted({a.learner for a in known.values()}, key=lambda x: (x.casefold(), x))
     exercises = sorted({a.exercise for a in known.values()})
     out = dict(marks)
     seen: dict[str, int] = {}
     problems: list[ManualError] = []
-    for n, raw in enumerate(reader, 2):
+    try:
+        table = list(reader)
+    except csv.Error as err:  # (a field over the csv module's limit, a quote never closed …)
+        raise ManualError("manual.error.csv_broken", file=name, line=reader.line_num + 1,
+                          detail=_shown(str(err), 120)) from None
+    for n, raw in enumerate(table, 2):
         row = {str(k).strip(): (v if isinstance(v, str) else "") for k, v in raw.items() if k is not None}
         learner, ex, qid = (_unformula(row.get(c, "").strip()) for c in ("learner", "exercise", "question"))
         where = f"{name}, row {n}"
         try:
-            if not any(learner.casefold() == x.casefold() for x in learners):
-                raise ManualError("manual.error.unknown", where=f"{where}, column learner", value=learner[:80],
-                                  choices=_few(learners))
+            same = [x for x in learners if x == learner] or [x for x in learners if x.casefold() == learner.casefold()]
+            if len(same) != 1:  # none, or a case that could be either of two learners
+                raise ManualError("manual.error.unknown", where=f"{where}, column learner", value=_shown(learner),
+                                  choices=_few(same if same else learners))
+            learner = same[0]
             if ex not in exercises:
-                raise ManualError("manual.error.unknown", where=f"{where}, column exercise", value=ex[:80],
+                raise ManualError("manual.error.unknown", where=f"{where}, column exercise", value=_shown(ex),
                                   choices=_few(exercises))
             key = mark_key(learner, ex, qid)
             answer = known.get(key)
             if answer is None:
                 mine = sorted({a.question for a in known.values() if a.exercise == ex})
-                raise ManualError("manual.error.unknown", where=f"{where}, column question", value=qid[:80],
+                raise ManualError("manual.error.unknown", where=f"{where}, column question", value=_shown(qid),
                                   choices=_few(mine))
             if key in seen:
                 raise ManualError("manual.error.twice", where=where, first=seen[key])
             seen[key] = n
             score_text = row.get("score", "").strip()
-            comment = clean_comment(row.get("comment", ""), f"{where}, column comment")
+            raw_comment = row.get("comment", "")
+            before = out.get(key)
+            if before is not None and score_text and _same_score(score_text, before.score) and (
+                    raw_comment.strip() in (before.comment, export.spreadsheet_text(before.comment))):
+                continue  # the row as exported: the mark stays as it was (its lines, its time)
+            comment = clean_comment(_unformula(raw_comment.strip()), f"{where}, column comment")
             if not score_text:
                 if comment:
                     raise ManualError("manual.error.comment_only", where=f"{where}, column score")
@@ -435,6 +459,13 @@ def import_csv(data: bytes, rows: Sequence[Mapping[str, Any]], marks: Mapping[st
         raise ManualError("manual.error.csv_rows", file=name, count=len(problems),
                           rows={lang: "\n".join(p.message(lang) for p in problems[:20]) for lang in ("zh", "en")})
     return out
+
+
+def _same_score(text: str, score: int | float) -> bool:
+    try:
+        return Fraction(text) == Fraction(str(score))
+    except (ValueError, ZeroDivisionError):
+        return False
 
 
 def _few(names: Sequence[str], limit: int = 8) -> str:

@@ -60,7 +60,11 @@ def _cmd(args: argparse.Namespace) -> int:
         return 0
     if args.import_csv:
         source = Path(args.import_csv)
-        marks = manual.import_csv(source.read_bytes(), rows, marks, source.name)
+        if not source.is_file():  # (a FIFO or a device would block or never end)
+            raise manual.ManualError("manual.error.csv_not_file", file=source)
+        with source.open("rb") as fh:  # at most one byte over the limit read (import_csv refuses it)
+            data = fh.read(manual.MAX_CSV_BYTES + 1)
+        marks = manual.import_csv(data, rows, marks, source.name)
         manual.save(folder, marks)
         doc = manual.publish(folder, exercises, args.lang, marks)
         scored, total = manual.summary(doc["submissions"])
