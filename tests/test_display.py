@@ -148,4 +148,5 @@ def test_quiz_widget_accepts_lesson_questions() -> None:
     quiz = bk.widgets.Quiz([q])
     quiz.options.value = 0
     quiz.check()
-    assert quiz.correct is False and "naturals-tie" in quiz.feedback.value
+    assert quiz.correct is False and bk.misconceptions.get("naturals-tie").claim("zh") in quiz.feedback.value
+    assert "naturals-tie" not in quiz.feedback.value  # the misconception in learner words, not its id

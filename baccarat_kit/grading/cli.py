@@ -237,7 +237,7 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     from .term.collect import CollectError
     from .term.deadlines import gradebook_penalty, penalty_option, term_deadlines
     from .term.gradebook import check_out_folder, exercise_means, read_results, write_outputs
-    from .term.manual import written_view
+    from .term.manual_publish import written_view
 
     if (args.timeout <= 0 or args.notebook_timeout <= 0 or args.memory_mb < 128 or args.jobs < 1
             or (args.wall_limit is not None and not args.wall_limit > 0)

@@ -120,9 +120,7 @@ class Question:
     @classmethod
     def from_dict(cls, data: dict[str, Any], where: str = "?") -> Question:
         if isinstance(data, dict) and data.get("kind") == WRITTEN:
-            from .written import written_question
-
-            return written_question(cls, data, where)
+            return _written_question(cls, data, where)
         try:
             qid, kind, answer = str(data["id"]), str(data["kind"]), str(data["answer"])
             key = dict(data["key"])
@@ -930,3 +928,48 @@ def allowed_calls_line(exercise: Exercise, lang: str) -> str:
     """
     sep = "、" if normalize_language(lang) == "zh" else ", "
     return message("grading.notebook.allowed_calls", lang, calls=sep.join(f"`{c}`" for c in exercise.all_allowed_calls))
+
+
+# ---------------------------------------------------------------- a written question (scored by hand)
+_WRITTEN_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
+
+
+def _written_criterion(item: Any, where: str, seen: set[str]) -> dict[str, Any]:
+    if not isinstance(item, dict):
+        raise SpecError("manual.spec.criterion", where=where, value=repr(item)[:80])
+    cid, points = item.get("id"), item.get("points")
+    if not isinstance(cid, str) or not _WRITTEN_ID.match(cid) or cid in seen:
+        raise SpecError("manual.spec.criterion_id", where=where, value=repr(cid)[:80])
+    if isinstance(points, bool) or not isinstance(points, int) or points < 1:
+        raise SpecError("grading.spec.bad_points", where=f"{where}, rubric {cid}", value=points)
+    texts = {lang: item.get(lang) for lang in ("zh", "en")}
+    if not all(isinstance(t, str) and t.strip() for t in texts.values()):
+        raise SpecError("manual.spec.criterion_text", where=f"{where}, rubric {cid}")
+    seen.add(cid)
+    return {"id": cid, "points": points, "zh": str(texts["zh"]).strip(), "en": str(texts["en"]).strip()}
+
+
+def _written_question(cls: type[Question], data: dict[str, Any], where: str) -> Question:
+    """A ``written`` question (:mod:`.written` judges its answers) from its metadata (a source's, with its rubric; a learner copy's,
+    without). The rubric's points must add up to the question's."""
+    qid = data.get("id")
+    if not isinstance(qid, str) or not _WRITTEN_ID.match(qid):
+        raise SpecError("grading.spec.missing_field", where=where, value=data)
+    here = f"{where}, {qid}"
+    answer = data.get("answer", qid)
+    if not isinstance(answer, str) or not _WRITTEN_ID.match(answer):
+        raise SpecError("grading.spec.missing_field", where=here, value=data)
+    points = data.get("points", 1)
+    if isinstance(points, bool) or not isinstance(points, int) or points < 1:
+        raise SpecError("grading.spec.bad_points", where=here, value=points)
+    raw = data.get("rubric", [])
+    if not isinstance(raw, list):
+        raise SpecError("manual.spec.criterion", where=here, value=repr(raw)[:80])
+    seen: set[str] = set()
+    rubric = tuple(_written_criterion(item, here, seen) for item in raw)
+    if rubric and sum(c["points"] for c in rubric) != points:
+        raise SpecError("manual.spec.rubric_sum", where=here, total=sum(c["points"] for c in rubric), points=points)
+    text = data.get("text", {})
+    return cls(qid, WRITTEN, answer, points, "str", {}, (), (),
+               text={"zh": str(text.get("zh", "")), "en": str(text.get("en", ""))} if isinstance(text, dict) else {},
+               rubric=rubric)

@@ -23,58 +23,15 @@ the question **pending**: 0 points until the instructor scores it (:mod:`..term.
 from __future__ import annotations
 
 import hashlib
-import re
 from typing import Any
 
 from ...i18n import message
-from .checks import WRITTEN, CheckResult, Question, QuestionResult, SpecError
+from .checks import CheckResult, Question, QuestionResult
 
 MAX_WRITTEN_CHARS = 20_000
 """A written answer is kept up to this many characters (the rest is cut, and the page says so)."""
 MARK = "written"
 """The key of ``metadata.baccarat_kit`` that marks a Markdown cell as a written answer's cell."""
-_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
-
-
-def _criterion(item: Any, where: str, seen: set[str]) -> dict[str, Any]:
-    if not isinstance(item, dict):
-        raise SpecError("manual.spec.criterion", where=where, value=repr(item)[:80])
-    cid, points = item.get("id"), item.get("points")
-    if not isinstance(cid, str) or not _ID.match(cid) or cid in seen:
-        raise SpecError("manual.spec.criterion_id", where=where, value=repr(cid)[:80])
-    if isinstance(points, bool) or not isinstance(points, int) or points < 1:
-        raise SpecError("grading.spec.bad_points", where=f"{where}, rubric {cid}", value=points)
-    texts = {lang: item.get(lang) for lang in ("zh", "en")}
-    if not all(isinstance(t, str) and t.strip() for t in texts.values()):
-        raise SpecError("manual.spec.criterion_text", where=f"{where}, rubric {cid}")
-    seen.add(cid)
-    return {"id": cid, "points": points, "zh": str(texts["zh"]).strip(), "en": str(texts["en"]).strip()}
-
-
-def written_question(cls: type[Question], data: dict[str, Any], where: str) -> Question:
-    """A ``written`` question from its metadata (a source's, with its rubric; a learner copy's,
-    without). The rubric's points must add up to the question's."""
-    qid = data.get("id")
-    if not isinstance(qid, str) or not _ID.match(qid):
-        raise SpecError("grading.spec.missing_field", where=where, value=data)
-    here = f"{where}, {qid}"
-    answer = data.get("answer", qid)
-    if not isinstance(answer, str) or not _ID.match(answer):
-        raise SpecError("grading.spec.missing_field", where=here, value=data)
-    points = data.get("points", 1)
-    if isinstance(points, bool) or not isinstance(points, int) or points < 1:
-        raise SpecError("grading.spec.bad_points", where=here, value=points)
-    raw = data.get("rubric", [])
-    if not isinstance(raw, list):
-        raise SpecError("manual.spec.criterion", where=here, value=repr(raw)[:80])
-    seen: set[str] = set()
-    rubric = tuple(_criterion(item, here, seen) for item in raw)
-    if rubric and sum(c["points"] for c in rubric) != points:
-        raise SpecError("manual.spec.rubric_sum", where=here, total=sum(c["points"] for c in rubric), points=points)
-    text = data.get("text", {})
-    return cls(qid, WRITTEN, answer, points, "str", {}, (), (),
-               text={"zh": str(text.get("zh", "")), "en": str(text.get("en", ""))} if isinstance(text, dict) else {},
-               rubric=rubric)
 
 
 def placeholders() -> set[str]:

@@ -35,7 +35,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def _cmd(args: argparse.Namespace) -> int:
     from ..grade import default_source, load_exercises
-    from . import manual
+    from . import manual, manual_publish
     from .gradebook import read_results
 
     folder = Path(args.graded)
@@ -66,7 +66,7 @@ def _cmd(args: argparse.Namespace) -> int:
             data = fh.read(manual.MAX_CSV_BYTES + 1)
         marks = manual.import_csv(data, rows, marks, source.name)
         manual.save(folder, marks)
-        doc = manual.publish(folder, exercises, args.lang, marks)
+        doc = manual_publish.publish(folder, exercises, args.lang, marks)
         scored, total = manual.summary(doc["submissions"])
         print(message("manual.cli.imported", args.lang, file=source, scored=scored, total=total, folder=folder))
         return 0

@@ -15,7 +15,7 @@ Shift+Enter is a new line in the comment, Esc leaves a field. ``--anonymous`` sh
 as a number in a random order (her name never reaches the page).
 
 Each save goes through :func:`.manual.set_mark` (a score from 0 to the question's points), is kept
-in ``GRADED/manual.json`` and published into the gradebook (:func:`.manual.publish`), both
+in ``GRADED/manual.json`` and published into the gradebook (:func:`.manual_publish.publish`), both
 atomically, before the page is told "saved".
 """
 
@@ -34,7 +34,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from ...i18n import message
 from ..judge.checks import Exercise
-from . import manual
+from . import manual, manual_publish
 
 MAX_BODY = 64 * 1024
 
@@ -97,7 +97,7 @@ class Session:
         with self.lock:
             marks = manual.set_mark(manual.load(self.folder), self.answers[i], body.get("score"), body.get("comment"))
             manual.save(self.folder, marks)
-            manual.publish(self.folder, self.exercises, self.lang, marks, only={self.answers[i].file})
+            manual_publish.publish(self.folder, self.exercises, self.lang, marks, only={self.answers[i].file})
             return self.item(i, marks)
 
     def progress(self) -> str:
