@@ -7,6 +7,7 @@ with the engine the widgets show, so these tests can fail.
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
@@ -844,3 +845,27 @@ def test_lesson_quiz_answers_survive_a_new_kernel(monkeypatch: pytest.MonkeyPatc
     assert again.first == {0: wrong} and again.answers == {0: wrong}
     rows = {r["id"]: r for r in bk.progress.course_map()}
     assert rows["04"]["answered"] == 1 and rows["04"]["right"] == 0
+
+
+def test_a_choice_that_reaches_the_kernel_just_after_its_submit_is_checked() -> None:
+    """The page sends a radio's value after the kernel acknowledged its previous change, a
+    button's click at once: the click can come first, with no option chosen yet (seen under
+    load in the final test's keyboard test). A choice arriving within the window is checked as
+    the click asked; one arriving later, or after the learner moved on, waits for the button."""
+    quiz = Quiz.banker_rule([(3, 8), (6, 7)], lang="en")
+    right = quiz.question.answer
+    quiz.submit.click()  # the click first, no option yet
+    assert "Choose an answer first" in quiz.feedback.value and quiz.correct is None
+    quiz.options.value = right  # the choice the learner made before the click
+    assert quiz.correct is True and quiz.answers == {0: right}
+    quiz.go(1)
+    quiz.submit.click()
+    quiz._asked_at = time.monotonic() - Quiz.LATE_CHOICE_SECONDS - 1  # a choice made much later
+    quiz.options.value = 1 - quiz.question.answer
+    assert quiz.correct is None and 1 not in quiz.answers  # it waits for the button
+    quiz.go(0)
+    quiz.go(1)
+    quiz.submit.click()
+    quiz.go(0)  # moved on: the waiting click is dropped
+    quiz.options.value = 1 - right
+    assert quiz.answers == {0: right}

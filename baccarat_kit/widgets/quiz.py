@@ -33,6 +33,7 @@ the drawing rules can be generated from the engine (:meth:`Quiz.banker_rule`,
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -98,6 +99,9 @@ class Quiz(LangMixin, w.VBox):
         self.submit = w.Button(icon="check", button_style="primary")
         self.submit.add_class("bk-quiz-submit")
         self.submit.on_click(lambda _b: self.check())
+        self._asked_at: float | None = None
+        """When the submit button came with no option chosen (monotonic), else None."""
+        self.options.observe(self._late_choice, names="value")
         self.prev_button = w.Button(layout=w.Layout(width="auto"))
         self.prev_button.add_class("bk-quiz-prev")
         self.prev_button.on_click(lambda _b: self.go(self.index - 1))
@@ -217,6 +221,7 @@ class Quiz(LangMixin, w.VBox):
         """Show question ``index`` (clamped to the quiz), with its answer if it has one."""
         self.index = max(0, min(index, len(self.questions) - 1))
         self.correct = None
+        self._asked_at = None
         self._relabel(chosen=self.answers.get(self.index))
 
     def preview(self, index: int, option: int) -> str:
@@ -227,13 +232,18 @@ class Quiz(LangMixin, w.VBox):
         copy.check()
         return plain_text(copy.feedback)
 
+    LATE_CHOICE_SECONDS = 2.0
+    """How late an option chosen before the submit button may still arrive (see :meth:`_late_choice`)."""
+
     def check(self) -> bool | None:
         """Check the selected option (what the submit button does); returns whether it is right."""
         chosen = self.options.value
         if chosen is None:
             self.correct = None
+            self._asked_at = time.monotonic()
             self.feedback.value = f'<span role="alert">{esc(self._t("widgets.quiz.choose-first"))}</span>'
             return None
+        self._asked_at = None
         self.answers[self.index] = int(chosen)
         self.first.setdefault(self.index, int(chosen))
         self.correct = int(chosen) == self.question.answer
@@ -246,6 +256,19 @@ class Quiz(LangMixin, w.VBox):
                                                        len(self.questions), first_answer=str(first), right=right))
         self._render_feedback()
         return self.correct
+
+    def _late_choice(self, change: dict[str, Any]) -> None:
+        """An option that reaches the kernel just after the submit button that followed it.
+
+        The page sends a radio button's new value only once the kernel has acknowledged the
+        previous change of that widget, but a button's click at once: an arrow key then Tab and
+        Enter, on a busy machine, can bring the click first, with no option chosen yet. When the
+        choice arrives within :data:`LATE_CHOICE_SECONDS` of such a click, it is checked as the
+        click asked; later, the learner presses the button again."""
+        asked, self._asked_at = self._asked_at, None
+        if change.get("new") is not None and asked is not None \
+                and time.monotonic() - asked <= self.LATE_CHOICE_SECONDS:
+            self.check()
 
     # ---- view -----------------------------------------------------------------
     def _relabel(self, chosen: int | str | None = "keep") -> None:
