@@ -156,6 +156,8 @@ def cell_words(cell: str, lang: str) -> str:
 
     >>> cell_words("banker-3-vs-8", "en"), cell_words("banker-6-player-stood", "zh")
     ('banker 3 against a player third card 8', '閒家停牌時莊家 6 點')
+    >>> cell_words("banker-6-player-stood", "en"), cell_words("player-5", "zh"), cell_words("natural-8", "en")
+    ('banker 6 when the player stood', '閒家 5 點', 'a first-two-card total of 8')
     """
     from .drill import item
 

@@ -66,6 +66,7 @@ from ..rules import (
     format_values,
     is_natural,
 )
+from ..today import cell_words
 from ._common import LangMixin, attr, banker_reason, esc, html_widget, row, title_html
 
 KEYS = {"draw": "d", "stand": "s", "yes": "y", "no": "n", "natural": "n", "player": "p", "banker": "b",
@@ -81,25 +82,6 @@ CHOICES = {
 """Per kind of question: the answers (in button order) and the key of each (``coup``: who wins;
 ``coup-player`` / ``coup-banker``: a decision of a whole coup dealt card by card)."""
 DEFAULT_SEED = 2026
-
-
-def cell_words(cell: str, lang: str) -> str:
-    """A mastery cell in the learner's words (never its id).
-
-    >>> cell_words("banker-3-vs-8", "en"), cell_words("banker-6-player-stood", "en")
-    ('banker 3 against a player third card 8', 'banker 6 when the player stood')
-    >>> cell_words("player-5", "zh"), cell_words("natural-8", "en")
-    ('閒家 5 點', 'a first-two-card total of 8')
-    """
-    it = scheduler.item(cell)
-    p = it.params
-    if cell.startswith("natural-"):
-        return message("widgets.drill.cell-natural", lang, total=p["total"])
-    if cell.startswith("player-"):
-        return message("widgets.drill.cell-player", lang, total=p["total"])
-    if p["third"] is None:
-        return message("widgets.drill.cell-banker-stood", lang, total=p["total"])
-    return message("widgets.drill.cell-banker", lang, total=p["total"], value=p["third"])
 
 
 class Drill(LangMixin, w.VBox):
