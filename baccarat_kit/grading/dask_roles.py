@@ -20,6 +20,9 @@ the common name of the peer's certificate (``baccarat-kit dask ROLE``, written b
   worker's may only fetch results (:data:`WORKER_OPS_OF_WORKERS`: ``get_data``), never ``run``
   code or send it a task; on a **nanny**, a worker's only say it is closing.
 
+A worker also clears, as it starts, the grading folders a killed worker process of this machine
+left in its private scratch (:func:`.cluster.clear_stale`).
+
 The gate is in place from the moment the preload runs, just after the server starts listening and
 before any worker registers; a handler a plugin adds later is gated too (:class:`_GatedHandlers`).
 
@@ -180,6 +183,10 @@ def dask_setup(server: Any) -> None:
         server.stream_handlers = _GatedHandlers(server.stream_handlers, _worker_stream_only)
     elif isinstance(server, Worker):
         where, allowed = "worker", WORKER_OPS_OF_WORKERS
+        from .cluster import clear_stale
+
+        for name in clear_stale():  # what a worker killed mid-grading left (a learner's notebook)
+            log.warning("baccarat-kit: removed %s, left by a worker process that is gone", name)
     else:  # a nanny (--preload-nanny): only the scheduler and the instructor run anything there
         where, allowed = type(server).__name__.lower(), NANNY_OPS_OF_WORKERS
 
