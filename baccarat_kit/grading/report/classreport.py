@@ -44,7 +44,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import chain, compress, repeat
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +52,7 @@ from ...errors import BaccaratError
 from ...i18n import message, normalize_language
 from ..records import visible
 from ..term.export import counting_order
-from .index import read_index
+from .index import Indexed, read_index
 from .items import ItemStat, analyse, page_rows, source_exercises
 
 GENERATOR = "baccarat-kit report"
@@ -258,10 +258,9 @@ def _number(value: Any) -> float | None:
 
 
 def _num(value: Any, default: float = 0.0) -> float:
-    kind = type(value)
-    if kind is float and value - value == 0.0:
+    if type(value) is float and value - value == 0.0:
         return value
-    if kind is int and -_FLOAT_MAX <= value <= _FLOAT_MAX:
+    if type(value) is int and -_FLOAT_MAX <= value <= _FLOAT_MAX:
         return float(value)
     number = _number(value)
     return default if number is None else number
@@ -373,7 +372,7 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
         file = short[names[i]]
         raw = sub.get("learner")
         lid = raw.strip() if isinstance(raw, str) else ""
-        who = lid.casefold() if lid else "\0" + file  # (a file of no id is a row of its own)
+        person = lid.casefold() if lid else "\0" + file  # (a file of no id is a row of its own)
         ex = sub.get("exercise")
         status = sub.get("status", "?")
         if status != "ok":
@@ -382,8 +381,8 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
                 ex = _exercise_of(file, known_ids)  # shown where it belongs, as refused
             attention.append(Attention(STATUS_CATEGORY.get(status, "other"), file, lid, str(ex or ""), "",
                                        _texts(sub.get("reason"), status)))
-        if who not in learners and ((lid and not sub.get("_collect_refused")) or (isinstance(ex, str) and ex)):
-            learners[who] = Learner(who, lid or file, bool(lid))  # a file of no exercise and no id: no row; nor a refused folder
+        if person not in learners and ((lid and not sub.get("_collect_refused")) or (isinstance(ex, str) and ex)):
+            learners[person] = Learner(person, lid or file, bool(lid))  # a file of no exercise and no id: no row; nor a refused folder
         warnings = sub.get("warnings")
         if warnings:
             for w in warnings:
@@ -396,7 +395,7 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
         most = _num(sub.get("max_score"))
         if most > stat.max_score:
             stat.max_score = most
-        key = (who, ex)
+        key = (person, ex)
         before = chosen.get(key)
         if before is None:
             chosen[key] = (i, sub)
@@ -408,8 +407,12 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
         if (counting_order(sub), i) >= (counting_order(before[1]), before[0]):
             chosen[key] = (i, sub)
     cells: dict[tuple[str, str], Cell] = {}
-    # per exercise, of each counted graded row: its questions, its learner's key and its file
-    graded: dict[str, tuple[list[Any], list[str], list[str]]] = {}
+    found: dict[str, MisconceptionStat] = {}
+    by_id: dict[str, dict[str, QuestionStat]] = {}  # each exercise's questions by id
+    # Each question's facts by id(question) when the questions are shared (the index's: a few
+    # thousand among 600,000): once per question. Else (each question its own) once per row.
+    facts: dict[int, _Facts] | None = {} if isinstance(doc, Indexed) else None
+    graded_rows: dict[str, list[Any]] = {}
     for key, (_, sub) in chosen.items():
         stat = exercises[key[1]]
         ok = sub.get("status") == "ok"
@@ -423,16 +426,45 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
             stat.not_graded += 1
             continue
         stat.scores.append(score)
-        rows = graded.get(stat.id)
-        if rows is None:
-            rows = graded[stat.id] = ([], [], [])
-        rows[0].append(sub.get("questions"))
-        rows[1].append(key[0])
-        rows[2].append(file)
-    found: dict[str, MisconceptionStat] = {}
-    for ex_id, (questions, owners, files) in graded.items():
-        labels = [learners[k].label if learners[k].known else "" for k in owners]
-        _tally(exercises[ex_id], questions, owners, files, labels, found, attention)
+        questions = sub.get("questions")
+        graded_rows.setdefault(stat.id, []).append(questions)  # (for the item analysis)
+        known = by_id.setdefault(stat.id, {})
+        who = learners[key[0]]
+        for qid, q in (questions.items() if isinstance(questions, dict) else ()):
+            fact = facts.get(id(q)) if facts is not None else None
+            if fact is None:
+                if not isinstance(q, dict):
+                    continue
+                fact = _question_facts(q)
+                if facts is not None:
+                    facts[id(q)] = fact
+            own_points, got, flag, mid, answer = fact
+            qs = known.get(qid)
+            if qs is None:
+                qs = QuestionStat(stat.id, str(qid), _texts(q.get("text"), str(qid)),
+                                  1.0 if own_points is None else own_points)
+                stat.questions.append(qs)
+                known[qid] = qs
+            points = qs.points if own_points is None else own_points
+            if points > qs.points:
+                qs.points = points
+            if isinstance(q, dict) and q.get("pending") is True:
+                continue  # a written answer not scored by hand yet: not a 0, not counted
+            qs.graded += 1
+            qs.earned += got
+            if got >= points - _EPS and points > 0:
+                qs.full += 1
+            if flag is not None:
+                attention.append(Attention(flag[0], file, who.label if who.known else "", stat.id, str(qid), flag[1]))
+            if mid and got < points - _EPS:
+                qs.misconceptions[mid] += 1
+                m = found.get(mid)
+                if m is None:
+                    m = found[mid] = MisconceptionStat(mid)
+                m.learners.add(key[0])
+                m.questions[(stat.id, str(qid))] += 1
+                if answer is not None:
+                    m.answers[answer] += 1
     order = {k: i for i, k in enumerate(_known_misconceptions_order())}
     misconceptions = sorted(found.values(), key=lambda m: (-len(m.learners), order.get(m.id, 999), m.id))
     rank = {c: i for i, c in enumerate(CATEGORIES)}
@@ -445,69 +477,8 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
         ordered,
         sorted(learners.values(), key=lambda lr: (not lr.known, lr.label.casefold(), lr.label)),
         cells, misconceptions, attention, str(limits.get("sandbox", "")), handed_in,
-        max(stamps) if stamps else None, analyse({k: v[0] for k, v in graded.items()}, ordered),
+        max(stamps) if stamps else None, analyse(graded_rows, ordered),
     )
-
-
-def _tally(stat: ExerciseStat, rows: list[Any], owners: list[str], files: list[str], labels: list[str],
-           found: dict[str, MisconceptionStat], attention: list[Attention]) -> None:
-    """Each question's figures of one exercise (``stat.questions``, in the order the rows first
-    name them), its misconceptions (into ``found``) and its questions' statuses (into
-    ``attention``), from the questions of each counted graded row (``rows``; ``owners``,
-    ``files`` and ``labels`` are those rows' learner keys, files and shown names).
-
-    A question at a time, each step a loop in C, as the item analysis does (``items.py``): its
-    result in every row, each distinct result's facts once (the index shares one result between
-    many rows), then each distinct fact once with its count, in the order the rows first show it
-    (so a class read from its index and from all of results.json gives the same sums). A result's
-    points, where they are not a number, are the question's most points."""
-    dicts = [qs if isinstance(qs, dict) else {} for qs in rows]
-    for qid in dict.fromkeys(chain.from_iterable(dicts)):
-        results = list(map(dict.get, dicts, repeat(qid)))
-        ids = list(map(id, results))
-        facts = {k: (_question_facts(q), q.get("pending") is True)
-                 for k, q in dict(zip(ids, results, strict=True)).items() if isinstance(q, dict)}
-        if not facts:
-            continue
-        first_points = next(iter(facts.values()))[0][0]
-        qs = QuestionStat(stat.id, str(qid), _texts(next(q for q in results if isinstance(q, dict)).get("text"), str(qid)),
-                          max([f[0][0] for f in facts.values() if f[0][0] is not None]
-                              + ([1.0] if first_points is None else [])))
-        stat.questions.append(qs)
-        tallied: Counter[tuple[float | None, float, str | None, str | None]] = Counter()
-        flagged: dict[int, tuple[str, dict[str, str]]] = {}
-        showed: dict[int, str] = {}  # the results that show a misconception: which
-        for k, n in Counter(ids).items():
-            fact = facts.get(k)
-            if fact is None or fact[1]:
-                continue  # not a result; a written answer not scored by hand yet: not a 0, not counted
-            own_points, got, flag, mid, answer = fact[0]
-            tallied[(own_points, got, mid, answer)] += n
-            if flag is not None:
-                flagged[k] = flag
-            points = qs.points if own_points is None else own_points
-            if mid and got < points - _EPS:
-                showed[k] = mid
-        for (own_points, got, mid, answer), n in tallied.items():
-            points = qs.points if own_points is None else own_points
-            qs.graded += n
-            qs.earned += got * n
-            if got >= points - _EPS and points > 0:
-                qs.full += n
-            if mid and got < points - _EPS:
-                qs.misconceptions[mid] += n
-                m = found.get(mid)
-                if m is None:
-                    m = found[mid] = MisconceptionStat(mid)
-                m.questions[(stat.id, str(qid))] += n
-                if answer is not None:
-                    m.answers[answer] += n
-        if showed:
-            for who, k in compress(zip(owners, ids, strict=True), map(showed.__contains__, ids)):
-                found[showed[k]].learners.add(who)
-        if flagged:
-            for where, who, k in compress(zip(files, labels, ids, strict=True), map(flagged.__contains__, ids)):
-                attention.append(Attention(flagged[k][0], where, who, stat.id, str(qid), flagged[k][1]))
 
 
 def _known_misconceptions_order() -> list[str]:
