@@ -119,6 +119,8 @@ def test_the_grid_sorts_by_total(page: Any, report_url: tuple[str, Any], shot: A
 def test_a_hostile_learner_id_shows_as_text(page: Any, report_url: tuple[str, Any]) -> None:
     url, _ = report_url
     _open(page, url)
+    page.locator("#grid .scroll").scroll_into_view_if_needed()  # (drawn when near the view: content-visibility)
+    page.wait_for_function("() => document.querySelector('table.grid tbody td.lr').innerText !== ''")
     names = page.locator("table.grid tbody td.lr").all_inner_texts()
     for lid in HOSTILE_IDS[:3]:
         assert lid.strip() in names, lid

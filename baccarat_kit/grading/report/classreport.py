@@ -738,7 +738,7 @@ table{border-collapse:collapse;font-size:.92em}td,th{border:1px solid #ccc;paddi
 th{background:#f3f3f3}figure{margin:.6em 0}svg.plot{max-width:100%;height:auto;display:block}
 figcaption{font-size:.88em;color:#444}.cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(520px,1fr));gap:1.2em}
 .exercise{border:1px solid #ddd;border-radius:6px;padding:0 .8em .8em}.exercise table{width:100%}
-.scroll{max-height:70vh;overflow:auto;border:1px solid #ccc}.scroll table{border:0}
+.scroll{max-height:70vh;overflow:auto;border:1px solid #ccc;content-visibility:auto;contain-intrinsic-size:auto 70vh}.scroll table{border:0}
 .grid thead th{position:sticky;top:0;z-index:1}.grid td.lr,.grid th.lr{position:sticky;left:0;background:#fff;z-index:1}
 .grid thead th.lr{z-index:2;background:#f3f3f3}.grid tbody td{text-align:center;white-space:nowrap;min-width:5.5em}
 th button{font:inherit;font-weight:bold;border:0;background:none;cursor:pointer;padding:0}
