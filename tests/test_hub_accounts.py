@@ -104,7 +104,7 @@ def _fake_cgroups(tmp_path: Path, version: int) -> Path:
         (root / "cgroup.controllers").write_text("cpu memory pids\n")
         (root / "cgroup.procs").write_text("")
     else:
-        for controller in ("memory", "pids"):
+        for controller in ("memory", "pids", "cpu", "cpuacct"):
             (root / controller).mkdir(parents=True)
             (root / controller / "cgroup.procs").write_text("")
     return root
@@ -114,22 +114,30 @@ def _fake_cgroups(tmp_path: Path, version: int) -> Path:
 def test_a_cgroup_per_learner_with_its_limits(tmp_path: Path, version: int) -> None:
     root = _fake_cgroups(tmp_path, version)
     if version == 2:  # the kernel makes these files; a plain folder does not
-        (root / "baccarat-hub").mkdir()
-        (root / "baccarat-hub" / "cgroup.controllers").write_text("memory pids\n")
-    group = limits.make("jupyter-alice", 600 * 2**20, 256, root=root)
+        (root / "baccarat-hub" / "jupyter-alice").mkdir(parents=True)
+        (root / "baccarat-hub" / "cgroup.controllers").write_text("cpu memory pids\n")
+        for name in ("pids.max", "cpu.max"):
+            (root / "baccarat-hub" / "jupyter-alice" / name).write_text("max")
+    group = limits.make("jupyter-alice", 600 * 2**20, 256, root=root, cpu=0.25)
     assert group is not None and group.version == version
     if version == 2:
-        [folder] = group.folders
-        assert (root / "baccarat-hub" / "cgroup.subtree_control").read_text() == "+memory +pids"
+        [folder] = {Path(f) for f in group.folders.values()}
+        assert (root / "baccarat-hub" / "cgroup.subtree_control").read_text() == "+memory +pids +cpu"
         assert (folder / "memory.max").read_text() == str(600 * 2**20)
+        assert (folder / "pids.max").read_text() == "256"
+        assert (folder / "cpu.max").read_text() == "25000 100000"
     else:
-        memory, pids = group.folders
+        memory, pids, cpu = (Path(group.folders[c]) for c in ("memory", "pids", "cpu"))
         assert memory == root / "memory" / "baccarat-hub" / "jupyter-alice"
         assert (memory / "memory.limit_in_bytes").read_text() == str(600 * 2**20)
         assert (pids / "pids.max").read_text() == "256"
+        assert (cpu / "cpu.cfs_quota_us").read_text() == "25000"
+        assert (cpu / "cpu.cfs_period_us").read_text() == "100000"
+        assert Path(group.folders["cpuacct"]).is_dir()  # her CPU time is read there
     assert group.memory_limit() == 600 * 2**20
+    assert group.cpu_quota() == 0.25
     group.enter(12345)
-    assert all((f / "cgroup.procs").read_text() == "12345" for f in group.folders)
+    assert all(Path(f).read_text() == "12345" for f in group.procs_files)
 
 
 def test_no_cgroup_hierarchy_means_no_limit_not_an_error(tmp_path: Path) -> None:
@@ -176,7 +184,7 @@ def _load_config(tmp_path: Path, **extra: str) -> object:
 
     top = tmp_path / "top"
     (top / "venv" / "bin").mkdir(parents=True)
-    (top / "venv" / "bin" / "jupyterhub-singleuser").write_text("")
+    (top / "venv" / "bin" / "baccarat-kit").write_text("")
     saved = dict(os.environ)
     os.environ.update(BACCARAT_HUB_PREFIX=str(top), BACCARAT_HUB_HOMES=str(tmp_path / "homes"),
                       **extra)
@@ -196,7 +204,8 @@ def test_the_config_serves_https_with_a_local_certificate_and_culls_idle_servers
                     "-subj", "/CN=127.0.0.1", "-keyout", str(key), "-out", str(cert)],
                    check=True, capture_output=True)
     c = _load_config(tmp_path, BACCARAT_HUB_SSL_CERT=str(cert), BACCARAT_HUB_SSL_KEY=str(key),
-                     BACCARAT_HUB_IDLE_TIMEOUT="900", BACCARAT_HUB_USER_PREFIX="jupyter-")
+                     BACCARAT_HUB_IDLE_TIMEOUT="900", BACCARAT_HUB_USER_PREFIX="jupyter-",
+                     BACCARAT_HUB_ADMINS="teacher, TA")
     hub = c.JupyterHub  # type: ignore[attr-defined]
     assert hub.bind_url.startswith("https://127.0.0.1:")
     assert (hub.ssl_cert, hub.ssl_key) == (str(cert), str(key))
@@ -206,10 +215,14 @@ def test_the_config_serves_https_with_a_local_certificate_and_culls_idle_servers
     assert culler["command"][1:] == ["-m", "jupyterhub_idle_culler", "--timeout=900"]
     assert {"delete:servers", "read:users:activity"} <= set(hub.load_roles[0]["scopes"])
     spawner = c.Spawner  # type: ignore[attr-defined]
-    assert "--allow-root" not in spawner.args and spawner.mem_limit == "1G"
-    assert spawner.cmd == [str(tmp_path / "top" / "venv" / "bin" / "jupyterhub-singleuser")]
-    assert spawner.notebook_dir == f"{tmp_path / 'homes'}/jupyter-{{username}}/course"
+    assert "--allow-root" not in spawner.args and spawner.mem_limit == "1G" and spawner.cpu_limit == 0.5
+    # as the learner: her course copy and JupyterLab as `baccarat-kit lab` opens it (hub singleuser)
+    assert spawner.cmd == [str(tmp_path / "top" / "venv" / "bin" / "baccarat-kit"), "hub", "singleuser"]
+    # idle kernels shut down, open notebooks' too (the whole course in one sitting filled 1 GiB)
+    assert {"--MappingKernelManager.cull_idle_timeout=900", "--MappingKernelManager.cull_connected=True",
+            "--MappingKernelManager.cull_interval=60"} <= set(spawner.args)
     assert "PATH" not in spawner.env_keep
+    assert c.Authenticator.admin_users == {"teacher", "ta"}  # type: ignore[attr-defined]
     state = tmp_path / "top" / "state"
     assert oct(state.stat().st_mode & 0o777) == "0o700"
     assert hub.cookie_secret_file.startswith(str(state))

@@ -8,16 +8,17 @@
 :class:`ClassListAuthenticator` signs in only the learners of the class list, each with their
 own password (:mod:`.classlist`). :class:`LearnerSpawner` is JupyterHub's ``LocalProcessSpawner``
 with TLJH's user-per-learner: at each start it makes sure the Unix user ``jupyter-NAME`` and its
-0700 home exist (:mod:`.accounts`), writes the course into the home *as that user* (so every
-file is theirs, and a link a learner planted cannot make root write elsewhere), puts the server
-into the learner's cgroup (:mod:`.limits`) and runs it as that user, never as root.
+0700 home exist (:mod:`.accounts`), puts the server into the learner's cgroup (:mod:`.limits`)
+and runs it as that user, never as root: ``baccarat-kit hub singleuser`` (its ``Spawner.cmd``),
+which writes the course into the home *as that user* (so every file is theirs, and a link a
+learner planted cannot make root write elsewhere) and starts JupyterLab as ``baccarat-kit lab``
+does: the course's first layout (side bars closed), no news pop-up.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-from pathlib import Path
 from typing import Any, ClassVar
 
 from jupyterhub.auth import Authenticator  # type: ignore[import-untyped]
@@ -68,9 +69,6 @@ class LearnerSpawner(LocalProcessSpawner):  # type: ignore[misc]
 
     unix_prefix = Unicode(PREFIX, config=True, help="Unix name = prefix + learner name.")
     homes = Unicode("/home", config=True, help="Folder of the learners' homes.")
-    learner_env = Unicode("/opt/baccarat-hub/venv", config=True,
-                          help="The learners' environment (`baccarat-kit hub setup`).")
-    course_dir = Unicode("course", config=True, help="The course copy, inside the home.")
     pids_limit = Integer(0, config=True, help="Most processes per learner (0: no limit).")
     cgroup_parent = Unicode(limits.PARENT, config=True)
 
@@ -109,32 +107,17 @@ class LearnerSpawner(LocalProcessSpawner):  # type: ignore[misc]
 
     async def start(self) -> Any:
         self._claim_port()  # synchronous: no other start runs between the pick and the claim
-        entry = await asyncio.to_thread(accounts.ensure, self.unix_name, self.homes)
-        await self._give_course(entry)
-        self.cgroup = limits.make(self.unix_name, self.mem_limit or None,
-                                  self.pids_limit or None, parent=self.cgroup_parent)
-        if self.cgroup is None and (self.mem_limit or self.pids_limit):
-            self.log.warning("%s runs without a memory limit: no writable cgroup here",
+        await asyncio.to_thread(accounts.ensure, self.unix_name, self.homes)
+        self.cgroup = limits.make(self.unix_name, self.mem_limit or None, self.pids_limit or None,
+                                  parent=self.cgroup_parent, cpu=self.cpu_limit or None)
+        if self.cgroup is None and (self.mem_limit or self.pids_limit or self.cpu_limit):
+            self.log.warning("%s runs without memory, process or CPU limits: no writable cgroup here",
                              self.unix_name)
         try:
             return await super().start()
         except BaseException:
             self._release_port()
             raise
-
-    async def _give_course(self, entry: Any) -> None:
-        """``baccarat-kit course ~/course`` run as the learner (their files, their uid)."""
-        tool = str(Path(self.learner_env) / "bin" / "baccarat-kit")
-        proc = await asyncio.create_subprocess_exec(
-            tool, "course", str(Path(entry.pw_dir) / self.course_dir),
-            user=entry.pw_uid, group=entry.pw_gid, extra_groups=[], cwd=entry.pw_dir,
-            env={"HOME": entry.pw_dir, "PATH": f"{self.learner_env}/bin:/usr/bin:/bin",
-                 "LANG": os.environ.get("LANG", "C.UTF-8")},
-            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT, start_new_session=True)
-        out, _ = await proc.communicate()
-        if proc.returncode != 0:
-            raise RuntimeError(f"course copy for {self.unix_name} failed: {out.decode()[-500:]}")
 
     def make_preexec_fn(self, name: str) -> Any:
         become = set_user_setuid(self.unix_name)
