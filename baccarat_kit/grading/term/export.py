@@ -132,8 +132,10 @@ def long_csv(rows: Sequence[Mapping[str, Any]]) -> str:
 
 def lms_score(row: Mapping[str, Any]) -> Any:
     """The score an LMS file gets for a row: blank while written answers of it are pending (an
-    LMS import takes a blank cell as not graded, never a part-total as final)."""
-    return "" if row.get("pending_points") else row.get("score")
+    LMS import takes a blank cell as not graded, never a part-total as final), and blank for a
+    copy handed in with no answer at all (``not_attempted``: as a copy not handed in; the LMS's
+    own policy for missing work applies, and an exercise not due yet gets no 0)."""
+    return "" if row.get("pending_points") or row.get("status") == "not_attempted" else row.get("score")
 
 
 def identity(row: Mapping[str, Any]) -> str:

@@ -294,7 +294,8 @@ def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[s
     new_rows = [s.to_json() for s in subs]
     rows = _merge(old_rows, new_rows) if update else new_rows
     if update:  # a new row's claim may name an owner of an old row, and the other way round
-        flags = mark_mismatches([(r.get("owner"), str(r.get("claimed_id") or "")) for r in rows])
+        flags = mark_mismatches([(r.get("owner"), "" if r.get("status") == "not_attempted"
+                                  else str(r.get("claimed_id") or "")) for r in rows])
         rows = [{**r, "identity_mismatch": bool(r.get("identity_mismatch")) or f} for r, f in zip(rows, flags, strict=True)]
     # the instructor's scores of written answers (manual.json, never written here): kept by every update
     rows = manual.apply(rows, manual.load(target) if target.is_dir() else {})
