@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -58,26 +59,63 @@ def test_learner_names_that_cannot_be_unix_names_are_refused(bad: str) -> None:
     assert repr(bad)[1:-1] in err.value.message("en") and "alice" in err.value.message("en")
 
 
-def test_the_authenticator_signs_in_only_the_right_password_for_the_right_learner(tmp_path: Path) -> None:
-    pytest.importorskip("jupyterhub")
+def _authenticator(path: Path) -> Any:
+    """The hub's authenticator on a hub database of its own (sqlite, as the hub's), as the hub makes it."""
+    pytest.importorskip("nativeauthenticator")
+    from jupyterhub import orm
+
     from baccarat_kit.hub.jupyter import ClassListAuthenticator
 
+    db = orm.new_session_factory(f"sqlite:///{path.parent / 'jupyterhub.sqlite'}")()
+    return ClassListAuthenticator(class_list=str(path), _deprecated_db_session=db)
+
+
+def _login(auth: Any, name: str, password: str) -> str | None:
+    # in a thread of its own: a browser test run before this one in the same pytest worker
+    # leaves Playwright's event loop running in this thread (asyncio.run would refuse)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, auth.authenticate(None, {"username": name, "password": password})).result()
+
+
+def test_the_authenticator_signs_in_only_the_right_password_for_the_right_learner(tmp_path: Path) -> None:
     path = tmp_path / "classlist.csv"
     classlist.set_passwords(path, {"alice": "pw-alice", "bruno": "pw-bruno"})
-    auth = ClassListAuthenticator(class_list=str(path))
-
-    def login(name: str, password: str) -> str | None:
-        # in a thread of its own: a browser test run before this one in the same pytest worker
-        # leaves Playwright's event loop running in this thread (asyncio.run would refuse)
-        with concurrent.futures.ThreadPoolExecutor(1) as pool:
-            return pool.submit(asyncio.run, auth.authenticate(None, {"username": name, "password": password})).result()
-
-    assert login("alice", "pw-alice") == "alice" and login(" Alice ", "pw-alice") == "alice"
-    assert login("bruno", "pw-alice") is None  # B with A's password
-    assert login("mallory", "pw-alice") is None and login("alice", "") is None
+    auth = _authenticator(path)
+    assert _login(auth, "alice", "pw-alice") == "alice" and _login(auth, " Alice ", "pw-alice") == "alice"
+    assert _login(auth, "bruno", "pw-alice") is None  # B with A's password
+    assert _login(auth, "mallory", "pw-alice") is None and _login(auth, "alice", "") is None
     assert auth.check_allowed("alice") and not auth.check_allowed("mallory")
     classlist.remove(path, ["alice"])  # taken off the list: no sign-in, no restart needed
-    assert login("alice", "pw-alice") is None and not auth.check_allowed("alice")
+    assert _login(auth, "alice", "pw-alice") is None and not auth.check_allowed("alice")
+    assert [h[0] for h in auth.get_handlers(None)] == ["/login", "/change-password", "/change-password/([^/]+)"]
+
+
+def test_a_learner_changes_her_own_password_and_a_reset_still_works(tmp_path: Path) -> None:
+    """The handed-out password becomes hers at her first sign-in (the hub keeps it; the list says
+    "chosen"); she changes it (NativeAuthenticator's page calls change_password): only the new one
+    works. The instructor's reset (hub passwd) works, and the one she chose stops working."""
+    path = tmp_path / "classlist.csv"
+    classlist.set_passwords(path, {"alice": "handed-out-1"})
+    auth = _authenticator(path)
+    assert _login(auth, "alice", "handed-out-1") == "alice"
+    assert classlist.load(path)["alice"] == classlist.CHOSEN
+    assert _login(auth, "alice", "handed-out-1") == "alice"  # kept as hers until she changes it
+    assert not auth.change_password("alice", "short")  # at least 8 characters
+    assert not auth.change_password("alice", "password")  # a common one is refused
+    assert not auth.change_password("alice", "x" * 73)  # more than bcrypt takes
+    assert auth.change_password("alice", "her own horse 7")
+    assert _login(auth, "alice", "her own horse 7") == "alice"
+    assert _login(auth, "alice", "handed-out-1") is None  # the paper slip no longer opens it
+    assert _login(auth, "alice", "y" * 100) is None  # (no error for a long one)
+    classlist.set_passwords(path, {"alice": "reset-by-teacher"})  # she forgot it
+    assert _login(auth, "alice", "her own horse 7") is None
+    assert _login(auth, "alice", "reset-by-teacher") == "alice"
+    assert classlist.load(path)["alice"] == classlist.CHOSEN
+    # an admin's reset on /hub/change-password/alice goes through the same method
+    classlist.set_passwords(path, {"alice": "reset-again-2"})
+    assert auth.change_password("alice", "admin set this 9")
+    assert classlist.load(path)["alice"] == classlist.CHOSEN
+    assert _login(auth, "alice", "admin set this 9") == "alice" and _login(auth, "alice", "reset-again-2") is None
 
 
 # ---------------------------------------------------------------- accounts and cgroups

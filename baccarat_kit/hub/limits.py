@@ -57,9 +57,6 @@ class Cgroup(_cgroup.Cgroup):
             with open(procs, "w", encoding="ascii") as out:
                 out.write(str(pid))
 
-    def pids(self) -> set[int]:
-        return set(self.pids_in())
-
     def memory_limit(self) -> int | None:
         folder = Path(self.folders["memory"])
         for name in ("memory.limit_in_bytes", "memory.max"):

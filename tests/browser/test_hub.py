@@ -10,7 +10,8 @@ made in the browser) the test measures what A's code can reach: not root; B's ho
 listable, readable or writable; the instructor's sources, the clone, the learners' environment
 and the hub's state out of reach; a memory limit that holds, and the next kernel says why the
 process was killed, once; a CPU limit that holds A's busy loops to her share, read from the
-kernel's own accounting. Signing in as B with A's password fails. Each learner answers one
+kernel's own accounting. Signing in as B with A's password fails; the admin page is A's (the
+instructor's, here) alone; B changes his own password. Each learner answers one
 exercise of her class copies; collect → grade gives one row per learner and copy, the untouched
 copies "not attempted" and no row flagged; return puts each page into its owner's feedback/. B's
 lesson kernel, left idle in his open tab, is shut down by the server's culling.
@@ -108,7 +109,7 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Any:
             BACCARAT_HUB_API_PORT=str(free_port()), BACCARAT_HUB_PROXY_API_PORT=str(free_port()),
             BACCARAT_HUB_PROXY=str(CHP), BACCARAT_HUB_SSL_CERT=str(cert),
             BACCARAT_HUB_SSL_KEY=str(key), PYTHONUNBUFFERED="1",
-            BACCARAT_HUB_KERNEL_IDLE_TIMEOUT=str(KERNEL_IDLE_S),
+            BACCARAT_HUB_KERNEL_IDLE_TIMEOUT=str(KERNEL_IDLE_S), BACCARAT_HUB_ADMINS=LEARNERS[0],
         )
         cmd = [sys.executable, "-m", "jupyterhub", "-f", str(CONFIG)]
         server = Server("JupyterHub", cmd, environ, state, state / "hub.log")
@@ -421,6 +422,27 @@ def test_learners_are_separate_users_and_their_work_round_trips(
             assert not any(c["name"].startswith("jupyterhub-session") for c in context.cookies())
 
         lap("refused sign-ins")
+        # The instructor's admin page (BACCARAT_HUB_ADMINS: A here) is hers, no one else's.
+        assert opened[1][2].goto(f"{base}/hub/admin").status == 403
+        assert opened[0][2].goto(f"{base}/hub/admin").status == 200
+        expect(opened[0][2].locator("body")).to_contain_text(bruno, timeout=30_000)
+        # B changes his own password (jupyterhub-nativeauthenticator's page): the handed-out one
+        # stops working, his own signs him in.
+        page, mine = opened[1][2], "bruno's own horse 7"
+        page.goto(f"{base}/hub/change-password")
+        page.locator("#old_password_input").fill(passwords[bruno])
+        page.locator("#new_password_input").fill(mine)
+        page.locator("#new_password_confirmation_input").fill(mine)
+        page.locator("#signup_submit").click()
+        expect(page.locator(".alert-success")).to_contain_text("changed successfully", timeout=30_000)
+        for password, works in ((passwords[bruno], False), (mine, True)):
+            context, page = sign_in(browser, base, bruno, password)
+            opened.append((f"{bruno}-again", context, page))
+            if works:
+                expect(page).to_have_url(re.compile(rf"/user/{bruno}/lab"), timeout=120_000)
+            else:
+                expect(page.locator("p.login_error")).to_contain_text(re.compile("Invalid", re.I), timeout=30_000)
+        lap("admin page, a learner's own password")
         # From a kernel of A's own server: what A's code can reach.
         servers = {name: Server_API(base, name, make_token(page, base, name), hub["ssl"])
                    for name, _, page in opened[:2]}
