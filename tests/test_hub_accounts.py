@@ -371,3 +371,56 @@ def test_two_learners_starting_at_once_never_share_a_port(monkeypatch: pytest.Mo
     assert jupyter.LearnerSpawner._ports == {40002: "bk-bruno"}
     carol = spawner("carol")
     assert carol._claim_port() == 40001  # released, so free again
+
+
+# ---------------------------------------------------------------- the learner's server
+def test_hub_singleuser_opens_her_home_as_baccarat_kit_lab_opens_a_course(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the hub runs as her (Spawner.cmd): her course copy in ~/course, its first layout,
+    then jupyterhub-singleuser on her home with lab's options and the kit's Jupyter config
+    (no news pop-up) first on JUPYTER_CONFIG_PATH. Never as root."""
+    pytest.importorskip("jupyterlab_server")
+    from baccarat_kit import course
+
+    calls: list[tuple[list[str], dict[str, str]]] = []
+    monkeypatch.setattr(course, "_exec", lambda cmd, cwd=None, env=None: calls.append((cmd, dict(env or {}))) or 0)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("JUPYTER_CONFIG_PATH", "/etc/hers")
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    assert main(["--lang", "en", "hub", "singleuser"]) == 2 and not calls  # "never runs as root"
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    assert main(["hub", "singleuser", "--ServerApp.port_retries=0"]) == 0
+    [(cmd, env)] = calls
+    assert cmd[1:3] == ["-m", "jupyterhub.singleuser"] and cmd[-1] == "--ServerApp.port_retries=0"
+    assert f"--ServerApp.root_dir={tmp_path}" in cmd
+    assert "--ServerApp.default_url=/lab/tree/course/notebooks/00-how-to-use.ipynb" in cmd
+    assert f"--LabApp.workspaces_dir={tmp_path / 'course' / course.LAB_WORKSPACES}" in cmd
+    assert (tmp_path / "course" / "notebooks" / "00-how-to-use.ipynb").is_file()
+    assert list((tmp_path / "course" / course.LAB_WORKSPACES).glob("*.jupyterlab-workspace"))
+    assert env["JUPYTER_CONFIG_PATH"].split(os.pathsep) == [str(course.LAB_CONFIG), "/etc/hers"]
+    page = json.loads((course.LAB_CONFIG / "labconfig" / "page_config.json").read_text(encoding="utf-8"))
+    assert page["disabledExtensions"] == {"@jupyterlab/apputils-extension:announcements": True}
+
+
+def test_the_memory_notice_is_told_once_per_kill(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kernel started after an OOM kill in her cgroup tells her once; a kill counted in an
+    earlier cgroup (the hub makes hers anew at each start) or none at all: nothing."""
+    from baccarat_kit.grading.sandbox import cgroup
+    from baccarat_kit.hub import notice
+
+    folder = tmp_path / "memory" / "baccarat-hub" / "jupyter-alice"
+    folder.mkdir(parents=True)
+    (folder / "memory.limit_in_bytes").write_text(str(2**30))
+    oom = folder / "memory.oom_control"
+    oom.write_text("oom_kill_disable 0\nunder_oom 0\noom_kill 0\n")
+    monkeypatch.setattr(limits, "own_memory_group", lambda: cgroup.Cgroup(1, {"memory": str(folder)}, 0, 0))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    assert notice.MemoryNotice().tell_once() is None
+    oom.write_text("oom_kill_disable 0\nunder_oom 0\noom_kill 1\n")
+    text = notice.MemoryNotice().tell_once()
+    assert text is not None and "1.0 GiB" in text and "記憶體上限" in text and "Run All Cells" in text
+    assert notice.MemoryNotice().tell_once() is None  # once
+    oom.write_text("oom_kill_disable 0\nunder_oom 0\noom_kill 2\n")
+    assert notice.MemoryNotice().tell_once() is not None  # a new kill: told again
+    monkeypatch.setattr(limits, "own_memory_group", lambda: None)  # her laptop: no cgroup of her own
+    assert notice.MemoryNotice().tell_once() is None
