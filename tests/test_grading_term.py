@@ -261,6 +261,10 @@ def test_a_whole_term_with_the_documented_commands(tmp_path: Path, monkeypatch: 
     # a function's verdict on every input (its domain is public; issue 31): all 11 wrong cells listed
     assert "banker_draws(6, None)" in page and "Wrong inputs (11)" in page
     assert "hidden check(s) failed" not in page
+    # a late page says how late, beside the penalty (issue 44)
+    page = (graded / "feedback" / "frank--03-banker-rule.html").read_text(encoding="utf-8")
+    assert "late by 1 h 0 min" in page
+    assert "handed in 1 h 0 min after the deadline (2026-12-01 15:59:00 UTC)" in page
 
     # an instructor's own files in the output folder
     (graded / "notes.txt").write_text("my notes", encoding="utf-8")

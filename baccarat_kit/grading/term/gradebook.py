@@ -21,6 +21,7 @@ from ..report.feedback import _name_feedback, feedback_html
 from ..report.index import INDEX_NAME, index_bytes
 from ..sandbox.session import Limits, limits_scope, sandbox_description, time_limits
 from . import export, manual
+from .deadlines import kept_lms
 
 
 def _questions_of(exercises: dict[str, Exercise]) -> dict[str, list[str]]:
@@ -307,7 +308,8 @@ def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[s
         titles = {ex_id: ex.title.get(lang) or ex_id for ex_id, ex in exercises.items()}
         (tmp / "grades.csv").write_text(export.grades_csv(rows, questions), encoding="utf-8")
         (tmp / "grades-long.csv").write_text(export.long_csv(rows), encoding="utf-8")
-        (tmp / "canvas.csv").write_text(export.canvas_csv(rows, titles), encoding="utf-8")
+        lms = kept_lms(dict(term) if term is not None else kept_term)  # the class list's ids of each learner
+        (tmp / "canvas.csv").write_text(export.canvas_csv(rows, titles, lms), encoding="utf-8")
         (tmp / "moodle.csv").write_text(export.moodle_csv(rows, titles), encoding="utf-8")
         doc = {
             "schema_version": SCHEMA_VERSION,

@@ -15,6 +15,7 @@ from typing import Any
 from ...i18n import message
 from ..judge.checks import WRITTEN, Exercise
 from . import export
+from .deadlines import kept_lms
 from .manual import ManualError, Mark, apply, load, summary, write_atomic
 
 
@@ -46,7 +47,7 @@ def publish(folder: str | Path, exercises: Mapping[str, Exercise], lang: str = "
     files: dict[str, bytes] = {
         "grades.csv": export.grades_csv(rows, questions).encode("utf-8"),
         "grades-long.csv": export.long_csv(rows).encode("utf-8"),
-        "canvas.csv": export.canvas_csv(rows, titles).encode("utf-8"),
+        "canvas.csv": export.canvas_csv(rows, titles, kept_lms(doc)).encode("utf-8"),
         "moodle.csv": export.moodle_csv(rows, titles).encode("utf-8"),
     }
     for row in rows:
