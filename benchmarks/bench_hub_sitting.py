@@ -71,7 +71,7 @@ class Lab:
         kernel = self.call("POST", "sessions", {"path": path, "type": "notebook", "name": "",
                                                 "kernel": {"name": "python3"}})["kernel"]["id"]
         ws = connect(f"ws://{self.base}/api/kernels/{kernel}/channels?token={self.token}", max_size=None,
-                     open_timeout=120, ping_interval=None)
+                     open_timeout=120, ping_interval=None).__enter__()  # (closed at the end of the sitting)
         self.open.append(ws)
         cells = self.call("GET", f"contents/{path}")["content"]["cells"]
         for cell in cells:
