@@ -391,17 +391,46 @@ def _attempts(value: Any) -> list[dict[str, Any]] | None:
     return out
 
 
+@_expects("an attempt in progress (attempt, seed, items, answers)")
+def _open(value: Any) -> dict[str, Any] | None:
+    """``final.open``: the final test's attempt in progress (:func:`record_final_answer`)."""
+    if not isinstance(value, dict):
+        return None
+    attempt, items, answers = _count(value.get("attempt")), _TEXTS(value.get("items")), value.get("answers", {})
+    seed = value.get("seed")
+    if attempt is None or items is None or not isinstance(answers, dict) \
+            or not (isinstance(seed, str) or _count(seed) is not None):
+        return None
+    if any(k not in items or _count(v) is None for k, v in answers.items()):
+        return None
+    out = {"attempt": attempt, "seed": seed, "items": items, "answers": dict(answers)}
+    if _num(value.get("t")) is not None:
+        out["t"] = value["t"]
+    return out
+
+
 def _final(c: _Check, raw: Any) -> dict[str, Any]:
+    """The final test's part: the latest completed attempt in full (``right``, ``total``, …),
+    ``attempts`` (every completed one) and ``open`` (the one in progress; a record written
+    before the kit kept it simply has none)."""
     raw = c.table(raw, "final")
-    if not raw:
-        return {}
+    out: dict[str, Any] = {}
+    if "open" in raw:
+        current = _open(raw["open"])
+        if current is None:
+            c.bad("final.open", _open.expected, raw["open"])  # type: ignore[attr-defined]
+        else:
+            out["open"] = current
+    rest = {k: v for k, v in raw.items() if k != "open"}
+    if not rest:
+        return out
     spec = {"right": _COUNT, "total": _COUNT, "attempt": _COUNT, "t": _NUM, "missed": _missed,
             "asked": _TEXTS, "cells": _TEXTS, "attempts": _attempts}
-    good = c.fields(raw, "final", spec, required=("right", "total"))
+    good = c.fields(rest, "final", spec, required=("right", "total"))
     if good is None:
-        return {}
+        return out
     good["right"] = min(good["right"], good["total"])
-    return good
+    return {**good, **out}
 
 
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -480,6 +509,21 @@ def final_pass_mark(total: int) -> int:
     (10, 5, 1)
     """
     return max(1, -(-total * FINAL_PASS_MARK // FINAL_QUESTIONS))
+
+
+def final_next_attempt(final: dict[str, Any]) -> int:
+    """The number of the next final-test attempt: one more than any attempt the record knows
+    (completed, in progress, or counted without a number).
+
+    >>> final_next_attempt({}), final_next_attempt({"attempts": [{"right": 4, "total": 12, "attempt": 1}]})
+    (1, 2)
+    >>> final_next_attempt({"right": 4, "total": 12, "open": {"attempt": 3}})
+    4
+    """
+    attempts = final_attempts(final)
+    numbers = [int(a.get("attempt", 0)) for a in attempts] + [len(attempts), int(final.get("attempt") or 0),
+                                                              int((final.get("open") or {}).get("attempt") or 0)]
+    return max(numbers) + 1
 
 
 def final_attempts(final: dict[str, Any]) -> list[dict[str, Any]]:
@@ -868,20 +912,60 @@ def record_predict(lesson: str, key: str, answer: str, first_right: bool, first_
     update(change)
 
 
+def record_final_answer(attempt: int, seed: int | str, items: list[str], item: str, option: int) -> dict[str, int]:
+    """One answer of the final test's attempt in progress (``final.open``: its number, its
+    draw's ``seed``, its ``items`` in order and the first answer to each): the first answer to an
+    item stays, whatever is sent after it, so running the cell again (or a restart) shows the
+    same attempt with its scored answers. Returns the attempt's answers as kept; nothing is
+    written (and ``{}`` returned) when that attempt is already complete.
+
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     os.environ[PROGRESS_ENV] = tmp
+    ...     _ = record_final_answer(1, 7, ["a", "b"], "a", 2)
+    ...     record_final_answer(1, 7, ["a", "b"], "a", 0)   # answered again: the first stays
+    {'a': 2}
+    >>> del os.environ[PROGRESS_ENV]
+    """
+    out: dict[str, int] = {}
+
+    def change(r: Record) -> None:
+        final = r["final"]
+        if any(a.get("attempt") == attempt for a in final_attempts(final)):
+            return
+        current = final.get("open")
+        if not current or current.get("attempt") != attempt or current.get("items") != list(items):
+            current = {"attempt": attempt, "seed": seed, "items": list(items), "answers": {}}
+        current["answers"].setdefault(item, int(option))
+        current["t"] = time.time()
+        final["open"] = current
+        out.update(current["answers"])
+    update(change)
+    return out
+
+
 def record_final(result: Record) -> None:
-    """A final test's result: the latest one in full (its score, the misconceptions shown, the
-    items asked), and its score added to ``attempts``, the list of every attempt's score. The
-    same attempt recorded again (a missed question answered again after the last one) replaces
-    its entry: one test drawn is one attempt."""
+    """A final test's attempt completed: the latest one in full (its score, the misconceptions
+    shown, the items asked), and its score added to ``attempts``, the list of every completed
+    attempt's score; the attempt in progress (``open``) is done. An attempt already kept is
+    never changed: its first completion is its score (one test drawn is one attempt)."""
     def change(r: Record) -> None:
         now = time.time()
-        attempts = final_attempts(r.get("final", {}))
-        if attempts and result.get("attempt") is not None and attempts[-1].get("attempt") == result.get("attempt"):
-            attempts.pop()
+        final = r["final"]
+        current = final.get("open")
+        if current and current.get("attempt") == result.get("attempt"):
+            current = None
+        attempts = final_attempts(final)
+        if result.get("attempt") is not None and any(a.get("attempt") == result["attempt"] for a in attempts):
+            if current is None:
+                final.pop("open", None)
+            return
         attempts.append({k: v for k, v in {"right": result.get("right"), "total": result.get("total"),
                                            "attempt": result.get("attempt"), "t": now}.items()
                          if v is not None})
         r["final"] = {**result, "t": now, "attempts": attempts}
+        if current:
+            r["final"]["open"] = current
     update(change)
 
 
