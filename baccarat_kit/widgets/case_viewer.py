@@ -119,8 +119,8 @@ class CaseViewer(LangMixin, w.VBox):
         """The widget's one live region: the step (or the case) the learner's last action shows."""
         self.case_select.observe(self._on_select, names="value")
         self.variant_toggle.observe(self._on_select, names="value")
-        self.prev_button.on_click(lambda _b: self._say(self.step(-1)))
-        self.next_button.on_click(lambda _b: self._say(self.step(+1)))
+        self.prev_button.on_click(lambda _b: self._step_and_say(-1))
+        self.next_button.on_click(lambda _b: self._step_and_say(+1))
         self.children = [
             row([self.title, self.lang_toggle]),
             row([self.case_select, self.variant_toggle]),
@@ -203,9 +203,13 @@ class CaseViewer(LangMixin, w.VBox):
         if change["owner"] is self.case_select:
             self.variant_index = 0
         self._show(self.base_case)
-        self._say(None, case=True)
+        self._say(case=True)
 
-    def _say(self, _none: None, *, case: bool = False) -> None:
+    def _step_and_say(self, delta: int) -> None:
+        self.step(delta)
+        self._say()
+
+    def _say(self, *, case: bool = False) -> None:
         """Say what the learner's last action shows: the case chosen (``case``) and its first
         step, else the step now last; with the last step, the result."""
         parts = [plain_text(self.info).split("\n")[0]] if case else []

@@ -41,7 +41,17 @@ import ipywidgets as w
 
 from .. import progress
 from ..i18n import message
-from ._common import LangMixin, WidgetError, announce, esc, html_widget, live_region, plain_text, row, title_html
+from ._common import (
+    LangMixin,
+    WidgetError,
+    announce,
+    esc,
+    html_widget,
+    live_region,
+    plain_text,
+    row,
+    title_html,
+)
 
 __all__ = ["Predict", "plain_text"]
 

@@ -21,7 +21,17 @@ from typing import Any
 import ipywidgets as w
 
 from ..rules import VALUES, banker_draws, banker_rule
-from ._common import LangMixin, announce, attr, banker_reason, esc, html_widget, live_region, plain_text, title_html
+from ._common import (
+    LangMixin,
+    announce,
+    attr,
+    banker_reason,
+    esc,
+    html_widget,
+    live_region,
+    plain_text,
+    title_html,
+)
 
 STOOD = "stood"
 """The value of ``bk-player-third`` meaning "the player stood (no third card)"."""

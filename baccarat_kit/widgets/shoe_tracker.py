@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from fractions import Fraction
 
@@ -104,9 +105,9 @@ class ShoeTracker(LangMixin, w.VBox):
         self.odds_table.layout = w.Layout(max_width="100%")  # its table scrolls inside it
         self.live = live_region("bk-st-live")
         """The widget's one live region: the last coup and the round, said after each deal."""
-        self.new_shoe_button.on_click(lambda _b: self._say(self.new_shoe(int(self.seed_input.value))))
-        self.deal_button.on_click(lambda _b: self._say(self.deal()))
-        self.deal_ten_button.on_click(lambda _b: self._say(self.deal(10)))
+        self.new_shoe_button.on_click(lambda _b: self._say(lambda: self.new_shoe(int(self.seed_input.value))))
+        self.deal_button.on_click(lambda _b: self._say(self.deal))
+        self.deal_ten_button.on_click(lambda _b: self._say(lambda: self.deal(10)))
         self.children = [
             row([self.title, self.lang_toggle]),
             row([self.seed_input, self.new_shoe_button, self.deal_button, self.deal_ten_button]),
@@ -163,9 +164,10 @@ class ShoeTracker(LangMixin, w.VBox):
         return tuple(key for key, ev in self.expectations.items() if ev > 0)
 
     # ---- view -----------------------------------------------------------------
-    def _say(self, _none: None) -> None:
-        """Say what a button did: the last coup (or that none is dealt yet), the round and the
-        cards left."""
+    def _say(self, action: Callable[[], None]) -> None:
+        """Do what a button asks, then say what it did: the last coup (or that none is dealt
+        yet), the round and the cards left."""
+        action()
         announce(self.live, f"{plain_text(self.coup).split(chr(10))[0]} {plain_text(self.status).split(chr(10))[0]}")
 
     def _relabel(self) -> None:
