@@ -117,7 +117,9 @@ def lang_toggle(lang: str) -> w.ToggleButtons:
 # JupyterLab binds ↑/↓ (and J/K, Space …) in a notebook's command mode to moving between
 # cells; a focused <select> or radio button is not "editable" to it, so without this the
 # arrow keys move the cell selection instead of the value. The snippet runs in the browser once
-# per widget root (an image that cannot load calls ``onerror``) and, inside that widget only:
+# per widget root (an image that cannot load calls ``onerror``; while the title is not yet inside
+# its widget's root, as ipywidgets may draw a child before it attaches it, it tries again every
+# 0.1 s for up to 10 s) and, inside that widget only:
 #
 # * marks a value picker that gets focus ``data-lm-suppress-shortcuts`` (Lumino skips its
 #   shortcuts for such a target) and stops the keys a picker handles itself (arrows, Home, End,
@@ -134,7 +136,8 @@ def lang_toggle(lang: str) -> w.ToggleButtons:
 #
 # Outside JupyterLab (Voilà, a saved page) the attribute is ignored; the rest works the same.
 _KEYS_JS = (
-    "var r=this.closest('.bk-widget');if(r&&!r.dataset.bkKeys){r.dataset.bkKeys='1';"
+    "var img=this,tries=0,init=function(){var r=img.closest('.bk-widget');"
+    "if(!r){if(tries++<100){setTimeout(init,100);}return;}if(r.dataset.bkKeys){return;}r.dataset.bkKeys='1';"
     "var pick=function(t){return !!t&&(t.tagName==='SELECT'||(t.tagName==='INPUT'&&t.type==='radio'));};"
     "var keys=['ArrowUp','ArrowDown','ArrowLeft','ArrowRight','Home','End','PageUp','PageDown',' '];"
     "r.addEventListener('focusin',function(e){if(pick(e.target)){"
@@ -149,7 +152,7 @@ _KEYS_JS = (
     "if(c.getAttribute('role')!=='status'){c.setAttribute('role','status');"
     "c.setAttribute('aria-live','polite');c.setAttribute('aria-atomic','true');}});};"
     "var mark=function(){group();live();};"
-    "mark();new MutationObserver(mark).observe(r,{childList:true,subtree:true});}"
+    "mark();new MutationObserver(mark).observe(r,{childList:true,subtree:true});};init();"
 )
 KEYBOARD_HTML = (
     f'<img class="bk-keys" src="data:," alt="" aria-hidden="true" '
