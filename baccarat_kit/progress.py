@@ -367,7 +367,7 @@ def _missed(value: Any) -> list[dict[str, Any]] | None:
     return out
 
 
-@_expects("a list of attempts (right, total, attempt, t)")
+@_expects("a list of attempts (right, total, attempt, t, unfinished)")
 def _attempts(value: Any) -> list[dict[str, Any]] | None:
     if not isinstance(value, list):
         return None
@@ -387,11 +387,13 @@ def _attempts(value: Any) -> list[dict[str, Any]] | None:
             entry["t"] = a["t"]
         elif a.get("t") is not None:
             return None
+        if a.get("unfinished") is True:
+            entry["unfinished"] = True
         out.append(entry)
     return out
 
 
-@_expects("an attempt in progress (attempt, seed, items, answers)")
+@_expects("an attempt in progress (attempt, seed, items, answers, right)")
 def _open(value: Any) -> dict[str, Any] | None:
     """``final.open``: the final test's attempt in progress (:func:`record_final_answer`)."""
     if not isinstance(value, dict):
@@ -403,7 +405,10 @@ def _open(value: Any) -> dict[str, Any] | None:
         return None
     if any(k not in items or _count(v) is None for k, v in answers.items()):
         return None
-    out = {"attempt": attempt, "seed": seed, "items": items, "answers": dict(answers)}
+    right = _TEXTS(value.get("right", []))
+    if right is None or any(k not in answers for k in right):
+        return None
+    out = {"attempt": attempt, "seed": seed, "items": items, "answers": dict(answers), "right": right}
     if _num(value.get("t")) is not None:
         out["t"] = value["t"]
     return out
@@ -426,10 +431,14 @@ def _final(c: _Check, raw: Any) -> dict[str, Any]:
         return out
     spec = {"right": _COUNT, "total": _COUNT, "attempt": _COUNT, "t": _NUM, "missed": _missed,
             "asked": _TEXTS, "cells": _TEXTS, "attempts": _attempts}
-    good = c.fields(rest, "final", spec, required=("right", "total"))
-    if good is None:
-        return out
-    good["right"] = min(good["right"], good["total"])
+    good = c.fields(rest, "final", spec) or {}
+    if "right" in good and "total" in good:
+        good["right"] = min(good["right"], good["total"])
+    elif "right" in rest or "total" in rest:  # a latest result without its score: only the list is kept
+        c.problems.append("final: no valid right, total (entry ignored)")
+        good = {k: v for k, v in good.items() if k == "attempts"}
+    else:  # no attempt completed yet (one left unfinished, one in progress)
+        good = {k: v for k, v in good.items() if k == "attempts"}
     return {**good, **out}
 
 
@@ -912,19 +921,27 @@ def record_predict(lesson: str, key: str, answer: str, first_right: bool, first_
     update(change)
 
 
-def record_final_answer(attempt: int, seed: int | str, items: list[str], item: str, option: int) -> dict[str, int]:
+def record_final_answer(attempt: int, seed: int | str, items: list[str], item: str, option: int,
+                        right: bool) -> dict[str, int]:
     """One answer of the final test's attempt in progress (``final.open``: its number, its
-    draw's ``seed``, its ``items`` in order and the first answer to each): the first answer to an
-    item stays, whatever is sent after it, so running the cell again (or a restart) shows the
-    same attempt with its scored answers. Returns the attempt's answers as kept; nothing is
-    written (and ``{}`` returned) when that attempt is already complete.
+    draw's ``seed``, its ``items`` in order, the first answer to each and the items answered
+    right): the first answer to an item stays, whatever is sent after it, so running the cell
+    again (or a restart) shows the same attempt with its scored answers. Returns the attempt's
+    answers as kept; nothing is written (and ``{}`` returned) when that attempt is already kept.
+
+    An attempt in progress is never dropped: when another attempt begins (a test drawn with
+    another seed, or the kit's questions changed), the one left is kept in ``attempts`` with the
+    score it had, ``unfinished`` (it never ticks the map).
 
     >>> import tempfile, os
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     os.environ[PROGRESS_ENV] = tmp
-    ...     _ = record_final_answer(1, 7, ["a", "b"], "a", 2)
-    ...     record_final_answer(1, 7, ["a", "b"], "a", 0)   # answered again: the first stays
+    ...     _ = record_final_answer(1, 7, ["a", "b"], "a", 2, True)
+    ...     record_final_answer(1, 7, ["a", "b"], "a", 0, False)   # answered again: the first stays
+    ...     _ = record_final_answer(2, 8, ["c", "d"], "c", 1, False)  # attempt 1 left after one answer
+    ...     [(a["attempt"], a["right"], a["total"], a.get("unfinished")) for a in load()["final"]["attempts"]]
     {'a': 2}
+    [(1, 1, 2, True)]
     >>> del os.environ[PROGRESS_ENV]
     """
     out: dict[str, int] = {}
@@ -935,13 +952,29 @@ def record_final_answer(attempt: int, seed: int | str, items: list[str], item: s
             return
         current = final.get("open")
         if not current or current.get("attempt") != attempt or current.get("items") != list(items):
-            current = {"attempt": attempt, "seed": seed, "items": list(items), "answers": {}}
-        current["answers"].setdefault(item, int(option))
+            if current and current.get("answers"):
+                _keep_unfinished(r, current)
+            current = {"attempt": attempt, "seed": seed, "items": list(items), "answers": {}, "right": []}
+        if item not in current["answers"]:
+            current["answers"][item] = int(option)
+            if right:
+                current["right"].append(item)
         current["t"] = time.time()
-        final["open"] = current
+        r["final"]["open"] = current
         out.update(current["answers"])
     update(change)
     return out
+
+
+def _keep_unfinished(r: Record, left: dict[str, Any]) -> None:
+    """Keep the attempt in progress ``left`` in ``attempts``, as it stood, ``unfinished``."""
+    final = r["final"]
+    attempts = final_attempts(final)
+    if any(a.get("attempt") == left["attempt"] for a in attempts):
+        return
+    attempts.append({"right": len(left.get("right", [])), "total": len(left["items"]), "attempt": left["attempt"],
+                     "t": float(left.get("t", time.time())), "unfinished": True})
+    final["attempts"] = attempts
 
 
 def record_final(result: Record) -> None:
@@ -960,12 +993,13 @@ def record_final(result: Record) -> None:
             if current is None:
                 final.pop("open", None)
             return
+        if current and current.get("answers"):  # another attempt left in progress: kept as it stood
+            _keep_unfinished(r, current)
+            attempts = final_attempts(r["final"])
         attempts.append({k: v for k, v in {"right": result.get("right"), "total": result.get("total"),
                                            "attempt": result.get("attempt"), "t": now}.items()
                          if v is not None})
         r["final"] = {**result, "t": now, "attempts": attempts}
-        if current:
-            r["final"]["open"] = current
     update(change)
 
 
@@ -1153,7 +1187,7 @@ def course_map(record: Record | None = None, lessons: list[tuple[str, int]] | No
     latest = attempts[-1] if attempts else {"right": 0, "total": 0}
     best = max(attempts, key=lambda a: (a["right"] / a["total"] if a["total"] else 0, a["right"]), default=latest)
     rows.append({"kind": "final", "id": "final", "done": any(
-        a["right"] >= final_pass_mark(a["total"]) for a in attempts if a["total"]),
+        a["right"] >= final_pass_mark(a["total"]) for a in attempts if a["total"] and not a.get("unfinished")),
         "answered": len(attempts), "total": latest["total"], "right": latest["right"],
         "best": best["right"], "best_total": best["total"], "attempts": len(attempts),
         "pass_mark": final_pass_mark(latest["total"] or FINAL_QUESTIONS)})

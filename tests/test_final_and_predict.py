@@ -239,7 +239,7 @@ def test_a_failed_test_stays_failed_and_a_retake_is_a_new_draw() -> None:
     assert "attempt 1: 4 / 12" in test.page()
     assert "Final test: best 12 / 12, latest 12 / 12 (2 attempt(s)" in bk.progress.report("en")
     with pytest.raises(WidgetError, match=_said("widgets.final.attempt-done", attempt=1, next=3)):
-        FinalTest(lang="en", attempt=1)  # a completed attempt is never taken again
+        FinalTest(lang="en", attempt=1)  # a kept attempt is never taken again
 
 
 def test_an_unfinished_attempt_comes_back_with_its_answers_after_the_cell_runs_again() -> None:
@@ -266,15 +266,43 @@ def test_an_unfinished_attempt_comes_back_with_its_answers_after_the_cell_runs_a
 
 def test_the_attempt_record_keeps_the_first_answer_and_the_first_completion() -> None:
     progress = bk.progress
-    assert progress.record_final_answer(1, 0, ["a", "b"], "a", 2) == {"a": 2}
-    assert progress.record_final_answer(1, 0, ["a", "b"], "a", 0) == {"a": 2}  # the first stays
+    assert progress.record_final_answer(1, 0, ["a", "b"], "a", 2, False) == {"a": 2}
+    assert progress.record_final_answer(1, 0, ["a", "b"], "a", 0, True) == {"a": 2}  # the first stays
+    assert progress.load()["final"]["open"]["right"] == []
     progress.record_final({"right": 4, "total": 12, "attempt": 1})
     progress.record_final({"right": 12, "total": 12, "attempt": 1})  # the same attempt again
     final = progress.load()["final"]
     assert [(a["attempt"], a["right"]) for a in final["attempts"]] == [(1, 4)] and final["right"] == 4
     assert "open" not in final and progress.final_next_attempt(final) == 2
-    assert progress.record_final_answer(1, 0, ["a", "b"], "b", 1) == {}  # a completed attempt: nothing
+    assert progress.record_final_answer(1, 0, ["a", "b"], "b", 1, True) == {}  # a completed attempt: nothing
     assert "open" not in progress.load()["final"]
+
+
+def test_an_attempt_left_for_another_draw_is_kept_unfinished_and_never_ticks() -> None:
+    """The one way round "resume" is to draw another test in code (``FinalTest(seed=…)``): the
+    attempt left is then kept with the score it had, marked unfinished, and never passes."""
+    test = FinalTest(lang="en")
+    for i in range(11):  # eleven right, one question left
+        test.go(i)
+        test.options.value = test.questions[i].answer
+        test.check()
+    other = FinalTest(lang="en", seed=99)
+    assert other.attempt == 2 and [i.key for i in other.items] != [i.key for i in test.items]
+    other.options.value = other.question.answer
+    other.check()  # attempt 2's first answer: attempt 1 is left, kept as it stood
+    final = bk.progress.load()["final"]
+    assert final["attempts"] == [{"right": 11, "total": 12, "attempt": 1, "t": final["attempts"][0]["t"],
+                                  "unfinished": True}]
+    assert final["open"]["attempt"] == 2 and "right" not in final  # nothing completed yet
+    record, problems = bk.progress.validate({"final": final})
+    assert problems == [] and record["final"] == final
+    row = {r["id"]: r for r in bk.progress.course_map()}["final"]
+    assert not row["done"] and row["attempts"] == 1  # 11 of 12 answered right, but unfinished
+    assert "attempt 1: 11 / 12 (left unfinished: it cannot pass)" in plain_text(FinalTest(lang="en").attempts_view)
+    test.go(11)  # the widget left behind: its last answer cannot complete attempt 1 now
+    test.options.value = test.question.answer
+    test.check()
+    assert [a.get("unfinished") for a in bk.progress.load()["final"]["attempts"]] == [True]
 
 
 def test_predict_hides_the_source_and_trace_until_the_learner_answers() -> None:
@@ -472,14 +500,15 @@ def test_an_attempt_in_progress_is_checked_when_read_and_older_records_still_loa
     """``final.open`` (issue 42) is new: a record without it loads as before, one with only it
     (the first attempt under way) keeps it, and a malformed one is dropped and named."""
     progress = bk.progress
-    current = {"attempt": 2, "seed": 5, "items": ["cell:04:a", "lesson:08:b"], "answers": {"cell:04:a": 1}, "t": 3.0}
+    current = {"attempt": 2, "seed": 5, "items": ["cell:04:a", "lesson:08:b"], "answers": {"cell:04:a": 1},
+               "right": ["cell:04:a"], "t": 3.0}
     record, problems = progress.validate({"schema": 2, "final": {"open": current}})
     assert problems == [] and record["final"] == {"open": current}
     assert progress.final_next_attempt(record["final"]) == 3 and progress.final_attempts(record["final"]) == []
     both, problems = progress.validate({"schema": 2, "final": {"right": 4, "total": 12, "attempt": 1, "open": current}})
     assert problems == [] and both["final"]["right"] == 4 and both["final"]["open"] == current
     for bad in ({**current, "answers": {"elsewhere": 1}}, {**current, "attempt": "2"}, {**current, "seed": [1]},
-                {**current, "answers": {"cell:04:a": -1}}, "x"):
+                {**current, "answers": {"cell:04:a": -1}}, {**current, "right": ["lesson:08:b"]}, "x"):
         kept, problems = progress.validate({"final": {"right": 4, "total": 12, "open": bad}})
         assert "open" not in kept["final"] and kept["final"]["right"] == 4
         assert any(p.startswith("final.open") for p in problems), problems

@@ -209,7 +209,8 @@ class FinalTest(Quiz):
             lines.append(esc(self._t("widgets.final.resumed", attempt=self.attempt, answered=resumed)))
         kept = progress.final_attempts(progress.load()["final"])
         if kept:
-            words = [self._t("widgets.final.attempt-passed" if a["right"] >= progress.final_pass_mark(a["total"])
+            words = [self._t("widgets.final.attempt-unfinished" if a.get("unfinished") else
+                             "widgets.final.attempt-passed" if a["right"] >= progress.final_pass_mark(a["total"])
                              else "widgets.final.attempt-not-passed", attempt=a.get("attempt", n),
                              right=a["right"], total=a["total"]) for n, a in enumerate(kept, 1)]
             sep = "；" if self._lang == "zh" else "; "
@@ -234,7 +235,7 @@ class FinalTest(Quiz):
         kept: dict[str, int] = {}
         keys = [item.key for item in self.items]
         progress.kept(lambda: kept.update(progress.record_final_answer(
-            self.attempt, self.draw_seed, keys, keys[i], self.first[i])))
+            self.attempt, self.draw_seed, keys, keys[i], self.first[i], bool(out))))
         if kept.get(keys[i], self.first[i]) != self.first[i]:  # answered first elsewhere (another tab)
             for j, key in enumerate(keys):
                 if key in kept:
