@@ -57,7 +57,7 @@ def region_text(page: Any, name: str) -> str:
 def test_each_widget_has_one_persistent_live_region_whose_text_changes(open_lab: Any, make_notebook: Any) -> None:
     page = open_lab(make_notebook("import baccarat_kit as bk", *(code for code, _css in WIDGETS.values())))
     roots = {name: f"{NOTEBOOK} {css}" for name, (_code, css) in WIDGETS.items()}
-    for name, css in roots.items():  # each drawn, its region marked by the page
+    for css in roots.values():  # each drawn, its region marked by the page
         expect(page.locator(css)).to_have_count(1, timeout=60_000)
         expect(page.locator(f"{css} .bk-live > .widget-html-content[role=status]")).to_have_count(1)
     page.evaluate(WATCH_JS, [roots, LIVE])
