@@ -442,7 +442,8 @@ def test_a_wrong_coup_shows_each_explanation_once() -> None:
 
 
 def test_the_summary_names_items_in_learner_words_not_ids() -> None:
-    for lang, words in (("en", "a coup the kit dealt: "), ("zh", "本套件發的牌 ")):
+    for lang, words, hand in (("en", "a coup the kit dealt: ", "one hand the kit dealt: "),
+                              ("zh", "本套件發的牌 ", "本套件發的一手牌 ")):
         test = FinalTest(lang=lang, seed=3)
         for i, q in enumerate(test.questions):  # every answer wrong: every item is reviewed
             test.go(i)
@@ -453,6 +454,12 @@ def test_the_summary_names_items_in_learner_words_not_ids() -> None:
             assert item.id not in summary and item.question.id not in summary, item.id
         kit = [i for i in test.items if i.kind in ("coup", "settle")]
         assert kit and all(words + final_cards(i) in summary for i in kit), summary
+        for item in test.items:  # the lessons' kinds made from the kit's coups: the cards shown
+            shown = " ".join(item.id.split("-")[2:])
+            if item.kind == "total":
+                assert hand + shown in summary, summary
+            elif item.kind in ("natural", "player-step", "banker-step"):
+                assert words + shown in summary, summary
         assert "kit-" not in summary and "kit-" not in test.page()
 
 

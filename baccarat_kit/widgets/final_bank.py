@@ -240,7 +240,7 @@ def total_item(coup: Coup) -> Item | None:
         q = Question(f"kit-total-{cards.replace(' ', '-')}", both("widgets.final.total-question", cards=cards),
                      tuple(Option({k: str(v) for k in LANGUAGES}, wrong.get(v)) for v in values),
                      values.index(total), explain)
-        return Item(q.id, "total", LESSON_OF["total"], frozenset(), q, both("widgets.final.about-kit", cards=cards))
+        return Item(q.id, "total", LESSON_OF["total"], frozenset(), q, both("widgets.final.about-hand", cards=cards))
     return None
 
 
