@@ -117,8 +117,7 @@ def test_a_graded_folder_and_its_report_show_the_controls_as_text(tmp_path: Path
     """Through the real writers: every CSV, results.json's readers (the feedback page, the class
     report) show such an id harmlessly (pages through records.visible)."""
     from baccarat_kit.grading.grade import default_source, load_exercises
-    from baccarat_kit.grading.judge.checks import CheckResult, QuestionResult
-    from baccarat_kit.grading.records import Submission
+    from baccarat_kit.grading.records import CheckResult, QuestionResult, Submission
     from baccarat_kit.grading.report.classreport import write_report
     from baccarat_kit.grading.sandbox.session import Limits
     from baccarat_kit.grading.term.gradebook import write_outputs

@@ -40,21 +40,20 @@ from pathlib import Path
 from typing import Any
 
 from ..i18n import both, message
+from .judge import ran as judge_ran
 from .judge import selfcheck
 from .judge.checks import (
     ERROR_NAME,
-    WRITTEN,
     Exercise,
     Question,
-    QuestionResult,
+    api_payload,
     grade_question,
     question_texts,
 )
 from .judge.written import written_result
-from .records import GradeUsageError, Submission, file_text
+from .records import WRITTEN, CheckResult, GradeUsageError, QuestionResult, Submission, file_text
 from .report.feedback import _name_feedback
 from .sandbox import reader as _reader
-from .sandbox.api_tree import payload as api_payload
 from .sandbox.session import (
     DEFAULT_CELL_TIMEOUT,
     DEFAULT_MEMORY_MB,
@@ -322,9 +321,10 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
     api = api_payload(exercise, shown_meta, key_id if term is not None else (claimed_id or "").strip() or None,
                       term.learner if term is not None else claimed_id)
     auto = tuple(q for q in exercise.questions if q.kind != WRITTEN)  # written answers: text, scored by hand
-    report, parsed = run_notebook(cells, auto, limits, api)
+    report, parsed = run_notebook(cells, [q.extraction() for q in auto], limits, api, kit=judge_ran.kit_hashes())
     warnings.extend(pasted_warnings(read.get("fingerprints")))
-    warnings.extend(ran_warnings(report.get("ran"), report.get("status") == "ok"))
+    found = judge_ran.read_run(report.get("ran"))
+    warnings.extend(ran_warnings(found.to_json() if found else None, report.get("status") == "ok"))
     status = report.get("status")
     if status in ("cell_timeout", "notebook_timeout"):  # which clock ran out: CPU, or the wall backstop
         limit = limits.cell_timeout if status == "cell_timeout" else limits.notebook_timeout
@@ -396,8 +396,6 @@ def per_learner(q: Question) -> bool:
 
 def _not_this_learners(q: Question, result: QuestionResult, released_for: str, owner: str) -> QuestionResult:
     from dataclasses import replace
-
-    from .judge.checks import CheckResult
 
     check = CheckResult("answer", False, "grading.check.other_learners_copy",
                         {"name": q.answer, "learner": released_for[:64], "owner": owner}, False)

@@ -83,7 +83,7 @@ def _wrong_rows(name: str, wrong: Any, lang: str = "zh") -> list[dict[str, str]]
     """A function answer's wrong cells (results.json's ``wrong``) as table rows; [] for none. The
     rule and the misconception are shown in words (the learner cannot read ``banker-3-vs-8``),
     their ids beside them for the instructor."""
-    from ..judge.cells import WrongCell
+    from ..records import WrongCell
 
     rows: list[dict[str, Any]] = []
     for w in wrong if isinstance(wrong, list) else []:

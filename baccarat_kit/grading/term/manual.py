@@ -44,7 +44,7 @@ from typing import Any
 
 from ...errors import BaccaratError
 from ...i18n import both, message
-from ..judge.checks import WRITTEN
+from ..records import WRITTEN
 from . import export
 
 MANUAL_NAME = "manual.json"

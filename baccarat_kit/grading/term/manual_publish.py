@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from ...i18n import message
-from ..judge.checks import WRITTEN, Exercise
+from ..judge.checks import Exercise
+from ..records import WRITTEN
 from . import export
 from .manual import ManualError, Mark, apply, load, summary, write_atomic
 

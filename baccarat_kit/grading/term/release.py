@@ -49,10 +49,11 @@ from typing import Any
 from ...errors import BaccaratError
 from ...i18n import message
 from ..judge import selfcheck
-from ..judge.checks import FORM_CHECKS, WRITTEN, Exercise, public_metadata, seal
-from ..judge.checks import SELF_STUDY_ID as _SELF_STUDY_ID
+from ..judge.checks import FORM_CHECKS, Exercise, public_metadata, seal
 from ..judge.written import MARK as WRITTEN_MARK
 from ..judge.written import answer_cells
+from ..records import SELF_STUDY_ID as _SELF_STUDY_ID
+from ..records import WRITTEN
 from .secret import TermSecret
 
 BEGIN = re.compile(r"^(\s*)#\s*BEGIN SOLUTION\s*$")
