@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import errno
 import hashlib
-import json
 import os
 import re
 import stat
@@ -41,18 +40,15 @@ from typing import Any
 
 from ..i18n import both, message
 from .judge import ran as judge_ran
-from .judge import selfcheck
 from .judge.checks import (
     ERROR_NAME,
     Exercise,
     Question,
     api_payload,
     grade_question,
-    question_texts,
 )
 from .judge.written import written_result
 from .records import WRITTEN, CheckResult, GradeUsageError, QuestionResult, Submission, file_text
-from .report.feedback import _name_feedback
 from .sandbox import reader as _reader
 from .sandbox.session import (
     DEFAULT_CELL_TIMEOUT,
@@ -70,7 +66,8 @@ from .sandbox.session import (
     run_notebook,
 )
 from .term.deadlines import LatePenalty
-from .term.release import is_learner_copy, term_metadata
+from .term.gradebook import name_feedback
+from .term.release import default_source, load_exercises, term_metadata
 from .term.secret import TermKeys, TermSecret
 
 __all__ = [
@@ -87,42 +84,6 @@ Submit = Callable[[Path, "TermKeys | None"], "Future[Submission]"]
 
 
 # ---------------------------------------------------------------- inputs
-def default_source() -> Path:
-    """``exercises/source`` of the checkout the kit runs from, else of the current folder."""
-    here = Path(__file__).resolve().parents[2] / "exercises" / "source"
-    return here if here.is_dir() else Path("exercises") / "source"
-
-
-_PROVEN: set[bytes] = set()
-"""sha256 of each source notebook this process has proved (:func:`selfcheck.prove`): the same
-bytes are not proved again (a second ``grade`` or the report in one process)."""
-
-
-def load_exercises(source: str | Path) -> dict[str, Exercise]:
-    """The trusted exercises (questions with public and hidden checks) from the sources."""
-    folder = Path(source)
-    if not folder.is_dir():
-        raise GradeUsageError("grading.cli.no_sources", path=folder)
-    out = {}
-    for path in sorted(folder.glob("*.ipynb")):
-        raw = path.read_bytes()
-        nb = json.loads(raw.decode("utf-8"))
-        meta = nb.get("metadata", {}).get("baccarat_kit")
-        if is_learner_copy(nb):
-            raise GradeUsageError("grading.cli.released_source", path=path)
-        ex = Exercise.from_metadata(meta, str(path)).with_texts(question_texts(nb))
-        if any(q.sealed for q in ex.questions):  # a copy's metadata without its mark: no keys in it
-            raise GradeUsageError("grading.cli.released_source", path=path)
-        digest = hashlib.sha256(raw).digest()
-        if digest not in _PROVEN:
-            selfcheck.prove(nb, str(path))  # the keys agree with the model solution (issue 20, attack 13)
-            _PROVEN.add(digest)
-        out[ex.id] = ex
-    if not out:
-        raise GradeUsageError("grading.cli.no_sources", path=folder)
-    return out
-
-
 def collect_paths(paths: Iterable[str | Path], skipped: list[dict[str, str]] | None = None) -> list[Path]:
     """The notebooks named by files and folders (folders: every ``*.ipynb`` below, sorted).
 
@@ -620,7 +581,7 @@ def grade_paths(
         sub.graded_at = utc_now()
         sub.sandbox = limits.sandbox
     stamp(paths, ordered, deadline, deadlines, penalty, known)  # owner, hand-in time, lateness
-    _name_feedback(ordered)
+    name_feedback(ordered)
     _flag_duplicates(ordered)
     return ordered
 
