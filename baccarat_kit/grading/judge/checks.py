@@ -51,8 +51,6 @@ SEALED_KEY = "sealed"
 """The ``fn`` of a key a released copy does not carry (:func:`public_metadata`): only the grader,
 reading the sources, knows it; ``n`` beside it is the length of a list answer (its form)."""
 VARIANT_KEYS = frozenset({"variant_coups", "settlement"})
-NO_ASSIGNMENT = "(no assignment)"
-"""(The old own-work reading's detail for an answer no cell assigns: results.json of earlier batches.)"""
 _WINNERS = {
     "player": "player", "p": "player", "閒": "player", "閒家": "player", "閒勝": "player",
     "banker": "banker", "b": "banker", "莊": "banker", "莊家": "banker", "莊勝": "banker",
@@ -536,14 +534,6 @@ def _number_json(score: Fraction | int) -> int | float:
 def _fail(check: str, key: str, hidden: bool, share: Fraction | None = None, misconception: str | None = None,
           **params: Any) -> CheckResult:
     return CheckResult(check, False, key, params, hidden, share, misconception)
-
-
-def _not_own(name: str, detail: str) -> CheckResult:
-    """A value answer the own-work reading refuses: the call it names, or (no assignment of the
-    cells gave it) a sentence of its own, so that no marker of the reading reaches the learner."""
-    if detail == NO_ASSIGNMENT:
-        return _fail("answer", "grading.check.value_no_assignment", False, name=name)
-    return _fail("answer", "grading.check.value_not_own", False, name=name, detail=detail)
 
 
 def _ok(check: str, hidden: bool) -> CheckResult:

@@ -786,11 +786,9 @@ def _read_forked(header: bytes, data: bytes) -> bytes | None:
         os.close(answer_r)
 
 
-def read_submission(path: Path, functions: Sequence[str] = (),
-                    values: Mapping[str, Any] | None = None) -> tuple[str, int, dict[str, Any]]:
+def read_submission(path: Path) -> tuple[str, int, dict[str, Any]]:
     """sha256, size and the reader's answer (:mod:`.reader`) for ``path``: the size is checked
-    before the file is read, the file is read once, and parsed once in a memory-limited process.
-    (``functions`` and ``values`` are no longer used: nothing read there scores, issue 30.)"""
+    before the file is read, the file is read once, and parsed once in a memory-limited process."""
     size = path.stat().st_size
     digest = hashlib.sha256()
     if size > MAX_FILE_BYTES:
