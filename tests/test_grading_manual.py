@@ -317,7 +317,7 @@ def _request(url: str, data: bytes | None = None, headers: dict[str, str] | None
 
 
 def test_the_page_needs_its_token_and_host_and_escapes_every_answer(gradebook: Path) -> None:
-    from baccarat_kit.grading.term.manual_page import Session, serve
+    from baccarat_kit.grading.grade_manual.page import Session, serve
 
     exercises = {"03-banker-rule": Exercise.from_metadata(source()["metadata"]["baccarat_kit"], "03")}
     session = Session(gradebook, exercises, "en")
@@ -359,7 +359,7 @@ def test_the_page_needs_its_token_and_host_and_escapes_every_answer(gradebook: P
 
 
 def test_anonymous_sends_no_learner_name(gradebook: Path) -> None:
-    from baccarat_kit.grading.term.manual_page import Session, page_html
+    from baccarat_kit.grading.grade_manual.page import Session, page_html
 
     exercises = {"03-banker-rule": Exercise.from_metadata(source()["metadata"]["baccarat_kit"], "03")}
     html, csp = page_html(Session(gradebook, exercises, "en", anonymous=True))

@@ -12,7 +12,7 @@ import pytest
 
 from baccarat_kit.cli import main
 from baccarat_kit.grading import grade as g
-from baccarat_kit.grading.judge.checks import QuestionResult
+from baccarat_kit.grading.records import QuestionResult
 from baccarat_kit.i18n import both
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -55,7 +55,7 @@ def test_a_class_of_four_scored_by_keyboard_exported_returned_and_kept(
     from playwright.sync_api import expect
 
     from baccarat_kit.grading.grade import default_source, load_exercises
-    from baccarat_kit.grading.term.manual_page import Session, serve
+    from baccarat_kit.grading.grade_manual.page import Session, serve
 
     monkeypatch.chdir(tmp_path)
     home = tmp_path / "home"

@@ -1,5 +1,6 @@
 """The gradebook folder: ``grades.csv``, the LMS exports, ``results.json`` (and its index for the
-class report, :mod:`..report.index`) and ``feedback/``.
+class report, :mod:`.index`) and ``feedback/`` (its pages' names here, :func:`name_feedback`; the
+pages themselves rendered by whoever writes the gradebook, :func:`write_outputs`' ``page``).
 
 Written to a temporary folder beside the target, then moved into place; only files a previous
 run listed in :data:`MARKER` are ever replaced or removed, so an instructor's own files survive.
@@ -7,20 +8,21 @@ run listed in :data:`MARKER` are ever replaced or removed, so an instructor's ow
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..judge.checks import Exercise
 from ..records import SCHEMA_VERSION, GradeUsageError, Submission
-from ..report.feedback import _name_feedback, feedback_html
-from ..report.index import INDEX_NAME, index_bytes
 from ..sandbox.session import Limits, limits_scope, sandbox_description, time_limits
 from . import export, manual
+from .collect import safe_part
+from .index import INDEX_NAME, index_bytes
 
 
 def _questions_of(exercises: dict[str, Exercise]) -> dict[str, list[str]]:
@@ -185,7 +187,7 @@ def read_results(path: str | Path) -> dict[str, Any]:
 
 def results_bytes(doc: dict[str, Any]) -> tuple[bytes, bytes]:
     """``results.json`` of ``doc`` (indented, UTF-8) and its index for the class report
-    (:data:`~..report.index.INDEX_NAME`, what the report reads of it)."""
+    (:data:`~.index.INDEX_NAME`, what the report reads of it)."""
     results = (json.dumps(doc, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
     return results, index_bytes(doc, results)
 
@@ -248,6 +250,33 @@ def _unique(entries: Sequence[dict[str, str]]) -> list[dict[str, str]]:
     return out
 
 
+def feedback_base(sub: Submission) -> str:
+    """A feedback page's name: learner (or learner folder, else the file's name) and exercise.
+
+    >>> feedback_base(Submission("x/03-banker-rule.ipynb", "ab" * 32, "03-banker-rule", " =HYPERLINK(1)", "ok", {}))
+    'HYPERLINK_1--03-banker-rule'
+    """
+    who = sub.learner.strip() or sub.owner or Path(sub.file).stem
+    return f"{safe_part(who, 'submission')}--{safe_part(sub.exercise or 'unknown', 'unknown')}"
+
+
+def name_feedback(subs: list[Submission], used: set[str] | None = None) -> None:
+    """Stable names: the same learner and exercise give the same page; files that would share
+    a name get a part of their sha256 (never a number that shifts when files are added)."""
+    taken = set(used or ())
+    bases: dict[str, int] = {}
+    for s in subs:
+        bases[feedback_base(s)] = bases.get(feedback_base(s), 0) + 1
+    for s in subs:
+        base = feedback_base(s)
+        name = base if bases[base] == 1 else f"{base}-{(s.sha256 or hashlib.sha256(s.file.encode()).hexdigest())[:8]}"
+        while name in taken:
+            name = f"{name}-{hashlib.sha256(s.file.encode()).hexdigest()[:4]}"
+        taken.add(name)
+        s.feedback_name = name
+
+
+
 def feedback_language(sub: Submission, lang: str) -> str:
     """The language of a learner's feedback page: that of the edition her copy was released in
     (``sub.language``, read from the copy: only "zh" or "en" is ever taken), else ``lang`` (the
@@ -261,11 +290,17 @@ def feedback_language(sub: Submission, lang: str) -> str:
     return sub.language if sub.language in ("zh", "en") else lang
 
 
+Page = Callable[[Submission, dict[str, Exercise], str, "dict[str, Any] | None"], str]
+"""A feedback page: the submission, the exercises, the page's language and the row as the
+gradebook now holds it (the instructor's scores merged in): :func:`..report.feedback.feedback_html`."""
+
+
 def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[str, Exercise],
-                  limits: Limits, lang: str = "zh", *, update: bool = False,
+                  limits: Limits, lang: str = "zh", *, page: Page, update: bool = False,
                   skipped: Sequence[dict[str, str]] = (), late_policy: str | None = None,
                   term: Mapping[str, object] | None = None) -> Path:
-    """Write grades.csv, grades-long.csv, canvas.csv, moodle.csv, results.json and feedback/.
+    """Write grades.csv, grades-long.csv, canvas.csv, moodle.csv, results.json and feedback/ (each
+    new row's page rendered by ``page``, in :func:`feedback_language`).
 
     Everything is first written to a temporary folder beside ``out``; then each file is moved
     into ``out``. ``out`` must be new, empty, or marked by an earlier run (:data:`MARKER`):
@@ -290,7 +325,7 @@ def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[s
         old_rows = list(old_doc.get("submissions", []))
         old_skipped = list(old_doc.get("skipped", []))
         kept = _merge(old_rows, [s.to_json() for s in subs])[:-len(subs) or None]
-        _name_feedback(list(subs), used={Path(str(r.get("feedback", ""))).stem for r in kept})
+        name_feedback(list(subs), used={Path(str(r.get("feedback", ""))).stem for r in kept})
     new_rows = [s.to_json() for s in subs]
     rows = _merge(old_rows, new_rows) if update else new_rows
     if update:  # a new row's claim may name an owner of an old row, and the other way round
@@ -327,8 +362,7 @@ def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[s
         for s in subs:
             name = f"feedback/{s.feedback_name}.html"
             # her page in the language of the edition she worked in; the instructor's --lang otherwise
-            (tmp / name).write_text(feedback_html(s, exercises, feedback_language(s, lang), merged.get(s.file)),
-                                    encoding="utf-8")
+            (tmp / name).write_text(page(s, exercises, feedback_language(s, lang), merged.get(s.file)), encoding="utf-8")
             written.append(name)
         keep = {str(r.get("feedback")) for r in rows}
         files = sorted(set(written) | ({f for f in owned if f in keep} if update else set()))

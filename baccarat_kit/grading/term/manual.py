@@ -1,7 +1,7 @@
 """Written answers scored by hand: the instructor's scores, merged into the gradebook.
 
 ``grade`` leaves a written question pending (:mod:`..judge.written`). The instructor scores each
-answer against the rubric, with a comment, on the page of :mod:`.manual_page` or through a CSV
+answer against the rubric, with a comment, on the page of :mod:`..grade_manual.page` or through a CSV
 (:func:`export_csv`, :func:`import_csv`). Her scores live in ``GRADED/manual.json``, a file of the
 instructor's that ``grade`` never writes (it is not in the gradebook's marker): written through a
 temporary file in the same folder and ``os.replace`` (never half a file), read back by every
@@ -12,7 +12,7 @@ the score stays and the question says ``answer_changed``.
 
 :func:`apply` merges the scores into ``results.json``'s rows (the written questions' ``score``,
 ``pending`` and ``manual``; each row's ``pending_points``, ``raw_score`` and ``score`` after its
-late penalty); :func:`.manual_publish.publish` rewrites the gradebook's files from them (results.json and its
+late penalty); :func:`..grade_manual.publish.publish` rewrites the gradebook's files from them (results.json and its
 index, the CSVs and LMS exports, the feedback pages of the rows that have written answers).
 
 >>> row = {"learner": "ann", "owner": "ann", "exercise": "03", "status": "ok", "score": 5, "raw_score": 5,
@@ -44,7 +44,7 @@ from typing import Any
 
 from ...errors import BaccaratError
 from ...i18n import both, message
-from ..judge.checks import WRITTEN
+from ..records import WRITTEN
 from . import export
 
 MANUAL_NAME = "manual.json"

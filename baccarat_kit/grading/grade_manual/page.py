@@ -14,8 +14,8 @@ score, ``c`` goes to the comment, Enter saves (and moves to the next answer stil
 Shift+Enter is a new line in the comment, Esc leaves a field. ``--anonymous`` shows each learner
 as a number in a random order (her name never reaches the page).
 
-Each save goes through :func:`.manual.set_mark` (a score from 0 to the question's points), is kept
-in ``GRADED/manual.json`` and published into the gradebook (:func:`.manual_publish.publish`), both
+Each save goes through :func:`..term.manual.set_mark` (a score from 0 to the question's points), is kept
+in ``GRADED/manual.json`` and published into the gradebook (:func:`.publish.publish`), both
 atomically, before the page is told "saved".
 """
 
@@ -34,7 +34,8 @@ from urllib.parse import parse_qs, urlsplit
 
 from ...i18n import message
 from ..judge.checks import Exercise
-from . import manual, manual_publish
+from ..term import manual
+from . import publish
 
 MAX_BODY = 64 * 1024
 
@@ -53,7 +54,7 @@ class Session:
     labels: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        from .gradebook import read_results
+        from ..term.gradebook import read_results
 
         rows = read_results(self.folder / "results.json").get("submissions", [])
         found = manual.answers(rows)
@@ -97,7 +98,7 @@ class Session:
         with self.lock:
             marks = manual.set_mark(manual.load(self.folder), self.answers[i], body.get("score"), body.get("comment"))
             manual.save(self.folder, marks)
-            manual_publish.publish(self.folder, self.exercises, self.lang, marks, only={self.answers[i].file})
+            publish.publish(self.folder, self.exercises, self.lang, marks, only={self.answers[i].file})
             return self.item(i, marks)
 
     def progress(self) -> str:

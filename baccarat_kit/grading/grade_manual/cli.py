@@ -35,12 +35,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def _cmd(args: argparse.Namespace) -> int:
     from ..grade import default_source, load_exercises
-    from . import manual, manual_publish
-    from .gradebook import read_results
+    from ..term import manual
+    from ..term.gradebook import read_results
+    from . import publish
 
     folder = Path(args.graded)
     if not (folder / "results.json").is_file():
-        from .gradebook import MARKER
+        from ..term.gradebook import MARKER
 
         raise manual.ManualError("manual.error.not_gradebook", path=folder, marker=MARKER)
     exercises = load_exercises(args.source or default_source())
@@ -66,11 +67,11 @@ def _cmd(args: argparse.Namespace) -> int:
             data = fh.read(manual.MAX_CSV_BYTES + 1)
         marks = manual.import_csv(data, rows, marks, source.name)
         manual.save(folder, marks)
-        doc = manual_publish.publish(folder, exercises, args.lang, marks)
+        doc = publish.publish(folder, exercises, args.lang, marks)
         scored, total = manual.summary(doc["submissions"])
         print(message("manual.cli.imported", args.lang, file=source, scored=scored, total=total, folder=folder))
         return 0
-    from .manual_page import Session, serve
+    from .page import Session, serve
 
     session = Session(folder, exercises, args.lang or "zh", args.anonymous)
     if not session.answers:
