@@ -109,7 +109,8 @@ class Session:
             if body.get("sha256") != a.sha256 or a.key not in now or now[a.key].sha256 != a.sha256:
                 raise manual.ManualError("manual.error.stale", who=self.labels[i], question=a.question)
             self.answers[i] = a = now[a.key]  # (the same text; its file as the gradebook names it now)
-            marks = manual.set_mark(manual.load(self.folder), a, body.get("score"), body.get("comment"))
+            marks = manual.set_mark(manual.load(self.folder), a, body.get("score"), body.get("comment"),
+                                    message("manual.page.score", self.lang))  # (the page names her: no name here)
             manual.save(self.folder, marks)
             publish.publish(self.folder, self.exercises, self.lang, marks, only={a.file})
             return self.item(i, marks)
