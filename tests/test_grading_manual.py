@@ -474,10 +474,16 @@ def test_anonymous_sends_no_learner_name(gradebook: Path) -> None:
     from baccarat_kit.grading.grade_manual.page import Session, page_html
 
     exercises = {"03-banker-rule": Exercise.from_metadata(source()["metadata"]["baccarat_kit"], "03")}
-    html, csp = page_html(Session(gradebook, exercises, "en", anonymous=True))
+    session = Session(gradebook, exercises, "en", anonymous=True)
+    html, csp = page_html(session)
     data = html.split('id="data">', 1)[1].split("</script>", 1)[0]
     assert "ann" not in data and "ben" not in data and '"who": "#' in data
     assert "script-src 'sha256-" in csp and "connect-src 'self'" in csp and "unsafe-eval" not in csp
+    for i, a in enumerate(session.answers):  # nor does a refused save name her (it said "ann 03-banker-rule q9: …")
+        for body in ({"id": i, "sha256": a.sha256, "score": "7"}, {"id": i, "sha256": "?", "score": "1"}):
+            with pytest.raises(manual.ManualError) as err:
+                session.save(body)
+            assert a.learner not in err.value.message("en"), err.value.message("en")
 
 
 def test_a_deep_copy_of_rows_is_not_changed_by_apply() -> None:
