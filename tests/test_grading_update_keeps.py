@@ -178,7 +178,7 @@ def test_the_summary_says_the_points_pending_and_never_averages_them_as_0(
 
     monkeypatch.setattr(g, "grade_file", grade_file)
     folder = _files(tmp_path, "s1_03.ipynb", "s2_03.ipynb")
-    code, out, err = _run(capsys, "grade", str(folder), "--out", str(tmp_path / "out"), lang=lang)
+    code, out, _ = _run(capsys, "grade", str(folder), "--out", str(tmp_path / "out"), lang=lang)
     assert code == 0 and words in out, out
     assert "/ 14 (n=2)" not in out and "／14 分（2 份）" not in out
 
