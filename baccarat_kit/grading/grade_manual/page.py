@@ -63,11 +63,9 @@ class Session:
         rows = read_results(self.folder / "results.json").get("submissions", [])
         found = manual.answers(rows)
         if self.anonymous:  # a number each, in an order no one can guess; her name never sent
-            numbers = list(range(1, len({a.learner for a in found}) + 1))
-            secrets.SystemRandom().shuffle(numbers)
-            who = dict(zip(sorted({a.learner for a in found}), numbers, strict=True))
-            found.sort(key=lambda a: (a.exercise, a.question, who[a.learner]))
-            self.labels = [f"#{who[a.learner]}" for a in found]
+            who = manual.anonymous_numbers(found)
+            found.sort(key=lambda a: (a.exercise, a.question, int(who[a.learner][1:])))
+            self.labels = [who[a.learner] for a in found]
         else:
             found.sort(key=lambda a: (a.exercise, a.question, a.learner.casefold()))
             self.labels = [a.learner for a in found]
