@@ -361,9 +361,10 @@ def _cmd_grade(args: argparse.Namespace) -> int:
                   late_policy=book_rule.text if book_rule is not None else None, term=dates.record())
     for item in skipped:
         print(visible(f"{item['file']}: {item[args.lang]}", 2000), file=sys.stderr)
-    means = [message("grading.cli.summary_exercise", args.lang, exercise=ex, mean=f"{mean:.1f}", max=most, n=n)
+    means = [message("grading.cli.summary_pending" if pending else "grading.cli.summary_exercise", args.lang,
+                     exercise=ex, mean=f"{mean:.1f}", max=most, n=n, pending=pending, graded=f"{graded:.4g}")
              if ex is not None else message("grading.cli.summary_no_exercise", args.lang, n=n)
-             for ex, mean, most, n in exercise_means(written_view(args.out, subs, args.lang))]  # each its own maximum
+             for ex, mean, most, n, pending, graded in exercise_means(written_view(args.out, subs, args.lang))]
     print(message("grading.cli.summary", args.lang, count=len(subs),
                   means=message("grading.cli.summary_sep", args.lang).join(means), out=args.out))
     failure = batch_failure(subs)

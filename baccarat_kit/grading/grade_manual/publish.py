@@ -61,7 +61,8 @@ def publish(folder: str | Path, exercises: Mapping[str, Exercise], lang: str = "
 
 
 def written_view(folder: str | Path, subs: Sequence[Any], lang: str | None) -> list[Any]:
-    """``grade``'s rows as its summary line counts them: with the scores by hand merged in, when
+    """``grade``'s rows as its summary line counts them: with the scores by hand merged in (and the
+    points still pending), when
     the batch has written answers (read back from the gradebook just written); and one line on
     stderr saying how many written answers are scored and how to score the rest."""
     import sys
@@ -74,4 +75,6 @@ def written_view(folder: str | Path, subs: Sequence[Any], lang: str | None) -> l
     scored, total = summary(rows)
     print(message("manual.cli.note", lang, scored=scored, total=total, folder=folder), file=sys.stderr)
     return [SimpleNamespace(exercise=s.exercise, max_score=s.max_score,
-                            score=by_file.get(s.file, {}).get("score", s.score)) for s in subs]
+                            score=by_file.get(s.file, {}).get("score", s.score),
+                            pending_points=by_file.get(s.file, {}).get("pending_points", s.pending_points))
+            for s in subs]

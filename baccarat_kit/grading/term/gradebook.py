@@ -219,23 +219,30 @@ def _merge(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[dict[st
     return [r for r in out if r is not None]
 
 
-def exercise_means(subs: Sequence[Submission]) -> list[tuple[str | None, float, int, int]]:
-    """``(exercise, mean score, its maximum, n)`` of each exercise of a batch, in the order each
-    first comes (an exercise's maximum is its own: the batch's exercises are not averaged together);
-    the files whose exercise is not known (None) last, their maximum 0.
+def exercise_means(subs: Sequence[Any]) -> list[tuple[str | None, float, int, int, int, float]]:
+    """``(exercise, mean score, its maximum, n, points pending, mean of the points graded)`` of each
+    exercise of a batch, in the order each first comes (an exercise's maximum is its own: the batch's
+    exercises are not averaged together); the files whose exercise is not known (None) last, their
+    maximum 0. Pending points (written answers not scored yet) are counted, never taken as 0: the
+    mean is of what is graded, beside the mean of the points graded so far.
 
     >>> from types import SimpleNamespace
-    >>> def s(ex, score, most):
-    ...     return SimpleNamespace(exercise=ex, score=score, max_score=most)
-    >>> exercise_means([s("03", 8, 11), s("04", 7, 8), s("03", 9, 11), s(None, 0, 0)])
-    [('03', 8.5, 11, 2), ('04', 7.0, 8, 1), (None, 0.0, 0, 1)]
+    >>> def s(ex, score, most, pending=0):
+    ...     return SimpleNamespace(exercise=ex, score=score, max_score=most, pending_points=pending)
+    >>> exercise_means([s("03", 8, 14, 3), s("04", 7, 8), s("03", 9, 14, 3), s(None, 0, 0)])
+    [('03', 8.5, 14, 2, 6, 11.0), ('04', 7.0, 8, 1, 0, 8.0), (None, 0.0, 0, 1, 0, 0.0)]
     """
-    groups: dict[str | None, list[Submission]] = {}
+    groups: dict[str | None, list[Any]] = {}
     for sub in subs:
         groups.setdefault(sub.exercise or None, []).append(sub)
     order = [e for e in groups if e is not None] + ([None] if None in groups else [])
-    return [(e, sum(s.score for s in groups[e]) / len(groups[e]), max(s.max_score for s in groups[e]), len(groups[e]))
-            for e in order]
+    out = []
+    for e in order:
+        mine = groups[e]
+        pending = sum(getattr(s, "pending_points", 0) or 0 for s in mine)
+        out.append((e, sum(s.score for s in mine) / len(mine), max(s.max_score for s in mine), len(mine), pending,
+                    sum(s.max_score - (getattr(s, "pending_points", 0) or 0) for s in mine) / len(mine)))
+    return out
 
 
 def _unique(entries: Sequence[dict[str, str]]) -> list[dict[str, str]]:
