@@ -46,8 +46,8 @@ sys.path.insert(0, str(REPO / "tests"))
 from report_class import make_class  # noqa: E402
 
 from baccarat_kit.grading import report as rp  # noqa: E402
-from baccarat_kit.grading.report.index import INDEX_NAME  # noqa: E402
 from baccarat_kit.grading.term.gradebook import results_bytes, upgrade  # noqa: E402
+from baccarat_kit.grading.term.index import INDEX_NAME  # noqa: E402
 
 TARGET_RATIO = 0.5
 """The command's CPU time over a bare json.load's of the same results.json, at most."""

@@ -21,7 +21,7 @@ if importlib.util.find_spec("distributed") is None:
     pytest.skip("the [dask] extra is not installed: pip install 'baccarat-kit[dask]'", allow_module_level=True)
 
 from baccarat_kit.cli import main
-from baccarat_kit.grading import cluster, cluster_cli
+from baccarat_kit.grading import cluster_cli, dask_roles
 from baccarat_kit.grading.records import GradeUsageError
 from baccarat_kit.grading.sandbox import bwrap
 
@@ -233,7 +233,7 @@ def test_a_worker_clears_only_the_stale_grading_folders_it_made(tmp_path: Path) 
     kept = [live, link, scratch / f"bk-grade-{dead}-file", scratch / "worker-1", scratch / f"bk-grade-{dead}"]
     kept[3].mkdir()
     kept[4].mkdir()
-    assert cluster.clear_stale(scratch) == sorted(
+    assert dask_roles.clear_stale(scratch) == sorted(
         [stale.name] + ([] if os.geteuid() == 0 else [other.name]))
     assert not stale.exists()
     assert all(p.exists() or p.is_symlink() for p in kept), kept
@@ -248,12 +248,12 @@ def test_nothing_is_cleared_in_a_folder_others_can_write(tmp_path: Path) -> None
     shared.chmod(0o1777)
     stale = shared / f"bk-grade-{_dead_pid()}-ab12"
     stale.mkdir()
-    assert cluster.clear_stale(shared) == []
+    assert dask_roles.clear_stale(shared) == []
     assert stale.is_dir()
     (tmp_path / "via-link").symlink_to(tmp_path / "private")
     (tmp_path / "private").mkdir(mode=0o700)
     (tmp_path / "private" / stale.name).mkdir()
-    assert cluster.clear_stale(tmp_path / "via-link") == []  # the scratch itself a link: not followed
+    assert dask_roles.clear_stale(tmp_path / "via-link") == []  # the scratch itself a link: not followed
 
 
 def test_a_scratch_folder_others_can_write_or_a_link_is_refused(tmp_path: Path) -> None:

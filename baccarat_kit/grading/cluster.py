@@ -41,7 +41,6 @@ import itertools
 import os
 import platform
 import queue
-import re
 import shutil
 import stat
 import tempfile
@@ -69,7 +68,7 @@ if TYPE_CHECKING:
     from distributed import Client, Security
 
 __all__ = [
-    "CERT_FILES", "DaskSubmit", "KitMismatch", "RemoteSandbox", "check_address", "check_roles", "clear_stale",
+    "CERT_FILES", "DaskSubmit", "KitMismatch", "RemoteSandbox", "check_address", "check_roles",
     "connect", "grade_sent", "kit_fingerprint", "make_certs", "probe_workers", "remote_grading", "security",
 ]
 
@@ -85,8 +84,6 @@ PER_THREAD = 2
 RETRIES = 1
 """Times a submission whose grading raised (not the learner's doing: grade_file never raises
 for a bad notebook) is tried again, on any worker."""
-GRADE_PREFIX = "bk-grade-"
-"""A worker grades each submission in a folder ``bk-grade-PID-…`` of its scratch (PID: the worker's)."""
 
 
 # ---------------------------------------------------------------- certificates
@@ -423,8 +420,10 @@ def grade_sent(name: str, data: bytes, display: str, exercises: dict[str, Exerci
     base = Path(name).name
     if base in ("", ".", "..") or base.startswith("."):
         base = "submission.ipynb"
+    from .dask_roles import GRADE_PREFIX
+
     # 0700, the worker's own, in its scratch ($TMPDIR: dask-cluster's private folder), named by
-    # this process so that the next worker clears it if this one is killed (clear_stale)
+    # this process so that the next worker clears it if this one is killed (dask_roles.clear_stale)
     folder = Path(tempfile.mkdtemp(prefix=f"{GRADE_PREFIX}{os.getpid()}-"))
     try:
         path = folder / base
@@ -432,57 +431,6 @@ def grade_sent(name: str, data: bytes, display: str, exercises: dict[str, Exerci
         return grade_file(path, exercises, limits, display=display, term=term)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-
-
-_STALE = re.compile(re.escape(GRADE_PREFIX) + r"([0-9]+)-[a-z0-9_]+")
-
-
-def clear_stale(folder: str | Path | None = None) -> list[str]:
-    """Run when a worker starts (:func:`.dask_roles.dask_setup`): remove the folders of
-    :func:`grade_sent` that a worker process killed mid-grading left behind (a learner's notebook
-    in each), and nothing else. Only in a private scratch folder (``folder``, by default
-    ``$TMPDIR``, which ``dask-cluster`` makes fresh and private for each start): one of this
-    user's that no one else may write, opened without following a link; there only
-    ``bk-grade-PID-…`` folders (never a link) of this user whose process PID is gone. Returns
-    the names removed (sorted)."""
-    base = Path(folder) if folder is not None else Path(tempfile.gettempdir())
-    try:
-        fd = os.open(base, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
-    except OSError:
-        return []
-    removed = []
-    try:
-        info = os.fstat(fd)
-        if info.st_uid != os.geteuid() or info.st_mode & 0o022:  # a shared folder: not only ours there
-            return []
-        for entry in os.scandir(fd):
-            found = _STALE.fullmatch(entry.name)
-            if found is None or _alive(int(found.group(1))):
-                continue
-            try:
-                st = os.stat(entry.name, dir_fd=fd, follow_symlinks=False)
-                if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid():
-                    continue
-                shutil.rmtree(entry.name, dir_fd=fd)  # (by descriptors: a link inside is removed, not followed)
-            except OSError:
-                continue
-            removed.append(entry.name)
-    finally:
-        os.close(fd)
-    return sorted(removed)
-
-
-def _alive(pid: int) -> bool:
-    """Whether a process ``pid`` exists (a process of another user's counts)."""
-    if pid <= 0:
-        return True  # (never a process of ours: keep what it names)
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OverflowError):
-        return True
-    return True
 
 
 # ---------------------------------------------------------------- the client

@@ -52,8 +52,8 @@ from ...errors import BaccaratError
 from ...i18n import message, normalize_language
 from ..records import visible
 from ..term.export import counting_order
-from .index import Indexed, read_index
-from .items import ItemStat, analyse, page_rows, source_exercises
+from ..term.index import Indexed, read_index
+from .items import ExerciseStat, ItemStat, QuestionStat, analyse, page_rows, source_exercises
 
 GENERATOR = "baccarat-kit report"
 CATEGORIES = ("timeout", "refused", "sandbox", "failed", "warning", "other")
@@ -65,6 +65,7 @@ STATUS_CATEGORY = {
     "hidden_file": "refused", "refused": "refused", "needs_secret": "refused", "other_secret": "refused",
     "kernel_died": "sandbox", "kernel_broken": "sandbox", "no_answers": "sandbox",
     "worker_failed": "failed", "kernel_start": "failed",
+    "not_attempted": "not_attempted",  # (a grid mark only: nothing in the list to look at)
 }
 """Which heading a submission status goes under (an unknown status goes under "other")."""
 _EPS = 1e-9
@@ -91,41 +92,6 @@ class Cell:
     submitted_at: str | None = None
     mismatch: bool = False
     """Its ``LEARNER_ID`` names another learner (``identity_mismatch``): a copy of someone else's?"""
-
-
-@dataclass
-class QuestionStat:
-    exercise: str
-    id: str
-    text: dict[str, str]
-    points: float
-    graded: int = 0
-    full: int = 0
-    earned: float = 0.0
-    misconceptions: Counter[str] = field(default_factory=Counter)
-
-    @property
-    def rate(self) -> float:
-        """Share of graded submissions with full points (0 when none was graded)."""
-        return self.full / self.graded if self.graded else 0.0
-
-    @property
-    def mean(self) -> float:
-        return self.earned / self.graded if self.graded else 0.0
-
-
-@dataclass
-class ExerciseStat:
-    id: str
-    title: dict[str, str]
-    max_score: float
-    scores: list[float] = field(default_factory=list)
-    not_graded: int = 0
-    questions: list[QuestionStat] = field(default_factory=list)
-
-    def hardest_first(self) -> list[QuestionStat]:
-        order = {q.id: i for i, q in enumerate(self.questions)}
-        return sorted(self.questions, key=lambda q: (q.rate, q.mean / q.points if q.points else 0, order[q.id]))
 
 
 @dataclass
@@ -382,8 +348,9 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
             status = str(status)
             if not ex and lid:
                 ex = _exercise_of(file, known_ids)  # shown where it belongs, as refused
-            attention.append(Attention(STATUS_CATEGORY.get(status, "other"), file, lid, str(ex or ""), "",
-                                       _texts(sub.get("reason"), status)))
+            if status != "not_attempted":  # (no answer handed in: nothing to look at)
+                attention.append(Attention(STATUS_CATEGORY.get(status, "other"), file, lid, str(ex or ""), "",
+                                           _texts(sub.get("reason"), status)))
         if person not in learners and ((lid and not sub.get("_collect_refused")) or (isinstance(ex, str) and ex)):
             learners[person] = Learner(person, lid or file, bool(lid))  # a file of no exercise and no id: no row; nor a refused folder
         warnings = sub.get("warnings")
@@ -885,7 +852,8 @@ def grid_data(rep: ClassReport, m: Any, lang: str, top: float) -> dict[str, Any]
             if c.late or c.mismatch or c.status != "ok" or c.max_score != most or c.files > 1:
                 status = "" if c.status == "ok" else visible(c.status or "?")
                 if status and status not in statuses:
-                    statuses[status] = "✘ " + _category_text(STATUS_CATEGORY.get(c.status, "other"), lang)
+                    statuses[status] = ("" if c.status == "not_attempted" else "✘ ") + _category_text(
+                        STATUS_CATEGORY.get(c.status, "other"), lang)
                 if c.files > 1 and c.files not in files:
                     files[c.files] = m("report.grid.files", count=c.files)
                 cell += [(1 if c.late else 0) | (2 if c.mismatch else 0), status,
