@@ -1,4 +1,5 @@
-"""The class report in headless Chromium: plots render, the grid sorts, hostile ids stay text.
+"""The class report in headless Chromium: plots render, the grid pages, sorts and finds (by
+keyboard too), hostile ids stay text, and axe-core finds no WCAG 2 A/AA violation.
 
 The report of the generated test class (``tests/report_class.py``) is served from a temporary
 folder by a small HTTP server on a free loopback port; the page may reach nothing else (the
