@@ -84,6 +84,7 @@ answers and a missed cell comes back after a median of 2 answers.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -123,7 +124,7 @@ PRIOR_RANGE = (0.05, 0.85)
 taken to know a cell before answering it; one at chance is not taken to know none)."""
 PRIOR_WEIGHT = 20
 """:func:`prior` weighs :data:`BKT_PRIOR` as this many first answers."""
-BKT_LEARN = 0.1
+BKT_LEARN = 0.05
 """BKT: the chance an unknown cell becomes known at one answer (with its feedback)."""
 BKT_SLIP = 0.1
 """BKT: the chance of a wrong answer on a known cell (a slip)."""
@@ -308,9 +309,10 @@ _READ = {mark: key for key, mark in _MARKS.items()}
 
 def prior(cells: Mapping[str, Any]) -> float:
     """This learner's P(known) of a cell before its first answer, from the first answers to
-    every cell (each cell's ``first_right``): their share right, ``r``, shrunk towards what
-    :data:`BKT_PRIOR` predicts (as :data:`PRIOR_WEIGHT` answers), is ``P·(1 − slip) + (1 − P)·guess``,
-    solved for P and kept within :data:`PRIOR_RANGE` (individualised BKT: a prior per learner).
+    every cell (each cell's ``first_right``): their share right, shrunk towards what
+    :data:`BKT_PRIOR` predicts (as :data:`PRIOR_WEIGHT` answers) and taken one standard error
+    lower, is ``P·(1 − slip) + (1 − P)·guess``, solved for P and kept within
+    :data:`PRIOR_RANGE` (individualised BKT: a prior per learner).
 
     >>> f"{prior({})}", f"{prior({f'c{i}': {'first_right': True} for i in range(60)})}"
     ('0.3', '0.8')
@@ -321,7 +323,9 @@ def prior(cells: Mapping[str, Any]) -> float:
               and isinstance(e.get("first_right"), bool)]
     guess = 0.5
     expected = BKT_PRIOR * (1 - BKT_SLIP) + (1 - BKT_PRIOR) * guess
-    share = (sum(firsts) + PRIOR_WEIGHT * expected) / (len(firsts) + PRIOR_WEIGHT)
+    n = len(firsts) + PRIOR_WEIGHT
+    share = (sum(firsts) + PRIOR_WEIGHT * expected) / n
+    share -= math.sqrt(share * (1 - share) / n)  # one standard error lower: luck on first answers is not knowing
     low, high = PRIOR_RANGE
     return round(min(high, max(low, (share - guess) / (1 - BKT_SLIP - guess))), 6)
 

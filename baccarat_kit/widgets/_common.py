@@ -151,6 +151,39 @@ KEYBOARD_HTML = (
 in JupyterLab instead of moving between cells."""
 
 
+# A live region must exist before its text changes, and stay: a ``role="status"`` element
+# written into an HTML output's value is removed and inserted again with every new value, and
+# screen readers announce an inserted region unreliably. The HTML widget's own element persists
+# (only its content is replaced), so this marks it, once per widget root, as the polite status
+# region (``aria-atomic``: the whole message is read), for every output given the class
+# ``bk-live`` (:func:`live_region`), including ones drawn later.
+_LIVE_JS = (
+    "var r=this.closest('.bk-widget');if(r&&!r.dataset.bkLive){r.dataset.bkLive='1';"
+    "var mark=function(){r.querySelectorAll('.bk-live').forEach(function(e){"
+    "if(e.getAttribute('role')!=='status'){e.setAttribute('role','status');"
+    "e.setAttribute('aria-live','polite');e.setAttribute('aria-atomic','true');}});};"
+    "mark();new MutationObserver(mark).observe(r,{childList:true,subtree:true});}"
+)
+LIVE_HTML = (
+    f'<img class="bk-live-mark" src="data:," alt="" aria-hidden="true" '
+    f'style="display:none" onerror="{_LIVE_JS}">'
+)
+"""Markup for a widget's title that makes its :func:`live_region` outputs live regions."""
+
+
+def live_region(css: str) -> w.HTML:
+    """An HTML output that is the widget's one persistent live region (``role="status"``, set
+    in the browser by :data:`LIVE_HTML`, which the widget's title must carry): give it new text
+    (never a ``role`` of its own) and the same element announces it.
+
+    >>> live_region("bk-x")._dom_classes
+    ('bk-x', 'bk-live')
+    """
+    out = html_widget(css)
+    out.add_class("bk-live")
+    return out
+
+
 def title_html(text: str) -> str:
     """A widget's bold title, with the keyboard markup (:data:`KEYBOARD_HTML`)."""
     return f"<b>{esc(text)}</b>{KEYBOARD_HTML}"
@@ -268,7 +301,7 @@ def static_html(widget: w.Widget, lang: str) -> str:
     def walk(node: w.Widget) -> None:
         if isinstance(node, w.HTML):
             if node.value:
-                parts.append(f"<div>{node.value.replace(KEYBOARD_HTML, '')}</div>")
+                parts.append(f"<div>{node.value.replace(KEYBOARD_HTML, '').replace(LIVE_HTML, '')}</div>")
             return
         if isinstance(node, w.Box):
             for child in node.children:
