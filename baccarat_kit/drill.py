@@ -101,12 +101,12 @@ RELEARNING_STEPS = (timedelta(seconds=20), timedelta(minutes=10))
 DESIRED_RETENTION = 0.9
 """FSRS's target: a cell is due when the chance of recalling it falls to 90 %. It is also the
 course's target for "mastered now": a mastered cell past its due time is due for a refresh."""
-NEW_EVERY = 3
+NEW_EVERY = 2
 """While a cell is unseen, at least one answer in this many brings a new one."""
 MAX_FAILING = 8
 """New cells come only every :data:`NEW_EVERY_HELD`-th answer while this many cells are failing
 (their last answer wrong, missed fewer than :data:`LEECH_MISSES` times)."""
-NEW_EVERY_HELD = 6
+NEW_EVERY_HELD = 4
 """While :data:`MAX_FAILING` cells fail, a new cell still enters at least every this many
 answers: a held misconception never stops the rest of the rule from being asked."""
 MASTERY_RULE = 2
