@@ -301,7 +301,8 @@ def _drill(c: _Check, raw: Any) -> dict[str, Any]:
             good.pop("due", None)
             good.setdefault("first", out["step"])  # old cells first, then new ones enter again
         good["right"] = min(good.get("right", 0), good["seen"])
-        good["base"] = min(good.get("base", 0), good.get("lapses", 0))
+        if "base" in good:
+            good["base"] = min(good["base"], good.get("lapses", 0))
         out["cells"][cell] = good
     _upgrade_mastery(out)
     if "rounds" in raw:

@@ -533,7 +533,7 @@ class Drill(LangMixin, w.VBox):
         answer = self._t(f"widgets.drill.{q.answer}")
         if said.right:
             head = self._t("widgets.drill.coup-right", answer=answer)
-        elif said.missed is not None:
+        elif said.missed is not None and not scheduler.is_suspended(self.cells.get(said.missed)):
             head = self._t("widgets.drill.coup-wrong-cell", got=self._t(f"widgets.drill.{said.choice}"),
                            answer=answer, cell=cell_words(said.missed, self._lang))
         else:
@@ -562,7 +562,8 @@ class Drill(LangMixin, w.VBox):
         elif right:
             head = self._t("widgets.drill.right", answer=answer, seconds=f"{seconds:.1f}")
         else:
-            head = self._t("widgets.drill.wrong", got=self._t(f"widgets.drill.{choice}"), answer=answer)
+            key = "widgets.drill.coup-wrong" if scheduler.is_suspended(self.cells.get(item.id)) else "widgets.drill.wrong"
+            head = self._t(key, got=self._t(f"widgets.drill.{choice}"), answer=answer)  # suspended: no "comes back"
         why = ""
         if item.id.startswith("banker-"):
             p = item.params
