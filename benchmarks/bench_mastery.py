@@ -47,7 +47,6 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -211,7 +210,7 @@ def run_widget(learner: Learner, starts: list[float], session: int, seed: int, l
     d: Drill | None = None
     for n, start in enumerate(starts):
         clock, wall = [0.0], [start]
-        d = Drill(lang=lang, seed=seed, clock=lambda: clock[0], now=lambda: wall[0])
+        d = Drill(lang=lang, seed=seed, clock=lambda c=clock: c[0], now=lambda w=wall: w[0])
         counts: Counter[str] = Counter()
         answers = 0
         while answers < session and d.item.kind != "none":

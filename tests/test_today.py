@@ -18,7 +18,6 @@ from typing import Any
 import pytest
 
 from baccarat_kit import drill, progress, today
-from baccarat_kit.widgets._common import LIVE_HTML
 from baccarat_kit.today import GoalError, check_goal
 
 DAY = 86400.0
@@ -279,6 +278,7 @@ def widget_text(widget: Any) -> str:
 
 def test_today_view_contract_and_goal_by_typing() -> None:
     from baccarat_kit.widgets import TodayView
+    from baccarat_kit.widgets._common import LIVE_HTML
 
     view = TodayView(lang="zh", now=lambda: T0)
     assert "bk-today" in view._dom_classes and "bk-widget" in view._dom_classes

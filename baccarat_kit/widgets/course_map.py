@@ -21,7 +21,16 @@ from pathlib import Path
 import ipywidgets as w
 
 from .. import progress
-from ._common import LIVE_HTML, LangMixin, esc, html_widget, live_region, plain_text, row, title_html
+from ._common import (
+    LIVE_HTML,
+    LangMixin,
+    esc,
+    html_widget,
+    live_region,
+    plain_text,
+    row,
+    title_html,
+)
 from .today import TodayView
 
 __all__ = ["CourseMap", "plain_text"]

@@ -56,6 +56,7 @@ import ipywidgets as w
 
 from .. import drill as scheduler
 from .. import progress
+from ..coup import banker_why
 from ..i18n import message
 from ..rules import (
     BANKER_DRAWS_WHEN_PLAYER_STOOD,
@@ -66,9 +67,18 @@ from ..rules import (
     format_values,
     is_natural,
 )
-from ..coup import banker_why
 from ..today import cell_words
-from ._common import LIVE_HTML, LangMixin, attr, banker_reason, esc, html_widget, live_region, row, title_html
+from ._common import (
+    LIVE_HTML,
+    LangMixin,
+    attr,
+    banker_reason,
+    esc,
+    html_widget,
+    live_region,
+    row,
+    title_html,
+)
 
 KEYS = {"draw": "d", "stand": "s", "yes": "y", "no": "n", "natural": "n", "player": "p", "banker": "b",
         "tie": "t", "a": "1", "b": "2", "c": "3"}

@@ -47,7 +47,16 @@ import ipywidgets as w
 from .. import drill as scheduler
 from .. import progress
 from .. import today as days
-from ._common import LIVE_HTML, LangMixin, esc, html_widget, live_region, plain_text, row, title_html
+from ._common import (
+    LIVE_HTML,
+    LangMixin,
+    esc,
+    html_widget,
+    live_region,
+    plain_text,
+    row,
+    title_html,
+)
 from .drill import Drill
 
 __all__ = ["ReviewDrill", "TodayView", "plain_text"]
@@ -98,8 +107,8 @@ class ReviewDrill(Drill):
         if not due:
             return super()._next_item()
         avoid = self.asked[-1] if self.asked else None
-        return scheduler.item(scheduler.choose(self.cells, self.step, self.seed, now=float(self.now()),
-                                               pool=tuple(due), avoid=avoid))
+        cell = scheduler.choose(self.cells, self.step, self.seed, now=float(self.now()), pool=tuple(due), avoid=avoid)
+        return super()._next_item() if cell is None else scheduler.item(cell)
 
     def respond(self, choice: str) -> bool:
         cell = self.item.id
