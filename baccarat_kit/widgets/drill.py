@@ -9,7 +9,15 @@ goes on after a restart)::
 Keyboard: type into the ``key_box`` — D draw, S stand, Y yes, N no (in a whole coup: N a
 natural), P player, B banker, T tie; or Tab to the buttons and press Enter or Space. The timed
 mode (``timed``) counts an answer later than ``seconds`` (adjustable, 1–60 s; WCAG 2.2.1) as a
-miss; the same seconds are the mastery time and every cell's speed target in a timed round.
+miss; the same seconds are every cell's speed target in a timed round. They never move the
+mastery time: that is the course's (``mastery_seconds``, kept with the record; mastery, mastered
+now and the teaching that escalates with each miss: :mod:`baccarat_kit.drill`).
+
+**Teaching** (by the cell's lapse count): the rule row; the nearest cells with the other answer
+asked next; a worked coup the kit makes up, card by card (``_teach``, asked next); the lesson's
+section (``lessons``: where the lesson notebooks are) and a quiz on the row (keys 1, 2, 3); the
+cell suspended, ``unsuspend_button`` resumes it. ``feedback`` is the widget's one persistent live
+region (:func:`~._common.live_region`).
 
 **A whole coup** (every :data:`~baccarat_kit.drill.COUP_EVERY`-th question) is dealt card by
 card (:class:`~baccarat_kit.drill.CardByCard`): the first four cards (the kit's own, from a
