@@ -556,7 +556,7 @@ def test_teaching_escalates_by_lapse_count_each_level_different_and_suspends() -
     assert "suspended" in text and "04-banker-rule.ipynb#3.-Branch-B" in d.feedback.value
     assert drill.is_suspended(d.cells[target]) and target not in {d._next_item().id for _ in range(30)}
     html = d.heatmap_html()
-    assert 'class="bk-heat-suspended"' in html and "⏸" in html
+    assert 'class="bk-heat-suspended"' in html and "‖" in html
     assert "Suspended cells (missed again and again): banker 3 against a player third card 8" in html
     assert d.unsuspend_button.layout.display is None and "Resume the 1 suspended" in d.unsuspend_button.description
     assert d.unsuspend() == [target] and not drill.is_suspended(d.cells[target])

@@ -706,10 +706,10 @@ class Drill(LangMixin, w.VBox):
     def heatmap_html(self) -> str:
         """The banker matrix (totals × player's third card, and the stood column) coloured by
         mastery, with a symbol in every cell so colour is not the only signal: mastered now ✔,
-        due for a refresh ↻, slow ◷, learning ·, missed ✘, a leech ⚠, suspended ⏸, not yet asked
+        due for a refresh ↻, slow ◷, learning ·, missed ✘, a leech ⚠, suspended ‖, not yet asked
         (an empty box, as the legend's □ says: each cell has a border, or the 88 grey cells of a
         new learner ran together into one grey block)."""
-        marks = {"mastered": "✔", "refresh": "↻", "leech": "⚠", "suspended": "⏸", "slow": "◷", "learning": "·",
+        marks = {"mastered": "✔", "refresh": "↻", "leech": "⚠", "suspended": "‖", "slow": "◷", "learning": "·",
                  "missed": "✘", "new": ""}
         colours = {"mastered": "background:#c8e6c9;color:#1b5e20", "refresh": "background:#e0f2f1;color:#004d40",
                    "learning": "background:#fff3cd;color:#5c4400", "slow": "background:#d6e4f0;color:#0b3a66",

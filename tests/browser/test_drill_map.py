@@ -5,7 +5,7 @@ answers of a learner always wrong on banker 3 against a player third card 8 and 
 (4 s, over the 3 s mastery time) on the banker-6 row, right in 2 s everywhere else (the
 scheduler's side of it is :func:`tests.test_drill.test_replay_a_leech_never_takes_over_a_session_and_a_slow_row_is_not_mastered_until_fast`).
 Lesson 04 is opened in JupyterLab, both editions, and run; its drill's map (read by its CSS
-classes and its words) marks the leech, suspended at its 5th miss (issue 42), with ⏸ and names it in
+classes and its words) marks the leech, suspended at its 5th miss (issue 42), with ‖ and names it in
 words under the map, marks the eleven
 banker-6 cells ◷, each saying how slow it was, and shows the learner's median time. With
 ``BK_SCREENSHOTS`` set (``tests/browser/take_screenshots.py``) the Chinese edition's map is saved
@@ -73,12 +73,12 @@ def test_the_drill_map_names_the_leech_and_marks_the_slow_row(lab: Any, lab_page
         heatmap = page.locator(".bk-drill .bk-drill-heatmap")
         expect(heatmap).to_have_count(1)
         table = heatmap.locator("table.bk-heatmap")
-        # The leech, suspended: ⏸ in its cell (row 3, column 8) and named in words under the map.
+        # The leech, suspended: ‖ in its cell (row 3, column 8) and named in words under the map.
         leech = table.locator("td.bk-heat-suspended")
         expect(leech).to_have_count(1, timeout=30_000)
         expect(leech).to_have_attribute("title", cell_words(LEECH, lang) + ": "
                                         + message("widgets.drill.state-suspended", lang))
-        expect(leech).to_contain_text("⏸")
+        expect(leech).to_contain_text("‖")
         row3 = table.locator("tbody tr").nth(3)
         expect(row3.locator("th")).to_have_text("3")
         expect(row3.locator("td").nth(8)).to_have_class("bk-heat-suspended")
