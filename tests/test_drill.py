@@ -817,20 +817,21 @@ def test_a_guesser_masters_at_most_one_cell_in_30_sessions() -> None:
 
 def test_the_drill_has_one_persistent_live_region() -> None:
     """Issue 42: the feedback's role="status" element was removed and added again on every answer.
-    The feedback output is the one live region (marked in the browser by LIVE_HTML, in the
-    title); its values carry no role, and neither does the prompt."""
-    from baccarat_kit.widgets._common import LIVE_HTML
+    The drill has one live region (``live``, ``widgets/_common.live_region``: the page marks its
+    element once; its text changes), which says the feedback and then the next question; no
+    output's value carries a role, nor the prompt an aria-live."""
+    from baccarat_kit.widgets._common import LIVE
 
     d = Drill(lang="en", seed=4, record=False, clock=itertools.count().__next__)
-    assert "bk-live" in d.feedback._dom_classes and LIVE_HTML in d.title.value
-    lives = [w for w in (d.mastery, d.queue, d.definition, d.prompt, d.round_status, d.heatmap) if "bk-live" in w._dom_classes]
-    assert lives == []
+    assert [w for w in d.children if LIVE in getattr(w, "_dom_classes", ())] == [d.live]
     for n in range(30):
         d.respond(d.expected if n % 3 else next(v for v, _k in CHOICES[d.kind] if v != d.expected))
-        for out in (d.feedback, d.prompt, d.round_status):
+        for out in (d.feedback, d.prompt, d.round_status, d.live):
             assert "role=" not in out.value and "aria-live" not in out.value
+        said = plain_text(d.live)
+        assert said.startswith(plain_text(d.feedback).split("\n")[0]) and plain_text(d.prompt) in said
     d.press("x")
-    assert "role=" not in d.feedback.value and "use" in plain_text(d.feedback)
+    assert "role=" not in d.feedback.value and plain_text(d.live).startswith("For this question use:")
 
 
 def test_the_lesson_links_name_headings_of_each_edition() -> None:

@@ -278,7 +278,6 @@ def widget_text(widget: Any) -> str:
 
 def test_today_view_contract_and_goal_by_typing() -> None:
     from baccarat_kit.widgets import TodayView
-    from baccarat_kit.widgets._common import LIVE_HTML
 
     view = TodayView(lang="zh", now=lambda: T0)
     assert "bk-today" in view._dom_classes and "bk-widget" in view._dom_classes
@@ -289,13 +288,13 @@ def test_today_view_contract_and_goal_by_typing() -> None:
     assert view.goal.description and view.review_button.description and view.refresh_button.description
     assert widget_text(view.progress_line) == "今天：規則練習答了 0 / 20 題，還差 20 題。"
     view.goal.value = "0"
-    # one persistent live region (issue 42): the status output is marked live once, in the
-    # browser (LIVE_HTML in the title); its text changes, no role is written into it
-    assert "bk-live" in view.status._dom_classes and LIVE_HTML in view.title.value
-    assert "「0」不是每日目標" in widget_text(view.status) and "role=" not in view.status.value
+    # one persistent live region (issue 42): ``live``, whose text says each status; no role is
+    # written into an output's value
+    assert "bk-live" in view.live._dom_classes and "role=" not in view.status.value
+    assert "「0」不是每日目標" in widget_text(view.status) and "「0」不是每日目標" in widget_text(view.live)
     assert today.goal(progress.load()) == 20
     view.goal.value = "12"
-    assert widget_text(view.status) == "已儲存：每日目標 12 題。"
+    assert widget_text(view.status) == "已儲存：每日目標 12 題。" == widget_text(view.live)
     assert today.goal(progress.load()) == 12 and "0 / 12" in widget_text(view.progress_line)
     assert "role=" not in view.status.value
     view.lang = "en"

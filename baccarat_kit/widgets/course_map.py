@@ -22,8 +22,8 @@ import ipywidgets as w
 
 from .. import progress
 from ._common import (
-    LIVE_HTML,
     LangMixin,
+    announce,
     esc,
     html_widget,
     live_region,
@@ -53,10 +53,11 @@ class CourseMap(LangMixin, w.VBox):
         self.export_button = w.Button(icon="download", layout=w.Layout(width="auto"))
         self.export_button.add_class("bk-course-map-export")
         self.export_button.on_click(lambda _b: self.export())
-        self.status = live_region("bk-course-map-status")
+        self.status = html_widget("bk-course-map-status")
+        self.live = live_region("bk-course-map-live")
         self.today = TodayView(lang=self._lang, toggle=False)
         self.children = [row([self.title, self.lang_toggle]), self.today, self.legend, self.table,
-                         row([self.refresh_button, self.export_button]), self.status]
+                         row([self.refresh_button, self.export_button]), self.status, self.live]
         self._relabel()
 
     def refresh(self) -> None:
@@ -72,11 +73,12 @@ class CourseMap(LangMixin, w.VBox):
         """Write a copy of the record beside this notebook (or into ``folder``)."""
         path = progress.export(folder)
         self.status.value = esc(self._t("progress.exported", path=path.name))
+        announce(self.live, self._t("progress.exported", path=path.name))
         return path
 
     def _relabel(self) -> None:
         self.today.lang = self._lang
-        self.title.value = title_html(self._t("progress.map-title")) + LIVE_HTML
+        self.title.value = title_html(self._t("progress.map-title"))
         self.legend.value = esc(self._t("progress.map-legend") + " " + self._t("progress.map-legend-drill"))
         self.refresh_button.description = self._t("progress.map-refresh")
         self.export_button.description = self._t("progress.map-export")

@@ -16,8 +16,9 @@ now and the teaching that escalates with each miss: :mod:`baccarat_kit.drill`).
 **Teaching** (by the cell's lapse count): the rule row; the nearest cells with the other answer
 asked next; a worked coup the kit makes up, card by card (``_teach``, asked next); the lesson's
 section (``lessons``: where the lesson notebooks are) and a quiz on the row (keys 1, 2, 3); the
-cell suspended, ``unsuspend_button`` resumes it. ``feedback`` is the widget's one persistent live
-region (:func:`~._common.live_region`).
+cell suspended, ``unsuspend_button`` resumes it. ``live`` is the widget's one persistent live
+region (:func:`~._common.live_region`): after each answer it says the feedback and the next
+question, as text (:func:`~._common.announce`).
 
 **A whole coup** (every :data:`~baccarat_kit.drill.COUP_EVERY`-th question) is dealt card by
 card (:class:`~baccarat_kit.drill.CardByCard`): the first four cards (the kit's own, from a
@@ -77,13 +78,14 @@ from ..rules import (
 )
 from ..today import cell_words
 from ._common import (
-    LIVE_HTML,
     LangMixin,
+    announce,
     attr,
     banker_reason,
     esc,
     html_widget,
     live_region,
+    plain_text,
     row,
     title_html,
 )
@@ -184,7 +186,8 @@ class Drill(LangMixin, w.VBox):
         self.round_button.add_class("bk-drill-round")
         self.round_button.on_click(lambda _b: self.start_round())
         self.round_status = html_widget("bk-drill-round-status")
-        self.feedback = live_region("bk-drill-feedback")
+        self.feedback = html_widget("bk-drill-feedback")
+        self.live = live_region("bk-drill-live")
         self.unsuspend_button = w.Button(icon="play", layout=w.Layout(width="auto"))
         self.unsuspend_button.add_class("bk-drill-unsuspend")
         self.unsuspend_button.on_click(lambda _b: self.unsuspend())
@@ -203,7 +206,7 @@ class Drill(LangMixin, w.VBox):
             self.mastery, self.queue, self.definition,
             self.prompt, self.answer_row, self.key_box,
             row([self.timed, self.seconds]),
-            self.feedback, self.unsuspend_button,
+            self.feedback, self.unsuspend_button, self.live,
             row([self.round_button, self.round_status]),
             self.heatmap,
         ]
@@ -250,6 +253,7 @@ class Drill(LangMixin, w.VBox):
                 self._next()
             else:
                 self._render_status()
+            self._say()
         return cells
 
     def _deal(self) -> scheduler.CardByCard | None:
@@ -302,6 +306,7 @@ class Drill(LangMixin, w.VBox):
         valid = [v for v, _k in CHOICES[self.kind]]
         if choice not in valid:
             self.feedback.value = esc(self._bad_key_text())
+            self._say()
             return False
         if self._deal() is not None:
             return self._respond_coup(choice)
@@ -328,6 +333,7 @@ class Drill(LangMixin, w.VBox):
                 feedback += "<br>" + esc(self._round_done_text(self.last_round or {}))
         self.feedback.value = feedback
         self._next()
+        self._say()
         return right
 
     def _respond_row(self, choice: str) -> bool:
@@ -344,6 +350,7 @@ class Drill(LangMixin, w.VBox):
         self.feedback.value = (f'<b class="{"bk-right" if right else "bk-wrong"}">{esc(head)}</b><br>'
                                f"{esc(self._row_text(done.params['cell']))}")
         self._next()
+        self._say()
         return right
 
     def _respond_coup(self, choice: str) -> bool:
@@ -369,6 +376,7 @@ class Drill(LangMixin, w.VBox):
             self._render_item()
             self._render_status()
             self._shown()
+        self._say()
         return said.right
 
     def _next(self) -> None:
@@ -384,7 +392,12 @@ class Drill(LangMixin, w.VBox):
             if key.strip().lower() == k:
                 return self.respond(value)
         self.feedback.value = esc(self._bad_key_text())
+        self._say()
         return None
+
+    def _say(self) -> None:
+        """The live region says what the last action changed: the feedback, then what is asked now."""
+        announce(self.live, " ".join(x for x in (plain_text(self.feedback), plain_text(self.prompt)) if x))
 
     def _bad_key_text(self) -> str:
         if self.kind == "none":
@@ -767,7 +780,7 @@ class Drill(LangMixin, w.VBox):
                 f'<tbody>{"".join(rows)}</tbody></table>')
 
     def _relabel(self) -> None:
-        self.title.value = title_html(self._t("widgets.drill.title")) + LIVE_HTML
+        self.title.value = title_html(self._t("widgets.drill.title"))
         self.key_box.description = self._t("widgets.drill.keys")
         self.timed.description = self._t("widgets.drill.timed")
         self.seconds.description = self._t("widgets.drill.seconds")

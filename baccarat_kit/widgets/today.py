@@ -13,8 +13,8 @@ A thin view over :func:`baccarat_kit.today.today` (the figures) and the progress
 * ``mistakes`` — the mistakes of past days across the lessons' self-checks, the trainer's quiz,
   the predictions, the exercises' ``check()``, the drill and the final test, each with where it
   came from, what it was and its day, those not yet put right first;
-* ``status`` — the view's one live region (``role="status"``, :func:`~._common.live_region`): a
-  goal saved or refused, a review started or done, announced by the same element each time.
+* ``status`` — a goal saved or refused, a review started or done; ``live``, the view's one
+  persistent live region (:func:`~._common.live_region`), says it (:func:`~._common.announce`).
 
 The view follows the record by itself: each write in the same kernel (the trainer's drill below
 it answered, a quiz, ``check()``) redraws it (:func:`baccarat_kit.progress.watch`), with no
@@ -48,8 +48,8 @@ from .. import drill as scheduler
 from .. import progress
 from .. import today as days
 from ._common import (
-    LIVE_HTML,
     LangMixin,
+    announce,
     esc,
     html_widget,
     live_region,
@@ -125,7 +125,7 @@ class ReviewDrill(Drill):
 
     def _relabel(self) -> None:
         super()._relabel()
-        self.title.value = title_html(self._t("today.review-title")) + LIVE_HTML + FOCUS_KEYS_HTML
+        self.title.value = title_html(self._t("today.review-title")) + FOCUS_KEYS_HTML
 
     def __repr__(self) -> str:
         return f"ReviewDrill(cells={len(self.pool)}, lang={self._lang!r})"
@@ -154,7 +154,9 @@ class TodayView(LangMixin, w.VBox):
                            style={"description_width": "initial"})
         self.goal.add_class("bk-today-goal")
         self.goal.observe(self._on_goal, names="value")
-        self.status = live_region("bk-today-status")
+        self.status = html_widget("bk-today-status")
+        self.live = live_region("bk-today-live")
+        self.status.observe(self._say, names="value")
         self._refused = False  # the goal box holds a refused value (kept until corrected)
         self.due_list = html_widget("bk-today-due")
         self.review_button = w.Button(icon="repeat", layout=w.Layout(width="auto"))
@@ -168,7 +170,7 @@ class TodayView(LangMixin, w.VBox):
         self.mistakes = html_widget("bk-today-mistakes")
         self.children = [row([self.title, self.lang_toggle]), self.progress_line, self.streak_line,
                          self.goal, self.status, self.due_list,
-                         row([self.review_button, self.refresh_button]), self.review_box, self.mistakes]
+                         row([self.review_button, self.refresh_button]), self.review_box, self.mistakes, self.live]
         self._relabel()
         self._unwatch = progress.watch(self._on_record)
 
@@ -190,6 +192,11 @@ class TodayView(LangMixin, w.VBox):
             return
         self.state = days.today(record, float(self.now()))
         self._render()
+
+    def _say(self, change: dict[str, Any]) -> None:
+        """The live region says each new status (a goal saved or refused, a review started or done)."""
+        if change["new"]:
+            announce(self.live, plain_text(self.status))
 
     def set_goal(self, value: Any) -> int | None:
         """Set the daily goal (what typing into ``goal`` and Enter does); None when refused."""
@@ -278,7 +285,7 @@ class TodayView(LangMixin, w.VBox):
         return f'{head}<ul class="bk-today-mistake-list">{"".join(items)}</ul>'
 
     def _relabel(self) -> None:
-        self.title.value = title_html(self._t("today.title")) + LIVE_HTML
+        self.title.value = title_html(self._t("today.title"))
         self.goal.description = self._t("today.goal-label")
         self.goal.tooltip = self._t("today.goal-tip", low=days.GOAL_MIN, high=days.GOAL_MAX)
         self.goal.placeholder = str(days.GOAL_DEFAULT)
