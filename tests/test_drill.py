@@ -558,7 +558,7 @@ def test_teaching_escalates_by_lapse_count_each_level_different_and_suspends() -
     html = d.heatmap_html()
     assert 'class="bk-heat-suspended"' in html and "‖" in html
     assert "Suspended cells (missed again and again): banker 3 against a player third card 8" in html
-    assert d.unsuspend_button.layout.display is None and "Resume the 1 suspended" in d.unsuspend_button.description
+    assert d.unsuspend_button.layout.display is None and "Resume the suspended cells (1)" == d.unsuspend_button.description
     assert d.unsuspend() == [target] and not drill.is_suspended(d.cells[target])
     assert d.unsuspend_button.layout.display == "none"
     zh = Drill(lang="zh", seed=2, record=False, coups=False)
