@@ -1,11 +1,10 @@
 """Every quotation the course attributes to a source page is that page's own words.
 
-A quotation is a 「…」 that follows a source id (``000`` … ``004``) in the same sentence:
-「000：「…」」, 「來源 001：「…」」, 「002 的常見問題：「…」」, and the English edition's
-``003's FAQ … 「…」``. It must appear on that page character for character, with three
-allowances that change no character of the source: whitespace is ignored (002's page has spaces
-after its full-width punctuation), a quote nested inside another is written 『…』, and "…" marks
-words left out. Table cells may be joined with ｜ (read as the page's ``|``).
+A quotation is a 「…」 that follows a source id (``000`` … ``004``) in the same sentence
+(:func:`baccarat_kit.sources.attributed_quotes`). It must appear on that page character for
+character, with the allowances of :mod:`baccarat_kit.sources` (whitespace, 『』, "…"), which
+``baccarat-kit release`` and ``baccarat-kit cases check`` apply too; the pages are found as the
+kit finds them (``$BACCARAT_KIT_SOURCES``, else ``shared/seeds`` beside the checkout).
 
 Checked in the lesson sources (both editions' Markdown), the exercise sources (cells, their
 English translations, comments of the model solutions), the misconceptions, the quizzes, the
@@ -15,53 +14,14 @@ tests/test_cases.py."""
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
 
+from baccarat_kit import sources
+from baccarat_kit.sources import Pages, attributed_quotes
+
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _seeds() -> Path | None:
-    for candidate in (ROOT.parent / "shared" / "seeds", ROOT.parent.parent / "shared" / "seeds"):
-        if candidate.is_dir():
-            return candidate
-    return None
-
-
-SEEDS = _seeds()
-_SOURCE_ID = re.compile(r"(?<![\w-])(00[0-4])(?![\w-])")
-
-
-def _plain(text: str) -> str:
-    """Text as compared: no whitespace (nor a lesson source's "# " line prefix), 『』 as 「」, ｜ as |."""
-    text = re.sub(r"\n# ?", "\n", text)
-    text = text.replace("『", "「").replace("』", "」").replace("｜", "|")
-    return re.sub(r"\s+", "", text)
-
-
-def attributed_quotes(text: str) -> list[tuple[str, str]]:
-    """(source id, quoted words) for each 「…」 that follows a source id with no sentence end
-    (。, 」 or a new line) between them.
-
-    >>> attributed_quotes("000：「先確認」；BCR-001「閒2」。004 說「通常」")
-    [('000', '先確認'), ('004', '通常')]
-    """
-    found = []
-    i = 0
-    while (start := text.find("「", i)) >= 0:
-        depth, end = 0, start
-        for end in range(start, len(text)):
-            depth += {"「": 1, "」": -1}.get(text[end], 0)
-            if depth == 0:
-                break
-        before = text[max(0, start - 80):start]
-        ids = list(_SOURCE_ID.finditer(before))
-        if ids and not re.search(r"[。」\n]", before[ids[-1].end():]):
-            found.append((ids[-1].group(1), text[start + 1:end]))
-        i = end + 1
-    return found
 
 
 def _texts() -> list[tuple[str, str]]:
@@ -87,30 +47,31 @@ def test_the_finder_sees_the_course_quotations() -> None:
     assert {sid for sid, _ in quotes} == {"000", "001", "002", "003", "004"}
 
 
-@pytest.mark.skipif(SEEDS is None, reason="the source pages (../shared/seeds) are not here")
-def test_every_attributed_quotation_is_the_sources_own_words() -> None:
-    assert SEEDS is not None
-    pages = {p.name[:3]: _plain(p.read_text(encoding="utf-8")) for p in SEEDS.glob("00[0-4]_*.txt")}
+def test_every_attributed_quotation_is_the_sources_own_words(source_pages: Pages) -> None:
     wrong = []
     for where, text in _texts():
         for sid, quote in attributed_quotes(text):
-            parts = [p for p in re.split(r"…+", _plain(quote)) if p]
-            missing = [p for p in parts if p not in pages[sid]]
+            missing = source_pages.missing(sid, quote)
             if missing:
                 wrong.append(f"{where}: {sid} 「{quote}」 (not on the page: {missing})")
     assert not wrong, "\n".join(wrong)
 
 
-@pytest.mark.skipif(SEEDS is None, reason="the source pages (../shared/seeds) are not here")
-def test_a_changed_character_is_caught() -> None:
+def test_a_changed_character_is_caught(source_pages: Pages) -> None:
     """The comparison is exact apart from the stated allowances: a full-width ？ for 003's ?
     or a stitched sentence fails."""
-    assert SEEDS is not None
-    (page,) = SEEDS.glob("003_*.txt")
-    text = _plain(page.read_text(encoding="utf-8"))
-    assert _plain("這些規則適用所有百家樂變體嗎?") in text
-    assert _plain("這些規則適用所有百家樂變體嗎？") not in text
-    (page,) = SEEDS.glob("002_*.txt")
-    text = _plain(page.read_text(encoding="utf-8"))
-    assert _plain("任一方首兩張是不是 8 或 9？｜是 → Natural， 雙方不再補牌。") in text
-    assert _plain("任一方首兩張是不是 8 或 9？是 → Natural，雙方不再補牌。") not in text
+    assert source_pages.missing("003", "這些規則適用所有百家樂變體嗎?") == []
+    assert source_pages.missing("003", "這些規則適用所有百家樂變體嗎？")
+    assert source_pages.missing("002", "任一方首兩張是不是 8 或 9？｜是 → Natural， 雙方不再補牌。") == []
+    assert source_pages.missing("002", "任一方首兩張是不是 8 或 9？是 → Natural，雙方不再補牌。")
+
+
+def test_the_finder_says_where_it_looked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``$BACCARAT_KIT_SOURCES`` names the folder; one without pages is not taken, and the
+    message says where the kit looked."""
+    monkeypatch.setenv(sources.ENV, str(tmp_path))
+    assert sources.find() is None and sources.where_looked() == str(tmp_path)
+    (tmp_path / "000_abc.txt").write_text("閒家 0～5 點補牌\n", encoding="utf-8")
+    pages = sources.find()
+    assert pages is not None and pages.folder == tmp_path and pages.ids == ("000",)
+    assert pages.missing("000", "閒家0～5點補牌") == [] and pages.missing("001", "x") is None

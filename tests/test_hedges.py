@@ -29,13 +29,6 @@ PLACES = [(h, n, w) for h in HEDGES for n, w in enumerate(h["where"])]
 NOTE_PLACES = [(h, n, w) for h in NOTES for n, w in enumerate(h["where"])]
 
 
-def _seeds() -> Path | None:
-    for candidate in (ROOT.parent / "shared" / "seeds", ROOT.parent.parent / "shared" / "seeds"):
-        if candidate.is_dir():
-            return candidate
-    return None
-
-
 def _text(cell: dict[str, Any]) -> str:
     return cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
 
@@ -78,14 +71,10 @@ def test_every_hedge_is_bilingual_and_has_places() -> None:
         assert all(any(p in q["en"] for q in h["quote"]) for p in h["phrases"]["en"]), h["id"]
 
 
-@pytest.mark.skipif(_seeds() is None, reason="the source pages (../shared/seeds) are not here")
 @pytest.mark.parametrize("hedge", HEDGES, ids=lambda h: h["id"])
-def test_hedge_quotes_are_the_sources_own_words(hedge: dict[str, Any]) -> None:
-    seeds = _seeds()
-    assert seeds is not None
+def test_hedge_quotes_are_the_sources_own_words(hedge: dict[str, Any], source_pages: Any) -> None:
     for q in hedge["quote"]:
-        (page,) = seeds.glob(f"{q['source']}_*.txt")
-        assert q["zh"] in page.read_text(encoding="utf-8"), (hedge["id"], q["source"])
+        assert q["zh"] in source_pages.text(q["source"]), (hedge["id"], q["source"])
 
 
 def _quiz_texts(name: str, question: str) -> dict[str, str]:
@@ -146,13 +135,9 @@ def test_every_note_is_bilingual_and_has_places() -> None:
         assert h["where"], h["id"]
 
 
-@pytest.mark.skipif(_seeds() is None, reason="the source pages (../shared/seeds) are not here")
 @pytest.mark.parametrize("note", [h for h in NOTES if "quote" in h], ids=lambda h: h["id"])
-def test_a_note_flags_the_sources_own_words(note: dict[str, Any]) -> None:
-    seeds = _seeds()
-    assert seeds is not None
-    (page,) = seeds.glob(f"{note['quote']['source']}_*.txt")
-    assert note["quote"]["zh"] in page.read_text(encoding="utf-8"), note["id"]
+def test_a_note_flags_the_sources_own_words(note: dict[str, Any], source_pages: Any) -> None:
+    assert note["quote"]["zh"] in source_pages.text(note["quote"]["source"]), note["id"]
 
 
 @pytest.mark.parametrize(("note", "n", "where"), NOTE_PLACES,

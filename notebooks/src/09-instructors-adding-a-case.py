@@ -199,13 +199,13 @@ print(problems[3].message("en"))
 # %% [markdown] lang=zh
 # ## 5. 格式問題（schema problems）：一次全部列出
 #
-# 無效的 TOML 會指出檔案與行號；不認得的欄位、不是牌的牌、與內建目錄重複的 id、牌不夠打完一局，
-# 都會指出檔案、案例與欄位。一次執行列出**所有**問題，不只第一個；結束碼是 2。
+# 無效的 TOML 會指出檔案與行號；不認得的欄位、不是牌的牌、與內建目錄重複的 id（不必加任何選項：
+# 你的 id 一定會與內建目錄比對）、牌不夠打完一局，都會指出檔案、案例與欄位。一次執行列出**所有**問題，不只第一個；結束碼是 2。
 
 # %% [markdown] lang=en
 # ## 5. Format problems: all listed at once
 #
-# Invalid TOML is reported with its file and line number; an unknown field, a card that is not a card, an id that repeats the shipped catalogue, too few cards to finish a coup:
+# Invalid TOML is reported with its file and line number; an unknown field, a card that is not a card, an id that repeats the shipped catalogue (no option needed: your ids are always compared with it), too few cards to finish a coup:
 # each is reported with its file, case and field. One run lists **every** problem, not just the first; the exit code is 2.
 
 # %%
@@ -246,28 +246,44 @@ winner = "player"
 player_total = 9
 banker_total = 7
 ''', encoding="utf-8")
-code_schema = baccarat_kit_cli(["cases", "check", "--with-shipped", "my-cases"])
+code_schema = baccarat_kit_cli(["cases", "check", "my-cases"])
 code_schema
 
 # %% [markdown] lang=zh
-# ## 6. 部分案例（partial case）：不補造牌
+# ## 6. 部分案例（partial case）與來源原文（quote）
 #
 # 來源只給點數與第三張牌值時（例如 002 的常見問題：「莊家 3 點是不是一定補牌？不是。如果閒家已補第三張牌，
 # 而第三張的百家樂點值是 8，莊家 3 點停牌」），就只寫來源給的，**不要補造牌**。
 # 給了 `player_third` 就等於宣稱閒家有補牌，引擎也會查。來源沒給、引擎也推不出的宣稱（例如莊家最後點數）
-# 會被回報為「無法查核」。（案例檔的 `quote` 照原文保留來源的中文，一字不改。）
+# 會被回報為「無法查核」。
+#
+# 案例檔的 `quote` 是來源的原文，一字不改；`cases check` 會拿它和來源頁比對。套件在它的資料夾旁邊
+# （`shared/seeds`）或環境變數 `BACCARAT_KIT_SOURCES` 指的資料夾裡找來源頁（`000_*.txt` …，也可以用
+# `--sources 資料夾`）；找不到時會明說哪些引文無法查核、找過哪裡。為了讓這一頁在每台電腦上結果相同，
+# 下面用一個只放了 002 常見問題兩行的資料夾代替來源頁。
 
 # %% [markdown] lang=en
-# ## 6. Partial cases: never make up cards
+# ## 6. Partial cases, and the source's own words
 #
 # When a source gives only totals and a third-card value (for example 002's FAQ: 「莊家 3 點是不是一定補牌？不是。如果閒家已補第三張牌，而第三張的百家樂點值是 8，莊家 3 點停牌」,
 # translation: "does a banker 3 always draw? No. If the player has drawn a third card and its baccarat value is 8, a banker 3 stands"), write only what the source gives and **do not make up cards**.
 # Giving `player_third` claims that the player drew, and the engine checks that too. A claim the source does not give and the engine cannot work out (such as the banker's final total)
-# is reported as "cannot be checked". (The case file's `quote` keeps the source's words in Chinese, exactly.)
+# is reported as "cannot be checked".
+#
+# A case file's `quote` is the source's own words, in Chinese, exactly; `cases check` compares it with the source page. The kit finds the pages beside its folder (`shared/seeds`)
+# or in the folder the environment variable `BACCARAT_KIT_SOURCES` names (`000_*.txt` …; or `--sources FOLDER`); where it finds none, it says which quotes it could not verify and where it looked.
+# So that this page gives the same results on every machine, a folder holding only those two lines of 002's FAQ stands in for the pages below.
 
 # %%
 for name in ("broken.toml", "typos.toml"):
     (folder / name).unlink()
+pages = Path("pages")
+pages.mkdir()
+(pages / "002_faq.txt").write_text(
+    "莊家 3 點是不是一定補牌？\n"
+    "不是。 如果閒家已補第三張牌， 而第三張的百家樂點值是 8， 莊家 3 點停牌； 其他第三張牌值則補牌。\n",
+    encoding="utf-8")
+os.environ["BACCARAT_KIT_SOURCES"] = str(pages)
 (folder / "faq.toml").write_text('''\
 schema_version = 1
 
@@ -299,19 +315,35 @@ for p in problems:
     print(p.message())
 
 # %% [markdown] lang=zh
-# 第一個案例的 `banker_total = 3` 查得到（莊家停牌，點數不變）；第二個案例莊家補牌，
-# 但來源沒有給補到的牌，所以這項宣稱無法查核——把它刪掉，案例就通過了：
+# 兩個問題：第一個案例有原文卻沒有英譯 `quote_en`（英文版的案例卡就會只顯示中文）；第二個案例莊家補牌，
+# 但來源沒有給補到的牌，所以 `banker_total` 無法查核（第一個案例的查得到：莊家停牌，點數不變）。
+# 補上英譯、刪掉那項宣稱，案例就通過了：
 
 # %% [markdown] lang=en
-# The first case's `banker_total = 3` can be checked (the banker stands, the total stays); in the second the banker draws,
-# but the source gives no card drawn, so that claim cannot be checked: delete it, and the case passes:
+# Two problems: the first case has the source's words but no English translation `quote_en` (the English case card would show only the Chinese); in the second the banker draws,
+# but the source gives no card drawn, so `banker_total` cannot be checked (the first case's can: the banker stands, the total stays). Add the translation, delete that claim, and the cases pass:
 
 # %%
 text = (folder / "faq.toml").read_text(encoding="utf-8")
 head, tail = text.split('id = "MY-FAQ-2"')
+head = head.replace("player_third = 8\n", '''quote_en = "No. If the player has drawn a third card and its baccarat value is 8, a banker 3 stands; on any other third-card value it draws."
+player_third = 8
+''')
 (folder / "faq.toml").write_text(head + 'id = "MY-FAQ-2"' + tail.replace("banker_total = 3\n", ""),
                                  encoding="utf-8")
 bk.cases.check(folder)[1]
+
+# %% [markdown] lang=zh
+# 引文抄錯一個字（把「停牌」抄成「補牌」），`cases check` 指出引文從哪裡開始與來源頁不同（▶），結束碼是 1（和宣稱錯誤一樣）：
+
+# %% [markdown] lang=en
+# Miscopy one word of the quote (「停牌」, translation: "stands", as 「補牌」, translation: "draws"): `cases check` shows where the quote leaves the source page (▶), with exit code 1 (as for a wrong claim):
+
+# %%
+(folder / "faq.toml").write_text(
+    (folder / "faq.toml").read_text(encoding="utf-8").replace("莊家 3 點停牌", "莊家 3 點補牌"), encoding="utf-8")
+code_misquote = baccarat_kit_cli(["cases", "check", "my-cases"])
+code_misquote
 
 # %% [markdown] lang=zh
 # 收拾暫存資料夾（下面的測驗只用到記憶體裡的目錄）：
@@ -320,6 +352,7 @@ bk.cases.check(folder)[1]
 # Clean up the temporary folder (the quiz below uses only the catalogue in memory):
 
 # %%
+del os.environ["BACCARAT_KIT_SOURCES"]
 os.chdir(lesson_folder)
 shutil.rmtree(workdir)
 Path(workdir).exists()
