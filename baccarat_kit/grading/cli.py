@@ -132,7 +132,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "instructor.* yourself; the scheduler and workers refuse anyone without one of them. Start "
             "them with `baccarat-kit dask-cluster scheduler|worker|local --certs DIR`, which loads the role "
             "gate (--preload baccarat_kit.grading.dask_roles) so that a worker's certificate cannot act as "
-            "yours (docs/grading.md)."
+            "yours (docs/threat-model.md)."
         ),
     )
     d.add_argument("folder", metavar="DIR", help="a new (or empty) folder")
