@@ -37,6 +37,7 @@ sys.path.insert(0, str(FIXTURES))
 import make_absent_fixtures as fx  # noqa: E402
 
 from baccarat_kit.cli import main  # noqa: E402
+from baccarat_kit.grading.authoring import read_source  # noqa: E402
 from baccarat_kit.grading.judge.checks import Exercise  # noqa: E402
 
 pytestmark = [pytest.mark.sandbox, pytest.mark.slow]
@@ -49,7 +50,7 @@ LEARNERS = (fx.ATTACKER, fx.HONEST_ID)
 
 
 def _exercise(exercise: str) -> Exercise:
-    nb = json.loads((SOURCE / f"{exercise}.ipynb").read_text(encoding="utf-8"))
+    nb = read_source(SOURCE / f"{exercise}.ipynb")
     return Exercise.from_metadata(nb["metadata"]["baccarat_kit"], exercise)
 
 
@@ -78,7 +79,7 @@ def _term_solved(exercise: str, secret: Any, learner: str) -> dict[str, Any]:
     as tests/test_grading_term_secret.py makes it."""
     from baccarat_kit.grading.term import release as rel
 
-    nb = json.loads((SOURCE / f"{exercise}.ipynb").read_text(encoding="utf-8"))
+    nb = read_source(SOURCE / f"{exercise}.ipynb")
     token = secret.token(exercise, learner)
     ex = rel.Exercise.from_metadata(nb["metadata"]["baccarat_kit"], exercise)
     out = rel.term_source(nb, exercise, token)

@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 
 from baccarat_kit.cli import main
+from baccarat_kit.grading.authoring import read_source
 from baccarat_kit.grading.records import Submission, visible
 from baccarat_kit.grading.term import collect as collect_module
 from baccarat_kit.grading.term import gradebook as gb
@@ -56,7 +57,7 @@ def deadline(seconds: int) -> Iterator[None]:
 
 
 def notebook(learner: str, exercise: str = "01-card-values") -> str:
-    nb = json.loads((SOURCE / f"{exercise}.ipynb").read_text(encoding="utf-8"))
+    nb = read_source(SOURCE / f"{exercise}.ipynb")
     for cell in nb["cells"]:
         if cell["cell_type"] == "code":
             src = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from baccarat_kit.cli import main
+from baccarat_kit.grading.authoring import read_source
 from baccarat_kit.grading.judge.written import written_result
 from baccarat_kit.grading.records import without_surrogates
 
@@ -28,7 +29,7 @@ MODEL = ROOT / "exercises" / "source" / "03-banker-rule.ipynb"
 
 
 def _fixture(change: str) -> dict[str, Any]:
-    nb = json.loads(MODEL.read_text(encoding="utf-8"))
+    nb = read_source(MODEL)
     if change == "written":
         for cell in nb["cells"]:
             kit = cell.get("metadata", {}).get("baccarat_kit")

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from baccarat_kit.grading.authoring import read_source
 from baccarat_kit.grading.judge.checks import Exercise, Question, SpecError, public_metadata
 from baccarat_kit.grading.judge.written import answer_cells, answer_digest, written_result
 from baccarat_kit.grading.records import Submission
@@ -32,7 +33,7 @@ HOSTILE = "<script>document.title='x'</script><img src=x onerror=alert(1)>\n=1+1
 
 
 def source() -> dict[str, Any]:
-    return json.loads(SOURCE.read_text(encoding="utf-8"))
+    return read_source(SOURCE)
 
 
 # ---------------------------------------------------------------- the question and its rubric

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from baccarat_kit.errors import BaccaratError
+from baccarat_kit.grading.authoring import read_source
 from baccarat_kit.grading.judge import keys
 from baccarat_kit.grading.judge.checks import (
     FORM_CHECKS,
@@ -40,7 +41,7 @@ SECRET = TermSecret(bytes(range(32)))
 
 
 def _source(path: Path) -> dict[str, Any]:
-    nb: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    nb: dict[str, Any] = read_source(path)
     return nb
 
 
@@ -173,7 +174,7 @@ def test_the_sources_right_options_carry_no_pattern() -> None:
     from collections import Counter
 
     for path in SOURCES:
-        meta = json.loads(path.read_text(encoding="utf-8"))["metadata"]["baccarat_kit"]
+        meta = read_source(path)["metadata"]["baccarat_kit"]
         right = []
         for q in meta["questions"]:
             if q.get("kind") != "choice":

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 import baccarat_kit as bk
+from baccarat_kit.grading.authoring import read_source
 from baccarat_kit.i18n import LANGUAGES
 from baccarat_kit.widgets import question_sets as qs
 
@@ -48,7 +49,7 @@ def _exercise_prompts(exercise: str, question: str) -> dict[str, str]:
     out = {}
     for label, path in (("source", ROOT / "exercises" / "source"), ("zh", ROOT / "exercises"),
                         ("en", ROOT / "exercises" / "en")):
-        nb = json.loads((path / f"{exercise}.ipynb").read_text(encoding="utf-8"))
+        nb = read_source(path / f"{exercise}.ipynb")  # (a learner copy is read as it is)
         (cell,) = [c for c in nb["cells"] if c["cell_type"] == "markdown" and heading.match(_text(c))]
         if label == "source":
             out["source zh"] = _text(cell)

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from ..i18n import both, message
+from .authoring import compile_source
 from .judge import selfcheck
 from .judge.checks import (
     ERROR_NAME,
@@ -48,7 +49,6 @@ from .judge.checks import (
     Question,
     QuestionResult,
     grade_question,
-    question_texts,
 )
 from .judge.written import written_result
 from .records import GradeUsageError, Submission, file_text
@@ -108,10 +108,10 @@ def load_exercises(source: str | Path) -> dict[str, Exercise]:
     for path in sorted(folder.glob("*.ipynb")):
         raw = path.read_bytes()
         nb = json.loads(raw.decode("utf-8"))
-        meta = nb.get("metadata", {}).get("baccarat_kit")
         if is_learner_copy(nb):
             raise GradeUsageError("grading.cli.released_source", path=path)
-        ex = Exercise.from_metadata(meta, str(path)).with_texts(question_texts(nb))
+        nb = compile_source(nb, str(path))  # questions written in cells (grading/authoring.py)
+        ex = Exercise.from_metadata(nb.get("metadata", {}).get("baccarat_kit"), str(path))
         if any(q.sealed for q in ex.questions):  # a copy's metadata without its mark: no keys in it
             raise GradeUsageError("grading.cli.released_source", path=path)
         digest = hashlib.sha256(raw).digest()

@@ -48,6 +48,7 @@ from typing import Any
 
 from ...errors import BaccaratError
 from ...i18n import message
+from ..authoring import code_tokens, compile_source, misquotes
 from ..judge import selfcheck
 from ..judge.checks import FORM_CHECKS, WRITTEN, Exercise, public_metadata, seal
 from ..judge.checks import SELF_STUDY_ID as _SELF_STUDY_ID
@@ -162,9 +163,10 @@ def release_notebook(nb: dict[str, Any], where: str = "?", kind: str = "class",
     """The learner's copy of a source notebook (a notebook as a JSON dict): ``kind`` is
     ``"class"`` or ``"self-study"`` (see the module docstring), ``lang`` the edition's language
     (of the note cell)."""
-    meta = nb.get("metadata", {}).get("baccarat_kit")
     if is_learner_copy(nb):
         raise ReleaseError("grading.release.is_copy", where=where)
+    nb = compile_source(nb, where, lang)  # questions written in cells: their metadata (..authoring)
+    meta = nb.get("metadata", {}).get("baccarat_kit")
     exercise = Exercise.from_metadata(meta, where)  # refuse a source whose questions are not valid
     if any(q.sealed for q in exercise.questions):  # a copy's metadata: its keys are not there
         raise ReleaseError("grading.release.is_copy", where=where)
@@ -183,8 +185,9 @@ def release_notebook(nb: dict[str, Any], where: str = "?", kind: str = "class",
         if q.kind == WRITTEN and q.answer not in marked:
             raise ReleaseError("manual.release.no_cell", where=f"{exercise.id} ({where})", question=q.id, mark=q.answer)
     out = copy.deepcopy(nb)
-    out["metadata"]["baccarat_kit"] = (public_metadata(meta) if kind == "class"
-                                       else {**copy.deepcopy(meta), "released": True})
+    out["metadata"]["baccarat_kit"] = (public_metadata(meta) if kind == "class" else {
+        **copy.deepcopy(meta), "released": True,  # (each question's text is the grader's, from the source)
+        "questions": [{k: v for k, v in q.items() if k != "text"} for q in copy.deepcopy(meta["questions"])]})
     out["metadata"]["baccarat_kit"]["edition"] = kind
     out["metadata"]["baccarat_kit"]["language"] = lang  # her feedback page's language (see grade.copy_language)
     cells = []
@@ -224,7 +227,7 @@ def dumps_notebook(nb: dict[str, Any]) -> str:
     return json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def sources(folder: Path) -> list[Path]:
+def source_files(folder: Path) -> list[Path]:
     found = sorted(p for p in Path(folder).glob("*.ipynb") if p.is_file())
     if not found:
         raise ReleaseError("grading.release.no_sources", path=folder)
@@ -232,9 +235,16 @@ def sources(folder: Path) -> list[Path]:
 
 
 def release(source_dir: str | Path, out_dir: str | Path, lang: str = "zh", kind: str = "class",
-            class_list: str | Path | None = None, secret: TermSecret | None = None) -> list[Path]:
+            class_list: str | Path | None = None, secret: TermSecret | None = None,
+            sources: str | os.PathLike[str] | None = None) -> list[Path]:
     """Write the learner's copy of every ``source_dir/*.ipynb`` into ``out_dir``, in the
     edition ``lang``, of ``kind`` (``"class"`` or ``"self-study"``); returns them.
+
+    Nothing is written unless every source is right: its questions (written in cells,
+    :mod:`..authoring`), its markers, its model solutions (proved on their keys), and each of its
+    quotations of a source page, compared with the page when the pages are found
+    (:func:`baccarat_kit.sources.find`: ``sources``, ``$BACCARAT_KIT_SOURCES``, beside the
+    checkout; the command says when they are not).
 
     With a ``class_list`` and the term's ``secret``: one term copy per learner of the list
     (:func:`term_copy`), ``out_dir/<learner>/exercises/<exercise>.ipynb`` (the layout a Hub home
@@ -246,7 +256,15 @@ def release(source_dir: str | Path, out_dir: str | Path, lang: str = "zh", kind:
         raise ReleaseError("term.release.not_self_study")
     roster = class_learners(class_list) if class_list is not None else []
     out = Path(out_dir)
-    loaded = [(path, json.loads(path.read_text(encoding="utf-8"))) for path in sources(Path(source_dir))]
+    from ...sources import find
+
+    authored = [(path, json.loads(path.read_text(encoding="utf-8"))) for path in source_files(Path(source_dir))]
+    pages = find(sources)
+    wrong = [line for path, nb in authored for line in misquotes(nb, str(path), pages)] if pages is not None else []
+    if wrong:  # a quotation that is not its page's words reaches no learner
+        raise ReleaseError("grading.release.misquotes", problems={
+            lang_: "\n".join(f"  {line[lang_]}" for line in wrong) for lang_ in ("zh", "en")})
+    loaded = [(path, nb if is_learner_copy(nb) else compile_source(nb, str(path), lang)) for path, nb in authored]
     for path, nb in loaded:  # every source proved before any copy is written
         if not is_learner_copy(nb):  # (a learner copy is refused by release_notebook below)
             selfcheck.prove(nb, str(path))  # the model solution earns full marks on its own keys
@@ -424,19 +442,7 @@ def prove_term(nb: dict[str, Any], where: str, secret: TermSecret, learner: str,
 
 SOURCE_LANG = "zh"
 _SET_LANGUAGE = re.compile(r"""(bk\.set_language\()(["'])[A-Za-z_-]+\2(\))""")
-
-
-def _code_tokens(source: str) -> list[str]:
-    """A code cell's tokens without its comments (``bk.set_language``'s argument blanked)."""
-    import io
-    import tokenize
-
-    text = _SET_LANGUAGE.sub(r"\1''\3", source)
-    try:
-        return [t.string for t in tokenize.generate_tokens(io.StringIO(text + "\n").readline)
-                if t.type not in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.ENDMARKER)]
-    except (tokenize.TokenError, SyntaxError, IndentationError):
-        return [text]
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
 def edition(nb: dict[str, Any], lang: str = SOURCE_LANG, where: str = "?") -> dict[str, Any]:
@@ -453,7 +459,7 @@ def edition(nb: dict[str, Any], lang: str = SOURCE_LANG, where: str = "?") -> di
     >>> [c["source"] for c in edition(nb, "en")["cells"]]
     ['Hello', 'bk.set_language("en")']
     """
-    out = copy.deepcopy(nb)
+    out = copy.deepcopy(compile_source(nb, where, lang))
     for index, cell in enumerate(out.get("cells", []), 1):
         meta = cell.setdefault("metadata", {})
         translations = meta.pop("translations", {}) or {}
@@ -462,7 +468,7 @@ def edition(nb: dict[str, Any], lang: str = SOURCE_LANG, where: str = "?") -> di
             text = translations.get(lang)
             if text is None and cell.get("cell_type") == "markdown" and _CJK.search(source):
                 raise ReleaseError("grading.release.no_translation", where=where, cell=index, lang=lang)
-            if text is not None and cell.get("cell_type") == "code" and _code_tokens(text) != _code_tokens(source):
+            if text is not None and cell.get("cell_type") == "code" and code_tokens(text) != code_tokens(source):
                 raise ReleaseError("grading.release.code_differs", where=where, cell=index, lang=lang)
             source = text if text is not None else source
         if cell.get("cell_type") == "code":
@@ -470,5 +476,3 @@ def edition(nb: dict[str, Any], lang: str = SOURCE_LANG, where: str = "?") -> di
         cell["source"] = source
     return out
 
-
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
