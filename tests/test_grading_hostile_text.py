@@ -55,7 +55,8 @@ def test_a_lone_surrogate_in_her_text_does_not_stop_the_batch(tmp_path: Path) ->
     subs.mkdir()
     for name in ("written", "learner"):  # json.dumps escapes it: the file is valid UTF-8 JSON
         (subs / f"lone-surrogate-{name}-03.ipynb").write_text(json.dumps(_fixture(name)), encoding="utf-8")
-    (subs / os.fsdecode(b"name-not-utf8-\xff-03.ipynb")).write_bytes(MODEL.read_bytes())  # her file's name
+    (subs / os.fsdecode(b"name-not-utf8-\xff-03.ipynb")).write_text(  # her file's name
+        json.dumps(read_source(MODEL), ensure_ascii=False), encoding="utf-8")
     out = tmp_path / "out"
     main(["--lang", "en", "grade", *(str(p) for p in sorted(subs.iterdir())), str(MODEL), "--out", str(out),
           "--jobs", "2", "--no-progress", "--timeout", "20", "--notebook-timeout", "90"])

@@ -91,12 +91,12 @@ def test_release_refuses_a_written_question_without_its_answer_cell() -> None:
     assert "q9" in err.value.message("en") and '"written": "q9"' in err.value.message("en")
 
 
-def test_public_metadata_drops_only_the_rubric() -> None:
+def test_public_metadata_drops_only_the_rubric_and_the_graders_text() -> None:
     meta = source()["metadata"]["baccarat_kit"]
     out = public_metadata(meta)
     before = next(q for q in meta["questions"] if q["id"] == "q9")
     after = next(q for q in out["questions"] if q["id"] == "q9")
-    assert after == {k: v for k, v in before.items() if k != "rubric"}
+    assert after == {k: v for k, v in before.items() if k not in ("rubric", "text")}
 
 
 # ---------------------------------------------------------------- reading her answer

@@ -77,6 +77,10 @@ BEGIN = "# BEGIN QUESTION"
 END = "# END QUESTION"
 ENGLISH = {"markdown": "<!-- en -->", "code": "# en"}
 """The first line of a cell that is the English of the cell before it."""
+SOURCE_CELLS = "source_cells"
+"""``metadata.baccarat_kit`` of a compiled source: each cell's number in the notebook as authored,
+so that a later mistake (a missing ``# SOLUTION``) names the cell the instructor sees; never in a
+learner's copy (:func:`cell_number`)."""
 SOLUTION = "<!-- SOLUTION -->"
 """The first line of a written question's model answer (a Markdown cell inside its block)."""
 EXERCISE_FIELDS = ("exercise", "title", "allowed_calls")
@@ -86,7 +90,7 @@ QUESTION_FIELDS = ("id", "kind", "answer", "type", "points", "key", "public", "h
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _SET_LANGUAGE = re.compile(r"""(bk\.set_language\()(["'])[A-Za-z_-]+\2(\))""")
 
-__all__ = ["BEGIN", "END", "ENGLISH", "EXERCISE", "SOLUTION", "compile_source", "is_authored",
+__all__ = ["BEGIN", "END", "ENGLISH", "EXERCISE", "SOLUTION", "SOURCE_CELLS", "cell_number", "compile_source", "is_authored",
            "misquotes", "parse_key", "read_source"]
 
 
@@ -242,14 +246,13 @@ def compile_source(nb: dict[str, Any], where: str = "?", lang: str | None = None
                 raise SpecError("grading.author.stray_end", where=here)
             questions.append(_question(block, where))
             block = None
-        elif mark == "en":
+        elif mark == "en":  # the English of the cell just before (kept, and not English itself)
             before = cells[-1] if cells and numbers[-1] == number - 1 else None
             if before is None or before.get("cell_type") != cell.get("cell_type"):
                 raise SpecError("grading.author.lone_english", where=here, mark=head)
             if cell.get("cell_type") == "code" and code_tokens(rest) != code_tokens(_text(before)):
                 raise SpecError("grading.author.code_differs", where=here)
             before.setdefault("metadata", {}).setdefault("translations", {})["en"] = rest
-            numbers[-1] = number  # (a second English cell after this one is refused too)
         else:
             new = copy.deepcopy(cell)
             if mark == SOLUTION:
@@ -280,6 +283,7 @@ def compile_source(nb: dict[str, Any], where: str = "?", lang: str | None = None
         "title": settings.get("title", {}),
         "allowed_calls": settings.get("allowed_calls", list(BASE_CALLS)),
         "questions": questions,
+        SOURCE_CELLS: numbers,
     }
     out["cells"] = cells
     Exercise.from_metadata(out["metadata"]["baccarat_kit"], where)  # every question's settings, checked now
@@ -304,21 +308,31 @@ def _question(block: dict[str, Any], where: str) -> dict[str, Any]:
     return q
 
 
+def cell_number(nb: dict[str, Any], index: int) -> int:
+    """The number (from 1) the instructor sees for the compiled notebook's cell ``index`` (from 1)."""
+    numbers = ((nb.get("metadata") or {}).get("baccarat_kit") or {}).get(SOURCE_CELLS)
+    if isinstance(numbers, list) and 0 < index <= len(numbers) and isinstance(numbers[index - 1], int):
+        return numbers[index - 1]
+    return index
+
+
 def read_source(path: str | Path, lang: str | None = None) -> dict[str, Any]:
     """A source notebook read from ``path`` and compiled (:func:`compile_source`)."""
     nb = json.loads(Path(path).read_text(encoding="utf-8"))
     return compile_source(nb, str(path), lang) if isinstance(nb, dict) else nb
 
 
-def misquotes(nb: dict[str, Any], where: str, pages: Any) -> list[dict[str, str]]:
-    """Every 「…」 of the notebook attributed to a source page (:func:`baccarat_kit.sources.attributed_quotes`)
-    that is not that page's words, one sentence each (``{"zh": …, "en": …}``) naming the question
-    (or the cell) and the quote; ``pages`` the source pages (:func:`baccarat_kit.sources.find`).
-    Read in every cell (both languages, and the settings cells: options, hints, rubrics) and in
-    the questions' metadata of a source written directly in that form."""
+def misquotes(nb: dict[str, Any], where: str, pages: Any) -> tuple[list[dict[str, str]], list[dict[str, str]]]:
+    """Every 「…」 of the notebook attributed to a source page (:func:`baccarat_kit.sources.attributed_quotes`):
+    those that are not that page's words, and those whose page the folder does not hold (not
+    verified), one sentence each (``{"zh": …, "en": …}``) naming the question (or the cell) and
+    the quote; ``pages`` the source pages (:func:`baccarat_kit.sources.find`). Read in every cell
+    (both languages, and the settings cells: options, hints, rubrics) and in the questions'
+    metadata of a source written directly in that form."""
     from ..sources import attributed_quotes, divergence
 
-    found: list[dict[str, str]] = []
+    wrong: list[dict[str, str]] = []
+    unverified: list[dict[str, str]] = []
     texts: list[tuple[str | dict[str, str], str]] = []
     qid: str | None = None
     for number, cell in enumerate(nb.get("cells", []), 1):
@@ -341,9 +355,9 @@ def misquotes(nb: dict[str, Any], where: str, pages: Any) -> list[dict[str, str]
         for sid, quote in attributed_quotes(text):
             missing = pages.missing(sid, quote)
             if missing is None:
-                found.append(both("grading.author.no_page", where=label, source=sid, folder=str(pages.folder)))
+                unverified.append(both("grading.author.no_page", where=label, source=sid, folder=str(pages.folder)))
             elif missing:
                 before, after = divergence(pages.text(sid) or "", missing[0])
-                found.append(both("grading.author.misquote", where=label, source=sid, quote=quote,
+                wrong.append(both("grading.author.misquote", where=label, source=sid, quote=quote,
                                   before=before, after=after))
-    return found
+    return wrong, unverified

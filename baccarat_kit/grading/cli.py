@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..i18n import message
+from ..i18n import message, normalize_language
 from .grade import (
     DEFAULT_CELL_TIMEOUT,
     DEFAULT_MEMORY_MB,
@@ -205,14 +205,12 @@ def _cmd_release(args: argparse.Namespace) -> int:
 
     secret = read_secret(args.secret_file) if getattr(args, "secret_file", None) else None
     class_list = getattr(args, "class_list", None)
-    from ..sources import find, where_looked
-
+    notes: list[dict[str, str]] = []  # quotations that could not be verified: said, never passed in silence
     written = release(args.source, args.out, getattr(args, "edition", "zh"),
                       "self-study" if getattr(args, "self_study", False) else "class",
-                      class_list=class_list, secret=secret, sources=getattr(args, "sources", None))
-    if find(getattr(args, "sources", None)) is None:  # said, never skipped in silence
-        print(message("grading.release.unverified", args.lang, looked=where_looked(getattr(args, "sources", None))),
-              file=sys.stderr)
+                      class_list=class_list, secret=secret, sources=getattr(args, "sources", None), notes=notes)
+    for note in notes:
+        print(note[normalize_language(args.lang)], file=sys.stderr)
     if secret is not None and class_list is not None:
         learners = {p.parent.parent.name for p in written}
         print(message("term.release.done", args.lang, learners=len(learners),

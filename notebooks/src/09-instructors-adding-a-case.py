@@ -1,5 +1,5 @@
 # %% [markdown] lang=zh
-# # 第 9 課（講師）　新增一個案例到目錄（For instructors: adding a case to the catalogue）
+# # 第 9 課（講師）　新增一個案例與一道評分題（For instructors: adding a case and a graded question）
 #
 # 課程裡的每個案例——BCR-001～008、範例1–5、牌例一～五、兩組 A–D、牌值範例——都是
 # `baccarat_kit/cases/*.toml` 裡的**資料**，而且**每一項宣稱都由規則引擎（rules engine）查核**。
@@ -9,10 +9,13 @@
 # 2. **查核**：`baccarat-kit cases check 資料夾`（或在 Python 裡 `bk.cases.check(...)`）；
 # 3. **在課程中看到**：`bk.cases.load(資料夾, shipped=True)`、CaseViewer，或設定環境變數 `BACCARAT_KIT_CASES`。
 #
+# 最後（第 7 節）再用同一種方式新增一道**評分題**：題目、答案鍵、配分、提示與英文都寫在練習原稿的格子裡，
+# 由 `baccarat-kit release` 產生學員版，不必編輯筆記本的 JSON。
+#
 # 完整欄位說明見 `docs/instructors.md`。本課在一個暫存資料夾裡完成整個流程，最後刪掉它。
 
 # %% [markdown] lang=en
-# # Lesson 9 (instructors) — Adding a case to the catalogue
+# # Lesson 9 (instructors) — Adding a case and a graded question
 #
 # Every case in the course (BCR-001 to 008, examples 1–5, card examples 1–5, the two sets A–D, the card-value examples) is **data**
 # in `baccarat_kit/cases/*.toml`, and **every claim in it is checked by the rules engine**.
@@ -21,6 +24,9 @@
 # 1. **write** a TOML case file;
 # 2. **check** it: `baccarat-kit cases check FOLDER` (or `bk.cases.check(...)` in Python);
 # 3. **see it in the course**: `bk.cases.load(FOLDER, shipped=True)`, the CaseViewer, or the environment variable `BACCARAT_KIT_CASES`.
+#
+# Last (section 7), a **graded question** is added the same way: its text, answer key, points, hint and English are written in the cells of an exercise source,
+# and `baccarat-kit release` makes the learners' copies; no one edits notebook JSON.
 #
 # Every field is described in `docs/instructors.md`. This lesson goes through the whole process in a temporary folder and deletes it at the end.
 
@@ -344,6 +350,146 @@ bk.cases.check(folder)[1]
     (folder / "faq.toml").read_text(encoding="utf-8").replace("莊家 3 點停牌", "莊家 3 點補牌"), encoding="utf-8")
 code_misquote = baccarat_kit_cli(["cases", "check", "my-cases"])
 code_misquote
+
+# %% [markdown] lang=zh
+# ## 7. 新增一道評分題（a graded question）
+#
+# 練習原稿（`exercises/source/*.ipynb`）就是一本普通的筆記本，題目的設定寫在 **raw 格**裡（JupyterLab 的格子類型選單選「Raw」），
+# 格式是 TOML，和案例檔一樣：
+#
+# * 第一行 `# EXERCISE` 的格子：練習代號與中英文標題；
+# * 第一行 `# BEGIN QUESTION` 的格子開始一題：代號、題型（`value`、`function`、`choice`、`written`）、學員作答的名稱、
+#   型別、配分、答案鍵（寫成引擎的呼叫，例如 `"banker_draws(3, 8)"`，由引擎算出正確答案）、學員版裡 `check()` 做的公開檢查、
+#   只有評分程式做的隱藏檢查，以及選填的提示 `hint`；到第一行 `# END QUESTION` 的格子為止；
+# * 兩者之間：題目的 Markdown 格、作答格（`# SOLUTION` 標出範例答案）與 `check("q1")`；
+# * 每一個中文格的**英文**，是緊接在它後面、第一行寫 `<!-- en -->` 的格子（程式格寫 `# en`）。
+#
+# 下面把這樣一本原稿寫進 `my-exercises/`：一道問莊家 3 點遇閒家第三張 8 的是非題（即上面的 MY-FAQ-1）。
+
+# %% [markdown] lang=en
+# ## 7. Adding a graded question
+#
+# An exercise source (`exercises/source/*.ipynb`) is an ordinary notebook; a question's settings are written in **raw cells** (in JupyterLab, "Raw" in the cell-type menu),
+# as TOML, like a case file:
+#
+# * a cell whose first line is `# EXERCISE`: the exercise's id and its titles in both languages;
+# * a cell whose first line is `# BEGIN QUESTION` starts a question: its id, kind (`value`, `function`, `choice`, `written`), the name the learner's answer sets,
+#   its type, points, answer key (written as the engine's call, e.g. `"banker_draws(3, 8)"`: the engine works out the right answer), the public checks `check()` runs in a learner's copy,
+#   the hidden ones only the grader runs, and an optional `hint`; it runs to a cell whose first line is `# END QUESTION`;
+# * between them: the question's Markdown cell, the answer cell (`# SOLUTION` marks the model answer) and `check("q1")`;
+# * the **English** of each Chinese cell is the cell right after it whose first line is `<!-- en -->` (a code cell: `# en`).
+#
+# Below, such a source is written into `my-exercises/`: a true/false question on a banker 3 facing a player third card 8 (MY-FAQ-1 above).
+
+# %%
+import json
+
+
+def cell(kind, text, n):
+    """One cell of the source, as JupyterLab would save it."""
+    out = {"cell_type": kind, "id": f"my-{n:02d}", "metadata": {}, "source": text}
+    return {**out, "execution_count": None, "outputs": []} if kind == "code" else out
+
+
+cells = [
+    ("raw", '''# EXERCISE
+exercise = "07-banker-3"
+title.zh = "練習 7：莊家 3 點"
+title.en = "Exercise 7: a banker 3"'''),
+    ("markdown", "# 練習 7：莊家 3 點"),
+    ("markdown", "<!-- en -->\n# Exercise 7: a banker 3"),
+    ("code", '''import baccarat_kit as bk
+
+bk.set_language('zh')
+LEARNER_ID = "demo-learner"  # SOLUTION: ""
+check = bk.grading.Checker("07-banker-3")'''),
+    ("raw", '''# BEGIN QUESTION
+id = "q1"
+kind = "value"
+answer = "banker_3_vs_8"
+type = "bool"
+points = 1
+key = "banker_draws(3, 8)"
+public = ["type", "equals"]
+hint.zh = "查莊家 3 點那一列：閒家第三張是哪一個牌值時停牌？"
+hint.en = "Read the banker-3 row: on which player third-card value does the banker stand?"'''),
+    ("markdown", "### q1\n來源 002 的常見問題：「莊家 3 點是不是一定補牌？」莊家 3 點，閒家第三張牌值是 8：莊家補牌嗎？（`True` 補／`False` 停）"),
+    ("markdown", '''<!-- en -->
+### q1
+Source 002's FAQ: 「莊家 3 點是不是一定補牌？」 (translation: "does a banker 3 always draw?"). Banker 3, and the player's third card is worth 8: does the banker draw? (`True` draws / `False` stands)'''),
+    ("code", "banker_3_vs_8 = False  # SOLUTION"),
+    ("code", 'check("q1")'),
+    ("raw", "# END QUESTION"),
+]
+source = {"cells": [cell(kind, text, n) for n, (kind, text) in enumerate(cells, 1)],
+          "metadata": {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}},
+          "nbformat": 4, "nbformat_minor": 5}
+Path("my-exercises").mkdir()
+exercise_file = Path("my-exercises") / "07-banker-3.ipynb"
+exercise_file.write_text(json.dumps(source, ensure_ascii=False, indent=1), encoding="utf-8")
+len(cells), "cells written"
+
+# %% [markdown] lang=zh
+# `release` 讀這些格子：先確認範例答案在自己的答案鍵上得滿分、每一段引用來源的文字都在來源頁上（這裡用第 6 節的來源頁資料夾），
+# 然後寫出學員版（中文版，加 `--edition en` 是英文版）。學員版裡沒有 raw 格、沒有範例答案，每一格只有一種語言：
+
+# %% [markdown] lang=en
+# `release` reads these cells: it first makes sure the model answer earns full marks on its own key and that every quotation of a source is on its page (here, section 6's folder of pages),
+# then writes the learners' copies (Chinese; `--edition en` for English). A copy has no raw cells and no model answer, and each cell is in one language:
+
+# %%
+code_release = baccarat_kit_cli(["release", "my-exercises", "--out", "handout", "--edition", LANG])
+copy_ = json.loads((Path("handout") / "07-banker-3.ipynb").read_text(encoding="utf-8"))
+for c in copy_["cells"]:
+    print(f"[{c['cell_type']}]", c["source"])
+
+# %% [markdown] lang=zh
+# `release` 由這些格子產生練習的 metadata（講師不必打開它）；學員版裡答案鍵看得到，因為公開檢查 `equals` 要用它
+# （只用 `type` 公開檢查、`equals` 放在 `hidden` 的題目，答案鍵會封存，只有評分程式讀得到）：
+
+# %% [markdown] lang=en
+# `release` builds the exercise's metadata from these cells (no instructor opens it); in a learner's copy the key is there because the public check `equals` needs it
+# (a question with only `type` in public and `equals` in `hidden` gets its key sealed: only the grader reads it):
+
+# %%
+(question_meta,) = copy_["metadata"]["baccarat_kit"]["questions"]
+{name: question_meta[name] for name in ("id", "kind", "answer", "type", "points", "key", "public")}
+
+# %% [markdown] lang=zh
+# 評分程式讀講師原稿（`grade --source my-exercises`）：題目的文字（回饋頁與全班報告上顯示）來自題目的 Markdown 格與它的英文格。
+# 學員在自己的副本裡執行 `check("q1")`：答錯時附上提示。（這裡直接給答案，不重跑格子，所以最後一行說這不是評分程式的結果。）
+
+# %% [markdown] lang=en
+# The grader reads the instructor's source (`grade --source my-exercises`): the question's text (on the feedback page and in the class report) comes from its Markdown cell and that cell's English.
+# A learner runs `check("q1")` in her copy: a wrong answer comes with the hint. (Here the answer is given directly, with no cells run again, so the last line says it is not the grader's verdict.)
+
+# %%
+from baccarat_kit.grading.grade import load_exercises
+
+question = load_exercises("my-exercises")["07-banker-3"].question("q1")
+print(question.text[LANG])
+checker = bk.grading.Checker("07-banker-3", lang=LANG, folder="handout")
+print(checker("q1", namespace={"LEARNER_ID": "ann", "banker_3_vs_8": True}))
+
+# %% [markdown] lang=zh
+# 三個常見的錯，`release` 都會拒絕（結束碼 2），並指出練習、題目與哪裡錯，一個檔案也不寫：
+# 引用來源的文字抄錯一個字、作答格忘了標 `# SOLUTION`（範例答案會跑到學員版）、答案鍵寫錯（和範例答案不一致）。
+
+# %% [markdown] lang=en
+# Three usual mistakes, each refused by `release` (exit code 2), naming the exercise, the question and what is wrong, with no file written:
+# a quotation of a source with one word miscopied, an answer cell without `# SOLUTION` (the model answer would reach the learners' copy), and a wrong answer key (one the model answer disagrees with).
+
+# %%
+text = exercise_file.read_text(encoding="utf-8")
+mistakes = [("莊家 3 點是不是一定補牌？", "莊家 3 點是不是一定停牌？"),
+            ("banker_3_vs_8 = False  # SOLUTION", "banker_3_vs_8 = False"),
+            ("banker_draws(3, 8)", "banker_draws(3, 9)")]
+codes = []
+for right, wrong in mistakes:
+    exercise_file.write_text(text.replace(right, wrong, 1), encoding="utf-8")
+    codes.append(baccarat_kit_cli(["release", "my-exercises", "--out", "handout-2"]))
+exercise_file.write_text(text, encoding="utf-8")
+codes, Path("handout-2").exists()
 
 # %% [markdown] lang=zh
 # 收拾暫存資料夾（下面的測驗只用到記憶體裡的目錄）：

@@ -325,6 +325,7 @@ def public_metadata(meta: dict[str, Any]) -> dict[str, Any]:
         questions.append(seal(public))
     out["questions"] = questions
     out["released"] = True
+    out.pop("source_cells", None)  # (a compiled source's cell numbers: ..authoring.SOURCE_CELLS)
     return out
 
 

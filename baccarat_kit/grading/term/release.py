@@ -48,7 +48,7 @@ from typing import Any
 
 from ...errors import BaccaratError
 from ...i18n import message
-from ..authoring import code_tokens, compile_source, misquotes
+from ..authoring import SOURCE_CELLS, cell_number, code_tokens, compile_source, misquotes
 from ..judge import selfcheck
 from ..judge.checks import FORM_CHECKS, WRITTEN, Exercise, public_metadata, seal
 from ..judge.checks import SELF_STUDY_ID as _SELF_STUDY_ID
@@ -177,7 +177,7 @@ def release_notebook(nb: dict[str, Any], where: str = "?", kind: str = "class",
         for q in exercise.questions:
             if answer_leaks(src, q.answer, q.kind):
                 raise ReleaseError("grading.release.leak", where=f"{exercise.id} ({where})", question=q.id,
-                                   answer=q.answer, cell=index)
+                                   answer=q.answer, cell=cell_number(nb, index))
     if kind not in EDITIONS:
         raise ReleaseError("grading.release.bad_edition", value=kind, choices=", ".join(EDITIONS))
     marked = answer_cells(nb)
@@ -185,6 +185,7 @@ def release_notebook(nb: dict[str, Any], where: str = "?", kind: str = "class",
         if q.kind == WRITTEN and q.answer not in marked:
             raise ReleaseError("manual.release.no_cell", where=f"{exercise.id} ({where})", question=q.id, mark=q.answer)
     out = copy.deepcopy(nb)
+    meta = {k: v for k, v in meta.items() if k != SOURCE_CELLS}  # (the source's cell numbers: not hers)
     out["metadata"]["baccarat_kit"] = (public_metadata(meta) if kind == "class" else {
         **copy.deepcopy(meta), "released": True,  # (each question's text is the grader's, from the source)
         "questions": [{k: v for k, v in q.items() if k != "text"} for q in copy.deepcopy(meta["questions"])]})
@@ -201,7 +202,7 @@ def release_notebook(nb: dict[str, Any], where: str = "?", kind: str = "class",
             new["source"] = message("manual.placeholder", lang)  # the model answer stays in the source
         if new.get("cell_type") == "code":
             src = new["source"] if isinstance(new["source"], str) else "".join(new["source"])
-            new["source"] = release_source(src, where, index)
+            new["source"] = release_source(src, where, cell_number(nb, index))
             if kind == "self-study":
                 new["source"] = _EMPTY_ID.sub(
                     f'LEARNER_ID = "{SELF_STUDY_ID}"  {message("grading.release.self_study_id", lang)}',
@@ -236,7 +237,8 @@ def source_files(folder: Path) -> list[Path]:
 
 def release(source_dir: str | Path, out_dir: str | Path, lang: str = "zh", kind: str = "class",
             class_list: str | Path | None = None, secret: TermSecret | None = None,
-            sources: str | os.PathLike[str] | None = None) -> list[Path]:
+            sources: str | os.PathLike[str] | None = None,
+            notes: list[dict[str, str]] | None = None) -> list[Path]:
     """Write the learner's copy of every ``source_dir/*.ipynb`` into ``out_dir``, in the
     edition ``lang``, of ``kind`` (``"class"`` or ``"self-study"``); returns them.
 
@@ -244,7 +246,8 @@ def release(source_dir: str | Path, out_dir: str | Path, lang: str = "zh", kind:
     :mod:`..authoring`), its markers, its model solutions (proved on their keys), and each of its
     quotations of a source page, compared with the page when the pages are found
     (:func:`baccarat_kit.sources.find`: ``sources``, ``$BACCARAT_KIT_SOURCES``, beside the
-    checkout; the command says when they are not).
+    checkout). A quotation that could not be verified (no pages found, or no such page) is said
+    in ``notes`` (``{"zh": …, "en": …}`` sentences the command prints), never passed in silence.
 
     With a ``class_list`` and the term's ``secret``: one term copy per learner of the list
     (:func:`term_copy`), ``out_dir/<learner>/exercises/<exercise>.ipynb`` (the layout a Hub home
@@ -256,11 +259,19 @@ def release(source_dir: str | Path, out_dir: str | Path, lang: str = "zh", kind:
         raise ReleaseError("term.release.not_self_study")
     roster = class_learners(class_list) if class_list is not None else []
     out = Path(out_dir)
-    from ...sources import find
+    from ...i18n import both
+    from ...sources import find, where_looked
 
     authored = [(path, json.loads(path.read_text(encoding="utf-8"))) for path in source_files(Path(source_dir))]
     pages = find(sources)
-    wrong = [line for path, nb in authored for line in misquotes(nb, str(path), pages)] if pages is not None else []
+    wrong: list[dict[str, str]] = []
+    said = notes if notes is not None else []
+    if pages is None:
+        said.append(both("grading.release.unverified", looked=where_looked(sources)))
+    for path, nb in authored if pages is not None else ():
+        bad, unverified = misquotes(nb, str(path), pages)
+        wrong += bad
+        said += unverified
     if wrong:  # a quotation that is not its page's words reaches no learner
         raise ReleaseError("grading.release.misquotes", problems={
             lang_: "\n".join(f"  {line[lang_]}" for line in wrong) for lang_ in ("zh", "en")})
@@ -273,16 +284,16 @@ def release(source_dir: str | Path, out_dir: str | Path, lang: str = "zh", kind:
         for path, nb in editions:  # every learner's own data, proved before anything is written
             for learner in roster:
                 prove_term(nb, str(path), secret, learner, lang)
-    out.mkdir(parents=True, exist_ok=True)
     written = []
     targets: list[tuple[Path, dict[str, Any]]] = []
-    for path, nb in editions:
+    for path, nb in editions:  # every copy made (and refused, if it must be) before a folder is made
         if secret is None:
             targets.append((out / path.name, _localise(release_notebook(nb, str(path), kind, lang), lang)))
             continue
         for learner in roster:
             folder = out / learner / "exercises"
             targets.append((folder / path.name, _localise(term_copy(nb, str(path), secret, learner, lang), lang)))
+    out.mkdir(parents=True, exist_ok=True)
     for target, copy_ in targets:
         target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.stem}.", suffix=".tmp")
@@ -367,7 +378,8 @@ def term_source(nb: dict[str, Any], where: str, token: str, lang: str = "zh") ->
             m = VARIANT_LINE.match(line)
             if m is None:
                 if FETCHES.search(line.split("#", 1)[0]):
-                    raise ReleaseError("term.release.fetch_left", where=where, cell=index, line=line.strip())
+                    raise ReleaseError("term.release.fetch_left", where=where, cell=cell_number(nb, index),
+                                       line=line.strip())
                 lines.append(line)
                 continue
             if m.group("call") == "hands_for":
@@ -376,7 +388,8 @@ def term_source(nb: dict[str, Any], where: str, token: str, lang: str = "zh") ->
                 except (ValueError, SyntaxError):
                     fetched = None
                 if fetched != exercise.id:
-                    raise ReleaseError("term.release.fetch_left", where=where, cell=index, line=line.strip())
+                    raise ReleaseError("term.release.fetch_left", where=where, cell=cell_number(nb, index),
+                                       line=line.strip())
                 literal = _literal_hands(keys.variant_hands(exercise.id, token))
             else:
                 literal = _literal_settlement(keys.settlement_variant(token, exercise.id))
