@@ -106,6 +106,11 @@ def test_a_case_and_a_question_as_lesson_09_says_and_each_mistake_named(
     (q,) = zh["metadata"]["baccarat_kit"]["questions"]
     assert q["hint"]["en"].startswith("Read the banker-3 row") and "text" not in q
     assert zh["metadata"]["baccarat_kit"] == {**en["metadata"]["baccarat_kit"], "language": "zh"}
+    from baccarat_kit.grading import Checker
+
+    check = Checker("07-banker-3", lang="en", folder=workdir / "handout")
+    wrong, right = (str(check("q1", namespace={"LEARNER_ID": "ann", "banker_3_vs_8": v})) for v in (True, False))
+    assert "Hint: Read the banker-3 row" in wrong and "Hint" not in right  # while her answer is wrong
     exercise = read_source(source)["metadata"]["baccarat_kit"]["questions"][0]
     assert exercise["text"]["en"].startswith("Source 002's FAQ") and exercise["key"] == {"fn": "banker_draws", "args": [3, 8]}
 
@@ -207,6 +212,7 @@ def test_a_whole_exercise_compiles_to_the_metadata_grading_reads() -> None:
     ([EXERCISE, ("markdown", "<!-- SOLUTION -->\n答"), BEGIN, ANSWER, END], "x.ipynb, cell 2: '<!-- SOLUTION -->' (a written question's model answer) belongs between"),
     ([EXERCISE, ("raw", "# EXERCISE\nexercise = \"y\""), BEGIN, ANSWER, END], "x.ipynb, cell 2: there can be only one '# EXERCISE' cell"),
     ([EXERCISE, ("raw", "# BEGIN QUESTION\nid = q1"), END], "x.ipynb, cell 2: the settings are not valid TOML"),
+    ([EXERCISE, ("code", BEGIN[1]), ANSWER, END], "x.ipynb, cell 2: a cell whose first line is '# BEGIN QUESTION' must be a raw cell"),
 ])
 def test_each_mistake_names_the_cell_or_the_question(cells: list[tuple[str, str]], said: str) -> None:
     assert _error(_nb(*cells)).startswith(said)

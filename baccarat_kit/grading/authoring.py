@@ -115,7 +115,7 @@ def _marker(cell: dict[str, Any]) -> str | None:
     cell's or a written answer's first line), or None."""
     head, _ = _first(cell)
     kind = cell.get("cell_type")
-    if kind == "raw" and head in (EXERCISE, BEGIN, END):
+    if head in (EXERCISE, BEGIN, END):  # (in a cell that is not raw: refused by compile_source)
         return head
     if ENGLISH.get(str(kind)) == head:
         return "en"
@@ -166,7 +166,7 @@ def parse_key(text: Any, where: str) -> dict[str, Any]:
         raise bad()
     try:
         args = [_plain_json(ast.literal_eval(a)) for a in node.args]
-    except ValueError:
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         raise bad() from None
     return {"fn": node.func.id, "args": args}
 
@@ -227,6 +227,8 @@ def compile_source(nb: dict[str, Any], where: str = "?", lang: str | None = None
         here = _at(where, number)
         mark = _marker(cell)
         head, rest = _first(cell)
+        if mark in (EXERCISE, BEGIN, END) and cell.get("cell_type") != "raw":
+            raise SpecError("grading.author.not_raw", where=here, mark=mark)
         if mark == EXERCISE:
             if settings is not None:
                 raise SpecError("grading.author.twice", where=here, mark=EXERCISE)
