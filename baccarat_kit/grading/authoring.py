@@ -87,8 +87,10 @@ EXERCISE_FIELDS = ("exercise", "title", "allowed_calls")
 QUESTION_FIELDS = ("id", "kind", "answer", "type", "points", "key", "public", "hidden", "domain",
                    "options", "misconceptions", "per_item", "steps", "precision", "shuffle", "rubric",
                    "hint")
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-_SET_LANGUAGE = re.compile(r"""(bk\.set_language\()(["'])[A-Za-z_-]+\2(\))""")
+CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+"""Chinese text: a Markdown cell with it needs its English for an English edition."""
+SET_LANGUAGE = re.compile(r"""(bk\.set_language\()(["'])[A-Za-z_-]+\2(\))""")
+"""``bk.set_language("…")`` in a code cell: an edition sets its own language there."""
 
 __all__ = ["BEGIN", "END", "ENGLISH", "EXERCISE", "SOLUTION", "SOURCE_CELLS", "cell_number", "compile_source", "is_authored",
            "misquotes", "parse_key", "read_source"]
@@ -133,7 +135,7 @@ def is_authored(nb: Any) -> bool:
 def code_tokens(source: str) -> list[str]:
     """A code cell's tokens without its comments (``bk.set_language``'s argument blanked): a
     translation of a code cell may change only these."""
-    text = _SET_LANGUAGE.sub(r"\1''\3", source)
+    text = SET_LANGUAGE.sub(r"\1''\3", source)
     try:
         return [t.string for t in tokenize.generate_tokens(io.StringIO(text + "\n").readline)
                 if t.type not in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.ENDMARKER)]
@@ -274,7 +276,7 @@ def compile_source(nb: dict[str, Any], where: str = "?", lang: str | None = None
         raise SpecError("grading.author.no_exercise", where=where, mark=EXERCISE)
     if lang is not None and lang != "zh":
         for cell, number in zip(cells, numbers, strict=True):
-            if (cell.get("cell_type") == "markdown" and _CJK.search(_text(cell))
+            if (cell.get("cell_type") == "markdown" and CJK.search(_text(cell))
                     and lang not in (cell.get("metadata") or {}).get("translations", {})):
                 raise SpecError("grading.author.no_english", where=_at(where, number), mark=ENGLISH["markdown"])
     out = copy.deepcopy({k: v for k, v in nb.items() if k != "cells"})
@@ -313,9 +315,8 @@ def _question(block: dict[str, Any], where: str) -> dict[str, Any]:
 def cell_number(nb: dict[str, Any], index: int) -> int:
     """The number (from 1) the instructor sees for the compiled notebook's cell ``index`` (from 1)."""
     numbers = ((nb.get("metadata") or {}).get("baccarat_kit") or {}).get(SOURCE_CELLS)
-    if isinstance(numbers, list) and 0 < index <= len(numbers) and isinstance(numbers[index - 1], int):
-        return numbers[index - 1]
-    return index
+    number = numbers[index - 1] if isinstance(numbers, list) and 0 < index <= len(numbers) else None
+    return number if isinstance(number, int) else index
 
 
 def read_source(path: str | Path, lang: str | None = None) -> dict[str, Any]:

@@ -47,8 +47,17 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import BaccaratError
-from ...i18n import message
-from ..authoring import SOURCE_CELLS, cell_number, code_tokens, compile_source, misquotes
+from ...i18n import both, message
+from ...sources import find, where_looked
+from ..authoring import (
+    CJK,
+    SET_LANGUAGE,
+    SOURCE_CELLS,
+    cell_number,
+    code_tokens,
+    compile_source,
+    misquotes,
+)
 from ..judge import selfcheck
 from ..judge.checks import FORM_CHECKS, WRITTEN, Exercise, public_metadata, seal
 from ..judge.checks import SELF_STUDY_ID as _SELF_STUDY_ID
@@ -259,9 +268,6 @@ def release(source_dir: str | Path, out_dir: str | Path, lang: str = "zh", kind:
         raise ReleaseError("term.release.not_self_study")
     roster = class_learners(class_list) if class_list is not None else []
     out = Path(out_dir)
-    from ...i18n import both
-    from ...sources import find, where_looked
-
     authored = [(path, json.loads(path.read_text(encoding="utf-8"))) for path in source_files(Path(source_dir))]
     pages = find(sources)
     wrong: list[dict[str, str]] = []
@@ -454,8 +460,6 @@ def prove_term(nb: dict[str, Any], where: str, secret: TermSecret, learner: str,
 # --------------------------------------------------------------------------- editions
 
 SOURCE_LANG = "zh"
-_SET_LANGUAGE = re.compile(r"""(bk\.set_language\()(["'])[A-Za-z_-]+\2(\))""")
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
 def edition(nb: dict[str, Any], lang: str = SOURCE_LANG, where: str = "?") -> dict[str, Any]:
@@ -479,13 +483,13 @@ def edition(nb: dict[str, Any], lang: str = SOURCE_LANG, where: str = "?") -> di
         source = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
         if lang != SOURCE_LANG:
             text = translations.get(lang)
-            if text is None and cell.get("cell_type") == "markdown" and _CJK.search(source):
-                raise ReleaseError("grading.release.no_translation", where=where, cell=index, lang=lang)
+            if text is None and cell.get("cell_type") == "markdown" and CJK.search(source):
+                raise ReleaseError("grading.release.no_translation", where=where, cell=cell_number(out, index), lang=lang)
             if text is not None and cell.get("cell_type") == "code" and code_tokens(text) != code_tokens(source):
-                raise ReleaseError("grading.release.code_differs", where=where, cell=index, lang=lang)
+                raise ReleaseError("grading.release.code_differs", where=where, cell=cell_number(out, index), lang=lang)
             source = text if text is not None else source
         if cell.get("cell_type") == "code":
-            source = _SET_LANGUAGE.sub(lambda m: f"{m.group(1)}{m.group(2)}{lang}{m.group(2)}{m.group(3)}", source)
+            source = SET_LANGUAGE.sub(lambda m: f"{m.group(1)}{m.group(2)}{lang}{m.group(2)}{m.group(3)}", source)
         cell["source"] = source
     return out
 
