@@ -10,7 +10,8 @@ spreads the tests over two pytest-xdist workers (``-n 2 --dist loadfile``).
   found as the kit finds them (:func:`baccarat_kit.sources.find`: ``$BACCARAT_KIT_SOURCES``, else
   ``shared/seeds`` beside the checkout); the fixture ``source_pages`` gives them. Where they are
   not found, the run's header says so and where it looked, and each such test is skipped with
-  that reason; with ``REQUIRE_SOURCES=1`` (``.ci/run`` sets it) it runs, and fails.
+  that reason; with ``REQUIRE_SOURCES=1``, or ``$BACCARAT_KIT_SOURCES`` naming a folder without
+  them, it runs, and fails.
 - Workers (``make test``: ``-n 2 --dist loadfile``): every test file is one unit of work, on one
   worker (its module-scoped fixtures, a graded batch or a built wheel, are made once), and all
   browser tests are one unit (one JupyterLab server, one Chromium; two browsers at once, the hub's
@@ -67,6 +68,13 @@ def sources_missing() -> str | None:
             f"set {sources.ENV}=FOLDER to check the course's quotations")
 
 
+def sources_named() -> bool:
+    """``$BACCARAT_KIT_SOURCES`` is set: the pages must be there (a wrong folder fails, never skips)."""
+    from baccarat_kit import sources
+
+    return bool(os.environ.get(sources.ENV, "").strip())
+
+
 def pytest_report_header(config: pytest.Config) -> str:
     from baccarat_kit import sources
 
@@ -84,7 +92,7 @@ def source_pages() -> object:
 
     pages = sources.find()
     if pages is None:
-        pytest.fail(sources_missing() or "")  # (only with REQUIRE_SOURCES=1: else skipped at collection)
+        pytest.fail(sources_missing() or "")  # (REQUIRE_SOURCES=1, or the variable naming a wrong folder)
     return pages
 
 
@@ -138,7 +146,7 @@ def longest_first(nodeids: list[str]) -> list[int]:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    no_pages = None if require_sources() else sources_missing()
+    no_pages = None if require_sources() or sources_named() else sources_missing()
     for item in items:
         if item.get_closest_marker("sandbox") and not require_bwrap():
             reason = bwrap_missing()

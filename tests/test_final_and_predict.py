@@ -262,7 +262,7 @@ def test_a_wrong_coup_shows_each_explanation_once() -> None:
 
 
 def test_the_summary_names_items_in_learner_words_not_ids() -> None:
-    for lang, words in (("en", "a hand the kit dealt: "), ("zh", "本套件發的牌 ")):
+    for lang, words in (("en", "a coup the kit dealt: "), ("zh", "本套件發的牌 ")):
         test = FinalTest(lang=lang, seed=3)
         for i, q in enumerate(test.questions):  # every answer wrong: every item is reviewed
             test.go(i)

@@ -318,7 +318,7 @@ def kernels(tmp_path_factory: pytest.TempPathFactory, term: dict[str, Any]) -> d
                         **{f"model-{e[:2]}": SOURCE / f"{e}.ipynb" for e in fx.EXERCISES}}
         for which, files in (("public", public_files), ("termed", term["files"])):
             for name, path in files.items():
-                nb = json.loads(path.read_text(encoding="utf-8"))
+                nb = read_source(path)  # (a source's questions are written in cells; a copy is read as it is)
                 exercise = nb["metadata"]["baccarat_kit"]["exercise"]
                 if name.startswith("model-") and which == "public":  # the source, as a learner copy
                     nb = copy.deepcopy(nb)

@@ -1,7 +1,7 @@
 """Each case's ``quote`` checked against its source page (:mod:`baccarat_kit.sources`).
 
-* a ``quote`` must be its page's words (:meth:`~baccarat_kit.sources.Pages.missing`), line by
-  line: else a ``quote`` problem, naming the words that are not on the page (exit 1);
+* a ``quote`` must be its page's words (:func:`baccarat_kit.sources.on_page`), line by line:
+  else a ``quote`` problem, showing where it leaves the page (exit 1);
 * a ``quote`` needs its ``quote_en``: the English case card would otherwise show the Chinese
   words untranslated (a file problem, exit 2);
 * a case of the instructor's own (``source = "instructor"``) has no page and no quote: it shows
@@ -46,14 +46,14 @@ def check_quotes(cases: Iterable[Case], pages: Pages | None, looked: str) -> tup
             unverified.setdefault(case.file, []).append(case.id)
             continue
         for line in case.quote.strip("\n").splitlines():
-            missing = pages.missing(case.source, line)
-            if missing is None:
+            held = pages.has(case.source, line)
+            if held is None:
                 problems.append(Problem(case.file, case.id, "source", "cases.err.no-page", {
                     "source": case.source, "folder": str(pages.folder),
                     "pages": ", ".join(pages.ids)}, "unverified"))
                 break
-            if missing:
-                before, after = divergence(pages.text(case.source) or "", missing[0])
+            if not held:
+                before, after = divergence(pages.text(case.source) or "", line)
                 key = "cases.err.misquote" if before else "cases.err.misquote-start"
                 problems.append(Problem(case.file, case.id, "quote", key, {
                     "source": case.source, "before": before, "after": after}, "quote"))

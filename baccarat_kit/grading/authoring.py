@@ -356,11 +356,11 @@ def misquotes(nb: dict[str, Any], where: str, pages: Any) -> tuple[list[dict[str
                           json.dumps({k: v for k, v in q.items() if k != "key"}, ensure_ascii=False)))
     for label, text in texts:
         for sid, quote in attributed_quotes(text):
-            missing = pages.missing(sid, quote)
-            if missing is None:
+            held = pages.has(sid, quote)
+            if held is None:
                 unverified.append(both("grading.author.no_page", where=label, source=sid, folder=str(pages.folder)))
-            elif missing:
-                before, after = divergence(pages.text(sid) or "", missing[0])
+            elif not held:
+                before, after = divergence(pages.text(sid) or "", quote)
                 wrong.append(both("grading.author.misquote", where=label, source=sid, quote=quote,
                                   before=before, after=after))
     return wrong, unverified

@@ -6,8 +6,10 @@ Three kinds of item, each made now by the engine (no answer is written here):
   the same row or column (banker 3 against an 8, banker 6 against a 6 and a 5, …), found by
   asking :func:`~baccarat_kit.rules.banker_draws` about every cell;
 * **whole coups**: who wins a coup the kit deals from a seeded, shuffled 8-deck shoe;
-* **settlements**: the net result of a bet of 100 on such a coup at the standard commission
-  table (:func:`~baccarat_kit.settlement.settle`).
+* **settlements**: the net result of a bet of 100 on such a coup at this course's commission
+  table (:func:`~baccarat_kit.settlement.settle`). A tie's key is the course's own table, and its
+  explanation says so: the banker and player bets come back, as a standard table *usually* does
+  (000), and the tie bet's odds are the course's (no source gives them).
 
 The coups are the kit's own: no source gives their cards, and every such prompt says so
 (``widgets.quiz.made-up``); a deal that happens to match a source's case is skipped.
@@ -132,11 +134,11 @@ def _money(amount: Decimal) -> str:
 
 
 def settle_question(coup: Coup, area: str) -> Question:
-    """The net result of :data:`STAKE` on ``area`` (banker, player or tie) on this coup at the
-    standard commission table. The wrong options are the results of two misconceptions when
+    """The net result of :data:`STAKE` on ``area`` (banker, player or tie) on this coup at this
+    course's commission table. The wrong options are the results of two misconceptions when
     they apply (a banker win paid even; a tie that takes the main bets), else of other coups'
     outcomes; each says why it is wrong, from the engine's settlement."""
-    from ..settlement import settle
+    from ..settlement import PAY_TABLES, settle
 
     settled = settle(coup, {area: STAKE})
     net = settled.net
@@ -151,8 +153,13 @@ def settle_question(coup: Coup, area: str) -> Question:
         if other != net and other not in wrong:
             wrong[other] = None
     values = sorted([net, *wrong], key=lambda d: (d, str(d)))
-    # the engine's settlement is the explanation, shown once (not again as each option's why)
-    why = {k: message("widgets.final.settle-why", k, explain=settled.explain(k).replace("\n", " "))
+    # the engine's settlement is the explanation, shown once (not again as each option's why); on a
+    # tie it says whose rule the key is: the course's table, the sources' hedge
+    key = "widgets.final.settle-why"
+    if coup.winner == "tie":
+        key += "-tie-bet" if area == "tie" else "-push"
+    table = PAY_TABLES["commission"]
+    why = {k: message(key, k, explain=settled.explain(k).replace("\n", " "), odds=f"{table.tie:g}:1")
            for k in LANGUAGES}
     options = tuple(Option({k: _money(v) for k in LANGUAGES}, wrong.get(v)) for v in values)
     prompt = _label({k: message("widgets.final.settle-question", k, cards=_cards(coup), stake=STAKE,
