@@ -65,7 +65,7 @@ def wrong_copy(nb: dict, variant: int, copies: int) -> dict:
 def make_batch(folder: Path, copies: int) -> list[Path]:
     paths = []
     for source in sorted((ROOT / "exercises" / "source").glob("*.ipynb")):
-        from baccarat_kit.grading.authoring import read_source
+        from baccarat_kit.grading.term.authoring import read_source
 
         nb = read_source(source)  # the source as grading reads it (its questions written in cells)
         stem = source.stem

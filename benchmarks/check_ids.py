@@ -27,7 +27,7 @@ import sys
 import time
 from pathlib import Path
 
-from baccarat_kit.grading.authoring import read_source
+from baccarat_kit.grading.term.authoring import read_source
 
 ROOT = Path(__file__).resolve().parents[1]
 

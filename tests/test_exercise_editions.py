@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from baccarat_kit.cli import main
-from baccarat_kit.grading.authoring import code_tokens
+from baccarat_kit.grading.term.authoring import code_tokens
 from baccarat_kit.grading.term.release import (
     dumps_notebook,
     edition,

@@ -48,7 +48,7 @@ from pathlib import Path
 import pytest
 
 from baccarat_kit import sources
-from baccarat_kit.grading.authoring import read_source
+from baccarat_kit.grading.term.authoring import read_source
 from baccarat_kit.sources import WINDOW, Pages, attributed_quotes, on_page, plain, quotations
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -37,8 +37,8 @@ sys.path.insert(0, str(FIXTURES))
 import make_absent_fixtures as fx  # noqa: E402
 
 from baccarat_kit.cli import main  # noqa: E402
-from baccarat_kit.grading.authoring import read_source  # noqa: E402
 from baccarat_kit.grading.judge.checks import Exercise  # noqa: E402
+from baccarat_kit.grading.term.authoring import read_source  # noqa: E402
 
 pytestmark = [pytest.mark.sandbox, pytest.mark.slow]
 

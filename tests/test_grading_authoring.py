@@ -1,4 +1,4 @@
-"""Exercises authored in cells (``baccarat_kit/grading/authoring.py``), and issue 44's "done when":
+"""Exercises authored in cells (``baccarat_kit/grading/term/authoring.py``), and issue 44's "done when":
 a case and a graded question added as lesson 09 says, each mistake of the issue made on purpose
 and named by ``baccarat-kit cases check`` or ``baccarat-kit release``.
 
@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from baccarat_kit.cli import main
-from baccarat_kit.grading.authoring import compile_source, parse_key, read_source
 from baccarat_kit.grading.judge.checks import SpecError
+from baccarat_kit.grading.term.authoring import compile_source, parse_key, read_source
 from baccarat_kit.grading.term.release import ReleaseError, release_notebook
 from baccarat_kit.sources import attributed_quotes
 

@@ -21,9 +21,9 @@ from typing import Any
 import pytest
 
 import baccarat_kit as bk
-from baccarat_kit.grading.authoring import read_source
 from baccarat_kit.grading.judge.checks import Exercise, Question, grade_question
 from baccarat_kit.grading.judge.keys import expected, mistaken_answers
+from baccarat_kit.grading.term.authoring import read_source
 from baccarat_kit.misconceptions import get, mistaken_rules
 
 ROOT = Path(__file__).resolve().parents[1]

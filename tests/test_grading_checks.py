@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 import baccarat_kit as bk
-from baccarat_kit.grading.authoring import read_source
 from baccarat_kit.grading.judge.checks import (
     Exercise,
     Question,
@@ -21,6 +20,7 @@ from baccarat_kit.grading.judge.checks import (
     grade_question,
 )
 from baccarat_kit.grading.judge.keys import expected
+from baccarat_kit.grading.term.authoring import read_source
 
 ROOT = Path(__file__).resolve().parents[1]
 

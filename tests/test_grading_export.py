@@ -117,9 +117,9 @@ def test_a_graded_folder_and_its_report_show_the_controls_as_text(tmp_path: Path
     """Through the real writers: every CSV, results.json's readers (the feedback page, the class
     report) show such an id harmlessly (pages through records.visible)."""
     from baccarat_kit.grading.grade import default_source, load_exercises
-    from baccarat_kit.grading.judge.checks import CheckResult, QuestionResult
-    from baccarat_kit.grading.records import Submission
+    from baccarat_kit.grading.records import CheckResult, QuestionResult, Submission
     from baccarat_kit.grading.report.classreport import write_report
+    from baccarat_kit.grading.report.feedback import feedback_html
     from baccarat_kit.grading.sandbox.session import Limits
     from baccarat_kit.grading.term.gradebook import write_outputs
 
@@ -128,7 +128,7 @@ def test_a_graded_folder_and_its_report_show_the_controls_as_text(tmp_path: Path
     sub = Submission(f"c/{hostile}/01-card-values.ipynb", "0" * 64, "01-card-values", hostile, "ok",
                      {"zh": "已評分。", "en": "Graded."}, [q], max_score=1, claimed_id=hostile,
                      graded_at="2026-12-02T00:00:00Z")
-    write_outputs(tmp_path / "graded", [sub], load_exercises(default_source()), Limits(), "en")
+    write_outputs(tmp_path / "graded", [sub], load_exercises(default_source()), Limits(), "en", page=feedback_html)
     write_report(tmp_path / "graded", tmp_path / "report.html", "en")
     pages = [*sorted((tmp_path / "graded").glob("*.csv")), *(tmp_path / "graded" / "feedback").iterdir(),
              tmp_path / "report.html"]

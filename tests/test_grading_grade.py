@@ -337,7 +337,7 @@ def banker_draws(total, player_third):
 
 def _run_function(code: str, question: Any, limits: Limits) -> dict[str, Any]:
     """A function answer as the grader gets it: called on every input in the notebook's own run."""
-    report, parsed = _run_notebook([code], [question], limits)
+    report, parsed = _run_notebook([code], [question.extraction()], limits)
     assert report["status"] == "ok" and parsed is not None, report
     return dict(parsed["answers"][question.id])
 

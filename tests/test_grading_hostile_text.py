@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 
 from baccarat_kit.cli import main
-from baccarat_kit.grading.authoring import read_source
 from baccarat_kit.grading.judge.written import written_result
 from baccarat_kit.grading.records import without_surrogates
+from baccarat_kit.grading.term.authoring import read_source
 
 ROOT = Path(__file__).resolve().parents[1]
 MODEL = ROOT / "exercises" / "source" / "03-banker-rule.ipynb"

@@ -9,7 +9,7 @@ import pytest
 
 import baccarat_kit as bk
 from baccarat_kit.grading import Checker, LearnerIdMissing, hands_for
-from baccarat_kit.grading.authoring import read_source
+from baccarat_kit.grading.term.authoring import read_source
 
 ROOT = Path(__file__).resolve().parents[1]
 SELF_STUDY = ROOT / "exercises"

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from baccarat_kit.grading.authoring import read_source
 from baccarat_kit.grading.judge.checks import Exercise
+from baccarat_kit.grading.term.authoring import read_source
 from baccarat_kit.grading.term.release import (
     ReleaseError,
     dumps_notebook,

@@ -22,7 +22,6 @@ from typing import Any
 import pytest
 
 from baccarat_kit.errors import BaccaratError
-from baccarat_kit.grading.authoring import read_source
 from baccarat_kit.grading.judge import keys
 from baccarat_kit.grading.judge.checks import (
     FORM_CHECKS,
@@ -33,6 +32,7 @@ from baccarat_kit.grading.judge.checks import (
 )
 from baccarat_kit.grading.notebook import Checker
 from baccarat_kit.grading.term import release as rel
+from baccarat_kit.grading.term.authoring import read_source
 from baccarat_kit.grading.term.secret import TermSecret
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from baccarat_kit.cli import main
-from baccarat_kit.grading.authoring import read_source
+from baccarat_kit.grading.term.authoring import read_source
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "instructors.md"
@@ -129,8 +129,9 @@ def test_a_whole_term_with_the_documented_commands(tmp_path: Path, monkeypatch: 
     monkeypatch.chdir(tmp_path)
     shutil.copytree(ROOT / "exercises" / "source", tmp_path / "exercises" / "source")
     commands = documented_commands()
-    assert [c[0] for c in commands] == ["release", "collect", "collect", "grade", "grade", "return"]
-    release, collect, collect_late, grade, regrade, give_back = commands
+    assert [c[0] for c in commands] == ["release", "collect", "collect", "grade", "grade", "grade-manual",
+                                        "grade-manual", "return"]
+    release, collect, collect_late, grade, regrade, export_scores, import_scores, give_back = commands
 
     # 1. release
     assert main(["--lang", "en", *release]) == 0
@@ -318,8 +319,34 @@ def test_a_whole_term_with_the_documented_commands(tmp_path: Path, monkeypatch: 
     assert "not made by the grader" in capsys.readouterr().err
     assert sorted(p.name for p in mine.iterdir()) == ["keep.txt"]
 
-    # 6. return
+    # 6. written answers scored by hand, in a spreadsheet: pending (blank in the LMS files) until then
+    capsys.readouterr()
+    def lms(name: str) -> dict[str, list[str]]:
+        return {r[0]: r for r in csv.reader(io.StringIO((graded / name).read_text(encoding="utf-8")))}
+
+    written = [k for k, r in rows_of(graded).items() if r["pending_points"]]
+    assert ("alice", "03-banker-rule") in written and ("frank", "03-banker-rule") in written
+    column = lms("moodle.csv")["ID number"].index(next(
+        t for t in lms("moodle.csv")["ID number"] if "3" in t and "banker" in t.casefold()))
+    assert all(lms("moodle.csv")[who][column] == "" for who, ex in written)
+    assert main(["--lang", "en", *export_scores]) == 0
+    table = list(csv.DictReader(io.StringIO((tmp_path / "scores.csv").read_text(encoding="utf-8"))))
+    assert sorted(r["learner"] for r in table) == sorted(who for who, _ex in written)
+    for r in table:
+        r["score"], r["comment"] = ("3", "All three, in your words.") if r["learner"] != "carol" else ("0", "Empty.")
+    with (tmp_path / "scores.csv").open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(table[0]))
+        writer.writeheader()
+        writer.writerows(table)
+    assert main(["--lang", "en", *import_scores]) == 0
+    scored = rows_of(graded)
+    assert not any(r["pending_points"] for r in scored.values())
+    alice03 = scored[("alice", "03-banker-rule")]
+    assert alice03["score"] == alice03["max_score"] and lms("moodle.csv")["alice"][column] == str(alice03["score"])
+
+    # 7. return
     assert main(["--lang", "en", *give_back]) == 0
+    assert "All three, in your words." in (home / "alice" / "feedback" / "03-banker-rule.html").read_text(encoding="utf-8")
     returned = home / "alice" / "feedback" / "01-card-values.html"
     assert "alice" in returned.read_text(encoding="utf-8")
     assert (home / "-mallory" / "feedback" / "01-card-values.html").exists()

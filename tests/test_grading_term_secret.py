@@ -19,9 +19,9 @@ from test_grading_sandbox import needs_bwrap
 
 import baccarat_kit as bk
 from baccarat_kit.cli import main
-from baccarat_kit.grading.authoring import read_source
 from baccarat_kit.grading.judge.keys import expected
 from baccarat_kit.grading.term import release as rel
+from baccarat_kit.grading.term.authoring import read_source
 from baccarat_kit.grading.term.collect import collect
 from baccarat_kit.grading.term.secret import TermSecret, read_secret
 

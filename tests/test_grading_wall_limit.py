@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 
 from baccarat_kit.cli import main
-from baccarat_kit.grading.authoring import read_source
 from baccarat_kit.grading.grade import BatchBudget, Limits, grade_file, grade_paths, load_exercises
 from baccarat_kit.grading.sandbox import bwrap, session
+from baccarat_kit.grading.term.authoring import read_source
 
 ROOT = Path(__file__).resolve().parents[1]
 EXERCISES = load_exercises(ROOT / "exercises" / "source")
@@ -109,7 +109,7 @@ def test_a_function_answer_that_waits_fails_alone_at_the_wall_limit() -> None:
     """As with a function answer's own time limit: the answers already reported keep their points."""
     code = [c for c in _solution_cells() if "def banker_draws" not in c]
     code.append("def banker_draws(total, third):\n    import time\n    time.sleep(1000)\n")
-    q = EXERCISES["03-banker-rule"].questions
+    q = [q.extraction() for q in EXERCISES["03-banker-rule"].questions]
     report, parsed = session.run_notebook(code, q, Limits(cell_timeout=10, notebook_timeout=60, sandbox=KIND,
                                                           wall_limit=3))
     assert report["status"] == "ok" and report["limit"] == "wall_limit", report

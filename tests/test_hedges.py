@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 import baccarat_kit as bk
-from baccarat_kit.grading.authoring import read_source
+from baccarat_kit.grading.term.authoring import read_source
 from baccarat_kit.i18n import LANGUAGES
 from baccarat_kit.widgets import question_sets as qs
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from baccarat_kit.grading.authoring import read_source
+from baccarat_kit.grading.term.authoring import read_source
 from baccarat_kit.i18n import catalogue
 
 DATA = Path(__file__).resolve().parents[1] / "baccarat_kit" / "data"

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from baccarat_kit.cli import main
 from baccarat_kit.grading import report as rp
-from baccarat_kit.grading.authoring import read_source
+from baccarat_kit.grading.term.authoring import read_source
 from baccarat_kit.misconceptions import all_misconceptions
 
 ROOT = Path(__file__).resolve().parents[1]

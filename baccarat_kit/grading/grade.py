@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import errno
 import hashlib
-import json
 import os
 import re
 import stat
@@ -40,21 +39,17 @@ from pathlib import Path
 from typing import Any
 
 from ..i18n import both, message
-from .authoring import compile_source
-from .judge import selfcheck
+from .judge import ran as judge_ran
 from .judge.checks import (
     ERROR_NAME,
-    WRITTEN,
     Exercise,
     Question,
-    QuestionResult,
+    api_payload,
     grade_question,
 )
 from .judge.written import written_result
-from .records import GradeUsageError, Submission, file_text
-from .report.feedback import _name_feedback
+from .records import WRITTEN, CheckResult, GradeUsageError, QuestionResult, Submission, file_text
 from .sandbox import reader as _reader
-from .sandbox.api_tree import payload as api_payload
 from .sandbox.session import (
     DEFAULT_CELL_TIMEOUT,
     DEFAULT_MEMORY_MB,
@@ -71,7 +66,8 @@ from .sandbox.session import (
     run_notebook,
 )
 from .term.deadlines import LatePenalty
-from .term.release import is_learner_copy, term_metadata
+from .term.gradebook import name_feedback
+from .term.release import default_source, load_exercises, term_metadata
 from .term.secret import TermKeys, TermSecret
 
 __all__ = [
@@ -88,42 +84,6 @@ Submit = Callable[[Path, "TermKeys | None"], "Future[Submission]"]
 
 
 # ---------------------------------------------------------------- inputs
-def default_source() -> Path:
-    """``exercises/source`` of the checkout the kit runs from, else of the current folder."""
-    here = Path(__file__).resolve().parents[2] / "exercises" / "source"
-    return here if here.is_dir() else Path("exercises") / "source"
-
-
-_PROVEN: set[bytes] = set()
-"""sha256 of each source notebook this process has proved (:func:`selfcheck.prove`): the same
-bytes are not proved again (a second ``grade`` or the report in one process)."""
-
-
-def load_exercises(source: str | Path) -> dict[str, Exercise]:
-    """The trusted exercises (questions with public and hidden checks) from the sources."""
-    folder = Path(source)
-    if not folder.is_dir():
-        raise GradeUsageError("grading.cli.no_sources", path=folder)
-    out = {}
-    for path in sorted(folder.glob("*.ipynb")):
-        raw = path.read_bytes()
-        nb = json.loads(raw.decode("utf-8"))
-        if is_learner_copy(nb):
-            raise GradeUsageError("grading.cli.released_source", path=path)
-        nb = compile_source(nb, str(path))  # questions written in cells (grading/authoring.py)
-        ex = Exercise.from_metadata(nb.get("metadata", {}).get("baccarat_kit"), str(path))
-        if any(q.sealed for q in ex.questions):  # a copy's metadata without its mark: no keys in it
-            raise GradeUsageError("grading.cli.released_source", path=path)
-        digest = hashlib.sha256(raw).digest()
-        if digest not in _PROVEN:
-            selfcheck.prove(nb, str(path))  # the keys agree with the model solution (issue 20, attack 13)
-            _PROVEN.add(digest)
-        out[ex.id] = ex
-    if not out:
-        raise GradeUsageError("grading.cli.no_sources", path=folder)
-    return out
-
-
 def collect_paths(paths: Iterable[str | Path], skipped: list[dict[str, str]] | None = None) -> list[Path]:
     """The notebooks named by files and folders (folders: every ``*.ipynb`` below, sorted).
 
@@ -322,9 +282,10 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
     api = api_payload(exercise, shown_meta, key_id if term is not None else (claimed_id or "").strip() or None,
                       term.learner if term is not None else claimed_id)
     auto = tuple(q for q in exercise.questions if q.kind != WRITTEN)  # written answers: text, scored by hand
-    report, parsed = run_notebook(cells, auto, limits, api)
+    report, parsed = run_notebook(cells, [q.extraction() for q in auto], limits, api, kit=judge_ran.kit_hashes())
     warnings.extend(pasted_warnings(read.get("fingerprints")))
-    warnings.extend(ran_warnings(report.get("ran"), report.get("status") == "ok"))
+    found = judge_ran.read_run(report.get("ran"))
+    warnings.extend(ran_warnings(found.to_json() if found else None, report.get("status") == "ok"))
     status = report.get("status")
     if status in ("cell_timeout", "notebook_timeout"):  # which clock ran out: CPU, or the wall backstop
         limit = limits.cell_timeout if status == "cell_timeout" else limits.notebook_timeout
@@ -396,8 +357,6 @@ def per_learner(q: Question) -> bool:
 
 def _not_this_learners(q: Question, result: QuestionResult, released_for: str, owner: str) -> QuestionResult:
     from dataclasses import replace
-
-    from .judge.checks import CheckResult
 
     check = CheckResult("answer", False, "grading.check.other_learners_copy",
                         {"name": q.answer, "learner": released_for[:64], "owner": owner}, False)
@@ -622,7 +581,7 @@ def grade_paths(
         sub.graded_at = utc_now()
         sub.sandbox = limits.sandbox
     stamp(paths, ordered, deadline, deadlines, penalty, known)  # owner, hand-in time, lateness
-    _name_feedback(ordered)
+    name_feedback(ordered)
     _flag_duplicates(ordered)
     return ordered
 

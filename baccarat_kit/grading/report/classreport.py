@@ -50,8 +50,8 @@ from ...errors import BaccaratError
 from ...i18n import message, normalize_language
 from ..records import visible
 from ..term.export import counting_order
-from .index import Indexed, read_index
-from .items import ItemStat, analyse, page_rows
+from ..term.index import Indexed, read_index
+from .items import ExerciseStat, ItemStat, QuestionStat, analyse, page_rows
 
 GENERATOR = "baccarat-kit report"
 CATEGORIES = ("timeout", "refused", "sandbox", "failed", "warning", "other")
@@ -89,41 +89,6 @@ class Cell:
     submitted_at: str | None = None
     mismatch: bool = False
     """Its ``LEARNER_ID`` names another learner (``identity_mismatch``): a copy of someone else's?"""
-
-
-@dataclass
-class QuestionStat:
-    exercise: str
-    id: str
-    text: dict[str, str]
-    points: float
-    graded: int = 0
-    full: int = 0
-    earned: float = 0.0
-    misconceptions: Counter[str] = field(default_factory=Counter)
-
-    @property
-    def rate(self) -> float:
-        """Share of graded submissions with full points (0 when none was graded)."""
-        return self.full / self.graded if self.graded else 0.0
-
-    @property
-    def mean(self) -> float:
-        return self.earned / self.graded if self.graded else 0.0
-
-
-@dataclass
-class ExerciseStat:
-    id: str
-    title: dict[str, str]
-    max_score: float
-    scores: list[float] = field(default_factory=list)
-    not_graded: int = 0
-    questions: list[QuestionStat] = field(default_factory=list)
-
-    def hardest_first(self) -> list[QuestionStat]:
-        order = {q.id: i for i, q in enumerate(self.questions)}
-        return sorted(self.questions, key=lambda q: (q.rate, q.mean / q.points if q.points else 0, order[q.id]))
 
 
 @dataclass
@@ -274,7 +239,7 @@ def _texts(value: Any, fallback: str) -> dict[str, str]:
 def _exercise_titles() -> dict[str, dict[str, str]]:
     """Titles of the kit's own exercises (results.json does not carry them); {} without sources."""
     try:
-        from ..grade import default_source, load_exercises
+        from ..term.release import default_source, load_exercises
 
         return {k: dict(v.title) for k, v in load_exercises(default_source()).items()}
     except Exception:  # a kit installed without its exercises: ids stand for titles

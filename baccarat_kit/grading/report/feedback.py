@@ -1,43 +1,14 @@
-"""A learner's feedback page, and the stable names of the pages of a batch."""
+"""A learner's feedback page (rendered from the gradebook's row; its name: :func:`..term.gradebook.name_feedback`)."""
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import Any
 
 from ...i18n import message
 from ..judge.checks import Exercise
 from ..records import Submission
-from ..term.collect import FEEDBACK_MARK, safe_part
-
-
-def feedback_base(sub: Submission) -> str:
-    """A feedback page's name: learner (or learner folder, else the file's name) and exercise.
-
-    >>> feedback_base(Submission("x/03-banker-rule.ipynb", "ab" * 32, "03-banker-rule", " =HYPERLINK(1)", "ok", {}))
-    'HYPERLINK_1--03-banker-rule'
-    """
-    who = sub.learner.strip() or sub.owner or Path(sub.file).stem
-    return f"{safe_part(who, 'submission')}--{safe_part(sub.exercise or 'unknown', 'unknown')}"
-
-
-def _name_feedback(subs: list[Submission], used: set[str] | None = None) -> None:
-    """Stable names: the same learner and exercise give the same page; files that would share
-    a name get a part of their sha256 (never a number that shifts when files are added)."""
-    taken = set(used or ())
-    bases: dict[str, int] = {}
-    for s in subs:
-        bases[feedback_base(s)] = bases.get(feedback_base(s), 0) + 1
-    for s in subs:
-        base = feedback_base(s)
-        name = base if bases[base] == 1 else f"{base}-{(s.sha256 or hashlib.sha256(s.file.encode()).hexdigest())[:8]}"
-        while name in taken:
-            name = f"{name}-{hashlib.sha256(s.file.encode()).hexdigest()[:4]}"
-        taken.add(name)
-        s.feedback_name = name
-
-
+from ..term.collect import FEEDBACK_MARK
 
 WRONG_OPEN = 16
 """A question's table of wrong cells is shown open up to this many rows (folded above it)."""
@@ -83,7 +54,7 @@ def _wrong_rows(name: str, wrong: Any, lang: str = "zh") -> list[dict[str, str]]
     """A function answer's wrong cells (results.json's ``wrong``) as table rows; [] for none. The
     rule and the misconception are shown in words (the learner cannot read ``banker-3-vs-8``),
     their ids beside them for the instructor."""
-    from ..judge.cells import WrongCell
+    from ..records import WrongCell
 
     rows: list[dict[str, Any]] = []
     for w in wrong if isinstance(wrong, list) else []:

@@ -118,7 +118,8 @@ PENDING = "pending"
 
 def long_csv(rows: Sequence[Mapping[str, Any]]) -> str:
     """One row per submission × question (:data:`LONG_COLUMNS`); a written answer's score is
-    ``pending`` until it is scored by hand, then its ``comment`` and ``answer_changed`` follow."""
+    ``pending`` until it is scored by hand, then its ``comment`` follows; ``answer_changed``: it is
+    pending again because her answer changed after an earlier one was scored."""
     out = []
     for r in rows:
         for qid, q in r.get("questions", {}).items():
@@ -126,7 +127,8 @@ def long_csv(rows: Sequence[Mapping[str, Any]]) -> str:
             score = (PENDING if q.get("pending") else q.get("score")) if r.get("status") == "ok" else 0
             out.append([r.get("learner"), r.get("exercise"), qid, score,
                         q.get("points"), q.get("misconception"), q.get("answer"), r.get("status"), r.get("file"),
-                        r.get("graded_at"), r.get("late"), manual.get("comment"), manual.get("answer_changed")])
+                        r.get("graded_at"), r.get("late"), manual.get("comment"),
+                        True if q.get("earlier") else None])
     return _csv(LONG_COLUMNS, out)
 
 

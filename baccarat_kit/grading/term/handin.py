@@ -20,8 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ...i18n import both
-from ..judge.checks import SELF_STUDY_ID
-from ..records import Submission
+from ..records import SELF_STUDY_ID, Submission
 from .collect import is_late, iso, manifest_entry, parse_deadline, untrusted_manifest
 from .deadlines import LatePenalty
 

@@ -68,9 +68,10 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from ..i18n import both
-from .judge.checks import BASE_CALLS, SCHEMA_VERSION, WRITTEN, Exercise, SpecError
-from .judge.written import MARK as WRITTEN_MARK
+from ...i18n import both
+from ..judge.checks import BASE_CALLS, SCHEMA_VERSION, Exercise, SpecError
+from ..judge.written import MARK as WRITTEN_MARK
+from ..records import WRITTEN
 
 EXERCISE = "# EXERCISE"
 BEGIN = "# BEGIN QUESTION"
@@ -332,7 +333,7 @@ def misquotes(nb: dict[str, Any], where: str, pages: Any) -> tuple[list[dict[str
     the quote; ``pages`` the source pages (:func:`baccarat_kit.sources.find`). Read in every cell
     (both languages, and the settings cells: options, hints, rubrics) and in the questions'
     metadata of a source written directly in that form."""
-    from ..sources import attributed_quotes, divergence
+    from ...sources import attributed_quotes, divergence
 
     wrong: list[dict[str, str]] = []
     unverified: list[dict[str, str]] = []
