@@ -181,7 +181,10 @@ def test_a_whole_term_with_the_documented_commands(tmp_path: Path, monkeypatch: 
     graded = tmp_path / "graded"
     rows = rows_of(graded)
     assert len(rows) == 15
-    assert all(r["status"] == "ok" for r in rows.values()), {k: r["reason"]["en"] for k, r in rows.items()}
+    # carol handed in her copies as they came: "not attempted" (no points, no flag); the rest graded
+    assert {k: r["status"] for k, r in rows.items() if r["status"] != "ok"} == {
+        ("carol", "01-card-values"): "not_attempted", ("carol", "03-banker-rule"): "not_attempted"}, \
+        {k: r["reason"]["en"] for k, r in rows.items()}
     for key, r in rows.items():
         assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", r["graded_at"]), key
         assert r["submitted_at"] is not None and r["time_source"] == "collect"
@@ -211,10 +214,11 @@ def test_a_whole_term_with_the_documented_commands(tmp_path: Path, monkeypatch: 
     assert named[("05-settlement", "q4")] == "tie-loses-main-bets"
     assert named[("06-misconceptions", "q1")] == "banker-3-always"
     assert "A banker 3 stands" in rows[("bob", "03-banker-rule")]["questions"]["q1"]["message"]["en"]
-    # blanks: 0, no id, still a row with the learner's folder
+    # blanks: not attempted, 0, no id, still a row with the learner's folder; blank in the LMS files
     for ex in ("01-card-values", "03-banker-rule"):
         r = rows[("carol", ex)]
         assert r["score"] == 0 and r["learner"] == "carol" and r["claimed_id"] == "" and not r["warnings"]
+        assert r["status"] == "not_attempted" and "Not attempted" in r["reason"]["en"]
     # exceptions: the rest still graded; a function wrong on 11 of 88 inputs earns 3.5 of 4
     dave = rows[("dave", "03-banker-rule")]["questions"]
     assert dave["q2"]["score"] == 0 and dave["q1"]["score"] == 1
@@ -259,6 +263,10 @@ def test_a_whole_term_with_the_documented_commands(tmp_path: Path, monkeypatch: 
     # a function's verdict on every input (its domain is public; issue 31): all 11 wrong cells listed
     assert "banker_draws(6, None)" in page and "Wrong inputs (11)" in page
     assert "hidden check(s) failed" not in page
+    # a late page says how late, beside the penalty (issue 44)
+    page = (graded / "feedback" / "frank--03-banker-rule.html").read_text(encoding="utf-8")
+    assert "late by 1 h 0 min" in page
+    assert "handed in 1 h 0 min after the deadline (2026-12-01 15:59:00 UTC)" in page
 
     # an instructor's own files in the output folder
     (graded / "notes.txt").write_text("my notes", encoding="utf-8")

@@ -68,7 +68,8 @@ def graded(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pyte
     monkeypatch.setattr(g, "grade_file", _fake_grade({"s1_03.ipynb": ("03-banker-rule", 9, 11),
                                                       "s2_03.ipynb": ("03-banker-rule", 8, 11)}))
     folder = _files(tmp_path, "s1_03.ipynb", "s2_03.ipynb")
-    (tmp_path / "class.csv").write_text(f"learner,deadline\ns1,{OWN_DEADLINE}\ns2,\n", encoding="utf-8")
+    (tmp_path / "class.csv").write_text(f"learner,deadline,sis_user_id\ns1,{OWN_DEADLINE},S-0001\ns2,,\n",
+                                        encoding="utf-8")
     out = tmp_path / "out"
     code, _, _ = _run(capsys, "grade", str(folder), "--out", str(out), "--deadline", CLASS_DEADLINE,
                       "--class-list", str(tmp_path / "class.csv"))
@@ -81,7 +82,9 @@ def graded(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pyte
 def test_grading_records_the_deadline_and_the_class_list(graded: Path, tmp_path: Path) -> None:
     doc = _doc(graded)
     assert doc["deadline"] == CLASS_DEADLINE
-    assert doc["class_list"] == {"file": str(tmp_path / "class.csv"), "deadlines": {"s1": OWN_DEADLINE}}
+    assert doc["class_list"] == {"file": str(tmp_path / "class.csv"), "deadlines": {"s1": OWN_DEADLINE},
+                                 "lms": {"s1": {"sis_user_id": "S-0001"}}}
+    assert "s1,,S-0001,s1," in (graded / "canvas.csv").read_text(encoding="utf-8")  # (issue 44)
 
 
 def test_update_keeps_them_and_says_so(graded: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -97,6 +100,7 @@ def test_update_keeps_them_and_says_so(graded: Path, tmp_path: Path, capsys: pyt
     assert (_row(graded, "s2")["deadline"], _row(graded, "s2")["late"]) == (CLASS_DEADLINE, True)
     doc = _doc(graded)  # and kept for the next --update
     assert doc["deadline"] == CLASS_DEADLINE and doc["class_list"]["deadlines"] == {"s1": OWN_DEADLINE}  # type: ignore[index]
+    assert "s1,,S-0001,s1," in (graded / "canvas.csv").read_text(encoding="utf-8")  # the ids kept too
 
 
 def test_an_option_given_again_wins(graded: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -347,6 +347,9 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     mismatches = sum(1 for s in subs if s.identity_mismatch)
     if mismatches:
         print(message("grading.cli.mismatches", args.lang, count=mismatches), file=sys.stderr)
+    untouched = sum(1 for s in subs if s.status == "not_attempted")
+    if untouched:
+        print(message("grading.cli.not_attempted", args.lang, count=untouched), file=sys.stderr)
     by_mtime = sum(1 for s in subs if s.time_source == "mtime" and s.deadline)
     if by_mtime:
         print(message("grading.cli.mtime_deadline", args.lang, count=by_mtime), file=sys.stderr)

@@ -330,9 +330,37 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
         # her copy, handed in by someone else: its per-learner answers are hers, not the owner's
         results = [_not_this_learners(q, r, str(mark.get("learner")), term.learner) if per_learner(q) else r
                    for q, r in zip(exercise.questions, results, strict=True)]
-    return Submission(shown, digest, exercise.id, learner, "ok", both("grading.reason.ok"), results,
+    attempted = any(answered(q, answers.get(q.id), texts.get(q.answer)) for q in exercise.questions)
+    # A copy with no answer is no one's work: its LEARNER_ID (another's, the self-study copies'
+    # shared one) and its bytes (the same untouched copy in many homes) flag nothing
+    # (_flag_duplicates, .term.handin.stamp).
+    return Submission(shown, digest, exercise.id, learner, "ok" if attempted else NOT_ATTEMPTED,
+                      both("grading.reason.ok" if attempted else "grading.reason.not_attempted"), results,
                       exercise.max_score, warnings=warnings, keys="term" if term is not None else "public-id",
                       keyed_for=term.learner if term is not None else None, language=language)
+
+
+NOT_ATTEMPTED = "not_attempted"
+"""A copy handed in with no question answered: every answer as the copy came (``...``, an empty
+function, the written answer's placeholder). Not a wrong answer: no points and no flag (it claims
+no learner id and is no one's copy); its LMS cell is blank, as for a copy not handed in
+(:func:`.term.export.lms_score`)."""
+
+
+def answered(q: Question, answer: Any, text: Any) -> bool:
+    """Whether she gave question ``q`` any answer of her own (right or wrong).
+
+    >>> q = Question.from_dict({"id": "q1", "kind": "value", "answer": "t", "type": "int",
+    ...     "points": 1, "key": {"fn": "hand_total", "args": ["7 8"]}, "public": ["type", "equals"]})
+    >>> answered(q, {"status": "bad-type", "type": "ellipsis"}, None), answered(q, {"status": "ok", "value": 3}, None)
+    (False, True)
+    """
+    if q.kind == WRITTEN:
+        return bool((written_result(q, text).written or {}).get("text"))
+    status = answer.get("status") if isinstance(answer, dict) else "missing"
+    if status == "missing" or (status == "bad-type" and answer.get("type") == "ellipsis"):
+        return False
+    return not (q.kind == "function" and status == "ok" and answer.get("empty") is True)
 
 
 FEEDBACK_LANGUAGES = ("zh", "en")
@@ -653,7 +681,7 @@ def _flag_duplicates(subs: list[Submission]) -> None:
     for s in subs:
         if s.status == "ok" and s.learner.strip():  # the seed strips the id too
             groups.setdefault(("learner", s.exercise or "", s.learner.strip().casefold()), []).append(s)
-        if s.sha256:  # the same bytes from one owner (collected twice) are one hand-in, not a copy
+        if s.sha256 and s.status != NOT_ATTEMPTED:  # the same bytes from one owner (collected twice) are one hand-in, not a copy
             groups.setdefault(("file", s.sha256), []).append(s)
     for key in list(groups):  # one owner's hand-ins (collected again: a late hand-in, an extension)
         if len({m.owner for m in groups[key]}) == 1 and groups[key][0].owner:

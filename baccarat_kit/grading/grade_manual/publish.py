@@ -17,6 +17,7 @@ from ..judge.checks import Exercise
 from ..records import WRITTEN
 from ..report.feedback import feedback_html
 from ..term import export
+from ..term.deadlines import kept_lms
 from ..term.gradebook import MARKER, _owned_files, _questions_of, read_results, results_bytes
 from ..term.manual import ManualError, Mark, apply, load, summary, write_atomic
 
@@ -40,7 +41,7 @@ def publish(folder: str | Path, exercises: Mapping[str, Exercise], lang: str = "
     files: dict[str, bytes] = {
         "grades.csv": export.grades_csv(rows, questions).encode("utf-8"),
         "grades-long.csv": export.long_csv(rows).encode("utf-8"),
-        "canvas.csv": export.canvas_csv(rows, titles).encode("utf-8"),
+        "canvas.csv": export.canvas_csv(rows, titles, kept_lms(doc)).encode("utf-8"),
         "moodle.csv": export.moodle_csv(rows, titles).encode("utf-8"),
     }
     for row in rows:

@@ -63,6 +63,7 @@ STATUS_CATEGORY = {
     "hidden_file": "refused", "refused": "refused", "needs_secret": "refused", "other_secret": "refused",
     "kernel_died": "sandbox", "kernel_broken": "sandbox", "no_answers": "sandbox",
     "worker_failed": "failed", "kernel_start": "failed",
+    "not_attempted": "not_attempted",  # (a grid mark only: nothing in the list to look at)
 }
 """Which heading a submission status goes under (an unknown status goes under "other")."""
 _EPS = 1e-9
@@ -345,7 +346,7 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
         if (who.known and not sub.get("_collect_refused")) or (isinstance(ex, str) and ex):
             learners.setdefault(who.key, who)  # a file of no exercise and no id: no row; nor a refused folder
         status = str(sub.get("status", "?"))
-        if status != "ok":
+        if status not in ("ok", "not_attempted"):  # (no answer handed in: nothing to look at)
             reason = _texts(sub.get("reason"), status)
             attention.append(Attention(STATUS_CATEGORY.get(status, "other"), file,
                                        who.label if who.known else "", str(ex or ""), "", reason))
@@ -775,7 +776,8 @@ def _grid_rows(rep: ClassReport, m: Any, lang: str, top: float) -> str:
                 classes = "refused"
                 mark = refused.get(c.status)
                 if mark is None:
-                    text = "✘ " + _category_text(STATUS_CATEGORY.get(c.status, "other"), lang)
+                    text = ("" if c.status == "not_attempted" else "✘ ") + _category_text(
+                        STATUS_CATEGORY.get(c.status, "other"), lang)
                     mark = refused[c.status] = f'<span class="mark r">{escape(text)}</span>'
                 marks.append(mark)
                 tips.append(c.status)

@@ -68,6 +68,33 @@ def _wrong_rows(name: str, wrong: Any, lang: str = "zh") -> list[dict[str, str]]
     return rows
 
 
+def how_late(row: dict[str, Any], lang: str = "zh") -> str:
+    """How long after her deadline the row was handed in ("" when not late or not known), to the
+    started minute: ``1 d 3 h``, ``3 h 20 min``, ``12 min``.
+
+    >>> row = {"late": True, "submitted_at": "2026-12-02T02:59:10Z", "deadline": "2026-12-01T00:00:00Z"}
+    >>> how_late(row, "en"), how_late(row, "zh"), how_late({**row, "late": False}, "en")
+    ('1 d 3 h', '1 天 3 小時', '')
+    >>> how_late({**row, "submitted_at": "2026-12-01T00:12:00Z"}, "en")
+    '12 min'
+    """
+    from ..term.collect import parse_deadline
+
+    try:
+        seconds = (parse_deadline(str(row["submitted_at"])) - parse_deadline(str(row["deadline"]))).total_seconds()
+    except (KeyError, ValueError, TypeError):  # (CollectError is a ValueError)
+        return ""
+    if not row.get("late") or seconds <= 0:
+        return ""
+    minutes = -(-int(seconds) // 60)
+    days, hours, mins = minutes // 1440, minutes % 1440 // 60, minutes % 60
+    if days:
+        return message("grading.feedback.late_days", lang, days=days, hours=hours)
+    if hours:
+        return message("grading.feedback.late_hours", lang, hours=hours, minutes=mins)
+    return message("grading.feedback.late_minutes", lang, minutes=mins)
+
+
 def feedback_html(sub: Submission | dict[str, Any], exercises: dict[str, Exercise], lang: str = "zh",
                   merged: dict[str, Any] | None = None) -> str:
     """One submission's feedback page: per question its text, score, every failing public check
@@ -121,9 +148,11 @@ def feedback_html(sub: Submission | dict[str, Any], exercises: dict[str, Exercis
                      "points": got.get("points", q.points), "passed": passed, "lines": lines,
                      "wrong": _wrong_rows(q.answer, got.get("wrong"), lang)})
     penalty = ""
+    late_by = how_late(row, lang)
     if row.get("late_policy") and row.get("raw_score") != row.get("score"):
-        penalty = message("grading.feedback.penalty", lang, policy=row["late_policy"], raw=row.get("raw_score"),
-                          score=row.get("score"))
+        penalty = message("grading.feedback.penalty_by" if late_by else "grading.feedback.penalty", lang,
+                          policy=row["late_policy"], raw=row.get("raw_score"), score=row.get("score"), by=late_by,
+                          deadline=str(row.get("deadline") or "").replace("T", " ").replace("Z", " UTC"))
     labels = {k: message(f"grading.feedback.{k}", lang) for k in ("total", "question", "text", "score", "result",
                                                                    "answer", "cell_input", "cell_got", "cell_want",
                                                                    "cell_rule", "cell_misconception")}
@@ -133,7 +162,8 @@ def feedback_html(sub: Submission | dict[str, Any], exercises: dict[str, Exercis
         "feedback.html.j2", mark=FEEDBACK_MARK, html_lang="zh-Hant" if lang == "zh" else "en", csp=FEEDBACK_CSP,
         title=message("grading.feedback.title", lang), who=str(row.get("learner") or "?"),
         exercise=str(row.get("exercise") or "?"), ex_title=ex.title.get(lang, "") if ex else "",
-        name=Path(str(row.get("file", ""))).name, late=message("grading.feedback.late", lang) if row.get("late") else "",
+        name=Path(str(row.get("file", ""))).name, late=(message("grading.feedback.late_by", lang, by=late_by) if late_by else
+              message("grading.feedback.late", lang) if row.get("late") else ""),
         reason=row.get("reason", {}).get(lang, ""), score=row.get("score"), max_score=row.get("max_score"),
         pending_note=total_note(row, lang),
         penalty=penalty, labels=labels, rows=rows, wrong_open=WRONG_OPEN,

@@ -22,6 +22,7 @@ from ..records import SCHEMA_VERSION, GradeUsageError, Submission
 from ..sandbox.session import Limits, limits_scope, sandbox_description, time_limits
 from . import export, manual
 from .collect import safe_part
+from .deadlines import kept_lms
 from .index import INDEX_NAME, index_bytes
 
 
@@ -336,7 +337,8 @@ def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[s
     new_rows = [s.to_json() for s in subs]
     rows = _merge(old_rows, new_rows) if update else new_rows
     if update:  # a new row's claim may name an owner of an old row, and the other way round
-        flags = mark_mismatches([(r.get("owner"), str(r.get("claimed_id") or "")) for r in rows])
+        flags = mark_mismatches([(r.get("owner"), "" if r.get("status") == "not_attempted"
+                                  else str(r.get("claimed_id") or "")) for r in rows])
         rows = [{**r, "identity_mismatch": bool(r.get("identity_mismatch")) or f} for r, f in zip(rows, flags, strict=True)]
     # the instructor's scores of written answers (manual.json, never written here): kept by every update
     rows = manual.apply(rows, manual.load(target) if target.is_dir() else {})
@@ -348,7 +350,8 @@ def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[s
         titles = {ex_id: ex.title.get(lang) or ex_id for ex_id, ex in exercises.items()}
         (tmp / "grades.csv").write_text(export.grades_csv(rows, questions), encoding="utf-8")
         (tmp / "grades-long.csv").write_text(export.long_csv(rows), encoding="utf-8")
-        (tmp / "canvas.csv").write_text(export.canvas_csv(rows, titles), encoding="utf-8")
+        lms = kept_lms(dict(term) if term is not None else kept_term)  # the class list's ids of each learner
+        (tmp / "canvas.csv").write_text(export.canvas_csv(rows, titles, lms), encoding="utf-8")
         (tmp / "moodle.csv").write_text(export.moodle_csv(rows, titles), encoding="utf-8")
         doc = {
             "schema_version": SCHEMA_VERSION,
