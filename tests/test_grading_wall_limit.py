@@ -23,6 +23,7 @@ import pytest
 from baccarat_kit.cli import main
 from baccarat_kit.grading.grade import BatchBudget, Limits, grade_file, grade_paths, load_exercises
 from baccarat_kit.grading.sandbox import bwrap, session
+from baccarat_kit.grading.term.authoring import read_source
 
 ROOT = Path(__file__).resolve().parents[1]
 EXERCISES = load_exercises(ROOT / "exercises" / "source")
@@ -64,7 +65,7 @@ def _comms() -> set[bytes]:
 def waiting_notebook(folder: Path, wait: str, name: str = "03-banker-rule.ipynb", marker: bytes = b"") -> Path:
     """The model solution of exercise 03 (full marks when it ends) with a last cell that waits
     (``WAITS[wait]``), after one that leaves a child named ``marker`` sleeping (if given)."""
-    nb = json.loads(SOLUTION.read_text(encoding="utf-8"))
+    nb = read_source(SOLUTION)
     extra = ([LEFT_BEHIND.replace("NAME", repr(marker))] if marker else []) + [WAITS[wait]]
     nb["cells"] += [{"cell_type": "code", "execution_count": None, "id": f"wait-{n}", "metadata": {},
                      "outputs": [], "source": code} for n, code in enumerate(extra)]
@@ -84,7 +85,7 @@ def test_a_notebook_that_only_waits_is_stopped_at_the_wall_limit(tmp_path: Path,
     assert row["status"] == "wall_limit" and row["score"] == 0, row
     assert "2 s of wall-clock time from its first cell (the limit per submission, --wall-limit)" in row["reason"]["en"]
     assert "--wall-limit" in row["reason"]["zh"] and "2 秒實際時間" in row["reason"]["zh"], row
-    code_cells = sum(1 for c in json.loads(SOLUTION.read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "code")
+    code_cells = sum(1 for c in read_source(SOLUTION)["cells"] if c["cell_type"] == "code")
     assert f"at cell {code_cells + 2}," in row["reason"]["en"], row  # the waiting cell, the last
     assert took < 2 + 30, took  # the wall limit, then the sandbox's start and end on a loaded machine
     assert took >= 2, took
@@ -94,7 +95,7 @@ def test_a_notebook_that_only_waits_is_stopped_at_the_wall_limit(tmp_path: Path,
 
 def test_the_cpu_limit_still_stops_busy_code_under_a_roomy_wall_limit(tmp_path: Path) -> None:
     """The wall limit is for waiting: code that computes is stopped by its CPU limit, with that verdict."""
-    nb = json.loads(SOLUTION.read_text(encoding="utf-8"))
+    nb = read_source(SOLUTION)
     nb["cells"].append({"cell_type": "code", "execution_count": None, "id": "spin", "metadata": {},
                         "outputs": [], "source": "while True:\n    pass"})
     path = tmp_path / "03-banker-rule.ipynb"
@@ -120,7 +121,7 @@ def test_a_function_answer_that_waits_fails_alone_at_the_wall_limit() -> None:
 
 
 def _solution_cells() -> list[str]:
-    nb = json.loads(SOLUTION.read_text(encoding="utf-8"))
+    nb = read_source(SOLUTION)
     return ["".join(c["source"]) if isinstance(c["source"], list) else c["source"]
             for c in nb["cells"] if c["cell_type"] == "code"]
 

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from baccarat_kit.cli import main
 from baccarat_kit.grading import report as rp
+from baccarat_kit.grading.term.authoring import read_source
 from baccarat_kit.misconceptions import all_misconceptions
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -190,7 +191,7 @@ def check_numbers(doc: dict[str, Any], page: Page) -> None:
 
 # ---------------------------------------------------------------- a class graded by the real grader
 def _notebook(path: Path, lid: str, replace: dict[str, str] | None = None) -> dict[str, Any]:
-    nb: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    nb: dict[str, Any] = read_source(path)  # (a learner copy is read as it is)
     for cell in nb["cells"]:
         if cell["cell_type"] != "code":
             continue
@@ -210,7 +211,7 @@ def _shown(path: Path, qid: str, lid: str, misconception: str) -> str:
     shuffled per learner)."""
     from baccarat_kit.grading.judge.checks import Question
 
-    meta = json.loads(path.read_text(encoding="utf-8"))["metadata"]["baccarat_kit"]
+    meta = read_source(path)["metadata"]["baccarat_kit"]
     q = next(q for q in meta["questions"] if q["id"] == qid)
     key = next(k for k, option in q["options"].items() if option.get("misconception") == misconception)
     question = Question.from_dict(q)

@@ -252,17 +252,16 @@ def source_exercises() -> dict[str, Any]:
     for titles, options come from the rows alone). Read without proving their keys against the
     model answers: ``grade`` does that before it judges, the report judges nothing (proving was
     a quarter of a small class's report)."""
-    import json
-
     from ...errors import BaccaratError
-    from ..judge.checks import Exercise, question_texts
+    from ..judge.checks import Exercise
+    from ..term.authoring import read_source
     from ..term.release import default_source
 
     out = {}
     for path in sorted(default_source().glob("*.ipynb")):
         try:
-            nb = json.loads(path.read_bytes())
-            ex = Exercise.from_metadata(nb["metadata"]["baccarat_kit"], str(path)).with_texts(question_texts(nb))
+            nb = read_source(path)  # (its questions written in cells, their texts with them)
+            ex = Exercise.from_metadata(nb["metadata"]["baccarat_kit"], str(path))
         except (OSError, ValueError, KeyError, TypeError, AttributeError, BaccaratError):
             continue  # (not an exercise source: grade says why)
         out[ex.id] = ex
