@@ -154,7 +154,7 @@ def test_a_generic_solver_cell_on_an_untouched_copy_earns_nothing(batch: dict[st
     """Attack 10: a cell asking the kit's key code (or the engine, through globals()/exec/
     get_ipython()/__main__) for every answer, appended to an untouched copy, earned 44 of 54."""
     s = batch["subs"][solver.name]
-    assert s["status"] == "ok" and s["score"] == 0
+    assert s["status"] in ("ok", "not_attempted") and s["score"] == 0  # (no answer of its own left)
     # issue 30: in the grading run the kit's key code is absent (the only baccarat_kit is the
     # exercise API), so the solver's calls fail there; nothing is scored from reading its code
     answered = [q for q in s["questions"].values() if q.get("answer") not in (None, "None", "Ellipsis")]

@@ -364,7 +364,7 @@ def test_generic_value_solvers_earn_nothing_beside_full_marks_for_the_sources(tm
             for s in doc["submissions"]}
     for path in SOLVERS:
         s = rows[path.name]
-        assert s["status"] == "ok" and s["score"] == 0, (path.name, s["score"])
+        assert s["status"] in ("ok", "not_attempted") and s["score"] == 0, (path.name, s["score"])
         assert any("failed" in w["en"] for w in s["warnings"]), (path.name, s["warnings"])
     assert "rule code is not in the grading run" in " ".join(w["en"] for w in rows["keys-letter-06.ipynb"]["warnings"])
     for path in sources:

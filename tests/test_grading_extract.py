@@ -53,7 +53,8 @@ def test_collect_reports_missing_bad_type_and_function_results() -> None:
     assert got["answers"]["q1"] == {"status": "ok", "value": 5}
     assert got["answers"]["q2"] == {"status": "bad-type", "type": "AlwaysEqual"}
     assert got["answers"]["q3"] == {"status": "missing"}
-    assert got["answers"]["q4"] == {"status": "ok", "results": [True, False], "tripped": 0, "kit_function": False}
+    assert got["answers"]["q4"] == {"status": "ok", "results": [True, False], "tripped": 0, "kit_function": False,
+                                         "empty": False}
     assert got["answers"]["q5"]["status"] == "not-function"
 
 

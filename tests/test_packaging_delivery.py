@@ -41,7 +41,7 @@ def test_hub_config_parses_and_names_the_class_classes() -> None:
     tree = ast.parse(source)
     assigned = {ast.unparse(t.targets[0]) for t in ast.walk(tree) if isinstance(t, ast.Assign)}
     for key in ("c.JupyterHub.authenticator_class", "c.JupyterHub.spawner_class",
-                "c.Spawner.default_url", "c.Spawner.cmd", "c.JupyterHub.services",
+                "c.Spawner.args", "c.Spawner.cmd", "c.JupyterHub.services",
                 "c.ConfigurableHTTPProxy.command"):
         assert key in assigned, key
     assert "ClassListAuthenticator" in source and "LearnerSpawner" in source
@@ -60,20 +60,24 @@ def test_z2jh_values_parse_and_copy_the_course() -> None:
 
 
 def test_collect_gathers_each_learners_exercises_from_the_hub_layout(tmp_path: Path) -> None:
-    """The hub keeps each learner's course in homes/<learner>/course (jupyterhub_config.py);
-    the class workflow's collect command, as deploy/jupyterhub/README.md shows it, gathers them."""
+    """The hub hands each learner her class copies in homes/<learner>/exercises (`hub hand-out`);
+    the class workflow's collect command, as deploy/jupyterhub/README.md shows it, gathers them and
+    not the self-study copies of her course folder."""
     from baccarat_kit.cli import main
 
     for learner in ("ann", "ben"):
-        ex = tmp_path / "hub" / "homes" / learner / "course" / "exercises"
-        ex.mkdir(parents=True)
-        (ex / "01-x.ipynb").write_text(learner)
-    assert main(["collect", str(tmp_path / "hub" / "homes"), "--glob", "course/exercises/*.ipynb",
+        home = tmp_path / "hub" / "homes" / learner
+        (home / "exercises").mkdir(parents=True)
+        (home / "exercises" / "01-x.ipynb").write_text(learner)
+        (home / "course" / "exercises").mkdir(parents=True)
+        (home / "course" / "exercises" / "01-x.ipynb").write_text("self-study")
+    assert main(["collect", str(tmp_path / "hub" / "homes"), "--glob", "exercises/01-*.ipynb",
                  "--out", str(tmp_path / "out"), "--name", "term"]) == 0
-    assert (tmp_path / "out" / "term" / "ben" / "course" / "exercises" / "01-x.ipynb").read_text() == "ben"
-    assert (tmp_path / "out" / "term" / "ann" / "course" / "exercises" / "01-x.ipynb").read_text() == "ann"
+    assert (tmp_path / "out" / "term" / "ben" / "exercises" / "01-x.ipynb").read_text() == "ben"
+    assert (tmp_path / "out" / "term" / "ann" / "exercises" / "01-x.ipynb").read_text() == "ann"
+    assert not list((tmp_path / "out" / "term").glob("*/course"))
     readme = (REPO / "deploy" / "jupyterhub" / "README.md").read_text(encoding="utf-8")
-    assert 'baccarat-kit collect /home --hub-prefix jupyter- --glob "course/exercises/*.ipynb"' in readme
+    assert 'baccarat-kit collect /home --hub-prefix jupyter- --glob "exercises/01-*.ipynb"' in readme
 
 
 def _lite_build() -> Any:
