@@ -223,14 +223,29 @@ $(AXE):
 	npm install --silent --no-audit --no-fund --prefix .cache/npm/axe axe-core@4
 	test -f $@
 
-# A class on this machine (as root), a Unix user per learner (deploy/jupyterhub/README.md):
-# hub-env builds the learners' environment in $(HUB_PREFIX) (readable by them, not writable)
-# and closes this clone to them; add learners with
+# A class on this machine (as root), a Unix user per learner (deploy/jupyterhub/README.md).
+# hub-setup builds, or after a `git pull` upgrades, the learners' environment in $(HUB_PREFIX)
+# (readable by them, not writable) and closes this clone to them: a step of its own, run when you
+# choose, never by `make hub`, so a pull never changes the kit under learners' running servers.
+# `make hub` only starts the hub (the command the systemd unit runs: hub-unit installs it).
+# Add learners with
 #   .venv/bin/baccarat-kit hub passwd $(HUB_PREFIX)/state/classlist.csv alice bruno
 HUB_PREFIX ?= /opt/baccarat-hub
-.PHONY: hub-env
-hub-env: venv
+HUB_CONFIG := deploy/jupyterhub/jupyterhub_config.py
+HUB_UNIT := deploy/jupyterhub/baccarat-hub.service
+UNIT_DIR ?= /etc/systemd/system
+.PHONY: hub-setup hub-env hub-unit
+hub-setup: venv hub-deps
 	$(BIN)/baccarat-kit hub setup $(HUB_PREFIX)
+hub-env: hub-setup
 
-hub: hub-env hub-deps
-	BACCARAT_HUB_PREFIX=$(HUB_PREFIX) $(BIN)/jupyterhub -f deploy/jupyterhub/jupyterhub_config.py
+hub:
+	@test -x $(BIN)/jupyterhub -a -x $(CHP) -a -x $(HUB_PREFIX)/venv/bin/baccarat-kit || \
+		{ echo "no hub set up here: run 'make hub-setup' first (HUB_PREFIX=$(HUB_PREFIX))" >&2; exit 2; }
+	BACCARAT_HUB_PREFIX=$(HUB_PREFIX) $(BIN)/jupyterhub -f $(HUB_CONFIG)
+
+# The systemd unit with this clone's path (the file says /srv/baccarat-kit) and HUB_PREFIX.
+hub-unit:
+	sed -e 's|/srv/baccarat-kit|$(CURDIR)|g' -e 's|/opt/baccarat-hub|$(HUB_PREFIX)|g' $(HUB_UNIT) \
+		> $(UNIT_DIR)/baccarat-hub.service
+	@echo "wrote $(UNIT_DIR)/baccarat-hub.service: systemctl daemon-reload && systemctl enable --now baccarat-hub"

@@ -23,7 +23,7 @@ COMMANDS: list[str] = [
     "baccarat_kit.grading.cli:register",
     "baccarat_kit.grading.cli:register_report",
     "baccarat_kit.grading.cluster_cli:register",
-    "baccarat_kit.grading.term.manual_cli:register",
+    "baccarat_kit.grading.grade_manual.cli:register",
     "baccarat_kit.course:register",
     "baccarat_kit.hub.cli:register",
     "baccarat_kit.progress:register",

@@ -33,7 +33,7 @@ import re
 import sys
 import tempfile
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -296,12 +296,55 @@ def first_layout(dest: Path) -> Path | None:
     return manager.save("default", json.dumps(workspace))
 
 
+LAB_CONFIG = Path(__file__).resolve().parent / "data" / "jupyter"
+"""The course's own Jupyter configuration folder, put first on ``JUPYTER_CONFIG_PATH`` of every
+JupyterLab the kit starts on a learner's course (``baccarat-kit lab`` and each learner's server
+on the hub, :func:`lab_environment`): its ``labconfig/page_config.json`` turns off JupyterLab's
+news plugin, whose pop-up ("Would you like to get notified about official Jupyter news?") greeted
+every new learner over her first lesson. The Lite site turns off the same plugin
+(``lite/jupyter-lite.json``). Read-only, inside the package: nothing is written into the
+learner's home or her Jupyter settings, and her other JupyterLabs are not touched."""
+
+
+def lab_environment(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """``environ`` (default: this process's) with :data:`LAB_CONFIG` first on ``JUPYTER_CONFIG_PATH``.
+
+    >>> env = lab_environment({"JUPYTER_CONFIG_PATH": "/etc/mine"})
+    >>> env["JUPYTER_CONFIG_PATH"].split(os.pathsep) == [str(LAB_CONFIG), "/etc/mine"]
+    True
+    """
+    env = dict(os.environ if environ is None else environ)
+    theirs = [p for p in env.get("JUPYTER_CONFIG_PATH", "").split(os.pathsep) if p and p != str(LAB_CONFIG)]
+    env["JUPYTER_CONFIG_PATH"] = os.pathsep.join([str(LAB_CONFIG), *theirs])
+    return env
+
+
+def lab_options(dest: Path, first: str, root: Path | None = None,
+                default_url: str = "LabApp") -> list[str]:
+    """The server options of a JupyterLab on the course copy ``dest``: it shows ``root`` (default
+    ``dest``; a hub shows the learner's home, ``dest`` inside it), opens the first lesson (``first``,
+    relative to ``dest``) and keeps the course's own workspaces (:data:`LAB_WORKSPACES`).
+    ``default_url``: the application that takes it (``ServerApp`` under ``jupyterhub-singleuser``)."""
+    root = Path(dest) if root is None else Path(root)
+    url = (Path(dest) / first).relative_to(root).as_posix()
+    return [f"--ServerApp.root_dir={root}", f"--{default_url}.default_url=/lab/tree/{url}",
+            f"--LabApp.workspaces_dir={Path(dest) / LAB_WORKSPACES}"]
+
+
+def prepare_lab(dest: str | os.PathLike[str], lang: str | None = None) -> tuple[Report, str]:
+    """What every JupyterLab on a learner's course needs first (``baccarat-kit lab`` and a
+    learner's server on the hub, ``baccarat-kit hub singleuser``): the course installed or
+    completed in ``dest`` (:func:`install`), its first layout (:func:`first_layout`); returns the
+    report and the first lesson in her language (relative to ``dest``)."""
+    report = install(dest)
+    first_layout(report.dest)
+    return report, first_lesson(report.dest, report.first_lesson, lang)
+
+
 def lab_command(dest: Path, first: str, extra: Sequence[str] = ()) -> list[str]:
     """The JupyterLab command that shows only ``dest`` and opens the first lesson, with the
     course's own workspaces (:data:`LAB_WORKSPACES`)."""
-    cmd = [sys.executable, "-m", "jupyterlab", f"--ServerApp.root_dir={dest}",
-           f"--LabApp.default_url=/lab/tree/{first}",
-           f"--LabApp.workspaces_dir={Path(dest) / LAB_WORKSPACES}"]
+    cmd = [sys.executable, "-m", "jupyterlab", *lab_options(Path(dest), first)]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         cmd.append("--allow-root")  # containers and class machines often run as root
     return cmd + list(extra)
@@ -339,15 +382,16 @@ def server_options(port: int | None = None, ip: str | None = None, no_browser: b
     return out
 
 
-def _exec(cmd: list[str], cwd: Path | None = None) -> int:
+def _exec(cmd: list[str], cwd: Path | None = None, env: Mapping[str, str] | None = None) -> int:
     sys.stderr.flush()
     if cwd is not None:
         os.chdir(cwd)
     if os.name == "posix":
-        os.execv(cmd[0], cmd)  # the server takes over this process (Ctrl-C stops it)
+        # the server takes over this process (Ctrl-C stops it)
+        os.execve(cmd[0], cmd, dict(os.environ if env is None else env))
     import subprocess  # pragma: no cover - Windows
 
-    return subprocess.call(cmd)  # pragma: no cover
+    return subprocess.call(cmd, env=env)  # pragma: no cover
 
 
 def lab(dest: str | os.PathLike[str], extra: Sequence[str] = (), *,
@@ -357,10 +401,9 @@ def lab(dest: str | os.PathLike[str], extra: Sequence[str] = (), *,
 
     if importlib.util.find_spec("jupyterlab") is None:
         raise ModuleNotFoundError("No module named 'jupyterlab'", name="jupyterlab")
-    report = install(dest)
+    report, first = prepare_lab(dest, lang)
     print(report.explain(lang), file=sys.stderr)
-    first_layout(report.dest)
-    return _exec(lab_command(report.dest, first_lesson(report.dest, report.first_lesson, lang), extra))
+    return _exec(lab_command(report.dest, first, extra), env=lab_environment())
 
 
 TRAINER = "trainer/trainer.ipynb"

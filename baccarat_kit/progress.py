@@ -367,7 +367,7 @@ def _missed(value: Any) -> list[dict[str, Any]] | None:
     return out
 
 
-@_expects("a list of attempts (right, total, attempt, t)")
+@_expects("a list of attempts (right, total, attempt, t, unfinished)")
 def _attempts(value: Any) -> list[dict[str, Any]] | None:
     if not isinstance(value, list):
         return None
@@ -387,21 +387,59 @@ def _attempts(value: Any) -> list[dict[str, Any]] | None:
             entry["t"] = a["t"]
         elif a.get("t") is not None:
             return None
+        if a.get("unfinished") is True:
+            entry["unfinished"] = True
         out.append(entry)
     return out
 
 
+@_expects("an attempt in progress (attempt, seed, items, answers, right)")
+def _open(value: Any) -> dict[str, Any] | None:
+    """``final.open``: the final test's attempt in progress (:func:`record_final_answer`)."""
+    if not isinstance(value, dict):
+        return None
+    attempt, items, answers = _count(value.get("attempt")), _TEXTS(value.get("items")), value.get("answers", {})
+    seed = value.get("seed")
+    if attempt is None or items is None or not isinstance(answers, dict) \
+            or not (isinstance(seed, str) or _count(seed) is not None):
+        return None
+    if any(k not in items or _count(v) is None for k, v in answers.items()):
+        return None
+    right = _TEXTS(value.get("right", []))
+    if right is None or any(k not in answers for k in right):
+        return None
+    out = {"attempt": attempt, "seed": seed, "items": items, "answers": dict(answers), "right": right}
+    if _num(value.get("t")) is not None:
+        out["t"] = value["t"]
+    return out
+
+
 def _final(c: _Check, raw: Any) -> dict[str, Any]:
+    """The final test's part: the latest completed attempt in full (``right``, ``total``, …),
+    ``attempts`` (every completed one) and ``open`` (the one in progress; a record written
+    before the kit kept it simply has none)."""
     raw = c.table(raw, "final")
-    if not raw:
-        return {}
+    out: dict[str, Any] = {}
+    if "open" in raw:
+        current = _open(raw["open"])
+        if current is None:
+            c.bad("final.open", _open.expected, raw["open"])  # type: ignore[attr-defined]
+        else:
+            out["open"] = current
+    rest = {k: v for k, v in raw.items() if k != "open"}
+    if not rest:
+        return out
     spec = {"right": _COUNT, "total": _COUNT, "attempt": _COUNT, "t": _NUM, "missed": _missed,
             "asked": _TEXTS, "cells": _TEXTS, "attempts": _attempts}
-    good = c.fields(raw, "final", spec, required=("right", "total"))
-    if good is None:
-        return {}
-    good["right"] = min(good["right"], good["total"])
-    return good
+    good = c.fields(rest, "final", spec) or {}
+    if "right" in good and "total" in good:
+        good["right"] = min(good["right"], good["total"])
+    elif "right" in rest or "total" in rest:  # a latest result without its score: only the list is kept
+        c.problems.append("final: no valid right, total (entry ignored)")
+        good = {k: v for k, v in good.items() if k == "attempts"}
+    else:  # no attempt completed yet (one left unfinished, one in progress)
+        good = {k: v for k, v in good.items() if k == "attempts"}
+    return {**good, **out}
 
 
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -480,6 +518,21 @@ def final_pass_mark(total: int) -> int:
     (10, 5, 1)
     """
     return max(1, -(-total * FINAL_PASS_MARK // FINAL_QUESTIONS))
+
+
+def final_next_attempt(final: dict[str, Any]) -> int:
+    """The number of the next final-test attempt: one more than any attempt the record knows
+    (completed, in progress, or counted without a number).
+
+    >>> final_next_attempt({}), final_next_attempt({"attempts": [{"right": 4, "total": 12, "attempt": 1}]})
+    (1, 2)
+    >>> final_next_attempt({"right": 4, "total": 12, "open": {"attempt": 3}})
+    4
+    """
+    attempts = final_attempts(final)
+    numbers = [int(a.get("attempt", 0)) for a in attempts] + [len(attempts), int(final.get("attempt") or 0),
+                                                              int((final.get("open") or {}).get("attempt") or 0)]
+    return max(numbers) + 1
 
 
 def final_attempts(final: dict[str, Any]) -> list[dict[str, Any]]:
@@ -868,16 +921,81 @@ def record_predict(lesson: str, key: str, answer: str, first_right: bool, first_
     update(change)
 
 
+def record_final_answer(attempt: int, seed: int | str, items: list[str], item: str, option: int,
+                        right: bool) -> dict[str, int]:
+    """One answer of the final test's attempt in progress (``final.open``: its number, its
+    draw's ``seed``, its ``items`` in order, the first answer to each and the items answered
+    right): the first answer to an item stays, whatever is sent after it, so running the cell
+    again (or a restart) shows the same attempt with its scored answers. Returns the attempt's
+    answers as kept; nothing is written (and ``{}`` returned) when that attempt is already kept.
+
+    An attempt in progress is never dropped: when another attempt begins (a test drawn with
+    another seed, or the kit's questions changed), the one left is kept in ``attempts`` with the
+    score it had, ``unfinished`` (it never ticks the map).
+
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     os.environ[PROGRESS_ENV] = tmp
+    ...     _ = record_final_answer(1, 7, ["a", "b"], "a", 2, True)
+    ...     record_final_answer(1, 7, ["a", "b"], "a", 0, False)   # answered again: the first stays
+    ...     _ = record_final_answer(2, 8, ["c", "d"], "c", 1, False)  # attempt 1 left after one answer
+    ...     [(a["attempt"], a["right"], a["total"], a.get("unfinished")) for a in load()["final"]["attempts"]]
+    {'a': 2}
+    [(1, 1, 2, True)]
+    >>> del os.environ[PROGRESS_ENV]
+    """
+    out: dict[str, int] = {}
+
+    def change(r: Record) -> None:
+        final = r["final"]
+        if any(a.get("attempt") == attempt for a in final_attempts(final)):
+            return
+        current = final.get("open")
+        if not current or current.get("attempt") != attempt or current.get("items") != list(items):
+            if current and current.get("answers"):
+                _keep_unfinished(r, current)
+            current = {"attempt": attempt, "seed": seed, "items": list(items), "answers": {}, "right": []}
+        if item not in current["answers"]:
+            current["answers"][item] = int(option)
+            if right:
+                current["right"].append(item)
+        current["t"] = time.time()
+        r["final"]["open"] = current
+        out.update(current["answers"])
+    update(change)
+    return out
+
+
+def _keep_unfinished(r: Record, left: dict[str, Any]) -> None:
+    """Keep the attempt in progress ``left`` in ``attempts``, as it stood, ``unfinished``."""
+    final = r["final"]
+    attempts = final_attempts(final)
+    if any(a.get("attempt") == left["attempt"] for a in attempts):
+        return
+    attempts.append({"right": len(left.get("right", [])), "total": len(left["items"]), "attempt": left["attempt"],
+                     "t": float(left.get("t", time.time())), "unfinished": True})
+    final["attempts"] = attempts
+
+
 def record_final(result: Record) -> None:
-    """A final test's result: the latest one in full (its score, the misconceptions shown, the
-    items asked), and its score added to ``attempts``, the list of every attempt's score. The
-    same attempt recorded again (a missed question answered again after the last one) replaces
-    its entry: one test drawn is one attempt."""
+    """A final test's attempt completed: the latest one in full (its score, the misconceptions
+    shown, the items asked), and its score added to ``attempts``, the list of every completed
+    attempt's score; the attempt in progress (``open``) is done. An attempt already kept is
+    never changed: its first completion is its score (one test drawn is one attempt)."""
     def change(r: Record) -> None:
         now = time.time()
-        attempts = final_attempts(r.get("final", {}))
-        if attempts and result.get("attempt") is not None and attempts[-1].get("attempt") == result.get("attempt"):
-            attempts.pop()
+        final = r["final"]
+        current = final.get("open")
+        if current and current.get("attempt") == result.get("attempt"):
+            current = None
+        attempts = final_attempts(final)
+        if result.get("attempt") is not None and any(a.get("attempt") == result["attempt"] for a in attempts):
+            if current is None:
+                final.pop("open", None)
+            return
+        if current and current.get("answers"):  # another attempt left in progress: kept as it stood
+            _keep_unfinished(r, current)
+            attempts = final_attempts(r["final"])
         attempts.append({k: v for k, v in {"right": result.get("right"), "total": result.get("total"),
                                            "attempt": result.get("attempt"), "t": now}.items()
                          if v is not None})
@@ -1069,7 +1187,7 @@ def course_map(record: Record | None = None, lessons: list[tuple[str, int]] | No
     latest = attempts[-1] if attempts else {"right": 0, "total": 0}
     best = max(attempts, key=lambda a: (a["right"] / a["total"] if a["total"] else 0, a["right"]), default=latest)
     rows.append({"kind": "final", "id": "final", "done": any(
-        a["right"] >= final_pass_mark(a["total"]) for a in attempts if a["total"]),
+        a["right"] >= final_pass_mark(a["total"]) for a in attempts if a["total"] and not a.get("unfinished")),
         "answered": len(attempts), "total": latest["total"], "right": latest["right"],
         "best": best["right"], "best_total": best["total"], "attempts": len(attempts),
         "pass_mark": final_pass_mark(latest["total"] or FINAL_QUESTIONS)})

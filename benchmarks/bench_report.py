@@ -42,8 +42,8 @@ sys.path.insert(0, str(REPO / "tests"))
 from report_class import make_class  # noqa: E402
 
 from baccarat_kit.grading import report as rp  # noqa: E402
-from baccarat_kit.grading.report.index import INDEX_NAME  # noqa: E402
 from baccarat_kit.grading.term.gradebook import results_bytes, upgrade  # noqa: E402
+from baccarat_kit.grading.term.index import INDEX_NAME  # noqa: E402
 
 TARGET_S = 3.0
 TARGET_MB = 8.0

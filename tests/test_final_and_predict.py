@@ -25,8 +25,9 @@ def test_final_test_is_fresh_per_learner_and_attempt_and_covers_the_course() -> 
     assert [q.id for q in a.questions] != [q.id for q in b.questions]
     assert [q.id for q in a.questions] == [q.id for q in FinalTest(lang="en", seed=1).questions]
     assert [q.id for q in FinalTest(lang="en", seed=1, attempt=2).questions] != [q.id for q in a.questions]
-    assert {name[:2] for name in a.lessons} >= {"04", "05", "07"}  # cells, coups, settlements
-    assert {i.kind for i in a.items} == {"cell", "coup", "settle", "lesson"}
+    assert sorted(set(a.lessons)) == [f"0{n}" for n in range(1, 9)]  # lesson 10's promise
+    assert {i.kind for i in a.items} >= {"cell", "coup", "settle"}  # plus cells of the banker matrix
+    assert sum(i.kind == "cell" for i in a.items) >= 2
 
 
 def _cells_of(items: list) -> list[str]:
@@ -48,6 +49,7 @@ def test_final_test_over_200_seeds_never_asks_a_cell_twice_and_labels_the_kits_c
         assert any(i.kind == "cell" and i.cells <= boundary for i in items)
         for item in items:
             q = item.question
+            _check_made_item(item)
             if item.kind in ("coup", "settle"):
                 cards = q.prompt["en"].split("Deal order ")[1].split(" (")[0]
                 coup = bk.play(cards)
@@ -61,6 +63,62 @@ def test_final_test_over_200_seeds_never_asks_a_cell_twice_and_labels_the_kits_c
                     net = bk.settle(coup, {area: 100}).net
                     assert Decimal(q.options[q.answer].text["en"]) == net
                     assert len({Decimal(o.text["en"]) for o in q.options}) == len(q.options)
+
+
+def _check_made_item(item: object) -> None:
+    """A lesson item the bank made from a dealt coup: its key is the engine's, asked anew here
+    from the cards the prompt shows (never from the item's own code)."""
+    kind, q = item.kind, item.question  # type: ignore[attr-defined]
+    if kind not in ("total", "natural", "player-step", "banker-step"):
+        return
+    key = q.options[q.answer].text["en"]
+    shown = q.id.split("-", 2)[2].split("-")
+    if kind == "total":
+        assert int(key) == bk.hand_total(" ".join(shown)) and " ".join(shown) in q.prompt["en"]
+    elif kind in ("natural", "player-step", "banker-step"):
+        assert "made up by this kit" in q.prompt["en"] and "本套件自編" in q.prompt["zh"]
+        player, banker = bk.hand_total(f"{shown[0]} {shown[2]}"), bk.hand_total(f"{shown[1]} {shown[3]}")
+        natural = bk.is_natural(player) or bk.is_natural(banker)
+        if kind == "natural":
+            assert key == ("yes" if natural else "no")
+        elif kind == "player-step":
+            assert not natural and key == ("draws" if bk.player_draws(player) else "stands")
+        else:
+            third = int(bk.parse_card(shown[4]).value) if len(shown) > 4 else None
+            draws = not natural and bk.banker_draws(banker, third)
+            assert key == ("draws" if draws else "stands"), q.id
+            assert any(o.misconception for o in q.options)  # the mistake that gives the other answer
+
+
+def _course_lessons_of(items: list) -> set[str]:
+    return {i.lesson for i in items}
+
+
+def test_every_drawn_test_has_an_item_from_each_lesson_over_many_seeds_and_records() -> None:
+    """Issue 42: lesson 10 promises at least one final-test item from each lesson; 0 of 24 drawn
+    tests covered lessons 01–08. Stratified: one item a lesson first, for a new learner, one who
+    answered every self-check, one who drilled every cell, and a retake after each."""
+    from baccarat_kit import drill
+    from baccarat_kit.widgets import final_bank
+
+    lessons = set(final_bank.course_lessons())
+    assert lessons == {f"0{n}" for n in range(1, 9)}
+    every_answer = {"quizzes": {}}
+    for item in final_bank._lesson_items():
+        every_answer["quizzes"].setdefault(item.lesson, {"answers": {}})["answers"][item.id] = {"answer": "0"}
+    drilled = {"drill": {"cells": {c: {"seen": 1} for c in drill.MASTERY_CELLS}}}
+    for record in ({}, every_answer, drilled):
+        for seed in range(60):
+            first = final_bank.draw(record, seed=seed, attempt=1)
+            assert _course_lessons_of(first) == lessons, (seed, sorted(_course_lessons_of(first)))
+            again = final_bank.draw({**record, "final": {"asked": [i.id for i in first]}}, seed=seed, attempt=2)
+            assert _course_lessons_of(again) == lessons and not {i.id for i in first} & {i.id for i in again}
+            for items in (first, again):
+                cells = _cells_of(items)
+                assert len(items) == 12 and len(cells) == len(set(cells)), seed
+                assert sum(i.kind == "cell" for i in items) >= 2  # plus cells of the banker matrix
+            if record is every_answer:  # nothing answered is asked again, but lesson 08's facts
+                assert all(i.kind != "lesson" or i.lesson == "08" for i in first)
 
 
 def test_final_test_skips_what_the_learner_has_seen() -> None:
@@ -114,15 +172,137 @@ def test_final_test_scores_shows_misconceptions_links_back_and_saves(tmp_path: P
     assert record["final"]["right"] == 6 and record["final"]["attempt"] == 1
     assert record["final"]["asked"] == [i.id for i in test.items]
     assert FinalTest(lang="en").attempt == 2  # the next one is a fresh attempt
-    test.go(test.missed()[0])  # a miss answered again after the end: still the one attempt
+    test.go(test.missed()[0])  # a miss answered again after the end: the first answer stands
     test.options.value = test.question.answer
-    test.check()
+    assert test.check() is False and "cannot be changed" in plain_text(test.feedback)
     assert [(a["attempt"], a["right"]) for a in bk.progress.load()["final"]["attempts"]] == [(1, 6)]
+    assert test.right == 6 and test.result()["right"] == 6
     rows = {r["id"]: r for r in bk.progress.course_map()}
     assert not rows["final"]["done"] and rows["final"]["right"] == 6  # 6 / 12 is below the pass mark
     assert "Not passed yet: the pass mark is 10 of 12" in plain_text(test.summary)
-    test.reset()  # "start again": the summary goes, from the output too
-    assert test.summary_view.outputs == () and test.summary.value == ""
+
+
+def _said(key: str, **params: object) -> str:
+    import re
+
+    return re.escape(bk.i18n.message(key, None, **params))
+
+
+def test_a_failed_test_stays_failed_and_a_retake_is_a_new_draw() -> None:
+    """Issue 42: 4 / 12, then "start again" and the same 12 answered from the feedback gave
+    "12 / 12, passed", one attempt in the record and the map ticked. Now nothing clears or redoes
+    a scored answer; a retake is a new draw with a new number; both attempts are kept."""
+    from baccarat_kit.widgets._common import WidgetError
+
+    test = FinalTest(lang="en")
+    assert test.attempt == 1 and test.new_button.disabled
+    with pytest.raises(WidgetError, match=_said("widgets.final.finish-first", attempt=1, left=12)):
+        test.new_attempt()  # not before the attempt is complete
+    wrong = set(range(8))
+    for i, q in enumerate(test.questions):
+        test.go(i)
+        test.options.value = (q.answer + 1) % len(q.options) if i in wrong else q.answer
+        test.check()
+        assert test.options.disabled  # an answered question's options are locked
+    assert test.right == 4 and not test.new_button.disabled
+    for action in (test.reset, test.redo, lambda: test.preview(0, 0)):  # nothing of a quiz's retries
+        with pytest.raises(WidgetError, match=_said("widgets.final.no-redo")):
+            action()
+    buttons = {b for b in (test.reset_button, test.redo_button, test.hint_button)}
+    shown: list = []
+    stack = [test]
+    while stack:  # none of them in the widget a learner sees
+        node = stack.pop()
+        shown.append(node)
+        stack.extend(getattr(node, "children", ()))
+    assert not buttons & set(shown) and test.new_button in shown
+    first_items = [i.id for i in test.items]
+    record = bk.progress.load()
+    assert [(a["attempt"], a["right"]) for a in record["final"]["attempts"]] == [(1, 4)]
+    assert "open" not in record["final"]
+    assert not {r["id"]: r for r in bk.progress.course_map()}["final"]["done"]
+
+    test.new_button.click()  # the retake: a new number, new items, the failed attempt kept
+    assert test.attempt == 2 and not test.first and test.index == 0 and test.summary.value == ""
+    assert not set(first_items) & {i.id for i in test.items}
+    assert sorted(set(test.lessons)) == [f"0{n}" for n in range(1, 9)]
+    assert "attempt 1: 4 / 12 (not passed)" in plain_text(test.attempts_view)
+    for i, q in enumerate(test.questions):
+        test.go(i)
+        test.options.value = q.answer
+        test.check()
+    record = bk.progress.load()
+    assert [(a["attempt"], a["right"]) for a in record["final"]["attempts"]] == [(1, 4), (2, 12)]
+    assert {r["id"]: r for r in bk.progress.course_map()}["final"]["done"]  # a completed pass ticks
+    shown_attempts = plain_text(test.attempts_view)
+    assert "attempt 1: 4 / 12 (not passed); attempt 2: 12 / 12 (passed)" in shown_attempts
+    assert "attempt 1: 4 / 12" in test.page()
+    assert "Final test: best 12 / 12, latest 12 / 12 (2 attempt(s)" in bk.progress.report("en")
+    with pytest.raises(WidgetError, match=_said("widgets.final.attempt-done", attempt=1, next=3)):
+        FinalTest(lang="en", attempt=1)  # a kept attempt is never taken again
+
+
+def test_an_unfinished_attempt_comes_back_with_its_answers_after_the_cell_runs_again() -> None:
+    """Running lesson 10's cell again (or a restart) in the middle of a test draws no new test:
+    the same attempt, its first answers kept, so a miss cannot be answered again from its feedback."""
+    test = FinalTest(lang="zh")
+    for i in range(3):
+        q = test.questions[i]
+        test.go(i)
+        test.options.value = (q.answer + 1) % len(q.options)
+        test.check()
+    again = FinalTest(lang="en")
+    assert again.attempt == test.attempt == 1 and [i.key for i in again.items] == [i.key for i in test.items]
+    assert again.first == test.first and again.index == 3 and not again.options.disabled
+    assert "3 question(s) answered keep their first answers" in plain_text(again.attempts_view)
+    again.go(0)
+    assert again.options.disabled and again.options.value == test.first[0]
+    again.options.value = again.questions[0].answer
+    assert again.check() is False and again.first[0] == test.first[0]
+    open_ = bk.progress.load()["final"]["open"]
+    assert open_["attempt"] == 1 and len(open_["answers"]) == 3
+    assert not bk.progress.course_map()[-1]["attempts"]  # nothing completed: nothing counted
+
+
+def test_the_attempt_record_keeps_the_first_answer_and_the_first_completion() -> None:
+    progress = bk.progress
+    assert progress.record_final_answer(1, 0, ["a", "b"], "a", 2, False) == {"a": 2}
+    assert progress.record_final_answer(1, 0, ["a", "b"], "a", 0, True) == {"a": 2}  # the first stays
+    assert progress.load()["final"]["open"]["right"] == []
+    progress.record_final({"right": 4, "total": 12, "attempt": 1})
+    progress.record_final({"right": 12, "total": 12, "attempt": 1})  # the same attempt again
+    final = progress.load()["final"]
+    assert [(a["attempt"], a["right"]) for a in final["attempts"]] == [(1, 4)] and final["right"] == 4
+    assert "open" not in final and progress.final_next_attempt(final) == 2
+    assert progress.record_final_answer(1, 0, ["a", "b"], "b", 1, True) == {}  # a completed attempt: nothing
+    assert "open" not in progress.load()["final"]
+
+
+def test_an_attempt_left_for_another_draw_is_kept_unfinished_and_never_ticks() -> None:
+    """The one way round "resume" is to draw another test in code (``FinalTest(seed=…)``): the
+    attempt left is then kept with the score it had, marked unfinished, and never passes."""
+    test = FinalTest(lang="en")
+    for i in range(11):  # eleven right, one question left
+        test.go(i)
+        test.options.value = test.questions[i].answer
+        test.check()
+    other = FinalTest(lang="en", seed=99)
+    assert other.attempt == 2 and [i.key for i in other.items] != [i.key for i in test.items]
+    other.options.value = other.question.answer
+    other.check()  # attempt 2's first answer: attempt 1 is left, kept as it stood
+    final = bk.progress.load()["final"]
+    assert final["attempts"] == [{"right": 11, "total": 12, "attempt": 1, "t": final["attempts"][0]["t"],
+                                  "unfinished": True}]
+    assert final["open"]["attempt"] == 2 and "right" not in final  # nothing completed yet
+    record, problems = bk.progress.validate({"final": final})
+    assert problems == [] and record["final"] == final
+    row = {r["id"]: r for r in bk.progress.course_map()}["final"]
+    assert not row["done"] and row["attempts"] == 1  # 11 of 12 answered right, but unfinished
+    assert "attempt 1: 11 / 12 (left unfinished: it cannot pass)" in plain_text(FinalTest(lang="en").attempts_view)
+    test.go(11)  # the widget left behind: its last answer cannot complete attempt 1 now
+    test.options.value = test.question.answer
+    test.check()
+    assert [a.get("unfinished") for a in bk.progress.load()["final"]["attempts"]] == [True]
 
 
 def test_predict_hides_the_source_and_trace_until_the_learner_answers() -> None:
@@ -262,7 +442,8 @@ def test_a_wrong_coup_shows_each_explanation_once() -> None:
 
 
 def test_the_summary_names_items_in_learner_words_not_ids() -> None:
-    for lang, words in (("en", "a hand the kit dealt: "), ("zh", "本套件發的牌 ")):
+    for lang, words, hand in (("en", "a coup the kit dealt: ", "one hand the kit dealt: "),
+                              ("zh", "本套件發的牌 ", "本套件發的一手牌 ")):
         test = FinalTest(lang=lang, seed=3)
         for i, q in enumerate(test.questions):  # every answer wrong: every item is reviewed
             test.go(i)
@@ -273,6 +454,12 @@ def test_the_summary_names_items_in_learner_words_not_ids() -> None:
             assert item.id not in summary and item.question.id not in summary, item.id
         kit = [i for i in test.items if i.kind in ("coup", "settle")]
         assert kit and all(words + final_cards(i) in summary for i in kit), summary
+        for item in test.items:  # the lessons' kinds made from the kit's coups: the cards shown
+            shown = " ".join(item.id.split("-")[2:])
+            if item.kind == "total":
+                assert hand + shown in summary, summary
+            elif item.kind in ("natural", "player-step", "banker-step"):
+                assert words + shown in summary, summary
         assert "kit-" not in summary and "kit-" not in test.page()
 
 
@@ -314,3 +501,25 @@ def test_an_old_record_with_one_final_result_still_loads_and_counts_as_one_attem
     assert "attempts" not in bad["final"] and any("final.attempts" in p for p in problems)
     capped, _ = bk.progress.validate({"final": {"right": 1, "total": 12, "attempts": [{"right": 30, "total": 12}]}})
     assert capped["final"]["attempts"] == [{"right": 12, "total": 12}]
+
+
+def test_an_attempt_in_progress_is_checked_when_read_and_older_records_still_load() -> None:
+    """``final.open`` (issue 42) is new: a record without it loads as before, one with only it
+    (the first attempt under way) keeps it, and a malformed one is dropped and named."""
+    progress = bk.progress
+    current = {"attempt": 2, "seed": 5, "items": ["cell:04:a", "lesson:08:b"], "answers": {"cell:04:a": 1},
+               "right": ["cell:04:a"], "t": 3.0}
+    record, problems = progress.validate({"schema": 2, "final": {"open": current}})
+    assert problems == [] and record["final"] == {"open": current}
+    assert progress.final_next_attempt(record["final"]) == 3 and progress.final_attempts(record["final"]) == []
+    both, problems = progress.validate({"schema": 2, "final": {"right": 4, "total": 12, "attempt": 1, "open": current}})
+    assert problems == [] and both["final"]["right"] == 4 and both["final"]["open"] == current
+    for bad in ({**current, "answers": {"elsewhere": 1}}, {**current, "attempt": "2"}, {**current, "seed": [1]},
+                {**current, "answers": {"cell:04:a": -1}}, {**current, "right": ["lesson:08:b"]}, "x"):
+        kept, problems = progress.validate({"final": {"right": 4, "total": 12, "open": bad}})
+        assert "open" not in kept["final"] and kept["final"]["right"] == 4
+        assert any(p.startswith("final.open") for p in problems), problems
+    old = {"schema": 2, "final": {"right": 10, "total": 12, "attempt": 1, "t": 5.0, "asked": ["a"],
+                                  "attempts": [{"right": 10, "total": 12, "attempt": 1, "t": 5.0}]}}
+    record, problems = progress.validate(old)
+    assert problems == [] and record["final"] == old["final"]

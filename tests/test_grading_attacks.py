@@ -143,7 +143,7 @@ def test_the_runner_sends_the_grader_nothing_but_its_own_lines() -> None:
                             "key": {"fn": "fixed", "args": [3]}, "public": ["type"]}, "test")
     cells = ["x = 2", "import os\nfor fd in range(64):\n    try:\n        os.write(fd, b'cells\\nanswers \"x\"\\n')\n"
                       "    except OSError:\n        pass"]
-    report, parsed = session.run_notebook(cells, [q], session.Limits(cell_timeout=10, notebook_timeout=30))
+    report, parsed = session.run_notebook(cells, [q.extraction()], session.Limits(cell_timeout=10, notebook_timeout=30))
     assert report["status"] in ("ok", "kernel_broken")
     if report["status"] == "ok":
         assert parsed is not None and parsed["answers"]["q1"] == {"status": "ok", "value": 2}

@@ -52,10 +52,10 @@ def _subs() -> list[g.Submission]:
     return [s]
 
 
-def test_outputs_replace_the_folder_at_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_outputs_replace_the_folder_at_once(tmp_path: Path) -> None:
     exercises = g.load_exercises(ROOT / "exercises" / "source")
     out = tmp_path / "out"
-    gb.write_outputs(out, _subs(), exercises, g.Limits())
+    gb.write_outputs(out, _subs(), exercises, g.Limits(), page=fb.feedback_html)
     first = (out / "results.json").read_text(encoding="utf-8")
     assert json.loads(first)["submissions"][0]["status"] == "not_json"
     assert (out / "feedback" / "x.html").exists()
@@ -63,9 +63,8 @@ def test_outputs_replace_the_folder_at_once(tmp_path: Path, monkeypatch: pytest.
     def boom(*args: object, **kwargs: object) -> str:
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(gb, "feedback_html", boom)
     with pytest.raises(RuntimeError):
-        gb.write_outputs(out, _subs(), exercises, g.Limits(), update=True)
+        gb.write_outputs(out, _subs(), exercises, g.Limits(), page=boom, update=True)
     assert (out / "results.json").read_text(encoding="utf-8") == first  # the old gradebook is intact
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]     # and no partial one is left
 
@@ -73,10 +72,10 @@ def test_outputs_replace_the_folder_at_once(tmp_path: Path, monkeypatch: pytest.
 def test_grading_into_a_gradebook_without_update_is_refused(tmp_path: Path) -> None:
     exercises = g.load_exercises(ROOT / "exercises" / "source")
     out = tmp_path / "out"
-    gb.write_outputs(out, _subs(), exercises, g.Limits())
+    gb.write_outputs(out, _subs(), exercises, g.Limits(), page=fb.feedback_html)
     first = (out / "results.json").read_bytes()
     with pytest.raises(g.GradeUsageError) as err:
-        gb.write_outputs(out, _subs(), exercises, g.Limits())
+        gb.write_outputs(out, _subs(), exercises, g.Limits(), page=fb.feedback_html)
     assert "--update" in err.value.args[0] or "--update" in str(err.value)
     assert (out / "results.json").read_bytes() == first
 
@@ -221,14 +220,14 @@ def test_update_keeps_every_other_row_and_page(tmp_path: Path) -> None:
         return s
 
     subs = [sub("a", "ann"), sub("b", "ben"), sub("c", "cai")]
-    fb._name_feedback(subs)
-    gb.write_outputs(out, subs, exercises, g.Limits(), "en")
+    gb.name_feedback(subs)
+    gb.write_outputs(out, subs, exercises, g.Limits(), "en", page=fb.feedback_html)
     (out / "notes.txt").write_text("mine", encoding="utf-8")
     pages = {p.name: p.read_bytes() for p in (out / "feedback").iterdir()}
     assert sorted(pages) == ["ann--03-banker-rule.html", "ben--03-banker-rule.html", "cai--03-banker-rule.html"]
     again = sub("b", "ben")
     again.graded_at = "2026-12-02T00:00:00Z"
-    gb.write_outputs(out, [again], exercises, g.Limits(), "en", update=True)
+    gb.write_outputs(out, [again], exercises, g.Limits(), "en", page=fb.feedback_html, update=True)
     doc = json.loads((out / "results.json").read_text(encoding="utf-8"))
     assert sorted((s["learner"], s["graded_at"][:10]) for s in doc["submissions"]) == [
         ("ann", "2026-12-01"), ("ben", "2026-12-02"), ("cai", "2026-12-01")]

@@ -25,6 +25,7 @@ import pytest
 import baccarat_kit as bk
 from baccarat_kit.grading.grade import Limits, grade_file, load_exercises
 from baccarat_kit.grading.judge import keys, pasted
+from baccarat_kit.grading.judge.checks import api_payload
 from baccarat_kit.grading.sandbox import api_tree
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,7 +46,7 @@ def api(exercises: dict[str, Any]) -> Any:
 
 def test_an_absent_name_says_so_in_both_languages(api: Any, exercises: dict[str, Any]) -> None:
     ex = exercises["03-banker-rule"]
-    api._state.configure(api_tree.payload(ex, ex.public, "s1", "s1"))
+    api._state.configure(api_payload(ex, ex.public, "s1", "s1"))
     with pytest.raises(AttributeError) as err:
         api.banker_draws  # noqa: B018
     text = str(err.value)
@@ -94,18 +95,18 @@ def test_the_ledger_is_its_rows_only(api: Any) -> None:
 
 def test_the_data_is_the_graders_for_the_learner_the_file_is_keyed_for(api: Any, exercises: dict[str, Any]) -> None:
     ex = exercises["04-whole-coups"]
-    api._state.configure(api_tree.payload(ex, ex.public, "s1", "s1"))
+    api._state.configure(api_payload(ex, ex.public, "s1", "s1"))
     assert api.grading.hands_for("04-whole-coups", " s1 ") == keys.variant_hands("04-whole-coups", "s1")
     with pytest.raises(ValueError, match="s1") as err:
         api.grading.hands_for("04-whole-coups", "s2")  # not the id this file is keyed for
     assert "s2" in str(err.value)
     five = exercises["05-settlement"]
-    api._state.configure(api_tree.payload(five, five.public, "s1", "s1"))
+    api._state.configure(api_payload(five, five.public, "s1", "s1"))
     data = api.grading.settlement_for("s1")
     real = keys.settlement_variant("s1")
     assert {k: v for k, v in data.items() if k != "ledger"} == {k: v for k, v in real.items() if k != "ledger"}
     six = exercises["06-misconceptions"]
-    api._state.configure(api_tree.payload(six, six.public, "s1", "s1"))
+    api._state.configure(api_payload(six, six.public, "s1", "s1"))
     check = api.grading.Checker("06-misconceptions")
     from baccarat_kit.grading.judge.checks import _means
 
@@ -207,7 +208,7 @@ def test_a_function_answer_is_called_where_the_kit_is_absent_too(tmp_path: Path,
     q = next(q for q in exercises["02-naturals-player"].questions if q.kind == "function")
     code = (f"import importlib\ndef {q.answer}(total):\n"
             "    return importlib.import_module('baccarat_kit.rules').player_draws(total)\n")
-    report, parsed = session.run_notebook([code], [q], Limits(cell_timeout=20))
+    report, parsed = session.run_notebook([code], [q.extraction()], Limits(cell_timeout=20))
     assert report["status"] == "ok" and parsed is not None
     assert set(json.dumps(r) for r in parsed["answers"][q.id]["results"]) == {'{"$error": "AbsentModule"}'}
 
@@ -334,7 +335,7 @@ def test_in_a_grading_run_the_masked_copies_hold_nothing() -> None:
              "    except OSError as err:\n"
              "        seen.append(type(err).__name__)\n"
              "seen = repr(seen)")
-    report, parsed = session.run_notebook([probe], [q], Limits(cell_timeout=20))
+    report, parsed = session.run_notebook([probe], [q.extraction()], Limits(cell_timeout=20))
     assert report["status"] == "ok" and parsed is not None, report
     import ast
 
@@ -387,7 +388,7 @@ def test_of_each_python_prefix_only_what_python_needs_is_there() -> None:
              "    try:\n        seen[p] = sorted(os.listdir(p))\n"
              "    except OSError as err:\n        seen[p] = type(err).__name__\n"
              "seen = repr(seen)")
-    report, parsed = session.run_notebook([probe], [q], Limits(cell_timeout=20))
+    report, parsed = session.run_notebook([probe], [q.extraction()], Limits(cell_timeout=20))
     assert report["status"] == "ok" and parsed is not None, report
     import ast
 
@@ -429,7 +430,7 @@ def test_a_cell_that_fails_in_grading_fails_alone(exercises: dict[str, Any], bad
 
     ex = exercises["03-banker-rule"]
     cells = ['LEARNER_ID = "s1"', bad, "case_a = False", "def banker_draws(t, v):\n    return t < 3"]
-    report, parsed = session.run_notebook(cells, ex.questions, Limits(cell_timeout=20))
+    report, parsed = session.run_notebook(cells, [q.extraction() for q in ex.questions], Limits(cell_timeout=20))
     assert report["status"] == "ok" and parsed is not None, report
     assert parsed["answers"]["q1"] == {"status": "ok", "value": False}
     assert parsed["answers"]["q5"]["status"] == "ok"
@@ -439,7 +440,7 @@ def test_check_letter_used_wrongly_in_a_grading_run_says_what_is_wrong(api: Any,
     """In a grading run check.letter raised LearnerIdMissing "There is no question 'banker': use ?"
     for a meaning no option has; the failed cell's warning now says what was wrong, in both languages."""
     six = exercises["06-misconceptions"]
-    api._state.configure(api_tree.payload(six, six.public, "s1", "s1"))
+    api._state.configure(api_payload(six, six.public, "s1", "s1"))
     check = api.grading.Checker("06-misconceptions")
     ns = {"LEARNER_ID": "s1"}
     with pytest.raises(api.grading.ChoiceError) as err:
@@ -454,7 +455,7 @@ def test_check_letter_used_wrongly_in_a_grading_run_says_what_is_wrong(api: Any,
         check.letter("q1", [1], namespace=ns)
     assert "not a value of type list" in str(err.value)
     three = exercises["03-banker-rule"]
-    api._state.configure(api_tree.payload(three, three.public, "s1", "s1"))
+    api._state.configure(api_payload(three, three.public, "s1", "s1"))
     with pytest.raises(api.grading.ChoiceError) as err:
         api.grading.Checker("03-banker-rule").letter("q1", True, namespace=ns)
     assert "exercise 03-banker-rule has none" in str(err.value)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -117,9 +118,9 @@ def test_a_graded_folder_and_its_report_show_the_controls_as_text(tmp_path: Path
     """Through the real writers: every CSV, results.json's readers (the feedback page, the class
     report) show such an id harmlessly (pages through records.visible)."""
     from baccarat_kit.grading.grade import default_source, load_exercises
-    from baccarat_kit.grading.judge.checks import CheckResult, QuestionResult
-    from baccarat_kit.grading.records import Submission
+    from baccarat_kit.grading.records import CheckResult, QuestionResult, Submission
     from baccarat_kit.grading.report.classreport import write_report
+    from baccarat_kit.grading.report.feedback import feedback_html
     from baccarat_kit.grading.sandbox.session import Limits
     from baccarat_kit.grading.term.gradebook import write_outputs
 
@@ -128,7 +129,7 @@ def test_a_graded_folder_and_its_report_show_the_controls_as_text(tmp_path: Path
     sub = Submission(f"c/{hostile}/01-card-values.ipynb", "0" * 64, "01-card-values", hostile, "ok",
                      {"zh": "已評分。", "en": "Graded."}, [q], max_score=1, claimed_id=hostile,
                      graded_at="2026-12-02T00:00:00Z")
-    write_outputs(tmp_path / "graded", [sub], load_exercises(default_source()), Limits(), "en")
+    write_outputs(tmp_path / "graded", [sub], load_exercises(default_source()), Limits(), "en", page=feedback_html)
     write_report(tmp_path / "graded", tmp_path / "report.html", "en")
     pages = [*sorted((tmp_path / "graded").glob("*.csv")), *(tmp_path / "graded" / "feedback").iterdir(),
              tmp_path / "report.html"]
@@ -136,3 +137,23 @@ def test_a_graded_folder_and_its_report_show_the_controls_as_text(tmp_path: Path
     for page in pages:
         text = page.read_text(encoding="utf-8")
         assert "\\u001b]52" in text and not any(ch in text for ch in CONTROLS), page.name
+
+
+def test_canvas_carries_the_ids_a_class_list_gives_and_an_update_keeps_them(tmp_path: Path) -> None:
+    """Issue 44: Student, ID and SIS User ID from the class list's columns (name, canvas_id,
+    sis_user_id, sis_login_id, section), kept in results.json for a regrade; a learner the list
+    says nothing more of keeps her learner id as Student and SIS Login ID."""
+    from baccarat_kit.grading.term.deadlines import term_deadlines
+
+    listed = tmp_path / "class.csv"
+    listed.write_text("learner,deadline,name,canvas_id,sis_user_id,section\n"
+                      "alice,,Alice Chen,4711,S001,=HYPERLINK(1)\nbob,,,,,\n", encoding="utf-8")
+    given = term_deadlines(None, str(listed))
+    kept = term_deadlines(None, None, json.loads(json.dumps(given.record())))  # (as results.json keeps it)
+    assert kept.lms == given.lms == {"alice": {"name": "Alice Chen", "canvas_id": "4711", "sis_user_id": "S001",
+                                               "section": "=HYPERLINK(1)"}}
+    rows = [{"learner": n, "owner": n, "exercise": "01-card-values", "score": 5, "max_score": 7, "status": "ok"}
+            for n in ("alice", "bob")]
+    canvas = parse(canvas_csv(rows, {"01-card-values": "Exercise 1"}, kept.lms))
+    assert canvas[2] == ["Alice Chen", "4711", "S001", "alice", "'=HYPERLINK(1)", "5"]  # (never a formula)
+    assert canvas[3] == ["bob", "", "", "bob", "", "5"]

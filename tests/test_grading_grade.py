@@ -84,9 +84,12 @@ def test_every_solution_scores_full_marks(batch: dict[str, Any], source: Path) -
 
 @pytest.mark.parametrize("copy", COPIES, ids=lambda p: p.stem)
 def test_every_learner_copy_scores_zero(batch: dict[str, Any], copy: Path) -> None:
+    """A copy handed in as it came is "not attempted": no points, no flag, no claimed id."""
     s = sub(batch, copy)
-    assert s["status"] == "ok" and s["score"] == 0 and s["max_score"] > 0
+    assert s["status"] == "not_attempted" and s["score"] == 0 and s["max_score"] > 0
     assert all(not q["passed"] for q in s["questions"].values())
+    assert not s["identity_mismatch"]
+    assert [w for w in s["warnings"] if "--no-sandbox" not in w["en"]] == []
 
 
 EXPECTED = {
@@ -94,7 +97,7 @@ EXPECTED = {
     # its imports of the grader's modules fail alone; what is left is her own lambda (always True),
     # graded as any always-True banker_draws is (:data:`OWN_SCORE`)
     "cheat-patch-checker": ("ok", "q5", "wrong result(s)"),
-    "cheat-fake-pass": ("ok", "q1", "still `...`"),
+    "cheat-fake-pass": ("not_attempted", "q1", "still `...`"),
     # its forged "PASS" lines never arrive: the grader reads the notebook's own (wrong) values
     "cheat-input-transformer": ("ok", "q1", "('PASS') is not the kind"),
     "cheat-run-cell-hook": ("ok", "q1", "('PASS') is not the kind"),
@@ -105,7 +108,7 @@ EXPECTED = {
     "cheat-escape": ("ok", "q1", "not the kind of answer"),
     "endless-loop": ("cell_timeout", None, "endless loop"),
     "endless-function": ("ok", "q5", "did not finish"),
-    "deleted-cells": ("ok", "q1", "No answer `case_a`"),
+    "deleted-cells": ("not_attempted", "q1", "No answer `case_a`"),
     "giant-output": (None, None, ""),
     # a missing answer whose cell failed says so: that cell, and its exception
     "memory-hog": ("ok", "q1", "`case_a` has no value: the cell that sets it (code cell 3) failed when graded (NameError)"),
@@ -121,9 +124,9 @@ EXPECTED = {
     "delegate-match-pattern": ("ok", "q5", "returned TypeError"),
     "delegate-formatter": ("ok", "q5", "returned AbsentError"),
     "delegate-update-wrapper": ("ok", "q5", "returned TypeError"),
-    "cheat-daemon": ("ok", "q1", "still `...`"),
+    "cheat-daemon": ("not_attempted", "q1", "still `...`"),
     "cheat-metadata": ("ok", "q1", "not the kind of answer"),
-    "cheat-formula-id": ("ok", "q1", "still `...`"),
+    "cheat-formula-id": ("not_attempted", "q1", "still `...`"),
     "cheat-snoop": ("ok", "q4", "('FileNotFoundError')"),  # what it read (issue 30: no rules.py there)
     "not-json": ("not_json", None, "Not a JSON file"),
     "not-a-notebook": ("not_notebook", None, "Not a readable Jupyter notebook"),
@@ -190,7 +193,8 @@ def test_learner_code_cannot_write_outside_its_folder(batch: dict[str, Any]) -> 
 def test_a_kernel_cannot_kill_its_grading_worker(batch: dict[str, Any]) -> None:
     s = sub(batch, ROOT / "tests" / "fixtures" / "submissions" / "cheat-kill-parent.ipynb")
     if _sandbox.abi_version() >= 6:
-        assert s["status"] == "ok"  # the signal was refused, the answers were read as usual
+        # the signal was refused, the notebook's (no) answers were read as usual
+        assert s["status"] == "not_attempted", s["reason"]["en"]
     else:
         assert s["status"] == "worker_failed" and "ended abnormally" in s["reason"]["en"]
 
@@ -337,7 +341,7 @@ def banker_draws(total, player_third):
 
 def _run_function(code: str, question: Any, limits: Limits) -> dict[str, Any]:
     """A function answer as the grader gets it: called on every input in the notebook's own run."""
-    report, parsed = _run_notebook([code], [question], limits)
+    report, parsed = _run_notebook([code], [question.extraction()], limits)
     assert report["status"] == "ok" and parsed is not None, report
     return dict(parsed["answers"][question.id])
 
@@ -369,8 +373,14 @@ def test_a_learner_id_never_becomes_a_spreadsheet_formula(batch: dict[str, Any])
 def test_a_learner_id_claimed_by_several_files_is_flagged(batch: dict[str, Any]) -> None:
     """Ids are the notebook's own claim: the many fixtures that say "mallory" are flagged;
     a submission with an id of its own is not."""
-    fake = sub(batch, ROOT / "tests" / "fixtures" / "submissions" / "cheat-fake-pass.ipynb")
-    assert any("mallory" in w["en"] and "cheat-escape.ipynb" in w["en"] for w in fake["warnings"])
+    fake = sub(batch, ROOT / "tests" / "fixtures" / "submissions" / "cheat-patch-shell.ipynb")
+    assert fake["status"] == "ok"
+    assert any("mallory" in w["en"] and "cheat-run-cell-hook.ipynb" in w["en"] for w in fake["warnings"])
+    # one with no answer at all ("not attempted") is no one's work: it flags nothing, is flagged by nothing
+    empty = sub(batch, ROOT / "tests" / "fixtures" / "submissions" / "cheat-fake-pass.ipynb")
+    assert empty["status"] == "not_attempted" and empty["claimed_id"] == "mallory"
+    assert not empty["identity_mismatch"] and not any("mallory" in w["en"] for w in empty["warnings"])
+    assert not any("cheat-fake-pass.ipynb" in w["en"] for w in fake["warnings"])
     source = sub(batch, SOURCES[0])
     assert [w for w in source["warnings"] if "--no-sandbox" not in w["en"]] == []  # (that one: no bubblewrap here)
 

@@ -281,17 +281,17 @@ def test_update_with_an_impersonating_file_leaves_the_owners_row(tmp_path: Path)
 
     exercises = load_exercises(default_source())
     out = tmp_path / "graded"
-    from baccarat_kit.grading.report.feedback import _name_feedback
+    from baccarat_kit.grading.report.feedback import feedback_html
 
     first = [sub("c/alice/01.ipynb", "alice", "alice"), sub("c/mallory/01.ipynb", "mallory", "mallory")]
-    _name_feedback(first)
-    gb.write_outputs(out, first, exercises, Limits())
+    gb.name_feedback(first)
+    gb.write_outputs(out, first, exercises, Limits(), page=feedback_html)
     alice_page = (out / "feedback" / "alice--01-card-values.html").read_bytes()
     fake = sub("c/mallory/01-copy.ipynb", "mallory", "alice")
     fake.identity_mismatch = True
     with pytest.raises(gb.GradeUsageError):
-        gb.write_outputs(out, [fake], exercises, Limits())  # without --update: refused
-    gb.write_outputs(out, [fake], exercises, Limits(), update=True)
+        gb.write_outputs(out, [fake], exercises, Limits(), page=feedback_html)  # without --update: refused
+    gb.write_outputs(out, [fake], exercises, Limits(), page=feedback_html, update=True)
     rows = json.loads((out / "results.json").read_text(encoding="utf-8"))["submissions"]
     assert sorted((r["learner"], r["claimed_id"], r["file"]) for r in rows) == [
         ("alice", "alice", "c/alice/01.ipynb"), ("mallory", "alice", "c/mallory/01-copy.ipynb")]

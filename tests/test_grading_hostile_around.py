@@ -247,7 +247,7 @@ def test_a_claim_of_the_self_study_id_is_flagged_for_the_instructor(tmp_path: Pa
     """Without a term secret a file is keyed by the id it claims. ``self-study`` is the id of the
     course's shipped copies, whose check() runs every hidden check: a learner who sets it in a
     class copy has had the full verdict before handing in. Before: nothing said so."""
-    from baccarat_kit.grading.judge.checks import SELF_STUDY_ID
+    from baccarat_kit.grading.records import SELF_STUDY_ID
 
     path = tmp_path / "04-whole-coups.ipynb"
     path.write_text("{}", encoding="utf-8")

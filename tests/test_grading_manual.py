@@ -137,23 +137,29 @@ def _row(learner: str = "ann", text: str = "Because the player stood.", **extra:
     return row
 
 
-def _marks(*pairs: tuple[str, Any]) -> dict[str, manual.Mark]:
+def _marks(*pairs: tuple[str, Any], loose: bool = False) -> dict[str, manual.Mark]:
+    """Marks given to "Because the player stood." of each learner: in her folder (the rows of
+    :func:`_row`), or (``loose``) in a file graded without collect, ``<learner>.ipynb``."""
     out: dict[str, manual.Mark] = {}
     for learner, score in pairs:
-        out[manual.mark_key(learner, "03-banker-rule", "q9")] = manual.Mark(
-            learner, "03-banker-rule", "q9", score, "ok", answer_digest("Because the player stood."), "t")
+        mark = manual.Mark(learner, "03-banker-rule", "q9", score, "ok", answer_digest("Because the player stood."),
+                           "t", owner=None if loose else learner, file=f"{learner}.ipynb")
+        out[mark.key] = mark
     return out
 
 
-def test_apply_merges_scores_keeps_pending_and_flags_a_changed_answer() -> None:
+def test_apply_merges_scores_keeps_pending_and_a_changed_answer_is_pending_again() -> None:
     rows = [_row("ann"), _row("ben"), _row("cai", "Another text now.")]
     merged = {r["learner"]: r for r in manual.apply(rows, _marks(("ann", 2), ("cai", 3)))}
     assert (merged["ann"]["score"], merged["ann"]["pending_points"]) == (10, 0)
-    assert merged["ann"]["questions"]["q9"]["manual"] == {"score": 2, "comment": "ok", "graded_at": "t",
-                                                          "answer_changed": False}
+    assert merged["ann"]["questions"]["q9"]["manual"] == {"score": 2, "comment": "ok", "graded_at": "t"}
     assert (merged["ben"]["score"], merged["ben"]["pending_points"]) == (8, 3)
-    assert merged["ben"]["questions"]["q9"]["pending"] is True
-    assert merged["cai"]["score"] == 11 and merged["cai"]["questions"]["q9"]["manual"]["answer_changed"] is True
+    assert merged["ben"]["questions"]["q9"]["pending"] is True and merged["ben"]["questions"]["q9"]["earlier"] is None
+    # cai's answer changed since it was scored: pending again, the earlier mark beside it
+    cai = merged["cai"]["questions"]["q9"]
+    assert (merged["cai"]["score"], merged["cai"]["pending_points"]) == (8, 3)
+    assert cai["pending"] is True and cai["manual"] is None and cai["earlier"]["score"] == 3
+    assert "changed since it was scored" in cai["message"]["en"]
     # idempotent, and a score removed is pending again
     again = manual.apply(manual.apply(rows, _marks(("ann", 2))), {})
     assert all(r["pending_points"] == 3 and r["score"] == 8 for r in again)
@@ -181,14 +187,20 @@ def test_exports_say_pending_and_leave_the_lms_cell_blank_until_scored() -> None
 
 
 def test_the_feedback_page_shows_her_text_escaped_and_the_comment() -> None:
-    row = manual.apply([_row("ann", HOSTILE)], {manual.mark_key("ann", "03-banker-rule", "q9"): manual.Mark(
-        "ann", "03-banker-rule", "q9", 1, "<b>see</b> (a)", "other", "t")})[0]
+    mark = manual.Mark("ann", "03-banker-rule", "q9", 1, "<b>see</b> (a)", answer_digest(HOSTILE.strip()), "t",
+                       owner="ann")
+    row = manual.apply([_row("ann", HOSTILE)], {mark.key: mark})[0]
     exercises = {"03-banker-rule": Exercise.from_metadata(source()["metadata"]["baccarat_kit"], "03")}
     html = feedback_html(row, exercises, "en")
     assert "<script>document" not in html and "<img" not in html and "<b>see" not in html
     assert "&lt;script&gt;document.title" in html and "&lt;b&gt;see&lt;/b&gt; (a)" in html
     assert "\\u001b]52" in html and "\x1b" not in html
-    assert "earlier version of your answer" in html and "Scored by hand: 1 / 3." in html
+    assert "Scored by hand: 1 / 3." in html and "changed after it was scored" not in html
+    # her answer changed since: pending on her page, the earlier score and its comment not shown
+    changed = manual.apply([_row("ann", "A new text.")], {mark.key: mark})[0]
+    html = feedback_html(changed, exercises, "en")
+    assert "changed after it was scored" in html and "Pending: your instructor scores" in html
+    assert "see" not in html and "1 / 3" not in html and "8 of 11 points graded; 3 pending" in html
     pending = feedback_html(_row("ben"), exercises, "en")
     assert "8 of 11 points graded; 3 pending" in pending and "Pending: your instructor scores" in pending
 
@@ -215,7 +227,8 @@ def test_export_then_import_round_trips_and_keeps_her_text_safe() -> None:
     got = manual.import_csv(_csv(table), rows, {}, "s.csv")
     assert {m.learner: (m.score, m.comment) for m in got.values()} == {"ann": (2.25, "(a), half of (b)"),
                                                                        "ben": (1.5, "ok")}
-    assert got[manual.mark_key("ann", "03-banker-rule", "q9")].answer_sha256 == answer_digest(HOSTILE.strip())
+    ann = next(m for m in got.values() if m.learner == "ann")
+    assert (ann.answer_sha256, ann.owner, ann.file) == (answer_digest(HOSTILE.strip()), "ann", "ann.ipynb")
 
 
 @pytest.mark.parametrize(("change", "says"), [
@@ -242,19 +255,49 @@ def test_a_bad_row_is_refused_naming_row_and_column_and_nothing_is_taken(change:
     assert "no score was taken" in err.value.message("en")
 
 
+SHA = answer_digest("Because the player stood.")
+
+
 def test_csv_errors_of_the_whole_file() -> None:
     rows = [_row("ann")]
     with pytest.raises(manual.ManualError, match="has no column score"):
-        manual.import_csv(b"learner,exercise,question\nann,03-banker-rule,q9\n", rows, {}, "s.csv")
+        manual.import_csv(b"learner,exercise,question,answer_sha256\nann,03-banker-rule,q9,x\n", rows, {}, "s.csv")
     with pytest.raises(manual.ManualError, match="is not UTF-8"):
         manual.import_csv("learner,score\n".encode("utf-16"), rows, {}, "s.csv")
-    twice = b"learner,exercise,question,score\nann,03-banker-rule,q9,1\nANN,03-banker-rule,q9,2\n"
+    twice = f"learner,exercise,question,score,answer_sha256\nann,03-banker-rule,q9,1,{SHA}\nANN,03-banker-rule,q9,2,{SHA}\n"
     with pytest.raises(manual.ManualError) as err:
-        manual.import_csv(twice, rows, {}, "s.csv")
+        manual.import_csv(twice.encode(), rows, {}, "s.csv")
     assert "s.csv, row 3: the same answer was already scored in row 2" in err.value.message("en")
     # an Excel BOM and a formula-guarded id are read back
-    ok = manual.import_csv("\ufefflearner,exercise,question,score\nann,03-banker-rule,q9,1\n".encode(), rows, {}, "s")
+    ok = manual.import_csv(f"\ufefflearner,exercise,question,score,answer_sha256\nann,03-banker-rule,q9,1,{SHA}\n"
+                           .encode(), rows, {}, "s")
     assert [m.score for m in ok.values()] == [1]
+
+
+def test_import_csv_needs_the_answers_digest_and_refuses_a_changed_answer_naming_it() -> None:
+    """Before: a CSV without answer_sha256 marked whatever answer the gradebook now held as scored;
+    a score typed against an answer that changed since the export was taken for the new one."""
+    rows = [_row("ann"), _row("ben")]
+    with pytest.raises(manual.ManualError) as err:
+        manual.import_csv(b"learner,exercise,question,score\nann,03-banker-rule,q9,1\n", rows, {}, "s.csv")
+    assert "s.csv has no column answer_sha256" in err.value.message("en")
+    table = list(csv.DictReader(io.StringIO(manual.export_csv(rows, {}))))
+    table[0]["score"], table[1]["score"] = "2", "3"
+    exported = _csv(table)
+    regraded = [_row("ann", "Ann rewrote it."), _row("ben")]  # ann's answer changed after the export
+    with pytest.raises(manual.ManualError) as err:
+        manual.import_csv(exported, regraded, {}, "s.csv")
+    said = err.value.message("en")
+    assert "s.csv, row 2, column answer_sha256: the answer of ann 03-banker-rule q9 is not the one exported" in said
+    assert "row 3" not in said and "no score was taken" in said
+    table[1]["answer_sha256"] = ""  # a digest left out is no digest
+    with pytest.raises(manual.ManualError, match="row 3, column answer_sha256"):
+        manual.import_csv(_csv(table), rows, {}, "s.csv")
+    # exported again: ann's row has no score (pending), the score her earlier answer had beside it
+    marks = manual.import_csv(exported, rows, {}, "s.csv")
+    again = list(csv.DictReader(io.StringIO(manual.export_csv(regraded, marks))))
+    assert [(r["learner"], r["score"], r["earlier_score"]) for r in again] == [("ann", "", "2"), ("ben", "3", "")]
+    assert manual.import_csv(_csv(again), regraded, marks, "s.csv") == marks  # nothing changed, nothing refused
 
 
 # ---------------------------------------------------------------- manual.json
@@ -277,7 +320,7 @@ def test_manual_json_is_written_atomically_and_a_foreign_file_is_refused(tmp_pat
 
 
 def test_set_mark_checks_the_score_and_an_empty_score_clears_it() -> None:
-    answer = manual.Answer("ann", "03-banker-rule", "q9", 3, "text", "h", "f")
+    answer = manual.Answer("ann", "03-banker-rule", "q9", 3, "text", "h", "f", "ann")
     marks = manual.set_mark({}, answer, "2.5", " (a)(b) ")
     assert marks[answer.key].score == 2.5 and marks[answer.key].comment == "(a)(b)"
     with pytest.raises(manual.ManualError, match="more than this question's 3 points"):
@@ -288,23 +331,86 @@ def test_set_mark_checks_the_score_and_an_empty_score_clears_it() -> None:
 
 
 # ---------------------------------------------------------------- the page's server
-@pytest.fixture
-def gradebook(tmp_path: Path) -> Path:
+def write_book(folder: Path, rows: list[dict[str, Any]]) -> Path:
+    """A gradebook folder as ``grade`` leaves it, of these rows (each its own feedback page)."""
     from baccarat_kit.grading.term.gradebook import MARKER, results_bytes
 
-    folder = tmp_path / "graded"
-    (folder / "feedback").mkdir(parents=True)
-    rows = [_row("ann", HOSTILE), _row("ben")]
-    for r in rows:
-        r["feedback"] = f"feedback/{r['learner']}--03-banker-rule.html"
+    (folder / "feedback").mkdir(parents=True, exist_ok=True)
+    taken: set[str] = set()
+    for n, r in enumerate(rows):
+        name = r["feedback"] if r.get("feedback") != "feedback/.html" else f"feedback/{r['learner']}--03-banker-rule.html"
+        r["feedback"] = name if name not in taken else f"feedback/{r['learner']}-{n}--03-banker-rule.html"
+        taken.add(r["feedback"])
+        (folder / r["feedback"]).write_text("?", encoding="utf-8")
     results, index = results_bytes({"schema_version": 6, "submissions": rows, "skipped": []})
     (folder / "results.json").write_bytes(results)
     (folder / "results.index.json").write_bytes(index)
     files = ["results.json", "results.index.json", "grades.csv", "grades-long.csv", "canvas.csv", "moodle.csv",
              *(r["feedback"] for r in rows)]
     (folder / MARKER).write_text(json.dumps({"files": files}), encoding="utf-8")
+    return folder
+
+
+def exercises_03() -> dict[str, Exercise]:
+    return {"03-banker-rule": Exercise.from_metadata(source()["metadata"]["baccarat_kit"], "03")}
+
+
+@pytest.fixture
+def gradebook(tmp_path: Path) -> Path:
+    folder = write_book(tmp_path / "graded", [_row("ann", HOSTILE), _row("ben")])
     (folder / "notes.txt").write_text("mine", encoding="utf-8")
     return folder
+
+
+def test_a_changed_answer_is_pending_again_everywhere_and_blank_in_the_lms_files(tmp_path: Path) -> None:
+    """Before: hana's empty answer was scored 0; she wrote an answer and was collected again; her
+    old 0 stayed (flagged "answer changed") and canvas.csv / moodle.csv gave her 8 as final."""
+    from baccarat_kit.grading.grade_manual import publish
+    from baccarat_kit.grading.grade_manual.page import Session
+
+    hana = _row("hana", "")
+    folder = write_book(tmp_path / "graded", [hana, _row("ivy")])
+    page = Session(folder, exercises_03(), "en")
+    assert page.progress() == "0 of 2 scored"
+    marks: dict[str, manual.Mark] = {}
+    for a in manual.answers([hana, _row("ivy")]):
+        marks = manual.set_mark(marks, a, "0" if a.learner == "hana" else "3", "empty" if a.learner == "hana" else "")
+    manual.save(folder, marks)
+    doc = publish.publish(folder, exercises_03(), "en")
+    assert [r["score"] for r in doc["submissions"]] == [8, 11]
+    assert Session(folder, exercises_03(), "en").progress() == "2 of 2 scored"
+
+    # collected again: her new text (same folder, a later collect's file)
+    rows = json.loads((folder / "results.json").read_text(encoding="utf-8"))["submissions"]
+    again = _row("hana", "Because the player stood, the banker stands on 6.")
+    again["file"], again["feedback"] = "w2/hana/03-banker-rule.ipynb", rows[0]["feedback"]
+    write_book(folder, [again, rows[1]])
+    doc = publish.publish(folder, exercises_03(), "en")
+    hana_row = doc["submissions"][0]
+    q9 = hana_row["questions"]["q9"]
+    assert (q9["pending"], q9["manual"], q9["earlier"]["score"], hana_row["pending_points"]) == (True, None, 0, 3)
+    saved = json.loads((folder / "results.json").read_text(encoding="utf-8"))["submissions"][0]
+    assert saved["pending_points"] == 3 and saved["questions"]["q9"]["pending"] is True
+    canvas = {r[0]: r[5] for r in csv.reader(io.StringIO((folder / "canvas.csv").read_text(encoding="utf-8")))}
+    moodle = dict(csv.reader(io.StringIO((folder / "moodle.csv").read_text(encoding="utf-8"))))
+    assert (canvas["hana"], moodle["hana"]) == ("", "") and (canvas["ivy"], moodle["ivy"]) == ("11", "11")
+    wide = {r["learner"]: r for r in csv.DictReader(io.StringIO((folder / "grades.csv").read_text(encoding="utf-8")))}
+    assert wide["hana"]["03-banker-rule:q9"] == "pending" and wide["hana"]["pending_points"] == "3"
+    long = {r["learner"]: r for r in csv.DictReader(io.StringIO((folder / "grades-long.csv").read_text(encoding="utf-8")))
+            if r["question"] == "q9"}
+    assert (long["hana"]["score"], long["hana"]["answer_changed"]) == ("pending", "true")
+    html = (folder / hana_row["feedback"]).read_text(encoding="utf-8")
+    assert "changed after it was scored" in html and "8 of 11 points graded; 3 pending" in html
+    assert "empty" not in html.split("Your answer", 1)[1]  # the earlier answer's comment is not hers now
+    # the page: pending again, counted so, the earlier score beside it; scored again, done
+    page = Session(folder, exercises_03(), "en")
+    assert page.progress() == "1 of 2 scored"
+    item = next(page.item(i, manual.load(folder)) for i, a in enumerate(page.answers) if a.learner == "hana")
+    assert item["score"] is None and item["earlier"] == {"score": 0, "comment": "empty"}
+    out = page.save({"id": item["id"], "sha256": item["sha256"], "score": "2", "comment": "(a) and (b)"})
+    assert out["score"] == 2 and out["earlier"] is None and page.progress() == "2 of 2 scored"
+    canvas = {r[0]: r[5] for r in csv.reader(io.StringIO((folder / "canvas.csv").read_text(encoding="utf-8")))}
+    assert canvas["hana"] == "10"
 
 
 def _request(url: str, data: bytes | None = None, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
@@ -317,7 +423,7 @@ def _request(url: str, data: bytes | None = None, headers: dict[str, str] | None
 
 
 def test_the_page_needs_its_token_and_host_and_escapes_every_answer(gradebook: Path) -> None:
-    from baccarat_kit.grading.term.manual_page import Session, serve
+    from baccarat_kit.grading.grade_manual.page import Session, serve
 
     exercises = {"03-banker-rule": Exercise.from_metadata(source()["metadata"]["baccarat_kit"], "03")}
     session = Session(gradebook, exercises, "en")
@@ -335,15 +441,21 @@ def test_the_page_needs_its_token_and_host_and_escapes_every_answer(gradebook: P
         assert code == 200 and "<script>document" not in html and "<img" not in html
         assert "\\u003cscript\\u003edocument.title" in html  # the answer is JSON data, put in by textContent
         assert "Keys: j / k next / previous answer" in html and "built-in method" not in html
-        body = json.dumps({"id": 0, "score": "2", "comment": "(a)"}).encode()
+        ann_sha = answer_digest(HOSTILE.strip())
+        body = json.dumps({"id": 0, "sha256": ann_sha, "score": "2", "comment": "(a)"}).encode()
         json_headers = {"Content-Type": "application/json"}
         assert _request(base + "/save", body, json_headers)[0] == 403  # no token
         assert _request(base + "/save", body, {**json_headers, "X-Manual-Token": "x"})[0] == 403
         token = {**json_headers, "X-Manual-Token": session.token}
-        code, out = _request(base + "/save", json.dumps({"id": 0, "score": "9"}).encode(), token)
+        code, out = _request(base + "/save", json.dumps({"id": 0, "sha256": ann_sha, "score": "9"}).encode(), token)
         assert code == 400 and "9 is more than this question's 3 points" in json.loads(out)["error"]
         code, out = _request(base + "/save", json.dumps({"id": 7, "score": "1"}).encode(), token)
         assert code == 400
+        # a save names the answer's text: another digest (ben's, none) is refused, nothing kept
+        for other in (SHA, None):
+            code, out = _request(base + "/save", json.dumps({"id": 0, "sha256": other, "score": "1"}).encode(), token)
+            assert code == 400 and "not the one the page was opened with" in json.loads(out)["error"]
+        assert not (gradebook / "manual.json").exists()
         code, out = _request(base + "/save", body, token)
         assert code == 200 and json.loads(out)["item"]["score"] == 2
     finally:
@@ -359,13 +471,19 @@ def test_the_page_needs_its_token_and_host_and_escapes_every_answer(gradebook: P
 
 
 def test_anonymous_sends_no_learner_name(gradebook: Path) -> None:
-    from baccarat_kit.grading.term.manual_page import Session, page_html
+    from baccarat_kit.grading.grade_manual.page import Session, page_html
 
     exercises = {"03-banker-rule": Exercise.from_metadata(source()["metadata"]["baccarat_kit"], "03")}
-    html, csp = page_html(Session(gradebook, exercises, "en", anonymous=True))
+    session = Session(gradebook, exercises, "en", anonymous=True)
+    html, csp = page_html(session)
     data = html.split('id="data">', 1)[1].split("</script>", 1)[0]
     assert "ann" not in data and "ben" not in data and '"who": "#' in data
     assert "script-src 'sha256-" in csp and "connect-src 'self'" in csp and "unsafe-eval" not in csp
+    for i, a in enumerate(session.answers):  # nor does a refused save name her (it said "ann 03-banker-rule q9: …")
+        for body in ({"id": i, "sha256": a.sha256, "score": "7"}, {"id": i, "sha256": "?", "score": "1"}):
+            with pytest.raises(manual.ManualError) as err:
+                session.save(body)
+            assert a.learner not in err.value.message("en"), err.value.message("en")
 
 
 def test_a_deep_copy_of_rows_is_not_changed_by_apply() -> None:

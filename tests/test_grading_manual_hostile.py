@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from pathlib import Path
 
 import pytest
-from test_grading_manual import _csv, _marks, _row, gradebook  # noqa: F401  (a fixture)
+from test_grading_manual import _csv, _marks, _row, exercises_03, gradebook, write_book  # noqa: F401  (a fixture)
 
 from baccarat_kit.grading.term import manual
 
@@ -26,7 +27,7 @@ def test_an_id_differing_only_in_case_gets_no_one_elses_score() -> None:
     found = manual.answers(rows)
     assert sorted(a.learner for a in found) == ["ANN", "ann"]
     assert len({a.key for a in found}) == 2  # two answers, two scores to give
-    merged = {r["learner"]: r for r in manual.apply(rows, _marks(("ann", 3)))}
+    merged = {r["learner"]: r for r in manual.apply(rows, _marks(("ann", 3), loose=True))}
     assert merged["ann"]["score"] == 11
     assert merged["ANN"]["score"] == 8 and merged["ANN"]["questions"]["q9"]["pending"] is True
 
@@ -57,10 +58,11 @@ def test_a_csv_round_trip_leaves_a_mark_it_did_not_change_as_it_was() -> None:
     as spaces); reading the unchanged file back must not add the ' or join the lines."""
     rows = [_row("ann"), _row("ben")]
     marks = {**_marks(("ann", 2)), **_marks(("ben", 1))}
-    key_ann, key_ben = (manual.mark_key(w, "03-banker-rule", "q9") for w in ("ann", "ben"))
+    key_ann, key_ben = (manual.place_key(w, f"{w}.ipynb", "03-banker-rule", "q9") for w in ("ann", "ben"))
     marks[key_ann] = manual.Mark("ann", "03-banker-rule", "q9", 2, "-1: (b) missing\nsee the rule table",
-                                 marks[key_ann].answer_sha256, "t0")
-    marks[key_ben] = manual.Mark("ben", "03-banker-rule", "q9", 1, "=good start", marks[key_ben].answer_sha256, "t0")
+                                 marks[key_ann].answer_sha256, "t0", "ann", "ann.ipynb")
+    marks[key_ben] = manual.Mark("ben", "03-banker-rule", "q9", 1, "=good start", marks[key_ben].answer_sha256, "t0",
+                                 "ben", "ben.ipynb")
     text = manual.export_csv(rows, marks)
     assert "'-1: (b) missing see the rule table" in text and "'=good start" in text  # safe in a spreadsheet
     again = manual.import_csv(text.encode("utf-8"), rows, marks, "s.csv")
@@ -91,12 +93,12 @@ def test_a_hostile_csv_is_a_clear_error_and_puts_no_escape_on_the_terminal(tmp_p
     """A CSV passed along (a TA's, a spreadsheet's) is not trusted: a field over the csv module's
     limit was a traceback; a cell holding a terminal escape was echoed raw in the error."""
     rows = [_row("ann")]
-    head = b"learner,exercise,question,score\n"
+    head = b"learner,exercise,question,answer_sha256,score\n"
     with pytest.raises(manual.ManualError) as err:
-        manual.import_csv(head + b"ann,03-banker-rule,q9," + b"9" * 200_000 + b"\n", rows, {}, "s.csv")
+        manual.import_csv(head + b"ann,03-banker-rule,q9,x," + b"9" * 200_000 + b"\n", rows, {}, "s.csv")
     assert "s.csv" in err.value.message("en") and "line 2" in err.value.message("en")
-    for bad in (b"\x1b]52;c;aGk=\x07ann,03-banker-rule,q9,1\n", b"ann,03-banker-rule,q9,1\x1b[2J\n",
-                b"ann,\x1b[31m03,q9,1\n", "ann,03-banker-rule,q9\x9b,1\n".encode()):
+    for bad in (b"\x1b]52;c;aGk=\x07ann,03-banker-rule,q9,x,1\n", b"ann,03-banker-rule,q9,x,1\x1b[2J\n",
+                b"ann,\x1b[31m03,q9,x,1\n", "ann,03-banker-rule,q9\x9b,x,1\n".encode()):
         with pytest.raises(manual.ManualError) as err:
             manual.import_csv(head + bad, rows, {}, "s.csv")
         for lang in ("zh", "en"):
@@ -116,3 +118,69 @@ def test_import_csv_refuses_a_fifo_instead_of_waiting_forever(gradebook: Path, t
                            "--lang", "en", "grade-manual", str(gradebook), "--import-csv", str(fifo)],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode != 0 and "is not a regular file" in done.stderr + done.stdout, done.stderr[-800:]
+
+
+def test_a_loose_file_claiming_a_scored_learner_gets_neither_her_score_nor_her_comment(tmp_path: Path) -> None:
+    """Before: after ann's collected answer was scored 3 / 3 with a comment, a loose file claiming
+    LEARNER_ID = "ann" with another answer got 3 / 3, and its feedback page carried the comment
+    (marks were filed by identity). A mark now belongs to the answer and the place it was given for."""
+    from baccarat_kit.grading.grade_manual import publish
+
+    ann = _row("ann")
+    ann["file"] = "collected/w1/ann/exercises/03-banker-rule.ipynb"
+    other = _claimed("ann", "Someone else's answer.")
+    other["file"] = "loose/03-banker-rule.ipynb"
+    copy = _claimed("ann")  # even her very text, in a file of no folder
+    copy["file"] = "loose/copy.ipynb"
+    folder = write_book(tmp_path / "graded", [ann, other, copy])
+    found = manual.answers([ann, other, copy])
+    assert [(a.learner, a.owner, a.file) for a in found] == [("ann", "ann", ann["file"])]  # hers counts
+    marks = manual.set_mark({}, found[0], "3", "ann: see me about (c), privately")
+    manual.save(folder, marks)
+    doc = publish.publish(folder, exercises_03(), "en")
+    rows = {r["file"]: r for r in doc["submissions"]}
+    assert rows[ann["file"]]["questions"]["q9"]["manual"]["score"] == 3 and rows[ann["file"]]["score"] == 11
+    for loose in (other["file"], copy["file"]):
+        q9 = rows[loose]["questions"]["q9"]
+        assert (q9["pending"], q9["manual"], q9["earlier"], rows[loose]["score"]) == (True, None, None, 8)
+        assert "see me" not in json.dumps(q9)
+        html = (folder / rows[loose]["feedback"]).read_text(encoding="utf-8")
+        assert "see me" not in html and "3 / 3" not in html and "Pending" in html
+    assert "see me" in (folder / rows[ann["file"]]["feedback"]).read_text(encoding="utf-8")
+    long = (folder / "grades-long.csv").read_text(encoding="utf-8")
+    assert long.count("see me") == 1
+    # and with the loose file alone (ann never collected), her folder's mark still is not its own
+    alone = manual.apply([other], marks)[0]["questions"]["q9"]
+    assert alone["manual"] is None and alone["earlier"] is None
+
+
+def test_an_anonymous_export_writes_no_name_and_its_key_apart(gradebook: Path, tmp_path: Path,  # noqa: F811
+                                                              monkeypatch: pytest.MonkeyPatch,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """Before: ``grade-manual --anonymous --export-csv`` wrote every learner's name."""
+    from baccarat_kit.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["--lang", "en", "grade-manual", str(gradebook), "--anonymous", "--export-csv", "s.csv"]) == 0
+    assert "which number is whom is in s-key.csv" in capsys.readouterr().out
+    text = (tmp_path / "s.csv").read_text(encoding="utf-8")
+    assert "ann" not in text and "ben" not in text
+    table = list(csv.DictReader(io.StringIO(text)))
+    assert sorted(r["learner"] for r in table) == ["#1", "#2"]
+    key = dict(csv.reader(io.StringIO((tmp_path / "s-key.csv").read_text(encoding="utf-8"))))
+    assert sorted(key.values()) == ["ann", "ben", "learner"] and (tmp_path / "s-key.csv").stat().st_mode & 0o777 == 0o600
+    for r in table:
+        r["score"], r["comment"] = ("1", "for ann") if key[r["learner"]] == "ann" else ("2", "for ben")
+    (tmp_path / "scored.csv").write_bytes(_csv(table))
+    # without its key the numbers are refused, naming --key; nothing is taken
+    assert main(["--lang", "en", "grade-manual", str(gradebook), "--import-csv", "scored.csv"]) == 2
+    assert "give its key with --key" in capsys.readouterr().err
+    assert not (gradebook / manual.MANUAL_NAME).exists()
+    assert main(["--lang", "en", "grade-manual", str(gradebook), "--import-csv", "scored.csv", "--key", "s-key.csv"]) == 0
+    got = {m.learner: (m.score, m.comment) for m in manual.load(gradebook).values()}
+    assert got == {"ann": (1, "for ann"), "ben": (2, "for ben")}
+    # neither file is ever overwritten
+    assert main(["--lang", "en", "grade-manual", str(gradebook), "--anonymous", "--export-csv", "s.csv"]) == 2
+    (tmp_path / "s.csv").rename(tmp_path / "s-old.csv")
+    assert main(["--lang", "en", "grade-manual", str(gradebook), "--anonymous", "--export-csv", "s.csv"]) == 2
+    assert not (tmp_path / "s.csv").exists()

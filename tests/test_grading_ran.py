@@ -142,9 +142,8 @@ def _probe(tmp_path: Path, body: str) -> judge_ran.Findings:
     folder.mkdir()
     (folder / "baccarat_kit_ran_probe.py").write_text(Path(sandbox_ran.__file__).read_text(encoding="utf-8"),
                                                       encoding="utf-8")
-    part, key = judge_ran.job_part()
-    part.pop("key")
-    text = HOOK_RUN.format(api=str(folder), key=key.hex(), kit=part, body=body)
+    key = os.urandom(32)
+    text = HOOK_RUN.format(api=str(folder), key=key.hex(), kit=judge_ran.kit_hashes(), body=body)
     done = subprocess.run([sys.executable, "-I", "-c", text], capture_output=True, text=True, timeout=120,
                           cwd=tmp_path)
     lines = [ln[len(sandbox_ran.PREFIX):] for ln in done.stdout.splitlines() if ln.startswith(sandbox_ran.PREFIX)]
@@ -221,7 +220,7 @@ def test_a_channel_taken_over_leaves_an_incomplete_report(tmp_path: Path) -> Non
 
 
 def test_a_forged_or_dropped_line_is_seen(tmp_path: Path) -> None:
-    _part, key = judge_ran.job_part()
+    key = os.urandom(32)
     good = judge_ran.read_report([], key, after=0)
     assert not good.complete and "no end line after the cells" in good.problems
     import hmac

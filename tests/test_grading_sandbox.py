@@ -215,7 +215,7 @@ def test_a_function_answer_sees_no_ipc_object_of_the_host_or_of_its_notebook() -
         code = ("import ctypes\n"
                 f"def {question.answer}(total):\n"
                 f"    return ctypes.CDLL(None).shmget({KEY + 1}, 0, 0) >= 0\n")
-        report, parsed = session.run_notebook([code], [question], g.Limits(cell_timeout=20))
+        report, parsed = session.run_notebook([code], [question.extraction()], g.Limits(cell_timeout=20))
         assert report["status"] == "ok" and parsed is not None, report
         answer = parsed["answers"][question.id]
         assert answer["status"] == "ok", answer
@@ -232,7 +232,7 @@ def test_cells_keep_ipython_semantics() -> None:
     cells = ["LEARNER_ID = 'ipy'\nx = 20", "%time y = x + 1", "y * 2", "doubled = _", "1 / 0",
              "from IPython.display import display\ndisplay(doubled)\ncase_a = doubled == 42",
              "case_b = get_ipython().__class__.__name__ == 'InteractiveShell'"]
-    report, parsed = session.run_notebook(cells, questions, g.Limits())
+    report, parsed = session.run_notebook(cells, [q.extraction() for q in questions], g.Limits())
     assert report["status"] == "ok" and report["errors"] == 1, report
     assert parsed is not None and parsed["learner_id"] == "ipy"
     assert parsed["answers"]["q1"] == {"status": "ok", "value": True}

@@ -29,7 +29,7 @@ from baccarat_kit.grading.sandbox import bwrap, cgroup, session
 
 ROOT = Path(__file__).resolve().parents[1]
 EXERCISES = load_exercises(ROOT / "exercises" / "source")
-Q1 = EXERCISES["03-banker-rule"].question("q1")  # case_a, a bool
+Q1 = EXERCISES["03-banker-rule"].question("q1").extraction()  # case_a, a bool
 
 try:
     bwrap.check()

@@ -20,7 +20,7 @@ from baccarat_kit.grading.sandbox import bwrap, session
 from baccarat_kit.grading.sandbox import template as _template
 
 ROOT = Path(__file__).resolve().parents[1]
-Q1 = load_exercises(ROOT / "exercises" / "source")["03-banker-rule"].question("q1")
+Q1 = load_exercises(ROOT / "exercises" / "source")["03-banker-rule"].question("q1").extraction()
 
 try:
     bwrap.check()

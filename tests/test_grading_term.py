@@ -128,8 +128,9 @@ def test_a_whole_term_with_the_documented_commands(tmp_path: Path, monkeypatch: 
     monkeypatch.chdir(tmp_path)
     shutil.copytree(ROOT / "exercises" / "source", tmp_path / "exercises" / "source")
     commands = documented_commands()
-    assert [c[0] for c in commands] == ["release", "collect", "collect", "grade", "grade", "return"]
-    release, collect, collect_late, grade, regrade, give_back = commands
+    assert [c[0] for c in commands] == ["release", "collect", "collect", "grade", "grade", "grade-manual",
+                                        "grade-manual", "return"]
+    release, collect, collect_late, grade, regrade, export_scores, import_scores, give_back = commands
 
     # 1. release
     assert main(["--lang", "en", *release]) == 0
@@ -179,7 +180,10 @@ def test_a_whole_term_with_the_documented_commands(tmp_path: Path, monkeypatch: 
     graded = tmp_path / "graded"
     rows = rows_of(graded)
     assert len(rows) == 15
-    assert all(r["status"] == "ok" for r in rows.values()), {k: r["reason"]["en"] for k, r in rows.items()}
+    # carol handed in her copies as they came: "not attempted" (no points, no flag); the rest graded
+    assert {k: r["status"] for k, r in rows.items() if r["status"] != "ok"} == {
+        ("carol", "01-card-values"): "not_attempted", ("carol", "03-banker-rule"): "not_attempted"}, \
+        {k: r["reason"]["en"] for k, r in rows.items()}
     for key, r in rows.items():
         assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", r["graded_at"]), key
         assert r["submitted_at"] is not None and r["time_source"] == "collect"
@@ -209,10 +213,11 @@ def test_a_whole_term_with_the_documented_commands(tmp_path: Path, monkeypatch: 
     assert named[("05-settlement", "q4")] == "tie-loses-main-bets"
     assert named[("06-misconceptions", "q1")] == "banker-3-always"
     assert "A banker 3 stands" in rows[("bob", "03-banker-rule")]["questions"]["q1"]["message"]["en"]
-    # blanks: 0, no id, still a row with the learner's folder
+    # blanks: not attempted, 0, no id, still a row with the learner's folder; blank in the LMS files
     for ex in ("01-card-values", "03-banker-rule"):
         r = rows[("carol", ex)]
         assert r["score"] == 0 and r["learner"] == "carol" and r["claimed_id"] == "" and not r["warnings"]
+        assert r["status"] == "not_attempted" and "Not attempted" in r["reason"]["en"]
     # exceptions: the rest still graded; a function wrong on 11 of 88 inputs earns 3.5 of 4
     dave = rows[("dave", "03-banker-rule")]["questions"]
     assert dave["q2"]["score"] == 0 and dave["q1"]["score"] == 1
@@ -257,6 +262,10 @@ def test_a_whole_term_with_the_documented_commands(tmp_path: Path, monkeypatch: 
     # a function's verdict on every input (its domain is public; issue 31): all 11 wrong cells listed
     assert "banker_draws(6, None)" in page and "Wrong inputs (11)" in page
     assert "hidden check(s) failed" not in page
+    # a late page says how late, beside the penalty (issue 44)
+    page = (graded / "feedback" / "frank--03-banker-rule.html").read_text(encoding="utf-8")
+    assert "late by 1 h 0 min" in page
+    assert "handed in 1 h 0 min after the deadline (2026-12-01 15:59:00 UTC)" in page
 
     # an instructor's own files in the output folder
     (graded / "notes.txt").write_text("my notes", encoding="utf-8")
@@ -317,8 +326,34 @@ def test_a_whole_term_with_the_documented_commands(tmp_path: Path, monkeypatch: 
     assert "not made by the grader" in capsys.readouterr().err
     assert sorted(p.name for p in mine.iterdir()) == ["keep.txt"]
 
-    # 6. return
+    # 6. written answers scored by hand, in a spreadsheet: pending (blank in the LMS files) until then
+    capsys.readouterr()
+    def lms(name: str) -> dict[str, list[str]]:
+        return {r[0]: r for r in csv.reader(io.StringIO((graded / name).read_text(encoding="utf-8")))}
+
+    written = [k for k, r in rows_of(graded).items() if r["pending_points"]]
+    assert ("alice", "03-banker-rule") in written and ("frank", "03-banker-rule") in written
+    column = lms("moodle.csv")["ID number"].index(next(
+        t for t in lms("moodle.csv")["ID number"] if "3" in t and "banker" in t.casefold()))
+    assert all(lms("moodle.csv")[who][column] == "" for who, ex in written)
+    assert main(["--lang", "en", *export_scores]) == 0
+    table = list(csv.DictReader(io.StringIO((tmp_path / "scores.csv").read_text(encoding="utf-8"))))
+    assert sorted(r["learner"] for r in table) == sorted(who for who, _ex in written)
+    for r in table:
+        r["score"], r["comment"] = ("3", "All three, in your words.") if r["learner"] != "carol" else ("0", "Empty.")
+    with (tmp_path / "scores.csv").open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(table[0]))
+        writer.writeheader()
+        writer.writerows(table)
+    assert main(["--lang", "en", *import_scores]) == 0
+    scored = rows_of(graded)
+    assert not any(r["pending_points"] for r in scored.values())
+    alice03 = scored[("alice", "03-banker-rule")]
+    assert alice03["score"] == alice03["max_score"] and lms("moodle.csv")["alice"][column] == str(alice03["score"])
+
+    # 7. return
     assert main(["--lang", "en", *give_back]) == 0
+    assert "All three, in your words." in (home / "alice" / "feedback" / "03-banker-rule.html").read_text(encoding="utf-8")
     returned = home / "alice" / "feedback" / "01-card-values.html"
     assert "alice" in returned.read_text(encoding="utf-8")
     assert (home / "-mallory" / "feedback" / "01-card-values.html").exists()

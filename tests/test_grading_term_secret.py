@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_grading_sandbox import needs_bwrap
 
 import baccarat_kit as bk
 from baccarat_kit.cli import main
@@ -390,6 +391,7 @@ def test_dask_workers_get_the_owners_tokens_never_the_secret(term: dict[str, Pat
     assert secret.token("04-whole-coups", "alice").encode() in sent[0] + sent[1]
 
 
+@needs_bwrap
 @pytest.mark.parametrize(("lang", "words"), [("en", "is --secret-file this class's key file?"),
                                              ("zh", "--secret-file 給的是不是這一班的密鑰檔")])
 def test_grading_with_another_terms_secret_says_so_and_exits_1(term: dict[str, Path], tmp_path: Path, lang: str,

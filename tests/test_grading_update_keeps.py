@@ -12,7 +12,7 @@ import pytest
 
 from baccarat_kit.cli import main
 from baccarat_kit.grading import grade as g
-from baccarat_kit.grading.judge.checks import QuestionResult
+from baccarat_kit.grading.records import QuestionResult
 from baccarat_kit.i18n import both
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -68,7 +68,8 @@ def graded(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pyte
     monkeypatch.setattr(g, "grade_file", _fake_grade({"s1_03.ipynb": ("03-banker-rule", 9, 11),
                                                       "s2_03.ipynb": ("03-banker-rule", 8, 11)}))
     folder = _files(tmp_path, "s1_03.ipynb", "s2_03.ipynb")
-    (tmp_path / "class.csv").write_text(f"learner,deadline\ns1,{OWN_DEADLINE}\ns2,\n", encoding="utf-8")
+    (tmp_path / "class.csv").write_text(f"learner,deadline,sis_user_id\ns1,{OWN_DEADLINE},S-0001\ns2,,\n",
+                                        encoding="utf-8")
     out = tmp_path / "out"
     code, _, _ = _run(capsys, "grade", str(folder), "--out", str(out), "--deadline", CLASS_DEADLINE,
                       "--class-list", str(tmp_path / "class.csv"))
@@ -81,7 +82,9 @@ def graded(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pyte
 def test_grading_records_the_deadline_and_the_class_list(graded: Path, tmp_path: Path) -> None:
     doc = _doc(graded)
     assert doc["deadline"] == CLASS_DEADLINE
-    assert doc["class_list"] == {"file": str(tmp_path / "class.csv"), "deadlines": {"s1": OWN_DEADLINE}}
+    assert doc["class_list"] == {"file": str(tmp_path / "class.csv"), "deadlines": {"s1": OWN_DEADLINE},
+                                 "lms": {"s1": {"sis_user_id": "S-0001"}}}
+    assert "s1,,S-0001,s1," in (graded / "canvas.csv").read_text(encoding="utf-8")  # (issue 44)
 
 
 def test_update_keeps_them_and_says_so(graded: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -97,6 +100,7 @@ def test_update_keeps_them_and_says_so(graded: Path, tmp_path: Path, capsys: pyt
     assert (_row(graded, "s2")["deadline"], _row(graded, "s2")["late"]) == (CLASS_DEADLINE, True)
     doc = _doc(graded)  # and kept for the next --update
     assert doc["deadline"] == CLASS_DEADLINE and doc["class_list"]["deadlines"] == {"s1": OWN_DEADLINE}  # type: ignore[index]
+    assert "s1,,S-0001,s1," in (graded / "canvas.csv").read_text(encoding="utf-8")  # the ids kept too
 
 
 def test_an_option_given_again_wins(graded: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -153,6 +157,34 @@ def test_the_summary_gives_each_exercise_against_its_own_maximum(
     code, out, _ = _run(capsys, "grade", str(folder), "--out", str(tmp_path / "out"), lang=lang)
     assert code == 0 and words in out  # before: one mean of 8.0 over maxima of 11 and 8
     assert "8.00" not in out
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", "03-banker-rule: mean 8.5 / 11 graded so far (of 14), 6 points pending (n=2)"),
+    ("zh", "03-banker-rule：已評部分平均 8.5／11 分（滿分 14），6 分待評（2 份）"),
+])
+def test_the_summary_says_the_points_pending_and_never_averages_them_as_0(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, lang: str,
+        words: str) -> None:
+    """Before: "mean 8.5 / 14", a written answer's 3 pending points counted as 0 (issue 43)."""
+    from baccarat_kit.grading.judge.checks import Question
+    from baccarat_kit.grading.judge.written import written_result
+
+    q9 = Question.from_dict({"id": "q9", "kind": "written", "points": 3, "rubric": [
+        {"id": "a", "points": 3, "zh": "甲", "en": "A"}]})
+
+    def grade_file(path: Path, exercises: object, limits: object = None, display: object = None) -> g.Submission:
+        score = 9 if path.name.startswith("s1") else 8
+        return g.Submission(str(path), path.name.encode().hex().ljust(64, "0")[:64], "03-banker-rule",
+                            path.stem.split("_")[0], "ok", {},
+                            questions=[QuestionResult("q1", 11, score, ()), written_result(q9, "Because.")],
+                            max_score=14)
+
+    monkeypatch.setattr(g, "grade_file", grade_file)
+    folder = _files(tmp_path, "s1_03.ipynb", "s2_03.ipynb")
+    code, out, _ = _run(capsys, "grade", str(folder), "--out", str(tmp_path / "out"), lang=lang)
+    assert code == 0 and words in out, out
+    assert "/ 14 (n=2)" not in out and "／14 分（2 份）" not in out
 
 
 def test_the_summary_counts_files_of_no_exercise_apart(tmp_path: Path, capsys: pytest.CaptureFixture[str],

@@ -151,7 +151,7 @@ def test_a_function_answer_that_waits_fails_alone_at_the_wall_limit() -> None:
     """As with a function answer's own time limit: the answers already reported keep their points."""
     code = [c for c in _solution_cells() if "def banker_draws" not in c]
     code.append("def banker_draws(total, third):\n    import time\n    time.sleep(1000)\n")
-    q = EXERCISES["03-banker-rule"].questions
+    q = [q.extraction() for q in EXERCISES["03-banker-rule"].questions]
     wall = _room(3, _measured([SOLUTION]))  # the cells and the value answers come before the limit
     report, parsed = session.run_notebook(code, q, _limits(wall))
     assert report["status"] == "ok" and report["limit"] == "wall_limit", report

@@ -208,3 +208,26 @@ def test_a_dropped_hedge_is_caught() -> None:
     before = "免傭桌在莊家以 6 點獲勝時只賠一半（Super 6：押 100 只淨贏 50，連本金拿回 150）。"
     (h,) = [h for h in HEDGES if h["id"] == "no-commission-is-a-variant"]
     assert [p for p in h["phrases"]["zh"] if p not in before] == h["phrases"]["zh"]
+
+
+def test_the_final_tests_tie_keys_say_whose_rule_they_are() -> None:
+    """Issue 42: a final-test settlement on a tie keys the course's own table. Its explanation
+    says so in both editions, with 000's "usually" for the push and "no source gives" for the
+    tie bet's odds; no settlement prompt calls the course's table "standard"."""
+    from baccarat_kit.widgets import final_bank
+
+    items = [i for seed in range(8) for i in final_bank.bank(seed, 1) if i.kind == "settle"]
+    ties = [(i, i.question.id.split("-")[2]) for i in items
+            if bk.play(" ".join(i.question.id.split("-")[3:])).winner == "tie"]
+    assert {area for _, area in ties} >= {"tie", "banker"} or {area for _, area in ties} >= {"tie", "player"}
+    for item, area in ties:
+        explain = item.question.explain
+        assert explain is not None
+        assert "本課程" in explain["zh"] and "this course's" in explain["en"], item.id
+        if area == "tie":
+            assert "來源沒有給和注" in explain["zh"] and "no source gives the tie" in explain["en"], item.id
+        else:
+            assert "通常" in explain["zh"] and "usually" in explain["en"], item.id
+    for item in items:
+        assert "標準傭金桌" not in item.question.prompt["zh"], item.id
+        assert "standard commission table" not in item.question.prompt["en"], item.id

@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -58,26 +59,63 @@ def test_learner_names_that_cannot_be_unix_names_are_refused(bad: str) -> None:
     assert repr(bad)[1:-1] in err.value.message("en") and "alice" in err.value.message("en")
 
 
-def test_the_authenticator_signs_in_only_the_right_password_for_the_right_learner(tmp_path: Path) -> None:
-    pytest.importorskip("jupyterhub")
+def _authenticator(path: Path) -> Any:
+    """The hub's authenticator on a hub database of its own (sqlite, as the hub's), as the hub makes it."""
+    pytest.importorskip("nativeauthenticator")
+    from jupyterhub import orm
+
     from baccarat_kit.hub.jupyter import ClassListAuthenticator
 
+    db = orm.new_session_factory(f"sqlite:///{path.parent / 'jupyterhub.sqlite'}")()
+    return ClassListAuthenticator(class_list=str(path), _deprecated_db_session=db)
+
+
+def _login(auth: Any, name: str, password: str) -> str | None:
+    # in a thread of its own: a browser test run before this one in the same pytest worker
+    # leaves Playwright's event loop running in this thread (asyncio.run would refuse)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, auth.authenticate(None, {"username": name, "password": password})).result()
+
+
+def test_the_authenticator_signs_in_only_the_right_password_for_the_right_learner(tmp_path: Path) -> None:
     path = tmp_path / "classlist.csv"
     classlist.set_passwords(path, {"alice": "pw-alice", "bruno": "pw-bruno"})
-    auth = ClassListAuthenticator(class_list=str(path))
-
-    def login(name: str, password: str) -> str | None:
-        # in a thread of its own: a browser test run before this one in the same pytest worker
-        # leaves Playwright's event loop running in this thread (asyncio.run would refuse)
-        with concurrent.futures.ThreadPoolExecutor(1) as pool:
-            return pool.submit(asyncio.run, auth.authenticate(None, {"username": name, "password": password})).result()
-
-    assert login("alice", "pw-alice") == "alice" and login(" Alice ", "pw-alice") == "alice"
-    assert login("bruno", "pw-alice") is None  # B with A's password
-    assert login("mallory", "pw-alice") is None and login("alice", "") is None
+    auth = _authenticator(path)
+    assert _login(auth, "alice", "pw-alice") == "alice" and _login(auth, " Alice ", "pw-alice") == "alice"
+    assert _login(auth, "bruno", "pw-alice") is None  # B with A's password
+    assert _login(auth, "mallory", "pw-alice") is None and _login(auth, "alice", "") is None
     assert auth.check_allowed("alice") and not auth.check_allowed("mallory")
     classlist.remove(path, ["alice"])  # taken off the list: no sign-in, no restart needed
-    assert login("alice", "pw-alice") is None and not auth.check_allowed("alice")
+    assert _login(auth, "alice", "pw-alice") is None and not auth.check_allowed("alice")
+    assert [h[0] for h in auth.get_handlers(None)] == ["/login", "/change-password", "/change-password/([^/]+)"]
+
+
+def test_a_learner_changes_her_own_password_and_a_reset_still_works(tmp_path: Path) -> None:
+    """The handed-out password becomes hers at her first sign-in (the hub keeps it; the list says
+    "chosen"); she changes it (NativeAuthenticator's page calls change_password): only the new one
+    works. The instructor's reset (hub passwd) works, and the one she chose stops working."""
+    path = tmp_path / "classlist.csv"
+    classlist.set_passwords(path, {"alice": "handed-out-1"})
+    auth = _authenticator(path)
+    assert _login(auth, "alice", "handed-out-1") == "alice"
+    assert classlist.load(path)["alice"] == classlist.CHOSEN
+    assert _login(auth, "alice", "handed-out-1") == "alice"  # kept as hers until she changes it
+    assert not auth.change_password("alice", "short")  # at least 8 characters
+    assert not auth.change_password("alice", "password")  # a common one is refused
+    assert not auth.change_password("alice", "x" * 73)  # more than bcrypt takes
+    assert auth.change_password("alice", "her own horse 7")
+    assert _login(auth, "alice", "her own horse 7") == "alice"
+    assert _login(auth, "alice", "handed-out-1") is None  # the paper slip no longer opens it
+    assert _login(auth, "alice", "y" * 100) is None  # (no error for a long one)
+    classlist.set_passwords(path, {"alice": "reset-by-teacher"})  # she forgot it
+    assert _login(auth, "alice", "her own horse 7") is None
+    assert _login(auth, "alice", "reset-by-teacher") == "alice"
+    assert classlist.load(path)["alice"] == classlist.CHOSEN
+    # an admin's reset on /hub/change-password/alice goes through the same method
+    classlist.set_passwords(path, {"alice": "reset-again-2"})
+    assert auth.change_password("alice", "admin set this 9")
+    assert classlist.load(path)["alice"] == classlist.CHOSEN
+    assert _login(auth, "alice", "admin set this 9") == "alice" and _login(auth, "alice", "reset-again-2") is None
 
 
 # ---------------------------------------------------------------- accounts and cgroups
@@ -104,7 +142,7 @@ def _fake_cgroups(tmp_path: Path, version: int) -> Path:
         (root / "cgroup.controllers").write_text("cpu memory pids\n")
         (root / "cgroup.procs").write_text("")
     else:
-        for controller in ("memory", "pids"):
+        for controller in ("memory", "pids", "cpu", "cpuacct"):
             (root / controller).mkdir(parents=True)
             (root / controller / "cgroup.procs").write_text("")
     return root
@@ -114,22 +152,30 @@ def _fake_cgroups(tmp_path: Path, version: int) -> Path:
 def test_a_cgroup_per_learner_with_its_limits(tmp_path: Path, version: int) -> None:
     root = _fake_cgroups(tmp_path, version)
     if version == 2:  # the kernel makes these files; a plain folder does not
-        (root / "baccarat-hub").mkdir()
-        (root / "baccarat-hub" / "cgroup.controllers").write_text("memory pids\n")
-    group = limits.make("jupyter-alice", 600 * 2**20, 256, root=root)
+        (root / "baccarat-hub" / "jupyter-alice").mkdir(parents=True)
+        (root / "baccarat-hub" / "cgroup.controllers").write_text("cpu memory pids\n")
+        for name in ("pids.max", "cpu.max"):
+            (root / "baccarat-hub" / "jupyter-alice" / name).write_text("max")
+    group = limits.make("jupyter-alice", 600 * 2**20, 256, root=root, cpu=0.25)
     assert group is not None and group.version == version
     if version == 2:
-        [folder] = group.folders
-        assert (root / "baccarat-hub" / "cgroup.subtree_control").read_text() == "+memory +pids"
+        [folder] = {Path(f) for f in group.folders.values()}
+        assert (root / "baccarat-hub" / "cgroup.subtree_control").read_text() == "+memory +pids +cpu"
         assert (folder / "memory.max").read_text() == str(600 * 2**20)
+        assert (folder / "pids.max").read_text() == "256"
+        assert (folder / "cpu.max").read_text() == "25000 100000"
     else:
-        memory, pids = group.folders
+        memory, pids, cpu = (Path(group.folders[c]) for c in ("memory", "pids", "cpu"))
         assert memory == root / "memory" / "baccarat-hub" / "jupyter-alice"
         assert (memory / "memory.limit_in_bytes").read_text() == str(600 * 2**20)
         assert (pids / "pids.max").read_text() == "256"
+        assert (cpu / "cpu.cfs_quota_us").read_text() == "25000"
+        assert (cpu / "cpu.cfs_period_us").read_text() == "100000"
+        assert Path(group.folders["cpuacct"]).is_dir()  # her CPU time is read there
     assert group.memory_limit() == 600 * 2**20
+    assert group.cpu_quota() == 0.25
     group.enter(12345)
-    assert all((f / "cgroup.procs").read_text() == "12345" for f in group.folders)
+    assert all(Path(f).read_text() == "12345" for f in group.procs_files)
 
 
 def test_no_cgroup_hierarchy_means_no_limit_not_an_error(tmp_path: Path) -> None:
@@ -176,7 +222,7 @@ def _load_config(tmp_path: Path, **extra: str) -> object:
 
     top = tmp_path / "top"
     (top / "venv" / "bin").mkdir(parents=True)
-    (top / "venv" / "bin" / "jupyterhub-singleuser").write_text("")
+    (top / "venv" / "bin" / "baccarat-kit").write_text("")
     saved = dict(os.environ)
     os.environ.update(BACCARAT_HUB_PREFIX=str(top), BACCARAT_HUB_HOMES=str(tmp_path / "homes"),
                       **extra)
@@ -196,7 +242,8 @@ def test_the_config_serves_https_with_a_local_certificate_and_culls_idle_servers
                     "-subj", "/CN=127.0.0.1", "-keyout", str(key), "-out", str(cert)],
                    check=True, capture_output=True)
     c = _load_config(tmp_path, BACCARAT_HUB_SSL_CERT=str(cert), BACCARAT_HUB_SSL_KEY=str(key),
-                     BACCARAT_HUB_IDLE_TIMEOUT="900", BACCARAT_HUB_USER_PREFIX="jupyter-")
+                     BACCARAT_HUB_IDLE_TIMEOUT="900", BACCARAT_HUB_USER_PREFIX="jupyter-",
+                     BACCARAT_HUB_ADMINS="teacher, TA")
     hub = c.JupyterHub  # type: ignore[attr-defined]
     assert hub.bind_url.startswith("https://127.0.0.1:")
     assert (hub.ssl_cert, hub.ssl_key) == (str(cert), str(key))
@@ -206,10 +253,14 @@ def test_the_config_serves_https_with_a_local_certificate_and_culls_idle_servers
     assert culler["command"][1:] == ["-m", "jupyterhub_idle_culler", "--timeout=900"]
     assert {"delete:servers", "read:users:activity"} <= set(hub.load_roles[0]["scopes"])
     spawner = c.Spawner  # type: ignore[attr-defined]
-    assert "--allow-root" not in spawner.args and spawner.mem_limit == "1G"
-    assert spawner.cmd == [str(tmp_path / "top" / "venv" / "bin" / "jupyterhub-singleuser")]
-    assert spawner.notebook_dir == f"{tmp_path / 'homes'}/jupyter-{{username}}/course"
+    assert "--allow-root" not in spawner.args and spawner.mem_limit == "1G" and spawner.cpu_limit == 0.5
+    # as the learner: her course copy and JupyterLab as `baccarat-kit lab` opens it (hub singleuser)
+    assert spawner.cmd == [str(tmp_path / "top" / "venv" / "bin" / "baccarat-kit"), "hub", "singleuser"]
+    # idle kernels shut down, open notebooks' too (the whole course in one sitting filled 1 GiB)
+    assert {"--MappingKernelManager.cull_idle_timeout=900", "--MappingKernelManager.cull_connected=True",
+            "--MappingKernelManager.cull_interval=60"} <= set(spawner.args)
     assert "PATH" not in spawner.env_keep
+    assert c.Authenticator.admin_users == {"teacher", "ta"}  # type: ignore[attr-defined]
     state = tmp_path / "top" / "state"
     assert oct(state.stat().st_mode & 0o777) == "0o700"
     assert hub.cookie_secret_file.startswith(str(state))
@@ -320,3 +371,56 @@ def test_two_learners_starting_at_once_never_share_a_port(monkeypatch: pytest.Mo
     assert jupyter.LearnerSpawner._ports == {40002: "bk-bruno"}
     carol = spawner("carol")
     assert carol._claim_port() == 40001  # released, so free again
+
+
+# ---------------------------------------------------------------- the learner's server
+def test_hub_singleuser_opens_her_home_as_baccarat_kit_lab_opens_a_course(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the hub runs as her (Spawner.cmd): her course copy in ~/course, its first layout,
+    then jupyterhub-singleuser on her home with lab's options and the kit's Jupyter config
+    (no news pop-up) first on JUPYTER_CONFIG_PATH. Never as root."""
+    pytest.importorskip("jupyterlab_server")
+    from baccarat_kit import course
+
+    calls: list[tuple[list[str], dict[str, str]]] = []
+    monkeypatch.setattr(course, "_exec", lambda cmd, cwd=None, env=None: calls.append((cmd, dict(env or {}))) or 0)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("JUPYTER_CONFIG_PATH", "/etc/hers")
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    assert main(["--lang", "en", "hub", "singleuser"]) == 2 and not calls  # "never runs as root"
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    assert main(["hub", "singleuser", "--ServerApp.port_retries=0"]) == 0
+    [(cmd, env)] = calls
+    assert cmd[1:3] == ["-m", "jupyterhub.singleuser"] and cmd[-1] == "--ServerApp.port_retries=0"
+    assert f"--ServerApp.root_dir={tmp_path}" in cmd
+    assert "--ServerApp.default_url=/lab/tree/course/notebooks/00-how-to-use.ipynb" in cmd
+    assert f"--LabApp.workspaces_dir={tmp_path / 'course' / course.LAB_WORKSPACES}" in cmd
+    assert (tmp_path / "course" / "notebooks" / "00-how-to-use.ipynb").is_file()
+    assert list((tmp_path / "course" / course.LAB_WORKSPACES).glob("*.jupyterlab-workspace"))
+    assert env["JUPYTER_CONFIG_PATH"].split(os.pathsep) == [str(course.LAB_CONFIG), "/etc/hers"]
+    page = json.loads((course.LAB_CONFIG / "labconfig" / "page_config.json").read_text(encoding="utf-8"))
+    assert page["disabledExtensions"] == {"@jupyterlab/apputils-extension:announcements": True}
+
+
+def test_the_memory_notice_is_told_once_per_kill(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kernel started after an OOM kill in her cgroup tells her once; a kill counted in an
+    earlier cgroup (the hub makes hers anew at each start) or none at all: nothing."""
+    from baccarat_kit.grading.sandbox import cgroup
+    from baccarat_kit.hub import notice
+
+    folder = tmp_path / "memory" / "baccarat-hub" / "jupyter-alice"
+    folder.mkdir(parents=True)
+    (folder / "memory.limit_in_bytes").write_text(str(2**30))
+    oom = folder / "memory.oom_control"
+    oom.write_text("oom_kill_disable 0\nunder_oom 0\noom_kill 0\n")
+    monkeypatch.setattr(limits, "own_memory_group", lambda: cgroup.Cgroup(1, {"memory": str(folder)}, 0, 0))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    assert notice.MemoryNotice().tell_once() is None
+    oom.write_text("oom_kill_disable 0\nunder_oom 0\noom_kill 1\n")
+    text = notice.MemoryNotice().tell_once()
+    assert text is not None and "1.0 GiB" in text and "記憶體上限" in text and "Run All Cells" in text
+    assert notice.MemoryNotice().tell_once() is None  # once
+    oom.write_text("oom_kill_disable 0\nunder_oom 0\noom_kill 2\n")
+    assert notice.MemoryNotice().tell_once() is not None  # a new kill: told again
+    monkeypatch.setattr(limits, "own_memory_group", lambda: None)  # her laptop: no cgroup of her own
+    assert notice.MemoryNotice().tell_once() is None

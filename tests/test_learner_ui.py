@@ -99,7 +99,7 @@ def launched(monkeypatch: pytest.MonkeyPatch) -> list[tuple[list[str], Path | No
     from baccarat_kit import course
 
     calls: list[tuple[list[str], Path | None]] = []
-    monkeypatch.setattr(course, "_exec", lambda cmd, cwd=None: calls.append((cmd, cwd)) or 0)
+    monkeypatch.setattr(course, "_exec", lambda cmd, cwd=None, env=None: calls.append((cmd, cwd)) or 0)
     return calls
 
 

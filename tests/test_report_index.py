@@ -17,8 +17,8 @@ from baccarat_kit.grading import grade as g
 from baccarat_kit.grading import report as rp
 from baccarat_kit.grading.records import SCHEMA_VERSION
 from baccarat_kit.grading.report import feedback as fb
-from baccarat_kit.grading.report import index as ix
 from baccarat_kit.grading.term import gradebook as gb
+from baccarat_kit.grading.term import index as ix
 from baccarat_kit.grading.term.gradebook import upgrade
 from baccarat_kit.i18n import both
 
@@ -259,8 +259,8 @@ def test_every_grade_and_update_writes_the_index_of_its_results(tmp_path: Path) 
     exercises = g.load_exercises(ROOT / "exercises" / "source")
     out = tmp_path / "out"
     subs = [_sub("a", "ann", "2026-12-01T00:00:00Z"), _sub("b", "ben", "2026-12-01T00:00:00Z")]
-    fb._name_feedback(subs)
-    gb.write_outputs(out, subs, exercises, g.Limits(), "en")
+    gb.name_feedback(subs)
+    gb.write_outputs(out, subs, exercises, g.Limits(), "en", page=fb.feedback_html)
 
     def consistent() -> dict[str, Any]:
         doc: dict[str, Any] = json.loads((out / "results.json").read_bytes())
@@ -270,7 +270,7 @@ def test_every_grade_and_update_writes_the_index_of_its_results(tmp_path: Path) 
 
     consistent()
     again = _sub("b", "ben", "2026-12-02T00:00:00Z")
-    gb.write_outputs(out, [again], exercises, g.Limits(), "en", update=True)
+    gb.write_outputs(out, [again], exercises, g.Limits(), "en", page=fb.feedback_html, update=True)
     doc = consistent()
     assert sorted(r["graded_at"][:10] for r in doc["submissions"]) == ["2026-12-01", "2026-12-02"]
     # a gradebook of an older kit (no index, none in its marker): --update writes one
@@ -278,5 +278,5 @@ def test_every_grade_and_update_writes_the_index_of_its_results(tmp_path: Path) 
     marker = out / gb.MARKER
     marker.write_text(json.dumps({"files": [f for f in json.loads(marker.read_text())["files"]
                                             if f != ix.INDEX_NAME]}), encoding="utf-8")
-    gb.write_outputs(out, [_sub("c", "cai", "2026-12-03T00:00:00Z")], exercises, g.Limits(), "en", update=True)
+    gb.write_outputs(out, [_sub("c", "cai", "2026-12-03T00:00:00Z")], exercises, g.Limits(), "en", page=fb.feedback_html, update=True)
     assert len(consistent()["submissions"]) == 3

@@ -28,7 +28,7 @@ from baccarat_kit.widgets import (
     banker_misconception,
     load_questions,
 )
-from baccarat_kit.widgets._common import WidgetError
+from baccarat_kit.widgets._common import KEYBOARD_HTML, WidgetError
 
 
 def descendants(widget: w.Widget) -> list[w.Widget]:
@@ -869,3 +869,85 @@ def test_a_choice_that_reaches_the_kernel_just_after_its_submit_is_checked() -> 
     quiz.go(0)  # moved on: the waiting click is dropped
     quiz.options.value = 1 - right
     assert quiz.answers == {0: right}
+
+
+# ---------------------------------------------------------------- issue 42: one live region each
+def _live(widget: w.Widget) -> w.HTML:
+    """The widget's one live region; no value in it re-creates a live element on a change."""
+    regions = [d for d in descendants(widget) if "bk-live" in getattr(d, "_dom_classes", ())]
+    assert len(regions) == 1, regions
+    for d in descendants(widget):
+        value = getattr(d, "value", None)
+        if isinstance(value, str):
+            value = value.replace(KEYBOARD_HTML, "")  # the script that marks the region
+            assert not re.search(r'role="(status|alert)"|aria-live', value), (d._dom_classes, value)
+    return regions[0]
+
+
+def test_each_widget_says_what_changed_in_one_persistent_live_region() -> None:
+    """Issue 42: the feedback's ``role="status"`` element was removed and added again on every
+    answer. Each widget now has one live region (the page makes it ``role="status"`` once: see
+    tests/browser/test_live_regions.py); an action changes only its text."""
+    from baccarat_kit.widgets import FinalTest, Predict, ShoeTracker
+
+    quiz = Quiz.lesson("04", lang="en")
+    region = _live(quiz)
+    quiz.submit.click()  # nothing chosen
+    assert region.value == bk.i18n.message("widgets.quiz.choose-first", "en")
+    said = [region.value]
+    for i in range(3):
+        quiz.go(i)
+        quiz.options.value = quiz.question.answer
+        quiz.submit.click()
+        said.append(region.value)
+        assert plain_text_of(quiz.feedback).split("\n")[0] in region.value
+    quiz.show_hint()
+    said.append(region.value)
+    assert _live(quiz) is region and len(set(said)) == len(said)
+
+    predict = Predict("BCR-001", lang="en")
+    region = _live(predict)
+    predict.respond(predict.answer)
+    assert "engine agrees" in region.value and _live(predict) is region
+
+    hb = HandBuilder("2 3 3 4 4", lang="en")
+    region = _live(hb)
+    assert region.value == ""  # nothing said before the learner changes anything
+    hb.card_b2.value = "5"
+    coup = bk.play("2 3 3 5")
+    assert region.value.startswith(bk.i18n.message(f"coup.result-{coup.winner}", "en", player=coup.player_total,
+                                                   banker=coup.banker_total))
+    hb.sequence.value = "2 3 X"
+    assert "⚠" in region.value and _live(hb) is region
+
+    rc = RuleChecker(lang="en")
+    region = _live(rc)
+    rc.check(3, 8)
+    stands, draws = (bk.i18n.message(f"widgets.rc.decision-{k}", "en") for k in ("stand", "draw"))
+    assert region.value.startswith(stands) and region.value.endswith("banker-3-vs-8")
+    rc.check(3, 7)
+    assert region.value.startswith(draws) and region.value.endswith("banker-3-vs-7")
+
+    cv = CaseViewer("BCR-001", lang="en")
+    region = _live(cv)
+    cv.next_button.click()
+    assert cv.lines[1] in region.value and cv.lines[0] not in region.value
+    cv.case_select.value = "BCR-002"
+    assert "BCR-002" in region.value and _live(cv) is region
+
+    shoe = ShoeTracker(lang="en", decks=1, seed=3)
+    region = _live(shoe)
+    shoe.deal_button.click()
+    assert region.value.startswith(f"Coup {shoe.last.round_id}: ") and "1 coups dealt" in region.value
+
+    test = FinalTest(lang="en", seed=9)
+    region = _live(test)
+    test.options.value = test.question.answer
+    test.submit.click()
+    assert region.value.startswith("✔ Correct") and _live(test) is region
+
+
+def plain_text_of(widget: w.Widget) -> str:
+    from baccarat_kit.widgets import plain_text
+
+    return plain_text(widget)

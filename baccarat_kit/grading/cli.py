@@ -132,7 +132,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "instructor.* yourself; the scheduler and workers refuse anyone without one of them. Start "
             "them with `baccarat-kit dask-cluster scheduler|worker|local --certs DIR`, which loads the role "
             "gate (--preload baccarat_kit.grading.dask_roles) so that a worker's certificate cannot act as "
-            "yours (docs/grading.md)."
+            "yours (docs/threat-model.md)."
         ),
     )
     d.add_argument("folder", metavar="DIR", help="a new (or empty) folder")
@@ -233,11 +233,12 @@ def _cmd_grade(args: argparse.Namespace) -> int:
         load_exercises,
         missing_extra,
     )
+    from .grade_manual.publish import written_view
     from .records import visible
+    from .report.feedback import feedback_html
     from .term.collect import CollectError
     from .term.deadlines import gradebook_penalty, penalty_option, term_deadlines
     from .term.gradebook import check_out_folder, exercise_means, read_results, write_outputs
-    from .term.manual_publish import written_view
 
     if (args.timeout <= 0 or args.notebook_timeout <= 0 or args.memory_mb < 128 or args.jobs < 1
             or (args.wall_limit is not None and not args.wall_limit > 0)
@@ -340,6 +341,9 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     mismatches = sum(1 for s in subs if s.identity_mismatch)
     if mismatches:
         print(message("grading.cli.mismatches", args.lang, count=mismatches), file=sys.stderr)
+    untouched = sum(1 for s in subs if s.status == "not_attempted")
+    if untouched:
+        print(message("grading.cli.not_attempted", args.lang, count=untouched), file=sys.stderr)
     by_mtime = sum(1 for s in subs if s.time_source == "mtime" and s.deadline)
     if by_mtime:
         print(message("grading.cli.mtime_deadline", args.lang, count=by_mtime), file=sys.stderr)
@@ -356,13 +360,14 @@ def _cmd_grade(args: argparse.Namespace) -> int:
             subs = [s for s in subs if s.status not in ("needs_secret", "other_secret")]
         if not subs:
             return 1
-    write_outputs(args.out, subs, exercises, limits, args.lang, update=args.update, skipped=skipped,
+    write_outputs(args.out, subs, exercises, limits, args.lang, page=feedback_html, update=args.update, skipped=skipped,
                   late_policy=book_rule.text if book_rule is not None else None, term=dates.record())
     for item in skipped:
         print(visible(f"{item['file']}: {item[args.lang]}", 2000), file=sys.stderr)
-    means = [message("grading.cli.summary_exercise", args.lang, exercise=ex, mean=f"{mean:.1f}", max=most, n=n)
+    means = [message("grading.cli.summary_pending" if pending else "grading.cli.summary_exercise", args.lang,
+                     exercise=ex, mean=f"{mean:.1f}", max=most, n=n, pending=pending, graded=f"{graded:.4g}")
              if ex is not None else message("grading.cli.summary_no_exercise", args.lang, n=n)
-             for ex, mean, most, n in exercise_means(written_view(args.out, subs, args.lang))]  # each its own maximum
+             for ex, mean, most, n, pending, graded in exercise_means(written_view(args.out, subs, args.lang))]
     print(message("grading.cli.summary", args.lang, count=len(subs),
                   means=message("grading.cli.summary_sep", args.lang).join(means), out=args.out))
     failure = batch_failure(subs)

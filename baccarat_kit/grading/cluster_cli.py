@@ -46,7 +46,7 @@ START_WAIT = 120.0
 """Seconds the scheduler has to write its address (its scheduler file) before the command gives up."""
 CHILD_ENV = {"DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED": "False"}
 """Dask settings of every process started here: the workers' statistical profiler (every 10 ms)
-roughly doubles an idle worker's CPU (docs/grading.md, *Cost, measured*)."""
+roughly doubles an idle worker's CPU (docs/grading.md, the Dask section's *Cost*)."""
 PR_SET_PDEATHSIG = 1
 
 

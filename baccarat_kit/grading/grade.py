@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import errno
 import hashlib
-import json
 import os
 import re
 import stat
@@ -40,21 +39,17 @@ from pathlib import Path
 from typing import Any
 
 from ..i18n import both, message
-from .judge import selfcheck
+from .judge import ran as judge_ran
 from .judge.checks import (
     ERROR_NAME,
-    WRITTEN,
     Exercise,
     Question,
-    QuestionResult,
+    api_payload,
     grade_question,
-    question_texts,
 )
 from .judge.written import written_result
-from .records import GradeUsageError, Submission, file_text
-from .report.feedback import _name_feedback
+from .records import WRITTEN, CheckResult, GradeUsageError, QuestionResult, Submission, file_text
 from .sandbox import reader as _reader
-from .sandbox.api_tree import payload as api_payload
 from .sandbox.session import (
     DEFAULT_CELL_TIMEOUT,
     DEFAULT_MEMORY_MB,
@@ -71,7 +66,8 @@ from .sandbox.session import (
     run_notebook,
 )
 from .term.deadlines import LatePenalty
-from .term.release import is_learner_copy, term_metadata
+from .term.gradebook import name_feedback
+from .term.release import default_source, load_exercises, term_metadata
 from .term.secret import TermKeys, TermSecret
 
 __all__ = [
@@ -88,42 +84,6 @@ Submit = Callable[[Path, "TermKeys | None"], "Future[Submission]"]
 
 
 # ---------------------------------------------------------------- inputs
-def default_source() -> Path:
-    """``exercises/source`` of the checkout the kit runs from, else of the current folder."""
-    here = Path(__file__).resolve().parents[2] / "exercises" / "source"
-    return here if here.is_dir() else Path("exercises") / "source"
-
-
-_PROVEN: set[bytes] = set()
-"""sha256 of each source notebook this process has proved (:func:`selfcheck.prove`): the same
-bytes are not proved again (a second ``grade`` or the report in one process)."""
-
-
-def load_exercises(source: str | Path) -> dict[str, Exercise]:
-    """The trusted exercises (questions with public and hidden checks) from the sources."""
-    folder = Path(source)
-    if not folder.is_dir():
-        raise GradeUsageError("grading.cli.no_sources", path=folder)
-    out = {}
-    for path in sorted(folder.glob("*.ipynb")):
-        raw = path.read_bytes()
-        nb = json.loads(raw.decode("utf-8"))
-        meta = nb.get("metadata", {}).get("baccarat_kit")
-        if is_learner_copy(nb):
-            raise GradeUsageError("grading.cli.released_source", path=path)
-        ex = Exercise.from_metadata(meta, str(path)).with_texts(question_texts(nb))
-        if any(q.sealed for q in ex.questions):  # a copy's metadata without its mark: no keys in it
-            raise GradeUsageError("grading.cli.released_source", path=path)
-        digest = hashlib.sha256(raw).digest()
-        if digest not in _PROVEN:
-            selfcheck.prove(nb, str(path))  # the keys agree with the model solution (issue 20, attack 13)
-            _PROVEN.add(digest)
-        out[ex.id] = ex
-    if not out:
-        raise GradeUsageError("grading.cli.no_sources", path=folder)
-    return out
-
-
 def collect_paths(paths: Iterable[str | Path], skipped: list[dict[str, str]] | None = None) -> list[Path]:
     """The notebooks named by files and folders (folders: every ``*.ipynb`` below, sorted).
 
@@ -322,9 +282,10 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
     api = api_payload(exercise, shown_meta, key_id if term is not None else (claimed_id or "").strip() or None,
                       term.learner if term is not None else claimed_id)
     auto = tuple(q for q in exercise.questions if q.kind != WRITTEN)  # written answers: text, scored by hand
-    report, parsed = run_notebook(cells, auto, limits, api)
+    report, parsed = run_notebook(cells, [q.extraction() for q in auto], limits, api, kit=judge_ran.kit_hashes())
     warnings.extend(pasted_warnings(read.get("fingerprints")))
-    warnings.extend(ran_warnings(report.get("ran"), report.get("status") == "ok"))
+    found = judge_ran.read_run(report.get("ran"))
+    warnings.extend(ran_warnings(found.to_json() if found else None, report.get("status") == "ok"))
     status = report.get("status")
     if status in ("cell_timeout", "notebook_timeout"):  # which clock ran out: CPU, or the wall backstop
         limit = limits.cell_timeout if status == "cell_timeout" else limits.notebook_timeout
@@ -369,9 +330,37 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
         # her copy, handed in by someone else: its per-learner answers are hers, not the owner's
         results = [_not_this_learners(q, r, str(mark.get("learner")), term.learner) if per_learner(q) else r
                    for q, r in zip(exercise.questions, results, strict=True)]
-    return Submission(shown, digest, exercise.id, learner, "ok", both("grading.reason.ok"), results,
+    attempted = any(answered(q, answers.get(q.id), texts.get(q.answer)) for q in exercise.questions)
+    # A copy with no answer is no one's work: its LEARNER_ID (another's, the self-study copies'
+    # shared one) and its bytes (the same untouched copy in many homes) flag nothing
+    # (_flag_duplicates, .term.handin.stamp).
+    return Submission(shown, digest, exercise.id, learner, "ok" if attempted else NOT_ATTEMPTED,
+                      both("grading.reason.ok" if attempted else "grading.reason.not_attempted"), results,
                       exercise.max_score, warnings=warnings, keys="term" if term is not None else "public-id",
                       keyed_for=term.learner if term is not None else None, language=language)
+
+
+NOT_ATTEMPTED = "not_attempted"
+"""A copy handed in with no question answered: every answer as the copy came (``...``, an empty
+function, the written answer's placeholder). Not a wrong answer: no points and no flag (it claims
+no learner id and is no one's copy); its LMS cell is blank, as for a copy not handed in
+(:func:`.term.export.lms_score`)."""
+
+
+def answered(q: Question, answer: Any, text: Any) -> bool:
+    """Whether she gave question ``q`` any answer of her own (right or wrong).
+
+    >>> q = Question.from_dict({"id": "q1", "kind": "value", "answer": "t", "type": "int",
+    ...     "points": 1, "key": {"fn": "hand_total", "args": ["7 8"]}, "public": ["type", "equals"]})
+    >>> answered(q, {"status": "bad-type", "type": "ellipsis"}, None), answered(q, {"status": "ok", "value": 3}, None)
+    (False, True)
+    """
+    if q.kind == WRITTEN:
+        return bool((written_result(q, text).written or {}).get("text"))
+    status = answer.get("status") if isinstance(answer, dict) else "missing"
+    if status == "missing" or (status == "bad-type" and answer.get("type") == "ellipsis"):
+        return False
+    return not (q.kind == "function" and status == "ok" and answer.get("empty") is True)
 
 
 FEEDBACK_LANGUAGES = ("zh", "en")
@@ -396,8 +385,6 @@ def per_learner(q: Question) -> bool:
 
 def _not_this_learners(q: Question, result: QuestionResult, released_for: str, owner: str) -> QuestionResult:
     from dataclasses import replace
-
-    from .judge.checks import CheckResult
 
     check = CheckResult("answer", False, "grading.check.other_learners_copy",
                         {"name": q.answer, "learner": released_for[:64], "owner": owner}, False)
@@ -622,7 +609,7 @@ def grade_paths(
         sub.graded_at = utc_now()
         sub.sandbox = limits.sandbox
     stamp(paths, ordered, deadline, deadlines, penalty, known)  # owner, hand-in time, lateness
-    _name_feedback(ordered)
+    name_feedback(ordered)
     _flag_duplicates(ordered)
     return ordered
 
@@ -694,7 +681,7 @@ def _flag_duplicates(subs: list[Submission]) -> None:
     for s in subs:
         if s.status == "ok" and s.learner.strip():  # the seed strips the id too
             groups.setdefault(("learner", s.exercise or "", s.learner.strip().casefold()), []).append(s)
-        if s.sha256:  # the same bytes from one owner (collected twice) are one hand-in, not a copy
+        if s.sha256 and s.status != NOT_ATTEMPTED:  # the same bytes from one owner (collected twice) are one hand-in, not a copy
             groups.setdefault(("file", s.sha256), []).append(s)
     for key in list(groups):  # one owner's hand-ins (collected again: a late hand-in, an extension)
         if len({m.owner for m in groups[key]}) == 1 and groups[key][0].owner:

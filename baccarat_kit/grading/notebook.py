@@ -11,7 +11,7 @@ the notebook's globals exactly as the grader does, and reports in Traditional Ch
 * ``"self-study"`` (the course a learner takes alone: ``make lab``, ``baccarat-kit lab``,
   JupyterLite): every check the grader runs, hidden checks included, scored and worded as the
   grader does (``✔ … correct`` or ``✘ <the grader's message> (score s/p)``); no ``LEARNER_ID``
-  is needed (:data:`~baccarat_kit.grading.judge.checks.SELF_STUDY_ID`). Each result goes into the
+  is needed (:data:`~baccarat_kit.grading.records.SELF_STUDY_ID`). Each result goes into the
   learner's progress record (:mod:`baccarat_kit.progress`).
 * ``"class"`` (an instructor's release; also a copy without the mark): the public checks only.
   It tells three outcomes apart:
@@ -46,17 +46,16 @@ from typing import Any
 from ..i18n import message, normalize_language
 from .judge.cells import every_wrong_cell
 from .judge.checks import (
-    SELF_STUDY_ID,
     VALUE_CHECKS,
-    WRITTEN,
     Exercise,
     Question,
-    QuestionResult,
     SpecError,
     _means,
+    api_payload,
     grade_question,
     public_metadata,
 )
+from .records import SELF_STUDY_ID, WRITTEN, QuestionResult
 from .sandbox import _extract
 
 GRADING_ENV = "BACCARAT_KIT_GRADING"
@@ -306,10 +305,9 @@ def grader_verdict(ns: dict[str, Any], question: Question, shown: dict[str, Any]
     cells = [c for c in history if isinstance(c, str) and c.strip()]
     try:
         from .sandbox import bwrap, session
-        from .sandbox.api_tree import payload
 
         exercise = Exercise.from_metadata(shown, "check")
-        api = payload(exercise, shown, None if shown.get("term") else learner, learner)
+        api = api_payload(exercise, shown, None if shown.get("term") else learner, learner)
         try:  # confined as grading confines it (the kit's copies masked), where bubblewrap works here
             bwrap.check()
             kind = "bwrap"
@@ -319,7 +317,8 @@ def grader_verdict(ns: dict[str, Any], question: Question, shown: dict[str, Any]
         if _LAST_VERDICT and _LAST_VERDICT[0] == key:  # the same cells asked again (several checks in one cell)
             report, parsed = _LAST_VERDICT[1]
         else:  # every question at once: the next check of the same cells is free
-            report, parsed = session.run_notebook(cells, list(exercise.questions), session.Limits(sandbox=kind),
+            report, parsed = session.run_notebook(cells, [q.extraction() for q in exercise.questions],
+                                                  session.Limits(sandbox=kind),
                                                   api, cgroup=False)
             _LAST_VERDICT[:] = [key, (report, parsed)]
     except Exception:

@@ -1,7 +1,11 @@
-"""The records every step of grading passes on: one graded submission, and the grader user's mistakes.
+"""The bottom of grading's pipeline: the records every step passes on, and the ids and kinds they
+share. Imports nothing of grading (docs/architecture.md draws the pipeline).
 
-:class:`Submission` is what :mod:`.grade` makes of one file, what :mod:`.report.feedback` renders
-and what :mod:`.term.gradebook` writes (``results.json`` rows are its :meth:`~Submission.to_json`).
+* :class:`QuestionResult` (with its :class:`CheckResult` and a function answer's :class:`WrongCell`)
+  is what :mod:`.judge` decides for one question;
+* :class:`Submission` is what :mod:`.grade` makes of one file, what :mod:`.term.gradebook` writes
+  (``results.json`` rows are its :meth:`~Submission.to_json`) and :mod:`.report.feedback` renders;
+* :class:`GradeUsageError` is the grader user's mistake; :func:`visible` shows learner text anywhere.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..errors import BaccaratError
-from .judge.checks import QuestionResult
+from ..i18n import message, normalize_language
 
 SCHEMA_VERSION = 6
 """``results.json``'s schema: 3 names each row's learner by its owner, 4 says what each row's keys
@@ -21,6 +25,12 @@ were computed from (``keys``: "term" or "public-id"; see :mod:`.term.gradebook`)
 question its ``misconceptions`` and a function answer's ``wrong`` cells (issue 31), 6 written
 answers scored by hand (a row's ``pending_points``; a written question's ``pending``, ``written``,
 ``manual``: :mod:`.term.manual`)."""
+
+SELF_STUDY_ID = "self-study"
+"""The learner id of a self-study copy (``LEARNER_ID`` preset by ``release --self-study``)."""
+WRITTEN = "written"
+"""A written answer (free text in a marked Markdown cell), scored by hand against the question's
+``rubric`` (:mod:`.judge.written`): ``grade`` leaves it pending."""
 
 
 class GradeUsageError(BaccaratError):
@@ -78,6 +88,155 @@ def visible(text: str, limit: int = 120) -> str:
 
 
 
+# ---------------------------------------------------------------- what the judge decides
+@dataclass(frozen=True)
+class WrongCell:
+    """One input where her function's answer is not the engine's."""
+
+    input: tuple[Any, ...]
+    got: str
+    """Her answer, as shown (at most 80 characters)."""
+    want: str
+    """The engine's answer, as shown."""
+    rule: str | None = None
+    """The rule id of the engine's step (``banker-3-vs-8``), for a decision."""
+    misconception: str | None = None
+    """The named misconception that explains this cell, if any."""
+
+    def call(self, name: str) -> str:
+        return f"{name}({', '.join(repr(a) for a in self.input)})"
+
+    def line(self, name: str, lang: str | None = None) -> str:
+        """``banker_draws(3, 8) returned True, expected False (banker-3-vs-8)``."""
+        key = "grading.cells.cell" if self.rule else "grading.cells.cell_plain"
+        return message(key, lang, call=self.call(name), got=self.got, want=self.want, rule=self.rule or "")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"input": list(self.input), "got": self.got, "want": self.want, "rule": self.rule,
+                "misconception": self.misconception}
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """One check of one question: passed or not, and why (a message key and its values).
+
+    ``share`` is the part of the check that passed (right inputs or items / all of them);
+    ``misconception`` the id of the misconception the wrong value matches, if any.
+    """
+
+    check: str
+    passed: bool
+    key: str
+    params: dict[str, Any]
+    hidden: bool = False
+    share: Fraction | None = None
+    misconception: str | None = None
+    wrong: tuple[WrongCell, ...] = ()
+    """A function check's wrong cells, every one, in the domain's order (:mod:`.judge.cells`)."""
+    misconceptions: tuple[str, ...] = ()
+    """Every misconception a function check named (``misconception`` is the first)."""
+
+    def message(self, lang: str | None = None) -> str:
+        lang = normalize_language(lang)
+        params = dict(self.params)
+        for name in ("claim", "correction", "reason", "wanted", "detail"):
+            if isinstance(params.get(name), dict):
+                params[name] = params[name].get(lang, "")
+        return message(self.key, lang, **params)
+
+
+@dataclass(frozen=True)
+class QuestionResult:
+    """The result of one question: its score (a whole or partial share of the points), every
+    check that ran, the question's text and a short display of the learner's answer."""
+
+    id: str
+    points: int
+    score: int | float
+    checks: tuple[CheckResult, ...]
+    text: dict[str, str] = field(default_factory=dict)
+    answer: str | None = None
+    option: str | None = None
+    """A choice question's chosen option as the source names it (``a``, ``b`` … of the source, not
+    the learner's shuffled letter), ``""`` when she gave no valid option; None for other kinds.
+    The class report's item analysis counts the options by it (:mod:`.report.items`)."""
+    written: dict[str, Any] | None = None
+    """A written answer (:mod:`.judge.written`): ``{"text": …, "sha256": …}``; its score is given by hand
+    (``grade`` leaves it pending: :attr:`pending`)."""
+
+    @property
+    def pending(self) -> bool:
+        """A written answer not scored by hand yet (its score counts 0 until it is)."""
+        return self.written is not None
+
+    @property
+    def passed(self) -> bool:
+        return self.score == self.points and not self.pending
+
+    @property
+    def misconception(self) -> str | None:
+        """The misconception the wrong answer expresses (a function's: the widest check's first)."""
+        found = self.misconceptions
+        return found[0] if found else None
+
+    def _widest_function_check(self) -> CheckResult | None:
+        """The function check that looked at the most cells (all inputs, when it ran)."""
+        looked = [c for c in self.checks if c.check in ("all-inputs", "inputs") and c.share is not None
+                  and c.key != "grading.check.no_results"]  # no results: nothing was judged
+        return max(looked, key=lambda c: c.check == "all-inputs", default=None)
+
+    @property
+    def wrong(self) -> tuple[WrongCell, ...] | None:
+        """A function answer's wrong cells (of all inputs when they were checked, else of the
+        public ones), in the domain's order; None for other questions or no checked answer."""
+        widest = self._widest_function_check()
+        return widest.wrong if widest is not None else None
+
+    @property
+    def misconceptions(self) -> tuple[str, ...]:
+        """Every misconception the wrong answer expresses: a function's, as its widest check
+        found them (all its inputs, when they were checked); else each failing check's."""
+        widest = self._widest_function_check()
+        if widest is not None:
+            return widest.misconceptions
+        out: list[str] = []
+        for c in self.checks:
+            if not c.passed and c.misconception and c.misconception not in out:
+                out.append(c.misconception)
+        return tuple(out)
+
+    def failed(self, hidden: bool | None = None) -> list[CheckResult]:
+        """The failed checks (``hidden``: only hidden ones, or only public ones)."""
+        return [c for c in self.checks if not c.passed and (hidden is None or c.hidden == hidden)]
+
+    def message(self, lang: str | None = None) -> str:
+        # "Calls the kit's own rule" explains every other failure of a function: say it first.
+        failed = sorted((c for c in self.checks if not c.passed), key=lambda c: c.check != "own-work")
+        # a function's check of all inputs says everything its public inputs' check says
+        everything = any(c.check == "all-inputs" for c in failed)
+        failed.sort(key=lambda c: everything and c.check == "inputs")
+        if not failed:
+            return message("grading.result.passed", lang, n=len(self.checks))
+        return failed[0].message(lang)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "score": self.score, "points": self.points, "passed": self.passed,
+            "message": {"zh": self.message("zh"), "en": self.message("en")},
+            "checks": [{"check": c.check, "passed": c.passed, "hidden": c.hidden} for c in self.checks],
+            "text": dict(self.text) or {"zh": "", "en": ""},
+            "answer": self.answer,
+            "misconception": self.misconception,
+            "misconceptions": list(self.misconceptions),
+            "wrong": [c.to_json() for c in self.wrong] if self.wrong is not None else None,
+            **({"option": self.option or None} if self.option is not None else {}),
+            **({"kind": WRITTEN, "pending": True, "written": self.written.get("text", ""),
+                "answer_sha256": self.written.get("sha256", ""), "manual": None} if self.written is not None else {}),
+        }
+
+
+
+# ---------------------------------------------------------------- one graded file
 @dataclass
 class Submission:
     """The graded result of one file."""

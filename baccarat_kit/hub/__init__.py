@@ -10,11 +10,15 @@ The pieces, each a small module, walked in the order a class meets them:
   root reads (``baccarat-kit hub passwd`` adds a learner or resets a password).
 * :mod:`.accounts` — the learner's Unix user ``jupyter-NAME`` made at first login (a home of
   their own, mode 0700), and removed with ``baccarat-kit hub remove-term`` at the end.
-* :mod:`.limits` — a memory (and process) limit per learner: a cgroup each (v1 or v2).
+* :mod:`.limits` — memory, process and CPU limits per learner: a cgroup each (v1 or v2).
 * :mod:`.jupyter` — the two JupyterHub classes ``deploy/jupyterhub/jupyterhub_config.py``
-  uses: :class:`~.jupyter.ClassListAuthenticator` and :class:`~.jupyter.LearnerSpawner`.
+  uses: :class:`~.jupyter.ClassListAuthenticator` (with jupyterhub-nativeauthenticator: she keeps
+  and changes her own password) and :class:`~.jupyter.LearnerSpawner` (which runs ``hub
+  singleuser`` as her: her course copy, then JupyterLab as ``baccarat-kit lab`` opens it).
+* :mod:`.notice` — in her kernels: a kernel killed for memory is explained once, in the next one.
 
-Only :mod:`.jupyter` imports JupyterHub (the ``[hub]`` extra); the rest is the standard library.
+Only :mod:`.jupyter` imports JupyterHub (the ``[hub]`` extra); the rest is the standard library
+and the kit.
 """
 
 PREFIX = "jupyter-"

@@ -6,6 +6,13 @@ every sign-in, so a reset needs no restart. One line per learner::
 
     learner,password_hash
     alice,scrypt$16384$8$1$<salt>$<hash>
+    bruno,chosen
+
+``chosen`` (:data:`CHOSEN`): the learner has signed in with the password she was given, and from
+then on her password is the one the hub keeps for her (jupyterhub-nativeauthenticator's table in
+the hub's database), which she changes herself at ``/hub/change-password``; a reset (``hub
+passwd``) puts a new hash over the word, and that password, once used, becomes hers in turn
+(:class:`.jupyter.ClassListAuthenticator`).
 
 >>> stored = hash_password("correct horse")
 >>> verify("correct horse", stored), verify("Correct horse", stored), verify("x", "nonsense")
@@ -37,6 +44,8 @@ MAX_NAME = 20
 HEADER = ("learner", "password_hash")
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
 ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: read aloud or off paper
+CHOSEN = "chosen"
+"""A learner whose password now lives in the hub (she signed in; see the module docstring)."""
 
 
 class HubError(BaccaratError):
@@ -133,6 +142,19 @@ def set_passwords(path: str | Path, passwords: dict[str, str]) -> None:
                 raise HubError("hub.empty_password", name=name)
             entries[valid_name(name)] = hash_password(password)
         _write(target, entries)
+
+
+def mark_chosen(path: str | Path, name: str, stored: str) -> bool:
+    """Her line becomes :data:`CHOSEN`, if it still holds the hash ``stored`` (a reset written
+    meanwhile is kept); True if it was changed."""
+    target = Path(path)
+    with _locked(target):
+        entries = load(target)
+        if entries.get(name) != stored or stored == CHOSEN:
+            return False
+        entries[name] = CHOSEN
+        _write(target, entries)
+    return True
 
 
 def remove(path: str | Path, names: Iterable[str]) -> list[str]:

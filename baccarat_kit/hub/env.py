@@ -10,8 +10,15 @@ home (and links its ``libpython`` from there), and a clone may sit in a 0700 fol
 2. a virtual environment of it with ``baccarat-kit[hub]`` installed *non-editable* (a wheel:
    the lessons and learner copies of the exercises inside, never ``exercises/source``), from
    this clone when the kit runs from one, else from the package index;
-3. a check: the environment's Python imports the kit and JupyterLab as an unprivileged uid
+3. its kernels' IPython configuration (``venv/etc/ipython/ipython_kernel_config.json``): every
+   kernel loads :mod:`.notice`, which tells a learner once that her last kernel was stopped for
+   memory, and why;
+4. a check: the environment's Python imports the kit and JupyterLab as an unprivileged uid
    (``setpriv``, when run as root).
+
+Run again after a ``git pull`` (``make hub-setup``): it upgrades the environment in place. The
+hub itself never runs it (``make hub`` only starts the hub), so a pull never changes the kit
+under learners' running servers until the instructor says so.
 
 :func:`close_clone` then takes every permission of "others" off the clone's top folder, so no
 learner reaches the instructor sources, the answer keys in ``.git`` or the instructor's venv.
@@ -19,6 +26,7 @@ learner reaches the instructor sources, the answer keys in ``.git`` or the instr
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import stat
@@ -27,6 +35,7 @@ import sys
 from pathlib import Path
 
 from .classlist import HubError
+from .notice import KERNEL_CONFIG
 
 DEFAULT_PREFIX = Path("/opt/baccarat-hub")
 NOBODY = 65534
@@ -122,6 +131,10 @@ def build(prefix: str | Path = DEFAULT_PREFIX, *, python: str | None = None,
         subprocess.run([str(py), "-c", "import compileall, sysconfig\nfor p in {sysconfig.get_path('purelib'), "
                         "sysconfig.get_path('platlib')}: compileall.compile_dir(p, quiet=1, workers=0)"],
                        check=True)
+        kernels = venv / "etc" / "ipython"
+        kernels.mkdir(parents=True, exist_ok=True)
+        (kernels / "ipython_kernel_config.json").write_text(json.dumps(KERNEL_CONFIG, indent=1) + "\n",
+                                                          encoding="utf-8")
     finally:
         os.umask(old)
     if not reachable_by_others(py, execute=True):

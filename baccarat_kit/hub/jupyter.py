@@ -6,33 +6,54 @@
     c.JupyterHub.spawner_class = "baccarat_kit.hub.jupyter.LearnerSpawner"
 
 :class:`ClassListAuthenticator` signs in only the learners of the class list, each with their
-own password (:mod:`.classlist`). :class:`LearnerSpawner` is JupyterHub's ``LocalProcessSpawner``
+own password (:mod:`.classlist`), which she changes herself at ``/hub/change-password``
+(jupyterhub-nativeauthenticator's page, its table in the hub's database). :class:`LearnerSpawner` is JupyterHub's ``LocalProcessSpawner``
 with TLJH's user-per-learner: at each start it makes sure the Unix user ``jupyter-NAME`` and its
-0700 home exist (:mod:`.accounts`), writes the course into the home *as that user* (so every
-file is theirs, and a link a learner planted cannot make root write elsewhere), puts the server
-into the learner's cgroup (:mod:`.limits`) and runs it as that user, never as root.
+0700 home exist (:mod:`.accounts`), puts the server into the learner's cgroup (:mod:`.limits`)
+and runs it as that user, never as root: ``baccarat-kit hub singleuser`` (its ``Spawner.cmd``),
+which writes the course into the home *as that user* (so every file is theirs, and a link a
+learner planted cannot make root write elsewhere) and starts JupyterLab as ``baccarat-kit lab``
+does: the course's first layout (side bars closed), no news pop-up.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-from pathlib import Path
 from typing import Any, ClassVar
 
+import bcrypt
 from jupyterhub.auth import Authenticator  # type: ignore[import-untyped]
 from jupyterhub.spawner import LocalProcessSpawner, set_user_setuid  # type: ignore[import-untyped]
 from jupyterhub.utils import random_port  # type: ignore[import-untyped]
-from traitlets import Integer, Unicode
+from nativeauthenticator import NativeAuthenticator  # type: ignore[import-untyped]
+from nativeauthenticator.handlers import (  # type: ignore[import-untyped]
+    ChangePasswordAdminHandler,
+    ChangePasswordHandler,
+)
+from nativeauthenticator.orm import UserInfo  # type: ignore[import-untyped]
+from traitlets import Bool, Integer, Unicode
 
 from . import PREFIX, accounts, classlist, limits
 
 
-class ClassListAuthenticator(Authenticator):  # type: ignore[misc]
-    """Sign-in against the instructor's class list (scrypt hashes; read at every attempt)."""
+class ClassListAuthenticator(NativeAuthenticator):  # type: ignore[misc]
+    """Sign-in against the instructor's class list; then each learner keeps her own password.
+
+    The class list (read at every attempt) says who may sign in, and holds the password she was
+    handed (scrypt). Her first sign-in with it moves it into the hub: jupyterhub-nativeauthenticator
+    keeps it (bcrypt, in the hub's database) and her line of the list says ``chosen``. From then on
+    she signs in with the password the hub keeps, which she changes herself at
+    ``/hub/change-password`` (NativeAuthenticator's own page; an admin resets one at
+    ``/hub/change-password/NAME``). The instructor's ``hub passwd NAME`` puts a new hash into the
+    list: that one, and only that one, then works, and becomes hers at the next sign-in.
+    NativeAuthenticator's sign-up page is not served: only the class list's learners exist."""
 
     class_list = Unicode("/opt/baccarat-hub/state/classlist.csv", config=True,
                          help="The class list written by `baccarat-kit hub passwd`.")
+    enable_signup = Bool(False, config=True, help="No sign-up: the class list says who exists.")
+    minimum_password_length = Integer(8, config=True, help="A chosen password's least length.")
+    check_common_password = Bool(True, config=True, help="Refuse a common password.")
 
     any_allow_config = True  # the class list is the allow list
 
@@ -52,15 +73,57 @@ class ClassListAuthenticator(Authenticator):  # type: ignore[misc]
     def check_allowed(self, username: str, authentication: Any = None) -> bool:
         return username in self._entries()
 
+    def is_password_strong(self, password: str) -> bool:
+        # bcrypt takes at most 72 bytes (bcrypt 5 refuses more: the page would fail)
+        return len(password.encode()) <= BCRYPT_MAX_BYTES and bool(super().is_password_strong(password))
+
+    def _hers(self, name: str, password: str) -> bool:
+        user = self.get_user(name)
+        try:
+            return bool(user is not None and user.is_authorized and user.is_valid_password(password))
+        except ValueError:  # longer than bcrypt takes: not hers
+            return False
+
+    def _keep(self, name: str, password: str) -> None:
+        """The password she signed in with, kept as hers (NativeAuthenticator's table)."""
+        hashed = bcrypt.hashpw(password.encode(), bcrypt.gensalt())
+        user = self.get_user(name)
+        if user is None:
+            self.db.add(UserInfo(username=name, password=hashed, is_authorized=True))
+        else:
+            user.password, user.is_authorized = hashed, True
+        self.db.commit()
+
     async def authenticate(self, handler: Any, data: dict[str, str]) -> str | None:
         name = self.normalize_username(data.get("username", ""))
         stored = self._entries().get(name)
         password = data.get("password", "")
-        # scrypt takes tens of ms: off the hub's event loop.
-        if stored is not None and await asyncio.to_thread(classlist.verify, password, stored):
+        # scrypt and bcrypt take tens of ms: off the hub's event loop.
+        if stored == classlist.CHOSEN and await asyncio.to_thread(self._hers, name, password):
+            return name
+        if (stored not in (None, classlist.CHOSEN) and len(password.encode()) <= BCRYPT_MAX_BYTES
+                and await asyncio.to_thread(classlist.verify, password, str(stored))):
+            self._keep(name, password)
+            classlist.mark_chosen(self.class_list, name, str(stored))
             return name
         self.log.warning("failed sign-in for %r", name)
         return None
+
+    def change_password(self, username: str, new_password: str) -> bool | None:
+        """Hers (or an admin's reset at /hub/change-password/NAME): the hub keeps it, the list says so."""
+        done: bool | None = super().change_password(username, new_password)
+        stored = self._entries().get(username)
+        if done and stored not in (None, classlist.CHOSEN):
+            classlist.mark_chosen(self.class_list, username, str(stored))
+        return done
+
+    def get_handlers(self, app: Any) -> list[tuple[str, Any]]:
+        """JupyterHub's own sign-in page, and NativeAuthenticator's password pages (no sign-up)."""
+        return [*Authenticator.get_handlers(self, app), (r"/change-password", ChangePasswordHandler),
+                (r"/change-password/([^/]+)", ChangePasswordAdminHandler)]
+
+
+BCRYPT_MAX_BYTES = 72
 
 
 class LearnerSpawner(LocalProcessSpawner):  # type: ignore[misc]
@@ -68,9 +131,6 @@ class LearnerSpawner(LocalProcessSpawner):  # type: ignore[misc]
 
     unix_prefix = Unicode(PREFIX, config=True, help="Unix name = prefix + learner name.")
     homes = Unicode("/home", config=True, help="Folder of the learners' homes.")
-    learner_env = Unicode("/opt/baccarat-hub/venv", config=True,
-                          help="The learners' environment (`baccarat-kit hub setup`).")
-    course_dir = Unicode("course", config=True, help="The course copy, inside the home.")
     pids_limit = Integer(0, config=True, help="Most processes per learner (0: no limit).")
     cgroup_parent = Unicode(limits.PARENT, config=True)
 
@@ -109,32 +169,17 @@ class LearnerSpawner(LocalProcessSpawner):  # type: ignore[misc]
 
     async def start(self) -> Any:
         self._claim_port()  # synchronous: no other start runs between the pick and the claim
-        entry = await asyncio.to_thread(accounts.ensure, self.unix_name, self.homes)
-        await self._give_course(entry)
-        self.cgroup = limits.make(self.unix_name, self.mem_limit or None,
-                                  self.pids_limit or None, parent=self.cgroup_parent)
-        if self.cgroup is None and (self.mem_limit or self.pids_limit):
-            self.log.warning("%s runs without a memory limit: no writable cgroup here",
+        await asyncio.to_thread(accounts.ensure, self.unix_name, self.homes)
+        self.cgroup = limits.make(self.unix_name, self.mem_limit or None, self.pids_limit or None,
+                                  parent=self.cgroup_parent, cpu=self.cpu_limit or None)
+        if self.cgroup is None and (self.mem_limit or self.pids_limit or self.cpu_limit):
+            self.log.warning("%s runs without memory, process or CPU limits: no writable cgroup here",
                              self.unix_name)
         try:
             return await super().start()
         except BaseException:
             self._release_port()
             raise
-
-    async def _give_course(self, entry: Any) -> None:
-        """``baccarat-kit course ~/course`` run as the learner (their files, their uid)."""
-        tool = str(Path(self.learner_env) / "bin" / "baccarat-kit")
-        proc = await asyncio.create_subprocess_exec(
-            tool, "course", str(Path(entry.pw_dir) / self.course_dir),
-            user=entry.pw_uid, group=entry.pw_gid, extra_groups=[], cwd=entry.pw_dir,
-            env={"HOME": entry.pw_dir, "PATH": f"{self.learner_env}/bin:/usr/bin:/bin",
-                 "LANG": os.environ.get("LANG", "C.UTF-8")},
-            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT, start_new_session=True)
-        out, _ = await proc.communicate()
-        if proc.returncode != 0:
-            raise RuntimeError(f"course copy for {self.unix_name} failed: {out.decode()[-500:]}")
 
     def make_preexec_fn(self, name: str) -> Any:
         become = set_user_setuid(self.unix_name)

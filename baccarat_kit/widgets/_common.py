@@ -117,7 +117,9 @@ def lang_toggle(lang: str) -> w.ToggleButtons:
 # JupyterLab binds ↑/↓ (and J/K, Space …) in a notebook's command mode to moving between
 # cells; a focused <select> or radio button is not "editable" to it, so without this the
 # arrow keys move the cell selection instead of the value. The snippet runs in the browser once
-# per widget root (an image that cannot load calls ``onerror``) and, inside that widget only:
+# per widget root (an image that cannot load calls ``onerror``; while the title is not yet inside
+# its widget's root, as ipywidgets may draw a child before it attaches it, it tries again every
+# 0.1 s for up to 10 s) and, inside that widget only:
 #
 # * marks a value picker that gets focus ``data-lm-suppress-shortcuts`` (Lumino skips its
 #   shortcuts for such a target) and stops the keys a picker handles itself (arrows, Home, End,
@@ -126,11 +128,16 @@ def lang_toggle(lang: str) -> w.ToggleButtons:
 # * gives the radio buttons of each ipywidgets RadioButtons one ``name`` (ipywidgets leaves it
 #   unset, so every option was a Tab stop of its own): a group is one Tab stop and the arrows
 #   move within it, as a native radio group does. A MutationObserver names the radios a new
-#   question brings.
+#   question brings;
+# * makes each live region (:func:`live_region`) a persistent ``role="status"`` element: the
+#   region's own content element, which ipywidgets keeps while its text changes (the value is
+#   that element's inner HTML). A ``role="status"`` inside the value was a new element on every
+#   change, and screen readers announce a region inserted with its text unreliably.
 #
 # Outside JupyterLab (Voilà, a saved page) the attribute is ignored; the rest works the same.
 _KEYS_JS = (
-    "var r=this.closest('.bk-widget');if(r&&!r.dataset.bkKeys){r.dataset.bkKeys='1';"
+    "var img=this,tries=0,init=function(){var r=img.closest('.bk-widget');"
+    "if(!r){if(tries++<100){setTimeout(init,100);}return;}if(r.dataset.bkKeys){return;}r.dataset.bkKeys='1';"
     "var pick=function(t){return !!t&&(t.tagName==='SELECT'||(t.tagName==='INPUT'&&t.type==='radio'));};"
     "var keys=['ArrowUp','ArrowDown','ArrowLeft','ArrowRight','Home','End','PageUp','PageDown',' '];"
     "r.addEventListener('focusin',function(e){if(pick(e.target)){"
@@ -141,7 +148,11 @@ _KEYS_JS = (
     "if(!b.dataset.bkGroup){b.dataset.bkGroup='bk-radio-'+Math.random().toString(36).slice(2);}"
     "b.querySelectorAll('input[type=radio]').forEach(function(i){"
     "if(i.name!==b.dataset.bkGroup){i.name=b.dataset.bkGroup;}});});};"
-    "group();new MutationObserver(group).observe(r,{childList:true,subtree:true});}"
+    "var live=function(){r.querySelectorAll('.bk-live > .widget-html-content').forEach(function(c){"
+    "if(c.getAttribute('role')!=='status'){c.setAttribute('role','status');"
+    "c.setAttribute('aria-live','polite');c.setAttribute('aria-atomic','true');}});};"
+    "var mark=function(){group();live();};"
+    "mark();new MutationObserver(mark).observe(r,{childList:true,subtree:true});};init();"
 )
 KEYBOARD_HTML = (
     f'<img class="bk-keys" src="data:," alt="" aria-hidden="true" '
@@ -174,6 +185,43 @@ def html_widget(css: str, value: str = "") -> w.HTML:
     out = w.HTML(value=value)
     out.add_class(css)
     return out
+
+
+LIVE = "bk-live"
+"""The class of a widget's live region (:func:`live_region`)."""
+
+
+def live_region(css: str) -> w.HTML:
+    """A widget's one live region: an HTML widget, visually hidden (1 px, class ``bk-sr``), whose
+    content element the page makes ``role="status"`` once (:data:`KEYBOARD_HTML`, so it needs the
+    widget's :func:`title_html`) and keeps: :func:`announce` changes only its text, which a
+    screen reader then reads. One per widget, for what the learner's last action changed.
+
+    >>> region = live_region("bk-quiz-live")
+    >>> sorted(region._dom_classes), region.value
+    (['bk-live', 'bk-quiz-live', 'bk-sr'], '')
+    """
+    region = html_widget(LIVE)
+    region.add_class("bk-sr")
+    region.add_class(css)
+    # hidden the way a screen-reader-only text is (display:none would hide it from them too)
+    region.layout = w.Layout(width="1px", height="1px", overflow="hidden", margin="-1px 0 0 0",
+                             padding="0", border="0")
+    return region
+
+
+def announce(region: w.HTML, text: str) -> None:
+    """Say ``text`` in ``region`` (a :func:`live_region`). The same text said again is still
+    read: it then ends in a zero-width space, so the region's text changes.
+
+    >>> region = live_region("bk-x")
+    >>> announce(region, "Right: A. stands"); region.value
+    'Right: A. stands'
+    >>> announce(region, "Right: A. stands"); region.value
+    'Right: A. stands\u200b'
+    """
+    value = esc(" ".join(text.split()))
+    region.value = value + "\u200b" if region.value == value else value
 
 
 def check_lang(lang: str | None) -> str:
@@ -266,6 +314,8 @@ def static_html(widget: w.Widget, lang: str) -> str:
     parts: list[str] = []
 
     def walk(node: w.Widget) -> None:
+        if LIVE in node._dom_classes:
+            return  # a hidden live region repeats what the widget shows
         if isinstance(node, w.HTML):
             if node.value:
                 parts.append(f"<div>{node.value.replace(KEYBOARD_HTML, '')}</div>")

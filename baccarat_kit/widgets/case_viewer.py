@@ -21,10 +21,12 @@ from ..i18n import message
 from ._common import (
     LangMixin,
     WidgetError,
+    announce,
     cards_html,
     esc,
     gap,
     html_widget,
+    live_region,
     opening_line,
     plain_text,
     result_line,
@@ -113,10 +115,12 @@ class CaseViewer(LangMixin, w.VBox):
         self.source_words.layout = w.Layout(flex="1 1 20em", min_width="16em", margin="0 1em 0 0")
         self.case_steps.layout = w.Layout(flex="1 1 24em", min_width="18em")
         self.case_result = html_widget("bk-case-result")
+        self.live = live_region("bk-cv-live")
+        """The widget's one live region: the step (or the case) the learner's last action shows."""
         self.case_select.observe(self._on_select, names="value")
         self.variant_toggle.observe(self._on_select, names="value")
-        self.prev_button.on_click(lambda _b: self.step(-1))
-        self.next_button.on_click(lambda _b: self.step(+1))
+        self.prev_button.on_click(lambda _b: self._step_and_say(-1))
+        self.next_button.on_click(lambda _b: self._step_and_say(+1))
         self.children = [
             row([self.title, self.lang_toggle]),
             row([self.case_select, self.variant_toggle]),
@@ -125,6 +129,7 @@ class CaseViewer(LangMixin, w.VBox):
             # the source's words beside the engine's trace; wraps below on a narrow screen
             w.HBox([self.source_words, self.case_steps], layout=w.Layout(flex_flow="row wrap")),
             self.case_result,
+            self.live,
         ]
         self._label_controls()
         self.select(case_id if case_id is not None else self.cases[0].id)
@@ -198,6 +203,21 @@ class CaseViewer(LangMixin, w.VBox):
         if change["owner"] is self.case_select:
             self.variant_index = 0
         self._show(self.base_case)
+        self._say(case=True)
+
+    def _step_and_say(self, delta: int) -> None:
+        self.step(delta)
+        self._say()
+
+    def _say(self, *, case: bool = False) -> None:
+        """Say what the learner's last action shows: the case chosen (``case``) and its first
+        step, else the step now last; with the last step, the result."""
+        parts = [plain_text(self.info).split("\n")[0]] if case else []
+        if self.lines:
+            parts.append(f"{plain_text(self.progress)}: {self.lines[self.position - 1]}")
+        if not self.lines or self.finished:
+            parts.append(plain_text(self.case_result) or plain_text(self.case_steps))
+        announce(self.live, " ".join(p for p in parts if p))
 
     def _show(self, base: CaseLike) -> None:
         variants = tuple(getattr(base, "variants", ()) or ())

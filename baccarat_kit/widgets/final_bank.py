@@ -1,46 +1,68 @@
 """The final test's bank of fresh items, and the draw that keeps it fresh for each learner.
 
-Three kinds of item, each made now by the engine (no answer is written here):
+Each item is made now by the engine (no answer is written here), one kind for each lesson that
+teaches it (:data:`LESSON_OF`):
 
-* **boundary cells** of the banker table: the cells whose answer differs from a neighbour's in
-  the same row or column (banker 3 against an 8, banker 6 against a 6 and a 5, …), found by
-  asking :func:`~baccarat_kit.rules.banker_draws` about every cell;
-* **whole coups**: who wins a coup the kit deals from a seeded, shuffled 8-deck shoe;
-* **settlements**: the net result of a bet of 100 on such a coup at the standard commission
-  table (:func:`~baccarat_kit.settlement.settle`).
+* **hand totals** (lesson 01): the total of a hand the kit dealt, the wrong options the totals
+  two misconceptions give (the tens kept, 10/J/Q/K counted as 10, 10 taken off once);
+* **naturals** (lesson 02): is there a natural, from the first four cards of a dealt coup;
+* **the player's step** (lesson 03): does the player draw, from the first four cards;
+* **boundary cells** of the banker table (lesson 04): the cells whose answer differs from a
+  neighbour's in the same row or column (banker 3 against an 8, banker 6 against a 6 and a 5,
+  …), found by asking :func:`~baccarat_kit.rules.banker_draws` about every cell;
+* **whole coups** (lesson 05): who wins a coup the kit deals from a seeded, shuffled 8-deck shoe;
+* **the banker's step where a mistake is easy** (lesson 06): a natural before a low banker, a
+  third card of 10/J/Q/K, or a player whose final total reads the table another way;
+* **settlements** (lesson 07): the net result of a bet of 100 on such a coup at this course's
+  commission table (:func:`~baccarat_kit.settlement.settle`). A tie's key is the course's own
+  table, and its explanation says so: the banker and player bets come back, as a standard table
+  *usually* does (000), and the tie bet's odds are the course's (no source gives them).
 
 The coups are the kit's own: no source gives their cards, and every such prompt says so
 (``widgets.quiz.made-up``); a deal that happens to match a source's case is skipped.
 
-:func:`draw` picks a test: items whose rule cells the learner has not met in the drill or in a
-lesson self-check come first (the progress record says which), never two items on the same
-rule cell, never a lesson self-check question the learner has already answered (its options
-would be the same), and not the items of the previous attempt.
+:func:`draw` picks a test that keeps lesson 10's promise, at least one item from each lesson
+(01–08): one item for each lesson first, a lesson's self-check questions the learner has not
+answered yet and the bank's items of its kind together; only when neither is left (lesson 08
+has no bank kind: its questions are facts) one of the lesson's questions already answered.
+Then :data:`EXTRA` more items, cells of the banker matrix first. Within a choice, items whose
+rule cells the learner has not met in the drill or in a lesson self-check come first (the
+progress record says which); never two items on the same rule cell, and not the items of the
+previous attempt.
 
 >>> items = draw({}, seed=1, attempt=1)
 >>> len(items), len({i.id for i in items}), len({c for i in items for c in i.cells}) == sum(len(i.cells) for i in items)
 (12, 12, True)
+>>> sorted({i.lesson for i in items}) == list(course_lessons())
+True
 """
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache
 from typing import Any
 
+from ..cards import Card
 from ..coup import Coup, play
 from ..i18n import LANGUAGES, both, message
 from ..rules import VALUES, banker_draws, banker_rule, hand_total
 from .question_sets import build_question, lesson_names, lesson_tables, made_up
-from .questions import Option, Question, banker_questions
+from .questions import Option, Question, banker_questions, player_questions
 
 STAKE = Decimal(100)
-MIX = {"cell": 4, "coup": 3, "settle": 3}
-"""How many of each bank kind a 12-question test asks; the rest are lesson questions the
-learner has not answered (or more bank items when there are none)."""
+LESSON_OF = {"total": "01", "natural": "02", "player-step": "03", "cell": "04", "coup": "05",
+             "banker-step": "06", "settle": "07"}
+"""Each bank kind and the lesson that teaches it."""
+EXTRA = {"cell": 2, "coup": 1, "settle": 1}
+"""The items a 12-question test asks after one item for each of the eight lessons."""
+PER_KIND = 6
+"""How many items of each kind made from dealt coups the bank holds for one attempt."""
 
 
 @dataclass(frozen=True)
@@ -50,13 +72,19 @@ class Item:
 
     id: str
     kind: str
-    """``cell``, ``coup``, ``settle`` (the bank) or ``lesson`` (a lesson self-check question)."""
+    """A bank kind (:data:`LESSON_OF`) or ``lesson`` (a lesson self-check question)."""
     lesson: str
     cells: frozenset[str]
     question: Question
     about: dict[str, str] | None = None
     """The item in the learner's words (zh, en), for the summary: the cards of a hand the kit
     dealt, the banker table's cell, a lesson's self-check (never the internal id)."""
+
+    @property
+    def key(self) -> str:
+        """What names this item among all the bank's and the lessons' (a boundary cell and a
+        lesson 04 question may share an id): ``kind:lesson:id``."""
+        return f"{self.kind}:{self.lesson}:{self.id}"
 
 
 # ---------------------------------------------------------------- the bank
@@ -90,16 +118,21 @@ def coup_cells(coup: Coup) -> frozenset[str]:
 
 
 def _kit_coups(seed: str, count: int) -> list[Coup]:
-    """``count`` coups dealt by the kit from a shoe shuffled with ``seed`` (none a source's)."""
+    """``count`` coups dealt by the kit from shoes shuffled with ``seed`` (none a source's),
+    the next shoe when one ends."""
+    return list(itertools.islice(_kit_deals(seed), count))
+
+
+def _kit_deals(seed: str) -> Iterator[Coup]:
     from ..shoe import Shoe
 
-    shoe = Shoe(decks=8, seed=random.Random(seed).randrange(2**32))
-    out: list[Coup] = []
-    while len(out) < count:
-        cards = _cards(shoe.deal().coup)  # by rank: the sources give no suits
-        if made_up(cards):
-            out.append(play(cards))
-    return out
+    rng = random.Random(seed)
+    while True:
+        shoe = Shoe(decks=8, seed=rng.randrange(2**32))
+        while not shoe.finished:
+            cards = _cards(shoe.deal().coup)  # by rank: the sources give no suits
+            if made_up(cards):
+                yield play(cards)
 
 
 def _label(text: dict[str, str]) -> dict[str, str]:
@@ -132,11 +165,11 @@ def _money(amount: Decimal) -> str:
 
 
 def settle_question(coup: Coup, area: str) -> Question:
-    """The net result of :data:`STAKE` on ``area`` (banker, player or tie) on this coup at the
-    standard commission table. The wrong options are the results of two misconceptions when
+    """The net result of :data:`STAKE` on ``area`` (banker, player or tie) on this coup at this
+    course's commission table. The wrong options are the results of two misconceptions when
     they apply (a banker win paid even; a tie that takes the main bets), else of other coups'
     outcomes; each says why it is wrong, from the engine's settlement."""
-    from ..settlement import settle
+    from ..settlement import PAY_TABLES, settle
 
     settled = settle(coup, {area: STAKE})
     net = settled.net
@@ -151,14 +184,133 @@ def settle_question(coup: Coup, area: str) -> Question:
         if other != net and other not in wrong:
             wrong[other] = None
     values = sorted([net, *wrong], key=lambda d: (d, str(d)))
-    # the engine's settlement is the explanation, shown once (not again as each option's why)
-    why = {k: message("widgets.final.settle-why", k, explain=settled.explain(k).replace("\n", " "))
+    # the engine's settlement is the explanation, shown once (not again as each option's why); on a
+    # tie it says whose rule the key is: the course's table, the sources' hedge
+    key = "widgets.final.settle-why"
+    if coup.winner == "tie":
+        key += "-tie-bet" if area == "tie" else "-push"
+    table = PAY_TABLES["commission"]
+    why = {k: message(key, k, explain=settled.explain(k).replace("\n", " "), odds=f"{table.tie:g}:1")
            for k in LANGUAGES}
     options = tuple(Option({k: _money(v) for k in LANGUAGES}, wrong.get(v)) for v in values)
     prompt = _label({k: message("widgets.final.settle-question", k, cards=_cards(coup), stake=STAKE,
                                 area=message(f"area.{area}", k)) for k in LANGUAGES})
     return Question(f"kit-settle-{area}-{_cards(coup).replace(' ', '-')}", prompt, options,
                     values.index(net), why)
+
+
+def _deal(coup: Coup) -> dict[str, str]:
+    """The first four cards of a coup, in deal order and in words (both languages)."""
+    p, b = coup.player_cards, coup.banker_cards
+    return both("widgets.final.deal", p1=_rank(p[0]), b1=_rank(b[0]), p2=_rank(p[1]), b2=_rank(b[1]))
+
+
+def _rank(card: Card) -> str:
+    return card.label.rstrip("♠♥♦♣")
+
+
+def _first_four(coup: Coup) -> str:
+    p, b = coup.player_cards, coup.banker_cards
+    return "-".join(_rank(c) for c in (p[0], b[0], p[1], b[1]))
+
+
+def _coup_why(coup: Coup) -> dict[str, str]:
+    return {k: message("widgets.final.coup-why", k, explain=coup.explain(k).replace("\n", " ")) for k in LANGUAGES}
+
+
+def total_item(coup: Coup) -> Item | None:
+    """Lesson 01: the total of one of the coup's hands (the longer first), when its wrong
+    totals give three options: the tens kept (``total-keeps-tens``), 10/J/Q/K counted as 10
+    (``face-card-ten``), 10 taken off once (``total-minus-ten-once``)."""
+    for hand in sorted((coup.player_cards, coup.banker_cards), key=len, reverse=True):
+        total = hand_total(hand)
+        plain = sum(c.value for c in hand)
+        tens = sum(c.value or 10 for c in hand)  # 10, J, Q, K (value 0) counted as 10
+        wrong: dict[int, str] = {}
+        for value, mid in ((plain, "total-keeps-tens"), (tens, "face-card-ten"),
+                           (plain - 10, "total-minus-ten-once")):
+            if value >= 10 and value != total and value not in wrong:
+                wrong[value] = mid
+        if len(wrong) < 2:
+            continue
+        values = sorted([total, *wrong])
+        cards = " ".join(_rank(c) for c in hand)
+        explain = both("widgets.final.total-why", values=" + ".join(str(c.value) for c in hand),
+                       sum=plain, total=total)
+        q = Question(f"kit-total-{cards.replace(' ', '-')}", both("widgets.final.total-question", cards=cards),
+                     tuple(Option({k: str(v) for k in LANGUAGES}, wrong.get(v)) for v in values),
+                     values.index(total), explain)
+        return Item(q.id, "total", LESSON_OF["total"], frozenset(), q, both("widgets.final.about-hand", cards=cards))
+    return None
+
+
+def natural_item(coup: Coup) -> Item | None:
+    """Lesson 02: is there a natural, from the first four cards: a coup with one, or one
+    whose two-card 6 or 7 looks like one (``six-seven-natural``)."""
+    from .. import drill
+
+    player, banker = hand_total(coup.player_cards[:2]), hand_total(coup.banker_cards[:2])
+    tempting = {player, banker} & {6, 7}
+    if not coup.natural and not tempting:
+        return None
+    options = (Option(both("widgets.quiz.yes"), None if coup.natural else "six-seven-natural"),
+               Option(both("widgets.quiz.no")))
+    prompt = _label(both("widgets.final.natural-question", deal=_deal(coup)))
+    q = Question(f"kit-natural-{_first_four(coup)}", prompt, options, 0 if coup.natural else 1, _coup_why(coup))
+    cells = frozenset(c for c in (f"natural-{player}", f"natural-{banker}") if c in drill.MASTERY_CELLS)
+    return Item(q.id, "natural", LESSON_OF["natural"], cells, q,
+                both("widgets.final.about-kit", cards=_first_four(coup).replace("-", " ")))
+
+
+def player_item(coup: Coup) -> Item | None:
+    """Lesson 03: does the player draw, from the first four cards of a coup with no natural
+    (its total is the learner's to work out)."""
+    if coup.natural:
+        return None
+    total = hand_total(coup.player_cards[:2])
+    made = player_questions([total])[0]
+    close = {5: "player-5-stands", 6: "player-6-draws"}.get(total)  # a belief about this total
+    options = tuple(Option(o.text, close if i != made.answer and close else o.misconception, o.why)
+                    for i, o in enumerate(made.options))
+    prompt = _label(both("widgets.final.player-question", deal=_deal(coup)))
+    q = dataclasses.replace(made, id=f"kit-player-{_first_four(coup)}", prompt=prompt, options=options,
+                            hint=None)
+    return Item(q.id, "player-step", LESSON_OF["player-step"], frozenset({f"player-{total}"}), q,
+                both("widgets.final.about-kit", cards=_first_four(coup).replace("-", " ")))
+
+
+def banker_item(coup: Coup) -> Item | None:
+    """Lesson 06: does the banker draw, where a common mistake gives the other answer: a
+    natural before a banker that would draw (``matrix-after-natural``), a player third card of
+    10/J/Q/K (``face-card-not-in-table``), or a player whose final total read as the third
+    card changes the answer (``final-total-as-third``). Other coups: None."""
+    from .. import drill
+
+    player, banker = hand_total(coup.player_cards[:2]), hand_total(coup.banker_cards[:2])
+    third = coup.player_third
+    drew = coup.banker_third is not None
+    mistake: str | None = None
+    if coup.natural:
+        if banker < 8 and banker_draws(banker, None):  # the player's natural: a table read would draw
+            mistake = "matrix-after-natural"
+    elif third is not None and third.value == 0:
+        mistake = "face-card-not-in-table"
+    elif third is not None and banker_draws(banker, coup.player_total) != drew:
+        mistake = "final-total-as-third"
+    if mistake is None:
+        return None
+    draw = Option(both("widgets.quiz.draw"), None if drew else mistake)
+    stand = Option(both("widgets.quiz.stand"), mistake if drew else None)
+    after = ({} if coup.natural else both("widgets.final.after-stood") if third is None
+             else both("widgets.final.after-third", card=_rank(third)))
+    prompt = _label({k: message("widgets.final.banker-question", k, deal=_deal(coup)[k], after=after.get(k, ""))
+                     for k in LANGUAGES})
+    shown = _first_four(coup) + (f"-{_rank(third)}" if third is not None else "")
+    q = Question(f"kit-banker-{shown}", prompt, (draw, stand), 0 if drew else 1, _coup_why(coup))
+    cells = (frozenset(c for c in (f"natural-{player}", f"natural-{banker}") if c in drill.MASTERY_CELLS)
+             if coup.natural else frozenset({banker_rule(banker, None if third is None else third.value)}))
+    return Item(q.id, "banker-step", LESSON_OF["banker-step"], cells, q,
+                both("widgets.final.about-kit", cards=shown.replace("-", " ")))
 
 
 @cache
@@ -172,7 +324,8 @@ def _boundary_items() -> tuple[Item, ...]:
 
 def bank(seed: Any, attempt: int) -> list[Item]:
     """Every bank item for this learner and attempt: the boundary cells, and coups and
-    settlements dealt for it (seeded)."""
+    settlements dealt for it, and :data:`PER_KIND` items of each lesson's kind made from more
+    dealt coups (all seeded)."""
     coups = _kit_coups(f"final-bank:{seed}:{attempt}", 40)
     items = list(_boundary_items())
     for coup in coups[:20]:
@@ -183,7 +336,16 @@ def bank(seed: Any, attempt: int) -> list[Item]:
         area = rng.choice(("banker", "player", "banker", "tie") if coup.winner == "tie" else ("banker", "player"))
         q = settle_question(coup, area)
         items.append(Item(q.id, "settle", "07", coup_cells(coup), q, both("widgets.final.about-kit", cards=_cards(coup))))
-    return items
+    made: dict[str, list[Item]] = {"total": [], "natural": [], "player-step": [], "banker-step": []}
+    makers = {"total": total_item, "natural": natural_item, "player-step": player_item, "banker-step": banker_item}
+    for coup in itertools.islice(_kit_deals(f"final-bank-lessons:{seed}:{attempt}"), 400):
+        for kind, maker in makers.items():
+            item = maker(coup) if len(made[kind]) < PER_KIND else None
+            if item is not None and all(i.id != item.id for i in made[kind]):
+                made[kind].append(item)
+        if all(len(v) >= PER_KIND for v in made.values()):
+            break
+    return items + [i for kind in made.values() for i in kind]
 
 
 # ---------------------------------------------------------------- the learner's record
@@ -208,9 +370,24 @@ def _set_items(name: str) -> tuple[Item, ...]:
     return tuple(out)
 
 
+def course_lessons() -> tuple[str, ...]:
+    """The lessons a final test covers, one item at least each: those with a self-check
+    question set, but lesson 00 (how to use the course): ``01`` … ``08``."""
+    return tuple(name for name in lesson_names() if name.isdigit() and name != "00")
+
+
 def _lesson_items() -> tuple[Item, ...]:
     """Every lesson self-check question (lessons 01–08) as an item."""
-    return tuple(i for name in lesson_names() if name.isdigit() and name != "00" for i in _set_items(name))
+    return tuple(i for name in course_lessons() for i in _set_items(name))
+
+
+def items_for(keys: Iterable[str], seed: Any, attempt: int) -> list[Item] | None:
+    """The items named by ``keys`` (:attr:`Item.key`, in that order) among this seed's and
+    attempt's bank and the lessons' questions: how an attempt begun earlier is shown again.
+    None when one of them is no longer there (the kit's questions changed since)."""
+    known = {i.key: i for i in (*bank(seed, attempt), *_lesson_items())}
+    found = [known.get(key) for key in keys]
+    return None if any(i is None for i in found) else [i for i in found if i is not None]
 
 
 def seen(record: Mapping[str, Any]) -> tuple[set[str], set[tuple[str, str]], set[str]]:
@@ -229,40 +406,42 @@ def seen(record: Mapping[str, Any]) -> tuple[set[str], set[tuple[str, str]], set
 
 
 def draw(record: Mapping[str, Any], *, seed: Any, attempt: int, n: int = 12) -> list[Item]:
-    """The test for this record, seed and attempt: see the module docstring. Within each kind,
-    items on cells the learner has not met come first; no rule cell is asked twice."""
+    """The test for this record, seed and attempt: see the module docstring. One item for each
+    lesson of :func:`course_lessons` (in a seeded order; all of them when ``n`` ≥ 8), then
+    :data:`EXTRA`, then any bank items; within each choice items on cells the learner has not
+    met come first; no rule cell is asked twice."""
     met, answered, last = seen(record)
     rng = random.Random(f"final:{seed}:{attempt}")
-    pools: dict[str, list[Item]] = {"cell": [], "coup": [], "settle": []}
-    for item in bank(seed, attempt):
-        if item.id not in last:
-            pools[item.kind].append(item)
-    lessons = [i for i in _lesson_items() if (i.lesson, i.id) not in answered and i.id not in last]
-    for pool in (*pools.values(), lessons):
-        rng.shuffle(pool)
-        pool.sort(key=lambda i: bool(i.cells & met))  # fresh first (a stable sort keeps the shuffle)
+    made = [i for i in bank(seed, attempt) if i.id not in last]
+    questions = [i for i in _lesson_items() if i.id not in last]
+
+    def ordered(pool: Iterable[Item]) -> list[Item]:
+        out = list(pool)
+        rng.shuffle(out)
+        out.sort(key=lambda i: bool(i.cells & met))  # fresh first (a stable sort keeps the shuffle)
+        return out
+
     chosen: list[Item] = []
     used: set[str] = set()
 
-    def take(pool: Iterable[Item], count: int) -> None:
+    def take(pool: Iterable[Item], count: int) -> int:
+        taken = 0
         for item in pool:
-            if count <= 0 or len(chosen) >= n:
-                return
+            if taken >= count or len(chosen) >= n:
+                break
             if item.cells & used or any(c.id == item.id or c.question.id == item.question.id for c in chosen):
                 continue
             chosen.append(item)
             used.update(item.cells)
-            count -= 1
+            taken += 1
+        return taken
 
-    scale = n / 12
-    for kind, count in MIX.items():
-        take(pools[kind], round(count * scale))
-    by_lesson: dict[str, list[Item]] = {}
-    for item in lessons:
-        by_lesson.setdefault(item.lesson, []).append(item)
-    for name in sorted(by_lesson, key=lambda _n: rng.random()):  # one lesson question a lesson
-        take(by_lesson[name], 1)
-    for kind in ("cell", "coup", "settle"):  # too few lesson questions left: more bank items
-        take(pools[kind], n)
+    for name in sorted(course_lessons(), key=lambda _n: rng.random()):  # one item a lesson
+        fresh = [i for i in questions if i.lesson == name and (name, i.id) not in answered]
+        if not take(ordered(fresh + [i for i in made if i.lesson == name]), 1):
+            take(ordered(i for i in questions if i.lesson == name), 1)  # only answered ones left
+    for kind, count in EXTRA.items():
+        take(ordered(i for i in made if i.kind == kind), count)
+    take(ordered(made), n)  # a test longer than 12
     rng.shuffle(chosen)
     return chosen

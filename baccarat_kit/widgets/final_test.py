@@ -1,18 +1,25 @@
 """FinalTest: lesson 10's test over the whole course, fresh for each learner and each attempt.
 
-The questions come from a bank of fresh items (:mod:`~baccarat_kit.widgets.final_bank`: the
-banker table's boundary cells, whole coups and settlements the kit deals, each labelled as the
-kit's own) and from the lesson questions the learner has not answered yet; cells the learner
-has met in the drill or a self-check come last, no rule cell is asked twice, and the previous
-attempt's items are not asked again. The seed is the learner's record seed and the attempt
-number, so two learners (and two attempts) get different questions. It is a
-:class:`~baccarat_kit.widgets.quiz.Quiz` without hints (a banker cell's hint names its row and
-column: the whole answer): a wrong answer shows its misconception and why, the engine's trace
-once; when every question is answered the summary gives the score, whether it reaches the pass
-mark (:data:`~baccarat_kit.progress.FINAL_PASS_MARK`, 10 of 12) and, for each miss named in
-learner words, a link back to the lesson that teaches it. ``save_button`` writes that result page
-as an HTML file beside the notebook; the score goes into the progress record's list of attempts
-(lesson 00's map shows the best and the latest).
+The questions come from a bank of fresh items (:mod:`~baccarat_kit.widgets.final_bank`: at
+least one for each lesson 01–08, the banker table's boundary cells, whole coups and settlements
+the kit deals, each labelled as the kit's own) and from the lesson questions the learner has
+not answered yet; cells the learner has met in the drill or a self-check come last, no rule cell
+is asked twice, and the previous attempt's items are not asked again. The seed is the learner's
+record seed and the attempt number, so two learners (and two attempts) get different questions.
+
+It is a :class:`~baccarat_kit.widgets.quiz.Quiz` with nothing that makes a scored answer
+free: no hints (a banker cell's hint names its row and column: the whole answer), no "start
+again", no "redo the ones I missed", no preview; an answered question's options are locked. Each
+first answer is kept in the progress record as it is given (:func:`~baccarat_kit.progress.record_final_answer`),
+so running the cell again, or a restart, shows the same attempt with its answers. A wrong answer
+shows its misconception and why, the engine's trace once; when every question is answered the
+attempt is complete: the summary gives the score, whether it reaches the pass mark
+(:data:`~baccarat_kit.progress.FINAL_PASS_MARK`, 10 of 12) and, for each miss named in learner
+words, a link back to the lesson that teaches it, and the score is kept in the record's list of
+attempts (:func:`~baccarat_kit.progress.record_final`; lesson 00's map shows the best and the
+latest, and ticks the test once a completed attempt passes). ``new_button`` (only then) draws a
+new attempt: a new number, new items. ``attempts_view`` lists every completed attempt kept.
+``save_button`` writes the result page as an HTML file beside the notebook.
 
 >>> import tempfile, os
 >>> tmp = tempfile.TemporaryDirectory(); os.environ["BACCARAT_KIT_PROGRESS"] = tmp.name
@@ -37,7 +44,7 @@ import ipywidgets as w
 from .. import progress
 from ..misconceptions import get as get_misconception
 from . import final_bank
-from ._common import esc, html_widget, plain_text, row, title_html
+from ._common import WidgetError, announce, esc, html_widget, plain_text, row, title_html
 from .questions import Question
 from .quiz import Quiz
 
@@ -86,24 +93,29 @@ def draw_questions(seed: Any, attempt: int, n: int = 12,
 
 
 class FinalTest(Quiz):
-    """The final test (a :class:`Quiz` whose questions are drawn for this learner)."""
+    """The final test (a :class:`Quiz` whose questions are drawn for this learner): see the
+    module docstring. ``seed`` and ``attempt`` draw another test than the record's next one
+    (tests); an attempt already completed cannot be taken again."""
 
     def __init__(self, *, lang: str = "zh", n: int = 12, seed: Any = None, attempt: int | None = None) -> None:
-        saved = progress.load()
-        self.attempt = int(attempt if attempt is not None else saved["final"].get("attempt", 0) + 1)
-        learner_seed = seed if seed is not None else saved.get("seed", 0)
-        self.items = final_bank.draw(saved, seed=learner_seed, attempt=self.attempt, n=n)
-        self.lessons = [item.lesson for item in self.items]
+        self.n = n
+        self._seed_given = seed
+        number, draw_seed, items, answers = self._plan(progress.load(), seed, attempt)
+        self._take(number, draw_seed, items)
         # No hints in the test: a banker cell's hint names its exact row and column, which is
         # the answer's whole lookup. The lessons' self-checks keep theirs.
-        super().__init__([dataclasses.replace(item.question, hint=None) for item in self.items], lang=lang,
-                         seed=learner_seed if seed is not None else saved.get("seed"))
+        super().__init__(self._questions(), lang=lang, seed=draw_seed)
         self.add_class("bk-final-test")
-        self.hint_button.layout.display = "none"
+        for button in (self.hint_button, self.reset_button, self.redo_button):  # none of them here
+            button.layout.display = "none"
         self.save_button = w.Button(icon="save", layout=w.Layout(width="auto"))
         self.save_button.add_class("bk-final-save")
         self.save_button.on_click(lambda _b: self.save())
+        self.new_button = w.Button(icon="plus", layout=w.Layout(width="auto"))
+        self.new_button.add_class("bk-final-new")
+        self.new_button.on_click(lambda _b: self.new_attempt())
         self.saved = html_widget("bk-final-saved")
+        self.attempts_view = html_widget("bk-final-attempts")
         # The summary is shown by an Output widget, as an output's text/html: JupyterLab (and
         # JupyterLite) open an output's relative links through the notebook's link handler, so
         # "07-settlement.ipynb" opens that lesson in a JupyterLab tab. An HTML widget's links
@@ -113,8 +125,129 @@ class FinalTest(Quiz):
         self.summary.layout.display = "none"
         self.summary_view = w.Output()
         self.summary_view.add_class("bk-final-summary")
-        self.children = [*self.children, self.summary_view, row([self.save_button]), self.saved]
-        self._relabel()
+        nav = [self.prev_button, self.next_button] if len(self.questions) > 1 else []
+        # the quiz's children, without its hint, "start again" and "redo" buttons
+        self.children = [self.children[0], self.progress, self.prompt, self.options, row([self.submit, *nav]),
+                         self.hint, self.feedback, self.score, self.summary, self.summary_view,
+                         self.attempts_view, row([self.new_button, self.save_button]), self.saved, self.live]
+        self._restore(answers)
+
+    # ---- attempts -----------------------------------------------------------------
+    def _plan(self, saved: dict[str, Any], seed: Any, attempt: int | None,
+              after: int | None = None) -> tuple[int, Any, list[final_bank.Item], dict[str, int]]:
+        """(attempt number, the draw's seed, its items, the first answers kept) for the record
+        ``saved``: the attempt in progress (``final.open``) when there is one (and ``attempt``
+        names no other), else a new draw numbered after every attempt the record knows (and
+        after ``after``, the attempt just finished here)."""
+        final = saved["final"]
+        if attempt is not None and any(a.get("attempt") == attempt for a in progress.final_attempts(final)):
+            raise WidgetError("widgets.final.attempt-done", attempt=attempt, next=progress.final_next_attempt(final))
+        current = final.get("open")
+        if current and attempt in (None, current["attempt"]) and (seed is None or attempt is not None):
+            items = final_bank.items_for(current["items"], current["seed"], current["attempt"])
+            if items:
+                return int(current["attempt"]), current["seed"], items, dict(current["answers"])
+        number = attempt if attempt is not None else max(progress.final_next_attempt(final), (after or 0) + 1)
+        draw_seed = seed if seed is not None else saved.get("seed", 0)
+        return number, draw_seed, final_bank.draw(saved, seed=draw_seed, attempt=number, n=self.n), {}
+
+    def _take(self, number: int, draw_seed: Any, items: list[final_bank.Item]) -> None:
+        self.attempt = number
+        self.draw_seed = draw_seed
+        self.items = items
+        self.lessons = [item.lesson for item in items]
+
+    def _questions(self) -> list[Question]:
+        return [dataclasses.replace(item.question, hint=None) for item in self.items]
+
+    def _restore(self, answers: dict[str, int]) -> None:
+        """The first answers kept for this attempt back in place; the first question not
+        answered shown (the last one when all are)."""
+        for i, item in enumerate(self.items):
+            chosen = answers.get(item.key)
+            if chosen is not None and 0 <= chosen < len(self.questions[i].options):
+                self.answers[i] = self.first[i] = int(chosen)
+        self.go(next((i for i in range(len(self.questions)) if i not in self.first), len(self.questions) - 1))
+        self._show_attempts(resumed=len(self.first) if self.first and not self.finished else 0)
+
+    def new_attempt(self) -> None:
+        """A new attempt, once this one is complete: a new number and a new draw (not this
+        attempt's items); this attempt stays in the record as it was completed."""
+        if not self.finished:
+            raise WidgetError("widgets.final.finish-first", attempt=self.attempt,
+                              left=len(self.questions) - len(self.first))
+        saved = progress.load()
+        saved["final"] = {**saved["final"], "asked": [i.id for i in self.items]}  # even if unsaved
+        number, draw_seed, items, answers = self._plan(saved, self._seed_given, None, after=self.attempt)
+        self._take(number, draw_seed, items)
+        self.questions = tuple(self._questions())
+        self.seed = draw_seed
+        self.orders = [self._draw_order(i) for i in range(len(self.questions))]
+        self.answers.clear()
+        self.first.clear()
+        self.saved.value = ""
+        self._restore(answers)
+        announce(self.live, self._t("widgets.final.new-started", attempt=self.attempt, total=len(self.questions)))
+
+    def reset(self) -> None:
+        """Not in a test: its answers are never cleared (:meth:`new_attempt` draws a new one)."""
+        raise WidgetError("widgets.final.no-redo")
+
+    def redo(self) -> list[int]:
+        """Not in a test: a scored answer is never asked again."""
+        raise WidgetError("widgets.final.no-redo")
+
+    def preview(self, index: int, option: int) -> str:
+        """Not in a test: the feedback of an answer not given would show the right one."""
+        raise WidgetError("widgets.final.no-redo")
+
+    def _show_attempts(self, resumed: int = 0) -> None:
+        """``attempts_view``: every completed attempt the record keeps (and, ``resumed``, how
+        many answers of this attempt in progress were back from it)."""
+        lines = []
+        if resumed:
+            lines.append(esc(self._t("widgets.final.resumed", attempt=self.attempt, answered=resumed)))
+        kept = progress.final_attempts(progress.load()["final"])
+        if kept:
+            words = [self._t("widgets.final.attempt-unfinished" if a.get("unfinished") else
+                             "widgets.final.attempt-passed" if a["right"] >= progress.final_pass_mark(a["total"])
+                             else "widgets.final.attempt-not-passed", attempt=a.get("attempt", n),
+                             right=a["right"], total=a["total"]) for n, a in enumerate(kept, 1)]
+            sep = "；" if self._lang == "zh" else "; "
+            lines.append(esc(self._t("widgets.final.attempts", list=sep.join(words))))
+        self.attempts_view.value = "<br>".join(lines)
+
+    # ---- answers ------------------------------------------------------------------
+    def check(self) -> bool | None:
+        """Check the chosen option of a question not yet answered, keep it in the record as
+        this attempt's first answer and, with the last one, keep the completed attempt. An
+        answered question keeps its first answer (it says so)."""
+        i = self.index
+        if i in self.first:
+            self._relabel(chosen=self.first[i])
+            note = self._t("widgets.final.answered")
+            self.feedback.value += f'<div class="bk-not-counted"><i>{esc(note)}</i></div>'
+            announce(self.live, note)
+            return self.first[i] == self.questions[i].answer
+        out = super().check()
+        if out is None:
+            return None
+        kept: dict[str, int] = {}
+        keys = [item.key for item in self.items]
+        progress.kept(lambda: kept.update(progress.record_final_answer(
+            self.attempt, self.draw_seed, keys, keys[i], self.first[i], bool(out))))
+        if kept.get(keys[i], self.first[i]) != self.first[i]:  # answered first elsewhere (another tab)
+            for j, key in enumerate(keys):
+                if key in kept:
+                    self.answers[j] = self.first[j] = kept[key]
+            self._relabel(chosen=self.first[i])
+            out = self.first[i] == self.questions[i].answer
+        self.options.disabled = True
+        if self.finished:
+            progress.kept(lambda: progress.record_final(self.result()))
+            self._show_attempts()
+        self.new_button.disabled = not self.finished
+        return out
 
     def _render_score(self) -> None:
         super()._render_score()
@@ -135,12 +268,6 @@ class FinalTest(Quiz):
         return {"right": self.right, "total": len(self.questions), "attempt": self.attempt, "missed": missed,
                 "asked": [item.id for item in self.items],
                 "cells": sorted({c for item in self.items for c in item.cells})}
-
-    def check(self) -> bool | None:
-        out = super().check()
-        if self.finished and getattr(self, "lessons", None):
-            progress.kept(lambda: progress.record_final(self.result()))
-        return out
 
     def _link(self, i: int, page_folder: Path | None = None) -> str:
         """The link back to the lesson that teaches question ``i``'s miss. In the widget (lesson
@@ -180,13 +307,15 @@ class FinalTest(Quiz):
                           f"{self._link(i, page_folder)}</li>")
         lines.append(f"<ul>{''.join(review)}</ul>" if review else esc(self._t("widgets.quiz.summary-all")))
         lines.append(esc(self._t("widgets.final.again")))
-        return '<div role="status">' + "<br>".join(lines) + "</div>"
+        return "<div>" + "<br>".join(lines) + "</div>"
 
     def page(self, folder: Path | None = None) -> str:
         """The result page (a whole HTML document) the learner can save in ``folder`` (its links
         lead from there to the lessons; default: the folder :meth:`save` writes to)."""
         folder = folder if folder is not None else progress.location().parent
         body = self._summary_html(Path(folder).resolve()) if self.finished else esc(self._t("widgets.final.unfinished"))
+        if self.attempts_view.value:
+            body += f"<p>{self.attempts_view.value}</p>"
         title = esc(self._t("widgets.final.title"))
         return (f'<!DOCTYPE html>\n<html lang="{"zh-Hant" if self._lang == "zh" else "en"}"><head>'
                 f'<meta charset="utf-8"><title>{title}</title></head><body><h1>{title}</h1>{body}</body></html>\n')
@@ -196,19 +325,29 @@ class FinalTest(Quiz):
         record (or in ``folder``)."""
         path = (folder or progress.location().parent) / RESULT_PAGE
         path.write_text(self.page(path.parent), encoding="utf-8")
-        self.saved.value = f'<div role="status">{esc(self._t("widgets.final.saved", path=path.name))}</div>'
+        self.saved.value = f'<div>{esc(self._t("widgets.final.saved", path=path.name))}</div>'
+        announce(self.live, plain_text(self.saved))
         return path
 
     def show_hint(self) -> str:
         """The test offers no hints: says so (the hint button is hidden)."""
         text = self._t("widgets.final.no-hints")
-        self.hint.value = f'<div role="status">{esc(text)}</div>'
+        announce(self.live, text)
         return text
 
     def _relabel(self, chosen: int | str | None = "keep") -> None:
+        # an answered question's options are locked (set before the options change, so a new
+        # question's options arrive enabled)
+        self.options.disabled = self.index in self.first
         super()._relabel(chosen)
+        self.hint_button.disabled = True
         self.hint.value = f'<div class="bk-final-no-hints">{esc(self._t("widgets.final.no-hints"))}</div>'
         if hasattr(self, "save_button"):
             self.title.value = title_html(self._t("widgets.final.title"))
             self.save_button.description = self._t("widgets.final.save")
             self.save_button.tooltip = self._t("widgets.final.save-tip")
+            self.new_button.description = self._t("widgets.final.new")
+            self.new_button.tooltip = self._t("widgets.final.new-tip")
+            self.new_button.disabled = not self.finished
+            if self.attempts_view.value:
+                self._show_attempts()

@@ -31,11 +31,14 @@ from ..settlement import Bet, PayTable, Settlement, parse_bets, pay_table, settl
 from ._common import (
     LangMixin,
     WidgetError,
+    announce,
     card_options,
     cards_html,
     esc,
     html_widget,
+    live_region,
     opening_line,
+    plain_text,
     result_line,
     title_html,
 )
@@ -120,6 +123,8 @@ class HandBuilder(LangMixin, w.VBox):
         self.winner = html_widget("bk-winner")
         self.settlement = html_widget("bk-settlement")
         self.changes = html_widget("bk-changes")
+        self.live = live_region("bk-hb-live")
+        """The widget's one live region: the result and what changed, said after each change of cards."""
         d = self.dropdowns
         self.children = [
             # each row wraps on a narrow screen (390 px): no card picker is cut off
@@ -134,6 +139,7 @@ class HandBuilder(LangMixin, w.VBox):
             self.winner,
             self.settlement,
             self.changes,
+            self.live,
         ]
         self._label_controls()
         self.set_cards(DEFAULT_CARDS if cards is None else cards)
@@ -183,11 +189,19 @@ class HandBuilder(LangMixin, w.VBox):
         finally:
             self._syncing = False
         self._update()
+        self._announce()
 
     def _on_sequence(self, change: dict[str, Any]) -> None:
         if self._syncing:
             return
         self.set_cards(change["new"])
+        self._announce()
+
+    def _announce(self) -> None:
+        """Say what the learner's change did: the kit's error, or the result and what changed."""
+        said = plain_text(self.steps) if self._error is not None else \
+            f"{plain_text(self.winner)} {plain_text(self.changes)}"
+        announce(self.live, said)
 
     # ---- engine -------------------------------------------------------------
     def _update(self) -> None:
@@ -247,7 +261,7 @@ class HandBuilder(LangMixin, w.VBox):
             text = esc(self._t("widgets.hb.error", message=self.error))
             self.hands.value = ""
             self.totals.value = esc(self._t("widgets.dash"))
-            self.steps.value = f'<div class="bk-error" role="alert">⚠ {text}</div>'
+            self.steps.value = f'<div class="bk-error">⚠ {text}</div>'
             self.winner.value = esc(self._t("widgets.dash"))
             self.settlement.value = ""
             self.settlement.layout.display = "none"

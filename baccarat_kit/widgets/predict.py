@@ -41,7 +41,17 @@ import ipywidgets as w
 
 from .. import progress
 from ..i18n import message
-from ._common import LangMixin, WidgetError, esc, html_widget, plain_text, row, title_html
+from ._common import (
+    LangMixin,
+    WidgetError,
+    announce,
+    esc,
+    html_widget,
+    live_region,
+    plain_text,
+    row,
+    title_html,
+)
 
 __all__ = ["Predict", "plain_text"]
 
@@ -101,8 +111,11 @@ class Predict(LangMixin, w.VBox):
         self.retry_button.on_click(lambda _b: self.retry())
         self.feedback = html_widget("bk-predict-feedback")
         self.reveal = html_widget("bk-predict-reveal")
+        self.live = live_region("bk-predict-live")
+        """The widget's one live region: whether the engine agrees, said after each answer."""
         self.children = [row([self.title, self.lang_toggle]), self.prompt,
-                         row([*self.buttons.values(), self.retry_button]), self.feedback, self.reveal]
+                         row([*self.buttons.values(), self.retry_button]), self.feedback, self.reveal,
+                         self.live]
         if record:
             saved = self._saved()
             if saved.get("answer") in self.choices:
@@ -175,6 +188,7 @@ class Predict(LangMixin, w.VBox):
             progress.kept(lambda: progress.record_predict(record, self.key, choice, first == self.answer, first,
                                                           right=choice == self.answer))
         self._render_answer()
+        announce(self.live, plain_text(self.feedback))
         return choice == self.answer
 
     # ---- view ---------------------------------------------------------------------
@@ -245,7 +259,7 @@ class Predict(LangMixin, w.VBox):
         css = "bk-right" if self.chosen == self.answer else "bk-wrong"
         again = (f'<br><i class="bk-not-counted">{esc(self._t("widgets.predict.retry-note", first=self._said(self.first)))}</i>'
                  if self.retried and self.first is not None else "")
-        self.feedback.value = (f'<div role="status"><b class="{css}">'
+        self.feedback.value = (f'<div><b class="{css}">'
                                f'{esc(self._t(key, got=self._said(self.chosen), answer=said))}'
                                f"</b>{again}</div>")
         call = self._call()

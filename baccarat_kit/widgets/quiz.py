@@ -41,7 +41,17 @@ import ipywidgets as w
 
 from .. import progress
 from ..misconceptions import get as get_misconception
-from ._common import LangMixin, WidgetError, esc, html_widget, plain_text, row, title_html
+from ._common import (
+    LangMixin,
+    WidgetError,
+    announce,
+    esc,
+    html_widget,
+    live_region,
+    plain_text,
+    row,
+    title_html,
+)
 from .questions import (
     Option,
     Question,
@@ -121,6 +131,8 @@ class Quiz(LangMixin, w.VBox):
         self.feedback = html_widget("bk-quiz-feedback")
         self.score = html_widget("bk-quiz-score")
         self.summary = html_widget("bk-quiz-summary")
+        self.live = live_region("bk-quiz-live")
+        """The quiz's one live region: what an answer, a hint or "choose first" says (:func:`announce`)."""
         nav = [self.prev_button, self.next_button] if len(self.questions) > 1 else []
         self.children = [
             row([self.title, self.lang_toggle]),
@@ -132,6 +144,7 @@ class Quiz(LangMixin, w.VBox):
             self.feedback,
             self.score,
             self.summary,
+            self.live,
         ]
         self._relabel()
 
@@ -214,7 +227,8 @@ class Quiz(LangMixin, w.VBox):
         q = self.question
         self.hints_shown.add(self.index)
         text = q.hint[self._lang] if q.hint else self._t("widgets.quiz.no-hint")
-        self.hint.value = f'<div role="status">{esc(self._t("widgets.quiz.hint", text=text))}</div>'
+        self.hint.value = f'<div>{esc(self._t("widgets.quiz.hint", text=text))}</div>'
+        announce(self.live, plain_text(self.hint))
         return text
 
     def go(self, index: int) -> None:
@@ -241,7 +255,8 @@ class Quiz(LangMixin, w.VBox):
         if chosen is None:
             self.correct = None
             self._asked_at = time.monotonic()
-            self.feedback.value = f'<span role="alert">{esc(self._t("widgets.quiz.choose-first"))}</span>'
+            self.feedback.value = f'<span>{esc(self._t("widgets.quiz.choose-first"))}</span>'
+            announce(self.live, plain_text(self.feedback))
             return None
         self._asked_at = None
         self.answers[self.index] = int(chosen)
@@ -255,7 +270,15 @@ class Quiz(LangMixin, w.VBox):
             progress.kept(lambda: progress.record_quiz(record, q.id, str(chosen), first == q.answer,
                                                        len(self.questions), first_answer=str(first), right=right))
         self._render_feedback()
+        self._announce_answer()
         return self.correct
+
+    def _announce_answer(self) -> None:
+        """Say the feedback shown (and, once every question is answered, the score)."""
+        said = plain_text(self.feedback)
+        if self.finished:
+            said += " " + plain_text(self.summary).split("\n")[0]
+        announce(self.live, said)
 
     def _late_choice(self, change: dict[str, Any]) -> None:
         """An option that reaches the kernel just after the submit button that followed it.
@@ -333,7 +356,7 @@ class Quiz(LangMixin, w.VBox):
             parts.append(esc(self._t("widgets.quiz.why", text=q.explain[lang])))
         if self.first.get(self.index, chosen) != chosen:
             parts.append(f'<i class="bk-not-counted">{esc(self._t("widgets.quiz.not-counted"))}</i>')
-        self.feedback.value = '<div role="status">' + "<br>".join(parts) + "</div>"
+        self.feedback.value = "<div>" + "<br>".join(parts) + "</div>"
         self._render_score()
 
     def _render_score(self) -> None:
@@ -356,7 +379,7 @@ class Quiz(LangMixin, w.VBox):
         lines.append(f"<ul>{''.join(review)}</ul>" if review
                      else esc(self._t("widgets.quiz.summary-all")))
         lines.append(esc(self._t("widgets.quiz.summary-reset")))
-        return '<div role="status">' + "<br>".join(lines) + "</div>"
+        return "<div>" + "<br>".join(lines) + "</div>"
 
     def __repr__(self) -> str:
         return f"Quiz({len(self.questions)} questions, lang={self._lang!r})"

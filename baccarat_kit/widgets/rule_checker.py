@@ -21,7 +21,17 @@ from typing import Any
 import ipywidgets as w
 
 from ..rules import VALUES, banker_draws, banker_rule
-from ._common import LangMixin, attr, banker_reason, esc, html_widget, title_html
+from ._common import (
+    LangMixin,
+    announce,
+    attr,
+    banker_reason,
+    esc,
+    html_widget,
+    live_region,
+    plain_text,
+    title_html,
+)
 
 STOOD = "stood"
 """The value of ``bk-player-third`` meaning "the player stood (no third card)"."""
@@ -70,6 +80,8 @@ class RuleChecker(LangMixin, w.VBox):
         # the matrix's caption above it, as wide as the widget: on a 390 px screen it wraps and
         # stays in place while the table scrolls sideways beneath it
         self.matrix_caption = html_widget("bk-matrix-caption")
+        self.live = live_region("bk-rc-live")
+        """The widget's one live region: the decision and its reason, said after each change."""
         self.banker_total.observe(self._on_change, names="value")
         self.player_third.observe(self._on_change, names="value")
         answer = w.VBox([self.banker_total, self.player_third, self.decision, self.reason],
@@ -80,6 +92,7 @@ class RuleChecker(LangMixin, w.VBox):
             w.HBox([answer, w.VBox([self.matrix_caption, self.matrix],
                                    layout=w.Layout(flex="1 1 24em", min_width="0", max_width="100%"))],
                    layout=w.Layout(flex_flow="row wrap")),
+            self.live,
         ]
         self._relabel()
 
@@ -99,6 +112,7 @@ class RuleChecker(LangMixin, w.VBox):
 
     def _on_change(self, change: dict[str, Any]) -> None:
         self._render()
+        announce(self.live, f"{plain_text(self.decision)} {plain_text(self.reason)}")
 
     def _relabel(self) -> None:
         self.title.value = title_html(self._t("widgets.rc.title"))

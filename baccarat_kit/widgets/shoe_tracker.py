@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from fractions import Fraction
 
@@ -27,11 +28,14 @@ from ..odds import bet_label, exact_odds
 from ..shoe import DEFAULT_CUT_CARD, Round, Shoe
 from ._common import (
     LangMixin,
+    announce,
     attr,
     cards_html,
     esc,
     html_widget,
+    live_region,
     opening_line,
+    plain_text,
     result_line,
     row,
     title_html,
@@ -99,15 +103,18 @@ class ShoeTracker(LangMixin, w.VBox):
         self.coup = html_widget("bk-shoe-coup")
         self.odds_table = html_widget("bk-shoe-odds")
         self.odds_table.layout = w.Layout(max_width="100%")  # its table scrolls inside it
-        self.new_shoe_button.on_click(lambda _b: self.new_shoe(int(self.seed_input.value)))
-        self.deal_button.on_click(lambda _b: self.deal())
-        self.deal_ten_button.on_click(lambda _b: self.deal(10))
+        self.live = live_region("bk-st-live")
+        """The widget's one live region: the last coup and the round, said after each deal."""
+        self.new_shoe_button.on_click(lambda _b: self._say(lambda: self.new_shoe(int(self.seed_input.value))))
+        self.deal_button.on_click(lambda _b: self._say(self.deal))
+        self.deal_ten_button.on_click(lambda _b: self._say(lambda: self.deal(10)))
         self.children = [
             row([self.title, self.lang_toggle]),
             row([self.seed_input, self.new_shoe_button, self.deal_button, self.deal_ten_button]),
             self.status,
             self.coup,
             self.odds_table,
+            self.live,
         ]
         self.new_shoe(seed)
 
@@ -157,6 +164,12 @@ class ShoeTracker(LangMixin, w.VBox):
         return tuple(key for key, ev in self.expectations.items() if ev > 0)
 
     # ---- view -----------------------------------------------------------------
+    def _say(self, action: Callable[[], None]) -> None:
+        """Do what a button asks, then say what it did: the last coup (or that none is dealt
+        yet), the round and the cards left."""
+        action()
+        announce(self.live, f"{plain_text(self.coup).split(chr(10))[0]} {plain_text(self.status).split(chr(10))[0]}")
+
     def _relabel(self) -> None:
         t = self._t
         self.title.value = title_html(t("widgets.st.title"))

@@ -7,7 +7,8 @@ their own password from the instructor's class list (scrypt hashes, root-only fi
 classes are in ``baccarat_kit/hub/``; what a learner can and cannot reach is measured by
 ``tests/browser/test_hub.py`` and written down in ``deploy/jupyterhub/README.md``.
 
-Run as root, from the repository (``make hub`` does all three)::
+Run as root, from the repository (``make hub-setup`` is the first, ``make hub`` the last; the
+systemd unit ``baccarat-hub.service`` runs the last one too, and restarts it)::
 
     .venv/bin/baccarat-kit hub setup /opt/baccarat-hub      # learners' env; closes this clone
     .venv/bin/baccarat-kit hub passwd /opt/baccarat-hub/state/classlist.csv alice bruno
@@ -22,7 +23,10 @@ Settings from the environment (defaults in brackets):
 - ``BACCARAT_HUB_HOMES``   where learners' homes are made [/home]
 - ``BACCARAT_HUB_USER_PREFIX``  Unix name prefix [jupyter-]
 - ``BACCARAT_HUB_MEM_LIMIT`` / ``BACCARAT_HUB_PIDS_LIMIT``  per learner [1G / 512]
+- ``BACCARAT_HUB_CPU_LIMIT``  cores per learner, all her processes together [0.5]
+- ``BACCARAT_HUB_ADMINS``   hub names (on the class list) with the admin page /hub/admin [none]
 - ``BACCARAT_HUB_IDLE_TIMEOUT``  seconds before an idle server is stopped [3600]
+- ``BACCARAT_HUB_KERNEL_IDLE_TIMEOUT``  seconds before an idle kernel is shut down [900]
 - ``BACCARAT_HUB_IP`` / ``BACCARAT_HUB_PORT``  where learners connect [127.0.0.1 / 8000]
 - ``BACCARAT_HUB_SSL_CERT`` / ``BACCARAT_HUB_SSL_KEY``  serve HTTPS (PEM files, root-only key)
 - ``BACCARAT_HUB_PROXY``   the configurable-http-proxy command [.cache/npm/chp from make hub-deps]
@@ -33,7 +37,6 @@ import shutil
 import sys
 from pathlib import Path
 
-from baccarat_kit import course
 from baccarat_kit.course import repository_root
 from baccarat_kit.hub import PREFIX, env
 
@@ -49,7 +52,7 @@ USER_PREFIX = os.environ.get("BACCARAT_HUB_USER_PREFIX", PREFIX)
 
 if os.geteuid() != 0:
     sys.exit("jupyterhub_config.py: a hub with a Unix user per learner runs as root")
-if not (LEARNER_ENV / "bin" / "jupyterhub-singleuser").exists():
+if not (LEARNER_ENV / "bin" / "baccarat-kit").exists():
     sys.exit(f"jupyterhub_config.py: no learners' environment in {LEARNER_ENV}: "
              f"run `baccarat-kit hub setup {TOP}` (or `make hub`) first")
 
@@ -87,21 +90,32 @@ c.JupyterHub.authenticator_class = "baccarat_kit.hub.jupyter.ClassListAuthentica
 c.ClassListAuthenticator.class_list = os.environ.get(
     "BACCARAT_HUB_CLASS_LIST", str(STATE / "classlist.csv"))
 
+# ---- the instructor: hub names with the admin page (/hub/admin: servers, users), e.g. "teacher"
+# (on the class list like a learner: she signs in with her own password)
+c.Authenticator.admin_users = {n.strip().lower() for n in os.environ.get("BACCARAT_HUB_ADMINS", "").split(",")
+                               if n.strip()}
+
 # ---- each learner's server: their Unix user, their home, their course copy, their cgroup
 c.JupyterHub.spawner_class = "baccarat_kit.hub.jupyter.LearnerSpawner"
-c.LearnerSpawner.learner_env = str(LEARNER_ENV)
 c.LearnerSpawner.homes = HOMES
 c.LearnerSpawner.unix_prefix = USER_PREFIX
 c.Spawner.mem_limit = os.environ.get("BACCARAT_HUB_MEM_LIMIT", "1G")
+c.Spawner.cpu_limit = float(os.environ.get("BACCARAT_HUB_CPU_LIMIT", "0.5"))
 c.LearnerSpawner.pids_limit = int(os.environ.get("BACCARAT_HUB_PIDS_LIMIT", "512"))
-c.Spawner.cmd = [str(LEARNER_ENV / "bin" / "jupyterhub-singleuser")]
-c.Spawner.notebook_dir = f"{HOMES}/{USER_PREFIX}{{username}}/course"
-c.Spawner.default_url = f"/lab/tree/{course.Spec.load().first}"
+# As the learner: her course copy in ~/course, then JupyterLab on her home (course/, the class
+# copies in exercises/, her feedback/), opened as `baccarat-kit lab` opens it (the course's
+# first layout, no news pop-up) on the first lesson.
+c.Spawner.cmd = [str(LEARNER_ENV / "bin" / "baccarat-kit"), "hub", "singleuser"]
 c.Spawner.args = [
     "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
     "--FileContentsManager.delete_to_trash=False",
     # The hub waits on the port it chose: never let the server drift to another one.
     "--ServerApp.port_retries=0",
+    # Idle kernels shut down, open notebooks' included: each lesson opened leaves a kernel (about
+    # 45 MB, lesson 08's 200 MB), and the whole course in one sitting filled her memory limit.
+    f"--MappingKernelManager.cull_idle_timeout={int(os.environ.get('BACCARAT_HUB_KERNEL_IDLE_TIMEOUT', '900'))}",
+    "--MappingKernelManager.cull_interval=60",
+    "--MappingKernelManager.cull_connected=True",
 ]
 # Nothing of the hub's environment leaks in: the learners' own PATH, language only.
 c.Spawner.env_keep = ["LANG", "LC_ALL", "BACCARAT_KIT_LANG"]

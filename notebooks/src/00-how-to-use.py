@@ -174,7 +174,8 @@ bk.widgets.CourseMap(lang=LANG)
 #
 # > 不過要誠實說，三種押法長期的期望值都是負的，建議把它當成娛樂、設好預算，而不是當成穩定獲利的方法。（004）
 #
-# 第 8 課（賠率與路單，odds and roads）會用精確的數字說明：不論押哪一注、跟不跟路單或連莊，賭場優勢（house edge）都不會改變。
+# 第 8 課（賠率與路單，odds and roads）會用精確的數字說明：每一注都有自己的賭場優勢（house edge），長期都對押注者不利；跟不跟路單或連莊，都改變不了它。
+# （這是本課程的說明，不是來源的話：同一靴裡剩下的牌會讓下一局的機率稍微移動，第 8 課也會算給你看；那很小，也不是下注方法。）
 # 例如 8 副牌的精確值：押莊（抽 5% 傭金）的賭場優勢是 1.06%、押閒 1.24%、押和 14.36%（和注賠 8:1 是本課程傭金桌的設定，來源沒有給和注的賠率），也就是每押 100 長期平均輸掉 1.06、1.24、14.36；
 # 連開幾局莊之後，下一局開莊的機率（不計和局）仍是約 50.7%。本課最後的自我檢測會請引擎算其中一個。
 
@@ -196,7 +197,8 @@ bk.widgets.CourseMap(lang=LANG)
 # >
 # > *Translation:* "But to be honest, all three bets have a negative expectation in the long run; treat it as entertainment and set a budget, not as a steady way to make money." (004)
 #
-# Lesson 8 (odds and roads) shows with exact numbers that whichever bet you make, and whether or not you follow roads or streaks, the house edge does not change.
+# Lesson 8 (odds and roads) shows with exact numbers that each bet has its own house edge, every one against the bettor in the long run, and that following roads or streaks changes none of them.
+# (The course's own statement, not a source's: within a shoe the cards left move the next coup's odds slightly, and lesson 8 computes that too; it is small, and no betting system.)
 # For example, the exact figures for 8 decks: the house edge is 1.06% on banker (5% commission), 1.24% on player and 14.36% on tie (the tie paying 8:1 is this course's commission table; no source gives the tie's odds), so every 100 staked loses 1.06, 1.24 and 14.36 on average in the long run;
 # after any run of banker wins, the chance that the next coup is a banker win (ties left out) is still about 50.7%. The self-check at the end of this lesson asks the engine for one of them.
 

@@ -79,26 +79,40 @@ bk.display.table(
 # %% [markdown] lang=zh
 # ### 先確認：標準百家樂還是變體（standard or variant）
 #
-# 本課到第 4 課教的是**標準百家樂**（standard Punto Banco）的補牌規則。五個來源中有四個（000、001、002、003）提醒，先看桌台是不是標準版；004 沒有這樣說，只提到「免水、極速、迷你這些百家樂的桌台變體還有不少差異」：
+# 本課到第 4 課教的是**標準百家樂**（standard Punto Banco）的補牌規則。到了一張桌台，它是不是標準版？五個來源各說了不同的話：
 #
-# 000：「先確認畫面是否標示標準百家樂或特殊變體，因為變體可能改變牌數、傭金或和局處理方式。」
+# 000 要你先確認：「先確認畫面是否標示標準百家樂或特殊變體，因為變體可能改變牌數、傭金或和局處理方式。」
 # 000 也說：「不同桌可能採傭金、免傭或不同和局賠付，不能只憑遊戲名稱推定規則。」
 #
+# 001 整理的是標準流程，並提醒進入遊戲後看當桌規則：「不同桌台可能另有派彩、附加注或介面差異，因此進入遊戲後仍應查看當桌規則，而不能只憑遊戲名稱推定全部條款相同。」
+#
+# 002 只說它處理的是標準判定，傭金、派彩等要另外讀當桌公布的規則與派彩表：「本頁處理的是標準第三張牌判定。 實際 Online 或 Live Baccarat 的佣金、免佣、附加投注與派彩 仍應另外查看當前遊戲公布的 Rules／Paytable。」
+#
 # 003 的常見問題：「這些規則適用所有百家樂變體嗎?」答：「本篇以常見的標準 Punto Banco 規則為準。其他變體與特殊玩法可能不同,應以實際規則說明為準。」
+#
+# 004 沒有提到要確認或查看桌台規則，只說「免水、極速、迷你這些百家樂的桌台變體還有不少差異」。
 #
 # 引擎的 `bk.play` 用的就是標準規則；到了真實的桌台，先讀那一桌的規則說明。
 
 # %% [markdown] lang=en
 # ### First check: standard baccarat or a variant
 #
-# This lesson and the next two teach the drawing rules of **standard baccarat** (standard Punto Banco). Four of the five sources (000, 001, 002, 003) say: first check that the table is the standard game. 004 does not say so; it only notes 「免水、極速、迷你這些百家樂的桌台變體還有不少差異」 (translation: "no-commission, speed and mini tables, these baccarat table variants, still differ in quite a few ways").
+# This lesson and the next two teach the drawing rules of **standard baccarat** (standard Punto Banco). At a table, is it the standard game? The five sources say different things:
 #
-# 000: 「先確認畫面是否標示標準百家樂或特殊變體，因為變體可能改變牌數、傭金或和局處理方式。」
+# 000 says to check first: 「先確認畫面是否標示標準百家樂或特殊變體，因為變體可能改變牌數、傭金或和局處理方式。」
 # (translation: "first check whether the screen says standard baccarat or a special variant, because a variant may change the number of cards, the commission or how ties are handled.")
 # 000 also says: 「不同桌可能採傭金、免傭或不同和局賠付，不能只憑遊戲名稱推定規則。」 (translation: "tables may use commission, no commission or different tie payouts; the rules cannot be inferred from the game's name alone.")
 #
+# 001 sets out the standard procedure and says to read the table's own rules once in the game: 「不同桌台可能另有派彩、附加注或介面差異，因此進入遊戲後仍應查看當桌規則，而不能只憑遊戲名稱推定全部條款相同。」
+# (translation: "tables may differ in payouts, side bets or interface, so once in the game check the table's own rules, rather than assume from the game's name that all its terms are the same.")
+#
+# 002 says only that it deals with the standard decision, and that commission, payouts and the like are to be read separately in the rules and paytable the game publishes: 「本頁處理的是標準第三張牌判定。 實際 Online 或 Live Baccarat 的佣金、免佣、附加投注與派彩 仍應另外查看當前遊戲公布的 Rules／Paytable。」
+# (translation: "this page deals with the standard third-card decision; the commission, no-commission, additional bets and payouts of an actual online or live baccarat game should still be checked separately in the Rules/Paytable the game publishes.")
+#
 # 003's FAQ asks 「這些規則適用所有百家樂變體嗎?」 (translation: "do these rules apply to every baccarat variant?") and answers 「本篇以常見的標準 Punto Banco 規則為準。其他變體與特殊玩法可能不同,應以實際規則說明為準。」
 # (translation: "this page follows the common standard Punto Banco rules; other variants and special games may differ, and the actual rules as stated prevail.")
+#
+# 004 says nothing about checking the table or reading its rules; it only notes 「免水、極速、迷你這些百家樂的桌台變體還有不少差異」 (translation: "no-commission, speed and mini tables, these baccarat table variants, still differ in quite a few ways").
 #
 # The engine's `bk.play` uses the standard rules; at a real table, read that table's own rules first.
 

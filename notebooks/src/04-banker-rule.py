@@ -21,7 +21,7 @@
 #
 # > 本課是規則教育，不是下注建議：補牌由固定規則自動決定，不能預測下一局，也不改變任何一注的賭場優勢（house edge）。
 #
-# > 本課的莊家補牌表是標準百家樂的。000：「先確認畫面是否標示標準百家樂或特殊變體，因為變體可能改變牌數、傭金或和局處理方式。」001 也說免傭、Super 6 等玩法「不應直接拿來改寫標準第三張牌表」，但特定桌台另列特殊規則時，以該桌的規則說明為優先。
+# > 本課的莊家補牌表是標準百家樂的。000：「先確認畫面是否標示標準百家樂或特殊變體，因為變體可能改變牌數、傭金或和局處理方式。」001 也說：「免傭百家樂、Super 6或其他附加玩法通常著重派彩及投注項目的差異，不應直接拿來改寫標準第三張牌表。」但特定桌台另列特殊規則時，以該桌的規則說明為優先。
 
 # %% [markdown] lang=en
 # # Lesson 4 — The banker's third-card rule
@@ -47,7 +47,7 @@
 # > This lesson is rules education, not betting advice: drawing is decided by fixed rules; it cannot predict the next coup and changes no bet's house edge.
 #
 # > This lesson's banker table is standard baccarat's. 000: 「先確認畫面是否標示標準百家樂或特殊變體，因為變體可能改變牌數、傭金或和局處理方式。」 (translation: "first check whether the screen says standard baccarat or a special variant, because a variant may change the number of cards, the commission or how ties are handled.")
-# 001 adds that no-commission, Super 6 and other games 「不應直接拿來改寫標準第三張牌表」 (translation: "should not be taken to rewrite the standard third-card table"), but where a particular table lists special rules of its own, that table's rules come first.
+# 001 adds: 「免傭百家樂、Super 6或其他附加玩法通常著重派彩及投注項目的差異，不應直接拿來改寫標準第三張牌表。」 (translation: "no-commission baccarat, Super 6 and other additional wagers usually differ in payouts and bet options, and should not be taken to rewrite the standard third-card table"), but where a particular table lists special rules of its own, that table's rules come first.
 
 # %%
 import baccarat_kit as bk
@@ -370,7 +370,7 @@ bk.widgets.Predict("000-DEMO", lang=LANG, record="04")
 
 # %% [markdown] lang=zh
 # **001 的牌例一～四**（「5組實際牌例」；牌例五在第 3 課）：來源給了雙方起手兩張牌與閒家第三張，
-# 但只寫到「莊家補不補」，沒有給莊家的第三張牌，所以它們是部分案例（partial case），這裡也不替它們補牌。
+# 但只寫到莊家補不補，沒有給莊家的第三張牌，所以它們是部分案例（partial case），這裡也不替它們補牌。
 # 下表並列來源的判斷與引擎的判斷（案例資料在 `bk.cases`）：
 
 # %% [markdown] lang=en

@@ -101,11 +101,11 @@ bk.widgets.case_card("BCR-001", lang=LANG)
 bk.widgets.Predict("BCR-001", asks="returned", lang=LANG, record="05")
 
 # %% [markdown] lang=zh
-# 來源：「閒注100，假設閒勝1:1……返還100本金+100淨利=200」；變化題「閒注返還0、淨損100」。
+# 000：「閒注100，假設閒勝1:1……返還100本金+100淨利=200」；變化題「閒注返還0、淨損100」。
 # 結算交給 `bk.settle`（金額一律是 `Decimal`）：
 
 # %% [markdown] lang=en
-# The source: 「閒注100，假設閒勝1:1……返還100本金+100淨利=200」 (translation: "a player bet of 100, supposing the player wins at 1:1 … returns the stake of 100 plus a net win of 100 = 200"); for the variant 「閒注返還0、淨損100」 (translation: "the player bet returns 0, a net loss of 100").
+# 000: 「閒注100，假設閒勝1:1……返還100本金+100淨利=200」 (translation: "a player bet of 100, supposing a player win pays 1:1 … returns the stake of 100 plus a net win of 100 = 200"); for the variant 「閒注返還0、淨損100」 (translation: "the player bet returns 0, a net loss of 100").
 # The settling is done by `bk.settle` (amounts are always `Decimal`):
 
 # %%

@@ -94,7 +94,7 @@ bk.widgets.Predict("BCR-001", asks="returned", lang=LANG, record="07")
 # >
 # > 結果與理由：閒注淨利100；輸贏由最後點數決定。
 # >
-# > *Translation:* "Given: dealt in order player 2, banker 3, player 3, banker 4; a player bet of 100, supposing the player wins at 1:1. Compare player 9 > banker 7: the player wins; 100 stake + 100 net win = 200 returned. Result and reason: the player bet nets 100; win or loss is decided by the final totals."
+# > *Translation:* "Given: dealt in order player 2, banker 3, player 3, banker 4; a player bet of 100, supposing a player win pays 1:1. Compare player 9 > banker 7: the player wins; 100 stake + 100 net win = 200 returned. Result and reason: the player bet nets 100; win or loss is decided by the final totals."
 
 # %%
 bcr001 = bk.play("2 3 3 4 4")
@@ -146,7 +146,7 @@ line.winnings + line.commission, line.commission, line.returned
 #
 # 004：「莊閒點數相同就是和局，這時押莊、押閒的注原額退回，不算輸也不算贏，只有押『和』的人才賠。」
 # 這是「標準規則下」的說法；兩個來源都留了餘地。000：「標準桌通常退回未命中的莊、閒主注，但附加注與特殊桌可能另有規定。」
-# 004 也說押莊、押閒的注「通常會原注退還」。本課的標準傭金桌（`bk.settle` 的預設）照標準桌退回主注；實際的桌台要看它的派彩表與結算規則。
+# 004 也說押莊、押閒的注「通常會原注退還」。本課的標準傭金桌（`bk.settle` 的預設）照標準桌通常的做法退回主注；實際的桌台要看它的派彩表與結算規則。
 #
 # 000 的 **BCR-002**（閒2+3=5，莊A+2=3；閒取8，最後3；莊3遇閒第三張8停牌；「3=3為和」）。
 # 假設押閒 100、押莊 100、押和 10（金額是教學假設）：
@@ -158,7 +158,7 @@ line.winnings + line.commission, line.commission, line.returned
 # *Translation:* "When banker and player have the same total it is a tie: banker and player bets are returned in full, neither lost nor won; only those who bet on 'tie' are paid."
 # That is what happens "under standard rules", and both sources leave room. 000: 「標準桌通常退回未命中的莊、閒主注，但附加注與特殊桌可能另有規定。」
 # (translation: "a standard table usually returns the banker and player main bets that did not win, but side bets and special tables may have rules of their own.")
-# 004 too says banker and player bets 「通常會原注退還」 (translation: "are usually returned in full"). This lesson's standard commission table (`bk.settle`'s default) returns the main bets as a standard table does; at a real table, read its pay table and settlement rules.
+# 004 too says banker and player bets 「通常會原注退還」 (translation: "are usually returned in full"). This lesson's standard commission table (`bk.settle`'s default) returns the main bets, as a standard table usually does; at a real table, read its pay table and settlement rules.
 #
 # 000's **BCR-002** (player 2+3 = 5, banker A+2 = 3; the player draws an 8 and ends on 3; banker 3 facing a player third card 8 stands; 「3=3為和」, translation: "3 = 3 is a tie").
 # Suppose 100 on player, 100 on banker and 10 on tie (teaching amounts):

@@ -335,8 +335,8 @@ variant_ids = ["MY-001-v", "MY-001-variant", "variant-MY-001"]
 quiz = bk.widgets.Quiz([
     {
         "id": "partial-case",
-        "prompt": {"zh": "來源只寫「閒 5 → 第三張 8；莊 3 → 停牌」，沒有給任何一張牌。怎麼寫進目錄？",
-                   "en": "A source says only 'player 5 → third card 8; banker 3 → stands', with no cards. How do you add it?"},
+        "prompt": {"zh": "002 的案例 A 只寫「閒 5 → 第三張 8； 莊 3｜停牌」，沒有給任何一張牌。怎麼寫進目錄？",
+                   "en": "002's case A gives only 'player 5 → third card 8; banker 3 | stands', with no cards. How do you add it?"},
         "options": [
             {"zh": "寫成部分案例：只放點數、第三張牌值與判定", "en": "as a partial case: totals, third-card value, decision"},
             {"zh": "補上幾張合理的牌，寫成完整牌局", "en": "make up plausible cards and write a full coup"},

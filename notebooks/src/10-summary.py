@@ -151,16 +151,16 @@ all(odds8.expected_value(area, table) < 0 for table in bk.PAY_TABLES for area in
 # %% [markdown] lang=zh
 # ## 5. 期末測驗（final test）
 #
-# 十二題，從整門課抽出：每一課至少一題，再加上莊家矩陣的格子。題目依你的進度檔抽出，每個人、每一次都不一樣；
+# 十二題，從整門課抽出：第 1～8 課每一課至少一題，再加上莊家矩陣的格子。題目依你的進度檔抽出，每個人、每一次都不一樣；
 # 答錯時會看到為什麼錯（選項是某個常見誤解時，也會點出是哪一個），並在最後的結果裡附上回去複習的那一課的連結。
-# 期末測驗不提供提示（各課的自我檢測仍有）。以第一次作答計分，12 題答對 10 題就及格；第 00 課的地圖記下每一次的分數，列出最佳與最近一次，有一次及格才打勾。答完可以按「儲存結果頁」，把結果存成一個 HTML 檔。想再考一次，重新執行這一格就會抽出新的一組題目。
+# 期末測驗不提供提示，也不能清除或重做已答的題目（各課的自我檢測仍可以）：每題以第一次作答計分，答了就不能改，12 題答對 10 題就及格。沒答完就重新執行這一格，會回到同一次測驗，已答的題目照原來的答案計分。答完每一題，這一次的分數就留在紀錄裡；第 00 課的地圖列出最佳與最近一次，有一次及格才打勾。答完可以按「儲存結果頁」，把結果存成一個 HTML 檔。想再考一次，按「新的一次測驗」（或重新執行這一格），會抽出一組新的題目，算下一次。
 
 # %% [markdown] lang=en
 # ## 5. The final test
 #
-# Twelve questions drawn from the whole course: at least one from each lesson, plus cells of the banker matrix. They are drawn from your progress record, so they differ for every learner and every attempt;
+# Twelve questions drawn from the whole course: at least one from each of lessons 1 to 8, plus cells of the banker matrix. They are drawn from your progress record, so they differ for every learner and every attempt;
 # a wrong answer shows why (and which common misconception it is, when it is one), and the result at the end links back to the lesson to review.
-# The final test offers no hints (the lessons' self-checks keep theirs). First answers count, and 10 of 12 right is a pass; lesson 00's map keeps every attempt's score, shows the best and the latest, and ticks the test once an attempt passes. When you are done, "Save the result page" keeps the result as an HTML file. To take it again, run this cell again and a new set is drawn.
+# The final test offers no hints, and an answered question cannot be cleared or redone (the lessons' self-checks keep both): first answers count, an answer cannot be changed, and 10 of 12 right is a pass. Run this cell again before you finish and the same attempt comes back, its answers as you gave them. Once every question is answered, the attempt's score stays in your record; lesson 00's map shows the best and the latest, and ticks the test once an attempt passes. When you are done, "Save the result page" keeps the result as an HTML file. To take it again, press "New test" (or run this cell again): a new set of questions is drawn, as the next attempt.
 
 # %%
 bk.widgets.FinalTest(lang=LANG)

@@ -12,6 +12,7 @@ engine and the kit's messages.
 
 from __future__ import annotations
 
+import json
 import re
 import urllib.error
 import urllib.request
@@ -462,7 +463,8 @@ def test_baccarat_kit_lab_opens_the_first_lesson_full_width_on_a_390_px_phone(
     """Issue 37: ``baccarat-kit lab DIR`` as a learner runs it, opened on a 390 × 844 phone. It
     opened the lesson beside the file browser, which took the width (the notebook 62 px wide, its
     text 22 px); now the course's own JupyterLab workspace (``course.first_layout``) starts with
-    the side bars closed: the lesson takes the width, the file browser one click away."""
+    the side bars closed: the lesson takes the width, the file browser one click away. No news
+    pop-up greets her (issue 44): the kit turns its plugin off (``course.LAB_CONFIG``)."""
     import secrets
     import sys
 
@@ -473,7 +475,10 @@ def test_baccarat_kit_lab_opens_the_first_lesson_full_width_on_a_390_px_phone(
     cmd = [sys.executable, "-c", "from baccarat_kit.cli import main; raise SystemExit(main())",
            "lab", str(dest), "--port", str(port), "--no-browser", f"--IdentityProvider.token={token}",
            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
-    server = Server("baccarat-kit lab", cmd, isolated_env(home), tmp_path, tmp_path / "lab.log")
+    env = isolated_env(home)
+    # Not the harness's own switch for the news pop-up (every other browser test's): the kit's.
+    (home / "config" / "labconfig" / "page_config.json").unlink()
+    server = Server("baccarat-kit lab", cmd, env, tmp_path, tmp_path / "lab.log")
     context = browser.new_context(viewport=PHONE, locale="zh-TW")
     try:
         server.wait_http(f"http://127.0.0.1:{port}/api/status?token={token}")
@@ -494,6 +499,11 @@ def test_baccarat_kit_lab_opens_the_first_lesson_full_width_on_a_390_px_phone(
         assert width >= 0.88 * PHONE["width"], width  # 89 %: the left activity bar stays
         assert text.bounding_box()["width"] >= 250  # the lesson's text (it was 22 px)
         assert page.locator("#jp-left-stack").evaluate("e => e.getBoundingClientRect().width") == 0
+        # no "Jupyter news" pop-up (issue 44): its plugin is off in the page's configuration
+        # (course.LAB_CONFIG), and no notification shows once the lesson is open; without it, it did
+        config = json.loads(page.locator("#jupyter-config-data").text_content())
+        assert "@jupyterlab/apputils-extension:announcements" in config["disabledExtensions"]
+        expect(page.locator(".Toastify__toast")).to_have_count(0)
         # the file browser is one click away, on the left activity bar
         page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab[data-id='filebrowser']").click()
         expect(page.locator(".jp-FileBrowser .jp-DirListing-item", has_text="00-how-to-use.ipynb")).to_be_visible()

@@ -43,6 +43,7 @@ from fractions import Fraction
 from typing import Any
 
 from ...i18n import message, normalize_language
+from ..records import WrongCell
 from . import keys as _keys
 
 CELLS_SHOWN = 16
@@ -51,33 +52,6 @@ results.json's ``wrong``, on the feedback page and under the self-study ``check(
 
 BAD = object()
 """Her answer on a cell was not of the question's type (it never equals an answer)."""
-
-
-@dataclass(frozen=True)
-class WrongCell:
-    """One input where her function's answer is not the engine's."""
-
-    input: tuple[Any, ...]
-    got: str
-    """Her answer, as shown (at most 80 characters)."""
-    want: str
-    """The engine's answer, as shown."""
-    rule: str | None = None
-    """The rule id of the engine's step (``banker-3-vs-8``), for a decision."""
-    misconception: str | None = None
-    """The named misconception that explains this cell, if any."""
-
-    def call(self, name: str) -> str:
-        return f"{name}({', '.join(repr(a) for a in self.input)})"
-
-    def line(self, name: str, lang: str | None = None) -> str:
-        """``banker_draws(3, 8) returned True, expected False (banker-3-vs-8)``."""
-        key = "grading.cells.cell" if self.rule else "grading.cells.cell_plain"
-        return message(key, lang, call=self.call(name), got=self.got, want=self.want, rule=self.rule or "")
-
-    def to_json(self) -> dict[str, Any]:
-        return {"input": list(self.input), "got": self.got, "want": self.want, "rule": self.rule,
-                "misconception": self.misconception}
 
 
 @dataclass(frozen=True)

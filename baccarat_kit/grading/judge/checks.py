@@ -32,20 +32,16 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ...errors import BaccaratError
-from ...i18n import message, normalize_language
+from ...i18n import catalogue, message, normalize_language
+from ..records import WRITTEN, CheckResult, QuestionResult
 from . import keys as _keys
-from .cells import BAD, CellVerdict, WrongCell, judge_cells
+from .cells import BAD, CellVerdict, judge_cells
 
 if TYPE_CHECKING:
     from ..sandbox._extract import Wanted
 
 SCHEMA_VERSION = 1
-SELF_STUDY_ID = "self-study"
-"""The learner id of a self-study copy (``LEARNER_ID`` preset by ``release --self-study``)."""
 KINDS = ("value", "function", "choice", "written")
-WRITTEN = "written"
-"""A written answer (free text in a marked Markdown cell), scored by hand against the question's
-``rubric`` (:mod:`.written`): ``grade`` leaves it pending."""
 SCALAR_TYPES = ("bool", "int", "str", "money", "winner", "choice")
 TYPES = (*SCALAR_TYPES, "list[bool]", "list[int]", "list[winner]", "list[money]")
 CHECKS = ("type", "equals", "items", "inputs", "all-inputs", "own-work")
@@ -55,8 +51,6 @@ SEALED_KEY = "sealed"
 """The ``fn`` of a key a released copy does not carry (:func:`public_metadata`): only the grader,
 reading the sources, knows it; ``n`` beside it is the length of a list answer (its form)."""
 VARIANT_KEYS = frozenset({"variant_coups", "settlement"})
-NO_ASSIGNMENT = "(no assignment)"
-"""(The old own-work reading's detail for an answer no cell assigns: results.json of earlier batches.)"""
 _WINNERS = {
     "player": "player", "p": "player", "閒": "player", "閒家": "player", "閒勝": "player",
     "banker": "banker", "b": "banker", "莊": "banker", "莊家": "banker", "莊勝": "banker",
@@ -532,141 +526,14 @@ VALUE_CHECKS = frozenset({"equals", "items", "inputs", "all-inputs"})
 """Checks that look at the value itself (``type`` and ``own-work`` do not)."""
 
 
-@dataclass(frozen=True)
-class CheckResult:
-    """One check of one question: passed or not, and why (a message key and its values).
-
-    ``share`` is the part of the check that passed (right inputs or items / all of them);
-    ``misconception`` the id of the misconception the wrong value matches, if any.
-    """
-
-    check: str
-    passed: bool
-    key: str
-    params: dict[str, Any]
-    hidden: bool = False
-    share: Fraction | None = None
-    misconception: str | None = None
-    wrong: tuple[WrongCell, ...] = ()
-    """A function check's wrong cells, every one, in the domain's order (:mod:`.cells`)."""
-    misconceptions: tuple[str, ...] = ()
-    """Every misconception a function check named (``misconception`` is the first)."""
-
-    def message(self, lang: str | None = None) -> str:
-        lang = normalize_language(lang)
-        params = dict(self.params)
-        for name in ("claim", "correction", "reason", "wanted", "detail"):
-            if isinstance(params.get(name), dict):
-                params[name] = params[name].get(lang, "")
-        return message(self.key, lang, **params)
-
-
 def _number_json(score: Fraction | int) -> int | float:
     value = Fraction(score)
     return int(value) if value.denominator == 1 else round(float(value), 4)
 
 
-@dataclass(frozen=True)
-class QuestionResult:
-    """The result of one question: its score (a whole or partial share of the points), every
-    check that ran, the question's text and a short display of the learner's answer."""
-
-    id: str
-    points: int
-    score: int | float
-    checks: tuple[CheckResult, ...]
-    text: dict[str, str] = field(default_factory=dict)
-    answer: str | None = None
-    option: str | None = None
-    """A choice question's chosen option as the source names it (``a``, ``b`` … of the source, not
-    the learner's shuffled letter), ``""`` when she gave no valid option; None for other kinds.
-    The class report's item analysis counts the options by it (:mod:`..report.items`)."""
-    written: dict[str, Any] | None = None
-    """A written answer (:mod:`.written`): ``{"text": …, "sha256": …}``; its score is given by hand
-    (``grade`` leaves it pending: :attr:`pending`)."""
-
-    @property
-    def pending(self) -> bool:
-        """A written answer not scored by hand yet (its score counts 0 until it is)."""
-        return self.written is not None
-
-    @property
-    def passed(self) -> bool:
-        return self.score == self.points and not self.pending
-
-    @property
-    def misconception(self) -> str | None:
-        """The misconception the wrong answer expresses (a function's: the widest check's first)."""
-        found = self.misconceptions
-        return found[0] if found else None
-
-    def _widest_function_check(self) -> CheckResult | None:
-        """The function check that looked at the most cells (all inputs, when it ran)."""
-        looked = [c for c in self.checks if c.check in ("all-inputs", "inputs") and c.share is not None
-                  and c.key != "grading.check.no_results"]  # no results: nothing was judged
-        return max(looked, key=lambda c: c.check == "all-inputs", default=None)
-
-    @property
-    def wrong(self) -> tuple[WrongCell, ...] | None:
-        """A function answer's wrong cells (of all inputs when they were checked, else of the
-        public ones), in the domain's order; None for other questions or no checked answer."""
-        widest = self._widest_function_check()
-        return widest.wrong if widest is not None else None
-
-    @property
-    def misconceptions(self) -> tuple[str, ...]:
-        """Every misconception the wrong answer expresses: a function's, as its widest check
-        found them (all its inputs, when they were checked); else each failing check's."""
-        widest = self._widest_function_check()
-        if widest is not None:
-            return widest.misconceptions
-        out: list[str] = []
-        for c in self.checks:
-            if not c.passed and c.misconception and c.misconception not in out:
-                out.append(c.misconception)
-        return tuple(out)
-
-    def failed(self, hidden: bool | None = None) -> list[CheckResult]:
-        """The failed checks (``hidden``: only hidden ones, or only public ones)."""
-        return [c for c in self.checks if not c.passed and (hidden is None or c.hidden == hidden)]
-
-    def message(self, lang: str | None = None) -> str:
-        # "Calls the kit's own rule" explains every other failure of a function: say it first.
-        failed = sorted((c for c in self.checks if not c.passed), key=lambda c: c.check != "own-work")
-        # a function's check of all inputs says everything its public inputs' check says
-        everything = any(c.check == "all-inputs" for c in failed)
-        failed.sort(key=lambda c: everything and c.check == "inputs")
-        if not failed:
-            return message("grading.result.passed", lang, n=len(self.checks))
-        return failed[0].message(lang)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "score": self.score, "points": self.points, "passed": self.passed,
-            "message": {"zh": self.message("zh"), "en": self.message("en")},
-            "checks": [{"check": c.check, "passed": c.passed, "hidden": c.hidden} for c in self.checks],
-            "text": dict(self.text) or {"zh": "", "en": ""},
-            "answer": self.answer,
-            "misconception": self.misconception,
-            "misconceptions": list(self.misconceptions),
-            "wrong": [c.to_json() for c in self.wrong] if self.wrong is not None else None,
-            **({"option": self.option or None} if self.option is not None else {}),
-            **({"kind": WRITTEN, "pending": True, "written": self.written.get("text", ""),
-                "answer_sha256": self.written.get("sha256", ""), "manual": None} if self.written is not None else {}),
-        }
-
-
 def _fail(check: str, key: str, hidden: bool, share: Fraction | None = None, misconception: str | None = None,
           **params: Any) -> CheckResult:
     return CheckResult(check, False, key, params, hidden, share, misconception)
-
-
-def _not_own(name: str, detail: str) -> CheckResult:
-    """A value answer the own-work reading refuses: the call it names, or (no assignment of the
-    cells gave it) a sentence of its own, so that no marker of the reading reaches the learner."""
-    if detail == NO_ASSIGNMENT:
-        return _fail("answer", "grading.check.value_no_assignment", False, name=name)
-    return _fail("answer", "grading.check.value_not_own", False, name=name, detail=detail)
 
 
 def _ok(check: str, hidden: bool) -> CheckResult:
@@ -973,3 +840,52 @@ def _written_question(cls: type[Question], data: dict[str, Any], where: str) -> 
     return cls(qid, WRITTEN, answer, points, "str", {}, (), (),
                text={"zh": str(text.get("zh", "")), "en": str(text.get("en", ""))} if isinstance(text, dict) else {},
                rubric=rubric)
+
+
+# ---------------------------------------------------------------- what the exercise API is told
+API_MESSAGES = {"absent": "grading.api.absent", "not_keyed": "grading.api.not_keyed",
+                "learner_id": "grading.learner_id", "grading_mode": "grading.notebook.grading_mode",
+                "unknown_question": "grading.notebook.unknown_question",
+                "letter_value": "grading.notebook.letter_value", "letter_no_question": "grading.notebook.letter_no_question",
+                "letter_no_option": "grading.notebook.letter_no_option",
+                "letter_no_choices": "grading.notebook.letter_no_choices"}
+"""What the exercise API may say, by its own name → the key in ``locale/grading.toml``."""
+
+
+def api_payload(exercise: Exercise, shown: dict[str, object], key_id: str | None, learner: str | None) -> dict[str, object]:
+    """What the exercise API (:mod:`..sandbox.exercise_api`, the grading run's only ``baccarat_kit``)
+    is told for one file, computed here with the engine: the exercise (``shown``: the metadata of
+    the learner's copy), ``learner`` (whom the file is keyed for: the id its hands are for) and, for ``key_id`` (her public id or term token), her hands,
+    settlement data (the ledger as CSV rows) and every choice's options in her order, plus the
+    messages in both languages. No key, no rule: only the exercise's data."""
+    meta = Exercise.from_metadata(shown, exercise.id)
+    out: dict[str, object] = {
+        "exercise": exercise.id, "learner": learner.strip() if isinstance(learner, str) and learner.strip() else None,
+        "edition": str(shown.get("edition", "class")),
+        "messages": {name: {lang: message(key, lang) if name in ("grading_mode",) else _template(key, lang)
+                            for lang in ("zh", "en")} for name, key in API_MESSAGES.items()},
+    }
+    calls = exercise.all_allowed_calls
+    if key_id and "bk.grading.hands_for" in calls:
+        out["hands"] = _keys.variant_hands(exercise.id, key_id)
+    if key_id and "bk.grading.settlement_for" in calls:
+        data = _keys.settlement_variant(key_id, exercise.id)
+        ledger = data.pop("ledger")
+        out["settlement"] = {**{k: v for k, v in data.items()}, "ledger_csv": ledger.to_csv(),
+                             "opening_balance": str(ledger.opening_balance)}
+    options: dict[str, object] = {}
+    shuffled = False
+    for q in meta.questions:
+        if q.kind != "choice":
+            continue
+        shuffled = shuffled or q.shuffle
+        options[q.id] = [[letter, {k: v for k, v in q.options[key].items() if k in ("zh", "en", "means")}]
+                         for letter, key in q.shown_options(out["learner"] or "").items()]  # type: ignore[arg-type]
+    out["options"] = options
+    out["shuffled"] = shuffled
+    return out
+
+
+def _template(key: str, lang: str) -> str:
+    """A message's text with its ``{fields}`` left in (the API fills them)."""
+    return catalogue()[key][lang]

@@ -8,9 +8,10 @@ there). Here:
   kit's own files outside any sandbox) with this Python and fingerprints every code object in
   them (:func:`..sandbox.ran.code_fingerprints`), less every fingerprint the grading run holds
   by right (the exercise API and the runner: code that runs in every run). Only the hashes go
-  into a run (:func:`job_part`), never the kit's code.
+  into a run (:func:`kit_hashes`), never the kit's code.
 * :func:`read_report` checks the run's ``ran …`` lines (each numbered and signed with this run's
-  key) and turns them into findings: each match named by the kit function it is (from the tables
+  key; the sandbox hands them back as they came, :func:`..sandbox.session.run_notebook`) and
+  turns them into findings: each match named by the kit function it is (from the tables
   here: a name the run sends is never trusted), where it came from and what the learner called it;
   each trace (an event that can defeat the check); and whether the report is complete.
 
@@ -21,18 +22,18 @@ from __future__ import annotations
 
 import functools
 import hmac
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..sandbox import ran as _ran
+from ..sandbox.api_tree import RUNNER_FILES
+from ..sandbox.session import KEPT_MATCHES, MAX_RAN_LINES, report_fields
 
 KIT_FILES = ("rules.py", "coup.py", "settlement.py", "cards.py", "shoe.py", "ledger.py", "misconceptions.py",
              "errors.py", "i18n.py", "grading/judge/keys.py")
 """The kit's files whose code a run is compared with (the rule modules, their errors and messages,
 and the grader's key code)."""
-KEY_BYTES = 32
 GENERIC = frozenset({"<genexpr>", "<lambda>", "<listcomp>", "<dictcomp>", "<setcomp>"})
 """Code too generic to name the kit (``(str(c) for c in cards)`` is in 62 files of the standard
 library and site-packages here): left out of the tables."""
@@ -68,22 +69,17 @@ def kit_tables() -> KitTables:
         _fingerprints(root / rel, "bk." + rel[:-3].replace("/", "."), kit)
     own: dict[str, dict[str, str]] = {"code": {}, "full": {}}
     sandbox = root / "grading" / "sandbox"
-    from ..sandbox.api_tree import RUNNER_FILES
-
     for path in [*sorted((sandbox / "exercise_api").glob("*.py")), *(sandbox / name for name in RUNNER_FILES)]:
         _fingerprints(path, "run", own)
     return KitTables({h: n for h, n in kit["code"].items() if h not in own["code"]},
                      {h: n for h, n in kit["full"].items() if h not in own["full"]})
 
 
-def job_part() -> tuple[dict[str, Any], bytes]:
-    """What a run is sent (``{"code": [...], "full": [...], "key": hex}``: hashes and this run's
-    key) and the key, kept by the grader to check the report."""
-    import secrets
-
+def kit_hashes() -> dict[str, list[str]]:
+    """What a run's audit hook is sent to look for (``{"code": [...], "full": [...]}``: hashes
+    only; the sandbox adds the run's key, :func:`..sandbox.session.run_notebook`)."""
     tables = kit_tables()
-    key = secrets.token_bytes(KEY_BYTES)
-    return {"code": sorted(tables.code), "full": sorted(tables.full), "key": key.hex()}, key
+    return {"code": sorted(tables.code), "full": sorted(tables.full)}
 
 
 @dataclass
@@ -103,29 +99,12 @@ class Findings:
                 "problems": self.problems, "checked": self.checked}
 
 
-def _fields(payload: str) -> list[str] | None:
-    try:
-        out = [json.loads(part) for part in payload.split("\t")]
-    except ValueError:
+def read_run(ran: Any) -> Findings | None:
+    """The findings of what a run's hook said, as the sandbox hands it back (``report["ran"]`` of
+    :func:`..sandbox.session.run_notebook`); None when the run never got that far."""
+    if not isinstance(ran, dict):
         return None
-    return [str(x) for x in out] if all(isinstance(x, str) for x in out) else None
-
-
-def signed_kind(line: str, key: bytes) -> str | None:
-    """The kind of a report line (``match``, ``trace``, ``end``, ``more``) when it is signed with
-    ``key``, else None (a line she wrote into her pipe)."""
-    head, _, rest = line.partition(" ")
-    payload, _, mac = rest.rpartition(" ")
-    if not head.isdigit() or not payload:
-        return None
-    want = hmac.new(key, f"{int(head)} {payload}".encode(), "sha256").hexdigest()[:32]
-    fields = _fields(payload) if hmac.compare_digest(want, mac) else None
-    return fields[0] if fields else None
-
-
-KEPT_MATCHES = _ran.MAX_LINES
-"""Signed match lines kept after the report's first lines filled its room (a flood of her own
-lines, or her own walks' end lines, cannot push a match out)."""
+    return read_report(ran["lines"], bytes.fromhex(ran["key"]), after=ran["after"])
 
 
 def read_report(lines: list[str], key: bytes, tables: KitTables | None = None, after: int | None = None) -> Findings:
@@ -139,7 +118,7 @@ def read_report(lines: list[str], key: bytes, tables: KitTables | None = None, a
     seqs: set[int] = set()
     end: int | None = None
     traces: list[tuple[int, str]] = []
-    for index, line in enumerate(lines[:2 * _ran.MAX_LINES + 100 + KEPT_MATCHES]):
+    for index, line in enumerate(lines[:MAX_RAN_LINES + KEPT_MATCHES]):
         head, _, rest = line.partition(" ")
         payload, _, mac = rest.rpartition(" ")
         if not head.isdigit() or not payload:
@@ -147,7 +126,7 @@ def read_report(lines: list[str], key: bytes, tables: KitTables | None = None, a
             continue
         seq = int(head)
         want = hmac.new(key, f"{seq} {payload}".encode(), "sha256").hexdigest()[:32]
-        fields = _fields(payload)
+        fields = report_fields(payload)
         if not hmac.compare_digest(want, mac) or not fields:
             found.problems.append(f"line {seq}: not signed by the hook")
             continue

@@ -28,7 +28,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ...errors import BaccaratError
-from .checks import WRITTEN, Exercise, QuestionResult, grade_question, public_metadata
+from ..records import WRITTEN, QuestionResult
+from .checks import Exercise, api_payload, grade_question, public_metadata
 
 PROOF_LEARNERS = ("demo-learner", "s0005", "s0043")
 """The learner ids :func:`prove` grades each model solution for (s0005 and s0043 once had no
@@ -58,7 +59,6 @@ def model_results(nb: dict[str, Any], learner_id: str, where: str = "?",
     it is not the learner id (a term copy: her token, :mod:`..term.secret`); ``public``: the
     metadata ``check`` reads beside the copy (a term copy's own, its options in her order)."""
     from ..sandbox import _extract
-    from ..sandbox.api_tree import payload
 
     exercise = exercise or Exercise.from_metadata(nb.get("metadata", {}).get("baccarat_kit"), where)
     shown = public if public is not None else public_metadata(nb["metadata"]["baccarat_kit"])
@@ -67,7 +67,7 @@ def model_results(nb: dict[str, Any], learner_id: str, where: str = "?",
     api = importlib.import_module("baccarat_kit.grading.sandbox.exercise_api")
     ns: dict[str, Any] = {"__name__": "__main__", "__builtins__": _api_builtins(api)}
     with _API_LOCK, contextlib.redirect_stdout(io.StringIO()):
-        api._state.configure(payload(exercise, shown, keyed, learner_id))
+        api._state.configure(api_payload(exercise, shown, keyed, learner_id))
         for index, code in enumerate(cells, 1):
             try:
                 exec(compile(code, f"<{exercise.id} cell {index}>", "exec"), ns)

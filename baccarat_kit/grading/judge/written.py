@@ -26,7 +26,8 @@ import hashlib
 from typing import Any
 
 from ...i18n import message
-from .checks import CheckResult, Question, QuestionResult
+from ..records import CheckResult, QuestionResult
+from .checks import Question
 
 MAX_WRITTEN_CHARS = 20_000
 """A written answer is kept up to this many characters (the rest is cut, and the page says so)."""

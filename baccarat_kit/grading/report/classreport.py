@@ -50,8 +50,8 @@ from ...errors import BaccaratError
 from ...i18n import message, normalize_language
 from ..records import visible
 from ..term.export import counting_order
-from .index import Indexed, read_index
-from .items import ItemStat, analyse, page_rows
+from ..term.index import Indexed, read_index
+from .items import ExerciseStat, ItemStat, QuestionStat, analyse, page_rows
 
 GENERATOR = "baccarat-kit report"
 CATEGORIES = ("timeout", "refused", "sandbox", "failed", "warning", "other")
@@ -63,6 +63,7 @@ STATUS_CATEGORY = {
     "hidden_file": "refused", "refused": "refused", "needs_secret": "refused", "other_secret": "refused",
     "kernel_died": "sandbox", "kernel_broken": "sandbox", "no_answers": "sandbox",
     "worker_failed": "failed", "kernel_start": "failed",
+    "not_attempted": "not_attempted",  # (a grid mark only: nothing in the list to look at)
 }
 """Which heading a submission status goes under (an unknown status goes under "other")."""
 _EPS = 1e-9
@@ -89,41 +90,6 @@ class Cell:
     submitted_at: str | None = None
     mismatch: bool = False
     """Its ``LEARNER_ID`` names another learner (``identity_mismatch``): a copy of someone else's?"""
-
-
-@dataclass
-class QuestionStat:
-    exercise: str
-    id: str
-    text: dict[str, str]
-    points: float
-    graded: int = 0
-    full: int = 0
-    earned: float = 0.0
-    misconceptions: Counter[str] = field(default_factory=Counter)
-
-    @property
-    def rate(self) -> float:
-        """Share of graded submissions with full points (0 when none was graded)."""
-        return self.full / self.graded if self.graded else 0.0
-
-    @property
-    def mean(self) -> float:
-        return self.earned / self.graded if self.graded else 0.0
-
-
-@dataclass
-class ExerciseStat:
-    id: str
-    title: dict[str, str]
-    max_score: float
-    scores: list[float] = field(default_factory=list)
-    not_graded: int = 0
-    questions: list[QuestionStat] = field(default_factory=list)
-
-    def hardest_first(self) -> list[QuestionStat]:
-        order = {q.id: i for i, q in enumerate(self.questions)}
-        return sorted(self.questions, key=lambda q: (q.rate, q.mean / q.points if q.points else 0, order[q.id]))
 
 
 @dataclass
@@ -274,7 +240,7 @@ def _texts(value: Any, fallback: str) -> dict[str, str]:
 def _exercise_titles() -> dict[str, dict[str, str]]:
     """Titles of the kit's own exercises (results.json does not carry them); {} without sources."""
     try:
-        from ..grade import default_source, load_exercises
+        from ..term.release import default_source, load_exercises
 
         return {k: dict(v.title) for k, v in load_exercises(default_source()).items()}
     except Exception:  # a kit installed without its exercises: ids stand for titles
@@ -380,7 +346,7 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
         if (who.known and not sub.get("_collect_refused")) or (isinstance(ex, str) and ex):
             learners.setdefault(who.key, who)  # a file of no exercise and no id: no row; nor a refused folder
         status = str(sub.get("status", "?"))
-        if status != "ok":
+        if status not in ("ok", "not_attempted"):  # (no answer handed in: nothing to look at)
             reason = _texts(sub.get("reason"), status)
             attention.append(Attention(STATUS_CATEGORY.get(status, "other"), file,
                                        who.label if who.known else "", str(ex or ""), "", reason))
@@ -810,7 +776,8 @@ def _grid_rows(rep: ClassReport, m: Any, lang: str, top: float) -> str:
                 classes = "refused"
                 mark = refused.get(c.status)
                 if mark is None:
-                    text = "✘ " + _category_text(STATUS_CATEGORY.get(c.status, "other"), lang)
+                    text = ("" if c.status == "not_attempted" else "✘ ") + _category_text(
+                        STATUS_CATEGORY.get(c.status, "other"), lang)
                     mark = refused[c.status] = f'<span class="mark r">{escape(text)}</span>'
                 marks.append(mark)
                 tips.append(c.status)

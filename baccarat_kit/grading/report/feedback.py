@@ -1,43 +1,14 @@
-"""A learner's feedback page, and the stable names of the pages of a batch."""
+"""A learner's feedback page (rendered from the gradebook's row; its name: :func:`..term.gradebook.name_feedback`)."""
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import Any
 
 from ...i18n import message
 from ..judge.checks import Exercise
 from ..records import Submission
-from ..term.collect import FEEDBACK_MARK, safe_part
-
-
-def feedback_base(sub: Submission) -> str:
-    """A feedback page's name: learner (or learner folder, else the file's name) and exercise.
-
-    >>> feedback_base(Submission("x/03-banker-rule.ipynb", "ab" * 32, "03-banker-rule", " =HYPERLINK(1)", "ok", {}))
-    'HYPERLINK_1--03-banker-rule'
-    """
-    who = sub.learner.strip() or sub.owner or Path(sub.file).stem
-    return f"{safe_part(who, 'submission')}--{safe_part(sub.exercise or 'unknown', 'unknown')}"
-
-
-def _name_feedback(subs: list[Submission], used: set[str] | None = None) -> None:
-    """Stable names: the same learner and exercise give the same page; files that would share
-    a name get a part of their sha256 (never a number that shifts when files are added)."""
-    taken = set(used or ())
-    bases: dict[str, int] = {}
-    for s in subs:
-        bases[feedback_base(s)] = bases.get(feedback_base(s), 0) + 1
-    for s in subs:
-        base = feedback_base(s)
-        name = base if bases[base] == 1 else f"{base}-{(s.sha256 or hashlib.sha256(s.file.encode()).hexdigest())[:8]}"
-        while name in taken:
-            name = f"{name}-{hashlib.sha256(s.file.encode()).hexdigest()[:4]}"
-        taken.add(name)
-        s.feedback_name = name
-
-
+from ..term.collect import FEEDBACK_MARK
 
 WRONG_OPEN = 16
 """A question's table of wrong cells is shown open up to this many rows (folded above it)."""
@@ -83,7 +54,7 @@ def _wrong_rows(name: str, wrong: Any, lang: str = "zh") -> list[dict[str, str]]
     """A function answer's wrong cells (results.json's ``wrong``) as table rows; [] for none. The
     rule and the misconception are shown in words (the learner cannot read ``banker-3-vs-8``),
     their ids beside them for the instructor."""
-    from ..judge.cells import WrongCell
+    from ..records import WrongCell
 
     rows: list[dict[str, Any]] = []
     for w in wrong if isinstance(wrong, list) else []:
@@ -95,6 +66,33 @@ def _wrong_rows(name: str, wrong: Any, lang: str = "zh") -> list[dict[str, str]]
                      "rule_words": rule_words(rule, lang) if rule else "", "misconception": mid,
                      "claim": _claim(mid, lang) if mid else ""})
     return rows
+
+
+def how_late(row: dict[str, Any], lang: str = "zh") -> str:
+    """How long after her deadline the row was handed in ("" when not late or not known), to the
+    started minute: ``1 d 3 h``, ``3 h 20 min``, ``12 min``.
+
+    >>> row = {"late": True, "submitted_at": "2026-12-02T02:59:10Z", "deadline": "2026-12-01T00:00:00Z"}
+    >>> how_late(row, "en"), how_late(row, "zh"), how_late({**row, "late": False}, "en")
+    ('1 d 3 h', '1 天 3 小時', '')
+    >>> how_late({**row, "submitted_at": "2026-12-01T00:12:00Z"}, "en")
+    '12 min'
+    """
+    from ..term.collect import parse_deadline
+
+    try:
+        seconds = (parse_deadline(str(row["submitted_at"])) - parse_deadline(str(row["deadline"]))).total_seconds()
+    except (KeyError, ValueError, TypeError):  # (CollectError is a ValueError)
+        return ""
+    if not row.get("late") or seconds <= 0:
+        return ""
+    minutes = -(-int(seconds) // 60)
+    days, hours, mins = minutes // 1440, minutes % 1440 // 60, minutes % 60
+    if days:
+        return message("grading.feedback.late_days", lang, days=days, hours=hours)
+    if hours:
+        return message("grading.feedback.late_hours", lang, hours=hours, minutes=mins)
+    return message("grading.feedback.late_minutes", lang, minutes=mins)
 
 
 def feedback_html(sub: Submission | dict[str, Any], exercises: dict[str, Exercise], lang: str = "zh",
@@ -150,9 +148,11 @@ def feedback_html(sub: Submission | dict[str, Any], exercises: dict[str, Exercis
                      "points": got.get("points", q.points), "passed": passed, "lines": lines,
                      "wrong": _wrong_rows(q.answer, got.get("wrong"), lang)})
     penalty = ""
+    late_by = how_late(row, lang)
     if row.get("late_policy") and row.get("raw_score") != row.get("score"):
-        penalty = message("grading.feedback.penalty", lang, policy=row["late_policy"], raw=row.get("raw_score"),
-                          score=row.get("score"))
+        penalty = message("grading.feedback.penalty_by" if late_by else "grading.feedback.penalty", lang,
+                          policy=row["late_policy"], raw=row.get("raw_score"), score=row.get("score"), by=late_by,
+                          deadline=str(row.get("deadline") or "").replace("T", " ").replace("Z", " UTC"))
     labels = {k: message(f"grading.feedback.{k}", lang) for k in ("total", "question", "text", "score", "result",
                                                                    "answer", "cell_input", "cell_got", "cell_want",
                                                                    "cell_rule", "cell_misconception")}
@@ -162,7 +162,8 @@ def feedback_html(sub: Submission | dict[str, Any], exercises: dict[str, Exercis
         "feedback.html.j2", mark=FEEDBACK_MARK, html_lang="zh-Hant" if lang == "zh" else "en", csp=FEEDBACK_CSP,
         title=message("grading.feedback.title", lang), who=str(row.get("learner") or "?"),
         exercise=str(row.get("exercise") or "?"), ex_title=ex.title.get(lang, "") if ex else "",
-        name=Path(str(row.get("file", ""))).name, late=message("grading.feedback.late", lang) if row.get("late") else "",
+        name=Path(str(row.get("file", ""))).name, late=(message("grading.feedback.late_by", lang, by=late_by) if late_by else
+              message("grading.feedback.late", lang) if row.get("late") else ""),
         reason=row.get("reason", {}).get(lang, ""), score=row.get("score"), max_score=row.get("max_score"),
         pending_note=total_note(row, lang),
         penalty=penalty, labels=labels, rows=rows, wrong_open=WRONG_OPEN,

@@ -71,16 +71,13 @@ import math
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from itertools import compress, repeat
 from operator import mul, sub
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...i18n import message
-
-if TYPE_CHECKING:
-    from .classreport import ExerciseStat
 
 MIN_RESPONSES = 30
 """Fewer responses than this: the figures are shown, no question is judged (``too_few``)."""
@@ -95,6 +92,42 @@ NO_ANSWER = ""
 NOT_RECORDED = "?"
 """The option key of an answer whose option the results do not say (an older grader)."""
 _TIE = 1e-9
+
+
+# ---------------------------------------------------------------- what the class report counts (classreport fills them)
+@dataclass
+class QuestionStat:
+    exercise: str
+    id: str
+    text: dict[str, str]
+    points: float
+    graded: int = 0
+    full: int = 0
+    earned: float = 0.0
+    misconceptions: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def rate(self) -> float:
+        """Share of graded submissions with full points (0 when none was graded)."""
+        return self.full / self.graded if self.graded else 0.0
+
+    @property
+    def mean(self) -> float:
+        return self.earned / self.graded if self.graded else 0.0
+
+
+@dataclass
+class ExerciseStat:
+    id: str
+    title: dict[str, str]
+    max_score: float
+    scores: list[float] = field(default_factory=list)
+    not_graded: int = 0
+    questions: list[QuestionStat] = field(default_factory=list)
+
+    def hardest_first(self) -> list[QuestionStat]:
+        order = {q.id: i for i, q in enumerate(self.questions)}
+        return sorted(self.questions, key=lambda q: (q.rate, q.mean / q.points if q.points else 0, order[q.id]))
 
 
 @dataclass(frozen=True)
@@ -216,7 +249,7 @@ def _edge_mean(x: list[float], rest: list[float], k: int, n_in: int, n_all: int,
 def _source_questions() -> dict[str, dict[str, Any]]:
     """The kit's exercises' questions by exercise and id (their options); {} without sources."""
     try:
-        from ..grade import default_source, load_exercises
+        from ..term.release import default_source, load_exercises
 
         return {e: {q.id: q for q in ex.questions} for e, ex in load_exercises(default_source()).items()}
     except Exception:  # a kit installed without its exercises: options come from the rows alone

@@ -22,16 +22,18 @@ def answer_lines(text: Any) -> list[str]:
 
 
 def written_row(qid: str, text: str, got: dict[str, Any], lang: str) -> dict[str, Any]:
-    """One written question's row of the feedback page: her text, and pending, or the score by
-    hand with the instructor's comment (and that the answer changed since it was scored)."""
-    manual = got.get("manual") if isinstance(got.get("manual"), dict) else None
+    """One written question's row of the feedback page: her text, and pending (saying so when it
+    changed after an earlier answer was scored: that score and its comment are not shown), or the
+    score by hand with the comment written for her answer."""
+    found = got.get("manual")
+    manual = found if isinstance(found, dict) and not got.get("pending") else None
     lines: list[str] = []
     if manual is None:
         lines.append(message("manual.feedback.pending", lang))
+        if got.get("earlier"):
+            lines.append(message("manual.feedback.changed", lang))
     else:
         lines.append(message("manual.result.scored", lang, score=manual.get("score"), points=got.get("points")))
-        if manual.get("answer_changed"):
-            lines.append(message("manual.feedback.changed", lang))
     comment = str(manual.get("comment") or "") if manual else ""
     return {"id": qid, "text": text, "answer": None, "score": "—" if manual is None else got.get("score"),
             "points": got.get("points"), "passed": bool(got.get("passed")), "pending": manual is None,

@@ -51,6 +51,7 @@ if TYPE_CHECKING:
         results: list[Plain]
         tripped: int
         kit_function: bool
+        empty: bool
 
     class Collected(TypedDict):
         """What :func:`collect` returns."""
@@ -182,7 +183,22 @@ def _function_answer(fn: "object", inputs: "Sequence[Sequence[object]]",
             for which, timer, before in alarms:
                 signal.setitimer(timer, 0)
                 signal.signal(which, before)
-    return {"status": "ok", "results": results, "tripped": 0, "kit_function": bool(kit_function)}
+    return {"status": "ok", "results": results, "tripped": 0, "kit_function": bool(kit_function),
+            "empty": _empty_body(code)}
+
+
+def _empty_body(code: "Any") -> "bool":
+    """Whether a function's body does nothing but return None: the ``...`` placeholder its copy
+    came with, ``pass``, a docstring alone. It only tells "not attempted" from a wrong answer (the
+    points are the same: none); her code could change what this says, never a score."""
+    try:
+        import dis
+
+        ops = [(i.opname, i.argval) for i in dis.get_instructions(code)
+               if i.opname not in ("RESUME", "NOP", "CACHE", "EXTENDED_ARG")]
+    except Exception:
+        return False
+    return ops in ([("LOAD_CONST", None), ("RETURN_VALUE", None)], [("RETURN_CONST", None)])
 
 
 def collect(namespace: "Mapping[str, object]", questions: "Sequence[Wanted]",

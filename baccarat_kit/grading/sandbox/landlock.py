@@ -13,7 +13,7 @@ its children:
 Reading is not restricted unless ``readable`` is given (the function runner): then files and
 folders can be read (or executed) only below ``readable`` and ``writable``, so code that escapes
 every other check still cannot read the kit, the instructor's sources or ``/proc``. Where Landlock is missing, :func:`confine` returns 0 and nothing is
-confined: the grader then relies on its other limits (see docs/grading.md).
+confined: the grader then relies on its other limits (see docs/threat-model.md).
 
 This module's source is also run on its own (inside ``python -I``), so it imports only the
 standard library.

@@ -37,8 +37,8 @@ or ``hashlib`` does not reach them). Reaching that closure needs ``gc.get_object
 ``from_address``): each of these is an audited event, reported as a **trace** before the code
 that asked for it gets an answer. Each report line carries a sequence number and an HMAC under a
 key the grader sent with the job (kept only in the closure): a line dropped, reordered or forged
-on the way, or a missing end, shows as an incomplete report. What stays best effort is listed
-in docs/grading.md ("Limits that remain").
+on the way, or a missing end, shows as an incomplete report. What stays best effort, and what
+fails open, is listed in docs/threat-model.md ("Evidence for the instructor").
 
 Standard library only: this file is copied into the grading run's folder (``bk_sandbox.ran``).
 """

@@ -15,8 +15,9 @@ its own that runs this file's text: a fork of the grader's template (:mod:`.temp
 * refuses more than :data:`MAX_CODE_BYTES` of code in all (an honest exercise has a few KB);
 * parses each cell once: the ``LEARNER_ID`` the notebook claims (its last plain
   ``LEARNER_ID = "…"`` at a cell's top level: whose data the exercise API hands out in the
-  grading run) and the fingerprints of its functions and tables (:mod:`..judge.pasted`: a pasted
-  copy of the kit's source is flagged for the instructor). Nothing read here scores (issue 30);
+  grading run) and the fingerprints of its functions and tables (:func:`fingerprints`; the judge
+  compares them with the kit's own, :mod:`..judge.pasted`: a pasted copy of the kit's source is
+  flagged for the instructor). Nothing read here scores (issue 30);
 * takes the text of each written answer's Markdown cell (:func:`written_answers`: text only);
 * prints one line of JSON: ``{"status": "ok", "exercise": …, "term": …, "language": …, "cells": […],
   "written": {mark: text},
@@ -26,13 +27,15 @@ its own that runs this file's text: a fork of the grader's template (:mod:`.temp
 If it runs out of memory or time, the grader gives the file the status ``too_complex``: the
 grader's own memory holds only the file's bytes and this small answer.
 
-Standard library only (and :mod:`..judge.pasted`'s text, sent with the job).
+Standard library only.
 """
 
+import ast
+import hashlib
 import json
 import resource
 import sys
-import types
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 MEMORY_MB = 1024
@@ -139,7 +142,7 @@ def written_answers(nb: dict[str, Any]) -> dict[str, str]:
     return out
 
 
-def read(data: bytes, pasted: Any) -> dict[str, Any]:
+def read(data: bytes) -> dict[str, Any]:
     """The reader's answer for the bytes ``data`` (see the module docstring)."""
     try:
         nb = json.loads(data.decode("utf-8"))
@@ -160,13 +163,88 @@ def read(data: bytes, pasted: Any) -> dict[str, Any]:
         return {"status": "too_much_code", "detail": str(size)}
     return {"status": "ok", "exercise": claimed, "term": term, "language": language, "cells": cells,
             "written": written,
-            "learner_id": claimed_learner(cells), "fingerprints": [list(f) for f in pasted.fingerprints(cells)]}
+            "learner_id": claimed_learner(cells), "fingerprints": [list(f) for f in fingerprints(cells)]}
+
+
+# ---------------------------------------------------------------- fingerprints of her code
+MIN_NODES = 20
+"""Smaller bodies are too common to say anything (``return total in NATURALS``)."""
+
+
+class _Normalize(ast.NodeTransformer):
+    def __init__(self) -> None:
+        self.names: dict[str, str] = {}
+
+    def _name(self, name: str) -> str:
+        if name not in self.names:
+            self.names[name] = f"v{len(self.names)}"
+        return self.names[name]
+
+    def visit_Name(self, node: ast.Name) -> ast.Name:
+        return ast.copy_location(ast.Name(id=self._name(node.id), ctx=node.ctx), node)
+
+    def visit_arg(self, node: ast.arg) -> ast.arg:
+        return ast.copy_location(ast.arg(arg=self._name(node.arg), annotation=None), node)
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.AST:
+        body = node.body
+        first = body[0] if body else None
+        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+            body = body[1:]
+        node = ast.FunctionDef(name="f", args=node.args, body=body or [ast.Pass()], decorator_list=[],
+                               returns=None, type_comment=None)
+        return self.generic_visit(node)
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST | None:
+        if node.value is None:
+            return None
+        return self.generic_visit(ast.Assign(targets=[node.target], value=node.value))
+
+
+def _digest(node: ast.AST) -> str | None:
+    import copy
+
+    tree = _Normalize().visit(copy.deepcopy(node))
+    if tree is None or sum(1 for _ in ast.walk(tree)) < MIN_NODES:
+        return None
+    text = ast.dump(tree, annotate_fields=False, include_attributes=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
+
+
+def _pieces(tree: ast.AST) -> Iterator[tuple[str, ast.AST]]:
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield node.name, node
+    for node in getattr(tree, "body", []):
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            target = node.targets[0] if isinstance(node, ast.Assign) else node.target
+            name = target.id if isinstance(target, ast.Name) else "?"
+            yield name, node.value
+
+
+def fingerprints(sources: Iterable[str]) -> list[tuple[str, str]]:
+    """``[(name, hash)]`` of every function (and top-level assigned value) of ``sources`` that is
+    large enough to tell; a source that does not parse (IPython magics) is skipped."""
+    out = []
+    for source in sources:
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        for name, node in _pieces(tree):
+            try:
+                digest = _digest(node)
+            except RecursionError:
+                continue
+            if digest is not None:
+                out.append((str(name)[:80], digest))
+    return out
 
 
 def claimed_learner(cells: list[str]) -> str | None:
     """The last ``LEARNER_ID = "…"`` (a plain string) at a cell's top level, or None."""
-    import ast
-
     found = None
     for source in cells:
         try:
@@ -188,10 +266,8 @@ def main() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     resource.setrlimit(resource.RLIMIT_CPU, (CPU_SECONDS, CPU_SECONDS))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    pasted = types.ModuleType("pasted")
-    exec(compile(header["pasted"], "pasted.py", "exec"), pasted.__dict__)
     data = sys.stdin.buffer.read(header["size"] + 1)
-    answer = read(data, pasted)
+    answer = read(data)
     sys.stdout.write(json.dumps(answer) + "\n")
     sys.stdout.flush()
 

@@ -30,7 +30,7 @@ once, before anything else, into two:
 
 What learner code can still do is write lines into its own pipe to the supervisor: claims about
 its own statuses (out of order they are refused: ``kernel_broken``) or values, which are its own
-claims anyway (see docs/grading.md). The grader's channel, the nonce and everything the grader
+claims anyway (see docs/threat-model.md). The grader's channel, the nonce and everything the grader
 sent stay out of its reach (issue 20, attack 12: threads reading the runner's stdin stole the
 extraction code and its nonce).
 """

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import hmac
 import json
 import os
 import secrets
@@ -30,9 +31,6 @@ from pathlib import Path
 from typing import Any
 
 from ...i18n import both, message
-from ..judge import pasted as _pasted
-from ..judge import ran as _judge_ran
-from ..judge.checks import Question
 from ..records import without_surrogates
 from . import _extract
 from . import api_tree as _api_tree
@@ -213,14 +211,14 @@ class Limits:
 
 
 
-def extraction_code(questions: Sequence[Question], nonce: str, seconds: float | None = None) -> str:
+def extraction_code(wanted: Sequence[_extract.Wanted], nonce: str, seconds: float | None = None) -> str:
     """The code run in the learner's kernel after the learner's cells (no expected answers).
     For a notebook, ``nonce`` is the public :data:`.runner.MARKER`: the runner's supervisor, out of
     the learner's reach, swaps in the real nonce. ``seconds``: each function answer's CPU time for
     all its inputs (with a wall-clock backstop :data:`WALL_FACTOR` times as long)."""
     source = _source(_extract)
     ns = f"_bk_grader_{nonce[:12]}"
-    wanted = [q.extraction() for q in questions]
+    wanted = list(wanted)
     wall = seconds * WALL_FACTOR if seconds else None
     return (
         f"{ns} = {{'__name__': '_bk_grader'}}\n"
@@ -421,6 +419,31 @@ class _Channel:
 # ---------------------------------------------------------------- what ran (issue 35)
 MAX_RAN_LINES = 2 * _ran.MAX_LINES + 100
 """Most ``ran`` lines kept from one run (the hook sends at most :data:`.ran.MAX_LINES` and its ends)."""
+KEPT_MATCHES = _ran.MAX_LINES
+"""Signed match lines kept after the report's first lines filled its room (a flood of her own
+lines, or her own walks' end lines, cannot push a match out)."""
+KEY_BYTES = 32
+
+
+def report_fields(payload: str) -> list[str] | None:
+    """The fields of a report line's payload (tab-separated JSON strings), or None."""
+    try:
+        out = [json.loads(part) for part in payload.split("\t")]
+    except ValueError:
+        return None
+    return [str(x) for x in out] if all(isinstance(x, str) for x in out) else None
+
+
+def signed_kind(line: str, key: bytes) -> str | None:
+    """The kind of a report line (``match``, ``trace``, ``end``, ``more``) when it is signed with
+    ``key``, else None (a line she wrote into her pipe)."""
+    head, _, rest = line.partition(" ")
+    payload, _, mac = rest.rpartition(" ")
+    if not head.isdigit() or not payload:
+        return None
+    want = hmac.new(key, f"{int(head)} {payload}".encode(), "sha256").hexdigest()[:32]
+    fields = report_fields(payload) if hmac.compare_digest(want, mac) else None
+    return fields[0] if fields else None
 
 
 class _RanLines:
@@ -445,23 +468,26 @@ class _RanLines:
                 return line
             if len(self.found) < MAX_RAN_LINES:
                 self.found.append(line[len(_ran.PREFIX):])
-            elif self.kept < _judge_ran.KEPT_MATCHES and _judge_ran.signed_kind(
-                    line[len(_ran.PREFIX):], self.key) == "match":  # (the room filled: a match still counts)
+            elif self.kept < KEPT_MATCHES and signed_kind(line[len(_ran.PREFIX):], self.key) == "match":  # (the room filled: a match still counts)
                 self.kept += 1
                 self.found.append(line[len(_ran.PREFIX):])
 
 
-def _ran_job(channel: _Channel) -> tuple[dict[str, Any], bytes]:
-    """What the runner's hook is sent (the kit's fingerprint hashes, this run's key) and the key."""
-    return _judge_ran.job_part()
+def _ran_job(kit: Mapping[str, Sequence[str]] | None) -> tuple[dict[str, Any], bytes]:
+    """What the runner's hook is sent (``kit``: the hashes of the kit's code it looks for, from
+    :func:`..judge.ran.kit_hashes`; this run's key) and the key."""
+    key = secrets.token_bytes(KEY_BYTES)
+    return {"code": list((kit or {}).get("code", ())), "full": list((kit or {}).get("full", ())), "key": key.hex()}, key
 
 
 def _with_ran(report: dict[str, Any], channel: _Channel) -> dict[str, Any]:
-    """``report`` with the findings of the run's report of what ran (``report["ran"]``)."""
+    """``report`` with the run's report of what ran as it came (``report["ran"]``: its lines, each
+    without the prefix, the run's key, and how many had come when the last cell was done), for
+    the judge to read (:func:`..judge.ran.read_report`)."""
     if channel.ran is None:
         return report
     found = channel.ran
-    return {**report, "ran": _judge_ran.read_report(found.found, found.key, after=found.after).to_json()}
+    return {**report, "ran": {"lines": found.found, "key": found.key.hex(), "after": found.after}}
 
 
 def _send(channel: _Channel, text: str) -> bool:
@@ -553,7 +579,8 @@ def _capped(until: _Until, end: float, name: str) -> _Until:
 
 def _drive(channel: _Channel, cells: list[str], extractions: list[str], limits: Limits,
            writable: list[str], api: dict[str, Any] | None = None, nonce: str = "",
-           group: _cgroup.Cgroup | None = None, batch_end: float | None = None) -> dict[str, Any]:
+           group: _cgroup.Cgroup | None = None, batch_end: float | None = None,
+           kit: Mapping[str, Sequence[str]] | None = None) -> dict[str, Any]:
     """Talk to :mod:`.runner` (see there) and keep its clocks: the status of the run.
 
     Everything is sent at once, before any learner code runs, and the pipe is closed: the
@@ -571,7 +598,7 @@ def _drive(channel: _Channel, cells: list[str], extractions: list[str], limits: 
     past it the run ends with status ``wall_limit`` (or ``batch_limit``), or, while function
     answers are called, those not yet reported fail (``limit`` says which)."""
     started = time.monotonic()
-    ran = _ran_job(channel)
+    ran = _ran_job(kit)
     lines = channel.ran = _RanLines(channel.lines or _Lines(channel.stdout), ran[1], len(cells))
     clock = _Clock(channel.pids, group)
     job = {"cells": cells, "memory_mb": limits.memory_mb, "cpu_seconds": int(limits.notebook_timeout) + 10
@@ -759,11 +786,9 @@ def _read_forked(header: bytes, data: bytes) -> bytes | None:
         os.close(answer_r)
 
 
-def read_submission(path: Path, functions: Sequence[str] = (),
-                    values: Mapping[str, Any] | None = None) -> tuple[str, int, dict[str, Any]]:
+def read_submission(path: Path) -> tuple[str, int, dict[str, Any]]:
     """sha256, size and the reader's answer (:mod:`.reader`) for ``path``: the size is checked
-    before the file is read, the file is read once, and parsed once in a memory-limited process.
-    (``functions`` and ``values`` are no longer used: nothing read there scores, issue 30.)"""
+    before the file is read, the file is read once, and parsed once in a memory-limited process."""
     size = path.stat().st_size
     digest = hashlib.sha256()
     if size > MAX_FILE_BYTES:
@@ -776,7 +801,7 @@ def read_submission(path: Path, functions: Sequence[str] = (),
     digest.update(data)
     if len(data) > MAX_FILE_BYTES:
         return digest.hexdigest(), len(data), {"status": "too_large"}
-    header = json.dumps({"pasted": _source(_pasted), "size": len(data), "memory_mb": READER_MEMORY_MB})
+    header = json.dumps({"size": len(data), "memory_mb": READER_MEMORY_MB})
     forked = _read_forked(header.encode("utf-8") + b"\n", data) if _TEMPLATE.usable() else None
     if forked is not None:
         out = forked
@@ -808,7 +833,7 @@ def read_submission(path: Path, functions: Sequence[str] = (),
 
 def _run_once(box: _bwrap.Sandbox, cells: list[str], extractions: list[str], limits: Limits,
               api: dict[str, Any] | None, nonce: str, cgroup: bool, forked: bool,
-              batch_end: float | None = None) -> dict[str, Any]:
+              batch_end: float | None = None, kit: Mapping[str, Sequence[str]] | None = None) -> dict[str, Any]:
     """One run of the runner in a fresh sandbox and cgroup: started there (``python -I -c
     BOOT``), or ``forked`` from the template (:mod:`.template`); the report of :func:`_drive`."""
     group = _group(limits) if cgroup else None
@@ -825,7 +850,7 @@ def _run_once(box: _bwrap.Sandbox, cells: list[str], extractions: list[str], lim
         if isinstance(channel, dict):  # the placeholder did not come up
             return channel
         writable = ["/tmp"] if box.isolated else []
-        report = _drive(channel, cells, extractions, limits, writable, api, nonce, group, batch_end)
+        report = _drive(channel, cells, extractions, limits, writable, api, nonce, group, batch_end, kit)
         report = _with_ran(report, channel)
         if group is not None and group.oom_kills():  # a process of the sandbox went over its total:
             # the memory limit ends the whole run, as it always has
@@ -969,33 +994,36 @@ def _start_forked(box: _bwrap.Sandbox, env_for: Callable[[str], dict[str, str]],
     return proc, channel
 
 
-def run_notebook(cells: list[str], questions: Sequence[Question], limits: Limits,
-                 api: dict[str, Any] | None = None, cgroup: bool = True) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """Run ``cells`` in a fresh sandbox (:mod:`.runner`); extract ``questions`` (value, choice and
-    function answers: each function is called there, on every input).
+def run_notebook(cells: list[str], wanted: Sequence[_extract.Wanted], limits: Limits,
+                 api: dict[str, Any] | None = None, cgroup: bool = True,
+                 kit: Mapping[str, Sequence[str]] | None = None) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """Run ``cells`` in a fresh sandbox (:mod:`.runner`); extract the answers ``wanted`` (value,
+    choice and function answers: each function is called there, on every input).
 
     ``api``: what the exercise API (the run's only ``baccarat_kit``, :mod:`.api_tree`) is told
     before any learner code runs: the exercise, the learner the file is keyed for, her hands,
     settlement data and option order (computed here, by the grader), the messages it shows.
     A function answer that does not finish (or dies) gets ``run-failed``; the answers already
-    reported still count. ``cgroup=False``: no cgroup, no warning (``check()`` in a learner's kernel)."""
+    reported still count. ``cgroup=False``: no cgroup, no warning (``check()`` in a learner's kernel).
+    ``kit``: the hashes of the kit's code the run's audit hook looks for (:func:`..judge.ran.kit_hashes`);
+    the report's ``ran`` holds what the hook said, for the judge to read."""
     batch_end = _batch_end(limits)
     nonce = secrets.token_hex(16)
     box = _box(limits) if cgroup else _bwrap.Sandbox("none")
-    values = [q for q in questions if q.kind != "function"]
-    functions = [q for q in questions if q.kind == "function"]
+    values = [w for w in wanted if w["kind"] != "function"]
+    functions = [w for w in wanted if w["kind"] == "function"]
     extractions = [extraction_code(values, _runner.MARKER)] + [
-        extraction_code([q], _runner.MARKER, limits.cell_timeout) for q in functions]
+        extraction_code([w], _runner.MARKER, limits.cell_timeout) for w in functions]
     report = None
     if box.isolated and cgroup and _TEMPLATE.usable():
-        report = _run_once(box, cells, extractions, limits, api, nonce, cgroup, forked=True, batch_end=batch_end)
+        report = _run_once(box, cells, extractions, limits, api, nonce, cgroup, forked=True, batch_end=batch_end, kit=kit)
         if report.get("enter_failed"):  # not the learner's: started the old way, and so from now on
             _TEMPLATE.give_up(str(report.get("detail")))
             report = None
     if cgroup:
         _forked[:] = [report is not None]
     if report is None:
-        report = _run_once(box, cells, extractions, limits, api, nonce, cgroup, forked=False, batch_end=batch_end)
+        report = _run_once(box, cells, extractions, limits, api, nonce, cgroup, forked=False, batch_end=batch_end, kit=kit)
     if report.get("status") != "ok":
         return report, None
     texts = report.get("extractions", [])
@@ -1003,13 +1031,13 @@ def run_notebook(cells: list[str], questions: Sequence[Question], limits: Limits
     if parsed is None:
         return report, None
     answers = dict(parsed["answers"])
-    for q in values:  # what is not in the values' line is not an answer
-        answers.setdefault(q.id, {"status": "missing"})
-    for n, q in enumerate(functions, 1):
+    for w in values:  # what is not in the values' line is not an answer
+        answers.setdefault(w["id"], {"status": "missing"})
+    for n, w in enumerate(functions, 1):
         got = parse_extraction(str(texts[n]), nonce) if n < len(texts) else None
-        one = got["answers"].get(q.id) if got is not None else None
+        one = got["answers"].get(w["id"]) if got is not None else None
         if isinstance(one, dict):
-            answers[q.id] = one
+            answers[w["id"]] = one
         else:
             why = report.get("stopped")
             if why == "timeout" and report.get("limit") in WALL_LIMITS:
@@ -1022,6 +1050,6 @@ def run_notebook(cells: list[str], questions: Sequence[Question], limits: Limits
                 reason = both("grading.reason.function_failed",
                               detail=f"over the {limits.memory_mb} MB memory limit" if why == "memory"
                               else "the run ended")
-            answers[q.id] = {"status": "run-failed", "reason": reason}
+            answers[w["id"]] = {"status": "run-failed", "reason": reason}
     parsed["answers"] = answers
     return report, parsed

@@ -30,7 +30,7 @@ submission's, forks; the fork
 So every submission still has fresh namespaces, its own cgroup and (as root) its own uid;
 nothing outlives it (it is a process of the sandbox's PID namespace, which ends with bwrap);
 limits, Landlock and the rest come after the fork. What differs from a Python started inside
-(docs/grading.md): ``sys.flags.no_site`` is 1, ``sys.orig_argv`` names this template, IPython's
+(docs/threat-model.md): ``sys.flags.no_site`` is 1, ``sys.orig_argv`` names this template, IPython's
 modules were imported before the cells' folder existed (from the same files the sandbox binds:
 the template refuses to serve if a module it holds comes from elsewhere), and the pages they
 fill are shared with the template (copy on write), so they count in the grader's cgroup, not in

@@ -2,7 +2,8 @@
 
 A class list is a CSV file with a header; the columns read here are ``learner`` (the learner
 folder or Hub user: the owner ``collect`` records) and ``deadline`` (ISO 8601, UTC if no zone;
-empty: the class deadline). Other columns are left for other steps. The late policy is
+empty: the class deadline), and, for the LMS files, the optional :data:`LMS_COLUMNS` (her name
+and the LMS's ids of her: :func:`read_lms_ids`). Other columns are left for other steps. The late policy is
 ``--late-penalty P%/day`` (or ``/hour``): a late hand-in is kept and flagged, and its score is
 reduced by P % of itself for each started day (hour) after the learner's deadline, never below 0.
 
@@ -19,7 +20,8 @@ import csv
 import io
 import math
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .collect import CollectError, iso, parse_deadline
@@ -92,16 +94,13 @@ def gradebook_penalty(doc: dict[str, object]) -> LatePenalty | None:
     return parse_penalty(rules[0]) if rules else None
 
 
-def read_roster(path: str | Path) -> list[tuple[str, str | None]]:
-    """``(learner, deadline or None)`` of every row of a class list, in its order (the one parser
-    of class lists: ``grade``/``collect`` read the deadlines, ``release --class-list`` the learners).
+LMS_COLUMNS = ("name", "canvas_id", "sis_user_id", "sis_login_id", "section")
+"""Optional class list columns the LMS files carry (canvas.csv's ``Student``, ``ID``, ``SIS User
+ID``, ``SIS Login ID``, ``Section``; an empty one: the kit's default, the learner id or blank)."""
 
-    >>> import tempfile, os
-    >>> with tempfile.TemporaryDirectory() as d:
-    ...     _ = Path(d, "c.csv").write_text("learner,deadline,name\\nann,2026-12-08T23:59+08:00,Ann\\nben,,Ben\\n")
-    ...     read_roster(Path(d, "c.csv"))
-    [('ann', '2026-12-08T15:59:00Z'), ('ben', None)]
-    """
+
+def _rows(path: str | Path) -> list[dict[str, str]]:
+    """The class list's rows (a header with ``learner`` required), each value stripped."""
     file = Path(path)
     try:
         raw = file.read_bytes()[:MAX_CLASS_LIST_BYTES + 1]
@@ -115,6 +114,38 @@ def read_roster(path: str | Path) -> list[tuple[str, str | None]]:
                            columns="learner,deadline")
     if len(raw) > MAX_CLASS_LIST_BYTES or not rows:
         raise CollectError("grading.deadline.bad_class_list", path=path, columns="learner,deadline")
+    return [{str(k): v.strip() for k, v in row.items() if k is not None and isinstance(v, str)} for row in rows]
+
+
+def read_lms_ids(path: str | Path) -> dict[str, dict[str, str]]:
+    """``{learner: {column: value}}`` of the :data:`LMS_COLUMNS` a class list gives (only the
+    non-empty ones; a learner with none is left out).
+
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = Path(d, "c.csv").write_text("learner,name,sis_user_id,canvas_id\\nann,Ann Lee,S001,4711\\nben,,,\\n")
+    ...     read_lms_ids(Path(d, "c.csv"))
+    {'ann': {'name': 'Ann Lee', 'canvas_id': '4711', 'sis_user_id': 'S001'}}
+    """
+    out: dict[str, dict[str, str]] = {}
+    for row in _rows(path):
+        ids = {c: row[c] for c in LMS_COLUMNS if row.get(c)}
+        if row.get("learner") and ids:
+            out[row["learner"]] = ids
+    return out
+
+
+def read_roster(path: str | Path) -> list[tuple[str, str | None]]:
+    """``(learner, deadline or None)`` of every row of a class list, in its order (the one parser
+    of class lists: ``grade``/``collect`` read the deadlines, ``release --class-list`` the learners).
+
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = Path(d, "c.csv").write_text("learner,deadline,name\\nann,2026-12-08T23:59+08:00,Ann\\nben,,Ben\\n")
+    ...     read_roster(Path(d, "c.csv"))
+    [('ann', '2026-12-08T15:59:00Z'), ('ben', None)]
+    """
+    rows = _rows(path)
     out: list[tuple[str, str | None]] = []
     for n, row in enumerate(rows, 2):
         learner = (row.get("learner") or "").strip()
@@ -151,11 +182,14 @@ class TermDeadlines:
     """The class list's file as it was given (information only: its deadlines are kept, not the path)."""
     deadline_from: str
     class_list_from: str
+    lms: dict[str, dict[str, str]] = field(default_factory=dict)
+    """The LMS ids the class list gives (:func:`read_lms_ids`), for canvas.csv."""
 
     def record(self) -> dict[str, object]:
         """What ``results.json`` keeps of them for the next ``grade --update``."""
         return {"deadline": self.deadline,
-                "class_list": ({"file": self.class_list, "deadlines": dict(self.deadlines)}
+                "class_list": ({"file": self.class_list, "deadlines": dict(self.deadlines),
+                                **({"lms": dict(self.lms)} if self.lms else {})}
                                if self.class_list_from != "none" else None)}
 
 
@@ -186,10 +220,20 @@ def term_deadlines(deadline: str | None, class_list: str | None, doc: dict[str, 
     else:
         when, when_from = None, "none"
     if class_list:
-        return TermDeadlines(when, given, str(class_list), when_from, "given")
+        return TermDeadlines(when, given, str(class_list), when_from, "given", read_lms_ids(class_list))
     if kept_list is not None:
-        return TermDeadlines(when, kept_list[1], kept_list[0], when_from, "kept")
+        return TermDeadlines(when, kept_list[1], kept_list[0], when_from, "kept", kept_lms(doc or {}))
     return TermDeadlines(when, {}, None, when_from, "none")
+
+
+def kept_lms(doc: Mapping[str, object]) -> dict[str, dict[str, str]]:
+    """The LMS ids a gradebook recorded with its class list (``{}``: none, or not as written here)."""
+    record = doc.get("class_list")
+    lms = record.get("lms") if isinstance(record, dict) else None
+    if not isinstance(lms, dict):
+        return {}
+    return {str(k): {c: v[c] for c in LMS_COLUMNS if isinstance(v.get(c), str)}
+            for k, v in lms.items() if isinstance(v, dict)}
 
 
 def _kept(doc: dict[str, object]) -> tuple[str | None, tuple[str | None, dict[str, str]] | None]:

@@ -118,7 +118,8 @@ PENDING = "pending"
 
 def long_csv(rows: Sequence[Mapping[str, Any]]) -> str:
     """One row per submission × question (:data:`LONG_COLUMNS`); a written answer's score is
-    ``pending`` until it is scored by hand, then its ``comment`` and ``answer_changed`` follow."""
+    ``pending`` until it is scored by hand, then its ``comment`` follows; ``answer_changed``: it is
+    pending again because her answer changed after an earlier one was scored."""
     out = []
     for r in rows:
         for qid, q in r.get("questions", {}).items():
@@ -126,14 +127,17 @@ def long_csv(rows: Sequence[Mapping[str, Any]]) -> str:
             score = (PENDING if q.get("pending") else q.get("score")) if r.get("status") == "ok" else 0
             out.append([r.get("learner"), r.get("exercise"), qid, score,
                         q.get("points"), q.get("misconception"), q.get("answer"), r.get("status"), r.get("file"),
-                        r.get("graded_at"), r.get("late"), manual.get("comment"), manual.get("answer_changed")])
+                        r.get("graded_at"), r.get("late"), manual.get("comment"),
+                        True if q.get("earlier") else None])
     return _csv(LONG_COLUMNS, out)
 
 
 def lms_score(row: Mapping[str, Any]) -> Any:
     """The score an LMS file gets for a row: blank while written answers of it are pending (an
-    LMS import takes a blank cell as not graded, never a part-total as final)."""
-    return "" if row.get("pending_points") else row.get("score")
+    LMS import takes a blank cell as not graded, never a part-total as final), and blank for a
+    copy handed in with no answer at all (``not_attempted``: as a copy not handed in; the LMS's
+    own policy for missing work applies, and an exercise not due yet gets no 0)."""
+    return "" if row.get("pending_points") or row.get("status") == "not_attempted" else row.get("score")
 
 
 def identity(row: Mapping[str, Any]) -> str:
@@ -181,10 +185,22 @@ def _graded(rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     return [r for r in rows if r.get("status") not in NOT_GRADED]
 
 
-def canvas_csv(rows: Sequence[Mapping[str, Any]], titles: Mapping[str, str]) -> str:
+def canvas_csv(rows: Sequence[Mapping[str, Any]], titles: Mapping[str, str],
+               ids: Mapping[str, Mapping[str, str]] | None = None) -> str:
     """Canvas's gradebook import layout: ``Student, ID, SIS User ID, SIS Login ID, Section``,
-    one column per exercise named by its title, then a ``Points Possible`` row. The learner id
-    fills ``SIS Login ID`` (what Canvas matches on when ``ID`` is empty) and ``Student``."""
+    one column per exercise named by its title, then a ``Points Possible`` row. ``ids``: what the
+    class list gives of each learner (:func:`.deadlines.read_lms_ids`: ``name``, ``canvas_id``,
+    ``sis_user_id``, ``sis_login_id``, ``section``); without them the learner id fills ``SIS
+    Login ID`` (what Canvas matches on when ``ID`` is empty) and ``Student``.
+
+    >>> row = {"learner": "ann", "owner": "ann", "exercise": "01", "score": 3, "max_score": 5, "status": "ok"}
+    >>> print(canvas_csv([row], {"01": "Ex 1"}, {"ann": {"name": "Ann Lee", "canvas_id": "4711", "sis_user_id": "S001"}}))
+    Student,ID,SIS User ID,SIS Login ID,Section,Ex 1
+    Points Possible,,,,,5
+    Ann Lee,4711,S001,ann,,3
+    <BLANKLINE>
+    """
+    ids = ids or {}
     table, _ = per_learner(_graded(rows))
     exercises = sorted({ex for mine in table.values() for ex in mine})
     header = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", *(titles.get(ex, ex) for ex in exercises)]
@@ -194,7 +210,10 @@ def canvas_csv(rows: Sequence[Mapping[str, Any]], titles: Mapping[str, str]) -> 
     out = [points]
     for learner in sorted(table):
         mine = table[learner]
-        out.append([learner, "", "", learner, "", *(lms_score(mine[ex]) if ex in mine else "" for ex in exercises)])
+        who = ids.get(learner, {})
+        out.append([who.get("name") or learner, who.get("canvas_id", ""), who.get("sis_user_id", ""),
+                    who.get("sis_login_id") or learner, who.get("section", ""),
+                    *(lms_score(mine[ex]) if ex in mine else "" for ex in exercises)])
     return _csv(header, out)
 
 

@@ -1,5 +1,6 @@
 """The gradebook folder: ``grades.csv``, the LMS exports, ``results.json`` (and its index for the
-class report, :mod:`..report.index`) and ``feedback/``.
+class report, :mod:`.index`) and ``feedback/`` (its pages' names here, :func:`name_feedback`; the
+pages themselves rendered by whoever writes the gradebook, :func:`write_outputs`' ``page``).
 
 Written to a temporary folder beside the target, then moved into place; only files a previous
 run listed in :data:`MARKER` are ever replaced or removed, so an instructor's own files survive.
@@ -7,20 +8,22 @@ run listed in :data:`MARKER` are ever replaced or removed, so an instructor's ow
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..judge.checks import Exercise
 from ..records import SCHEMA_VERSION, GradeUsageError, Submission
-from ..report.feedback import _name_feedback, feedback_html
-from ..report.index import INDEX_NAME, index_bytes
 from ..sandbox.session import Limits, limits_scope, sandbox_description, time_limits
 from . import export, manual
+from .collect import safe_part
+from .deadlines import kept_lms
+from .index import INDEX_NAME, index_bytes
 
 
 def _questions_of(exercises: dict[str, Exercise]) -> dict[str, list[str]]:
@@ -185,7 +188,7 @@ def read_results(path: str | Path) -> dict[str, Any]:
 
 def results_bytes(doc: dict[str, Any]) -> tuple[bytes, bytes]:
     """``results.json`` of ``doc`` (indented, UTF-8) and its index for the class report
-    (:data:`~..report.index.INDEX_NAME`, what the report reads of it)."""
+    (:data:`~.index.INDEX_NAME`, what the report reads of it)."""
     results = (json.dumps(doc, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
     return results, index_bytes(doc, results)
 
@@ -217,23 +220,30 @@ def _merge(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[dict[st
     return [r for r in out if r is not None]
 
 
-def exercise_means(subs: Sequence[Submission]) -> list[tuple[str | None, float, int, int]]:
-    """``(exercise, mean score, its maximum, n)`` of each exercise of a batch, in the order each
-    first comes (an exercise's maximum is its own: the batch's exercises are not averaged together);
-    the files whose exercise is not known (None) last, their maximum 0.
+def exercise_means(subs: Sequence[Any]) -> list[tuple[str | None, float, int, int, int, float]]:
+    """``(exercise, mean score, its maximum, n, points pending, mean of the points graded)`` of each
+    exercise of a batch, in the order each first comes (an exercise's maximum is its own: the batch's
+    exercises are not averaged together); the files whose exercise is not known (None) last, their
+    maximum 0. Pending points (written answers not scored yet) are counted, never taken as 0: the
+    mean is of what is graded, beside the mean of the points graded so far.
 
     >>> from types import SimpleNamespace
-    >>> def s(ex, score, most):
-    ...     return SimpleNamespace(exercise=ex, score=score, max_score=most)
-    >>> exercise_means([s("03", 8, 11), s("04", 7, 8), s("03", 9, 11), s(None, 0, 0)])
-    [('03', 8.5, 11, 2), ('04', 7.0, 8, 1), (None, 0.0, 0, 1)]
+    >>> def s(ex, score, most, pending=0):
+    ...     return SimpleNamespace(exercise=ex, score=score, max_score=most, pending_points=pending)
+    >>> exercise_means([s("03", 8, 14, 3), s("04", 7, 8), s("03", 9, 14, 3), s(None, 0, 0)])
+    [('03', 8.5, 14, 2, 6, 11.0), ('04', 7.0, 8, 1, 0, 8.0), (None, 0.0, 0, 1, 0, 0.0)]
     """
-    groups: dict[str | None, list[Submission]] = {}
+    groups: dict[str | None, list[Any]] = {}
     for sub in subs:
         groups.setdefault(sub.exercise or None, []).append(sub)
     order = [e for e in groups if e is not None] + ([None] if None in groups else [])
-    return [(e, sum(s.score for s in groups[e]) / len(groups[e]), max(s.max_score for s in groups[e]), len(groups[e]))
-            for e in order]
+    out = []
+    for e in order:
+        mine = groups[e]
+        pending = sum(getattr(s, "pending_points", 0) or 0 for s in mine)
+        out.append((e, sum(s.score for s in mine) / len(mine), max(s.max_score for s in mine), len(mine), pending,
+                    sum(s.max_score - (getattr(s, "pending_points", 0) or 0) for s in mine) / len(mine)))
+    return out
 
 
 def _unique(entries: Sequence[dict[str, str]]) -> list[dict[str, str]]:
@@ -246,6 +256,33 @@ def _unique(entries: Sequence[dict[str, str]]) -> list[dict[str, str]]:
             seen.add(key)
             out.append(e)
     return out
+
+
+def feedback_base(sub: Submission) -> str:
+    """A feedback page's name: learner (or learner folder, else the file's name) and exercise.
+
+    >>> feedback_base(Submission("x/03-banker-rule.ipynb", "ab" * 32, "03-banker-rule", " =HYPERLINK(1)", "ok", {}))
+    'HYPERLINK_1--03-banker-rule'
+    """
+    who = sub.learner.strip() or sub.owner or Path(sub.file).stem
+    return f"{safe_part(who, 'submission')}--{safe_part(sub.exercise or 'unknown', 'unknown')}"
+
+
+def name_feedback(subs: list[Submission], used: set[str] | None = None) -> None:
+    """Stable names: the same learner and exercise give the same page; files that would share
+    a name get a part of their sha256 (never a number that shifts when files are added)."""
+    taken = set(used or ())
+    bases: dict[str, int] = {}
+    for s in subs:
+        bases[feedback_base(s)] = bases.get(feedback_base(s), 0) + 1
+    for s in subs:
+        base = feedback_base(s)
+        name = base if bases[base] == 1 else f"{base}-{(s.sha256 or hashlib.sha256(s.file.encode()).hexdigest())[:8]}"
+        while name in taken:
+            name = f"{name}-{hashlib.sha256(s.file.encode()).hexdigest()[:4]}"
+        taken.add(name)
+        s.feedback_name = name
+
 
 
 def feedback_language(sub: Submission, lang: str) -> str:
@@ -261,11 +298,17 @@ def feedback_language(sub: Submission, lang: str) -> str:
     return sub.language if sub.language in ("zh", "en") else lang
 
 
+Page = Callable[[Submission, dict[str, Exercise], str, "dict[str, Any] | None"], str]
+"""A feedback page: the submission, the exercises, the page's language and the row as the
+gradebook now holds it (the instructor's scores merged in): :func:`..report.feedback.feedback_html`."""
+
+
 def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[str, Exercise],
-                  limits: Limits, lang: str = "zh", *, update: bool = False,
+                  limits: Limits, lang: str = "zh", *, page: Page, update: bool = False,
                   skipped: Sequence[dict[str, str]] = (), late_policy: str | None = None,
                   term: Mapping[str, object] | None = None) -> Path:
-    """Write grades.csv, grades-long.csv, canvas.csv, moodle.csv, results.json and feedback/.
+    """Write grades.csv, grades-long.csv, canvas.csv, moodle.csv, results.json and feedback/ (each
+    new row's page rendered by ``page``, in :func:`feedback_language`).
 
     Everything is first written to a temporary folder beside ``out``; then each file is moved
     into ``out``. ``out`` must be new, empty, or marked by an earlier run (:data:`MARKER`):
@@ -290,11 +333,12 @@ def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[s
         old_rows = list(old_doc.get("submissions", []))
         old_skipped = list(old_doc.get("skipped", []))
         kept = _merge(old_rows, [s.to_json() for s in subs])[:-len(subs) or None]
-        _name_feedback(list(subs), used={Path(str(r.get("feedback", ""))).stem for r in kept})
+        name_feedback(list(subs), used={Path(str(r.get("feedback", ""))).stem for r in kept})
     new_rows = [s.to_json() for s in subs]
     rows = _merge(old_rows, new_rows) if update else new_rows
     if update:  # a new row's claim may name an owner of an old row, and the other way round
-        flags = mark_mismatches([(r.get("owner"), str(r.get("claimed_id") or "")) for r in rows])
+        flags = mark_mismatches([(r.get("owner"), "" if r.get("status") == "not_attempted"
+                                  else str(r.get("claimed_id") or "")) for r in rows])
         rows = [{**r, "identity_mismatch": bool(r.get("identity_mismatch")) or f} for r, f in zip(rows, flags, strict=True)]
     # the instructor's scores of written answers (manual.json, never written here): kept by every update
     rows = manual.apply(rows, manual.load(target) if target.is_dir() else {})
@@ -306,7 +350,8 @@ def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[s
         titles = {ex_id: ex.title.get(lang) or ex_id for ex_id, ex in exercises.items()}
         (tmp / "grades.csv").write_text(export.grades_csv(rows, questions), encoding="utf-8")
         (tmp / "grades-long.csv").write_text(export.long_csv(rows), encoding="utf-8")
-        (tmp / "canvas.csv").write_text(export.canvas_csv(rows, titles), encoding="utf-8")
+        lms = kept_lms(dict(term) if term is not None else kept_term)  # the class list's ids of each learner
+        (tmp / "canvas.csv").write_text(export.canvas_csv(rows, titles, lms), encoding="utf-8")
         (tmp / "moodle.csv").write_text(export.moodle_csv(rows, titles), encoding="utf-8")
         doc = {
             "schema_version": SCHEMA_VERSION,
@@ -327,8 +372,7 @@ def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[s
         for s in subs:
             name = f"feedback/{s.feedback_name}.html"
             # her page in the language of the edition she worked in; the instructor's --lang otherwise
-            (tmp / name).write_text(feedback_html(s, exercises, feedback_language(s, lang), merged.get(s.file)),
-                                    encoding="utf-8")
+            (tmp / name).write_text(page(s, exercises, feedback_language(s, lang), merged.get(s.file)), encoding="utf-8")
             written.append(name)
         keep = {str(r.get("feedback")) for r in rows}
         files = sorted(set(written) | ({f for f in owned if f in keep} if update else set()))

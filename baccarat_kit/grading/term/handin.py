@@ -20,8 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ...i18n import both
-from ..judge.checks import SELF_STUDY_ID
-from ..records import Submission
+from ..records import SELF_STUDY_ID, Submission
 from .collect import is_late, iso, manifest_entry, parse_deadline, untrusted_manifest
 from .deadlines import LatePenalty
 
@@ -69,7 +68,8 @@ def stamp(paths: Sequence[Path], subs: Sequence[Submission], deadline: str | Non
             sub.warnings.append(both("grading.warning.no_learner_id", owner="-"))
         if sub.status == "ok" and sub.claimed_id == SELF_STUDY_ID:  # the course's own variant
             sub.warnings.append(both("grading.warning.self_study_id", id=SELF_STUDY_ID))
-    flags = mark_mismatches([(s.owner, s.claimed_id) for s in subs], known)
+    # (a copy handed in with no answer, "not_attempted", claims no one's work: no flag either way)
+    flags = mark_mismatches([(s.owner, "" if s.status == "not_attempted" else s.claimed_id) for s in subs], known)
     for sub, flag in zip(subs, flags, strict=True):
         sub.identity_mismatch = flag
         if flag and sub.owner:

@@ -39,6 +39,7 @@ def f(t):
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import os
 import re
@@ -49,10 +50,11 @@ from typing import Any
 from ...errors import BaccaratError
 from ...i18n import message
 from ..judge import selfcheck
-from ..judge.checks import FORM_CHECKS, WRITTEN, Exercise, public_metadata, seal
-from ..judge.checks import SELF_STUDY_ID as _SELF_STUDY_ID
+from ..judge.checks import FORM_CHECKS, Exercise, public_metadata, question_texts, seal
 from ..judge.written import MARK as WRITTEN_MARK
 from ..judge.written import answer_cells
+from ..records import SELF_STUDY_ID as _SELF_STUDY_ID
+from ..records import WRITTEN, GradeUsageError
 from .secret import TermSecret
 
 BEGIN = re.compile(r"^(\s*)#\s*BEGIN SOLUTION\s*$")
@@ -229,6 +231,42 @@ def sources(folder: Path) -> list[Path]:
     if not found:
         raise ReleaseError("grading.release.no_sources", path=folder)
     return found
+
+
+def default_source() -> Path:
+    """``exercises/source`` of the checkout the kit runs from, else of the current folder."""
+    here = Path(__file__).resolve().parents[3] / "exercises" / "source"
+    return here if here.is_dir() else Path("exercises") / "source"
+
+
+_PROVEN: set[bytes] = set()
+"""sha256 of each source notebook this process has proved (:func:`..judge.selfcheck.prove`): the same
+bytes are not proved again (a second ``grade`` or the report in one process)."""
+
+
+def load_exercises(source: str | Path) -> dict[str, Exercise]:
+    """The trusted exercises (questions with public and hidden checks) from the sources."""
+    folder = Path(source)
+    if not folder.is_dir():
+        raise GradeUsageError("grading.cli.no_sources", path=folder)
+    out = {}
+    for path in sorted(folder.glob("*.ipynb")):
+        raw = path.read_bytes()
+        nb = json.loads(raw.decode("utf-8"))
+        meta = nb.get("metadata", {}).get("baccarat_kit")
+        if is_learner_copy(nb):
+            raise GradeUsageError("grading.cli.released_source", path=path)
+        ex = Exercise.from_metadata(meta, str(path)).with_texts(question_texts(nb))
+        if any(q.sealed for q in ex.questions):  # a copy's metadata without its mark: no keys in it
+            raise GradeUsageError("grading.cli.released_source", path=path)
+        digest = hashlib.sha256(raw).digest()
+        if digest not in _PROVEN:
+            selfcheck.prove(nb, str(path))  # the keys agree with the model solution (issue 20, attack 13)
+            _PROVEN.add(digest)
+        out[ex.id] = ex
+    if not out:
+        raise GradeUsageError("grading.cli.no_sources", path=folder)
+    return out
 
 
 def release(source_dir: str | Path, out_dir: str | Path, lang: str = "zh", kind: str = "class",

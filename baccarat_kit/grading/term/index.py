@@ -3,7 +3,7 @@
 ``results.json`` keeps everything the grader knows (every question's texts, messages, checks and
 wrong cells, indented): for 10,000 learners × 6 exercises it is 200 MB, and Python's ``json``
 alone takes longer to read it than the report may take in all. The gradebook
-(:mod:`..term.gradebook`) therefore writes this index with it: the same document with only the
+(:mod:`.gradebook`) therefore writes this index with it: the same document with only the
 fields the report reads (:data:`ROW_FIELDS`, :data:`QUESTION_FIELDS`; a right answer's message,
 checks and answer are not read, so not kept), and each distinct question stored once (the
 generated class of ``benchmarks/bench_report.py`` has 1,100 distinct ones among 356,000), 17 MB

@@ -1,9 +1,9 @@
 """Publishing the instructor's scores of written answers into a gradebook: its files rewritten,
-each atomically, from results.json's rows with :func:`.manual.apply`'s merge.
+each atomically, from results.json's rows with :func:`..term.manual.apply`'s merge, and the feedback
+pages of the rows with a written answer rendered again (:func:`..report.feedback.feedback_html`).
 
-Apart from :mod:`.manual` (the marks, manual.json, the CSV round-trip), which
-:mod:`.gradebook` uses at every ``grade --update``: this module uses the gradebook, so
-the two never import each other.
+Apart from :mod:`..term.manual` (the marks, manual.json, the CSV round-trip), which
+:mod:`..term.gradebook` uses at every ``grade --update``.
 """
 
 from __future__ import annotations
@@ -13,9 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from ...i18n import message
-from ..judge.checks import WRITTEN, Exercise
-from . import export
-from .manual import ManualError, Mark, apply, load, summary, write_atomic
+from ..judge.checks import Exercise
+from ..records import WRITTEN
+from ..report.feedback import feedback_html
+from ..term import export
+from ..term.deadlines import kept_lms
+from ..term.gradebook import MARKER, _owned_files, _questions_of, read_results, results_bytes
+from ..term.manual import ManualError, Mark, apply, load, summary, write_atomic
 
 
 def publish(folder: str | Path, exercises: Mapping[str, Exercise], lang: str = "zh",
@@ -25,15 +29,6 @@ def publish(folder: str | Path, exercises: Mapping[str, Exercise], lang: str = "
     canvas.csv, moodle.csv, and the feedback page of each row with a written answer (``only``:
     just the rows of these files). Only files the grader's marker lists are rewritten. Gives the
     merged results document."""
-    from ..report.feedback import feedback_html
-    from .gradebook import (
-        MARKER,
-        _owned_files,
-        _questions_of,
-        read_results,
-        results_bytes,
-    )
-
     target = Path(folder)
     owned = _owned_files(target)
     if owned is None or not (target / "results.json").is_file():
@@ -46,7 +41,7 @@ def publish(folder: str | Path, exercises: Mapping[str, Exercise], lang: str = "
     files: dict[str, bytes] = {
         "grades.csv": export.grades_csv(rows, questions).encode("utf-8"),
         "grades-long.csv": export.long_csv(rows).encode("utf-8"),
-        "canvas.csv": export.canvas_csv(rows, titles).encode("utf-8"),
+        "canvas.csv": export.canvas_csv(rows, titles, kept_lms(doc)).encode("utf-8"),
         "moodle.csv": export.moodle_csv(rows, titles).encode("utf-8"),
     }
     for row in rows:
@@ -67,7 +62,8 @@ def publish(folder: str | Path, exercises: Mapping[str, Exercise], lang: str = "
 
 
 def written_view(folder: str | Path, subs: Sequence[Any], lang: str | None) -> list[Any]:
-    """``grade``'s rows as its summary line counts them: with the scores by hand merged in, when
+    """``grade``'s rows as its summary line counts them: with the scores by hand merged in (and the
+    points still pending), when
     the batch has written answers (read back from the gradebook just written); and one line on
     stderr saying how many written answers are scored and how to score the rest."""
     import sys
@@ -75,11 +71,11 @@ def written_view(folder: str | Path, subs: Sequence[Any], lang: str | None) -> l
 
     if not any(getattr(s, "questions", None) and any(q.written is not None for q in s.questions) for s in subs):
         return list(subs)
-    from .gradebook import read_results
-
     rows = read_results(Path(folder) / "results.json").get("submissions", [])
     by_file = {str(r.get("file")): r for r in rows}
     scored, total = summary(rows)
     print(message("manual.cli.note", lang, scored=scored, total=total, folder=folder), file=sys.stderr)
     return [SimpleNamespace(exercise=s.exercise, max_score=s.max_score,
-                            score=by_file.get(s.file, {}).get("score", s.score)) for s in subs]
+                            score=by_file.get(s.file, {}).get("score", s.score),
+                            pending_points=by_file.get(s.file, {}).get("pending_points", s.pending_points))
+            for s in subs]

@@ -10,12 +10,16 @@ text she typed, never rendered or run. Its one script is allowed by hash (Conten
 it loads nothing else and talks only to this server.
 
 Keyboard first: ``j``/``k`` (or Tab through the list) move between answers, a digit types the
-score, ``c`` goes to the comment, Enter saves (and moves to the next answer still pending),
-Shift+Enter is a new line in the comment, Esc leaves a field. ``--anonymous`` shows each learner
-as a number in a random order (her name never reaches the page).
+score, ``c`` goes to the comment (from the score field too), Enter saves and moves to the next
+answer still pending at once, Shift+Enter is a new line in the comment, Esc leaves a field.
+``--anonymous`` shows each learner as a number in a random order (her name never reaches the page).
 
-Each save goes through :func:`.manual.set_mark` (a score from 0 to the question's points), is kept
-in ``GRADED/manual.json`` and published into the gradebook (:func:`.manual_publish.publish`), both
+A key never lands on another answer (issue 43): Enter takes the answer's id and the SHA-256 of
+its text with what was typed, the page moves on, and the saves go to the server one at a time, in
+order; an answer whose save has not returned shows its fields read-only. The server refuses a save
+whose digest is not the text the gradebook now holds for that answer. Each save goes through
+:func:`..term.manual.set_mark` (a score from 0 to the question's points), is kept in
+``GRADED/manual.json`` and published into the gradebook (:func:`.publish.publish`), both
 atomically, before the page is told "saved".
 """
 
@@ -34,7 +38,8 @@ from urllib.parse import parse_qs, urlsplit
 
 from ...i18n import message
 from ..judge.checks import Exercise
-from . import manual, manual_publish
+from ..term import manual
+from . import publish
 
 MAX_BODY = 64 * 1024
 
@@ -53,16 +58,14 @@ class Session:
     labels: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        from .gradebook import read_results
+        from ..term.gradebook import read_results
 
         rows = read_results(self.folder / "results.json").get("submissions", [])
         found = manual.answers(rows)
         if self.anonymous:  # a number each, in an order no one can guess; her name never sent
-            numbers = list(range(1, len({a.learner for a in found}) + 1))
-            secrets.SystemRandom().shuffle(numbers)
-            who = dict(zip(sorted({a.learner for a in found}), numbers, strict=True))
-            found.sort(key=lambda a: (a.exercise, a.question, who[a.learner]))
-            self.labels = [f"#{who[a.learner]}" for a in found]
+            who = manual.anonymous_numbers(found)
+            found.sort(key=lambda a: (a.exercise, a.question, int(who[a.learner][1:])))
+            self.labels = [who[a.learner] for a in found]
         else:
             found.sort(key=lambda a: (a.exercise, a.question, a.learner.casefold()))
             self.labels = [a.learner for a in found]
@@ -72,15 +75,16 @@ class Session:
         a = self.answers[i]
         ex = self.exercises.get(a.exercise)
         q = next((q for q in ex.questions if q.id == a.question), None) if ex else None
-        mark = marks.get(a.key)
+        mark, earlier = a.marks(marks)
         return {
-            "id": i, "who": self.labels[i], "exercise": a.exercise, "question": a.question, "points": a.points,
+            "id": i, "sha256": a.sha256, "who": self.labels[i], "exercise": a.exercise, "question": a.question,
+            "points": a.points,
             "title": (ex.title.get(self.lang) or a.exercise) if ex else a.exercise,
             "text": (q.text.get(self.lang) or "") if q else "",
             "rubric": [{"id": c["id"], "points": c["points"], "text": c.get(self.lang) or c.get("en", "")}
                        for c in (q.rubric if q else ())],
             "answer": a.text, "score": mark.score if mark else None, "comment": mark.comment if mark else "",
-            "changed": bool(mark and mark.answer_sha256 and mark.answer_sha256 != a.sha256),
+            "earlier": {"score": earlier.score, "comment": earlier.comment} if earlier else None,
         }
 
     def items(self) -> list[dict[str, Any]]:
@@ -88,21 +92,30 @@ class Session:
         return [self.item(i, marks) for i in range(len(self.answers))]
 
     def save(self, body: Any) -> dict[str, Any]:
-        """Score one answer (``{"id": n, "score": "2" | null, "comment": "…"}``), keep it and
-        publish the gradebook; the answer as the page shows it now."""
+        """Score one answer (``{"id": n, "sha256": "…", "score": "2" | null, "comment": "…"}``), keep
+        it and publish the gradebook; the answer as the page shows it now. Refused when ``sha256``
+        is not the digest of the text the gradebook holds for that answer now."""
+        from ..term.gradebook import read_results
+
         if not isinstance(body, dict) or type(body.get("id")) is not int or not 0 <= body["id"] < len(self.answers):
             raise manual.ManualError("manual.error.unknown", where="id", value=str(body)[:60] if not isinstance(
                 body, dict) else str(body.get("id"))[:20], choices=f"0–{len(self.answers) - 1}")
         i = body["id"]
         with self.lock:
-            marks = manual.set_mark(manual.load(self.folder), self.answers[i], body.get("score"), body.get("comment"))
+            a = self.answers[i]
+            now = {b.key: b for b in manual.answers(read_results(self.folder / "results.json").get("submissions", []))}
+            if body.get("sha256") != a.sha256 or a.key not in now or now[a.key].sha256 != a.sha256:
+                raise manual.ManualError("manual.error.stale", who=self.labels[i], question=a.question)
+            self.answers[i] = a = now[a.key]  # (the same text; its file as the gradebook names it now)
+            marks = manual.set_mark(manual.load(self.folder), a, body.get("score"), body.get("comment"),
+                                    message("manual.page.score", self.lang))  # (the page names her: no name here)
             manual.save(self.folder, marks)
-            manual_publish.publish(self.folder, self.exercises, self.lang, marks, only={self.answers[i].file})
+            publish.publish(self.folder, self.exercises, self.lang, marks, only={a.file})
             return self.item(i, marks)
 
     def progress(self) -> str:
         marks = manual.load(self.folder)
-        scored = sum(1 for a in self.answers if a.key in marks)
+        scored = sum(1 for a in self.answers if a.marks(marks)[0] is not None)
         return message("manual.page.progress", self.lang, scored=scored, total=len(self.answers))
 
 
@@ -126,7 +139,7 @@ def page_html(session: Session) -> tuple[str, str]:
            "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
     labels = {k: message(f"manual.page.{k}", session.lang) for k in (
         "title", "help", "rubric", "answer", "score", "comment", "save", "pending", "changed", "saved", "empty",
-        "learner", "question")}
+        "learner", "question", "saving", "not_saved", "earlier")}
     data = {"token": session.token, "items": session.items(), "labels": labels}
     html = render("manual.html.j2", html_lang="zh-Hant" if session.lang == "zh" else "en", labels=labels,
                   progress=session.progress(), data=markup(_json_script(data)), script=markup(script))
