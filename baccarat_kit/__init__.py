@@ -65,6 +65,7 @@ _LAZY: dict[str, str] = {
     "misconceptions": "baccarat_kit.misconceptions",
     "display": "baccarat_kit.display",
     "cases": "baccarat_kit.cases",
+    "sources": "baccarat_kit.sources",
     "widgets": "baccarat_kit.widgets",
     "odds": "baccarat_kit.odds",
     "exact_odds": "baccarat_kit.odds:exact_odds",

@@ -114,8 +114,28 @@ def solution_lines(data: bytes) -> list[str]:
             continue
         src = cell.get("source", "")
         src = src if isinstance(src, str) else "".join(src)
-        bad.extend(line.strip() for line in src.splitlines() if SOLUTION_MARKER.search(line))
+        bad.extend(line.strip() for line in marker_lines(src))
     return bad
+
+
+def marker_lines(source: str) -> list[str]:
+    r"""The lines of a code cell whose comment is a model-solution marker (``# SOLUTION``,
+    ``# BEGIN SOLUTION`` …). A marker inside a string is text, not a marker: lesson 09 writes an
+    exercise source as data. Code that does not tokenize is read line by line, every mark counted.
+
+    >>> marker_lines('x = 1  # SOLUTION\ntext = "y = 2  # SOLUTION"')
+    ['x = 1  # SOLUTION']
+    """
+    import io
+    import tokenize
+
+    lines = source.splitlines()
+    try:
+        rows = {t.start[0] for t in tokenize.generate_tokens(io.StringIO(source + "\n").readline)
+                if t.type == tokenize.COMMENT and SOLUTION_MARKER.search(t.string)}
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return [line for line in lines if SOLUTION_MARKER.search(line)]
+    return [lines[row - 1] for row in sorted(rows)]
 
 
 def sha256(data: bytes) -> str:

@@ -205,6 +205,11 @@ _TEXTS = _expects("a list of texts")(
     lambda v: [str(x) for x in v] if isinstance(v, list) and all(isinstance(x, str) for x in v) else None)
 _LAST = _expects('"right" or "wrong"')(lambda v: v if v in ("right", "wrong") else None)
 _PACE = _expects('"fast" or "slow"')(lambda v: v if v in ("fast", "slow") else None)
+_SHARE = _expects("a number from 0 to 1")(lambda v: v if (n := _num(v)) is not None and 0 <= n <= 1 else None)
+_HISTORY = _expects("answers as 1, 0, R, W (at most 64)")(
+    lambda v: v if isinstance(v, str) and len(v) <= 64 and set(v) <= set("10RW") else None)
+_RULE = _expects("a mastery rule: 1 or 2")(lambda v: v if v in (1, 2) and not isinstance(v, bool) else None)
+_SECONDS = _expects("seconds from 1 to 60")(lambda v: v if (n := _num(v)) is not None and 1 <= n <= 60 else None)
 
 
 @_expects("an FSRS card (state 1–3, due time)")
@@ -275,8 +280,14 @@ def _drill(c: _Check, raw: Any) -> dict[str, Any]:
         if coups is not None:
             out["coups"] = {"seen": coups.get("seen", 0), "right": min(coups.get("right", 0), coups.get("seen", 0))}
     spec = {k: _COUNT for k in ("seen", "right", "lapses", "streak", "fast", "first", "step", "ms", "box",
-                                      "slow", "fast_days", "fast_day")}
-    spec |= {"t": _NUM, "last": _LAST, "pace": _PACE, "fsrs": _fsrs_card, "due": _NUM}
+                                      "slow", "fast_days", "fast_day", "spaced", "base")}
+    spec |= {"t": _NUM, "last": _LAST, "pace": _PACE, "fsrs": _fsrs_card, "due": _NUM, "p_known": _SHARE,
+             "h": _HISTORY, "anchor": _NUM, "first_right": _BOOL, "suspended": _BOOL}
+    if "mastery" in raw:
+        mastery = c.fields(c.table(raw["mastery"], "drill.mastery"), "drill.mastery",
+                           {"rule": _RULE, "seconds": _SECONDS}, required=("rule", "seconds"))
+        if mastery is not None:
+            out["mastery"] = mastery
     for cell, entry in c.table(raw.get("cells", {}), "drill.cells").items():
         where = f"drill.cells.{cell}"
         if cell not in MASTERY_CELLS:
@@ -290,12 +301,42 @@ def _drill(c: _Check, raw: Any) -> dict[str, Any]:
             good.pop("due", None)
             good.setdefault("first", out["step"])  # old cells first, then new ones enter again
         good["right"] = min(good.get("right", 0), good["seen"])
+        if "base" in good:
+            good["base"] = min(good["base"], good.get("lapses", 0))
         out["cells"][cell] = good
+    _upgrade_mastery(out)
     if "rounds" in raw:
         rounds = _drill_rounds(c, raw["rounds"])
         if rounds:
             out["rounds"] = rounds
     return out
+
+
+def _upgrade_mastery(drill: dict[str, Any]) -> None:
+    """A record kept under mastery rule 1 (calendar dates; no ``drill.mastery``), or cells
+    without BKT evidence (``h``): each such cell's history is rebuilt from what rule 1 kept (a
+    miss if it had one, then its right answers in a row: ``streak``), its P(known) computed from
+    it, and its spaced reviews start at its latest answer (its next right, in-time answer 16 h
+    or more later is one). Its FSRS card and counts are kept. The record then carries rule 2 and
+    the course's mastery time (:data:`baccarat_kit.drill.MASTERY_SECONDS`)."""
+    from .drill import HISTORY, MASTERY_RULE, MASTERY_SECONDS, posterior, prior
+
+    cells = drill["cells"]
+    old = [c for c, e in cells.items() if "h" not in e]
+    for cell in old:
+        e = cells[cell]
+        e["h"] = (("0" if e.get("lapses") else "") + "1" * int(e.get("streak", 0)))[-HISTORY:]
+        e["spaced"] = 0
+        e["anchor"] = float(e.get("t", 0.0))
+        e.pop("fast_days", None)
+        e.pop("fast_day", None)
+    if old:
+        start = prior(cells)
+        for cell in old:
+            cells[cell]["p_known"] = round(posterior(cells[cell]["h"], start), 6)
+    if drill.get("mastery", {}).get("rule") != MASTERY_RULE:
+        drill["mastery"] = {"rule": MASTERY_RULE, "seconds": float(drill.get("mastery", {}).get("seconds",
+                                                                                               MASTERY_SECONDS))}
 
 
 _ROUND_SPEC = {"size": _COUNT, "right": _COUNT, "wrong": _COUNT, "seconds": _NUM, "over": _COUNT,
@@ -1160,8 +1201,12 @@ def _answer_key(name: str) -> dict[str, int] | None:
         return None
 
 
-def course_map(record: Record | None = None, lessons: list[tuple[str, int]] | None = None) -> list[dict[str, Any]]:
-    """One row per lesson quiz, the drill, each exercise and the final test: what is done."""
+def course_map(record: Record | None = None, lessons: list[tuple[str, int]] | None = None,
+               now: float | None = None) -> list[dict[str, Any]]:
+    """One row per lesson quiz, the drill, each exercise and the final test: what is done. The
+    drill's row counts the cells mastered at ``now`` (the time by default): mastered and not yet
+    due (:func:`baccarat_kit.drill.is_mastered_now`); ``refresh``, the mastered cells due for
+    a refresh; ``suspended``."""
     record = record if record is not None else load()
     rows: list[dict[str, Any]] = []
     for name, total in lessons if lessons is not None else _lessons():
@@ -1169,12 +1214,15 @@ def course_map(record: Record | None = None, lessons: list[tuple[str, int]] | No
         right = sum(1 for a in answers.values() if a.get("first"))
         rows.append({"kind": "lesson", "id": name, "done": lesson_mastered(answers, total, _answer_key(name)),
                      "answered": len(answers), "total": total, "right": right})
-    from .drill import MASTERY_CELLS, mastered
+    from .drill import MASTERY_CELLS, mastered, refreshes, suspended
 
     cells = record["drill"].get("cells", {})
     practised = sum(1 for c in MASTERY_CELLS if c in cells)
-    rows.append({"kind": "drill", "id": "drill", "done": mastered(cells) >= len(MASTERY_CELLS),
-                 "answered": practised, "total": len(MASTERY_CELLS), "right": mastered(cells)})
+    now = time.time() if now is None else now
+    mastered_now = mastered(cells, now)
+    rows.append({"kind": "drill", "id": "drill", "done": mastered_now >= len(MASTERY_CELLS),
+                 "answered": practised, "total": len(MASTERY_CELLS), "right": mastered_now,
+                 "refresh": len(refreshes(cells, now)), "suspended": len(suspended(cells))})
     for ex, points, ids in _exercises():
         entry = record["exercises"].get(ex, {})
         qs = {k: v for k, v in entry.get("questions", {}).items() if k in ids}
@@ -1209,7 +1257,10 @@ def describe(row: dict[str, Any], lang: str) -> str:
         text = message(key, lang, id=row["id"], answered=row["answered"], total=row["total"],
                        right=row["right"])
     elif row["kind"] == "drill":
-        text = message("progress.drill", lang, mastered=row["right"], total=row["total"], seen=row["answered"])
+        text = message("progress.drill", lang, mastered=row["right"], total=row["total"], seen=row["answered"],
+                       refresh=row.get("refresh", 0))
+        if row.get("suspended"):
+            text += message("progress.drill-suspended", lang, n=row["suspended"])
     elif row["kind"] == "exercise":
         text = message("progress.exercise", lang, id=row["id"], answered=row["answered"], total=row["total"],
                        score=_number(row["right"]), max=row["max"] or "?")
@@ -1222,11 +1273,11 @@ def describe(row: dict[str, Any], lang: str) -> str:
     return f"{mark} {text}"
 
 
-def report(lang: str | None = None, record: Record | None = None) -> str:
+def report(lang: str | None = None, record: Record | None = None, now: float | None = None) -> str:
     """The course map as text (what ``baccarat-kit progress`` prints)."""
     lang = normalize_language(lang)
     lines = [message("progress.title", lang, path=location())]
-    lines += [describe(row, lang) for row in course_map(record)]
+    lines += [describe(row, lang) for row in course_map(record, now=now)]
     return "\n".join(lines)
 
 

@@ -10,7 +10,9 @@ trainer) shows what :func:`today` returns; nothing here needs a widget.
   two minutes of the drill, a third of the sessions the scheduler's replays are measured with).
   It is kept in the record (``daily.goal``, :data:`baccarat_kit.progress.DAILY`).
 * **Answers today** — the drill answers (coups included) given on today's calendar day.
-* **The streak** — the number of consecutive calendar days, up to today, on each of which the
+* **Study days in a row** (:func:`streak`; not called a "streak", 連續, in the view: the course
+  uses that word for runs of banker or player wins) — the number of consecutive calendar days,
+  up to today, on each of which the
   drill answers reached the goal (each past day by the goal in force on it). Today counts once
   its goal is met; until the day ends a streak is not broken by today (a learner who met the goal
   yesterday and the five days before has a streak of 6 all today, 7 once today's goal is met, and
@@ -21,8 +23,8 @@ trainer) shows what :func:`today` returns; nothing here needs a widget.
   with the day of its latest miss, and whether it has been put right since (a later right answer;
   a final-test item is not asked again, so it stays to review).
 
-**Days are calendar days in UTC** (as the drill's mastery days: :func:`baccarat_kit.drill.day`), so
-a learner in Taipei starts a new day at 08:00 local time. The dates come from the record's
+**Days here are calendar days in UTC**, so a learner in Taipei starts a new day at 08:00 local
+time. (The drill's mastery never counts dates: it counts elapsed time, :data:`baccarat_kit.drill.SPACING`.) The dates come from the record's
 ``daily`` part (:func:`baccarat_kit.progress.log_changes`); a record written before it has no
 daily counts (no streak yet) and its mistakes are dated by their latest answer.
 

@@ -65,9 +65,11 @@ def wrong_copy(nb: dict, variant: int, copies: int) -> dict:
 def make_batch(folder: Path, copies: int) -> list[Path]:
     paths = []
     for source in sorted((ROOT / "exercises" / "source").glob("*.ipynb")):
-        nb = json.loads(source.read_text(encoding="utf-8"))
+        from baccarat_kit.grading.term.authoring import read_source
+
+        nb = read_source(source)  # the source as grading reads it (its questions written in cells)
         stem = source.stem
-        shutil.copy(source, folder / f"{stem}-solution.ipynb")
+        (folder / f"{stem}-solution.ipynb").write_text(json.dumps(nb, ensure_ascii=False), encoding="utf-8")
         shutil.copy(ROOT / "exercises" / source.name, folder / f"{stem}-blank.ipynb")
         paths += [folder / f"{stem}-solution.ipynb", folder / f"{stem}-blank.ipynb"]
         for k in range(copies):

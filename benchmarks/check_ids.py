@@ -23,10 +23,11 @@ this in ``make test``.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
+
+from baccarat_kit.grading.term.authoring import read_source
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -36,7 +37,7 @@ def per_learner_sources() -> list[tuple[dict, object]]:
 
     out = []
     for path in sorted((ROOT / "exercises" / "source").glob("*.ipynb")):
-        nb = json.loads(path.read_text(encoding="utf-8"))
+        nb = read_source(path)
         ex = Exercise.from_metadata(nb["metadata"]["baccarat_kit"], str(path))
         if any(q.needs_learner or (q.kind == "choice" and q.shuffle) for q in ex.questions):
             out.append((nb, ex))

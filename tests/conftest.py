@@ -6,6 +6,12 @@ spreads the tests over two pytest-xdist workers (``-n 2 --dist loadfile``).
 - ``@pytest.mark.sandbox``: the test grades learner code for real, in bubblewrap. Without a
   working bubblewrap it is skipped with the reason (``apt-get install bubblewrap``); with
   ``REQUIRE_BWRAP=1`` (``.ci/run`` sets it) it runs, and fails.
+- ``@pytest.mark.sources``: the test compares the course's quotations with the source pages,
+  found as the kit finds them (:func:`baccarat_kit.sources.find`: ``$BACCARAT_KIT_SOURCES``, else
+  ``shared/seeds`` beside the checkout); the fixture ``source_pages`` gives them. Where they are
+  not found, the run's header says so and where it looked, and each such test is skipped with
+  that reason; with ``REQUIRE_SOURCES=1``, or ``$BACCARAT_KIT_SOURCES`` naming a folder without
+  them, it runs, and fails.
 - Workers (``make test``: ``-n 2 --dist loadfile``): every test file is one unit of work, on one
   worker (its module-scoped fixtures, a graded batch or a built wheel, are made once), and all
   browser tests are one unit (one JupyterLab server, one Chromium; two browsers at once, the hub's
@@ -45,6 +51,49 @@ def fast_loop() -> bool:
     """Whether this run is ``make test-fast`` (``BACCARAT_KIT_TEST_FAST=1``): its long samplings
     then run smaller; ``make test`` runs them whole."""
     return os.environ.get("BACCARAT_KIT_TEST_FAST", "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def require_sources() -> bool:
+    """Whether a test that needs the source pages must fail, not skip, without them (``REQUIRE_SOURCES=1``)."""
+    return os.environ.get("REQUIRE_SOURCES", "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def sources_missing() -> str | None:
+    """Why the source pages cannot be read here (None: they are found)."""
+    from baccarat_kit import sources
+
+    if sources.find() is not None:
+        return None
+    return (f"the source pages (000_*.txt …) are not found (looked in {sources.where_looked()}): "
+            f"set {sources.ENV}=FOLDER to check the course's quotations")
+
+
+def sources_named() -> bool:
+    """``$BACCARAT_KIT_SOURCES`` is set: the pages must be there (a wrong folder fails, never skips)."""
+    from baccarat_kit import sources
+
+    return bool(os.environ.get(sources.ENV, "").strip())
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    from baccarat_kit import sources
+
+    pages = sources.find()
+    if pages is not None:
+        return f"source pages: {pages.folder} (the quotation checks run)"
+    return f"source pages: NOT FOUND, the quotation checks are skipped: {sources_missing()}"
+
+
+@pytest.fixture(scope="session")
+def source_pages() -> object:
+    """The source pages (:class:`baccarat_kit.sources.Pages`); a test that uses it is marked
+    ``sources`` (skipped, with the reason, where the pages are not found)."""
+    from baccarat_kit import sources
+
+    pages = sources.find()
+    if pages is None:
+        pytest.fail(sources_missing() or "")  # (REQUIRE_SOURCES=1, or the variable naming a wrong folder)
+    return pages
 
 
 @functools.cache
@@ -97,11 +146,15 @@ def longest_first(nodeids: list[str]) -> list[int]:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    no_pages = None if require_sources() or sources_named() else sources_missing()
     for item in items:
         if item.get_closest_marker("sandbox") and not require_bwrap():
             reason = bwrap_missing()
             if reason is not None:
                 item.add_marker(pytest.mark.skip(reason=f"needs bubblewrap: {reason}"))
+        if no_pages is not None and ("source_pages" in getattr(item, "fixturenames", ())
+                                     or item.get_closest_marker("sources")):
+            item.add_marker(pytest.mark.skip(reason=no_pages))
     items[:] = [items[i] for i in longest_first([item.nodeid for item in items])]
 
 

@@ -12,6 +12,7 @@ import pytest
 
 import baccarat_kit as bk
 from baccarat_kit.cases import CaseFileError, Problem, check, load, read
+from baccarat_kit.sources import Pages
 
 CATALOGUE = load()
 ALL_IDS = CATALOGUE.ids()
@@ -171,6 +172,13 @@ def _bcr_with(tmp_path: Path, old: str, new: str, count: int = 1) -> Path:
     return path
 
 
+def claims_check(path: Path) -> tuple[object, tuple[Problem, ...]]:
+    """What a case file claims, checked by the engine (schema and claims; its quotes and the
+    shipped ids are :func:`check`'s, tested below)."""
+    catalogue, problems = read(path)
+    return catalogue, (*problems, *catalogue.check())
+
+
 def _messages(problems: tuple[Problem, ...], lang: str = "en") -> list[str]:
     return [p.message(lang) for p in problems]
 
@@ -178,7 +186,7 @@ def _messages(problems: tuple[Problem, ...], lang: str = "en") -> list[str]:
 def test_issue_example_message(tmp_path: Path) -> None:
     # BCR-004's variant with the original third card 3: the banker stands on 5.
     path = _bcr_with(tmp_path, 'cards = "A 2 2 3 4 3"', 'cards = "A 2 2 3 3 3"')
-    _, problems = check(path)
+    _, problems = claims_check(path)
     msgs = _messages(problems)
     assert ("bcr.toml: BCR-004 variant: expected banker total 8, the engine gives 5 "
             "(banker 5 stands on player third card 3)") in [m.replace(str(tmp_path) + "/", "")
@@ -191,7 +199,7 @@ def test_issue_example_message(tmp_path: Path) -> None:
 def test_wrong_winner_rejected(tmp_path: Path) -> None:
     # BCR-002 is a tie (3 = 3); claim a player win.
     path = _bcr_with(tmp_path, 'banker_total = 3\nwinner = "tie"', 'banker_total = 3\nwinner = "player"')
-    _, problems = check(path)
+    _, problems = claims_check(path)
     assert [(p.case, p.field) for p in problems] == [("BCR-002", "winner")]
     assert "expected winner player, the engine gives tie (player 3, banker 3 at the end)" in \
         problems[0].message("en")
@@ -200,7 +208,7 @@ def test_wrong_winner_rejected(tmp_path: Path) -> None:
 def test_wrong_total_rejected(tmp_path: Path) -> None:
     # BCR-001: player 2 + 3 + 4 = 9; claim 8.
     path = _bcr_with(tmp_path, "player_total = 9\nbanker_total = 7", "player_total = 8\nbanker_total = 7")
-    _, problems = check(path)
+    _, problems = claims_check(path)
     assert [(p.case, p.field) for p in problems] == [("BCR-001", "player_total")]
     assert "expected player total 8, the engine gives 9 (player 5 draws)" in problems[0].message("en")
 
@@ -211,7 +219,7 @@ def test_wrong_decision_rejected(tmp_path: Path) -> None:
     head, tail = BCR_TOML[:start], BCR_TOML[start:]
     text = head + tail.replace('banker_decision = "draw"', 'banker_decision = "stand"', 1)
     (tmp_path / "bcr.toml").write_text(text, encoding="utf-8")
-    _, problems = check(tmp_path / "bcr.toml")
+    _, problems = claims_check(tmp_path / "bcr.toml")
     assert [(p.case, p.field) for p in problems] == [("BCR-007", "banker_decision")]
     assert ("expected banker decision stand, the engine gives draw "
             "(banker 2 draws on player third card 8)") in problems[0].message("en")
@@ -271,7 +279,7 @@ def test_partial_case_claims_checked(tmp_path: Path) -> None:
         player_third = 2
         """)
     (tmp_path / "p.toml").write_text(text, encoding="utf-8")
-    _, problems = check(tmp_path / "p.toml")
+    _, problems = claims_check(tmp_path / "p.toml")
     msgs = [(p.case, p.field, p.message("en")) for p in problems]
     assert msgs[0][:2] == ("T-1", "banker_decision")
     assert "banker 3 stands on player third card 8" in msgs[0][2]
@@ -297,7 +305,7 @@ def test_uncheckable_claim_is_reported(tmp_path: Path) -> None:
         banker_total = 6
         """)
     (tmp_path / "u.toml").write_text(text, encoding="utf-8")
-    _, problems = check(tmp_path / "u.toml")
+    _, problems = claims_check(tmp_path / "u.toml")
     (p,) = problems
     assert (p.case, p.field, p.kind) == ("U-1", "banker_total", "schema")
     assert "cannot be checked" in p.message("en") and "banker_third" in p.message("en")
@@ -305,7 +313,7 @@ def test_uncheckable_claim_is_reported(tmp_path: Path) -> None:
 
 def test_wrong_bet_amount(tmp_path: Path) -> None:
     path = _bcr_with(tmp_path, "returned = 200", "returned = 195")
-    _, problems = check(path)
+    _, problems = claims_check(path)
     (p,) = problems
     assert (p.case, p.field) == ("BCR-001", "bet.returned")
     assert "expected player bet returned 195, the engine gives 200" in p.message("en")
@@ -380,7 +388,7 @@ def test_all_problems_reported_not_only_the_first(tmp_path: Path) -> None:
                                      encoding="utf-8")
     (tmp_path / "c.toml").write_text(HEAD + 'id = "C-1"\nhand = "7 8"\ntotal = 4\n',
                                      encoding="utf-8")
-    _, problems = check(tmp_path)
+    _, problems = claims_check(tmp_path)
     assert [(Path(p.file).name, p.kind) for p in problems] == [
         ("a.toml", "toml"), ("b.toml", "schema"), ("c.toml", "claim")]
     with pytest.raises(CaseFileError) as info:
@@ -398,7 +406,7 @@ def _instructor_case(folder: Path) -> None:
         schema_version = 1
         [[case]]
         id = "MY-001"
-        source = "000"
+        source = "instructor"
         basis = "Pennsylvania Code §631a.11"
         title.zh = "莊6遇閒第三張7補牌"
         title.en = "Banker 6 draws on a player third card 7"
@@ -416,6 +424,40 @@ def _instructor_case(folder: Path) -> None:
         banker_total = 6
         winner = "player"
         """), encoding="utf-8")
+
+
+def test_a_case_of_the_instructors_own_ships_with_its_label_and_no_quote(tmp_path: Path) -> None:
+    """Issue 44: ``source = "instructor"`` (lesson 09's MY-001) passes every check with no quote
+    and no source page, and its card says whose it is where a source's words would be."""
+    _instructor_case(tmp_path / "mine")
+    catalogue, problems = check(tmp_path / "mine", sources=tmp_path / "no-pages")
+    assert problems == ()
+    case = catalogue["MY-001"]
+    assert case.source == bk.cases.INSTRUCTOR and case.quote is None
+    assert case.source_text("en") == "the instructor's own" and case.source_text("zh") == "講師自編"
+    both = load(tmp_path / "mine", shipped=True)
+    en = bk.widgets.case_card("MY-001", lang="en", catalogue=both).html
+    assert "Source: the instructor&#x27;s own;" in en or "Source: the instructor's own;" in en
+    assert "No source&#x27;s words" in en or "No source's words" in en
+    viewer = bk.widgets.CaseViewer("MY-001", catalogue=both, lang="zh")
+    assert "講師自編的案例" in viewer.source_words.value and "來源：講師自編" in viewer.info.value
+
+
+def test_an_english_card_says_when_a_quote_has_no_translation(tmp_path: Path) -> None:
+    """A quote without ``quote_en`` (``cases check`` names it) is never shown as if no translation
+    were due: the English card says the kit has none."""
+    (tmp_path / "q.toml").write_text(HEAD.replace('source = "000"', 'source = "002"') + textwrap.dedent("""\
+        id = "MY-Q"
+        quote = "莊家 3 點停牌"
+        player_third = 8
+        banker_first_total = 3
+        banker_decision = "stand"
+        """), encoding="utf-8")
+    both = load(tmp_path / "q.toml", shipped=True)
+    assert "bk-no-translation" in bk.widgets.case_card("MY-Q", lang="en", catalogue=both).html
+    assert "bk-no-translation" not in bk.widgets.case_card("MY-Q", lang="zh", catalogue=both).html
+    problems = check(tmp_path / "q.toml", sources=tmp_path)[1]
+    assert ("MY-Q", "quote_en") in [(p.case, p.field) for p in problems]
 
 
 def test_instructor_folder_loads_beside_the_shipped_one(tmp_path: Path) -> None:
@@ -462,46 +504,37 @@ def test_problem_messages_have_no_placeholder_left() -> None:
 # ---------------------------------------------------------------- quoted exactly
 
 
-def _seeds() -> Path | None:
-    root = Path(__file__).resolve().parents[1]
-    for candidate in (root.parent / "shared" / "seeds", root.parent.parent / "shared" / "seeds"):
-        if candidate.is_dir():
-            return candidate
-    return None
+def test_quotes_are_the_sources_own_words(source_pages: Pages) -> None:
+    """Every case's quote is on its page (the kit's own check, :mod:`baccarat_kit.cases.quotes`,
+    which ``cases check`` runs), and BCR, 000/001 examples and 003's cases carry the page's own
+    headings as titles."""
+    _, problems = check(sources=source_pages.folder)
+    assert problems == ()
+    wrong = []
+    for case in CATALOGUE.all():
+        if source_pages.text(case.source) is None:
+            continue
 
+        def on_page(words: str, case: bk.cases.Case = case) -> bool:
+            return bool(source_pages.has(case.source, words))
 
-SEEDS = _seeds()
-
-
-@pytest.mark.skipif(SEEDS is None, reason="the source pages (../shared/seeds) are not here")
-@pytest.mark.parametrize("case_id", ALL_IDS)
-def test_quotes_are_the_sources_own_words(case_id: str) -> None:
-    assert SEEDS is not None
-    case = CATALOGUE[case_id]
-    (page,) = SEEDS.glob(f"{case.source}_*.txt") if case.source in EXPECTED_IDS else (None,)
-    if page is None:
-        pytest.skip(f"{case_id} cites no source page")
-    lines = page.read_text(encoding="utf-8").splitlines()
-    text = "\n".join(lines)
-    if case.quote and case.parent is None:
-        for line in case.quote.splitlines():
-            assert any(line in src for src in lines), (case_id, line)
-    if case_id.startswith("BCR-") and case.parent is None:
-        assert f"{case_id}｜{case.title('zh')}" in lines
-        assert f"適用版本／假設：{case.assumptions('zh')}" in lines
-    if case_id.startswith("BCR-") and case.parent is not None:
-        assert f"只改一個條件：{case.change('zh')}" in lines
-    if re.match(r"^00[01]-EX-\d$", case_id):
-        assert case.title("zh") in text
-    if re.match(r"^TW-[A-D]$", case_id) or case_id in ("003-NATURAL", "003-PLAYER"):
-        # 003's headings, with the page's own half-width | , : (not ｜，：)
-        assert case.title("zh") in lines, (case_id, case.title("zh"))
+        cid = case.id
+        if cid.startswith("BCR-") and case.parent is None:
+            wrong += [(cid, "title")] * (not on_page(f"{cid}｜{case.title('zh')}"))
+            wrong += [(cid, "assumptions")] * (not on_page(f"適用版本／假設：{case.assumptions('zh')}"))
+        if cid.startswith("BCR-") and case.parent is not None:
+            wrong += [(cid, "change")] * (not on_page(f"只改一個條件：{case.change('zh')}"))
+        if re.match(r"^00[01]-EX-\d$", cid) or re.match(r"^TW-[A-D]$", cid) or cid in ("003-NATURAL", "003-PLAYER"):
+            wrong += [(cid, "title")] * (not on_page(case.title("zh")))
+        if re.match(r"^TW-[A-D]$", cid) or cid in ("003-NATURAL", "003-PLAYER"):
+            wrong += [(cid, "003's own half-width |")] * ("｜" in case.title("zh"))
+    assert not wrong
 
 
 def test_a_given_third_card_contradicting_a_stand_claim(tmp_path: Path) -> None:
     (tmp_path / "g.toml").write_text(HEAD + 'id = "G-1"\nplayer_third = 8\n'
                                      'player_decision = "stand"\n', encoding="utf-8")
-    _, problems = check(tmp_path / "g.toml")
+    _, problems = claims_check(tmp_path / "g.toml")
     (p,) = problems
     assert (p.case, p.field, p.kind) == ("G-1", "player_decision", "claim")
     assert p.message("en").endswith("expected player decision stand, the engine gives draw "
@@ -534,11 +567,9 @@ def test_every_case_card_of_lessons_05_and_06_has_its_english_translation(case_i
             assert f"<b>{v.id}</b>: " in en and f"<b>{v.id}</b>：" in zh
 
 
-CASE_IDS = [c.id for c in CATALOGUE]  # the 50 cases (a variant's words are its `change`)
-
-
-def test_every_case_is_counted() -> None:
-    assert len(CASE_IDS) == 50 and all(CATALOGUE[i].parent is None for i in CASE_IDS)
+CASE_IDS = [c.id for c in CATALOGUE if c.source != bk.cases.INSTRUCTOR]
+"""The cases that quote a source (a variant's words are its `change`; a case of the instructor's
+own has no source to quote)."""
 
 
 @pytest.mark.parametrize("case_id", CASE_IDS)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 import statistics
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from baccarat_kit import drill
 
 pytest.importorskip("ipywidgets")
 from baccarat_kit.widgets import Drill, plain_text
+from baccarat_kit.widgets.drill import CHOICES
 
 
 @pytest.fixture(autouse=True)
@@ -38,7 +40,7 @@ def test_every_cell_of_the_rule_is_an_item_answered_by_the_engine() -> None:
     assert coup.kind == "coup" and coup.answer == coup.params["coup"].winner
 
 
-def test_a_missed_cell_comes_back_before_a_mastered_one() -> None:
+def test_a_missed_cell_comes_back_before_a_known_one() -> None:
     """Issue 22's done-when: with a seeded scheduler, the missed cell is asked first."""
     cells: dict = {}
     missed, known = "banker-5-vs-7", "banker-3-vs-8"
@@ -53,14 +55,13 @@ def test_a_missed_cell_comes_back_before_a_mastered_one() -> None:
     for s in range(step, step + 40):
         now += 3
         cell = drill.choose(cells, s, seed=11, now=now, pool=pool, avoid=asked[-1] if asked else None)
+        assert cell is not None
         asked.append(cell)
         drill.answer(cells, cell, True, 1.0, step=s, now=now)
-    assert missed in asked and known not in asked  # known twice: FSRS waits days for it
     assert asked.index(missed) <= 10  # due 20 s after the miss: a few 3 s answers later
+    assert known not in asked or asked.index(missed) < asked.index(known)
     assert asked.count(missed) >= 2  # and, when nothing else is due, ahead of its 10 min
-    assert not drill.is_mastered(cells[known])  # two fast right answers minutes apart: not yet
-    drill.answer(cells, known, True, 1.0, step=step + 40, now=now + drill.DAY)
-    assert drill.is_mastered(cells[known]) and drill.mastered(cells) >= 1  # and on another day
+    assert not drill.is_mastered(cells[known])  # answers minutes apart, one sitting: not yet
     # The same seed and record choose the same cell; another seed may not.
     assert drill.choose({}, 0, seed=3, now=0) == drill.choose({}, 0, seed=3, now=0)
     assert len({drill.choose({}, 0, seed=s, now=0) for s in range(20)}) > 1
@@ -145,20 +146,20 @@ def _counted_learner(slow_for: int = 0, wrong_for: int = 0, error: float = 0.0):
 
 
 @pytest.mark.parametrize(("name", "slow_for", "wrong_for", "error", "most"), [
-    ("fast", 0, 0, 0.0, 300), ("slow", 4, 0, 0.0, 700), ("erring", 0, 3, 0.3, 500)])
+    ("fast", 0, 0, 0.0, 240), ("slow", 4, 0, 0.0, 700), ("erring", 0, 3, 0.3, 1070)])
 def test_replay_mastery_takes_sessions_on_separate_days(name: str, slow_for: int, wrong_for: int,
                                                         error: float, most: int) -> None:
-    """Issue 37: one 60-answer session a day. Measured (seed 0): fast 246 answers (5 sessions),
-    slow 636 (11), erring 422 (8) (before cells not yet mastered were practised ahead first:
-    266, 636, 444); the bounds leave about 10 % room or more."""
+    """One 60-answer session a day. Measured (seed 0): fast 212 answers (4 sessions), slow 636
+    (11), erring 972 (17: a cell missed needs more evidence; under issue 37's rule of two
+    calendar dates, 246, 636 and 422); the bounds leave about 10 % room."""
     right, seconds = _counted_learner(slow_for, wrong_for, error)
     cells: dict = {}
     log = drill.replay(right, 3000, seed=0, seconds=seconds if slow_for else 2.5 if error else 2.0,
                        session=60, cells=cells, until_mastered=True)
     assert drill.mastered(cells) == len(drill.MASTERY_CELLS), name
     assert len(log) <= most, (name, len(log))
-    assert len(log) > 2 * len(drill.MASTERY_CELLS)  # every cell twice at least, on two days
-    assert all(e["fast_days"] >= drill.MASTERY_DAYS for e in cells.values())
+    assert len(log) >= 2 * len(drill.MASTERY_CELLS)  # every cell twice at least, on two days
+    assert all(e["spaced"] >= drill.spaced_needed(e) and e["p_known"] >= drill.mastery_p(e) for e in cells.values())
     if slow_for:  # the slow learner took longer than the fast one
         assert len(log) > 300
 
@@ -166,55 +167,98 @@ def test_replay_mastery_takes_sessions_on_separate_days(name: str, slow_for: int
 def test_a_slow_right_answer_is_rated_hard_and_comes_back_sooner() -> None:
     fast: dict = {}
     slow: dict = {}
-    for n, now in enumerate((0.0, 700.0, 700.0 + drill.DAY)):
-        drill.answer(fast, "banker-4-vs-2", True, 1.5, step=n, now=now)
-        drill.answer(slow, "banker-4-vs-2", True, 1.5 if n < 2 else 5.0, step=n, now=now)
+    for cells in (fast, slow):  # a learner right on every first answer: P(known) starts high
+        for n, cell in enumerate(drill.MASTERY_CELLS[:40]):
+            drill.answer(cells, cell, True, 1.5, step=n, now=float(n))
+    for n, now in enumerate((100.0, 100.0 + drill.DAY, 100.0 + 2 * drill.DAY)):
+        drill.answer(fast, "banker-4-vs-2", True, 1.5, step=50 + n, now=now)
+        drill.answer(slow, "banker-4-vs-2", True, 1.5 if n < 2 else 5.0, step=50 + n, now=now)
     assert drill.rating(True, slow=True) == 2
     assert slow["banker-4-vs-2"]["fsrs"]["due"] < fast["banker-4-vs-2"]["fsrs"]["due"]
     assert slow["banker-4-vs-2"]["fsrs"]["stability"] < fast["banker-4-vs-2"]["fsrs"]["stability"]
     assert drill.is_mastered(fast["banker-4-vs-2"]) and not drill.is_mastered(slow["banker-4-vs-2"])
-    assert drill.is_slow(slow["banker-4-vs-2"]) and slow["banker-4-vs-2"]["fast_days"] == 1
+    assert drill.is_slow(slow["banker-4-vs-2"])
 
 
-def test_a_struggling_learner_is_not_buried_in_new_cells() -> None:
-    """New cells wait while MAX_FAILING cells are failing (their last answer wrong)."""
+def test_a_struggling_learner_is_not_buried_in_new_cells_nor_stalled() -> None:
+    """While MAX_FAILING cells fail (missed fewer than LEECH_MISSES times), a new cell enters
+    only every NEW_EVERY_HELD-th answer, not every NEW_EVERY-th; it still enters (issue 42: a
+    held misconception stalled the drill, 60 cells never asked)."""
     cells: dict = {}
     failing = list(drill.MASTERY_CELLS[:drill.MAX_FAILING])
     for n, cell in enumerate(failing):
         drill.answer(cells, cell, False, 1.0, step=n, now=float(n))
     now = 100.0  # every failing cell is due again
-    chosen = drill.choose(cells, len(failing) + 5, seed=1, now=now)
-    assert chosen in failing
-    drill.answer(cells, chosen, True, 1.0, step=len(failing) + 5, now=now)
-    assert drill.choose(cells, len(failing) + 9, seed=1, now=now + 1) not in cells  # a new one again
+    step = len(failing) + 2  # a new cell came NEW_EVERY answers ago: held back
+    assert drill.choose(cells, step, seed=1, now=now) in failing
+    step = len(failing) - 1 + drill.NEW_EVERY_HELD  # NEW_EVERY_HELD answers since: a new one
+    assert drill.choose(cells, step, seed=1, now=now) not in cells
+    chosen = drill.choose(cells, len(failing) + 2, seed=1, now=now)
+    drill.answer(cells, chosen, True, 1.0, step=len(failing) + 2, now=now)
+    assert drill.choose(cells, len(failing) + 3, seed=1, now=now + 1) not in cells  # fewer fail: every 2nd
 
 
-def test_mastery_needs_fast_right_answers_on_two_days() -> None:
+def _knowing_learner(cells: dict, n: int = 60, now: float = 0.0) -> None:
+    """First answers of ``n`` cells, all right (a learner who knows the rule: P(known) starts
+    at the top of PRIOR_RANGE)."""
+    for k, cell in enumerate(c for c in drill.MASTERY_CELLS if c != "player-5"):
+        if k == n:
+            break
+        drill.answer(cells, cell, True, 1.0, step=k, now=now + k)
+
+
+def test_mastery_needs_evidence_a_guesser_does_not_give_on_elapsed_time_not_dates() -> None:
+    """Issue 42: two coin flips on two calendar dates passed a quarter of the time; minutes
+    apart across 00:00 UTC counted as two days."""
+    day, hour = drill.DAY, 3600.0
     cells: dict = {}
-    day = drill.DAY
-    drill.answer(cells, "player-5", True, 4.0, step=0, now=0)   # right but slow
-    drill.answer(cells, "player-5", True, 1.0, step=1, now=10)
-    drill.answer(cells, "player-5", True, 1.0, step=2, now=20)  # fast again, the same day
-    assert not drill.is_mastered(cells["player-5"]) and cells["player-5"]["fast_days"] == 1
-    drill.answer(cells, "player-5", True, None, step=3, now=day + 20)  # untimed: counts no day
-    assert cells["player-5"]["fast"] == 2 and not drill.is_mastered(cells["player-5"])
-    drill.answer(cells, "player-5", True, 2.9, step=4, now=day + 30)
-    assert drill.is_mastered(cells["player-5"])
-    drill.answer(cells, "player-5", True, 3.5, step=5, now=2 * day)  # slow: not mastered now
-    assert not drill.is_mastered(cells["player-5"]) and drill.is_slow(cells["player-5"])
-    drill.answer(cells, "player-5", True, 2.0, step=6, now=2 * day + 5)  # fast again: the days kept
-    assert drill.is_mastered(cells["player-5"])
-    before = cells["player-5"]["fsrs"]
-    drill.answer(cells, "player-5", False, 1.0, step=7, now=3 * day)
+    _knowing_learner(cells)
+    assert drill.prior(cells) == drill.PRIOR_RANGE[1]
+    t0 = 60.0
+    drill.answer(cells, "player-5", True, 1.0, step=100, now=t0)
+    drill.answer(cells, "player-5", True, 1.0, step=101, now=t0 + 600)  # 10 min later: no evidence
+    assert cells["player-5"]["h"] == "1"
+    drill.answer(cells, "player-5", True, 1.0, step=102, now=t0 + 15 * hour)  # evidence, not 16 h
     entry = cells["player-5"]
-    assert not drill.is_mastered(entry) and entry["lapses"] == 1 and entry["last"] == "wrong"
-    assert entry["fsrs"]["due"] == 3 * day + drill.RELEARNING_STEPS[0].total_seconds()
-    assert entry["fast_days"] == 0  # a miss: the days start anew
-    assert before["state"] == 2 and entry["fsrs"]["state"] == 3  # review → relearning (FSRS)
-    slow: dict = {}
-    drill.answer(slow, "player-5", True, 5.0, step=0, now=0, mastery_seconds=6)
-    drill.answer(slow, "player-5", True, 5.0, step=1, now=day, mastery_seconds=6)
-    assert drill.is_mastered(slow["player-5"])  # the adjusted time counts
+    assert entry["h"] == "11" and entry["p_known"] >= drill.MASTERY_P and entry["spaced"] == 0
+    assert not drill.is_mastered(entry)
+    drill.answer(cells, "player-5", True, 4.0, step=103, now=t0 + 17 * hour)  # 16 h on, but slow
+    assert not drill.is_mastered(cells["player-5"]) and cells["player-5"]["spaced"] == 0
+    drill.answer(cells, "player-5", True, 2.9, step=104, now=t0 + 17 * hour + 2 * hour)  # in time, 16 h on
+    entry = cells["player-5"]
+    assert entry["spaced"] == 1 and entry["fsrs"]["state"] == 2 and entry["fsrs"]["stability"] >= drill.MIN_STABILITY
+    assert drill.is_mastered(entry) and drill.is_mastered_now(entry, t0 + 20 * hour)
+    # Mastery fades with memory: due (recall down to 90 %), it is due for a refresh, not mastered now.
+    due = entry["fsrs"]["due"]
+    assert not drill.is_mastered_now(entry, due) and drill.needs_refresh(entry, due)
+    assert drill.recall(entry, due) == pytest.approx(drill.DESIRED_RETENTION, abs=0.02)
+    drill.answer(cells, "player-5", True, 2.0, step=105, now=due + hour)  # one right answer renews it
+    assert drill.is_mastered_now(cells["player-5"], due + 2 * hour)
+    # A miss: not mastered; more evidence than before (a higher bar, one spaced review anew).
+    drill.answer(cells, "player-5", False, 1.0, step=106, now=due + 3 * hour)
+    entry = cells["player-5"]
+    assert not drill.is_mastered(entry) and entry["spaced"] == 0 and drill.mastery_p(entry) == 0.975
+    assert entry["fsrs"]["state"] == 3  # review → relearning (FSRS)
+    # A guesser: half its first answers right, the prior at the floor; three days right: not enough.
+    guess: dict = {}
+    for k, cell in enumerate(drill.MASTERY_CELLS[:60]):
+        drill.answer(guess, cell, k % 2 == 0, 1.0, step=k, now=float(k))
+    assert drill.prior(guess) == drill.PRIOR_RANGE[0]
+    for k in range(1, 4):
+        drill.answer(guess, "natural-0", True, 1.0, step=100 + k, now=k * day)
+    assert not drill.is_mastered(guess["natural-0"]) and guess["natural-0"]["p_known"] < drill.MASTERY_P
+
+
+def test_nothing_is_mastered_within_one_sitting_whatever_the_clock_says() -> None:
+    """Two sessions 10 minutes apart across 00:00 UTC (07:50 in Taipei), and one sitting of 300
+    answers from 23:57 UTC, by a learner right in 2 s: nothing mastered (issue 42: 40 and 106)."""
+    midnight = 1_800_057_600.0  # 2027-01-16 00:00 UTC
+    cells: dict = {}
+    drill.replay(lambda _c, _s: True, 120, seconds=2.0, session=60, gap=720.0, start=midnight - 600, cells=cells)
+    assert drill.mastered(cells) == 0
+    cells = {}
+    drill.replay(lambda _c, _s: True, 300, seconds=2.0, start=midnight - 180, cells=cells)
+    assert drill.mastered(cells) == 0 and len(cells) == len(drill.MASTERY_CELLS)
 
 
 def _other(d: Drill) -> str:
@@ -239,8 +283,13 @@ def test_timed_mode_with_an_adjustable_time_on_a_fake_clock() -> None:
     assert "limit 2 s" in plain_text(d.feedback)
     d.seconds.value = 10  # WCAG 2.2.1: the learner gives themself more time
     now[0] += 5
+    cell = d.item.id
     assert d.respond(d.item.answer) is True
-    assert "within 10 s" in plain_text(d.definition)
+    # ... for the timed mode and rounds only: the bar is the course's, kept with the record
+    # (issue 42: a 6 s box let a 5-second learner master 61 cells by day 3)
+    assert "within 3 s" in plain_text(d.definition) and d.mastery_seconds == drill.MASTERY_SECONDS
+    assert d.cells[cell]["pace"] == "slow" and d.cells[cell]["fsrs"]["state"] == 1
+    assert bk.progress.load()["drill"]["mastery"] == {"rule": drill.MASTERY_RULE, "seconds": drill.MASTERY_SECONDS}
 
 
 def test_the_clock_starts_when_the_browser_shows_the_prompt() -> None:
@@ -328,17 +377,17 @@ def test_keys_answer_and_the_record_survives_a_new_drill() -> None:
 def test_mastery_line_counts_cells() -> None:
     d = Drill(lang="zh", seed=1, record=False, coups=False, clock=itertools.count().__next__)
     assert "0 / 106" in plain_text(d.mastery) and "0 / 88" in plain_text(d.mastery)
-    assert "在 2 個不同的日子" in plain_text(d.definition)
+    assert "目前熟練" in plain_text(d.mastery) and "該溫習" in plain_text(d.mastery)
+    assert "至少 16 小時" in plain_text(d.definition) and "不看日期" in plain_text(d.definition)
 
 
 def test_the_widget_reaches_106_of_106_mastered_within_340_answers_on_separate_days() -> None:
     """The whole widget's own answer path (whole coups dealt card by card every tenth item, each
     decision an answer), a learner right in 2 s, one 60-answer session a day, a new widget (a new
     kernel) each day reading yesterday's record: its first answer untimed. Measured (seed 0,
-    ``benchmarks/bench_mastery.py``): 106 / 106 after 308 answers, 70 of them coup decisions, in
-    the 6th session (before the card-by-card coup and the mastered-last order of practising
-    ahead: 27 sessions, two cells sent days away by an untimed first answer waiting behind every
-    mastered cell)."""
+    ``benchmarks/bench_mastery.py``): 106 / 106 mastered now in the 5th session under issue 42's
+    evidence rule (the 6th under issue 37's two calendar dates; before the card-by-card coup and
+    the mastered-last order of practising ahead: 27 sessions)."""
     start = 1_800_000_000.0
     t, c = [start], [0.0]  # the wall clock jumps a day between sessions; each answer takes 2 s
     seen: set[str] = set()
@@ -360,9 +409,9 @@ def test_the_widget_reaches_106_of_106_mastered_within_340_answers_on_separate_d
             break
     assert d is not None
     assert seen == set(drill.MASTERY_CELLS) and coup_answers > 2 * d.coup_stats["seen"] > 0
-    assert "Mastered: 106 / 106 cells (banker matrix 88 / 88)" in plain_text(d.mastery)
-    assert n // 60 + 1 >= drill.MASTERY_DAYS + 1  # not in one sitting
-    assert all(e["fast_days"] >= drill.MASTERY_DAYS for e in d.cells.values())
+    assert "Mastered now: 106 / 106 cells (banker matrix 88 / 88)" in plain_text(d.mastery)
+    assert n // 60 + 1 >= 3  # not in one sitting: the spaced reviews came on later days
+    assert all(e["spaced"] >= 1 for e in d.cells.values())
 
 
 def test_a_new_learner_gets_an_order_of_new_cells_of_their_own() -> None:
@@ -424,7 +473,8 @@ def test_the_map_marks_slow_cells_and_shows_the_median_answer_time() -> None:
 
 
 def test_replay_a_leech_never_takes_over_a_session_and_a_slow_row_is_not_mastered_until_fast() -> None:
-    """Issue 37: a learner always wrong on one cell and slow (4 s) on the banker-6 row."""
+    """Issue 37: a learner always wrong on one cell and slow (4 s) on the banker-6 row. Issue
+    42: the cell is suspended at its SUSPEND_AT-th lapse (and so asked no more)."""
     leech, slow_row = "banker-3-vs-8", [c for c in drill.MASTERY_CELLS if c.startswith("banker-6-")]
     fast_row = [c for c in drill.MASTERY_CELLS if c.startswith("banker-2-")]
     cells: dict = {}
@@ -432,57 +482,109 @@ def test_replay_a_leech_never_takes_over_a_session_and_a_slow_row_is_not_mastere
     log = drill.replay(lambda c, _s: c != leech, 10 * session, seed=0, session=session, cells=cells,
                        seconds=lambda c, _s: 4.0 if c in slow_row else 2.0)
     asked_leech = [n for n, (c, _r) in enumerate(log) if c == leech]
-    assert len(asked_leech) >= 10  # it keeps coming back
+    assert len(asked_leech) == drill.SUSPEND_AT  # missed, taught, suspended
     for start in range(0, len(log) - 19):  # no 20 answers in a row give it more than 3 (15 %)
         assert sum(1 for c, _r in log[start:start + 20] if c == leech) <= 3
-    for s in range(1, 10):  # nor any later session
-        assert sum(1 for c, _r in log[s * session:(s + 1) * session] if c == leech) <= 0.15 * session
-    assert drill.is_leech(cells[leech]) and drill.leeches(cells) == [leech]
-    after = [log[n + 1][0] for n in asked_leech if n + 1 < len(log) and n % session != session - 1]
-    assert sum(1 for c in after if c in drill.contrast(leech)) >= len(after) // 2  # contrast interleaved
+    assert drill.suspended(cells) == [leech] and drill.leeches(cells) == []
+    second = asked_leech[1]  # its 2nd miss: the nearest cells with the other answer, in a row
+    assert [c for c, _r in log[second + 1:second + 1 + len(drill.contrast(leech))]] == list(drill.contrast(leech))
     assert all(not drill.is_mastered(cells[c]) for c in slow_row)  # slow: never mastered
     assert sum(drill.is_mastered(cells[c]) for c in fast_row) == len(fast_row)
     # The slow row comes back before the known cells: Hard, so due sooner.
     assert max(cells[c]["fsrs"]["due"] for c in slow_row) < min(cells[c]["fsrs"]["due"] for c in fast_row)
-    # Once the learner answers the row fast, on two days, it is mastered.
-    drill.replay(lambda c, _s: c != leech, 6 * session, seed=0, session=session, cells=cells,
-                 start=1_800_000_000.0 + 10 * drill.DAY, seconds=2.0)
-    assert all(drill.is_mastered(cells[c]) for c in slow_row)
+    # Once the learner answers the row fast, on other days, it is mastered; resumed, the cell is asked again.
+    assert drill.unsuspend(cells, leech) is not None and not drill.is_suspended(cells[leech])
+    assert drill.lapses(cells[leech]) == 0 and drill.spaced_needed(cells[leech]) == 1 + drill.SUSPEND_AT // drill.LEECH_MISSES
+    more = drill.replay(lambda c, _s: True, 6 * session, seed=0, session=session, cells=cells,
+                        start=1_800_000_000.0 + 10 * drill.DAY, seconds=2.0)
+    assert all(drill.is_mastered(cells[c]) for c in slow_row) and leech in {c for c, _r in more}
 
 
-def test_a_leech_gets_contrast_cells_and_a_worked_coup_from_the_engine() -> None:
+def test_contrast_cells_are_the_nearest_with_the_other_answer_and_worked_coups_differ() -> None:
+    """Issue 42: "the cells beside it" of banker 0 against a 5 named banker 6 against a 5."""
     assert drill.contrast("banker-3-vs-8") == ("banker-3-vs-7", "banker-3-vs-9", "banker-2-vs-8")
+    assert drill.contrast("banker-0-vs-5") == ("banker-3-vs-8", "banker-6-vs-5")  # 6 steps: none nearer
     for cell in drill.MASTERY_CELLS:
-        assert all(drill.item(c).answer != drill.item(cell).answer for c in drill.contrast(cell))
-        assert drill.contrast(cell), cell
-    coup = drill.worked_coup("banker-3-vs-8")
-    assert coup.player_third.value == 8 and coup.banker_third is None  # the engine stood
+        near = drill.contrast(cell)
+        assert near and all(drill.item(c).answer != drill.item(cell).answer for c in near), cell
+        kind, row, col = drill._position(cell)
+        others = [c for c in drill.MASTERY_CELLS if drill.item(c).answer != drill.item(cell).answer
+                  and drill._position(c)[0] == kind and (drill._position(c)[2] == 10) == (col == 10)]
+        dist = {c: abs(drill._position(c)[1] - row) + abs(drill._position(c)[2] - col) for c in others}
+        assert dist[near[0]] == min(dist.values()), cell  # nothing nearer left out
+    variants = set()
+    for n in range(6):
+        coup = drill.worked_coup("banker-3-vs-8", n)
+        assert coup.player_third.value == 8 and coup.banker_third is None  # the engine stood
+        variants.add(tuple(map(str, (*coup.player_cards, *coup.banker_cards))))
+    assert len(variants) >= 5  # a different coup each time
+    for cell in drill.MASTERY_CELLS:
+        assert drill._reaches(drill.worked_coup(cell, 1), cell), cell
     cells: dict = {}
     for n in range(drill.LEECH_MISSES):
         assert not drill.is_leech(cells.get("player-5"))
         drill.answer(cells, "player-5", False, 1.0, step=n, now=n * 100.0)
-    assert drill.is_leech(cells["player-5"])
-    assert drill.choose(cells, 10, seed=1, now=1000.0, avoid="player-5") in drill.contrast("player-5")
+    assert drill.is_leech(cells["player-5"]) and drill.teaching(cells["player-5"]) == "coup"
 
 
-def test_a_leechs_feedback_escalates_and_the_map_names_it() -> None:
+def test_teaching_escalates_by_lapse_count_each_level_different_and_suspends() -> None:
+    """Issue 42: misses 5, 10 and 11 of a cell showed the identical block. Now, by lapse count:
+    the rule row; the nearest cells with the other answer, asked next in a row; a worked coup the
+    kit makes up, dealt card by card; the lesson section and a quiz on the row; suspension."""
     d = Drill(lang="en", seed=2, record=False, coups=False, clock=itertools.count().__next__)
     target = "banker-3-vs-8"
-    for n in range(drill.LEECH_MISSES):
-        d.item = drill.item(target)
+    blocks, nexts, texts = [], [], []
+    for _ in range(drill.SUSPEND_AT):
+        d.item, d.deal = drill.item(target), None
         d.respond("draw")  # wrong: banker 3 stands on an 8
-        text = plain_text(d.feedback)
-        assert ("missed this cell" in text) == (n == drill.LEECH_MISSES - 1)
-    assert "banker 3 draws when the player's third card is 0–7, 9, stands when it is 8" in text
-    assert "A coup the kit made up (not a source's cards):" in text and "stands" in text
-    assert ("The cells beside it with the other answer: banker 3 against a player third card 7: Draw; "
-            "banker 3 against a player third card 9: Draw; banker 2 against a player third card 8: Draw") in text
+        html = d.feedback.value
+        texts.append(plain_text(d.feedback))
+        level = re.search(r"bk-drill-teach-([a-z]+)", html)
+        assert level, html
+        blocks.append(level.group(1))
+        nexts.append(d.item)
+    assert blocks == list(drill.TEACHING)
+    text = texts[-1]
+    assert "banker 3 draws when the player's third card is 0–7, 9, stands when it is 8" in texts[0]
+    assert "the nearest cells with the other answer: banker 3 against a player third card 7: Draw" in texts[1]
+    assert "a coup the kit makes up to reach this cell, dealt card by card" in texts[2]
+    assert "a quiz on this row" in texts[3] and "comes back soon" not in text  # suspended: it does not
+    assert len(set(texts)) == len(texts)  # each level different from the last
+    assert nexts[1].id == "banker-3-vs-7"  # the mini-drill: the nearest cells with the other answer
+    assert nexts[2].kind == "coup" and nexts[2].params["made_up"] and nexts[2].params["cell"] == target
+    assert nexts[3].kind == "row" and nexts[3].params["cell"] == target
+    assert "suspended" in text and "04-banker-rule.ipynb#3.-Branch-B" in d.feedback.value
+    assert drill.is_suspended(d.cells[target]) and target not in {d._next_item().id for _ in range(30)}
     html = d.heatmap_html()
-    assert 'class="bk-heat-leech"' in html
-    assert "Cells missed again and again: banker 3 against a player third card 8" in html
+    assert 'class="bk-heat-suspended"' in html and "‖" in html
+    assert "Suspended cells (missed again and again): banker 3 against a player third card 8" in html
+    assert d.unsuspend_button.layout.display is None and "Resume the suspended cells (1)" == d.unsuspend_button.description
+    assert d.unsuspend() == [target] and not drill.is_suspended(d.cells[target])
+    assert d.unsuspend_button.layout.display == "none"
     zh = Drill(lang="zh", seed=2, record=False, coups=False)
-    zh.cells = d.cells
-    assert "本工具自己編的一局" in zh._feedback_html(drill.item(target), "draw", False, False, 1.0)
+    zh.cells = {target: {**d.cells[target], "lapses": 2, "base": 0, "last": "wrong"}}
+    assert "離它最近、答案不同的格子" in plain_text(zh._feedback_html(drill.item(target), "draw", False, False, 1.0))
+
+
+def test_a_worked_coup_and_a_row_quiz_are_answered_in_the_widget() -> None:
+    d = Drill(lang="en", seed=2, record=False, coups=False, clock=itertools.count().__next__)
+    target = "banker-0-vs-5"
+    for _ in range(3):
+        d.item, d.deal = drill.item(target), None
+        d.respond("stand")
+    assert d.item.kind == "coup" and d.item.params["made_up"]
+    assert "A coup the kit made up to reach this cell: these cards are not any source's." in plain_text(d.prompt)
+    while d.item.kind == "coup":
+        d.respond(d.expected)
+    d.item, d.deal = drill.item(target), None
+    d.respond("stand")  # the 4th miss: the lesson section, then a quiz on the row
+    assert d.item.kind == "row" and d.kind == "row"
+    assert "On which values of the player's third card does the banker draw?" in plain_text(d.prompt)
+    labels = [b.description for b in d.answer_row.children]
+    assert "0–9 (1)" in labels or "0–9 (2)" in labels or "0–9 (3)" in labels
+    right = d.item.answer
+    assert d.press(str("abc".index(right) + 1)) is True
+    assert "banker 0 draws whatever the player's third card" in plain_text(d.feedback)
 
 
 # ---------------------------------------------------------------- a whole coup, card by card
@@ -638,18 +740,25 @@ def test_a_round_started_during_a_coup_puts_the_coup_back_and_the_pure_round_ref
         r.add("player-5", True, 1.0)
 
 
-def test_player_natural_and_stood_leeches_get_the_engines_row() -> None:
-    d = Drill(lang="en", seed=2, record=False, coups=False, clock=itertools.count().__next__)
+def test_every_cell_gets_the_engines_row_full_and_empty_banker_rows_as_the_trace_says() -> None:
+    """Issue 42: for banker 0–2 and 7 (40 cells, both editions) the row read "banker 7 draws when
+    the player's third card is , stands when it is 0–9"."""
     rows = {"player-6": "the player draws on 0–5, stands on 6–7",
             "natural-8": "a first-two-card total of 8–9 is a natural, 0–7 is not",
-            "banker-6-player-stood": "when the player stood, the banker draws on 0–5, stands on 6–7"}
-    for cell, row in rows.items():
-        for _ in range(drill.LEECH_MISSES):
-            d.item = drill.item(cell)
-            d.respond(_other(d))
-        assert "This row of the rule table (asked of the rules engine): " + row in plain_text(d.feedback), cell
+            "banker-6-player-stood": "when the player stood, the banker draws on 0–5, stands on 6–7",
+            "banker-3-vs-8": "banker 3 draws when the player's third card is 0–7, 9, stands when it is 8",
+            "banker-7-vs-2": "a banker 7 always stands",
+            "banker-1-vs-9": "a banker 1 draws whatever the player's third card"}
+    for lang in ("en", "zh"):
+        d = Drill(lang=lang, seed=2, record=False, coups=False)
+        for cell in drill.MASTERY_CELLS:
+            text = d._row_text(cell)
+            assert " , " not in text and "，" != text[-1] and not re.search(r"(is|是) ?(,|，|時)", text), (lang, text)
+            if cell in rows and lang == "en":
+                assert text == "This row of the rule table (asked of the rules engine): " + rows[cell] + ".", text
+        assert "莊家 7 點一律停牌" in d._row_text("banker-7-vs-0") or lang == "en"
     zh = Drill(lang="zh", seed=2, record=False, coups=False)
-    zh.cells = d.cells
+    zh.cells = {"player-6": {"lapses": 1, "last": "wrong"}}
     assert "閒家 0–5 點補牌，6–7 點停牌" in zh._feedback_html(drill.item("player-6"), "draw", False, False, 1.0)
 
 
@@ -671,3 +780,73 @@ def test_ahead_of_time_a_cell_not_yet_mastered_comes_before_the_mastered_ones() 
     assert drill.stats(cells, now)["due"] == 0
     assert cells[late]["fsrs"]["due"] > max(e["fsrs"]["due"] for c, e in cells.items() if c != late)
     assert drill.choose(cells, 500, seed=0, now=now) == late
+
+
+# ---------------------------------------------------------------- issue 42: learners that must not pass
+def _belief(cell: str, _step: int) -> bool:
+    """"Banker draws on 0–5, stands on 6–7, whatever the player's third card", held."""
+    it = drill.item(cell)
+    return not cell.startswith("banker-") or ("draw" if it.params["total"] <= 5 else "stand") == it.answer
+
+
+def test_a_held_misconception_never_stalls_the_rest() -> None:
+    """Issue 42: after 10 sessions 60 cells had never been asked. Now every cell is asked within
+    5 sessions and no cell takes more than 15 % of one (measured, seed 0: all asked in the 5th;
+    the worst 8 %); the 13 cells of the belief end suspended, the others mastered."""
+    cells: dict = {}
+    log = drill.replay(_belief, 10 * 60, seed=0, seconds=2.0, session=60, cells=cells)
+    assert {c for c, _r in log[:5 * 60]} == set(drill.MASTERY_CELLS)
+    for s in range(10):
+        part = [c for c, _r in log[s * 60:(s + 1) * 60]]
+        assert max(part.count(c) for c in set(part)) <= 0.15 * 60
+    wrong = [c for c in drill.MASTERY_CELLS if not _belief(c, 0)]
+    assert len(wrong) == 13 and drill.suspended(cells) == wrong
+    assert drill.mastered(cells) == len(drill.MASTERY_CELLS) - len(wrong)
+
+
+def test_a_guesser_masters_at_most_one_cell_in_30_sessions() -> None:
+    """Issue 42: a coin-flipper mastered 14–30 cells after 10 sessions. Measured (10 seeds of
+    benchmarks' guesser): none, ever."""
+    rng = random.Random("guesser")
+    ever: set[str] = set()
+    cells: dict = {}
+    drill.replay(lambda _c, _s: rng.random() < 0.5, 30 * 60, seed=0, seconds=1.5, session=60, cells=cells,
+                 on_session=lambda _n, c, _t: ever.update(x for x in drill.MASTERY_CELLS if drill.is_mastered(c.get(x))))
+    assert len(ever) <= 1
+
+
+def test_the_drill_has_one_persistent_live_region() -> None:
+    """Issue 42: the feedback's role="status" element was removed and added again on every answer.
+    The drill has one live region (``live``, ``widgets/_common.live_region``: the page marks its
+    element once; its text changes), which says the feedback and then the next question; no
+    output's value carries a role, nor the prompt an aria-live."""
+    from baccarat_kit.widgets._common import LIVE
+
+    d = Drill(lang="en", seed=4, record=False, clock=itertools.count().__next__)
+    assert [w for w in d.children if LIVE in getattr(w, "_dom_classes", ())] == [d.live]
+    for n in range(30):
+        d.respond(d.expected if n % 3 else next(v for v, _k in CHOICES[d.kind] if v != d.expected))
+        for out in (d.feedback, d.prompt, d.round_status, d.live):
+            assert "role=" not in out.value and "aria-live" not in out.value
+        said = plain_text(d.live)
+        assert said.startswith(plain_text(d.feedback).split("\n")[0]) and plain_text(d.prompt) in said
+    d.press("x")
+    assert "role=" not in d.feedback.value and plain_text(d.live).startswith("For this question use:")
+
+
+def test_the_lesson_links_name_headings_of_each_edition() -> None:
+    """The 4th miss links the lesson section of the cell's table: each link's heading exists in
+    the lesson of its edition (JupyterLab's anchors: the heading with spaces as hyphens)."""
+    import json
+
+    from baccarat_kit.i18n import message
+
+    root = Path(__file__).resolve().parents[1] / "notebooks"
+    for lang, folder in (("zh", root), ("en", root / "en")):
+        for table in ("natural", "player", "stood", "banker"):
+            href = message(f"widgets.drill.lesson-{table}-href", lang)
+            name, _hash, anchor = href.partition("#")
+            cells = json.loads((folder / name).read_text(encoding="utf-8"))["cells"]
+            heads = {line.lstrip("#").strip().replace(" ", "-") for c in cells if c["cell_type"] == "markdown"
+                     for line in "".join(c["source"]).splitlines() if line.startswith("#")}
+            assert anchor in heads, (lang, href)

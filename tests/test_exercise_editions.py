@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from baccarat_kit.cli import main
+from baccarat_kit.grading.term.authoring import code_tokens
 from baccarat_kit.grading.term.release import (
-    _code_tokens,
     dumps_notebook,
     edition,
     release_notebook,
@@ -58,7 +58,7 @@ def test_both_copies_are_the_same_exercise(source: Path) -> None:
     assert [(c["id"], c["cell_type"]) for c in zh["cells"]] == [(c["id"], c["cell_type"]) for c in en["cells"]]
     for a, b in zip(zh["cells"], en["cells"], strict=True):
         if a["cell_type"] == "code":
-            assert _code_tokens(text(a)) == _code_tokens(text(b)), a["id"]
+            assert code_tokens(text(a)) == code_tokens(text(b)), a["id"]
     setup = [text(c) for c in en["cells"] if "Checker(" in text(c)]
     assert setup and 'bk.set_language("en")' in setup[0]
     assert 'bk.set_language("zh")' in next(text(c) for c in zh["cells"] if "Checker(" in text(c))

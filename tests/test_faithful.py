@@ -16,40 +16,42 @@ is the kit's own words: a name with a ``{placeholder}`` or without a Chinese cha
 ids), a label the kit shows (the words of a ``locale`` message, outside its own quotes), or one of
 :data:`KIT_WORDS` (each the kit's own term, label or claim, never a source's).
 
-**How it is compared.** Character for character, with allowances that change no word of the
-page: whitespace is ignored (002's page has spaces after its full-width punctuation), a quote
-nested inside another may be written 『…』, table cells may be joined with ｜ (the page's ``|``).
-"…" or "……" marks words left out, and then the pieces must be found **in the quotation's order,
-each within** :data:`WINDOW` **characters of the page's text after the previous one** (whitespace
-not counted; about two sentences), and **each "…" must stand for words** (a letter, digit or
-ideograph of the page): an ellipsis that replaces only punctuation fuses two clauses into one the
-page does not have. That is how 「莊家3點停牌……第三張不是8時」 fails: on 000 the two pieces are
-neighbours, 「閒家取得的第三張牌是8時，莊家3點停牌；第三張不是8時通常補牌」, and the "……" hides
-only the 「；」 between the rule's two halves, reversing it.
+**How it is compared.** By the kit's one rule, :func:`baccarat_kit.sources.on_page` (which
+``baccarat-kit cases check`` and ``baccarat-kit release`` apply too): character for character,
+with allowances that change no word of the page: whitespace is ignored (002's page has spaces after
+its full-width punctuation), a quote nested inside another may be written 『…』, table cells may be
+joined with ｜ (the page's ``|``). "…" or "……" marks words left out, and then the pieces must be
+found **in the quotation's order, each within** ``WINDOW`` **characters of the page's text after
+the previous one** (whitespace not counted; about two sentences), and **each "…" must stand for
+words** (a letter, digit or ideograph of the page): an ellipsis that replaces only punctuation
+fuses two clauses into one the page does not have. That is how 「莊家3點停牌……第三張不是8時」
+fails: on 000 the two pieces are neighbours, 「閒家取得的第三張牌是8時，莊家3點停牌；第三張不是8時通常補牌」,
+and the "……" hides only the 「；」 between the rule's two halves, reversing it.
 
-**Where the pages are.** ``$BACCARAT_KIT_SOURCES`` (a folder holding ``000_*.txt`` … ``004_*.txt``)
-when it is set (a folder that is missing or holds no pages is an error, never a skip); else
-``../shared/seeds`` beside the checkout or beside its parent (a worktree). A clone elsewhere
-without either skips the comparisons with that reason; the checks on the text itself still run.
+**Where the pages are.** As the kit finds them (:func:`baccarat_kit.sources.find`):
+``$BACCARAT_KIT_SOURCES`` (a folder holding ``000_*.txt`` … ``004_*.txt``) when it is set (a folder
+that is missing or holds no pages fails the tests that need them, never skips them); else
+``../shared/seeds`` beside the checkout or beside its parent (a worktree). A clone elsewhere without
+either skips the comparisons with that reason (``tests/conftest.py``: the ``source_pages`` fixture,
+the run's header says where it looked); the checks on the text itself still run.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import re
 import tomllib
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from baccarat_kit import sources
+from baccarat_kit.grading.term.authoring import read_source
+from baccarat_kit.sources import WINDOW, Pages, attributed_quotes, on_page, plain, quotations
+
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES_ENV = "BACCARAT_KIT_SOURCES"
-WINDOW = 80
-"""The most characters of page text (whitespace not counted) a "…" may leave out."""
 
 KIT_WORDS = frozenset({
     # the kit's conventions and terms (docs/glossary.md), quoted as names
@@ -67,114 +69,7 @@ KIT_WORDS = frozenset({
 """Quoted words that are the kit's own and on no source page. A new one is listed here only after
 checking that it is not a source's words (a source's words carry the source's id instead)."""
 
-_SOURCE_ID = re.compile(r"(?<![\w-])(00[0-4])(?![\w-])")
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_WORD = re.compile(r"\w")
-
-
-# ---------------------------------------------------------------- the pages
-def sources_folder() -> Path | None:
-    """The folder of the source pages (see the module docstring), or None when there is none."""
-    given = os.environ.get(SOURCES_ENV)
-    if given:
-        folder = Path(given)
-        if not folder.is_dir() or not list(folder.glob("00[0-4]_*.txt")):
-            raise FileNotFoundError(f"${SOURCES_ENV} is {given!r}: no folder holding 000_*.txt … 004_*.txt there")
-        return folder
-    for candidate in (ROOT.parent / "shared" / "seeds", ROOT.parent.parent / "shared" / "seeds"):
-        if candidate.is_dir():
-            return candidate
-    return None
-
-
-SEEDS = sources_folder()
-needs_pages = pytest.mark.skipif(SEEDS is None, reason=f"the source pages are not here (../shared/seeds, or set ${SOURCES_ENV})")
-
-
-def _plain(text: str) -> str:
-    """Text as compared: no whitespace, 『』 as 「」, ｜ as |."""
-    text = text.replace("『", "「").replace("』", "」").replace("｜", "|")
-    return re.sub(r"\s+", "", text)
-
-
-@dataclass(frozen=True)
-class Page:
-    sid: str
-    text: str
-    """The page's text as compared (:func:`_plain`)."""
-
-    @classmethod
-    def read(cls, path: Path) -> Page:
-        return cls(path.name[:3], _plain(path.read_text(encoding="utf-8")))
-
-
-def pages(folder: Path | None = SEEDS) -> dict[str, Page]:
-    if folder is None:
-        return {}
-    return {p.name[:3]: Page.read(p) for p in sorted(folder.glob("00[0-4]_*.txt"))}
-
-
-def _placements(pieces: list[str], text: str, after: int | None = None) -> Iterator[list[int]]:
-    """Start positions of ``pieces`` in ``text``, in order, each gap within :data:`WINDOW` and
-    holding a word; ``after`` is where the previous piece ended (None: the first piece)."""
-    if not pieces:
-        yield []
-        return
-    piece, rest = pieces[0], pieces[1:]
-    start = 0 if after is None else after
-    while (at := text.find(piece, start)) >= 0:
-        if after is not None and at - after > WINDOW:
-            return
-        if after is None or _WORD.search(text[after:at]):
-            for tail in _placements(rest, text, at + len(piece)):
-                yield [at, *tail]
-                return
-        start = at + 1
-
-
-def on_page(quote: str, page: Page) -> bool:
-    """Whether ``quote`` is ``page``'s own words (see the module docstring).
-
-    >>> page = Page("000", _plain("閒家取得的第三張牌是8時，莊家3點停牌；第三張不是8時通常補牌。"))
-    >>> on_page("莊家3點停牌；第三張不是8時", page), on_page("閒家取得的第三張牌是8時……不是8時通常補牌", page)
-    (True, True)
-    >>> on_page("莊家3點停牌……第三張不是8時", page)  # the "……" hides only the 「；」
-    False
-    >>> on_page("第三張不是8時……莊家3點停牌", page)  # the page's order reversed
-    False
-    """
-    pieces = [p for p in re.split(r"…+", _plain(quote)) if p]
-    return bool(pieces) and next(_placements(pieces, page.text), None) is not None
-
-
-# ---------------------------------------------------------------- the quotations
-def quotations(text: str) -> list[tuple[str | None, str]]:
-    """(source id or None, quoted words) for each outermost 「…」 of ``text``: the id is the last
-    one before the quote with no sentence end (。, a closing 」 or a new line) between them.
-
-    >>> quotations("000：「先確認」；BCR-001「閒2」。004 說「通常」")
-    [('000', '先確認'), (None, '閒2'), ('004', '通常')]
-    >>> quotations("見 001。「例牌」與『天牌』")
-    [(None, '例牌')]
-    """
-    found: list[tuple[str | None, str]] = []
-    i = 0
-    while (start := text.find("「", i)) >= 0:
-        depth, end = 0, start
-        for end in range(start, len(text)):
-            depth += {"「": 1, "」": -1}.get(text[end], 0)
-            if depth == 0:
-                break
-        before = text[max(0, start - 80):start]
-        ids = list(_SOURCE_ID.finditer(before))
-        sid = ids[-1].group(1) if ids and not re.search(r"[。」\n]", before[ids[-1].end():]) else None
-        found.append((sid, text[start + 1:end]))
-        i = end + 1
-    return found
-
-
-def attributed_quotes(text: str) -> list[tuple[str, str]]:
-    return [(sid, q) for sid, q in quotations(text) if sid is not None]
 
 
 # ---------------------------------------------------------------- the texts
@@ -222,11 +117,12 @@ def course_texts() -> list[tuple[str, str]]:
     """(where, text) for every text the module docstring lists."""
     out = list(_lesson_cells())
     for path in sorted((ROOT / "exercises" / "source").glob("*.ipynb")):
-        nb = json.loads(path.read_text(encoding="utf-8"))
+        nb = json.loads(path.read_text(encoding="utf-8"))  # as written: every cell, English and settings cells too
         for n, cell in enumerate(nb["cells"]):
             out.append((f"exercises/source/{path.name} cell {n}", _cell_text(cell)))
             out += [(f"exercises/source/{path.name} cell {n} {k}", s) for k, s in _strings(cell.get("metadata", {}))]
-        out += [(f"exercises/source/{path.name} metadata {k}", s) for k, s in _strings(nb["metadata"])]
+        compiled = read_source(path)  # the settings as read: titles, rubrics, options, hints, texts
+        out += [(f"exercises/source/{path.name} metadata {k}", s) for k, s in _strings(compiled["metadata"])]
     for folder in ("locale", "data", "cases"):
         for path in sorted((ROOT / "baccarat_kit" / folder).glob("*.toml")):
             data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -241,13 +137,13 @@ def _kit_labels() -> str:
     """The words of every locale message outside its own quotes, as compared."""
     texts = [s for path in sorted((ROOT / "baccarat_kit" / "locale").glob("*.toml"))
              for _k, s in _strings(tomllib.loads(path.read_text(encoding="utf-8")))]
-    return "\n".join(_plain(re.sub(r"「[^」]*」", "\n", s)) for s in texts)
+    return "\n".join(plain(re.sub(r"「[^」]*」", "\n", s)) for s in texts)
 
 
 def kit_words(quote: str, labels: str) -> bool:
     """Whether an unattributed quotation is the kit's own words (see the module docstring)."""
     return ("{" in quote or not _HAN.search(quote) or quote in KIT_WORDS
-            or _plain(quote) in labels)
+            or plain(quote) in labels)
 
 
 TEXTS = course_texts()
@@ -269,36 +165,31 @@ def test_the_finder_reads_every_text_the_course_quotes_in() -> None:
     assert any(where.startswith("notebooks/src") and "(en)" in where for where, _, _ in attributed)
 
 
-@needs_pages
-def test_every_attributed_quotation_is_the_sources_own_words() -> None:
-    found = pages()
+def test_every_attributed_quotation_is_the_sources_own_words(source_pages: Pages) -> None:
+    found = source_pages.texts
     wrong = [f"{where}: {sid} 「{q}」" for where, text in TEXTS for sid, q in attributed_quotes(text)
              if not on_page(q, found[sid])]
     assert not wrong, "not on the named page, or not in its order:\n" + "\n".join(wrong)
 
 
-@needs_pages
-def test_every_quotation_without_an_id_is_a_sources_or_the_kits_own_words() -> None:
-    found, labels = pages(), _kit_labels()
+def test_every_quotation_without_an_id_is_a_sources_or_the_kits_own_words(source_pages: Pages) -> None:
+    found, labels = source_pages.texts, _kit_labels()
     wrong = sorted({f"{where}: 「{q}」" for where, text in TEXTS for sid, q in quotations(text)
                     if sid is None and not kit_words(q, labels)
                     and not any(on_page(q, page) for page in found.values())})
     assert not wrong, "on no source page (a source's words carry its id; the kit's own go in KIT_WORDS):\n" + "\n".join(wrong)
 
 
-@needs_pages
-def test_every_kit_word_is_on_no_page() -> None:
+def test_every_kit_word_is_on_no_page(source_pages: Pages) -> None:
     """The list holds only the kit's own words: none of them is a source's."""
-    found = pages()
-    assert [w for w in KIT_WORDS if any(on_page(w, p) for p in found.values())] == []
+    assert [w for w in KIT_WORDS if any(on_page(w, p) for p in source_pages.texts.values())] == []
 
 
-@needs_pages
-def test_a_spliced_or_reordered_quotation_fails() -> None:
+def test_a_spliced_or_reordered_quotation_fails(source_pages: Pages) -> None:
     """On 000's own page: 「莊家3點停牌……第三張不是8時」 reverses the rule of the FAQ 「閒家取得的
     第三張牌是8時，莊家3點停牌；第三張不是8時通常補牌。」 and fails; so do its halves swapped and
     two pieces further apart than WINDOW; an honest cut passes."""
-    page = pages()["000"]
+    page = source_pages.texts["000"]
     assert on_page("閒家取得的第三張牌是8時，莊家3點停牌；第三張不是8時通常補牌。", page)
     assert not on_page("莊家3點停牌……第三張不是8時", page)
     assert not on_page("第三張不是8時……莊家3點停牌", page)
@@ -310,7 +201,7 @@ def test_a_spliced_or_reordered_quotation_fails() -> None:
 
 def test_the_window_and_the_word_rule_on_a_made_up_page() -> None:
     """The same rules without the pages: order, the window, and a "…" that stands for words."""
-    page = Page("999", _plain("甲乙丙。丁戊己；庚辛壬。" + "填" * WINDOW + "癸子丑。"))
+    page = plain("甲乙丙。丁戊己；庚辛壬。" + "填" * WINDOW + "癸子丑。")
     assert on_page("甲乙……丁戊", page) and on_page("甲乙丙……庚辛", page)
     assert not on_page("丁戊……甲乙", page)          # reordered
     assert not on_page("丁戊己……庚辛", page)        # the "……" is only 「；」
@@ -320,22 +211,23 @@ def test_the_window_and_the_word_rule_on_a_made_up_page() -> None:
     assert not on_page("甲乙丙。丁戊己；庚辛壬？", page)  # a changed character
 
 
-@needs_pages
-def test_a_changed_character_is_caught() -> None:
+def test_a_changed_character_is_caught(source_pages: Pages) -> None:
     """The comparison is exact apart from the stated allowances: a full-width ？ for 003's ?
     or a stitched table row fails."""
-    found = pages()
-    assert on_page("這些規則適用所有百家樂變體嗎?", found["003"])
-    assert not on_page("這些規則適用所有百家樂變體嗎？", found["003"])
-    assert on_page("任一方首兩張是不是 8 或 9？｜是 → Natural， 雙方不再補牌。", found["002"])
-    assert not on_page("任一方首兩張是不是 8 或 9？是 → Natural，雙方不再補牌。", found["002"])
+    assert source_pages.has("003", "這些規則適用所有百家樂變體嗎?")
+    assert not source_pages.has("003", "這些規則適用所有百家樂變體嗎？")
+    assert source_pages.has("002", "任一方首兩張是不是 8 或 9？｜是 → Natural， 雙方不再補牌。")
+    assert not source_pages.has("002", "任一方首兩張是不是 8 或 9？是 → Natural，雙方不再補牌。")
 
 
 def test_the_pages_come_from_the_environment_when_it_names_them(tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """``$BACCARAT_KIT_SOURCES`` names the folder; one that is missing or holds no page is not
+    taken, and the kit says where it looked."""
     (tmp_path / "000_x.txt").write_text("莊家3點停牌。\n", encoding="utf-8")
-    monkeypatch.setenv(SOURCES_ENV, str(tmp_path))
-    assert sources_folder() == tmp_path and on_page("莊家3點停牌", pages(tmp_path)["000"])
-    monkeypatch.setenv(SOURCES_ENV, str(tmp_path / "missing"))
-    with pytest.raises(FileNotFoundError, match=SOURCES_ENV):
-        sources_folder()
+    monkeypatch.setenv(sources.ENV, str(tmp_path))
+    pages = sources.find()
+    assert pages is not None and pages.folder == tmp_path and pages.has("000", "莊家3點停牌")
+    assert pages.has("001", "x") is None
+    monkeypatch.setenv(sources.ENV, str(tmp_path / "missing"))
+    assert sources.find() is None and sources.where_looked() == str(tmp_path / "missing")

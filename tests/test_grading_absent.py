@@ -38,6 +38,7 @@ import make_absent_fixtures as fx  # noqa: E402
 
 from baccarat_kit.cli import main  # noqa: E402
 from baccarat_kit.grading.judge.checks import Exercise  # noqa: E402
+from baccarat_kit.grading.term.authoring import read_source  # noqa: E402
 
 pytestmark = [pytest.mark.sandbox, pytest.mark.slow]
 
@@ -49,7 +50,7 @@ LEARNERS = (fx.ATTACKER, fx.HONEST_ID)
 
 
 def _exercise(exercise: str) -> Exercise:
-    nb = json.loads((SOURCE / f"{exercise}.ipynb").read_text(encoding="utf-8"))
+    nb = read_source(SOURCE / f"{exercise}.ipynb")
     return Exercise.from_metadata(nb["metadata"]["baccarat_kit"], exercise)
 
 
@@ -78,7 +79,7 @@ def _term_solved(exercise: str, secret: Any, learner: str) -> dict[str, Any]:
     as tests/test_grading_term_secret.py makes it."""
     from baccarat_kit.grading.term import release as rel
 
-    nb = json.loads((SOURCE / f"{exercise}.ipynb").read_text(encoding="utf-8"))
+    nb = read_source(SOURCE / f"{exercise}.ipynb")
     token = secret.token(exercise, learner)
     ex = rel.Exercise.from_metadata(nb["metadata"]["baccarat_kit"], exercise)
     out = rel.term_source(nb, exercise, token)
@@ -323,7 +324,7 @@ def kernels(tmp_path_factory: pytest.TempPathFactory, term: dict[str, Any]) -> d
                         **{f"model-{e[:2]}": SOURCE / f"{e}.ipynb" for e in fx.EXERCISES}}
         for which, files in (("public", public_files), ("termed", term["files"])):
             for name, path in files.items():
-                nb = json.loads(path.read_text(encoding="utf-8"))
+                nb = read_source(path)  # (a source's questions are written in cells; a copy is read as it is)
                 exercise = nb["metadata"]["baccarat_kit"]["exercise"]
                 if name.startswith("model-") and which == "public":  # the source, as a learner copy
                     nb = copy.deepcopy(nb)

@@ -23,6 +23,7 @@ import pytest
 import baccarat_kit as bk
 from baccarat_kit.grading.judge.checks import Exercise, Question, grade_question
 from baccarat_kit.grading.judge.keys import expected, mistaken_answers
+from baccarat_kit.grading.term.authoring import read_source
 from baccarat_kit.misconceptions import get, mistaken_rules
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,7 +33,7 @@ FUNCTIONS = [("01-card-values", "q5"), ("02-naturals-player", "q3"), ("03-banker
 
 def question(exercise: str, qid: str) -> Question:
     path = ROOT / "exercises" / "source" / f"{exercise}.ipynb"
-    meta = json.loads(path.read_text(encoding="utf-8"))["metadata"]["baccarat_kit"]
+    meta = read_source(path)["metadata"]["baccarat_kit"]
     return Exercise.from_metadata(meta, str(path)).question(qid)
 
 
@@ -73,7 +74,7 @@ def as_mistake(exercise: str, qid: str, mid: str) -> list[Any]:
 def test_the_list_of_function_questions_is_whole() -> None:
     found = []
     for path in sorted((ROOT / "exercises" / "source").glob("*.ipynb")):
-        meta = json.loads(path.read_text(encoding="utf-8"))["metadata"]["baccarat_kit"]
+        meta = read_source(path)["metadata"]["baccarat_kit"]
         found += [(meta["exercise"], q["id"]) for q in meta["questions"] if q["kind"] == "function"]
     assert found == FUNCTIONS
 

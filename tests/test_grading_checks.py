@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from decimal import Decimal
 from fractions import Fraction
@@ -21,13 +20,14 @@ from baccarat_kit.grading.judge.checks import (
     grade_question,
 )
 from baccarat_kit.grading.judge.keys import expected
+from baccarat_kit.grading.term.authoring import read_source
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def exercise(name: str) -> Exercise:
     path = ROOT / "exercises" / "source" / f"{name}.ipynb"
-    return Exercise.from_metadata(json.loads(path.read_text(encoding="utf-8"))["metadata"]["baccarat_kit"], str(path))
+    return Exercise.from_metadata(read_source(path)["metadata"]["baccarat_kit"], str(path))
 
 
 def test_value_question_compares_exact_types() -> None:

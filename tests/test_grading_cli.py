@@ -12,6 +12,7 @@ from baccarat_kit.grading import grade as g
 from baccarat_kit.grading.report import feedback as fb
 from baccarat_kit.grading.sandbox import bwrap
 from baccarat_kit.grading.term import gradebook as gb
+from baccarat_kit.grading.term.authoring import read_source
 from baccarat_kit.i18n import both
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -140,7 +141,7 @@ def _sources_with(tmp_path: Path, name: str, edit: object) -> Path:
     folder = tmp_path / "src"
     folder.mkdir()
     for path in SOURCE.glob("*.ipynb"):
-        nb = json.loads(path.read_text(encoding="utf-8"))
+        nb = read_source(path)
         if path.stem == name:
             edit(nb)  # type: ignore[operator]
         (folder / path.name).write_text(json.dumps(nb, ensure_ascii=False), encoding="utf-8")

@@ -9,6 +9,7 @@ import importlib.util
 import json
 import os
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -20,7 +21,8 @@ if importlib.util.find_spec("distributed") is None:
     pytest.skip("the [dask] extra is not installed: pip install 'baccarat-kit[dask]'", allow_module_level=True)
 
 from baccarat_kit.cli import main
-from baccarat_kit.grading import cluster_cli
+from baccarat_kit.grading import cluster_cli, dask_roles
+from baccarat_kit.grading.records import GradeUsageError
 from baccarat_kit.grading.sandbox import bwrap
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -195,3 +197,192 @@ def test_every_process_loads_the_role_gate_with_tls() -> None:
     assert sched[sched.index("--protocol") + 1] == "tls"
     assert worker[worker.index("--preload-nanny") + 1] == cluster_cli.ROLES_PRELOAD and "--nanny" in worker
     assert worker[worker.index("--memory-limit") + 1] == "0"  # (each sandbox has its own)
+
+
+# ---------------------------------------------------------------- issue 43: scratch, HTTP pages, stale folders
+def _dead_pid() -> int:
+    """The id of a process that has ended (and been reaped)."""
+    proc = subprocess.Popen([sys.executable, "-c", "pass"])
+    proc.wait()
+    return proc.pid
+
+
+def test_a_worker_clears_only_the_stale_grading_folders_it_made(tmp_path: Path) -> None:
+    """In a private scratch, a ``bk-grade-PID-…`` folder of a process that is gone goes (with the
+    notebook in it); the folder of a live process, a link of that name (never followed), a file,
+    another user's folder and anything else named otherwise stay."""
+    scratch = tmp_path / "scratch"
+    scratch.mkdir(mode=0o700)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep.txt").write_text("the instructor's", encoding="utf-8")
+    dead = _dead_pid()
+    stale = scratch / f"bk-grade-{dead}-ab12_x"
+    stale.mkdir(mode=0o700)
+    (stale / "03-banker-rule.ipynb").write_text("{}", encoding="utf-8")
+    (stale / "into-outside").symlink_to(outside)  # removed as a link, its target untouched
+    live = scratch / f"bk-grade-{os.getpid()}-cd34"
+    live.mkdir()
+    link = scratch / f"bk-grade-{dead}-link"
+    link.symlink_to(outside)
+    (scratch / f"bk-grade-{dead}-file").write_text("x", encoding="utf-8")
+    other = scratch / f"bk-grade-{dead}-theirs"
+    other.mkdir()
+    if os.geteuid() == 0:
+        os.chown(other, 65534, 65534)
+    kept = [live, link, scratch / f"bk-grade-{dead}-file", scratch / "worker-1", scratch / f"bk-grade-{dead}"]
+    kept[3].mkdir()
+    kept[4].mkdir()
+    assert dask_roles.clear_stale(scratch) == sorted(
+        [stale.name] + ([] if os.geteuid() == 0 else [other.name]))
+    assert not stale.exists()
+    assert all(p.exists() or p.is_symlink() for p in kept), kept
+    assert link.is_symlink() and (outside / "keep.txt").read_text(encoding="utf-8") == "the instructor's"
+    assert other.exists() == (os.geteuid() == 0)
+
+
+def test_nothing_is_cleared_in_a_folder_others_can_write(tmp_path: Path) -> None:
+    """``/tmp`` and the like: another user could have made what is there."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777)
+    stale = shared / f"bk-grade-{_dead_pid()}-ab12"
+    stale.mkdir()
+    assert dask_roles.clear_stale(shared) == []
+    assert stale.is_dir()
+    (tmp_path / "via-link").symlink_to(tmp_path / "private")
+    (tmp_path / "private").mkdir(mode=0o700)
+    (tmp_path / "private" / stale.name).mkdir()
+    assert dask_roles.clear_stale(tmp_path / "via-link") == []  # the scratch itself a link: not followed
+
+
+def test_a_scratch_folder_others_can_write_or_a_link_is_refused(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777)
+    (tmp_path / "link").symlink_to(tmp_path / "mine")
+    (tmp_path / "mine").mkdir(mode=0o700)
+    for bad, detail in ((shared, "mode 1777"), (tmp_path / "link", "")):
+        with pytest.raises(GradeUsageError) as err:
+            cluster_cli.private_scratch(str(bad))
+        assert err.value.key == "grading.dask.scratch_unsafe" and str(bad) in err.value.message("en")
+        assert detail in err.value.message("en")
+    first, second = cluster_cli.private_scratch(str(tmp_path / "mine")), cluster_cli.private_scratch(str(tmp_path / "mine"))
+    assert first != second and first.parent == second.parent == tmp_path / "mine"  # fresh for each start
+    assert stat.S_IMODE(first.stat().st_mode) == 0o700 and first.stat().st_uid == os.geteuid()
+    made = cluster_cli.private_scratch(str(tmp_path / "new" / "dir"))  # made when missing, 0700
+    assert stat.S_IMODE(made.parent.stat().st_mode) == 0o700
+
+
+def test_the_http_settings_are_dasks_own_and_empty() -> None:
+    """The settings dask-cluster gives every process name Dask's real keys (read back through
+    dask.config as the processes read them) and leave no page."""
+    import dask.config
+
+    read = dask.config.collect_env(cluster_cli.CHILD_ENV)
+    defaults = dask.config.get("distributed")
+    for role in ("scheduler", "worker"):
+        assert defaults[role]["http"]["routes"], role  # Dask's default: pages
+        assert read["distributed"][role]["http"]["routes"] == [], read
+
+
+def _http_status(port: int, path: str) -> int:
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=30) as resp:
+            return int(resp.status)
+    except urllib.error.HTTPError as err:
+        return int(err.code)
+
+
+@pytest.mark.slow
+def test_dask_cluster_keeps_its_scratch_private_serves_no_page_and_clears_a_killed_workers_folder(
+        tmp_path: Path) -> None:
+    """As root beside another local user: her link planted as the shared temporary folder's
+    ``dask-scratch-space`` is never followed (each start has a new 0700 folder); the scheduler's
+    and workers' HTTP ports answer no ``/info``, ``/json``, ``/metrics`` or ``/health``; a worker
+    SIGKILLed while grading leaves its ``bk-grade-*`` folder, which the worker the nanny starts
+    next removes."""
+    assert main(["--lang", "en", "dask-certs", str(tmp_path / "certs")]) == 0
+    shared = tmp_path / "shared-tmp"  # stands for /tmp
+    shared.mkdir()
+    shared.chmod(0o1777)
+    victim = tmp_path / "victim"  # where she points
+    victim.mkdir()
+    (shared / "dask-scratch-space").symlink_to(victim)
+    (tmp_path / "dask-config").mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DASK_")}
+    env.update({"DASK_CONFIG": str(tmp_path / "dask-config"), "TMPDIR": str(shared), "PYTHONWARNINGS": "ignore"})
+    waiting_notebook(tmp_path / "class" / "ana", "time.sleep")
+    source = ROOT / "exercises" / "source" / "05-settlement.ipynb"
+    (tmp_path / "class" / "ben").mkdir()
+    (tmp_path / "class" / "ben" / source.name).write_bytes(source.read_bytes())
+    log = tmp_path / "cluster.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen([*COMMAND, "--lang", "en", "dask-cluster", "local", "--certs", str(tmp_path / "certs"),
+                                 "--workers", "2", "--scheduler-file", str(tmp_path / "scheduler.json")],
+                                stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
+                                start_new_session=True)
+    grading: subprocess.Popen[bytes] | None = None
+    try:
+        _wait_for(log, "Running; Ctrl-C", proc)
+        [scratch] = shared.glob("bk-dask-*")
+        assert stat.S_IMODE(scratch.stat().st_mode) == 0o700 and not scratch.is_symlink()
+        assert (scratch / "dask-scratch-space").is_dir()  # Dask's own scratch is in the private folder
+        # no page on any HTTP port of the cluster
+        identity = json.loads((tmp_path / "scheduler.json").read_text(encoding="utf-8"))
+        from baccarat_kit.grading.cluster import connect
+
+        client = connect(identity["address"], tmp_path / "certs")
+        try:
+            client.wait_for_workers(2, timeout=180)
+            ports = [identity["services"]["dashboard"], *(w["services"]["dashboard"] for w in
+                                                          client.scheduler_info()["workers"].values())]
+        finally:
+            client.close()
+        assert len(ports) == 3, ports
+        for port in ports:
+            for path in ("/info/main/workers.html", "/json/index.html", "/metrics", "/health", "/statics/"):
+                assert _http_status(port, path) == 404, (port, path)
+        # a worker killed while it grades
+        with (tmp_path / "grade.log").open("wb") as out:
+            grading = subprocess.Popen([*COMMAND, "--lang", "en", "grade", str(tmp_path / "class"), "--out",
+                                        str(tmp_path / "graded"), "--no-progress", "--scheduler", identity["address"],
+                                        "--certs", str(tmp_path / "certs"), "--wall-limit", "15", *SANDBOX],
+                                       stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
+                                       start_new_session=True)
+        deadline = time.monotonic() + 180
+        while not (busy := [p for p in scratch.glob("bk-grade-*") if any(p.glob("03-*"))]):  # ana's, which waits
+            assert time.monotonic() < deadline and grading.poll() is None, (tmp_path / "grade.log").read_text()
+            time.sleep(0.2)
+        folder = busy[0]
+        pid = int(folder.name.split("-")[2])
+        os.kill(pid, signal.SIGKILL)
+        time.sleep(1)
+        assert folder.is_dir() and any(folder.glob("03-*.ipynb")), "the kill left nothing behind to clear"
+        deadline = time.monotonic() + 180
+        while folder.exists():  # the nanny starts a worker; as it starts, it clears the folder
+            assert time.monotonic() < deadline, log.read_text(errors="replace")[-3000:]
+            time.sleep(0.3)
+        assert f"removed {folder.name}, left by a worker process that is gone" in log.read_text(errors="replace")
+        assert grading.wait(240) == 0, (tmp_path / "grade.log").read_text()  # (retried on the other worker)
+        rows = json.loads((tmp_path / "graded" / "results.json").read_text(encoding="utf-8"))["submissions"]
+        assert sorted(r["status"] for r in rows) == ["ok", "wall_limit"], rows
+        assert list(victim.iterdir()) == [] and (shared / "dask-scratch-space").is_symlink()
+        assert sorted(p.name for p in shared.iterdir()) == sorted(["dask-scratch-space", scratch.name])
+    finally:
+        if grading is not None and grading.poll() is None:
+            os.killpg(grading.pid, signal.SIGKILL)
+            grading.wait()
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(90)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 0, log.read_text(errors="replace")[-3000:]
+    assert list(shared.iterdir()) == [shared / "dask-scratch-space"], "the private scratch outlived the command"
+    assert list(victim.iterdir()) == []

@@ -30,6 +30,7 @@ from baccarat_kit.grading.records import Submission, visible
 from baccarat_kit.grading.term import collect as collect_module
 from baccarat_kit.grading.term import gradebook as gb
 from baccarat_kit.grading.term import hand_back
+from baccarat_kit.grading.term.authoring import read_source
 from baccarat_kit.grading.term.collect import MAX_FILE_BYTES, collect, manifest_entry, read_regular
 from baccarat_kit.grading.term.hand_back import return_feedback
 
@@ -56,7 +57,7 @@ def deadline(seconds: int) -> Iterator[None]:
 
 
 def notebook(learner: str, exercise: str = "01-card-values") -> str:
-    nb = json.loads((SOURCE / f"{exercise}.ipynb").read_text(encoding="utf-8"))
+    nb = read_source(SOURCE / f"{exercise}.ipynb")
     for cell in nb["cells"]:
         if cell["cell_type"] == "code":
             src = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])

@@ -22,13 +22,14 @@ import pytest
 from baccarat_kit.cli import main
 from baccarat_kit.grading.judge.written import written_result
 from baccarat_kit.grading.records import without_surrogates
+from baccarat_kit.grading.term.authoring import read_source
 
 ROOT = Path(__file__).resolve().parents[1]
 MODEL = ROOT / "exercises" / "source" / "03-banker-rule.ipynb"
 
 
 def _fixture(change: str) -> dict[str, Any]:
-    nb = json.loads(MODEL.read_text(encoding="utf-8"))
+    nb = read_source(MODEL)
     if change == "written":
         for cell in nb["cells"]:
             kit = cell.get("metadata", {}).get("baccarat_kit")
@@ -54,7 +55,8 @@ def test_a_lone_surrogate_in_her_text_does_not_stop_the_batch(tmp_path: Path) ->
     subs.mkdir()
     for name in ("written", "learner"):  # json.dumps escapes it: the file is valid UTF-8 JSON
         (subs / f"lone-surrogate-{name}-03.ipynb").write_text(json.dumps(_fixture(name)), encoding="utf-8")
-    (subs / os.fsdecode(b"name-not-utf8-\xff-03.ipynb")).write_bytes(MODEL.read_bytes())  # her file's name
+    (subs / os.fsdecode(b"name-not-utf8-\xff-03.ipynb")).write_text(  # her file's name
+        json.dumps(read_source(MODEL), ensure_ascii=False), encoding="utf-8")
     out = tmp_path / "out"
     main(["--lang", "en", "grade", *(str(p) for p in sorted(subs.iterdir())), str(MODEL), "--out", str(out),
           "--jobs", "2", "--no-progress", "--timeout", "20", "--notebook-timeout", "90"])

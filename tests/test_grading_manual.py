@@ -23,6 +23,7 @@ from baccarat_kit.grading.records import Submission
 from baccarat_kit.grading.report.feedback import feedback_html
 from baccarat_kit.grading.sandbox.reader import MAX_WRITTEN_CHARS, written_answers
 from baccarat_kit.grading.term import manual
+from baccarat_kit.grading.term.authoring import read_source
 from baccarat_kit.grading.term.release import ReleaseError, edition, release_notebook
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,7 +33,7 @@ HOSTILE = "<script>document.title='x'</script><img src=x onerror=alert(1)>\n=1+1
 
 
 def source() -> dict[str, Any]:
-    return json.loads(SOURCE.read_text(encoding="utf-8"))
+    return read_source(SOURCE)
 
 
 # ---------------------------------------------------------------- the question and its rubric
@@ -90,12 +91,12 @@ def test_release_refuses_a_written_question_without_its_answer_cell() -> None:
     assert "q9" in err.value.message("en") and '"written": "q9"' in err.value.message("en")
 
 
-def test_public_metadata_drops_only_the_rubric() -> None:
+def test_public_metadata_drops_only_the_rubric_and_the_graders_text() -> None:
     meta = source()["metadata"]["baccarat_kit"]
     out = public_metadata(meta)
     before = next(q for q in meta["questions"] if q["id"] == "q9")
     after = next(q for q in out["questions"] if q["id"] == "q9")
-    assert after == {k: v for k, v in before.items() if k != "rubric"}
+    assert after == {k: v for k, v in before.items() if k not in ("rubric", "text")}
 
 
 # ---------------------------------------------------------------- reading her answer

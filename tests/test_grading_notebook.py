@@ -9,6 +9,7 @@ import pytest
 
 import baccarat_kit as bk
 from baccarat_kit.grading import Checker, LearnerIdMissing, hands_for
+from baccarat_kit.grading.term.authoring import read_source
 
 ROOT = Path(__file__).resolve().parents[1]
 SELF_STUDY = ROOT / "exercises"
@@ -132,7 +133,7 @@ def test_self_study_check_gives_the_graders_verdict_hidden_checks_included(
     assert "banker_draws(5, 7)" in repr(report) and "1 wrong result(s) out of 88" in repr(report)
     assert any(c.hidden for c in report.result.checks)
     # The grader on the instructor's source gives the same message and score.
-    source = json.loads((ROOT / "exercises/source/03-banker-rule.ipynb").read_text(encoding="utf-8"))
+    source = read_source(ROOT / "exercises/source/03-banker-rule.ipynb")
     q5 = Exercise.from_metadata(source["metadata"]["baccarat_kit"], "src").question("q5")
     inputs = q5.inputs()
     graded = grade_question(q5, {"status": "ok", "results": [_wrong_at_5_7(*i) for i in inputs],

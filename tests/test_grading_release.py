@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from baccarat_kit.grading.judge.checks import Exercise
+from baccarat_kit.grading.term.authoring import read_source
 from baccarat_kit.grading.term.release import (
     ReleaseError,
     dumps_notebook,
@@ -33,7 +34,7 @@ def test_learner_copy_is_up_to_date(source: Path) -> None:
     --self-study` was not run (or a learner copy was edited by hand)."""
     committed = ROOT / "exercises" / source.name
     assert committed.exists(), f"no learner copy {committed}: run baccarat-kit release"
-    fresh = release_notebook(json.loads(source.read_text(encoding="utf-8")), str(source), "self-study")
+    fresh = release_notebook(read_source(source), str(source), "self-study")
     assert json.loads(committed.read_text(encoding="utf-8")) == fresh, (
         f"{committed.name} is out of date: run `baccarat-kit release exercises/source --out exercises --self-study`")
     assert committed.read_text(encoding="utf-8") == dumps_notebook(fresh)
@@ -43,7 +44,7 @@ def test_learner_copy_is_up_to_date(source: Path) -> None:
 def test_learner_copy_has_no_solutions_and_says_which_kind_it_is(source: Path) -> None:
     """The course's own copies are self-study ones: the hidden checks stay (check() runs them);
     a class release removes them. Neither holds a solution or an output."""
-    src = json.loads(source.read_text(encoding="utf-8"))
+    src = read_source(source)
     copies = {"self-study": json.loads((ROOT / "exercises" / source.name).read_text(encoding="utf-8")),
               "class": release_notebook(src, str(source), "class")}
     for kind, copy in copies.items():
@@ -67,7 +68,7 @@ def test_learner_copy_has_no_solutions_and_says_which_kind_it_is(source: Path) -
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem)
 def test_source_metadata_is_a_valid_exercise(source: Path) -> None:
-    nb = json.loads(source.read_text(encoding="utf-8"))
+    nb = read_source(source)
     ex = Exercise.from_metadata(nb["metadata"]["baccarat_kit"], str(source))
     assert ex.id == source.stem and ex.max_score > 0
     code = "\n".join(c["source"] for c in nb["cells"] if c["cell_type"] == "code")
@@ -93,7 +94,7 @@ def test_bad_markers_say_where(bad: str) -> None:
 
 
 def test_instructor_cells_are_dropped_and_release_writes_files(tmp_path: Path) -> None:
-    nb = json.loads(SOURCES[0].read_text(encoding="utf-8"))
+    nb = read_source(SOURCES[0])
     nb["cells"].append({"cell_type": "markdown", "id": "secret", "metadata": {"tags": ["instructor"]},
                         "source": "grading notes"})
     (tmp_path / "src").mkdir()
@@ -115,7 +116,7 @@ def _source_copy(tmp_path: Path) -> Path:
 
 def _edit_key(folder: Path, name: str, qid: str, args: list[object]) -> None:
     path = folder / name
-    nb = json.loads(path.read_text(encoding="utf-8"))
+    nb = read_source(path)
     for q in nb["metadata"]["baccarat_kit"]["questions"]:
         if q["id"] == qid:
             q["key"]["args"] = args
@@ -126,7 +127,7 @@ def _edit_key(folder: Path, name: str, qid: str, args: list[object]) -> None:
 def test_every_model_solution_earns_full_marks_on_its_keys(source: Path) -> None:
     from baccarat_kit.grading.judge import selfcheck
 
-    nb = json.loads(source.read_text(encoding="utf-8"))
+    nb = read_source(source)
     for learner in selfcheck.PROOF_LEARNERS:
         assert selfcheck.disagreements(nb, learner, str(source)) == []
 

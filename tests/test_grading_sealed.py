@@ -32,6 +32,7 @@ from baccarat_kit.grading.judge.checks import (
 )
 from baccarat_kit.grading.notebook import Checker
 from baccarat_kit.grading.term import release as rel
+from baccarat_kit.grading.term.authoring import read_source
 from baccarat_kit.grading.term.secret import TermSecret
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,7 +41,7 @@ SECRET = TermSecret(bytes(range(32)))
 
 
 def _source(path: Path) -> dict[str, Any]:
-    nb: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    nb: dict[str, Any] = read_source(path)
     return nb
 
 
@@ -173,7 +174,7 @@ def test_the_sources_right_options_carry_no_pattern() -> None:
     from collections import Counter
 
     for path in SOURCES:
-        meta = json.loads(path.read_text(encoding="utf-8"))["metadata"]["baccarat_kit"]
+        meta = read_source(path)["metadata"]["baccarat_kit"]
         right = []
         for q in meta["questions"]:
             if q.get("kind") != "choice":

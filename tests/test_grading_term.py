@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 from baccarat_kit.cli import main
+from baccarat_kit.grading.term.authoring import read_source
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "instructors.md"
@@ -40,7 +41,7 @@ def documented_commands() -> list[list[str]]:
 
 
 def _source(name: str) -> dict[str, Any]:
-    return json.loads((ROOT / "exercises" / "source" / f"{name}.ipynb").read_text(encoding="utf-8"))
+    return read_source(ROOT / "exercises" / "source" / f"{name}.ipynb")
 
 
 def notebook(name: str, learner: str, answers: dict[str, str] | None = None,

@@ -21,6 +21,7 @@ import baccarat_kit as bk
 from baccarat_kit.cli import main
 from baccarat_kit.grading.judge.keys import expected
 from baccarat_kit.grading.term import release as rel
+from baccarat_kit.grading.term.authoring import read_source
 from baccarat_kit.grading.term.collect import collect
 from baccarat_kit.grading.term.secret import TermSecret, read_secret
 
@@ -31,7 +32,7 @@ PER_LEARNER = ("04-whole-coups", "05-settlement", "06-misconceptions")
 
 
 def _source(exercise: str) -> dict[str, Any]:
-    return json.loads((SOURCE / f"{exercise}.ipynb").read_text(encoding="utf-8"))
+    return read_source(SOURCE / f"{exercise}.ipynb")
 
 
 def _code(nb: dict[str, Any]) -> list[str]:

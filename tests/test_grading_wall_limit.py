@@ -31,6 +31,7 @@ import pytest
 from baccarat_kit.cli import main
 from baccarat_kit.grading.grade import BatchBudget, Limits, grade_file, grade_paths, load_exercises
 from baccarat_kit.grading.sandbox import bwrap, session
+from baccarat_kit.grading.term.authoring import read_source
 
 ROOT = Path(__file__).resolve().parents[1]
 EXERCISES = load_exercises(ROOT / "exercises" / "source")
@@ -72,7 +73,7 @@ def _comms() -> set[bytes]:
 def waiting_notebook(folder: Path, wait: str, name: str = "03-banker-rule.ipynb", marker: bytes = b"") -> Path:
     """The model solution of exercise 03 (full marks when it ends) with a last cell that waits
     (``WAITS[wait]``), after one that leaves a child named ``marker`` sleeping (if given)."""
-    nb = json.loads(SOLUTION.read_text(encoding="utf-8"))
+    nb = read_source(SOLUTION)
     extra = ([LEFT_BEHIND.replace("NAME", repr(marker))] if marker else []) + [WAITS[wait]]
     nb["cells"] += [{"cell_type": "code", "execution_count": None, "id": f"wait-{n}", "metadata": {},
                      "outputs": [], "source": code} for n, code in enumerate(extra)]
@@ -122,7 +123,7 @@ def test_a_notebook_that_only_waits_is_stopped_at_the_wall_limit(tmp_path: Path,
     assert row["status"] == "wall_limit" and row["score"] == 0, row
     assert f" {wall} s of wall-clock time from its first cell (the limit per submission, --wall-limit)" in row["reason"]["en"]
     assert "--wall-limit" in row["reason"]["zh"] and f" {wall} 秒實際時間" in row["reason"]["zh"], row
-    code_cells = sum(1 for c in json.loads(SOLUTION.read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "code")
+    code_cells = sum(1 for c in read_source(SOLUTION)["cells"] if c["cell_type"] == "code")
     assert f"at cell {code_cells + 2}," in row["reason"]["en"], row  # the waiting cell, the last
     # the wall limit, then the sandbox's start and end (as long as a whole honest run, at most
     # HEAD_ROOM times; the worker's grace if the group must be killed): not a later backstop
@@ -137,7 +138,7 @@ def test_the_cpu_limit_still_stops_busy_code_under_a_roomy_wall_limit(tmp_path: 
     verdict. (The CPU limit's own wall backstop, 6 s for its 1 s, is out of the way: on a loaded
     machine a busy loop gets less than 1 s of CPU in 6 s, as in tests/test_grading_sandbox_clock.py.)"""
     monkeypatch.setattr(session, "WALL_FACTOR", 600.0)
-    nb = json.loads(SOLUTION.read_text(encoding="utf-8"))
+    nb = read_source(SOLUTION)
     nb["cells"].append({"cell_type": "code", "execution_count": None, "id": "spin", "metadata": {},
                         "outputs": [], "source": "while True:\n    pass"})
     path = tmp_path / "03-banker-rule.ipynb"
@@ -163,7 +164,7 @@ def test_a_function_answer_that_waits_fails_alone_at_the_wall_limit() -> None:
 
 
 def _solution_cells() -> list[str]:
-    nb = json.loads(SOLUTION.read_text(encoding="utf-8"))
+    nb = read_source(SOLUTION)
     return ["".join(c["source"]) if isinstance(c["source"], list) else c["source"]
             for c in nb["cells"] if c["cell_type"] == "code"]
 

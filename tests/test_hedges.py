@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 import baccarat_kit as bk
+from baccarat_kit.grading.term.authoring import read_source
 from baccarat_kit.i18n import LANGUAGES
 from baccarat_kit.widgets import question_sets as qs
 
@@ -27,13 +28,6 @@ HEDGES = _DATA["hedge"]
 NOTES = _DATA["note"]
 PLACES = [(h, n, w) for h in HEDGES for n, w in enumerate(h["where"])]
 NOTE_PLACES = [(h, n, w) for h in NOTES for n, w in enumerate(h["where"])]
-
-
-def _seeds() -> Path | None:
-    for candidate in (ROOT.parent / "shared" / "seeds", ROOT.parent.parent / "shared" / "seeds"):
-        if candidate.is_dir():
-            return candidate
-    return None
 
 
 def _text(cell: dict[str, Any]) -> str:
@@ -55,7 +49,7 @@ def _exercise_prompts(exercise: str, question: str) -> dict[str, str]:
     out = {}
     for label, path in (("source", ROOT / "exercises" / "source"), ("zh", ROOT / "exercises"),
                         ("en", ROOT / "exercises" / "en")):
-        nb = json.loads((path / f"{exercise}.ipynb").read_text(encoding="utf-8"))
+        nb = read_source(path / f"{exercise}.ipynb")  # (a learner copy is read as it is)
         (cell,) = [c for c in nb["cells"] if c["cell_type"] == "markdown" and heading.match(_text(c))]
         if label == "source":
             out["source zh"] = _text(cell)
@@ -78,14 +72,10 @@ def test_every_hedge_is_bilingual_and_has_places() -> None:
         assert all(any(p in q["en"] for q in h["quote"]) for p in h["phrases"]["en"]), h["id"]
 
 
-@pytest.mark.skipif(_seeds() is None, reason="the source pages (../shared/seeds) are not here")
 @pytest.mark.parametrize("hedge", HEDGES, ids=lambda h: h["id"])
-def test_hedge_quotes_are_the_sources_own_words(hedge: dict[str, Any]) -> None:
-    seeds = _seeds()
-    assert seeds is not None
+def test_hedge_quotes_are_the_sources_own_words(hedge: dict[str, Any], source_pages: Any) -> None:
     for q in hedge["quote"]:
-        (page,) = seeds.glob(f"{q['source']}_*.txt")
-        assert q["zh"] in page.read_text(encoding="utf-8"), (hedge["id"], q["source"])
+        assert source_pages.has(q["source"], q["zh"]), (hedge["id"], q["source"])
 
 
 def _quiz_texts(name: str, question: str) -> dict[str, str]:
@@ -146,13 +136,9 @@ def test_every_note_is_bilingual_and_has_places() -> None:
         assert h["where"], h["id"]
 
 
-@pytest.mark.skipif(_seeds() is None, reason="the source pages (../shared/seeds) are not here")
 @pytest.mark.parametrize("note", [h for h in NOTES if "quote" in h], ids=lambda h: h["id"])
-def test_a_note_flags_the_sources_own_words(note: dict[str, Any]) -> None:
-    seeds = _seeds()
-    assert seeds is not None
-    (page,) = seeds.glob(f"{note['quote']['source']}_*.txt")
-    assert note["quote"]["zh"] in page.read_text(encoding="utf-8"), note["id"]
+def test_a_note_flags_the_sources_own_words(note: dict[str, Any], source_pages: Any) -> None:
+    assert source_pages.has(note["quote"]["source"], note["quote"]["zh"]), note["id"]
 
 
 @pytest.mark.parametrize(("note", "n", "where"), NOTE_PLACES,

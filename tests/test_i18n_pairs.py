@@ -10,7 +10,6 @@ dropped); Chinese numerals and number words are read too (``å…©`` 2, ``two`` 2 â
 
 from __future__ import annotations
 
-import json
 import re
 import tomllib
 from collections import Counter
@@ -19,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from baccarat_kit.grading.term.authoring import read_source
 from baccarat_kit.i18n import catalogue
 
 DATA = Path(__file__).resolve().parents[1] / "baccarat_kit" / "data"
@@ -71,8 +71,9 @@ def all_pairs() -> dict[str, dict[str, str]]:
     for name in ("misconceptions.toml", "quizzes.toml"):
         pairs.update(data_pairs(DATA / name))
     for source in sorted((DATA.parents[1] / "exercises" / "source").glob("*.ipynb")):
-        meta = json.loads(source.read_text(encoding="utf-8"))["metadata"].get("baccarat_kit", {})
-        pairs.update(tree_pairs(meta, f"exercises/{source.stem}"))
+        meta = read_source(source)["metadata"].get("baccarat_kit", {})
+        meta = {**meta, "questions": [{k: v for k, v in q.items() if k != "text"} for q in meta.get("questions", [])]}
+        pairs.update(tree_pairs(meta, f"exercises/{source.stem}"))  # (a question's text: its cells, tests/test_exercise_editions.py)
     return pairs
 
 

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from baccarat_kit.sources import attributed_quotes
+
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 _spec = importlib.util.spec_from_file_location("lesson_build", NOTEBOOKS / "build.py")
 assert _spec and _spec.loader
@@ -291,8 +293,9 @@ def _quoted_lines(html: str) -> set[str]:
 
 def english_output_problems(nb: dict) -> list[str]:
     """Chinese in what an English lesson's code prints: only a source's quoted words (the case
-    cards' ``bk-quote`` blocks, also in their plain-text form) and the language switch's own
-    name may be Chinese."""
+    cards' ``bk-quote`` blocks, also in their plain-text form; a 「…」 that a message attributes
+    to a source, as ``cases check`` shows a misquote: :func:`baccarat_kit.sources.attributed_quotes`)
+    and the language switch's own name may be Chinese."""
     problems = []
     for cell in nb["cells"]:
         for out in cell.get("outputs", []):
@@ -306,6 +309,8 @@ def english_output_problems(nb: dict) -> list[str]:
             for text in texts:
                 text = "".join(text) if isinstance(text, list) else text
                 text = "\n".join(line for line in text.splitlines() if line.strip() not in quoted)
+                for _sid, words in attributed_quotes(text):
+                    text = text.replace(f"「{words}」", "")
                 bare = _without_language_names(_BK_QUOTE.sub("", text))
                 for m in _HAN.finditer(bare):
                     problems.append(f"cell {cell['id']}: {bare[max(0, m.start() - 30):m.end() + 30]!r}")

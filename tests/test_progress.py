@@ -286,7 +286,10 @@ def test_a_schema_1_record_is_upgraded(monkeypatch: pytest.MonkeyPatch, tmp_path
         warnings.simplefilter("error")  # an old record is not a malformed one
         record = progress.load()
     cells = record["drill"]["cells"]
-    assert cells["banker-3-vs-8"]["seen"] == 4 and drill.is_mastered(cells["banker-3-vs-8"])
+    # mastered under the old rule is not evidence under rule 2 (issue 42): its right answers in a
+    # row become its BKT history; it is mastered again at a spaced review
+    assert cells["banker-3-vs-8"]["seen"] == 4 and cells["banker-3-vs-8"]["h"] == "1111"
+    assert not drill.is_mastered(cells["banker-3-vs-8"]) and record["drill"]["mastery"]["rule"] == drill.MASTERY_RULE
     assert "box" not in cells["banker-3-vs-8"] and "fsrs" not in cells["banker-3-vs-8"]
     # both are due now (FSRS starts anew for them): asked before any new cell
     assert drill.choose(cells, 40, seed=7, now=1_800_000_000.0) in cells
@@ -376,21 +379,63 @@ def test_merging_two_records_keeps_every_final_attempt_of_both() -> None:
 
 
 def test_the_drills_mastery_fields_are_validated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """Issue 37's fields (pace, fast_days, fast_day, slow): kept when valid, dropped when not."""
+    """Issue 42's fields (the record's mastery rule and time; a cell's BKT history, P(known),
+    spaced reviews, anchor, suspension): kept when valid, dropped when not; issue 37's rule-1
+    fields (fast_days, fast_day) read and left behind."""
     from baccarat_kit import drill
 
     monkeypatch.setenv(progress.PROGRESS_ENV, str(tmp_path))
-    good = {"seen": 3, "right": 3, "fast": 1, "fast_days": 2, "fast_day": 20000, "slow": 1, "pace": "fast",
-            "last": "right"}
-    bad = {"seen": 2, "right": 2, "fast": 1, "fast_days": "two", "pace": "quick", "last": "right"}
+    card = {"state": 2, "step": None, "stability": 9.0, "difficulty": 2.0, "due": 1_900_000_000.0,
+            "last_review": 1_800_000_000.0}
+    good = {"seen": 3, "right": 3, "fast": 1, "slow": 1, "pace": "fast", "last": "right", "h": "111",
+            "p_known": 0.97, "spaced": 1, "anchor": 1_800_000_000.0, "first_right": True, "fsrs": card}
+    bad = {"seen": 2, "right": 2, "fast": 1, "h": "11x", "p_known": 1.5, "spaced": -1, "suspended": "yes",
+           "pace": "quick", "last": "right"}
+    old = {"seen": 3, "right": 3, "fast": 3, "fast_days": 2, "fast_day": 20000, "streak": 3, "pace": "fast",
+           "last": "right", "fsrs": card, "t": 1_800_000_000.0}
     raw = {"schema": progress.SCHEMA, "seed": 1, "quizzes": {}, "exercises": {}, "final": {},
-           "drill": {"step": 5, "cells": {"player-1": good, "player-2": bad}}}
+           "drill": {"step": 5, "mastery": {"rule": 2, "seconds": 3.0},
+                     "cells": {"player-1": good, "player-2": bad, "player-3": old}}}
     (tmp_path / progress.FILENAME).write_text(json.dumps(raw), encoding="utf-8")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        cells = progress.load()["drill"]["cells"]
+        record = progress.load()
+    cells = record["drill"]["cells"]
     assert {k: cells["player-1"][k] for k in good} == good and drill.is_mastered(cells["player-1"])
-    assert "pace" not in cells["player-2"] and "fast_days" not in cells["player-2"]
+    p2 = cells["player-2"]  # the bad values dropped; upgraded as a cell without BKT history
+    assert not {"pace", "suspended"} & set(p2) and p2["h"] == "" and p2["spaced"] == 0 and p2["p_known"] < 1
+    assert cells["player-3"]["h"] == "111" and "fast_days" not in cells["player-3"]  # upgraded
+    assert cells["player-3"]["anchor"] == 1_800_000_000.0 and not drill.is_mastered(cells["player-3"])
+    for bad_mastery in ({"rule": 3, "seconds": 3.0}, {"rule": 2, "seconds": 0.1}, "fast"):
+        raw["drill"]["mastery"] = bad_mastery
+        _, problems = progress.validate(raw)
+        assert any(p.startswith("drill.mastery") for p in problems), bad_mastery
+    raw["drill"]["mastery"] = {"rule": 2, "seconds": 4.0}  # a course's own time is kept
+    assert progress.validate(raw)[0]["drill"]["mastery"] == {"rule": 2, "seconds": 4.0}
+
+
+def test_the_map_counts_mastered_now_and_names_the_refreshes(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Issue 42: 30 and 180 days after the last answer the map still showed 106 ✔."""
+    from baccarat_kit import drill
+
+    monkeypatch.setenv(progress.PROGRESS_ENV, str(tmp_path))
+    cells: dict = {}
+    start = 1_800_000_000.0
+    drill.replay(lambda _c, _s: True, 12 * 60, seconds=2.0, session=60, cells=cells, start=start)
+    record = progress.empty()
+    record["drill"]["cells"] = cells
+    last = start + 11 * drill.DAY
+    row = next(r for r in progress.course_map(record, lessons=[], now=last + 3600) if r["kind"] == "drill")
+    assert row["right"] == 106 and row["done"] and row["refresh"] == 0
+    for gap in (30, 180):
+        now = last + gap * drill.DAY
+        row = next(r for r in progress.course_map(record, lessons=[], now=now) if r["kind"] == "drill")
+        due = drill.due_cells(cells, now)
+        assert row["right"] + row["refresh"] == 106 and row["refresh"] == len(due) > 0 and not row["done"]
+        text = progress.describe(row, "en")
+        assert text.startswith("· Rule drill: ") and f"{row['refresh']} more mastered but due for a refresh" in text
+        assert "該溫習" in progress.describe(row, "zh")
+    assert row["right"] == 0  # 180 days: every cell due
 
 
 def test_the_drills_timed_rounds_are_validated_and_old_records_still_load(monkeypatch: pytest.MonkeyPatch,

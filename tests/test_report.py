@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from baccarat_kit.cli import main
 from baccarat_kit.grading import report as rp
+from baccarat_kit.grading.term.authoring import read_source
 from baccarat_kit.misconceptions import all_misconceptions
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -94,6 +95,23 @@ class Page(HTMLParser):
             node = node.parent
 
 
+def grid(page: Page) -> dict[str, Any]:
+    """The grid's data (the page's ``#grid-data`` block, read back through the HTML parser as the
+    browser reads it: its text is JSON as written)."""
+    (block,) = page.root.all("script", id="grid-data")
+    assert block.attrs["type"] == "application/json"
+    data: dict[str, Any] = json.loads(block.text)
+    return data
+
+
+def cell_of(c: list[Any], column_max: float) -> dict[str, Any]:
+    """A grid cell's fields (``classreport.grid_data``)."""
+    assert len(c) in (3, 7), c  # the last four only when one of them is not the usual
+    flags, status, most, files = c[3:] if len(c) == 7 else (0, "", None, 1)
+    return {"score": c[0], "file": c[1], "submitted": c[2], "late": bool(flags & 1), "mismatch": bool(flags & 2),
+            "status": status, "max": column_max if most is None else most, "files": files}
+
+
 # ---------------------------------------------------------------- what results.json says
 def chosen(doc: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
     """Per (learner, exercise) the submission graded last (graded_at, else the later row)."""
@@ -133,34 +151,30 @@ def check_numbers(doc: dict[str, Any], page: Page) -> None:
             qs = [q for s in ok if (q := s["questions"][r.attrs["data-q"]]).get("pending") is not True]
             assert int(r.attrs["data-graded"]) == len(qs)  # (a written answer not scored yet: not counted)
             assert int(r.attrs["data-full"]) == sum(q["score"] >= q["points"] for q in qs), (ex, r.attrs["data-q"])
-    # the grid: one row per learner, one cell per exercise, "score/max" in every cell
-    grid = page.root.all("table", **{"class": "grid sortable"})[0]
+    # the grid: one row per learner, one cell per exercise (null: not handed in)
+    data = grid(page)
     exercises = sorted(by_exercise)
-    body = grid.all("tbody")[0].all("tr")
     learners = {lid for (lid, _) in picked}
-    assert len(body) == len(learners)
+    assert len(data["rows"]) == len(learners)
     max_of = {ex: max(s["max_score"] for s in subs) for ex, subs in by_exercise.items()}
+    assert data["max"] == [max_of[ex] for ex in exercises] and data["top"] == sum(max_of.values())
     seen = 0
-    for row in body:
-        cells = [c for c in row.children if c.tag == "td"]
-        assert len(cells) == len(exercises) + 2
+    for row in data["rows"]:
+        assert len(row) == 5 + len(exercises)
         total = 0.0
-        for ex, cell in zip(exercises, cells[1:-1], strict=True):
-            assert cell.text.strip(), "a cell without text"
-            if "missing" in cell.attrs["class"]:
+        for ex, c in zip(exercises, row[5:], strict=True):
+            if c is None:
                 continue
             seen += 1
-            score = float(cell.attrs["data-score"])
-            total += score
-            s = next(s for s in picked.values() if s["exercise"] == ex
-                     and s["file"].endswith(cell.attrs["title"].split(" · ")[0])
-                     and (s["status"] != "ok") == ("refused" in cell.attrs["class"]))
+            cell = cell_of(c, max_of[ex])
+            total += cell["score"]
+            s = next(s for s in picked.values() if s["exercise"] == ex and s["file"].endswith(cell["file"])
+                     and (s["status"] != "ok") == bool(cell["status"]))
             want = s["score"] if s["status"] == "ok" else 0
-            assert score == pytest.approx(want)
-            assert cell.text.startswith(f"{fmt(want)}/{fmt(s['max_score'])}")
-            assert ("late" in cell.attrs["class"]) == (s.get("late") is True)
-        assert float(cells[-1].attrs["data-v"]) == pytest.approx(total)
-        assert cells[-1].text.startswith(f"{fmt(total)}/{fmt(sum(max_of.values()))}")
+            assert cell["score"] == pytest.approx(want) and fmt(cell["score"]) == fmt(want)
+            assert cell["max"] == s["max_score"]
+            assert cell["late"] == (s.get("late") is True)
+        assert row[4] == pytest.approx(total)
     assert seen == len(picked)
     # misconceptions: learners per id (only in graded, not fully right answers)
     if any("misconception" in q for s in doc["submissions"] for q in s.get("questions", {}).values()):
@@ -177,7 +191,7 @@ def check_numbers(doc: dict[str, Any], page: Page) -> None:
 
 # ---------------------------------------------------------------- a class graded by the real grader
 def _notebook(path: Path, lid: str, replace: dict[str, str] | None = None) -> dict[str, Any]:
-    nb: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    nb: dict[str, Any] = read_source(path)  # (a learner copy is read as it is)
     for cell in nb["cells"]:
         if cell["cell_type"] != "code":
             continue
@@ -197,7 +211,7 @@ def _shown(path: Path, qid: str, lid: str, misconception: str) -> str:
     shuffled per learner)."""
     from baccarat_kit.grading.judge.checks import Question
 
-    meta = json.loads(path.read_text(encoding="utf-8"))["metadata"]["baccarat_kit"]
+    meta = read_source(path)["metadata"]["baccarat_kit"]
     q = next(q for q in meta["questions"] if q["id"] == qid)
     key = next(k for k, option in q["options"].items() if option.get("misconception") == misconception)
     question = Question.from_dict(q)
@@ -266,8 +280,8 @@ def test_statuses_of_a_really_graded_class(graded: dict[str, Any]) -> None:
     # A file that timed out has an exercise but no id: a grid row of its own, marked, named by
     # its file (without the folder all submissions share). A file of no exercise and no id
     # (frank's, not JSON) has no grid row, only its line here.
-    unknown = page.root.all("td", **{"class": "lr unknown"})
-    assert [c.text for c in unknown] == ["（沒有學員 id） 03-banker-rule-mallory.ipynb"]
+    unknown = [r[0] for r in grid(page)["rows"] if not r[3]]
+    assert unknown == ["（沒有學員 id） 03-banker-rule-mallory.ipynb"]
     refused = [r for r in rows if r.attrs["data-category"] == "refused"]
     assert "frank/03-banker-rule.ipynb" in refused[0].text
 
@@ -276,17 +290,10 @@ def test_statuses_of_a_really_graded_class(graded: dict[str, Any]) -> None:
 def test_a_learner_id_never_becomes_markup(graded: dict[str, Any]) -> None:
     text = graded["html"]
     assert HOSTILE not in text
-    assert html_escape(HOSTILE) in text
+    assert json.dumps(HOSTILE).replace("<", "\\u003c").replace(">", "\\u003e") in text  # in the grid's data
     page = Page(text)
     assert not page.root.all("b", id="pwned")
-    assert any(c.text == HOSTILE for c in page.root.all("td"))
-
-
-def html_escape(s: str) -> str:
-    """As the templates' autoescape writes it (markupsafe: ``"`` as ``&#34;``)."""
-    import markupsafe
-
-    return str(markupsafe.escape(s))
+    assert HOSTILE in [r[0] for r in grid(page)["rows"]]  # (the page's script writes it as text)
 
 
 # ---------------------------------------------------------------- a class in the class workflow's schema
@@ -307,14 +314,15 @@ def test_the_report_of_a_generated_class_matches_its_results(generated: dict[str
 
 def test_late_regraded_and_refused_cells_are_marked(generated: dict[str, Any]) -> None:
     page = Page(generated["html"])
-    late = [c for c in page.root.all("td") if "late" in c.attrs.get("class", "").split()]
-    assert late and all("遲交" in c.text for c in late)
-    refused = [c for c in page.root.all("td") if "refused" in c.attrs.get("class", "").split()]
-    assert refused and all("✘" in c.text for c in refused)
-    twice = [c for c in page.root.all("td") if "×2" in c.text]
-    assert len(twice) == 1
+    data = grid(page)
+    cells = [cell_of(c, most) for row in data["rows"] for c, most in zip(row[5:], data["max"], strict=True) if c]
+    assert [c for c in cells if c["late"]] and "遲交" in data["marks"]["late"]
+    refused = [c for c in cells if c["status"]]
+    assert refused and all(data["status"][c["status"]].startswith("✘") for c in refused)
+    twice = [c for c in cells if c["files"] == 2]
+    assert len(twice) == 1 and data["files"] == {"2": "2 個檔案，顯示最後評分的一份"}
     regraded = next(s for s in generated["doc"]["submissions"] if s["file"].endswith("-v2.ipynb"))
-    assert twice[0].attrs["data-score"] == fmt(regraded["score"])  # the later graded file counts
+    assert fmt(twice[0]["score"]) == fmt(regraded["score"])  # the later graded file counts
     kinds = Counter(n.attrs["data-category"] for n in page.root.having("data-category"))
     assert kinds["sandbox"] == 1  # the function that calls the kit
     assert kinds["warning"] == 1
@@ -322,20 +330,21 @@ def test_late_regraded_and_refused_cells_are_marked(generated: dict[str, Any]) -
 
 def test_every_hostile_id_shows_as_text(generated: dict[str, Any]) -> None:
     text = generated["html"]
-    assert text.count("<script") == 1 and text.count("</script>") == 1
+    # one script that runs (by its hash) and the grid's data, which no text of it can end
+    assert text.count("<script") == 2 and text.count("</script>") == 2
+    assert text.count('<script type="application/json" id="grid-data">') == 1
     assert "<img" not in text
-    shown = {c.text for c in Page(text).root.all("td") if "lr" in c.attrs.get("class", "").split()}
+    shown = {r[0] for r in grid(Page(text))["rows"]}
     for lid in HOSTILE_IDS:
         assert rp.visible(lid.strip(), 60) in shown
     assert "s9\\u202egnp.exe" in shown  # a direction override cannot reorder what is shown
 
 
-def test_the_grid_escapes_as_the_templates_do() -> None:
-    """The grid's rows are written in Python (not by the template): its escaping is autoescape's."""
-    import markupsafe
-
-    for text in ('<img src="x" onerror=\'y\'>', "a&amp;b", "&#34;", "plain", "", "\u202e\x00<"):
-        assert rp.classreport.escape(text) == str(markupsafe.escape(text))
+def test_the_grids_data_cannot_end_its_block() -> None:
+    """The grid's data sits in a script block: no text of it may close the block or open a comment."""
+    text = rp.classreport.script_json({"id": "</script><script>x()</script><!--&"})
+    assert "<" not in text and ">" not in text and "&" not in text
+    assert json.loads(text) == {"id": "</script><script>x()</script><!--&"}
 
 
 def markup_text(min_size: int, max_size: int) -> st.SearchStrategy[str]:
@@ -357,20 +366,27 @@ def test_any_id_file_and_status_come_back_from_the_grid_as_text(ids: list[str], 
             for i, lid in enumerate(ids)]
     rep = rp.build_report({"submissions": subs})
     page = Page(rp.render_html(rep, "en"))
-    grid = page.root.all("table", **{"class": "grid sortable"})[0].all("tbody")[0].all("tr")
-    assert len(grid) == len(rep.learners)
-    for lr, row in zip(rep.learners, grid, strict=True):
-        cells = [c for c in row.children if c.tag == "td"]
+    rows = grid(page)["rows"]
+    assert rows == grid_of(rep)  # (the HTML parser gives back the JSON as written)
+    assert len(rows) == len(rep.learners)
+    for lr, row in zip(rep.learners, rows, strict=True):
         label = lr.label if lr.known else f"(no learner id) {lr.label}"
-        assert cells[0].text == rp.visible(label, 60)
-        assert cells[0].attrs.get("title", rp.visible(label, 60)) == rp.visible(label, 300)
-        assert cells[0].attrs.get("data-v", cells[0].text) == rp.visible(lr.label.casefold(), 200)  # its sort key
-        (cell,) = cells[1:-1]
-        c = rep.cells[(lr.key, "03-banker-rule")]
-        tips = [c.file, *([c.status] if c.status != "ok" else []), "2026-12-01T10:00:00Z"]
-        assert cell.attrs["title"] == rp.visible(" · ".join(tips), 400)
-        assert cell.attrs.get("data-status", "") == (rp.visible(c.status) if c.status != "ok" else "")
-        assert not any(n.tag not in ("span",) for n in cell.children)
+        assert row[0] == rp.visible(label, 60)
+        assert (row[2] or row[0]) == rp.visible(label, 300)
+        assert row[1] == rp.visible(lr.label.casefold(), 200)  # its sort key
+        (c,) = row[5:]
+        cell = cell_of(c, 11)
+        stored = rep.cells[(lr.key, "03-banker-rule")]
+        assert (cell["file"], cell["submitted"]) == (rp.visible(stored.file, 300), "2026-12-01T10:00:00Z")
+        assert cell["status"] == (rp.visible(stored.status or "?") if stored.status != "ok" else "")  # "": refused
+
+
+def grid_of(rep: rp.ClassReport) -> list[Any]:
+    from baccarat_kit.grading.report import classreport
+
+    top = sum(e.max_score for e in rep.exercises)
+    data: list[Any] = classreport.grid_data(rep, classreport._messages("en"), "en", top)["rows"]
+    return data
 
 
 def test_example_answers_name_no_learner(generated: dict[str, Any]) -> None:
@@ -415,7 +431,7 @@ def test_older_results_without_the_workflow_fields(generated: dict[str, Any], tm
     (folder / "results.json").write_text(json.dumps(doc), encoding="utf-8")
     path, rep = rp.write_report(folder, tmp_path / "old.html", "en")
     page = Page(path.read_text(encoding="utf-8"))
-    assert not [c for c in page.root.all("td") if "late" in c.attrs.get("class", "").split()]
+    assert not [c for row in grid(page)["rows"] for c in row[5:] if c and cell_of(c, 0)["late"]]
     assert not page.root.having("data-m")  # no message of this class names one
     assert rep.exercises and all(q.text["en"] == q.id for e in rep.exercises for q in e.questions)
 
@@ -551,10 +567,10 @@ def test_a_cell_whose_id_names_another_learner_is_marked_in_the_grid(tmp_path: P
     folder.mkdir()
     (folder / "results.json").write_text(json.dumps({"schema_version": 5, "submissions": subs}), encoding="utf-8")
     path, _ = rp.write_report(folder, tmp_path / "r.html", lang)
-    page = path.read_text(encoding="utf-8")
-    mark = '<span class="mark w">⚠ ' + words.replace("'", "&#39;") + "</span>"
-    assert page.count(mark) == 1
-    assert re.search(r'title="c/w1/dan/exercises/04-whole-coups\.ipynb">0/8' + re.escape(mark), page)
+    data = grid(Page(path.read_text(encoding="utf-8")))
+    assert data["marks"]["mismatch"] == "⚠ " + words
+    marked = [(row[0], cell_of(c, 8)) for row in data["rows"] for c in row[5:] if c and cell_of(c, 8)["mismatch"]]
+    assert [(who, c["file"], c["score"]) for who, c in marked] == [("dan", "c/w1/dan/exercises/04-whole-coups.ipynb", 0)]
 
 
 def test_the_grid_counts_the_row_the_exports_and_return_count(tmp_path: Path) -> None:

@@ -288,14 +288,24 @@ def test_today_view_contract_and_goal_by_typing() -> None:
     assert view.goal.description and view.review_button.description and view.refresh_button.description
     assert widget_text(view.progress_line) == "今天：規則練習答了 0 / 20 題，還差 20 題。"
     view.goal.value = "0"
-    assert "「0」不是每日目標" in widget_text(view.status) and 'role="alert"' in view.status.value
+    # one persistent live region (issue 42): ``live``, whose text says each status; no role is
+    # written into an output's value
+    assert "bk-live" in view.live._dom_classes and "role=" not in view.status.value
+    assert "「0」不是每日目標" in widget_text(view.status) and "「0」不是每日目標" in widget_text(view.live)
     assert today.goal(progress.load()) == 20
     view.goal.value = "12"
-    assert widget_text(view.status) == "已儲存：每日目標 12 題。"
+    assert widget_text(view.status) == "已儲存：每日目標 12 題。" == widget_text(view.live)
     assert today.goal(progress.load()) == 12 and "0 / 12" in widget_text(view.progress_line)
+    assert "role=" not in view.status.value
     view.lang = "en"
     assert widget_text(view.progress_line) == "Today: 0 / 12 drill answers, 12 to go."
+    # "streak" (連續) is the course's word for runs of banker or player wins: not for study days
+    shown = " ".join(widget_text(d) for d in _descendants(view) if hasattr(d, "value") and isinstance(d.value, str))
+    assert "Study days in a row" in widget_text(view.streak_line) and "streak" not in shown.lower()
     assert not re.search(r"[\u3400-\u9fff]", widget_text(view.mistakes) + widget_text(view.due_list))
+    view.lang = "zh"
+    shown = " ".join(widget_text(d) for d in _descendants(view) if hasattr(d, "value") and isinstance(d.value, str))
+    assert "連續學習天數" in widget_text(view.streak_line) and "連續達標" not in shown
 
 
 def _descendants(widget: Any) -> list[Any]:

@@ -766,16 +766,6 @@ def test_case_viewer_shows_the_source_beside_the_steps_and_a_value_example_card_
 # ---------------------------------------------------------------- misconceptions: "quote" means quoted
 
 
-def _seeds():
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[1]
-    for candidate in (root.parent / "shared" / "seeds", root.parent.parent / "shared" / "seeds"):
-        if candidate.is_dir():
-            return candidate
-    return None
-
-
 def _misconception_entries() -> list[dict]:
     import tomllib
     from pathlib import Path
@@ -792,14 +782,12 @@ def test_misconceptions_file_says_quoted_only_for_its_quote_fields() -> None:
     assert "quoted from them" not in head and "paraphrase" in head
 
 
-@pytest.mark.skipif(_seeds() is None, reason="the source pages (../shared/seeds) are not here")
 @pytest.mark.parametrize("entry", [e for e in _misconception_entries() if "quote" in e],
                          ids=lambda e: e["id"])
-def test_misconception_quotes_are_the_sources_own_words(entry: dict) -> None:
-    seeds = _seeds()
-    pages = [p for sid in re.findall(r"\d{3}", entry["source"]) for p in seeds.glob(f"{sid}_*.txt")]
-    assert pages, entry["id"]
-    assert any(entry["quote"] in p.read_text(encoding="utf-8") for p in pages), entry["id"]
+def test_misconception_quotes_are_the_sources_own_words(entry: dict, source_pages) -> None:
+    held = [source_pages.has(sid, entry["quote"]) for sid in re.findall(r"\d{3}", entry["source"])]
+    assert held and None not in held, entry["id"]
+    assert any(held), entry["id"]
 
 
 # ---- issue 22: why, hints, per-learner order, redo, answers that last ----------------------

@@ -26,28 +26,19 @@ from .catalogue import (
     CaseFileError,
     Catalogue,
     UnknownCase,
+    check,
     load,
     read,
     shipped_files,
 )
 from .coverage import Coverage, coverage
 from .problems import CLAIM_KEYS, Problem, case_label
+from .quotes import INSTRUCTOR, check_quotes
 from .verify import Decision, Outcome, check_case, count_claims, outcome
-
-
-def check(paths=None, *, shipped: bool | None = None) -> tuple[Catalogue, tuple[Problem, ...]]:  # type: ignore[no-untyped-def]
-    """Read case files and check every claim: the catalogue and all problems (schema first).
-
-    >>> catalogue, problems = check()
-    >>> problems
-    ()
-    """
-    catalogue, problems = read(paths, shipped=shipped)
-    return catalogue, (*problems, *catalogue.check())
-
 
 __all__ = [
     "CLAIM_KEYS",
+    "INSTRUCTOR",
     "SCHEMA_VERSION",
     "BetClaim",
     "Case",
@@ -61,6 +52,7 @@ __all__ = [
     "case_label",
     "check",
     "check_case",
+    "check_quotes",
     "count_claims",
     "coverage",
     "load",

@@ -121,6 +121,18 @@ class Case:
         key = {"standard Punto Banco": "cases.basis.standard", "—": "cases.basis.none"}.get(self.basis)
         return self.basis if key is None else message(key, normalize_language(lang))
 
+    def source_text(self, lang: str | None = None) -> str:
+        """``source`` for readers: the page id (``"000"``), or for a case of the instructor's
+        own (``source = "instructor"``) its label.
+
+        >>> from baccarat_kit.cases import load
+        >>> load()["HK-A"].source_text("en")
+        '002'
+        """
+        if self.source == "instructor":
+            return message("cases.source.instructor", normalize_language(lang))
+        return self.source
+
     def assumptions(self, lang: str | None = None) -> str | None:
         """The assumptions the source states (適用版本／假設), or None."""
         own = self._assumptions if self.parent is None else self.parent._assumptions
@@ -316,6 +328,41 @@ def read(
                 seen[c.id] = label
             cases.append(case)
     return Catalogue(cases, [label for _, label in entries]), tuple(problems)
+
+
+def check(
+    paths: Iterable[str | os.PathLike[str]] | str | os.PathLike[str] | None = None,
+    *,
+    shipped: bool | None = None,
+    sources: str | os.PathLike[str] | None = None,
+) -> tuple[Catalogue, tuple[Problem, ...]]:
+    """Read case files and check everything in them: the catalogue and every problem (schema
+    first, then the engine's, then the quotes').
+
+    Beyond :func:`read`: an id of the given files that the shipped catalogue already has is a
+    problem even without ``shipped=True`` (the two meet in ``$BACCARAT_KIT_CASES``, the lessons'
+    CaseViewer; ``shipped=False`` leaves the shipped ids out, for an edited copy of a shipped
+    file); each ``quote`` is checked against its source page, found by
+    :func:`baccarat_kit.sources.find` (``sources``, ``$BACCARAT_KIT_SOURCES`` or beside the
+    checkout; :mod:`.quotes`).
+
+    >>> catalogue, problems = check()
+    >>> [p for p in problems if p.kind != "unverified"]   # (no source pages: each file says so)
+    []
+    """
+    from ..sources import find, where_looked
+    from .quotes import check_quotes
+
+    catalogue, problems = read(paths, shipped=shipped)
+    clashes: list[Problem] = []
+    if paths is not None and shipped is None:
+        taken = {c.id: c.file for c in read([], shipped=True)[0].all()}
+        for case in catalogue.all():
+            if case.id in taken:
+                clashes.append(Problem(case.file, case.id, "id", "cases.err.duplicate-shipped",
+                                       {"other": taken[case.id]}, "schema"))
+    quotes = check_quotes(catalogue.all(), find(sources), where_looked(sources))
+    return catalogue, (*problems, *clashes, *catalogue.check(), *quotes)
 
 
 def load(

@@ -1,7 +1,9 @@
 """``baccarat-kit cases …``: check, list, show and measure the case catalogue.
 
-* ``cases check [PATH ...]`` — every claim of every case, through the engine; exit 0 when
-  all hold, 1 when a claim is wrong, 2 when a file cannot be read as a case file.
+* ``cases check [PATH ...]`` — every claim of every case, through the engine, and every quote
+  against its source page (``--sources``); the ids of the given files against the shipped
+  catalogue's; exit 0 when all hold, 1 when a claim or a quote is wrong, 2 when a file cannot
+  be read as a case file or a quote could not be verified.
 * ``cases list`` — every case and variant id, one a line.
 * ``cases show ID`` — the case and the engine's explained trace.
 * ``cases coverage`` — the banker-matrix cells the catalogue exercises, and those it does not.
@@ -14,7 +16,7 @@ import sys
 from collections.abc import Sequence
 
 from ..i18n import message
-from .catalogue import Catalogue, read
+from .catalogue import Catalogue, check, read
 from .coverage import coverage
 from .problems import Problem
 from .verify import count_claims
@@ -38,10 +40,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             q.add_argument("--path", dest="paths", action="append", default=[], metavar="PATH",
                            help="read these case files or folders instead of the shipped catalogue")
         q.add_argument("--with-shipped", action="store_true",
-                       help="read the shipped catalogue too, beside the given paths")
+                       help="read (and check) the shipped catalogue too, beside the given paths")
 
-    q = cmds.add_parser("check", help="check every claim through the engine / 逐項查核")
+    q = cmds.add_parser("check", help="check every claim through the engine, every quote against its "
+                        "source page / 逐項查核宣稱與引文")
     source_options(q, positional=True)
+    q.add_argument("--sources", metavar="FOLDER", default=None,
+                   help="the source pages (000_*.txt …) to check quotes against "
+                        "(default: $BACCARAT_KIT_SOURCES, else shared/seeds beside the kit's checkout)")
     q.set_defaults(func=_cmd_check)
     q = cmds.add_parser("list", help="every case and variant id, one a line / 列出全部 id")
     source_options(q, positional=False)
@@ -70,20 +76,27 @@ def _read(args: argparse.Namespace) -> tuple[Catalogue, tuple[Problem, ...]]:
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    catalogue, schema = _read(args)
-    claims = catalogue.check()
-    for problem in (*schema, *claims):
+    from ..sources import find
+
+    paths: Sequence[str] = args.paths
+    catalogue, problems = check(paths or None, shipped=True if args.with_shipped else None,
+                                sources=args.sources)
+    for problem in problems:
         print(problem.message(args.lang))
-    wrong = sum(1 for p in claims if p.kind == "claim")
-    uncheckable = len(claims) - wrong
+    count = {kind: sum(1 for p in problems if p.kind == kind) for kind in ("claim", "quote", "unverified")}
+    schema = len(problems) - sum(count.values())
     n_cases = len(catalogue.all())
-    if not schema and not claims:
+    if not problems:
+        quotes = sum(1 for c in catalogue.all() if c.quote)
+        pages = find(args.sources) if quotes else None
+        where = message("cases.cli.sources", args.lang, folder=pages.folder) if pages is not None else ""
         print(message("cases.cli.check-ok", args.lang, files=len(catalogue.files), cases=n_cases,
-                      claims=sum(count_claims(c) for c in catalogue.all())))
+                      claims=sum(count_claims(c) for c in catalogue.all()), quotes=quotes, where=where))
         return EXIT_OK
     print(message("cases.cli.check-bad", args.lang, files=len(catalogue.files), cases=n_cases,
-                  wrong=wrong, schema=len(schema) + uncheckable), file=sys.stderr)
-    return EXIT_USAGE if schema or uncheckable else EXIT_WRONG
+                  wrong=count["claim"], misquoted=count["quote"], schema=schema,
+                  unverified=count["unverified"]), file=sys.stderr)
+    return EXIT_USAGE if schema or count["unverified"] else EXIT_WRONG
 
 
 def _schema_failed(problems: tuple[Problem, ...], lang: str) -> bool:

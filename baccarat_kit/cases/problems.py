@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from ..i18n import message, normalize_language
 
-__all__ = ["CLAIM_KEYS", "Problem", "ProblemKind", "case_label"]
+__all__ = ["CLAIM_KEYS", "WRONG_KINDS", "Problem", "ProblemKind", "case_label"]
 
 CLAIM_KEYS = (
     "player_first_total",
@@ -32,7 +32,11 @@ CLAIM_KEYS = (
 )
 """The claims a case can make, in the order they are checked and reported."""
 
-ProblemKind = Literal["toml", "schema", "claim"]
+ProblemKind = Literal["toml", "schema", "claim", "quote", "unverified"]
+"""``claim``: the engine disagrees; ``quote``: the source page does not say it (both "checked and
+found wrong", exit 1); ``unverified``: a quote that could not be checked (no source pages); the
+rest: the file cannot be read as a case file (exit 2)."""
+WRONG_KINDS = ("claim", "quote")
 
 
 @dataclass(frozen=True, slots=True)

@@ -436,7 +436,7 @@ def explain_case(case: Case, lang: str | None = None, *, quote: bool = True) -> 
     (``quote=False``: without the source's words, for a view that shows them itself)."""
     lang = normalize_language(lang)
     lines = [f"{case.id} — {case.title(lang)}"]
-    lines.append(message("cases.show.source", lang, source=case.source, basis=case.basis_text(lang)))
+    lines.append(message("cases.show.source", lang, source=case.source_text(lang), basis=case.basis_text(lang)))
     if case.assumptions(lang):
         lines.append(message("cases.show.assumptions", lang, text=case.assumptions(lang)))
     if case.change(lang) and quote:  # a variant's source words: 000's 只改一個條件 sentence

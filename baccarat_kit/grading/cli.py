@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..i18n import message
+from ..i18n import message, normalize_language
 from .grade import (
     DEFAULT_CELL_TIMEOUT,
     DEFAULT_MEMORY_MB,
@@ -39,6 +39,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "OUT/<learner>/exercises/<exercise>.ipynb, her questions written in as data (needs --secret-file)")
     r.add_argument("--secret-file", default=None, metavar="FILE",
                    help="the term secret (made by `baccarat-kit secret new FILE`) each learner's questions come from")
+    r.add_argument("--sources", default=None, metavar="FOLDER",
+                   help="the source pages (000_*.txt …) the exercises' quotations are checked against "
+                        "(default: $BACCARAT_KIT_SOURCES, else shared/seeds beside the kit's checkout)")
     r.set_defaults(func=_cmd_release)
 
     k = sub.add_parser(
@@ -202,9 +205,12 @@ def _cmd_release(args: argparse.Namespace) -> int:
 
     secret = read_secret(args.secret_file) if getattr(args, "secret_file", None) else None
     class_list = getattr(args, "class_list", None)
+    notes: list[dict[str, str]] = []  # quotations that could not be verified: said, never passed in silence
     written = release(args.source, args.out, getattr(args, "edition", "zh"),
                       "self-study" if getattr(args, "self_study", False) else "class",
-                      class_list=class_list, secret=secret)
+                      class_list=class_list, secret=secret, sources=getattr(args, "sources", None), notes=notes)
+    for note in notes:
+        print(note[normalize_language(args.lang)], file=sys.stderr)
     if secret is not None and class_list is not None:
         learners = {p.parent.parent.name for p in written}
         print(message("term.release.done", args.lang, learners=len(learners),

@@ -68,8 +68,8 @@ if TYPE_CHECKING:
     from distributed import Client, Security
 
 __all__ = [
-    "CERT_FILES", "DaskSubmit", "KitMismatch", "RemoteSandbox", "check_address", "check_roles", "connect",
-    "grade_sent", "kit_fingerprint", "make_certs", "probe_workers", "remote_grading", "security",
+    "CERT_FILES", "DaskSubmit", "KitMismatch", "RemoteSandbox", "check_address", "check_roles",
+    "connect", "grade_sent", "kit_fingerprint", "make_certs", "probe_workers", "remote_grading", "security",
 ]
 
 INSTALL = 'pip install "baccarat-kit[dask]"'
@@ -420,7 +420,11 @@ def grade_sent(name: str, data: bytes, display: str, exercises: dict[str, Exerci
     base = Path(name).name
     if base in ("", ".", "..") or base.startswith("."):
         base = "submission.ipynb"
-    folder = Path(tempfile.mkdtemp(prefix="bk-grade-"))  # 0700, the worker's own
+    from .dask_roles import GRADE_PREFIX
+
+    # 0700, the worker's own, in its scratch ($TMPDIR: dask-cluster's private folder), named by
+    # this process so that the next worker clears it if this one is killed (dask_roles.clear_stale)
+    folder = Path(tempfile.mkdtemp(prefix=f"{GRADE_PREFIX}{os.getpid()}-"))
     try:
         path = folder / base
         _write(path, data, 0o600)

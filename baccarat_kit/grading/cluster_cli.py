@@ -27,6 +27,7 @@ import argparse
 import json
 import os
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -34,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..i18n import message
+from ..i18n import message, os_reason
 from .records import GradeUsageError
 
 ROLES_PRELOAD = "baccarat_kit.grading.dask_roles"
@@ -44,9 +45,13 @@ GRACE = 20.0
 """Seconds a ``dask`` process told to stop (SIGTERM) has before its group is killed."""
 START_WAIT = 120.0
 """Seconds the scheduler has to write its address (its scheduler file) before the command gives up."""
-CHILD_ENV = {"DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED": "False"}
+CHILD_ENV = {"DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED": "False",
+             "DASK_DISTRIBUTED__SCHEDULER__HTTP__ROUTES": "[]", "DASK_DISTRIBUTED__WORKER__HTTP__ROUTES": "[]"}
 """Dask settings of every process started here: the workers' statistical profiler (every 10 ms)
-roughly doubles an idle worker's CPU (docs/grading.md, the Dask section's *Cost*)."""
+roughly doubles an idle worker's CPU (docs/grading.md, the Dask section's *Cost*); no HTTP page
+(Dask always opens an HTTP port, on 127.0.0.1 here, and by default serves ``/info``, ``/json``,
+``/metrics`` and ``/health`` there without a password; with ``--dashboard-port`` the scheduler
+keeps Dask's own pages)."""
 PR_SET_PDEATHSIG = 1
 
 
@@ -104,7 +109,8 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 def _local_directory(p: argparse.ArgumentParser) -> None:
     p.add_argument("--local-directory", default=None, metavar="DIR",
-                   help="the workers' working folder (default: Dask's, under $TMPDIR)")
+                   help="where the workers' private working folder is made, fresh for each start (default: "
+                        "$TMPDIR); DIR must be yours and writable by no one else")
 
 
 def _worker_options(p: argparse.ArgumentParser) -> None:
@@ -169,9 +175,9 @@ class Processes:
 
     procs: list[tuple[str, subprocess.Popen[bytes]]] = field(default_factory=list)
 
-    def start(self, name: str, argv: Sequence[str]) -> subprocess.Popen[bytes]:
+    def start(self, name: str, argv: Sequence[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
         proc = subprocess.Popen(list(argv), stdin=subprocess.DEVNULL, start_new_session=True,
-                                env={**os.environ, **CHILD_ENV}, preexec_fn=_die_with_parent)
+                                env={**os.environ, **env}, preexec_fn=_die_with_parent)
         self.procs.append((name, proc))
         return proc
 
@@ -232,30 +238,63 @@ def _wait_for_address(procs: Processes, path: Path) -> str:
     raise GradeUsageError("grading.dask.cluster_no_address", seconds=START_WAIT, path=path)
 
 
+def private_scratch(parent: str) -> Path:
+    """A new folder (0700, :func:`tempfile.mkdtemp`) in ``parent`` (``--local-directory``), which
+    must be a folder of this user's that no one else can write (else :class:`GradeUsageError`;
+    it is made, 0700, when missing)."""
+    import tempfile
+
+    where = Path(parent)
+    if not where.exists() and not where.is_symlink():
+        where.mkdir(mode=0o700, parents=True)
+    try:
+        fd = os.open(where, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError as err:
+        raise GradeUsageError("grading.dask.scratch_unsafe", path=where, detail=os_reason(err)) from err
+    try:
+        info = os.fstat(fd)
+    finally:
+        os.close(fd)
+    if info.st_uid != os.geteuid() or info.st_mode & 0o022:
+        raise GradeUsageError("grading.dask.scratch_unsafe", path=where,
+                              detail=f"uid {info.st_uid}, mode {stat.S_IMODE(info.st_mode):04o}")
+    return Path(tempfile.mkdtemp(prefix="bk-dask-", dir=where))
+
+
 def _run(args: argparse.Namespace, start: Sequence[str]) -> int:
     """Start what ``start`` names (``scheduler``, ``workers``), say how to use the cluster, and
     wait until a signal or until one of the processes ends; then stop them all."""
+    import shutil
     import tempfile
 
     procs = Processes()
     old = {sig: signal.signal(sig, _on_signal) for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)}
-    private = tempfile.mkdtemp(prefix="bk-dask-")  # (0700)
+    private = Path(tempfile.mkdtemp(prefix="bk-dask-"))  # (0700)
+    scratch: Path | None = None
     code = 0
     try:
         certs = Path(args.certs).resolve()
         address = getattr(args, "address", None)
+        # This start's processes keep their temporary files (``$TMPDIR``), Dask's scratch and each
+        # submission's folder in a new private folder: never in Dask's default, the shared
+        # $TMPDIR/dask-scratch-space, where another user's links made root write where she pointed.
+        given = getattr(args, "local_directory", None)
+        scratch = private_scratch(given) if given and "workers" in start else private
+        env = {**CHILD_ENV, "TMPDIR": str(scratch), "DASK_TEMPORARY_DIRECTORY": str(scratch)}
         if "scheduler" in start:
-            file = Path(args.scheduler_file or Path(private) / "scheduler.json").resolve()
+            file = Path(args.scheduler_file or private / "scheduler.json").resolve()
             file.unlink(missing_ok=True)  # (a stale one would give an old address)
-            procs.start("scheduler", scheduler_argv(certs, args.host, args.port, file,
-                                                    getattr(args, "dashboard_port", None)))
+            dashboard = getattr(args, "dashboard_port", None)
+            routes = {"DASK_DISTRIBUTED__SCHEDULER__HTTP__ROUTES"} if dashboard is not None else set()
+            procs.start("scheduler", scheduler_argv(certs, args.host, args.port, file, dashboard),
+                        {k: v for k, v in env.items() if k not in routes})  # (asked for: Dask's pages)
             address = _wait_for_address(procs, file)
             print(message("grading.dask.cluster_scheduler", args.lang, address=address, certs=args.certs), flush=True)
         if "workers" in start:
             assert address is not None
             nworkers = getattr(args, "workers", None) or args.nworkers
             procs.start("workers", worker_argv(address, certs, nworkers, args.nthreads, args.host,
-                                               local_directory=args.local_directory))
+                                               local_directory=str(scratch)), env)
             print(message("grading.dask.cluster_workers", args.lang, count=nworkers, threads=args.nthreads,
                           address=address), flush=True)
         if "scheduler" in start:
@@ -271,9 +310,9 @@ def _run(args: argparse.Namespace, start: Sequence[str]) -> int:
         for sig, handler in old.items():
             signal.signal(sig, handler)
         procs.stop()
-        import shutil
-
         shutil.rmtree(private, ignore_errors=True)
+        if scratch is not None and scratch != private:
+            shutil.rmtree(scratch, ignore_errors=True)
     if procs.procs:
         print(message("grading.dask.cluster_stopped", args.lang, count=len(procs.procs)), file=sys.stderr)
     return code

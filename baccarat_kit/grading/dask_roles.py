@@ -20,6 +20,9 @@ the common name of the peer's certificate (``baccarat-kit dask ROLE``, written b
   worker's may only fetch results (:data:`WORKER_OPS_OF_WORKERS`: ``get_data``), never ``run``
   code or send it a task; on a **nanny**, a worker's only say it is closing.
 
+A worker also clears, as it starts, the grading folders a killed worker process of this machine
+left in its private scratch (:func:`clear_stale`).
+
 The gate is in place from the moment the preload runs, just after the server starts listening and
 before any worker registers; a handler a plugin adds later is gated too (:class:`_GatedHandlers`).
 
@@ -34,10 +37,16 @@ from __future__ import annotations
 import functools
 import inspect
 import logging
+import os
+import re
+import shutil
+import stat
+import tempfile
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-__all__ = ["GATE", "dask_setup", "installed", "peer_role", "worker_gate"]
+__all__ = ["GATE", "GRADE_PREFIX", "clear_stale", "dask_setup", "installed", "peer_role", "worker_gate"]
 
 GATE = 1
 """Version of the gate a server reports through the ``baccarat_kit_roles`` request."""
@@ -59,6 +68,10 @@ WORKER_OPS_OF_WORKERS = frozenset({"get_data", "ping", "baccarat_kit_roles"})
 """Requests one worker's certificate may make of another worker (fetching a task's result)."""
 NANNY_OPS_OF_WORKERS = frozenset({"close_gracefully", "baccarat_kit_roles"})
 """Requests a worker's certificate may make of a nanny (its worker says it is closing)."""
+
+GRADE_PREFIX = "bk-grade-"
+"""A worker grades each submission in a folder ``bk-grade-PID-…`` of its scratch (PID: the worker's;
+:func:`.cluster.grade_sent`)."""
 
 log = logging.getLogger("baccarat_kit.grading.dask_roles")
 
@@ -180,6 +193,8 @@ def dask_setup(server: Any) -> None:
         server.stream_handlers = _GatedHandlers(server.stream_handlers, _worker_stream_only)
     elif isinstance(server, Worker):
         where, allowed = "worker", WORKER_OPS_OF_WORKERS
+        for name in clear_stale():  # what a worker killed mid-grading left (a learner's notebook)
+            log.warning("baccarat-kit: removed %s, left by a worker process that is gone", name)
     else:  # a nanny (--preload-nanny): only the scheduler and the instructor run anything there
         where, allowed = type(server).__name__.lower(), NANNY_OPS_OF_WORKERS
 
@@ -189,3 +204,54 @@ def dask_setup(server: Any) -> None:
 
     server.handlers = _GatedHandlers({**server.handlers, "baccarat_kit_roles": report},
                                      lambda op, handler: _gated(op, handler, allowed, where))
+
+
+_STALE = re.compile(re.escape(GRADE_PREFIX) + r"([0-9]+)-[a-z0-9_]+")
+
+
+def clear_stale(folder: str | Path | None = None) -> list[str]:
+    """Run when a worker starts (:func:`dask_setup`): remove the folders of
+    :func:`.cluster.grade_sent` that a worker process killed mid-grading left behind (a learner's notebook
+    in each), and nothing else. Only in a private scratch folder (``folder``, by default
+    ``$TMPDIR``, which ``dask-cluster`` makes fresh and private for each start): one of this
+    user's that no one else may write, opened without following a link; there only
+    ``bk-grade-PID-…`` folders (never a link) of this user whose process PID is gone. Returns
+    the names removed (sorted)."""
+    base = Path(folder) if folder is not None else Path(tempfile.gettempdir())
+    try:
+        fd = os.open(base, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return []
+    removed = []
+    try:
+        info = os.fstat(fd)
+        if info.st_uid != os.geteuid() or info.st_mode & 0o022:  # a shared folder: not only ours there
+            return []
+        for entry in os.scandir(fd):
+            found = _STALE.fullmatch(entry.name)
+            if found is None or _alive(int(found.group(1))):
+                continue
+            try:
+                st = os.stat(entry.name, dir_fd=fd, follow_symlinks=False)
+                if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid():
+                    continue
+                shutil.rmtree(entry.name, dir_fd=fd)  # (by descriptors: a link inside is removed, not followed)
+            except OSError:
+                continue
+            removed.append(entry.name)
+    finally:
+        os.close(fd)
+    return sorted(removed)
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process ``pid`` exists (a process of another user's counts)."""
+    if pid <= 0:
+        return True  # (never a process of ours: keep what it names)
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True

@@ -99,7 +99,10 @@ def _every_cell(text: str, result: QuestionResult, question: Question, lang: str
     """A self-study verdict lists every wrong cell of a function answer (the full verdict); a
     class copy's keeps to what its public checks said."""
     every = every_wrong_cell(result.wrong, question.answer, lang) if self_study else ""
-    return f"{text}\n{every}" if every else text
+    text = f"{text}\n{every}" if every else text
+    if question.hint and not result.passed:  # the question's hint, while her answer is not right yet
+        text += "\n" + message("grading.notebook.hint", lang, hint=question.hint[lang])
+    return text
 
 
 class Checker:

@@ -43,6 +43,17 @@ def _basis(case: Any, lang: str) -> str:
     return str(text(lang)) if callable(text) else str(case.basis)
 
 
+def _source(case: Any, lang: str) -> str:
+    """The source for readers: its page id, or the label of a case of the instructor's own."""
+    text = getattr(case, "source_text", None)
+    return str(text(lang)) if callable(text) else str(case.source)
+
+
+def _own(case: Any) -> bool:
+    """A case the instructor made up (``source = "instructor"``): no source's words to show."""
+    return getattr(case, "source", None) == "instructor" and getattr(case, "parent", None) is None
+
+
 class CaseLike(Protocol):
     """What the viewer needs of a case (the catalogue contract)."""
 
@@ -264,7 +275,7 @@ class CaseViewer(LangMixin, w.VBox):
         self.variant_toggle.tooltip = self._t(
             "widgets.cv.variant-tip" if not self.variant_toggle.disabled else "widgets.cv.no-variant")
         info = [f"<b>{esc(case.id)}{gap(lang)}{esc(case.title(lang))}</b>",
-                esc(self._t("widgets.cv.source", source=case.source, basis=_basis(case, self._lang)))]
+                esc(self._t("widgets.cv.source", source=_source(case, lang), basis=_basis(case, lang)))]
         if getattr(case, "parent", None) is not None:
             info.append(f'<span class="bk-change">{esc(self._t("widgets.cv.change", change=case.change(lang)))}</span>')
         assumptions = case.assumptions(lang)
@@ -317,7 +328,9 @@ class CaseViewer(LangMixin, w.VBox):
         case = self.case
         quote = getattr(case, "quote", None)
         label = esc(self._t("widgets.cv.source-words", source=case.source))
-        if quote:
+        if _own(case):
+            label, text = esc(self._t("widgets.cv.own-label")), esc(self._t("widgets.cv.own-words"))
+        elif quote:
             text = "<br>".join(esc(line) for line in str(quote).splitlines())
             text += _translation_html(case, self._lang)
         elif getattr(case, "parent", None) is not None:
@@ -375,7 +388,11 @@ def _translation_html(case: Any, lang: str) -> str:
     """The kit's English translation of a case's quote (``Case.translation``), under the
     quote in the English edition (class ``bk-translation``); nothing in Chinese."""
     translate = getattr(case, "translation", None)
-    return _translation_block(translate(lang) if callable(translate) else None, lang)
+    text = translate(lang) if callable(translate) else None
+    if text is None and lang == "en" and getattr(case, "quote", None):  # say so, never pass it off
+        return (f'<div class="bk-translation bk-no-translation" lang="en" style="margin-top:0.4em">'
+                f"<small>{esc(message('widgets.cv.no-translation', lang))}</small></div>")
+    return _translation_block(text, lang)
 
 
 def _variant_words_html(case: Any, lang: str) -> str:
@@ -420,8 +437,8 @@ def case_card(case_id: str, *, lang: str = "zh", catalogue: Any = None) -> CaseC
     for c in (case, *case.variants):
         if c.parent is None:
             label = f"{c.id}{'　' if lang == 'zh' else ' — '}{c.title(lang)}"
-            quote = ("<br>".join(esc(x) for x in str(c.quote or "").splitlines())
-                     + _translation_html(c, lang))
+            quote = (esc(message("widgets.cv.own-words", lang)) if _own(c) else
+                     "<br>".join(esc(x) for x in str(c.quote or "").splitlines()) + _translation_html(c, lang))
         else:
             label = f"{c.id}{'　' if lang == 'zh' else ' — '}{message('widgets.cv.variant', lang)}"
             quote = _variant_words_html(c, lang)
@@ -434,7 +451,7 @@ def case_card(case_id: str, *, lang: str = "zh", catalogue: Any = None) -> CaseC
                           problems="; ".join(map(str, check)))
         rows.append(
             f'<tr class="bk-case-row" data-case="{esc(c.id)}">'
-            f'<td style="{cell}"><b>{esc(label)}</b><br><small>{esc(message("widgets.cv.source", lang, source=c.source, basis=_basis(c, lang)))}</small><br>'
+            f'<td style="{cell}"><b>{esc(label)}</b><br><small>{esc(message("widgets.cv.source", lang, source=_source(c, lang), basis=_basis(c, lang)))}</small><br>'
             f'<blockquote class="bk-quote" style="margin:0.3em 0;padding:0.2em 0.5em;border-left:4px solid #888">{quote}</blockquote></td>'
             f'<td style="{cell}">{cards}<ol>{steps}</ol>{f"<b>{esc(result)}</b><br>" if result else ""}<small>{esc(verdict)}</small></td></tr>')
     flips = []

@@ -3,7 +3,7 @@
 A thin view over :func:`baccarat_kit.progress.course_map` (the same rows ``baccarat-kit
 progress`` prints): per lesson its self-check, the drill's mastery, per exercise the
 self-study score, and the final test. At its top, ``today`` (:class:`~.today.TodayView`): the
-cells due, the daily goal, the streak and the mistakes of past days; the map's language switch
+cells due, the daily goal, the study days in a row and the mistakes of past days; the map's language switch
 and ``refresh`` drive it too. ``refresh`` reads the record again; ``export_button``
 writes a copy to download (JupyterLite: do it before clearing the browser's storage).
 
@@ -21,7 +21,16 @@ from pathlib import Path
 import ipywidgets as w
 
 from .. import progress
-from ._common import LangMixin, esc, html_widget, plain_text, row, title_html
+from ._common import (
+    LangMixin,
+    announce,
+    esc,
+    html_widget,
+    live_region,
+    plain_text,
+    row,
+    title_html,
+)
 from .today import TodayView
 
 __all__ = ["CourseMap", "plain_text"]
@@ -45,9 +54,10 @@ class CourseMap(LangMixin, w.VBox):
         self.export_button.add_class("bk-course-map-export")
         self.export_button.on_click(lambda _b: self.export())
         self.status = html_widget("bk-course-map-status")
+        self.live = live_region("bk-course-map-live")
         self.today = TodayView(lang=self._lang, toggle=False)
         self.children = [row([self.title, self.lang_toggle]), self.today, self.legend, self.table,
-                         row([self.refresh_button, self.export_button]), self.status]
+                         row([self.refresh_button, self.export_button]), self.status, self.live]
         self._relabel()
 
     def refresh(self) -> None:
@@ -62,13 +72,14 @@ class CourseMap(LangMixin, w.VBox):
     def export(self, folder: Path | None = None) -> Path:
         """Write a copy of the record beside this notebook (or into ``folder``)."""
         path = progress.export(folder)
-        self.status.value = f'<div role="status">{esc(self._t("progress.exported", path=path.name))}</div>'
+        self.status.value = esc(self._t("progress.exported", path=path.name))
+        announce(self.live, self._t("progress.exported", path=path.name))
         return path
 
     def _relabel(self) -> None:
         self.today.lang = self._lang
         self.title.value = title_html(self._t("progress.map-title"))
-        self.legend.value = esc(self._t("progress.map-legend"))
+        self.legend.value = esc(self._t("progress.map-legend") + " " + self._t("progress.map-legend-drill"))
         self.refresh_button.description = self._t("progress.map-refresh")
         self.export_button.description = self._t("progress.map-export")
         self.refresh()

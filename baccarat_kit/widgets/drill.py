@@ -9,7 +9,16 @@ goes on after a restart)::
 Keyboard: type into the ``key_box`` — D draw, S stand, Y yes, N no (in a whole coup: N a
 natural), P player, B banker, T tie; or Tab to the buttons and press Enter or Space. The timed
 mode (``timed``) counts an answer later than ``seconds`` (adjustable, 1–60 s; WCAG 2.2.1) as a
-miss; the same seconds are the mastery time and every cell's speed target in a timed round.
+miss; the same seconds are every cell's speed target in a timed round. They never move the
+mastery time: that is the course's (``mastery_seconds``, kept with the record; mastery, mastered
+now and the teaching that escalates with each miss: :mod:`baccarat_kit.drill`).
+
+**Teaching** (by the cell's lapse count): the rule row; the nearest cells with the other answer
+asked next; a worked coup the kit makes up, card by card (``_teach``, asked next); the lesson's
+section (``lessons``: where the lesson notebooks are) and a quiz on the row (keys 1, 2, 3); the
+cell suspended, ``unsuspend_button`` resumes it. ``live`` is the widget's one persistent live
+region (:func:`~._common.live_region`): after each answer it says the feedback and the next
+question, as text (:func:`~._common.announce`).
 
 **A whole coup** (every :data:`~baccarat_kit.drill.COUP_EVERY`-th question) is dealt card by
 card (:class:`~baccarat_kit.drill.CardByCard`): the first four cards (the kit's own, from a
@@ -56,6 +65,7 @@ import ipywidgets as w
 
 from .. import drill as scheduler
 from .. import progress
+from ..coup import banker_why
 from ..i18n import message
 from ..rules import (
     BANKER_DRAWS_WHEN_PLAYER_STOOD,
@@ -67,10 +77,21 @@ from ..rules import (
     is_natural,
 )
 from ..today import cell_words
-from ._common import LangMixin, attr, banker_reason, esc, html_widget, row, title_html
+from ._common import (
+    LangMixin,
+    announce,
+    attr,
+    banker_reason,
+    esc,
+    html_widget,
+    live_region,
+    plain_text,
+    row,
+    title_html,
+)
 
 KEYS = {"draw": "d", "stand": "s", "yes": "y", "no": "n", "natural": "n", "player": "p", "banker": "b",
-        "tie": "t"}
+        "tie": "t", "a": "1", "b": "2", "c": "3"}
 """The key of each answer (N is "no" to a natural question, "a natural" in a whole coup)."""
 CHOICES = {
     "draw": (("draw", "d"), ("stand", "s")),
@@ -78,9 +99,16 @@ CHOICES = {
     "coup": (("player", "p"), ("banker", "b"), ("tie", "t")),
     **{f"coup-{stage}": tuple((v, KEYS[v]) for v in values)
        for stage, values in scheduler.COUP_CHOICES.items() if stage != "winner"},
+    "row": (("a", "1"), ("b", "2"), ("c", "3")),
+    "none": (),
 }
 """Per kind of question: the answers (in button order) and the key of each (``coup``: who wins;
-``coup-player`` / ``coup-banker``: a decision of a whole coup dealt card by card)."""
+``coup-player`` / ``coup-banker``: a decision of a whole coup dealt card by card; ``row``: a quiz
+on a row of the rule, :func:`~baccarat_kit.drill.row_quiz`; ``none``: every cell left is
+suspended)."""
+LESSONS = {"natural": "natural", "player": "player", "stood": "stood", "banker": "banker"}
+"""The lesson section of each table of the rule: ``widgets.drill.lesson-{kind}`` (its name) and
+``widgets.drill.lesson-{kind}-href`` (the notebook and heading, in each edition)."""
 DEFAULT_SEED = 2026
 
 
@@ -95,7 +123,7 @@ class Drill(LangMixin, w.VBox):
 
     def __init__(self, *, lang: str = "zh", seed: int | None = None, record: bool = True,
                  coups: bool = True, clock: Callable[[], float] = time.monotonic,
-                 now: Callable[[], float] = time.time) -> None:
+                 now: Callable[[], float] = time.time, lessons: str = "") -> None:
         super().__init__()
         self._init_lang(lang)
         self.add_class("bk-drill")
@@ -103,8 +131,15 @@ class Drill(LangMixin, w.VBox):
         self.now = now
         self.record = record
         self.coups = coups
+        self.lessons = lessons
+        """Where the lesson notebooks are, from this notebook (``""``: beside it, as in lesson 04;
+        the trainer: ``"../notebooks/"``, and the English edition's under ``en/`` there)."""
         saved = progress.load() if record else progress.empty()
         drill = saved["drill"]
+        self.mastery_seconds = float((drill.get("mastery") or {}).get("seconds", scheduler.MASTERY_SECONDS))
+        """The course's mastery time, kept with the record: the seconds box does not move it."""
+        self._teach: scheduler.Item | None = None
+        """The teaching item a miss asked for (a worked coup, a quiz on the row), asked next."""
         self.cells: dict[str, Any] = dict(drill.get("cells", {}))
         self.step = int(drill.get("step", 0))
         known = [s for s in (seed, drill.get("seed"), saved.get("seed")) if s is not None]
@@ -152,6 +187,10 @@ class Drill(LangMixin, w.VBox):
         self.round_button.on_click(lambda _b: self.start_round())
         self.round_status = html_widget("bk-drill-round-status")
         self.feedback = html_widget("bk-drill-feedback")
+        self.live = live_region("bk-drill-live")
+        self.unsuspend_button = w.Button(icon="play", layout=w.Layout(width="auto"))
+        self.unsuspend_button.add_class("bk-drill-unsuspend")
+        self.unsuspend_button.on_click(lambda _b: self.unsuspend())
         self.queue = html_widget("bk-drill-queue")
         self.heatmap = html_widget("bk-drill-heatmap")
         # The prompt's echo from the browser (see the module docstring): never displayed.
@@ -167,7 +206,7 @@ class Drill(LangMixin, w.VBox):
             self.mastery, self.queue, self.definition,
             self.prompt, self.answer_row, self.key_box,
             row([self.timed, self.seconds]),
-            self.feedback,
+            self.feedback, self.unsuspend_button, self.live,
             row([self.round_button, self.round_status]),
             self.heatmap,
         ]
@@ -177,12 +216,45 @@ class Drill(LangMixin, w.VBox):
 
     # ---- the scheduler ------------------------------------------------------------
     def _next_item(self) -> scheduler.Item:
+        if self._teach is not None and self.round is None:
+            taught, self._teach = self._teach, None
+            return taught
         if (self.coups and self.round is None
                 and self.step % scheduler.COUP_EVERY == scheduler.COUP_EVERY - 1):
             return scheduler.coup_item(self.seed, self.coup_stats.get("seen", 0))
         avoid = self.asked[-1] if self.asked else None
-        return scheduler.item(scheduler.choose(self.cells, self.step, self.seed, now=float(self.now()),
-                                               avoid=avoid))
+        cell = scheduler.choose(self.cells, self.step, self.seed, now=float(self.now()), avoid=avoid)
+        return NOTHING if cell is None else scheduler.item(cell)
+
+    def _taught(self, cell: str) -> None:
+        """After a miss of ``cell``: what its lapse count asks for next (:data:`~baccarat_kit.drill.TEACHING`):
+        a worked coup (the kit's own, a different one each time) or a quiz on its row."""
+        entry = self.cells.get(cell) or {}
+        level = scheduler.teaching(entry)
+        variant = int(entry.get("lapses", 0)) * 7919 + self.seed
+        if level == "coup":
+            coup = scheduler.worked_coup(cell, variant)
+            self._teach = scheduler.Item(f"worked-{cell}", "coup", str(coup.winner),
+                                         {"coup": coup, "made_up": True, "cell": cell})
+        elif level == "lesson":
+            self._teach = scheduler.row_quiz(cell, variant)
+
+    def unsuspend(self) -> list[str]:
+        """Resume every suspended cell (:func:`~baccarat_kit.drill.unsuspend`): each is asked
+        again, its teaching from the rule row. Returns the cells resumed."""
+        cells = scheduler.suspended(self.cells)
+        for cell in cells:
+            scheduler.unsuspend(self.cells, cell)
+        if cells:
+            self._save()
+            self.feedback.value = esc(self._t("widgets.drill.resumed", n=len(cells),
+                                              cells="; ".join(cell_words(c, self._lang) for c in cells)))
+            if self.item.kind == "none":
+                self._next()
+            else:
+                self._render_status()
+            self._say()
+        return cells
 
     def _deal(self) -> scheduler.CardByCard | None:
         """The card-by-card state of the whole coup shown (None for a cell's question)."""
@@ -233,28 +305,52 @@ class Drill(LangMixin, w.VBox):
         Returns whether it was right."""
         valid = [v for v, _k in CHOICES[self.kind]]
         if choice not in valid:
-            self.feedback.value = f'<span role="alert">{esc(self._t("widgets.drill.bad-key", choices=self._keys_text()))}</span>'
+            self.feedback.value = esc(self._bad_key_text())
+            self._say()
             return False
         if self._deal() is not None:
             return self._respond_coup(choice)
+        if self.item.kind == "row":
+            return self._respond_row(choice)
         answered = float(self.clock())
         seconds = None if self.shown_at is None else max(0.0, answered - self.shown_at)
-        limit = float(self.seconds.value)
-        late = bool(self.timed.value) and seconds is not None and seconds > limit
+        late = bool(self.timed.value) and seconds is not None and seconds > float(self.seconds.value)
         right = choice == self.item.answer and not late
         done = self.item
         entry = scheduler.answer(self.cells, done.id, right, seconds, step=self.step, now=float(self.now()),
-                                 mastery_seconds=limit)
+                                 mastery_seconds=self.mastery_seconds)
         entry["clock"] = self.timed_from or "untimed"  # what the time was measured from
         self.asked.append(done.id)
         self.step += 1
+        if not right:
+            self._taught(done.id)
         self._save()
-        self.feedback.value = self._feedback_html(done, choice, right, late, seconds)
+        feedback = self._feedback_html(done, choice, right, late, seconds)
         if self.round is not None:
             self.round = self.round.add(done.id, right, seconds)
             if self.round.finished:
                 self._finish_round()
+                feedback += "<br>" + esc(self._round_done_text(self.last_round or {}))
+        self.feedback.value = feedback
         self._next()
+        self._say()
+        return right
+
+    def _respond_row(self, choice: str) -> bool:
+        """The quiz on a row (the 4th miss of a cell): judged by the engine's row; teaching, not
+        an answer of the cell."""
+        done = self.item
+        right = choice == done.answer
+        picked = done.params["options"]["abc".index(choice)]
+        head = (self._t("widgets.drill.row-right") if right
+                else self._t("widgets.drill.row-wrong", got=self._values_text(picked, done)))
+        self.asked.append(done.id)
+        self.step += 1
+        self._save()
+        self.feedback.value = (f'<b class="{"bk-right" if right else "bk-wrong"}">{esc(head)}</b><br>'
+                               f"{esc(self._row_text(done.params['cell']))}")
+        self._next()
+        self._say()
         return right
 
     def _respond_coup(self, choice: str) -> bool:
@@ -265,6 +361,7 @@ class Drill(LangMixin, w.VBox):
         scheduler.coup_miss(self.cells, said, step=self.step, now=float(self.now()))
         if said.missed is not None:
             self.cells[said.missed]["clock"] = "coup"
+            self._taught(said.missed)
         self.feedback.value = self._coup_feedback_html(said)
         if self.deal.finished:
             self.coup_stats["seen"] = self.coup_stats.get("seen", 0) + 1
@@ -279,6 +376,7 @@ class Drill(LangMixin, w.VBox):
             self._render_item()
             self._render_status()
             self._shown()
+        self._say()
         return said.right
 
     def _next(self) -> None:
@@ -293,8 +391,18 @@ class Drill(LangMixin, w.VBox):
         for value, k in CHOICES[self.kind]:
             if key.strip().lower() == k:
                 return self.respond(value)
-        self.feedback.value = f'<span role="alert">{esc(self._t("widgets.drill.bad-key", choices=self._keys_text()))}</span>'
+        self.feedback.value = esc(self._bad_key_text())
+        self._say()
         return None
+
+    def _say(self) -> None:
+        """The live region says what the last action changed: the feedback, then what is asked now."""
+        announce(self.live, " ".join(x for x in (plain_text(self.feedback), plain_text(self.prompt)) if x))
+
+    def _bad_key_text(self) -> str:
+        if self.kind == "none":
+            return self._t("widgets.drill.all-suspended")
+        return self._t("widgets.drill.bad-key", choices=self._keys_text())
 
     def _on_key(self, change: dict[str, Any]) -> None:
         text = str(change["new"])
@@ -314,6 +422,7 @@ class Drill(LangMixin, w.VBox):
             r["drill"]["step"] = self.step
             r["drill"]["seed"] = self.seed
             r["drill"]["coups"] = dict(self.coup_stats)
+            r["drill"].setdefault("mastery", {"rule": scheduler.MASTERY_RULE, "seconds": self.mastery_seconds})
             r["drill"]["t"] = time.time()
         progress.kept(lambda: progress.update(change))  # unwritable: the drill goes on, the learner told once
 
@@ -372,7 +481,11 @@ class Drill(LangMixin, w.VBox):
         if self.best_round is not None:
             lines.append(esc(self._best_text()) + (f" <b>{esc(self._t('widgets.drill.round-new-best'))}</b>"
                                                   if new_best else ""))
-        return '<div role="status" class="bk-drill-round-summary">' + "<br>".join(lines) + "</div>"
+        return '<div class="bk-drill-round-summary">' + "<br>".join(lines) + "</div>"
+
+    def _round_done_text(self, summary: dict[str, Any]) -> str:
+        return self._t("widgets.drill.round-done", right=summary.get("right", 0), total=summary.get("answered", 0),
+                       wrong=summary.get("wrong", 0), seconds=f"{float(summary.get('seconds', 0)):.1f}")
 
     def _best_text(self) -> str:
         b = self.best_round or {}
@@ -398,25 +511,38 @@ class Drill(LangMixin, w.VBox):
 
     # ---- view ---------------------------------------------------------------------
     def _keys_text(self) -> str:
+        if self.item.kind == "row" and self._deal() is None:
+            return ", ".join(k for _v, k in CHOICES["row"])
         return ", ".join(f"{k.upper()} {self._t(f'widgets.drill.{v}')}" for v, k in CHOICES[self.kind])
 
     def _prompt_text(self, item: scheduler.Item) -> str:
         p = item.params
+        if item.kind == "none":
+            return self._t("widgets.drill.all-suspended")
         if item.kind == "natural":
             return self._t("widgets.drill.natural-question", total=p["total"])
         if item.kind == "coup":
             return self._coup_prompt()
+        if item.kind == "row":
+            return self._t(f"widgets.drill.row-ask-{p['table']}", total=p["total"])
         if item.id.startswith("player-"):
             return self._t("widgets.quiz.player-question", total=p["total"])
         if p["third"] is None:
             return self._t("widgets.quiz.banker-question-stood", total=p["total"])
         return self._t("widgets.quiz.banker-question-third", total=p["total"], value=p["third"])
 
+    def _values_text(self, values: frozenset[int], item: scheduler.Item) -> str:
+        """One option of a quiz on a row: values as the sources write them (``0–7, 9``)."""
+        if not values:
+            return self._t("widgets.drill.row-none")
+        return format_values(values)
+
     def _coup_prompt(self) -> str:
         deal = self._deal()
         assert deal is not None
+        label = ("widgets.drill.worked-made-up" if self.item.params.get("made_up") else "widgets.drill.kit-dealt")
         cards = self._t("widgets.drill.coup-cards", player=" ".join(c.label for c in deal.player_shown),
-                        banker=" ".join(c.label for c in deal.banker_shown)) + self._t("widgets.drill.kit-dealt")
+                        banker=" ".join(c.label for c in deal.banker_shown)) + self._t(label)
         q = deal.question
         if q is None:
             return cards
@@ -432,12 +558,13 @@ class Drill(LangMixin, w.VBox):
 
     def _coup_feedback_html(self, said: scheduler.CoupAnswer) -> str:
         """One answer of a whole coup: right or wrong, the engine's reason (the step's own
-        sentence; at who wins, the result), the cell a wrong decision is a miss of, in words."""
+        sentence; at who wins, the result), the cell a wrong decision is a miss of, in words, and
+        what that miss teaches."""
         q = said.question
         answer = self._t(f"widgets.drill.{q.answer}")
         if said.right:
             head = self._t("widgets.drill.coup-right", answer=answer)
-        elif said.missed is not None:
+        elif said.missed is not None and not scheduler.is_suspended(self.cells.get(said.missed)):
             head = self._t("widgets.drill.coup-wrong-cell", got=self._t(f"widgets.drill.{said.choice}"),
                            answer=answer, cell=cell_words(said.missed, self._lang))
         else:
@@ -452,8 +579,8 @@ class Drill(LangMixin, w.VBox):
         if self.deal is not None and self.deal.finished:
             parts.append(esc(self._t("widgets.drill.coup-done", right=sum(r.right for r in self.deal.results()),
                                      total=len(self.deal.given))))
-        leech = self._leech_html(scheduler.item(said.missed)) if said.missed is not None else ""
-        return '<div role="status">' + "<br>".join(parts) + leech + "</div>"
+        teach = self._teaching_html(said.missed) if said.missed is not None else ""
+        return "<br>".join(parts) + teach
 
     def _feedback_html(self, item: scheduler.Item, choice: str, right: bool, late: bool,
                        seconds: float | None) -> str:
@@ -466,17 +593,19 @@ class Drill(LangMixin, w.VBox):
         elif right:
             head = self._t("widgets.drill.right", answer=answer, seconds=f"{seconds:.1f}")
         else:
-            head = self._t("widgets.drill.wrong", got=self._t(f"widgets.drill.{choice}"), answer=answer)
+            key = "widgets.drill.coup-wrong" if scheduler.is_suspended(self.cells.get(item.id)) else "widgets.drill.wrong"
+            head = self._t(key, got=self._t(f"widgets.drill.{choice}"), answer=answer)  # suspended: no "comes back"
         why = ""
         if item.id.startswith("banker-"):
             p = item.params
             why = f"{cell_words(item.id, self._lang)}: {banker_reason(p['total'], p['third'], self._lang)}"
         css = "bk-right" if right else "bk-wrong"
-        return (f'<div role="status"><b class="{css}">{esc(head)}</b>'
-                + (f"<br>{esc(why)}" if why else "") + self._leech_html(item) + "</div>")
+        return (f'<b class="{css}">{esc(head)}</b>' + (f"<br>{esc(why)}" if why else "")
+                + ("" if right else self._teaching_html(item.id)))
 
     def _row_text(self, cell: str) -> str:
-        """The engine's row of the rule table a cell is in, in words (every kind of cell)."""
+        """The engine's row of the rule table a cell is in, in words (every kind of cell; a full
+        or an empty banker row as the coup trace says it, :func:`~baccarat_kit.coup.banker_why`)."""
         p = scheduler.item(cell).params
         total = int(p["total"])
         if cell.startswith("natural-"):
@@ -492,43 +621,76 @@ class Drill(LangMixin, w.VBox):
             return self._t("widgets.drill.leech-row-stood", draws=format_values(draws),
                            stands=format_values(set(range(8)) - draws))
         draws = set(draw_values(total))
+        if not draws or draws == set(VALUES):  # a full or an empty row: "draws whatever …", "always stands"
+            return self._t("widgets.drill.leech-row-whole", why=banker_why(total, self._lang))
         return self._t("widgets.drill.leech-row", total=total, draws=format_values(draws),
                        stands=format_values(set(VALUES) - draws))
 
-    def _leech_html(self, item: scheduler.Item) -> str:
-        """A leech's escalation: the engine's rule row, the contrast cells, a kit-made coup."""
-        entry = self.cells.get(item.id)
-        if item.kind == "coup" or not scheduler.is_leech(entry):
+    def _lesson_link(self, cell: str) -> str:
+        """A link to the lesson section that teaches ``cell``'s table, in this edition."""
+        table = scheduler.row_quiz(cell).params["table"]
+        href = self._t(f"widgets.drill.lesson-{LESSONS[table]}-href")
+        folder = self.lessons + ("en/" if self.lessons and self._lang == "en" else "")
+        name = self._t(f"widgets.drill.lesson-{LESSONS[table]}")
+        return f'<a href="{attr(folder + href)}" target="_blank" rel="noopener">{esc(name)}</a>'
+
+    def _teaching_html(self, cell: str) -> str:
+        """What a miss of ``cell`` teaches, by its lapse count (:data:`~baccarat_kit.drill.TEACHING`),
+        each level different from the last: the rule row; the nearest cells with the other answer,
+        asked next in a row; a worked coup the kit makes up, next, card by card; the lesson's
+        section and a quiz on the row, next; the cell suspended, and how to resume it."""
+        entry = self.cells.get(cell) or {}
+        level = scheduler.teaching(entry)
+        if level is None:
             return ""
-        assert entry is not None
-        parts = [self._t("widgets.drill.leech", lapses=int(entry.get("lapses", 0))), self._row_text(item.id)]
-        beside = "; ".join(f"{cell_words(c, self._lang)}: {self._t(f'widgets.drill.{scheduler.item(c).answer}')}"
-                           for c in scheduler.contrast(item.id))
-        parts.append(self._t("widgets.drill.leech-contrast", cells=beside))
-        coup = scheduler.worked_coup(item.id)
-        parts.append(self._t("widgets.drill.leech-coup") + " " + coup.explain(self._lang).replace("\n", " "))
-        return '<div class="bk-drill-leech">' + "<br>".join(esc(x) for x in parts) + "</div>"
+        n = int(entry.get("lapses", 0))
+        if level == "row":
+            parts = [esc(self._row_text(cell))]
+        elif level == "contrast":
+            beside = "; ".join(f"{cell_words(c, self._lang)}: {self._t(f'widgets.drill.{scheduler.item(c).answer}')}"
+                               for c in scheduler.contrast(cell))
+            parts = [esc(self._t("widgets.drill.teach-contrast", n=n, cells=beside))]
+        elif level == "coup":
+            parts = [esc(self._t("widgets.drill.teach-coup", n=n))]
+        elif level == "lesson":
+            parts = [esc(self._t("widgets.drill.teach-lesson", n=n)) + " " + self._lesson_link(cell)]
+        else:
+            parts = [esc(self._t("widgets.drill.teach-suspend", n=n, cell=cell_words(cell, self._lang))) + " "
+                     + self._lesson_link(cell)]
+        return f'<div class="bk-drill-teach bk-drill-teach-{level}">' + "<br>".join(parts) + "</div>"
 
     def _render_item(self) -> None:
-        self.prompt.value = f'<div aria-live="polite"><b>{esc(self._prompt_text(self.item))}</b></div>'
+        self.prompt.value = f"<b>{esc(self._prompt_text(self.item))}</b>"
         row = []
         for value, key in CHOICES[self.kind]:
             button = self.buttons[value]
-            button.description = f"{self._t(f'widgets.drill.{value}')} ({key.upper()})"
+            if self.kind == "row":
+                label = self._values_text(self.item.params["options"]["abc".index(value)], self.item)
+            else:
+                label = self._t(f"widgets.drill.{value}")
+            button.description = f"{label} ({key.upper()})"
             button.tooltip = self._t("widgets.drill.key-tip", key=key.upper())
             row.append(button)
         self.answer_row.children = row
-        self.key_box.placeholder = self._t("widgets.drill.keys-placeholder", keys=self._keys_text())
+        self.key_box.placeholder = (self._t("widgets.drill.keys-placeholder", keys=self._keys_text()) if row
+                                    else self._t("widgets.drill.all-suspended"))
 
     def _render_status(self) -> None:
-        banker = sum(1 for c in scheduler.BANKER_CELLS if scheduler.is_mastered(self.cells.get(c)))
-        self.mastery.value = esc(self._t("widgets.drill.mastery", mastered=scheduler.mastered(self.cells),
-                                         total=len(scheduler.MASTERY_CELLS), banker=banker,
-                                         banker_total=len(scheduler.BANKER_CELLS),
-                                         coups=self.coup_stats.get("right", 0),
-                                         coups_seen=self.coup_stats.get("seen", 0)))
-        self.definition.value = esc(self._t("widgets.drill.definition", days=scheduler.MASTERY_DAYS,
-                                            seconds=f"{float(self.seconds.value):g}"))
+        now = float(self.now())
+        banker = sum(1 for c in scheduler.BANKER_CELLS if scheduler.is_mastered_now(self.cells.get(c), now))
+        paused = scheduler.suspended(self.cells)
+        text = self._t("widgets.drill.mastery", mastered=scheduler.mastered(self.cells, now),
+                       total=len(scheduler.MASTERY_CELLS), banker=banker, banker_total=len(scheduler.BANKER_CELLS),
+                       refresh=len(scheduler.refreshes(self.cells, now)), coups=self.coup_stats.get("right", 0),
+                       coups_seen=self.coup_stats.get("seen", 0))
+        if paused:
+            text += " " + self._t("widgets.drill.suspended-n", n=len(paused))
+        self.mastery.value = esc(text)
+        self.unsuspend_button.description = self._t("widgets.drill.unsuspend", n=len(paused))
+        self.unsuspend_button.layout.display = None if paused else "none"
+        self.definition.value = esc(self._t("widgets.drill.definition", seconds=f"{self.mastery_seconds:g}",
+                                            hours=f"{scheduler.SPACING / 3600:g}", p=f"{scheduler.MASTERY_P:g}",
+                                            retention=f"{scheduler.DESIRED_RETENTION:.0%}"))
         self.queue.value = esc(self.queue_text())
         self.heatmap.value = self.heatmap_html()
         self._render_round()
@@ -556,21 +718,27 @@ class Drill(LangMixin, w.VBox):
 
     def heatmap_html(self) -> str:
         """The banker matrix (totals × player's third card, and the stood column) coloured by
-        mastery, with a symbol in every cell so colour is not the only signal. Each cell has a
-        border: a cell not yet asked is an empty box, as the legend's □ says (without borders the
-        88 grey cells of a new learner ran together into one grey block)."""
-        marks = {"mastered": "✔", "leech": "⚠", "slow": "◷", "learning": "·", "missed": "✘", "new": ""}
-        colours = {"mastered": "background:#c8e6c9;color:#1b5e20", "learning": "background:#fff3cd;color:#5c4400",
-                   "slow": "background:#d6e4f0;color:#0b3a66", "leech": "background:#f5c6cb;color:#5a0f17",
+        mastery, with a symbol in every cell so colour is not the only signal: mastered now ✔,
+        due for a refresh ↻, slow ◷, learning ·, missed ✘, a leech ⚠, suspended ‖, not yet asked
+        (an empty box, as the legend's □ says: each cell has a border, or the 88 grey cells of a
+        new learner ran together into one grey block)."""
+        marks = {"mastered": "✔", "refresh": "↻", "leech": "⚠", "suspended": "‖", "slow": "◷", "learning": "·",
+                 "missed": "✘", "new": ""}
+        colours = {"mastered": "background:#c8e6c9;color:#1b5e20", "refresh": "background:#e0f2f1;color:#004d40",
+                   "learning": "background:#fff3cd;color:#5c4400", "slow": "background:#d6e4f0;color:#0b3a66",
+                   "leech": "background:#f5c6cb;color:#5a0f17", "suspended": "background:#e0e0e0;color:#212121",
                    "missed": "background:#f8d7da;color:#721c24", "new": "background:#f2f2f2;color:#333"}
         hidden = "position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap"
+        now = float(self.now())
 
         def state(cell: str) -> str:
             entry = self.cells.get(cell)
             if not entry:
                 return "new"
             if scheduler.is_mastered(entry):
-                return "mastered"
+                return "mastered" if scheduler.is_mastered_now(entry, now) else "refresh"
+            if scheduler.is_suspended(entry):
+                return "suspended"
             if scheduler.is_leech(entry):
                 return "leech"
             if scheduler.is_slow(entry):
@@ -594,13 +762,17 @@ class Drill(LangMixin, w.VBox):
                            f'<span class="bk-sr" style="{hidden}">{esc(label)}</span></td>')
             rows.append(f'<tr><th scope="row">{t}</th>{"".join(tds)}</tr>')
         legend = " ".join(f"{marks[s] or '□'} {esc(self._t(f'widgets.drill.state-{s}'))}"
-                          for s in ("mastered", "slow", "learning", "missed", "leech", "new"))
+                          for s in ("mastered", "refresh", "slow", "learning", "missed", "leech", "suspended", "new"))
         names = scheduler.leeches(self.cells)
         if names:
             legend += "<br>" + esc(self._t("widgets.drill.leeches",
                                           cells="; ".join(cell_words(c, self._lang) for c in names)))
+        paused = scheduler.suspended(self.cells)
+        if paused:
+            legend += "<br>" + esc(self._t("widgets.drill.suspended-cells",
+                                          cells="; ".join(cell_words(c, self._lang) for c in paused)))
         median = scheduler.median_seconds(self.cells)
-        pace = (self._t("widgets.drill.median", seconds=f"{median:.1f}", limit=f"{float(self.seconds.value):g}")
+        pace = (self._t("widgets.drill.median", seconds=f"{median:.1f}", limit=f"{self.mastery_seconds:g}")
                 if median is not None else self._t("widgets.drill.median-none"))
         return (f'<table class="bk-heatmap" style="border-collapse:collapse;font-size:0.9em"><caption>{esc(self._t("widgets.drill.heatmap"))}<br>'
                 f'<small>{legend}</small><br><small class="bk-drill-median">{esc(pace)}</small></caption>'
@@ -616,4 +788,8 @@ class Drill(LangMixin, w.VBox):
         self._render_status()
 
     def __repr__(self) -> str:
-        return f"Drill(step={self.step}, mastered={scheduler.mastered(self.cells)}, lang={self._lang!r})"
+        return f"Drill(step={self.step}, mastered={scheduler.mastered(self.cells, float(self.now()))}, lang={self._lang!r})"
+
+
+NOTHING = scheduler.Item("none", "none", "", {})
+"""What the drill shows when every cell left is suspended: nothing to answer, the resume button."""

@@ -3,7 +3,8 @@
 A thin view over :func:`baccarat_kit.today.today` (the figures) and the progress record:
 
 * ``progress_line`` and ``streak_line`` — today's drill answers against the daily goal, and the
-  streak (days in a row at the goal, UTC days; today does not break it before it ends);
+  study days in a row at the goal (UTC days; today does not break the run before it ends; not
+  called a "streak", 連續, the course's word for runs of banker or player wins);
 * ``goal`` — the daily goal, typed (a whole number of drill answers, 1–500; Enter saves it in the
   record); a bad value is refused with the kit's sentence naming the valid range (``status``);
 * ``due_list`` — the drill's cells due now, in words; ``review_button`` starts, right here, a
@@ -11,7 +12,9 @@ A thin view over :func:`baccarat_kit.today.today` (the figures) and the progress
   answer, and it closes itself when nothing is due any more;
 * ``mistakes`` — the mistakes of past days across the lessons' self-checks, the trainer's quiz,
   the predictions, the exercises' ``check()``, the drill and the final test, each with where it
-  came from, what it was and its day, those not yet put right first.
+  came from, what it was and its day, those not yet put right first;
+* ``status`` — a goal saved or refused, a review started or done; ``live``, the view's one
+  persistent live region (:func:`~._common.live_region`), says it (:func:`~._common.announce`).
 
 The view follows the record by itself: each write in the same kernel (the trainer's drill below
 it answered, a quiz, ``check()``) redraws it (:func:`baccarat_kit.progress.watch`), with no
@@ -44,7 +47,16 @@ import ipywidgets as w
 from .. import drill as scheduler
 from .. import progress
 from .. import today as days
-from ._common import LangMixin, esc, html_widget, plain_text, row, title_html
+from ._common import (
+    LangMixin,
+    announce,
+    esc,
+    html_widget,
+    live_region,
+    plain_text,
+    row,
+    title_html,
+)
 from .drill import Drill
 
 __all__ = ["ReviewDrill", "TodayView", "plain_text"]
@@ -95,8 +107,8 @@ class ReviewDrill(Drill):
         if not due:
             return super()._next_item()
         avoid = self.asked[-1] if self.asked else None
-        return scheduler.item(scheduler.choose(self.cells, self.step, self.seed, now=float(self.now()),
-                                               pool=tuple(due), avoid=avoid))
+        cell = scheduler.choose(self.cells, self.step, self.seed, now=float(self.now()), pool=tuple(due), avoid=avoid)
+        return super()._next_item() if cell is None else scheduler.item(cell)
 
     def respond(self, choice: str) -> bool:
         cell = self.item.id
@@ -143,6 +155,9 @@ class TodayView(LangMixin, w.VBox):
         self.goal.add_class("bk-today-goal")
         self.goal.observe(self._on_goal, names="value")
         self.status = html_widget("bk-today-status")
+        self.live = live_region("bk-today-live")
+        self.status.observe(self._say, names="value")
+        self._refused = False  # the goal box holds a refused value (kept until corrected)
         self.due_list = html_widget("bk-today-due")
         self.review_button = w.Button(icon="repeat", layout=w.Layout(width="auto"))
         self.review_button.add_class("bk-today-review")
@@ -155,7 +170,7 @@ class TodayView(LangMixin, w.VBox):
         self.mistakes = html_widget("bk-today-mistakes")
         self.children = [row([self.title, self.lang_toggle]), self.progress_line, self.streak_line,
                          self.goal, self.status, self.due_list,
-                         row([self.review_button, self.refresh_button]), self.review_box, self.mistakes]
+                         row([self.review_button, self.refresh_button]), self.review_box, self.mistakes, self.live]
         self._relabel()
         self._unwatch = progress.watch(self._on_record)
 
@@ -178,15 +193,22 @@ class TodayView(LangMixin, w.VBox):
         self.state = days.today(record, float(self.now()))
         self._render()
 
+    def _say(self, change: dict[str, Any]) -> None:
+        """The live region says each new status (a goal saved or refused, a review started or done)."""
+        if change["new"]:
+            announce(self.live, plain_text(self.status))
+
     def set_goal(self, value: Any) -> int | None:
         """Set the daily goal (what typing into ``goal`` and Enter does); None when refused."""
         try:
             new = days.check_goal(value)
         except days.GoalError as err:
-            self.status.value = f'<span role="alert" class="bk-wrong">{esc(err.message(self._lang))}</span>'
+            self.status.value = f'<span class="bk-wrong">{esc(err.message(self._lang))}</span>'
+            self._refused = True
             return None
+        self._refused = False
         if progress.kept(lambda: progress.update(lambda r: days.set_goal(r, new, float(self.now())))):
-            self.status.value = f'<span role="status">{esc(self._t("today.goal-saved", goal=new))}</span>'
+            self.status.value = esc(self._t("today.goal-saved", goal=new))
         self.refresh()
         return new
 
@@ -203,8 +225,7 @@ class TodayView(LangMixin, w.VBox):
         self.review = ReviewDrill(self.state.due, lang=self._lang, clock=self.clock, now=self.now,
                                   on_answer=self._answered)
         self.review_box.children = [self.review]
-        self.status.value = (f'<span role="status">'
-                             f'{esc(self._t("today.review-started", n=len(self.state.due)))}</span>')
+        self.status.value = esc(self._t("today.review-started", n=len(self.state.due)))
         self.review.key_box.focus()
         self._render()
         return self.review
@@ -214,8 +235,7 @@ class TodayView(LangMixin, w.VBox):
             answers, right = len(review.asked), review.right_count
             self.review_box.children = []
             self.review = None
-            self.status.value = (f'<div role="status">{review.feedback.value}'
-                                 f'{esc(self._t("today.review-done", answers=answers, right=right))}</div>')
+            self.status.value = f'{review.feedback.value}<br>{esc(self._t("today.review-done", answers=answers, right=right))}'
         self.refresh()
 
     # ---- view ---------------------------------------------------------------------
@@ -230,7 +250,7 @@ class TodayView(LangMixin, w.VBox):
         else:
             streak = self._t("today.streak-none", goal=s.goal)
         self.streak_line.value = (f"{esc(streak)}<br><small>{esc(self._t('today.streak-rule'))}</small>")
-        if self.goal.value != str(s.goal) and not self.status.value.startswith('<span role="alert"'):
+        if self.goal.value != str(s.goal) and not self._refused:
             self.goal.value = str(s.goal)
         if s.due:
             items = "".join(f"<li>{esc(days.cell_words(c, self._lang))}</li>" for c in s.due[:SHOWN_DUE])
@@ -275,6 +295,7 @@ class TodayView(LangMixin, w.VBox):
         if self.review is not None:
             self.review.lang = self._lang
         self.status.value = ""
+        self._refused = False
         self.refresh()
 
     def __repr__(self) -> str:

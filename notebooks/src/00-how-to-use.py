@@ -144,18 +144,18 @@ bk.hand_total("7 8")
 # %% [markdown] lang=zh
 # ### 你做到哪裡（your progress）
 #
-# 下面的地圖讀你的**進度檔**：每一課的自我檢測答了幾題、規則練習熟練了幾格、每份練習（自學版）的得分、期末測驗。
+# 下面的地圖讀你的**進度檔**：每一課的自我檢測答了幾題、規則練習目前熟練幾格、哪些格子熟練過但該溫習了、每份練習（自學版）的得分、期末測驗。
 # 記錄存在你自己的課程資料夾（`.baccarat-progress.json`），重新啟動核心、關掉再打開都還在；中文版和英文版共用同一份。
-# 地圖最上面是**今天**：現在到期的規則練習格子、你自己訂的每日目標（每天答幾題規則練習，預設 20 題；在欄位裡輸入數字後按 Enter）、連續達標的天數（以 UTC 日期計），以及前幾天在各課、練習、規則練習和期末測驗答錯的題目；按「複習」就在這裡只練到期的格子。
+# 地圖最上面是**今天**：現在到期的規則練習格子、你自己訂的每日目標（每天答幾題規則練習，預設 20 題；在欄位裡輸入數字後按 Enter）、連續學習天數（每天都達到目標的天數，以 UTC 日期計），以及前幾天在各課、練習、規則練習和期末測驗答錯的題目；按「複習」就在這裡只練到期的格子。
 # 做完別課後回來按「重新整理」；在終端機執行 `baccarat-kit progress` 也會印出同樣的內容。
 # 在 JupyterLite（瀏覽器版）裡，記錄存在瀏覽器的儲存空間：清除瀏覽器資料前，先按「匯出進度檔」並下載那個檔案。
 
 # %% [markdown] lang=en
 # ### Where you are (your progress)
 #
-# The map below reads your **progress record**: how many questions of each lesson's self-check you answered, how many cells of the rule drill you have mastered, each exercise's score (self-study copies) and the final test.
+# The map below reads your **progress record**: how many questions of each lesson's self-check you answered, how many cells of the rule drill are mastered now and which were mastered but are due for a refresh, each exercise's score (self-study copies) and the final test.
 # The record is kept in your own course folder (`.baccarat-progress.json`); it survives a kernel restart and closing the notebook, and the Chinese and English editions share it.
-# At the top of the map is **Today**: the drill cells due now, the daily goal you set (drill answers a day, 20 until you change it: type a number and press Enter), your streak of days at that goal (UTC days), and the mistakes of past days in the lessons, the exercises, the drill and the final test; "Review" drills the due cells only, right here.
+# At the top of the map is **Today**: the drill cells due now, the daily goal you set (drill answers a day, 20 until you change it: type a number and press Enter), your study days in a row at that goal (UTC days), and the mistakes of past days in the lessons, the exercises, the drill and the final test; "Review" drills the due cells only, right here.
 # Come back after other lessons and press "Refresh"; `baccarat-kit progress` in a terminal prints the same.
 # In JupyterLite (the browser edition) the record lives in the browser's storage: before clearing the browser's data, press "Export my progress" and download that file.
 

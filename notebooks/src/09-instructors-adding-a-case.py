@@ -1,5 +1,5 @@
 # %% [markdown] lang=zh
-# # 第 9 課（講師）　新增一個案例到目錄（For instructors: adding a case to the catalogue）
+# # 第 9 課（講師）　新增一個案例與一道評分題（For instructors: adding a case and a graded question）
 #
 # 課程裡的每個案例——BCR-001～008、範例1–5、牌例一～五、兩組 A–D、牌值範例——都是
 # `baccarat_kit/cases/*.toml` 裡的**資料**，而且**每一項宣稱都由規則引擎（rules engine）查核**。
@@ -9,10 +9,13 @@
 # 2. **查核**：`baccarat-kit cases check 資料夾`（或在 Python 裡 `bk.cases.check(...)`）；
 # 3. **在課程中看到**：`bk.cases.load(資料夾, shipped=True)`、CaseViewer，或設定環境變數 `BACCARAT_KIT_CASES`。
 #
+# 最後（第 7 節）再用同一種方式新增一道**評分題**：題目、答案鍵、配分、提示與英文都寫在練習原稿的格子裡，
+# 由 `baccarat-kit release` 產生學員版，不必編輯筆記本的 JSON。
+#
 # 完整欄位說明見 `docs/instructors.md`。本課在一個暫存資料夾裡完成整個流程，最後刪掉它。
 
 # %% [markdown] lang=en
-# # Lesson 9 (instructors) — Adding a case to the catalogue
+# # Lesson 9 (instructors) — Adding a case and a graded question
 #
 # Every case in the course (BCR-001 to 008, examples 1–5, card examples 1–5, the two sets A–D, the card-value examples) is **data**
 # in `baccarat_kit/cases/*.toml`, and **every claim in it is checked by the rules engine**.
@@ -21,6 +24,9 @@
 # 1. **write** a TOML case file;
 # 2. **check** it: `baccarat-kit cases check FOLDER` (or `bk.cases.check(...)` in Python);
 # 3. **see it in the course**: `bk.cases.load(FOLDER, shipped=True)`, the CaseViewer, or the environment variable `BACCARAT_KIT_CASES`.
+#
+# Last (section 7), a **graded question** is added the same way: its text, answer key, points, hint and English are written in the cells of an exercise source,
+# and `baccarat-kit release` makes the learners' copies; no one edits notebook JSON.
 #
 # Every field is described in `docs/instructors.md`. This lesson goes through the whole process in a temporary folder and deletes it at the end.
 
@@ -199,13 +205,13 @@ print(problems[3].message("en"))
 # %% [markdown] lang=zh
 # ## 5. 格式問題（schema problems）：一次全部列出
 #
-# 無效的 TOML 會指出檔案與行號；不認得的欄位、不是牌的牌、與內建目錄重複的 id、牌不夠打完一局，
-# 都會指出檔案、案例與欄位。一次執行列出**所有**問題，不只第一個；結束碼是 2。
+# 無效的 TOML 會指出檔案與行號；不認得的欄位、不是牌的牌、與內建目錄重複的 id（不必加任何選項：
+# 你的 id 一定會與內建目錄比對）、牌不夠打完一局，都會指出檔案、案例與欄位。一次執行列出**所有**問題，不只第一個；結束碼是 2。
 
 # %% [markdown] lang=en
 # ## 5. Format problems: all listed at once
 #
-# Invalid TOML is reported with its file and line number; an unknown field, a card that is not a card, an id that repeats the shipped catalogue, too few cards to finish a coup:
+# Invalid TOML is reported with its file and line number; an unknown field, a card that is not a card, an id that repeats the shipped catalogue (no option needed: your ids are always compared with it), too few cards to finish a coup:
 # each is reported with its file, case and field. One run lists **every** problem, not just the first; the exit code is 2.
 
 # %%
@@ -246,28 +252,44 @@ winner = "player"
 player_total = 9
 banker_total = 7
 ''', encoding="utf-8")
-code_schema = baccarat_kit_cli(["cases", "check", "--with-shipped", "my-cases"])
+code_schema = baccarat_kit_cli(["cases", "check", "my-cases"])
 code_schema
 
 # %% [markdown] lang=zh
-# ## 6. 部分案例（partial case）：不補造牌
+# ## 6. 部分案例（partial case）與來源原文（quote）
 #
 # 來源只給點數與第三張牌值時（例如 002 的常見問題：「莊家 3 點是不是一定補牌？不是。如果閒家已補第三張牌，
 # 而第三張的百家樂點值是 8，莊家 3 點停牌」），就只寫來源給的，**不要補造牌**。
 # 給了 `player_third` 就等於宣稱閒家有補牌，引擎也會查。來源沒給、引擎也推不出的宣稱（例如莊家最後點數）
-# 會被回報為「無法查核」。（案例檔的 `quote` 照原文保留來源的中文，一字不改。）
+# 會被回報為「無法查核」。
+#
+# 案例檔的 `quote` 是來源的原文，一字不改；`cases check` 會拿它和來源頁比對。套件在它的資料夾旁邊
+# （`shared/seeds`）或環境變數 `BACCARAT_KIT_SOURCES` 指的資料夾裡找來源頁（`000_*.txt` …，也可以用
+# `--sources 資料夾`）；找不到時會明說哪些引文無法查核、找過哪裡。為了讓這一頁在每台電腦上結果相同，
+# 下面用一個只放了 002 常見問題兩行的資料夾代替來源頁。
 
 # %% [markdown] lang=en
-# ## 6. Partial cases: never make up cards
+# ## 6. Partial cases, and the source's own words
 #
 # When a source gives only totals and a third-card value (for example 002's FAQ: 「莊家 3 點是不是一定補牌？不是。如果閒家已補第三張牌，而第三張的百家樂點值是 8，莊家 3 點停牌」,
 # translation: "does a banker 3 always draw? No. If the player has drawn a third card and its baccarat value is 8, a banker 3 stands"), write only what the source gives and **do not make up cards**.
 # Giving `player_third` claims that the player drew, and the engine checks that too. A claim the source does not give and the engine cannot work out (such as the banker's final total)
-# is reported as "cannot be checked". (The case file's `quote` keeps the source's words in Chinese, exactly.)
+# is reported as "cannot be checked".
+#
+# A case file's `quote` is the source's own words, in Chinese, exactly; `cases check` compares it with the source page. The kit finds the pages beside its folder (`shared/seeds`)
+# or in the folder the environment variable `BACCARAT_KIT_SOURCES` names (`000_*.txt` …; or `--sources FOLDER`); where it finds none, it says which quotes it could not verify and where it looked.
+# So that this page gives the same results on every machine, a folder holding only those two lines of 002's FAQ stands in for the pages below.
 
 # %%
 for name in ("broken.toml", "typos.toml"):
     (folder / name).unlink()
+pages = Path("pages")
+pages.mkdir()
+(pages / "002_faq.txt").write_text(
+    "莊家 3 點是不是一定補牌？\n"
+    "不是。 如果閒家已補第三張牌， 而第三張的百家樂點值是 8， 莊家 3 點停牌； 其他第三張牌值則補牌。\n",
+    encoding="utf-8")
+os.environ["BACCARAT_KIT_SOURCES"] = str(pages)
 (folder / "faq.toml").write_text('''\
 schema_version = 1
 
@@ -299,19 +321,175 @@ for p in problems:
     print(p.message())
 
 # %% [markdown] lang=zh
-# 第一個案例的 `banker_total = 3` 查得到（莊家停牌，點數不變）；第二個案例莊家補牌，
-# 但來源沒有給補到的牌，所以這項宣稱無法查核——把它刪掉，案例就通過了：
+# 兩個問題：第一個案例有原文卻沒有英譯 `quote_en`（英文版的案例卡就會只顯示中文）；第二個案例莊家補牌，
+# 但來源沒有給補到的牌，所以 `banker_total` 無法查核（第一個案例的查得到：莊家停牌，點數不變）。
+# 補上英譯、刪掉那項宣稱，案例就通過了：
 
 # %% [markdown] lang=en
-# The first case's `banker_total = 3` can be checked (the banker stands, the total stays); in the second the banker draws,
-# but the source gives no card drawn, so that claim cannot be checked: delete it, and the case passes:
+# Two problems: the first case has the source's words but no English translation `quote_en` (the English case card would show only the Chinese); in the second the banker draws,
+# but the source gives no card drawn, so `banker_total` cannot be checked (the first case's can: the banker stands, the total stays). Add the translation, delete that claim, and the cases pass:
 
 # %%
 text = (folder / "faq.toml").read_text(encoding="utf-8")
 head, tail = text.split('id = "MY-FAQ-2"')
+head = head.replace("player_third = 8\n", '''quote_en = "No. If the player has drawn a third card and its baccarat value is 8, a banker 3 stands; on any other third-card value it draws."
+player_third = 8
+''')
 (folder / "faq.toml").write_text(head + 'id = "MY-FAQ-2"' + tail.replace("banker_total = 3\n", ""),
                                  encoding="utf-8")
 bk.cases.check(folder)[1]
+
+# %% [markdown] lang=zh
+# 引文抄錯一個字（把「停牌」抄成「補牌」），`cases check` 指出引文從哪裡開始與來源頁不同（▶），結束碼是 1（和宣稱錯誤一樣）：
+
+# %% [markdown] lang=en
+# Miscopy one word of the quote (「停牌」, translation: "stands", as 「補牌」, translation: "draws"): `cases check` shows where the quote leaves the source page (▶), with exit code 1 (as for a wrong claim):
+
+# %%
+(folder / "faq.toml").write_text(
+    (folder / "faq.toml").read_text(encoding="utf-8").replace("莊家 3 點停牌", "莊家 3 點補牌"), encoding="utf-8")
+code_misquote = baccarat_kit_cli(["cases", "check", "my-cases"])
+code_misquote
+
+# %% [markdown] lang=zh
+# ## 7. 新增一道評分題（a graded question）
+#
+# 練習原稿（`exercises/source/*.ipynb`）就是一本普通的筆記本，題目的設定寫在 **raw 格**裡（JupyterLab 的格子類型選單選「Raw」），
+# 格式是 TOML，和案例檔一樣：
+#
+# * 第一行 `# EXERCISE` 的格子：練習代號與中英文標題；
+# * 第一行 `# BEGIN QUESTION` 的格子開始一題：代號、題型（`value`、`function`、`choice`、`written`）、學員作答的名稱、
+#   型別、配分、答案鍵（寫成引擎的呼叫，例如 `"banker_draws(3, 8)"`，由引擎算出正確答案）、學員版裡 `check()` 做的公開檢查、
+#   只有評分程式做的隱藏檢查，以及選填的提示 `hint`；到第一行 `# END QUESTION` 的格子為止；
+# * 兩者之間：題目的 Markdown 格、作答格（`# SOLUTION` 標出範例答案）與 `check("q1")`；
+# * 每一個中文格的**英文**，是緊接在它後面、第一行寫 `<!-- en -->` 的格子（程式格寫 `# en`）。
+#
+# 下面把這樣一本原稿寫進 `my-exercises/`：一道問莊家 3 點遇閒家第三張 8 的是非題（即上面的 MY-FAQ-1）。
+
+# %% [markdown] lang=en
+# ## 7. Adding a graded question
+#
+# An exercise source (`exercises/source/*.ipynb`) is an ordinary notebook; a question's settings are written in **raw cells** (in JupyterLab, "Raw" in the cell-type menu),
+# as TOML, like a case file:
+#
+# * a cell whose first line is `# EXERCISE`: the exercise's id and its titles in both languages;
+# * a cell whose first line is `# BEGIN QUESTION` starts a question: its id, kind (`value`, `function`, `choice`, `written`), the name the learner's answer sets,
+#   its type, points, answer key (written as the engine's call, e.g. `"banker_draws(3, 8)"`: the engine works out the right answer), the public checks `check()` runs in a learner's copy,
+#   the hidden ones only the grader runs, and an optional `hint`; it runs to a cell whose first line is `# END QUESTION`;
+# * between them: the question's Markdown cell, the answer cell (`# SOLUTION` marks the model answer) and `check("q1")`;
+# * the **English** of each Chinese cell is the cell right after it whose first line is `<!-- en -->` (a code cell: `# en`).
+#
+# Below, such a source is written into `my-exercises/`: a true/false question on a banker 3 facing a player third card 8 (MY-FAQ-1 above).
+
+# %%
+import json
+
+
+def cell(kind, text, n):
+    """One cell of the source, as JupyterLab would save it."""
+    out = {"cell_type": kind, "id": f"my-{n:02d}", "metadata": {}, "source": text}
+    return {**out, "execution_count": None, "outputs": []} if kind == "code" else out
+
+
+cells = [
+    ("raw", '''# EXERCISE
+exercise = "07-banker-3"
+title.zh = "練習 7：莊家 3 點"
+title.en = "Exercise 7: a banker 3"'''),
+    ("markdown", "# 練習 7：莊家 3 點"),
+    ("markdown", "<!-- en -->\n# Exercise 7: a banker 3"),
+    ("code", '''import baccarat_kit as bk
+
+bk.set_language('zh')
+LEARNER_ID = "demo-learner"  # SOLUTION: ""
+check = bk.grading.Checker("07-banker-3")'''),
+    ("raw", '''# BEGIN QUESTION
+id = "q1"
+kind = "value"
+answer = "banker_3_vs_8"
+type = "bool"
+points = 1
+key = "banker_draws(3, 8)"
+public = ["type", "equals"]
+hint.zh = "查莊家 3 點那一列：閒家第三張是哪一個牌值時停牌？"
+hint.en = "Read the banker-3 row: on which player third-card value does the banker stand?"'''),
+    ("markdown", "### q1\n來源 002 的常見問題：「莊家 3 點是不是一定補牌？」莊家 3 點，閒家第三張牌值是 8：莊家補牌嗎？（`True` 補／`False` 停）"),
+    ("markdown", '''<!-- en -->
+### q1
+Source 002's FAQ: 「莊家 3 點是不是一定補牌？」 (translation: "does a banker 3 always draw?"). Banker 3, and the player's third card is worth 8: does the banker draw? (`True` draws / `False` stands)'''),
+    ("code", "banker_3_vs_8 = False  # SOLUTION"),
+    ("code", 'check("q1")'),
+    ("raw", "# END QUESTION"),
+]
+source = {"cells": [cell(kind, text, n) for n, (kind, text) in enumerate(cells, 1)],
+          "metadata": {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}},
+          "nbformat": 4, "nbformat_minor": 5}
+Path("my-exercises").mkdir()
+exercise_file = Path("my-exercises") / "07-banker-3.ipynb"
+exercise_file.write_text(json.dumps(source, ensure_ascii=False, indent=1), encoding="utf-8")
+len(cells), "cells written"
+
+# %% [markdown] lang=zh
+# `release` 讀這些格子：先確認範例答案在自己的答案鍵上得滿分、每一段引用來源的文字都在來源頁上（這裡用第 6 節的來源頁資料夾），
+# 然後寫出學員版（中文版，加 `--edition en` 是英文版）。學員版裡沒有 raw 格、沒有範例答案，每一格只有一種語言：
+
+# %% [markdown] lang=en
+# `release` reads these cells: it first makes sure the model answer earns full marks on its own key and that every quotation of a source is on its page (here, section 6's folder of pages),
+# then writes the learners' copies (Chinese; `--edition en` for English). A copy has no raw cells and no model answer, and each cell is in one language:
+
+# %%
+code_release = baccarat_kit_cli(["release", "my-exercises", "--out", "handout", "--edition", LANG])
+copy_ = json.loads((Path("handout") / "07-banker-3.ipynb").read_text(encoding="utf-8"))
+for c in copy_["cells"]:
+    print(f"[{c['cell_type']}]", c["source"])
+
+# %% [markdown] lang=zh
+# `release` 由這些格子產生練習的 metadata（講師不必打開它）；學員版裡答案鍵看得到，因為公開檢查 `equals` 要用它
+# （只用 `type` 公開檢查、`equals` 放在 `hidden` 的題目，答案鍵會封存，只有評分程式讀得到）：
+
+# %% [markdown] lang=en
+# `release` builds the exercise's metadata from these cells (no instructor opens it); in a learner's copy the key is there because the public check `equals` needs it
+# (a question with only `type` in public and `equals` in `hidden` gets its key sealed: only the grader reads it):
+
+# %%
+(question_meta,) = copy_["metadata"]["baccarat_kit"]["questions"]
+{name: question_meta[name] for name in ("id", "kind", "answer", "type", "points", "key", "public")}
+
+# %% [markdown] lang=zh
+# 評分程式讀講師原稿（`grade --source my-exercises`）：題目的文字（回饋頁與全班報告上顯示）來自題目的 Markdown 格與它的英文格。
+# 學員在自己的副本裡執行 `check("q1")`：答錯時附上提示。（這裡直接給答案，不重跑格子，所以最後一行說這不是評分程式的結果。）
+
+# %% [markdown] lang=en
+# The grader reads the instructor's source (`grade --source my-exercises`): the question's text (on the feedback page and in the class report) comes from its Markdown cell and that cell's English.
+# A learner runs `check("q1")` in her copy: a wrong answer comes with the hint. (Here the answer is given directly, with no cells run again, so the last line says it is not the grader's verdict.)
+
+# %%
+from baccarat_kit.grading.grade import load_exercises
+
+question = load_exercises("my-exercises")["07-banker-3"].question("q1")
+print(question.text[LANG])
+checker = bk.grading.Checker("07-banker-3", lang=LANG, folder="handout")
+print(checker("q1", namespace={"LEARNER_ID": "ann", "banker_3_vs_8": True}))
+
+# %% [markdown] lang=zh
+# 三個常見的錯，`release` 都會拒絕（結束碼 2），並指出練習、題目與哪裡錯，一個檔案也不寫：
+# 引用來源的文字抄錯一個字、作答格忘了標 `# SOLUTION`（範例答案會跑到學員版）、答案鍵寫錯（和範例答案不一致）。
+
+# %% [markdown] lang=en
+# Three usual mistakes, each refused by `release` (exit code 2), naming the exercise, the question and what is wrong, with no file written:
+# a quotation of a source with one word miscopied, an answer cell without `# SOLUTION` (the model answer would reach the learners' copy), and a wrong answer key (one the model answer disagrees with).
+
+# %%
+text = exercise_file.read_text(encoding="utf-8")
+mistakes = [("莊家 3 點是不是一定補牌？", "莊家 3 點是不是一定停牌？"),
+            ("banker_3_vs_8 = False  # SOLUTION", "banker_3_vs_8 = False"),
+            ("banker_draws(3, 8)", "banker_draws(3, 9)")]
+codes = []
+for right, wrong in mistakes:
+    exercise_file.write_text(text.replace(right, wrong, 1), encoding="utf-8")
+    codes.append(baccarat_kit_cli(["release", "my-exercises", "--out", "handout-2"]))
+exercise_file.write_text(text, encoding="utf-8")
+codes, Path("handout-2").exists()
 
 # %% [markdown] lang=zh
 # 收拾暫存資料夾（下面的測驗只用到記憶體裡的目錄）：
@@ -320,6 +498,7 @@ bk.cases.check(folder)[1]
 # Clean up the temporary folder (the quiz below uses only the catalogue in memory):
 
 # %%
+del os.environ["BACCARAT_KIT_SOURCES"]
 os.chdir(lesson_folder)
 shutil.rmtree(workdir)
 Path(workdir).exists()

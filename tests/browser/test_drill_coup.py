@@ -4,7 +4,8 @@ In JupyterLab, the learner's record puts a whole coup next (its step count one s
 ``COUP_EVERY``). From the key box alone she answers the player's decision wrongly, then the
 banker's decision and who wins rightly; the screen shows the first four cards, then the third
 cards one by one, the engine's reason of each step, the cell her wrong answer is a miss of (in
-words), and the record the kernel writes has that miss and the coup.
+words), and the record the kernel writes has that miss and the coup. The drill has one live
+region that stays while its text changes (issue 42).
 """
 
 from __future__ import annotations
@@ -21,6 +22,14 @@ from playwright.sync_api import expect
 pytestmark = pytest.mark.browser
 
 SEED = 7
+LIVE_WATCH = """() => {
+  const has = (n) => n.nodeType === 1 && (n.matches('[role=status]') || n.querySelector('[role=status]'));
+  window.bkLive = {added: 0, removed: 0};
+  new MutationObserver((ms) => { for (const m of ms) {
+    for (const n of m.addedNodes) { if (has(n)) { window.bkLive.added++; } }
+    for (const n of m.removedNodes) { if (has(n)) { window.bkLive.removed++; } } } })
+    .observe(document.querySelector('.bk-drill'), {childList: true, subtree: true});
+}"""
 
 
 def test_a_whole_coup_is_answered_card_by_card_by_keyboard(lab: Any, lab_page: Any) -> None:
@@ -55,6 +64,12 @@ def test_a_whole_coup_is_answered_card_by_card_by_keyboard(lab: Any, lab_page: A
         expect(prompt).to_contain_text("Or is there a natural")
         expect(page.locator(".bk-drill-answers button")).to_have_text(["Draw (D)", "Stand (S)", "Natural (N)"])
         box = page.locator(".bk-drill-keys input")
+        # Issue 42: one persistent live region (``live``), marked once in the browser; no element
+        # with a role of status is added or removed while she answers, and its text follows.
+        live = page.locator(".bk-drill-live .widget-html-content")
+        expect(live).to_have_attribute("role", "status")
+        expect(live).to_have_attribute("aria-live", "polite")
+        page.evaluate(LIVE_WATCH)
         box.focus()  # from here only keys are pressed
         page.keyboard.press(KEYS[wrong])
         expect(feedback).to_contain_text(f"counts as a miss of the cell '{cell_words(said.missed, 'en')}'")
@@ -76,6 +91,10 @@ def test_a_whole_coup_is_answered_card_by_card_by_keyboard(lab: Any, lab_page: A
         expect(feedback).to_contain_text("Result:")
         expect(prompt).not_to_contain_text("shuffled shoe")  # a cell's question next
         expect(page.locator(".bk-drill-mastery")).to_contain_text("whole coups right 0 / 1")
+        assert page.evaluate("window.bkLive") == {"added": 0, "removed": 0}  # was 24 and 23 in 24 answers
+        expect(live).to_have_attribute("role", "status")
+        expect(live).to_contain_text(f"This coup: {len(questions) - 1} of {len(questions)} answers right.")
+        assert page.locator(".bk-drill [role=status]").count() == 1
     finally:
         lab.shutdown(name)
     saved = json.loads((lab.root / folder / ".baccarat-progress.json").read_text(encoding="utf-8"))

@@ -1,11 +1,12 @@
-"""Issue 37's "Done when", on the learner's screen: a leech and a slow row on lesson 04's drill map.
+"""Issue 37's "Done when", on the learner's screen: a suspended leech and a slow row on lesson 04's drill map.
 
 The record is the one :func:`baccarat_kit.drill.replay` leaves after eight daily sessions of 60
 answers of a learner always wrong on banker 3 against a player third card 8 and right but slow
 (4 s, over the 3 s mastery time) on the banker-6 row, right in 2 s everywhere else (the
 scheduler's side of it is :func:`tests.test_drill.test_replay_a_leech_never_takes_over_a_session_and_a_slow_row_is_not_mastered_until_fast`).
 Lesson 04 is opened in JupyterLab, both editions, and run; its drill's map (read by its CSS
-classes and its words) names the leech with ⚠ and in words under the map, marks the eleven
+classes and its words) marks the leech, suspended at its 5th miss (issue 42), with ‖ and names it in
+words under the map, marks the eleven
 banker-6 cells ◷, each saying how slow it was, and shows the learner's median time. With
 ``BK_SCREENSHOTS`` set (``tests/browser/take_screenshots.py``) the Chinese edition's map is saved
 as ``drill-map-leech-slow.png``.
@@ -58,7 +59,7 @@ def test_the_drill_map_names_the_leech_and_marks_the_slow_row(lab: Any, lab_page
     folder = lab.add_course()
     cells = seed(lab.root / folder / progress.FILENAME)
     # The replay itself: the record holds what the map must show.
-    assert drill.leeches(cells) == [LEECH]
+    assert drill.suspended(cells) == [LEECH] and drill.leeches(cells) == []
     assert all(drill.is_slow(cells[c]) and not drill.is_mastered(cells[c]) for c in SLOW_ROW)
     median = drill.median_seconds(cells)
     assert median is not None
@@ -72,17 +73,18 @@ def test_the_drill_map_names_the_leech_and_marks_the_slow_row(lab: Any, lab_page
         heatmap = page.locator(".bk-drill .bk-drill-heatmap")
         expect(heatmap).to_have_count(1)
         table = heatmap.locator("table.bk-heatmap")
-        # The leech: ⚠ in its cell (row 3, column 8) and named in words under the map.
-        leech = table.locator("td.bk-heat-leech")
+        # The leech, suspended: ‖ in its cell (row 3, column 8) and named in words under the map.
+        leech = table.locator("td.bk-heat-suspended")
         expect(leech).to_have_count(1)
         expect(leech).to_have_attribute("title", cell_words(LEECH, lang) + ": "
-                                        + message("widgets.drill.state-leech", lang))
-        expect(leech).to_contain_text("⚠")
+                                        + message("widgets.drill.state-suspended", lang))
+        expect(leech).to_contain_text("‖")
         row3 = table.locator("tbody tr").nth(3)
         expect(row3.locator("th")).to_have_text("3")
-        expect(row3.locator("td").nth(8)).to_have_class("bk-heat-leech")
+        expect(row3.locator("td").nth(8)).to_have_class("bk-heat-suspended")
         expect(table.locator("caption")).to_contain_text(
-            message("widgets.drill.leeches", lang, cells=cell_words(LEECH, lang)))
+            message("widgets.drill.suspended-cells", lang, cells=cell_words(LEECH, lang)))
+        expect(page.locator(".bk-drill .bk-drill-unsuspend")).to_be_visible()
         # The slow row: its eleven cells ◷, each with its own time; no other cell slow.
         row6 = table.locator("tbody tr").nth(6)
         expect(row6.locator("th")).to_have_text("6")

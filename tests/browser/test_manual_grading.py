@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 
 from baccarat_kit.cli import main
+from baccarat_kit.grading.term.authoring import read_source
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = "<script>document.title='pwned'</script><img src=x onerror=\"document.title='img'\">"
@@ -39,7 +40,7 @@ SCORES = {"ann": ("2", "(a) and (b); (c) is missing."), "ben": ("0", "No explana
 
 
 def _notebook(learner: str, text: str) -> str:
-    nb = json.loads((ROOT / "exercises" / "source" / "03-banker-rule.ipynb").read_text(encoding="utf-8"))
+    nb = read_source(ROOT / "exercises" / "source" / "03-banker-rule.ipynb")
     for cell in nb["cells"]:
         src = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
         if cell["cell_type"] == "code":

@@ -110,6 +110,8 @@ class Question:
     rubric: tuple[dict[str, Any], ...] = ()
     """A written question's criteria (``id``, ``points``, ``zh``, ``en``; :mod:`.written`): only
     in the sources, removed from every learner copy (:func:`public_metadata`)."""
+    hint: dict[str, str] = field(default_factory=dict)
+    """What ``check()`` adds while her answer is not right yet (zh, en); none: nothing."""
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], where: str = "?") -> Question:
@@ -161,6 +163,7 @@ class Question:
         steps = data.get("steps", 0)
         if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
             raise SpecError("grading.spec.bad_points", where=f"{here}, steps", value=steps)
+        hint = _hint(data, here)
         question = cls(
             qid, kind, answer, points, qtype, key,
             tuple(_as_check(c, here) for c in data.get("public", [])),
@@ -169,6 +172,7 @@ class Question:
             {"zh": str(text.get("zh", "")), "en": str(text.get("en", ""))} if isinstance(text, dict) else {},
             steps, bool(data.get("per_item", False)), str(data.get("precision", MONEY_PRECISION)),
             bool(data.get("shuffle", True)), tuple(str(m) for m in data.get("misconceptions", [])),
+            hint=hint,
         )
         if sealed:
             uses = [c["check"] for c in (*question.public, *question.hidden) if c["check"] not in FORM_CHECKS]
@@ -221,6 +225,16 @@ class Question:
         if self.kind == "function":
             out["inputs"] = self.inputs()
         return out
+
+
+def _hint(data: dict[str, Any], where: str) -> dict[str, str]:
+    """A question's ``hint``: a sentence in each language, or none."""
+    hint = data.get("hint")
+    if hint is None:
+        return {}
+    if not isinstance(hint, dict) or not all(isinstance(hint.get(k), str) and hint[k].strip() for k in ("zh", "en")):
+        raise SpecError("grading.spec.hint", where=where)
+    return {"zh": hint["zh"].strip(), "en": hint["en"].strip()}
 
 
 BASE_CALLS = ("bk.set_language", "bk.grading.Checker", "check", "check.options", "check.letter")
@@ -287,64 +301,25 @@ class Exercise:
     def max_score(self) -> int:
         return sum(q.points for q in self.questions)
 
-    def with_texts(self, texts: dict[str, dict[str, str]]) -> Exercise:
-        """This exercise with each question's text (from the notebook) where the metadata has none."""
-        from dataclasses import replace
-
-        return replace(self, questions=tuple(
-            q if any(q.text.values()) or q.id not in texts else replace(q, text=texts[q.id])
-            for q in self.questions))
-
-
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]")
-
-
-def question_texts(nb: dict[str, Any]) -> dict[str, dict[str, str]]:
-    r"""Each question's text from the exercise notebook: the markdown cell headed ``### qN``;
-    its lines with Chinese characters are the zh text, the others the en text.
-
-    >>> question_texts({"cells": [{"cell_type": "markdown", "source": "### q1\n莊家補牌嗎？\nDoes it draw?"}]})
-    {'q1': {'zh': '莊家補牌嗎？', 'en': 'Does it draw?'}}
-    """
-    out: dict[str, dict[str, str]] = {}
-    for cell in nb.get("cells", []) if isinstance(nb, dict) else []:
-        if not isinstance(cell, dict) or cell.get("cell_type") != "markdown":
-            continue
-        src = cell.get("source", "")
-        src = "".join(src) if isinstance(src, list) else str(src)
-        lines = src.strip().split("\n")
-        head = re.match(r"^#{2,4}\s*(q\d+)\s*$", lines[0].strip()) if lines else None
-        if not head:
-            continue
-        zh: list[str] = []
-        en: list[str] = []
-        # A source with one language per cell keeps the English in metadata.translations.en.
-        english = ((cell.get("metadata") or {}).get("translations") or {}).get("en")
-        translated = english.strip().split("\n")[1:] if isinstance(english, str) else []
-        for line in lines[1:] + translated:
-            text = line.strip()
-            if text and not (text.startswith("(") and text.endswith(")")) and not text.startswith("（"):
-                (en if line in translated or not _CJK.search(text) else zh).append(text)
-        out[head.group(1)] = {"zh": " ".join(zh), "en": " ".join(en)}
-    return out
-
 
 def public_metadata(meta: dict[str, Any]) -> dict[str, Any]:
-    """The metadata of a learner's copy: every question without its hidden checks, its choice
-    options without their ``misconception`` (only the wrong ones had one, so the tag marked the
+    """The metadata of a learner's copy: every question without its hidden checks (nor its
+    ``text``, which the grader's pages read from the source), its choice options without their
+    ``misconception`` (only the wrong ones had one, so the tag marked the
     right option: issue 20; the whys come with the graded feedback page, from the source), its
     key sealed unless a public check uses it (:func:`seal`), and ``"released": true`` (the grader
     refuses such a copy as a source)."""
     out = dict(meta)
     questions = []
     for q in meta.get("questions", []):
-        public = {k: v for k, v in q.items() if k not in ("hidden", "rubric")}
+        public = {k: v for k, v in q.items() if k not in ("hidden", "rubric", "text")}
         if isinstance(q.get("options"), dict):
             public["options"] = {key: {k: v for k, v in option.items() if k != "misconception"}
                                  if isinstance(option, dict) else option for key, option in q["options"].items()}
         questions.append(seal(public))
     out["questions"] = questions
     out["released"] = True
+    out.pop("source_cells", None)  # (a compiled source's cell numbers: ..term.authoring.SOURCE_CELLS)
     return out
 
 
@@ -839,7 +814,7 @@ def _written_question(cls: type[Question], data: dict[str, Any], where: str) -> 
     text = data.get("text", {})
     return cls(qid, WRITTEN, answer, points, "str", {}, (), (),
                text={"zh": str(text.get("zh", "")), "en": str(text.get("en", ""))} if isinstance(text, dict) else {},
-               rubric=rubric)
+               rubric=rubric, hint=_hint(data, here))
 
 
 # ---------------------------------------------------------------- what the exercise API is told

@@ -131,5 +131,6 @@ def prove(nb: dict[str, Any], where: str = "?", learners: Iterable[str] = PROOF_
         found = disagreements(nb, learner, where, exercise, (key_ids or {}).get(learner), public)
         if found:
             qid, said = found[0]
-            raise KeyDisagreement("grading.selfcheck.disagrees", exercise=exercise.id, where=where, question=qid,
-                                  learner=learner, detail=said, more=len(found) - 1)
+            raise KeyDisagreement("grading.selfcheck.disagrees" if len(found) > 1 else "grading.selfcheck.disagrees_one",
+                                  exercise=exercise.id, where=where, question=qid, learner=learner, detail=said,
+                                  more=len(found) - 1)

@@ -246,14 +246,31 @@ def _edge_mean(x: list[float], rest: list[float], k: int, n_in: int, n_all: int,
 
 # ---------------------------------------------------------------- from the rows
 @cache
-def _source_questions() -> dict[str, dict[str, Any]]:
-    """The kit's exercises' questions by exercise and id (their options); {} without sources."""
-    try:
-        from ..term.release import default_source, load_exercises
+def source_exercises() -> dict[str, Any]:
+    """The kit's own exercises (``exercises/source``) by id: their titles, questions and options,
+    as the report shows them; {} without sources (a kit installed without its exercises: ids stand
+    for titles, options come from the rows alone). Read without proving their keys against the
+    model answers: ``grade`` does that before it judges, the report judges nothing (proving was
+    a quarter of a small class's report)."""
+    from ...errors import BaccaratError
+    from ..judge.checks import Exercise
+    from ..term.authoring import read_source
+    from ..term.release import default_source
 
-        return {e: {q.id: q for q in ex.questions} for e, ex in load_exercises(default_source()).items()}
-    except Exception:  # a kit installed without its exercises: options come from the rows alone
-        return {}
+    out = {}
+    for path in sorted(default_source().glob("*.ipynb")):
+        try:
+            nb = read_source(path)  # (its questions written in cells, their texts with them)
+            ex = Exercise.from_metadata(nb["metadata"]["baccarat_kit"], str(path))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, BaccaratError):
+            continue  # (not an exercise source: grade says why)
+        out[ex.id] = ex
+    return out
+
+
+def _source_questions() -> dict[str, dict[str, Any]]:
+    """The kit's exercises' questions by exercise and id (their options)."""
+    return {e: {q.id: q for q in ex.questions} for e, ex in source_exercises().items()}
 
 
 def _right_option(question: Any) -> str | None:

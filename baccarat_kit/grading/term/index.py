@@ -29,6 +29,7 @@ import gc
 import hashlib
 import json
 from collections.abc import Iterable
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -172,21 +173,23 @@ def _rebuild(index: dict[str, Any]) -> Indexed | None:
         if not isinstance(shape, list) or not all(type(k) is str for k in shape) or len(set(shape)) != len(shape):
             return None
         keys.append(tuple(shape))
-    n_shapes, n_questions = len(keys), len(questions)
     get = questions.__getitem__
-    for row in rows:
-        if type(row) is not dict:
-            continue  # (as results.json had it: the report says which row is not one)
-        refs = row.pop("q", None)
-        if refs is None:
-            continue
-        if type(refs) is not list or not refs or "questions" in row:
-            return None
-        shape = refs[0]
-        if type(shape) is not int or not 0 <= shape < n_shapes or len(refs) != len(keys[shape]) + 1:
-            return None
-        for ref in refs[1:]:
-            if type(ref) is not int or not 0 <= ref < n_questions:
+    every: list[list[Any]] = []  # each row's references, checked at the end in one go
+    try:
+        for row in rows:
+            if type(row) is not dict:
+                continue  # (as results.json had it: the report says which row is not one)
+            refs = row.pop("q", None)
+            if refs is None:
+                continue
+            if type(refs) is not list or not refs or "questions" in row:
                 return None
-        row["questions"] = dict(zip(keys[shape], map(get, refs[1:]), strict=True))
+            every.append(refs)
+            # (a shape or reference out of range raises IndexError, a count not the shape's ValueError)
+            row["questions"] = dict(zip(keys[refs[0]], map(get, refs[1:]), strict=True))
+    except (IndexError, TypeError, ValueError):
+        return None
+    flat = list(chain.from_iterable(every))
+    if not set(map(type, flat)) <= {int} or (flat and min(flat) < 0):  # (a bool, a float or a count from the end)
+        return None
     return Indexed({**doc, "submissions": rows})

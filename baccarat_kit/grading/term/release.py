@@ -48,13 +48,23 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import BaccaratError
-from ...i18n import message
+from ...i18n import both, message
+from ...sources import find, where_looked
 from ..judge import selfcheck
-from ..judge.checks import FORM_CHECKS, Exercise, public_metadata, question_texts, seal
+from ..judge.checks import FORM_CHECKS, Exercise, public_metadata, seal
 from ..judge.written import MARK as WRITTEN_MARK
 from ..judge.written import answer_cells
 from ..records import SELF_STUDY_ID as _SELF_STUDY_ID
 from ..records import WRITTEN, GradeUsageError
+from .authoring import (
+    CJK,
+    SET_LANGUAGE,
+    SOURCE_CELLS,
+    cell_number,
+    code_tokens,
+    compile_source,
+    misquotes,
+)
 from .secret import TermSecret
 
 BEGIN = re.compile(r"^(\s*)#\s*BEGIN SOLUTION\s*$")
@@ -164,9 +174,10 @@ def release_notebook(nb: dict[str, Any], where: str = "?", kind: str = "class",
     """The learner's copy of a source notebook (a notebook as a JSON dict): ``kind`` is
     ``"class"`` or ``"self-study"`` (see the module docstring), ``lang`` the edition's language
     (of the note cell)."""
-    meta = nb.get("metadata", {}).get("baccarat_kit")
     if is_learner_copy(nb):
         raise ReleaseError("grading.release.is_copy", where=where)
+    nb = compile_source(nb, where, lang)  # questions written in cells: their metadata (..authoring)
+    meta = nb.get("metadata", {}).get("baccarat_kit")
     exercise = Exercise.from_metadata(meta, where)  # refuse a source whose questions are not valid
     if any(q.sealed for q in exercise.questions):  # a copy's metadata: its keys are not there
         raise ReleaseError("grading.release.is_copy", where=where)
@@ -177,7 +188,7 @@ def release_notebook(nb: dict[str, Any], where: str = "?", kind: str = "class",
         for q in exercise.questions:
             if answer_leaks(src, q.answer, q.kind):
                 raise ReleaseError("grading.release.leak", where=f"{exercise.id} ({where})", question=q.id,
-                                   answer=q.answer, cell=index)
+                                   answer=q.answer, cell=cell_number(nb, index))
     if kind not in EDITIONS:
         raise ReleaseError("grading.release.bad_edition", value=kind, choices=", ".join(EDITIONS))
     marked = answer_cells(nb)
@@ -185,8 +196,10 @@ def release_notebook(nb: dict[str, Any], where: str = "?", kind: str = "class",
         if q.kind == WRITTEN and q.answer not in marked:
             raise ReleaseError("manual.release.no_cell", where=f"{exercise.id} ({where})", question=q.id, mark=q.answer)
     out = copy.deepcopy(nb)
-    out["metadata"]["baccarat_kit"] = (public_metadata(meta) if kind == "class"
-                                       else {**copy.deepcopy(meta), "released": True})
+    meta = {k: v for k, v in meta.items() if k != SOURCE_CELLS}  # (the source's cell numbers: not hers)
+    out["metadata"]["baccarat_kit"] = (public_metadata(meta) if kind == "class" else {
+        **copy.deepcopy(meta), "released": True,  # (each question's text is the grader's, from the source)
+        "questions": [{k: v for k, v in q.items() if k != "text"} for q in copy.deepcopy(meta["questions"])]})
     out["metadata"]["baccarat_kit"]["edition"] = kind
     out["metadata"]["baccarat_kit"]["language"] = lang  # her feedback page's language (see grade.copy_language)
     cells = []
@@ -200,7 +213,7 @@ def release_notebook(nb: dict[str, Any], where: str = "?", kind: str = "class",
             new["source"] = message("manual.placeholder", lang)  # the model answer stays in the source
         if new.get("cell_type") == "code":
             src = new["source"] if isinstance(new["source"], str) else "".join(new["source"])
-            new["source"] = release_source(src, where, index)
+            new["source"] = release_source(src, where, cell_number(nb, index))
             if kind == "self-study":
                 new["source"] = _EMPTY_ID.sub(
                     f'LEARNER_ID = "{SELF_STUDY_ID}"  {message("grading.release.self_study_id", lang)}',
@@ -226,7 +239,7 @@ def dumps_notebook(nb: dict[str, Any]) -> str:
     return json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def sources(folder: Path) -> list[Path]:
+def source_files(folder: Path) -> list[Path]:
     found = sorted(p for p in Path(folder).glob("*.ipynb") if p.is_file())
     if not found:
         raise ReleaseError("grading.release.no_sources", path=folder)
@@ -253,10 +266,10 @@ def load_exercises(source: str | Path) -> dict[str, Exercise]:
     for path in sorted(folder.glob("*.ipynb")):
         raw = path.read_bytes()
         nb = json.loads(raw.decode("utf-8"))
-        meta = nb.get("metadata", {}).get("baccarat_kit")
         if is_learner_copy(nb):
             raise GradeUsageError("grading.cli.released_source", path=path)
-        ex = Exercise.from_metadata(meta, str(path)).with_texts(question_texts(nb))
+        nb = compile_source(nb, str(path))  # questions written in cells (.authoring)
+        ex = Exercise.from_metadata(nb.get("metadata", {}).get("baccarat_kit"), str(path))
         if any(q.sealed for q in ex.questions):  # a copy's metadata without its mark: no keys in it
             raise GradeUsageError("grading.cli.released_source", path=path)
         digest = hashlib.sha256(raw).digest()
@@ -270,9 +283,18 @@ def load_exercises(source: str | Path) -> dict[str, Exercise]:
 
 
 def release(source_dir: str | Path, out_dir: str | Path, lang: str = "zh", kind: str = "class",
-            class_list: str | Path | None = None, secret: TermSecret | None = None) -> list[Path]:
+            class_list: str | Path | None = None, secret: TermSecret | None = None,
+            sources: str | os.PathLike[str] | None = None,
+            notes: list[dict[str, str]] | None = None) -> list[Path]:
     """Write the learner's copy of every ``source_dir/*.ipynb`` into ``out_dir``, in the
     edition ``lang``, of ``kind`` (``"class"`` or ``"self-study"``); returns them.
+
+    Nothing is written unless every source is right: its questions (written in cells,
+    :mod:`..authoring`), its markers, its model solutions (proved on their keys), and each of its
+    quotations of a source page, compared with the page when the pages are found
+    (:func:`baccarat_kit.sources.find`: ``sources``, ``$BACCARAT_KIT_SOURCES``, beside the
+    checkout). A quotation that could not be verified (no pages found, or no such page) is said
+    in ``notes`` (``{"zh": …, "en": …}`` sentences the command prints), never passed in silence.
 
     With a ``class_list`` and the term's ``secret``: one term copy per learner of the list
     (:func:`term_copy`), ``out_dir/<learner>/exercises/<exercise>.ipynb`` (the layout a Hub home
@@ -284,7 +306,20 @@ def release(source_dir: str | Path, out_dir: str | Path, lang: str = "zh", kind:
         raise ReleaseError("term.release.not_self_study")
     roster = class_learners(class_list) if class_list is not None else []
     out = Path(out_dir)
-    loaded = [(path, json.loads(path.read_text(encoding="utf-8"))) for path in sources(Path(source_dir))]
+    authored = [(path, json.loads(path.read_text(encoding="utf-8"))) for path in source_files(Path(source_dir))]
+    pages = find(sources)
+    wrong: list[dict[str, str]] = []
+    said = notes if notes is not None else []
+    if pages is None:
+        said.append(both("grading.release.unverified", looked=where_looked(sources)))
+    for path, nb in authored if pages is not None else ():
+        bad, unverified = misquotes(nb, str(path), pages)
+        wrong += bad
+        said += unverified
+    if wrong:  # a quotation that is not its page's words reaches no learner
+        raise ReleaseError("grading.release.misquotes", problems={
+            lang_: "\n".join(f"  {line[lang_]}" for line in wrong) for lang_ in ("zh", "en")})
+    loaded = [(path, nb if is_learner_copy(nb) else compile_source(nb, str(path), lang)) for path, nb in authored]
     for path, nb in loaded:  # every source proved before any copy is written
         if not is_learner_copy(nb):  # (a learner copy is refused by release_notebook below)
             selfcheck.prove(nb, str(path))  # the model solution earns full marks on its own keys
@@ -293,16 +328,16 @@ def release(source_dir: str | Path, out_dir: str | Path, lang: str = "zh", kind:
         for path, nb in editions:  # every learner's own data, proved before anything is written
             for learner in roster:
                 prove_term(nb, str(path), secret, learner, lang)
-    out.mkdir(parents=True, exist_ok=True)
     written = []
     targets: list[tuple[Path, dict[str, Any]]] = []
-    for path, nb in editions:
+    for path, nb in editions:  # every copy made (and refused, if it must be) before a folder is made
         if secret is None:
             targets.append((out / path.name, _localise(release_notebook(nb, str(path), kind, lang), lang)))
             continue
         for learner in roster:
             folder = out / learner / "exercises"
             targets.append((folder / path.name, _localise(term_copy(nb, str(path), secret, learner, lang), lang)))
+    out.mkdir(parents=True, exist_ok=True)
     for target, copy_ in targets:
         target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.stem}.", suffix=".tmp")
@@ -387,7 +422,8 @@ def term_source(nb: dict[str, Any], where: str, token: str, lang: str = "zh") ->
             m = VARIANT_LINE.match(line)
             if m is None:
                 if FETCHES.search(line.split("#", 1)[0]):
-                    raise ReleaseError("term.release.fetch_left", where=where, cell=index, line=line.strip())
+                    raise ReleaseError("term.release.fetch_left", where=where, cell=cell_number(nb, index),
+                                       line=line.strip())
                 lines.append(line)
                 continue
             if m.group("call") == "hands_for":
@@ -396,7 +432,8 @@ def term_source(nb: dict[str, Any], where: str, token: str, lang: str = "zh") ->
                 except (ValueError, SyntaxError):
                     fetched = None
                 if fetched != exercise.id:
-                    raise ReleaseError("term.release.fetch_left", where=where, cell=index, line=line.strip())
+                    raise ReleaseError("term.release.fetch_left", where=where, cell=cell_number(nb, index),
+                                       line=line.strip())
                 literal = _literal_hands(keys.variant_hands(exercise.id, token))
             else:
                 literal = _literal_settlement(keys.settlement_variant(token, exercise.id))
@@ -461,20 +498,6 @@ def prove_term(nb: dict[str, Any], where: str, secret: TermSecret, learner: str,
 # --------------------------------------------------------------------------- editions
 
 SOURCE_LANG = "zh"
-_SET_LANGUAGE = re.compile(r"""(bk\.set_language\()(["'])[A-Za-z_-]+\2(\))""")
-
-
-def _code_tokens(source: str) -> list[str]:
-    """A code cell's tokens without its comments (``bk.set_language``'s argument blanked)."""
-    import io
-    import tokenize
-
-    text = _SET_LANGUAGE.sub(r"\1''\3", source)
-    try:
-        return [t.string for t in tokenize.generate_tokens(io.StringIO(text + "\n").readline)
-                if t.type not in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.ENDMARKER)]
-    except (tokenize.TokenError, SyntaxError, IndentationError):
-        return [text]
 
 
 def edition(nb: dict[str, Any], lang: str = SOURCE_LANG, where: str = "?") -> dict[str, Any]:
@@ -491,22 +514,20 @@ def edition(nb: dict[str, Any], lang: str = SOURCE_LANG, where: str = "?") -> di
     >>> [c["source"] for c in edition(nb, "en")["cells"]]
     ['Hello', 'bk.set_language("en")']
     """
-    out = copy.deepcopy(nb)
+    out = copy.deepcopy(compile_source(nb, where, lang))
     for index, cell in enumerate(out.get("cells", []), 1):
         meta = cell.setdefault("metadata", {})
         translations = meta.pop("translations", {}) or {}
         source = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
         if lang != SOURCE_LANG:
             text = translations.get(lang)
-            if text is None and cell.get("cell_type") == "markdown" and _CJK.search(source):
-                raise ReleaseError("grading.release.no_translation", where=where, cell=index, lang=lang)
-            if text is not None and cell.get("cell_type") == "code" and _code_tokens(text) != _code_tokens(source):
-                raise ReleaseError("grading.release.code_differs", where=where, cell=index, lang=lang)
+            if text is None and cell.get("cell_type") == "markdown" and CJK.search(source):
+                raise ReleaseError("grading.release.no_translation", where=where, cell=cell_number(out, index), lang=lang)
+            if text is not None and cell.get("cell_type") == "code" and code_tokens(text) != code_tokens(source):
+                raise ReleaseError("grading.release.code_differs", where=where, cell=cell_number(out, index), lang=lang)
             source = text if text is not None else source
         if cell.get("cell_type") == "code":
-            source = _SET_LANGUAGE.sub(lambda m: f"{m.group(1)}{m.group(2)}{lang}{m.group(2)}{m.group(3)}", source)
+            source = SET_LANGUAGE.sub(lambda m: f"{m.group(1)}{m.group(2)}{lang}{m.group(2)}{m.group(3)}", source)
         cell["source"] = source
     return out
 
-
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
