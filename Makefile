@@ -119,8 +119,9 @@ NOTEBOOKS := $(wildcard notebooks/*.ipynb notebooks/en/*.ipynb)
 # Both editions (zh, en), one notebook after another. Not with pytest-xdist: two workers start
 # kernels at the same moment, and on a loaded machine one kernel can lose its TCP ports to the
 # other's between jupyter_client choosing them and the kernel binding them ("Kernel died before
-# replying to kernel_info", seen in a CI run under stress-ng).
-NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg
+# replying to kernel_info", seen in a CI run under stress-ng). A kernel may take up to 10 minutes
+# to start (nbval's 60 s is short for a loaded laptop; the wait ends when the kernel is up).
+NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg --nbval-kernel-startup-timeout 600
 
 # The whole package, typed strictly (every module, the grader's sandbox side too; pyproject.toml's
 # [tool.mypy] says which third-party packages have no types or unannotated functions). The

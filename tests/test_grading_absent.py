@@ -284,7 +284,7 @@ def _kernel_run(nb: dict[str, Any], exercise: str, folder: Path, ask: bool = Tru
     run.cells.append(nbformat.v4.new_code_cell(HARNESS.format(ask=[q.id for q in ex.questions] if ask else [],
                                                               wanted=wanted, function=function)))
     try:
-        nbclient.NotebookClient(run, timeout=300, kernel_name="python3", allow_errors=True,
+        nbclient.NotebookClient(run, timeout=300, kernel_name="python3", allow_errors=True, **PATIENT,
                                 resources={"metadata": {"path": str(folder)}}).execute()
     except Exception as err:
         return {"error": f"{type(err).__name__}: {str(err)[:300]}"}
@@ -293,6 +293,12 @@ def _kernel_run(nb: dict[str, Any], exercise: str, folder: Path, ask: bool = Tru
     if not found:
         return {"error": text[-500:] or str(run.cells[-1].outputs)[-500:]}
     return json.loads(found[-1][len("BK-FIXTURE-REPORT "):])
+
+
+PATIENT = {"startup_timeout": 600, "iopub_timeout": 120}
+"""nbclient waits 60 s for a kernel to start and 4 s, after a cell's reply, for its output (then
+goes on without it: the report line would be lost); a loaded machine can take longer for both.
+Each wait ends as soon as what it waits for comes."""
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,9 @@ import csv
 import io
 import json
 import os
+import signal
 import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
@@ -89,15 +91,16 @@ def test_a_cgroup_is_joined_before_the_command_runs_and_removed_after() -> None:
         limit = Path(group.folders["memory"],
                      "memory.limit_in_bytes" if group.version == 1 else "memory.max").read_text().strip()
         assert int(limit) == 256 * 1024 * 1024
-        sleeper = subprocess.Popen(group.wrap(["/bin/sleep", "60"]))
-        for _ in range(200):
-            if group.pids_in():
-                break
-            os.sched_yield()
+        sleeper = subprocess.Popen(group.wrap(["/bin/sleep", "600"]))
+        # it joins first (200 sched_yield()s, as before, have no duration: had they ended first, an
+        # empty cgroup was removed and the join's failure, exit 125, passed for the kill)
+        while not group.pids_in():
+            assert sleeper.poll() is None, sleeper.returncode
+            time.sleep(0.01)
     finally:
         group.remove()
-    sleeper.wait(10)  # removing the cgroup killed what was in it
-    assert sleeper.returncode != 0
+    sleeper.wait(60)
+    assert sleeper.returncode == -signal.SIGKILL  # removing the cgroup killed what was in it
     assert not any(Path(f).exists() for f in group.folders.values())
 
 

@@ -70,9 +70,9 @@ def test_a_forked_runner_is_what_a_started_one_is(monkeypatch: pytest.MonkeyPatc
 
 HOLD = """
 import ctypes, signal, time
-ctypes.CDLL(None).prctl(15, NAME, 0, 0, 0)  # PR_SET_NAME: how the test finds this process
 go = []
-signal.signal(signal.SIGUSR1, lambda *_: go.append(1))
+signal.signal(signal.SIGUSR1, lambda *_: go.append(1))  # (before the name: the test may find it at once)
+ctypes.CDLL(None).prctl(15, NAME, 0, 0, 0)  # PR_SET_NAME: how the test finds this process
 began = time.monotonic()
 while not go and time.monotonic() - began < 100:  # until the test has read both sandboxes
     time.sleep(0.02)

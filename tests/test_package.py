@@ -15,9 +15,9 @@ PROBE = r"""
 import json, sys, time, locale
 before = set(sys.modules)
 loc = locale.setlocale(locale.LC_ALL)
-t0 = time.perf_counter()
+t0 = time.process_time()
 import baccarat_kit
-dt = time.perf_counter() - t0
+dt = time.process_time() - t0
 heavy = sorted(m for m in ("numpy", "matplotlib", "ipywidgets", "nbformat", "IPython")
                if m in sys.modules)
 print(json.dumps({"seconds": dt, "heavy": heavy, "locale_same": loc == locale.setlocale(locale.LC_ALL)}))
@@ -29,8 +29,9 @@ def test_import_is_light_and_changes_nothing() -> None:
     data = json.loads(out.stdout)
     assert data["heavy"] == []
     assert data["locale_same"]
-    # The budget is 150 ms; measured ~20 ms (see benchmarks/engine.py). A generous bound
-    # here so a loaded CI machine does not flake.
+    # The budget is 150 ms; measured ~20 ms (see benchmarks/engine.py). The CPU time it cost
+    # (wall time on a loaded machine stretches many times over, CPU time does not), with a
+    # generous bound: what this guards is a heavy import creeping in, not the machine's speed.
     assert data["seconds"] < 1.0
 
 

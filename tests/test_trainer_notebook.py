@@ -33,7 +33,9 @@ def test_trainer_runs_and_shows_its_widgets(tmp_path, monkeypatch):
     monkeypatch.setenv("MPLCONFIGDIR", str(tmp_path / "mpl"))
     monkeypatch.setenv("IPYTHONDIR", str(tmp_path / "ipython"))
     nb = nbformat.read(TRAINER, as_version=4)
-    nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
+    # (nbclient's waits for a cell, the kernel's start and, after each cell, its output: 120, 60 and 4 s
+    # unless told, which a loaded machine can pass; each ends as soon as what it waits for comes)
+    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3", startup_timeout=600, iopub_timeout=120,
                             resources={"metadata": {"path": str(TRAINER.parent)}}).execute()
     shown = [cell for cell in nb.cells if cell.cell_type == "code"
              and any(WIDGET_VIEW in out.get("data", {}) for out in cell.outputs)]

@@ -85,6 +85,10 @@ def kill_processes(entry: pwd.struct_passwd) -> None:
                        capture_output=True)
 
 
+KILL_WAIT_S = 60.0
+"""How long :func:`remove` waits for a learner's processes to end (a moment, unless the machine is busy)."""
+
+
 def remove(unix: str) -> bool:
     """Remove a learner's account and home (their processes first). False if not ours."""
     entry = lookup(unix)
@@ -93,10 +97,13 @@ def remove(unix: str) -> bool:
     from . import limits
 
     limits.remove(unix)
-    for _ in range(20):
+    # until they are gone (userdel refuses while any is left): a deadline, not 20 tries (2 s),
+    # which a busy machine can use up before the killed processes have ended
+    deadline = time.monotonic() + KILL_WAIT_S
+    while True:
         kill_processes(entry)
         done = subprocess.run(["pgrep", "-U", str(entry.pw_uid)], capture_output=True, check=False)
-        if done.returncode != 0:
+        if done.returncode != 0 or time.monotonic() > deadline:
             break
         time.sleep(0.1)
     _run(["userdel", unix])

@@ -28,6 +28,8 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests"))
 from report_class import HOSTILE_IDS, make_class  # noqa: E402
 
+from conftest import KERNEL_START_MS  # noqa: E402
+
 
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
@@ -257,7 +259,7 @@ def test_a_lesson_link_opens_the_lesson_whose_heading_has_that_id(lab: Any, page
         page.goto(f"{path}?reset&token={lab.token}#{fragment}")
         anchor = unquote(fragment)
         heading = page.locator(f'.jp-MarkdownOutput [id="{anchor}"], .jp-MarkdownOutput [data-jupyter-id="{anchor}"]')
-        expect(heading.first).to_be_attached(timeout=60_000)
+        expect(heading.first).to_be_attached(timeout=KERNEL_START_MS)
         assert (heading.first.text_content() or "").startswith("7. 一整局")
     finally:
         lab.shutdown(f"notebooks/{name}")

@@ -72,8 +72,7 @@ def test_a_whole_coup_is_answered_card_by_card_by_keyboard(lab: Any, lab_page: A
         page.evaluate(LIVE_WATCH)
         box.focus()  # from here only keys are pressed
         page.keyboard.press(KEYS[wrong])
-        expect(feedback).to_contain_text(f"counts as a miss of the cell '{cell_words(said.missed, 'en')}'",
-                                         timeout=20_000)
+        expect(feedback).to_contain_text(f"counts as a miss of the cell '{cell_words(said.missed, 'en')}'")
         expect(feedback).to_contain_text(first.step.explain("en"))
         for q in questions[1:]:
             if q.stage == "banker":
@@ -85,7 +84,7 @@ def test_a_whole_coup_is_answered_card_by_card_by_keyboard(lab: Any, lab_page: A
                 expect(prompt).to_contain_text(f"Player {' '.join(p)}, banker {' '.join(b)}.")
             expect(box).to_be_focused()
             page.keyboard.press(KEYS[q.answer])
-            expect(feedback.locator(".bk-right")).to_have_count(1, timeout=20_000)
+            expect(feedback.locator(".bk-right")).to_have_count(1)
             if q.step is not None:
                 expect(feedback).to_contain_text(q.step.explain("en"))
         expect(feedback).to_contain_text(f"This coup: {len(questions) - 1} of {len(questions)} answers right.")

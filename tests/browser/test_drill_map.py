@@ -75,7 +75,7 @@ def test_the_drill_map_names_the_leech_and_marks_the_slow_row(lab: Any, lab_page
         table = heatmap.locator("table.bk-heatmap")
         # The leech, suspended: ‖ in its cell (row 3, column 8) and named in words under the map.
         leech = table.locator("td.bk-heat-suspended")
-        expect(leech).to_have_count(1, timeout=30_000)
+        expect(leech).to_have_count(1)
         expect(leech).to_have_attribute("title", cell_words(LEECH, lang) + ": "
                                         + message("widgets.drill.state-suspended", lang))
         expect(leech).to_contain_text("‖")

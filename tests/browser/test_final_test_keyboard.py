@@ -28,6 +28,7 @@ from playwright.sync_api import expect
 
 from baccarat_kit import course, progress
 from baccarat_kit.i18n import message
+from conftest import KERNEL_START_MS
 
 pytestmark = pytest.mark.browser
 
@@ -122,7 +123,7 @@ def answer_by_keyboard(page: Any, final: Any, test: Any, lang: str, wrong: tuple
         assert focused(page, f"!!el.closest('{FINAL} .bk-quiz-submit')")
         page.keyboard.press("Enter")
         verdict = ".bk-wrong" if i in wrong else ".bk-right"
-        expect(final.locator(f".bk-quiz-feedback {verdict}")).to_have_count(1, timeout=60_000)
+        expect(final.locator(f".bk-quiz-feedback {verdict}")).to_have_count(1)
         if i + 1 < len(test.questions):
             tab_to(page, f"el.closest('{FINAL} .bk-quiz-next')", limit=8)
             page.keyboard.press("Enter")
@@ -142,7 +143,7 @@ def test_the_final_test_by_keyboard_in_voila_then_the_course_map_shows_the_score
 
     page.goto(f"{base}voila/render/{LESSON_10[lang]}", wait_until="domcontentloaded")
     final = page.locator(FINAL)
-    expect(final.locator(".bk-quiz-options input[type=radio]").first).to_be_visible(timeout=120_000)
+    expect(final.locator(".bk-quiz-options input[type=radio]").first).to_be_visible(timeout=KERNEL_START_MS)
     expect(final.locator(".bk-quiz-prompt")).to_have_text(test.questions[0].prompt[lang])
     tab_to(page, RADIO, limit=200)  # from the top of the page: Tab only
     answer_by_keyboard(page, final, test, lang)
@@ -162,4 +163,4 @@ def test_the_final_test_by_keyboard_in_voila_then_the_course_map_shows_the_score
     line = message("progress.final", lang, best=best, best_total=12, right=right, total=12,
                    attempts=len(attempts), pass_mark=10)
     expect(page.locator(".bk-course-map-table, .bk-course-map").first).to_contain_text(
-        re.sub(r"\s+", " ", line), timeout=120_000)
+        re.sub(r"\s+", " ", line), timeout=KERNEL_START_MS)

@@ -30,6 +30,7 @@ from playwright.sync_api import expect
 
 from baccarat_kit import course, progress
 from baccarat_kit.i18n import message
+from conftest import KERNEL_START_MS
 
 pytestmark = pytest.mark.browser
 
@@ -75,7 +76,7 @@ def answer(final: Any, test: Any, i: int, right: bool) -> None:
     position = test.orders[i].index(q.answer)
     radios.nth(position if right else (position + 1) % len(labels)).check()
     final.locator(".bk-quiz-submit").click()
-    expect(final.locator(f".bk-quiz-feedback {'.bk-right' if right else '.bk-wrong'}")).to_have_count(1, timeout=60_000)
+    expect(final.locator(f".bk-quiz-feedback {'.bk-right' if right else '.bk-wrong'}")).to_have_count(1)
     expect(radios.first).to_be_disabled()  # answered: locked
 
 
@@ -90,7 +91,7 @@ def test_a_failed_final_test_is_kept_and_a_retake_draws_new_items(
     assert first.attempt == 1
     page.goto(f"{base}voila/render/{LESSON_10}", wait_until="domcontentloaded")
     final = page.locator(FINAL)
-    expect(final.locator(".bk-quiz-options input[type=radio]").first).to_be_visible(timeout=120_000)
+    expect(final.locator(".bk-quiz-options input[type=radio]").first).to_be_visible(timeout=KERNEL_START_MS)
     expect(final.locator(".bk-quiz-reset, .bk-quiz-redo, .bk-quiz-hint-button")).to_have_count(0)
     new_test = final.locator(".bk-final-new")
     expect(new_test).to_be_disabled()
@@ -129,7 +130,7 @@ def test_a_failed_final_test_is_kept_and_a_retake_draws_new_items(
     # ---- the lesson run again in the middle of attempt 2: the same attempt, its answer kept
     page.goto(f"{base}voila/render/{LESSON_10}", wait_until="domcontentloaded")
     final = page.locator(FINAL)
-    expect(final.locator(".bk-quiz-prompt")).to_have_text(second.questions[1].prompt[LANG], timeout=120_000)
+    expect(final.locator(".bk-quiz-prompt")).to_have_text(second.questions[1].prompt[LANG], timeout=KERNEL_START_MS)
     expect(final.locator(".bk-final-attempts")).to_contain_text(
         message("widgets.final.resumed", LANG, attempt=2, answered=1))
     for i in range(1, 12):

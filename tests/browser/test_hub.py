@@ -43,7 +43,15 @@ from typing import Any
 import pytest
 
 from baccarat_kit import course
-from conftest import ARTIFACTS, CHROMIUM, Server, free_port, require_browser
+from conftest import (
+    ARTIFACTS,
+    CHROMIUM,
+    KERNEL_START_MS,
+    SERVER_START_S,
+    Server,
+    free_port,
+    require_browser,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 CONFIG = REPO / "deploy" / "jupyterhub" / "jupyterhub_config.py"
@@ -128,7 +136,7 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Any:
         shutil.rmtree(top, ignore_errors=True)
 
 
-def _wait_https(server: Server, url: str, context: ssl.SSLContext, timeout: float = 120) -> None:
+def _wait_https(server: Server, url: str, context: ssl.SSLContext, timeout: float = SERVER_START_S) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if server.proc.poll() is not None:
@@ -208,7 +216,7 @@ class Server_API:
                 time.sleep(2)
         raise AssertionError("unreachable")
 
-    def run(self, code: str, timeout: float = 120) -> str:
+    def run(self, code: str, timeout: float = KERNEL_START_MS / 1000) -> str:
         """Run ``code`` in a new kernel of this server; its stdout (a traceback fails)."""
         from websockets.sync.client import connect
 
@@ -387,7 +395,7 @@ def test_learners_are_separate_users_and_their_work_round_trips(
             expect(page).to_have_url(re.compile(rf"/user/{name}/lab/tree/course/{re.escape(first)}"),
                                      timeout=240_000)
             expect(page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-MarkdownOutput").first
-                   ).to_be_visible(timeout=120_000)
+                   ).to_be_visible(timeout=KERNEL_START_MS)
         lap("two learners signed in, JupyterLab and lesson 00 open")
         # The course's first layout, as `baccarat-kit lab` opens it: side bars closed. On A's
         # phone the lesson takes the width (it was 62 px beside the file browser).
@@ -395,7 +403,7 @@ def test_learners_are_separate_users_and_their_work_round_trips(
         phone = opened[0][2]
         phone.wait_for_function(  # the layout settles (the side bars are restored after the page loads)
             """min => { const p = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
-                        return !!p && p.getBoundingClientRect().width >= min; }""", arg=300, timeout=60_000)
+                        return !!p && p.getBoundingClientRect().width >= min; }""", arg=300, timeout=KERNEL_START_MS)
         for name, _, page in opened[:2]:
             assert page.locator("#jp-left-stack").evaluate("e => e.getBoundingClientRect().width") == 0, name
             assert page.locator("#jp-right-stack").evaluate("e => e.getBoundingClientRect().width") == 0, name
@@ -409,7 +417,7 @@ def test_learners_are_separate_users_and_their_work_round_trips(
         assert panel.locator(".jp-MarkdownOutput").first.bounding_box()["width"] >= 250  # its text (was 22 px)
         # B's lesson kernel (his tab stays open, connected) becomes idle here.
         expect(opened[1][2].locator(".jp-StatusBar-TextItem[title^='Change kernel']")).to_have_text(
-            re.compile(r"\| Idle$"), timeout=120_000)
+            re.compile(r"\| Idle$"), timeout=KERNEL_START_MS)
         lap("layout checked")
 
         # Signing in as B with A's password fails (and so does a wrong name).
@@ -417,7 +425,7 @@ def test_learners_are_separate_users_and_their_work_round_trips(
             context, page = sign_in(browser, base, name, password)
             opened.append((f"{name}-refused", context, page))
             expect(page.locator("p.login_error")
-                   ).to_contain_text(re.compile("Invalid", re.I), timeout=30_000)
+                   ).to_contain_text(re.compile("Invalid", re.I))
             assert "/hub/login" in page.url
             assert not any(c["name"].startswith("jupyterhub-session") for c in context.cookies())
 
@@ -425,7 +433,7 @@ def test_learners_are_separate_users_and_their_work_round_trips(
         # The instructor's admin page (BACCARAT_HUB_ADMINS: A here) is hers, no one else's.
         assert opened[1][2].goto(f"{base}/hub/admin").status == 403
         assert opened[0][2].goto(f"{base}/hub/admin").status == 200
-        expect(opened[0][2].locator("body")).to_contain_text(bruno, timeout=30_000)
+        expect(opened[0][2].locator("body")).to_contain_text(bruno)
         # B changes his own password (jupyterhub-nativeauthenticator's page): the handed-out one
         # stops working, his own signs him in.
         page, mine = opened[1][2], "bruno's own horse 7"
@@ -434,14 +442,14 @@ def test_learners_are_separate_users_and_their_work_round_trips(
         page.locator("#new_password_input").fill(mine)
         page.locator("#new_password_confirmation_input").fill(mine)
         page.locator("#signup_submit").click()
-        expect(page.locator(".alert-success")).to_contain_text("changed successfully", timeout=30_000)
+        expect(page.locator(".alert-success")).to_contain_text("changed successfully")
         for password, works in ((passwords[bruno], False), (mine, True)):
             context, page = sign_in(browser, base, bruno, password)
             opened.append((f"{bruno}-again", context, page))
             if works:
-                expect(page).to_have_url(re.compile(rf"/user/{bruno}/lab"), timeout=120_000)
+                expect(page).to_have_url(re.compile(rf"/user/{bruno}/lab"), timeout=KERNEL_START_MS)
             else:
-                expect(page.locator("p.login_error")).to_contain_text(re.compile("Invalid", re.I), timeout=30_000)
+                expect(page.locator("p.login_error")).to_contain_text(re.compile("Invalid", re.I))
         lap("admin page, a learner's own password")
         # From a kernel of A's own server: what A's code can reach.
         servers = {name: Server_API(base, name, make_token(page, base, name), hub["ssl"])

@@ -42,7 +42,7 @@ def test_an_unrun_lesson_shows_what_its_widgets_show_and_how_to_make_them_live(o
     # from a clone is not trusted, so JupyterLab shows each widget's static preview.
     page = open_unrun(NOTEBOOKS / "04-banker-rule.ipynb")
     static = page.locator(f"{NOTEBOOK} .bk-static")
-    expect(static.first).to_be_visible(timeout=30_000)
+    expect(static.first).to_be_visible()
     expect(static.first).to_contain_text(message("widgets.static-note", LANG))
     # the rule checker's preview: its decision for banker 3 / player stood and the matrix
     checker = static.filter(has_text=message("widgets.rc.title", LANG))

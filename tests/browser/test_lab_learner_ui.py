@@ -27,6 +27,7 @@ from playwright.sync_api import expect
 
 import baccarat_kit as bk
 from baccarat_kit.i18n import message
+from conftest import KERNEL_START_MS
 
 pytestmark = pytest.mark.browser
 
@@ -345,8 +346,8 @@ def test_trainer_quiz_is_one_tab_stop_then_hint_and_drill_from_the_keyboard_at_3
     with voila(REPO / "trainer" / "trainer.ipynb") as url:
         page.set_viewport_size(PHONE)
         page.goto(url, wait_until="domcontentloaded")
-        expect(page.locator(".bk-quiz .bk-quiz-options")).to_be_visible(timeout=60_000)
-        expect(page.locator(".bk-drill .bk-drill-keys input")).to_have_count(1, timeout=60_000)
+        expect(page.locator(".bk-quiz .bk-quiz-options")).to_be_visible(timeout=KERNEL_START_MS)
+        expect(page.locator(".bk-drill .bk-drill-keys input")).to_have_count(1, timeout=KERNEL_START_MS)
         question = bk.widgets.Quiz.lesson("trainer").questions[0]
         tab_to(page, "el.closest('.bk-quiz-options') && el.type === 'radio'", limit=80)
         page.keyboard.press("Tab")  # the whole radio group is one stop
@@ -364,7 +365,7 @@ def test_trainer_quiz_is_one_tab_stop_then_hint_and_drill_from_the_keyboard_at_3
             assert key, label
             prompt = page.locator(".bk-drill-prompt").inner_text()
             page.keyboard.press(key.group(1).lower())
-            expect(page.locator(".bk-drill-prompt")).not_to_have_text(prompt, timeout=10_000)
+            expect(page.locator(".bk-drill-prompt")).not_to_have_text(prompt)
         expect(page.locator(".bk-drill-feedback")).not_to_have_text("")
         _within_page = page.locator(".bk-drill-answers button").first.bounding_box()
         assert _within_page and _within_page["x"] + _within_page["width"] <= PHONE["width"]
@@ -390,7 +391,7 @@ def test_a_trusted_lessons_stored_widgets_say_they_need_run_all_until_it_runs(la
     NotebookNotary(data_dir=str(lab.server.log.parent / "data")).sign(signed)  # the server's own store
     lab.open(lab_page, name)
     note = lab_page.locator(f"{NOTEBOOK} .bk-needs-run")
-    expect(note.first).to_be_visible(timeout=60_000)
+    expect(note.first).to_be_visible(timeout=KERNEL_START_MS)
     expect(note.first).to_contain_text(message("widgets.needs-run", "zh"))  # lesson 04's own language
     expect(lab_page.locator(f"{NOTEBOOK} .bk-rule-checker")).to_have_count(1)  # a drawn widget, not a preview
     lab.run_all(lab_page, name)
@@ -427,14 +428,14 @@ def test_baccarat_kit_trainer_serves_the_course_copy_and_keeps_the_lessons_recor
         assert (dest / "trainer" / "trainer.ipynb").is_file() and (dest / "notebooks").is_dir()
         page.goto(f"http://127.0.0.1:{port}/", wait_until="domcontentloaded")
         box = page.locator(".bk-drill .bk-drill-keys input")
-        expect(box).to_have_count(1, timeout=60_000)
+        expect(box).to_have_count(1, timeout=KERNEL_START_MS)
         box.focus()
         label = page.locator(".bk-drill-answers button").first.inner_text()
         key = re.search(r"\(([A-Z])\)", label)
         assert key, label
         prompt = page.locator(".bk-drill-prompt").inner_text()
         page.keyboard.press(key.group(1).lower())
-        expect(page.locator(".bk-drill-prompt")).not_to_have_text(prompt, timeout=10_000)
+        expect(page.locator(".bk-drill-prompt")).not_to_have_text(prompt)
         record_path = dest / ".baccarat-progress.json"
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and not record_path.exists():
@@ -488,12 +489,12 @@ def test_baccarat_kit_lab_opens_the_first_lesson_full_width_on_a_390_px_phone(
         page.goto(f"http://127.0.0.1:{port}/?token={token}")  # → the first lesson (default_url)
         panel = page.locator(NOTEBOOK)
         text = panel.locator(".jp-MarkdownOutput").first
-        expect(text).to_be_visible(timeout=60_000)
+        expect(text).to_be_visible(timeout=KERNEL_START_MS)
         expect(page.locator(".lm-TabBar-tabLabel", has_text="00-how-to-use.ipynb")).to_have_count(1)
         page.wait_for_function(  # the layout settles (the side bars are restored after the page loads)
             """min => { const p = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
                         return !!p && p.getBoundingClientRect().width >= min; }""",
-            arg=0.88 * PHONE["width"], timeout=30_000)
+            arg=0.88 * PHONE["width"])
         width = panel.bounding_box()["width"]
         assert width >= 0.88 * PHONE["width"], width  # 89 %: the left activity bar stays
         assert text.bounding_box()["width"] >= 250  # the lesson's text (it was 22 px)

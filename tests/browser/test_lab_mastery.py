@@ -20,6 +20,8 @@ import pytest
 pytest.importorskip("playwright")
 from playwright.sync_api import expect
 
+from conftest import KERNEL_START_MS
+
 pytestmark = pytest.mark.browser
 
 REPO = Path(__file__).resolve().parents[2]
@@ -61,7 +63,7 @@ def test_drill_by_keyboard_then_restart_then_lesson_00_shows_it(lab: Any, lab_pa
             assert key, label
             prompt = page.locator(".bk-drill-prompt").inner_text()
             page.keyboard.press(key.group(1).lower())
-            expect(page.locator(".bk-drill-prompt")).not_to_have_text(prompt, timeout=10_000)
+            expect(page.locator(".bk-drill-prompt")).not_to_have_text(prompt)
         expect(page.locator(".bk-drill-feedback")).to_contain_text(re.compile(r"Right|answer is|Time"))
         _restart_kernel(page)
     finally:
@@ -159,8 +161,8 @@ def test_trainer_has_no_wcag_violations_and_fits_390_px(voila: Any, page: Any, a
         page.set_viewport_size({"width": 390, "height": 844})
         page.goto(url)
         table = page.locator(".bk-matrix-table")
-        expect(table).to_have_count(1, timeout=60_000)
-        expect(page.locator(".bk-drill")).to_have_count(1, timeout=60_000)
+        expect(table).to_have_count(1, timeout=KERNEL_START_MS)
+        expect(page.locator(".bk-drill")).to_have_count(1, timeout=KERNEL_START_MS)
         # As the page first shows (the top in view): axe skips what is scrolled out of view, and
         # the matrix's scroll below moves the intro away. Its cheat-sheet link was told from its
         # text by colour alone (link-in-text-block): it is underlined.

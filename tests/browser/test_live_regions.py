@@ -18,6 +18,8 @@ import pytest
 pytest.importorskip("playwright")
 from playwright.sync_api import expect
 
+from conftest import KERNEL_START_MS
+
 pytestmark = pytest.mark.browser
 
 NOTEBOOK = ".jp-NotebookPanel:not(.lm-mod-hidden)"
@@ -58,7 +60,7 @@ def test_each_widget_has_one_persistent_live_region_whose_text_changes(open_lab:
     page = open_lab(make_notebook("import baccarat_kit as bk", *(code for code, _css in WIDGETS.values())))
     roots = {name: f"{NOTEBOOK} {css}" for name, (_code, css) in WIDGETS.items()}
     for css in roots.values():  # each drawn, its region marked by the page
-        expect(page.locator(css)).to_have_count(1, timeout=60_000)
+        expect(page.locator(css)).to_have_count(1, timeout=KERNEL_START_MS)
         expect(page.locator(f"{css} .bk-live > .widget-html-content[role=status]")).to_have_count(1)
     page.evaluate(WATCH_JS, [roots, LIVE])
     assert page.evaluate("() => Object.values(window.bkLive.regions).map(r => r.length)") == [1] * len(WIDGETS)
@@ -70,7 +72,7 @@ def test_each_widget_has_one_persistent_live_region_whose_text_changes(open_lab:
         before = region_text(page, name)
         action()
         page.wait_for_function("([n, t]) => window.bkLive.regions[n][0].textContent !== t", arg=[name, before],
-                               timeout=60_000)
+                               timeout=KERNEL_START_MS)
         said[name].append(region_text(page, name))
 
     def answer(name: str, count: int) -> None:

@@ -29,6 +29,7 @@ from playwright.sync_api import expect
 from baccarat_kit import drill, progress
 from baccarat_kit.i18n import message
 from baccarat_kit.widgets.question_sets import lesson_questions
+from conftest import KERNEL_START_MS
 
 pytestmark = pytest.mark.browser
 
@@ -199,8 +200,8 @@ def test_today_view_in_the_trainer_by_keyboard_in_voila(page: Any, tmp_path: Pat
     with voila_server(REPO / "trainer" / "trainer.ipynb", home) as url:
         page.goto(url, wait_until="domcontentloaded")
         view = page.locator(".bk-today")
-        expect(view.locator(".bk-today-goal input")).to_be_visible(timeout=60_000)
-        expect(page.locator(".bk-drill")).to_have_count(1, timeout=60_000)
+        expect(view.locator(".bk-today-goal input")).to_be_visible(timeout=KERNEL_START_MS)
+        expect(page.locator(".bk-drill")).to_have_count(1, timeout=KERNEL_START_MS)
         if lang == "en":  # the view's own switch, by keyboard: Tab to "English", Enter
             tab_to(page, "el.closest('.bk-today .bk-lang') && el.textContent.includes('English')")
             page.keyboard.press("Enter")
@@ -231,11 +232,11 @@ def test_today_view_by_keyboard_in_jupyterlite(browser: Any, lang: str) -> None:
         page.keyboard.press("Enter")
         page.keyboard.insert_text(SEED.strip() + "\nprint('seeded')")
         page.keyboard.press("Shift+Enter")
-        expect(page.locator(".jp-OutputArea-output", has_text="seeded")).to_have_count(1, timeout=60_000)
+        expect(page.locator(".jp-OutputArea-output", has_text="seeded")).to_have_count(1, timeout=KERNEL_START_MS)
         view = page.locator(".bk-course-map .bk-today").first
         view.scroll_into_view_if_needed()
         view.locator(".bk-today-refresh").focus()  # by keyboard: Enter reads the seeded record
         page.keyboard.press("Enter")
-        expect(view.locator(".bk-today-due li")).to_have_count(len(DUE), timeout=60_000)
+        expect(view.locator(".bk-today-due li")).to_have_count(len(DUE), timeout=KERNEL_START_MS)
         view.locator(".bk-today-goal input").focus()
         operate_by_keyboard(page, view, lang)

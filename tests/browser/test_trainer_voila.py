@@ -21,6 +21,7 @@ from playwright.sync_api import expect
 
 import baccarat_kit as bk
 from baccarat_kit.i18n import message
+from conftest import KERNEL_START_MS
 
 pytestmark = pytest.mark.browser
 
@@ -75,7 +76,7 @@ def test_trainer_shows_the_widgets_without_code_and_works_from_the_keyboard(
     trainer_url, page, shot
 ):
     page.goto(trainer_url, wait_until="domcontentloaded")
-    expect(page.locator(".bk-quiz .bk-quiz-options")).to_be_visible(timeout=60_000)
+    expect(page.locator(".bk-quiz .bk-quiz-options")).to_be_visible(timeout=KERNEL_START_MS)
     for root in (".bk-hand-builder", ".bk-rule-checker", ".bk-quiz"):
         expect(page.locator(root)).to_have_count(1)
     source = json.loads(TRAINER.read_text(encoding="utf-8"))
@@ -141,7 +142,7 @@ def test_the_drill_is_at_most_three_tab_presses_away(trainer_url: str, page: Any
     page.goto(trainer_url, wait_until="domcontentloaded")
     drill = page.locator(".bk-drill")
     # every tool drawn (Voilà draws the widgets one after another: wait for the last one's)
-    expect(drill.locator(".bk-drill-answers button").first).to_be_visible(timeout=60_000)
+    expect(drill.locator(".bk-drill-answers button").first).to_be_visible(timeout=KERNEL_START_MS)
     expect(page.locator(".bk-quiz .bk-quiz-options input[type=radio]").first).to_be_visible()
     heading = page.locator("h2", has_text="Rule drill")
     skip = page.locator("a", has_text="Skip to the rule drill")

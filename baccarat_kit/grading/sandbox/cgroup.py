@@ -147,7 +147,8 @@ class Cgroup:
         return sorted(out)
 
     def remove(self, timeout: float = 10.0) -> None:
-        """Kill everything still in the cgroup, then remove its folders (only ours)."""
+        """Kill everything still in the cgroup, then remove its folders (only ours): each step
+        tried for up to ``timeout`` seconds (a loaded machine is slow to end a process)."""
         if self.removed:
             return
         deadline = time.monotonic() + timeout
@@ -166,14 +167,17 @@ class Cgroup:
             if time.monotonic() > deadline:
                 break
             time.sleep(0.01)
+        deadline = time.monotonic() + timeout
         for folder in dict.fromkeys(self.folders.values()):
-            for _ in range(200):  # an exiting process leaves the cgroup a moment after it died
+            while True:  # an exiting process leaves the cgroup a moment after it died
                 try:
                     os.rmdir(folder)
                     break
                 except FileNotFoundError:
                     break
                 except OSError:
+                    if time.monotonic() > deadline:
+                        break
                     time.sleep(0.01)
         self.removed = True
 
