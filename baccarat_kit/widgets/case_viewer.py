@@ -110,7 +110,7 @@ class CaseViewer(LangMixin, w.VBox):
 
         self.title = html_widget("bk-title")
         self.case_select = w.Dropdown(options=self._case_options(),
-                                      layout=w.Layout(width="36em", max_width="calc(100% - 4px)"),
+                                      layout=w.Layout(width="36em", max_width="calc(100% - 4px)", flex_flow="column"),
                                       style={"description_width": "initial"})
         self.case_select.add_class("bk-case-select")
         self.variant_toggle = w.ToggleButton(value=False, layout=w.Layout(width="auto"))

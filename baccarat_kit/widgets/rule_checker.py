@@ -66,12 +66,12 @@ class RuleChecker(LangMixin, w.VBox):
         # width auto, never wider than the widget: at 390 px a picker is never cut off
         self.banker_total = w.Dropdown(options=[(str(t), t) for t in BANKER_TOTALS],
                                        value=banker_total, style={"description_width": "initial"},
-                                       layout=w.Layout(width="auto", max_width="calc(100% - 4px)"))
+                                       layout=w.Layout(width="auto", max_width="calc(100% - 4px)", flex_flow="row wrap"))
         self.banker_total.add_class("bk-banker-total")
         self.player_third = w.Dropdown(options=self._third_options(),
                                        value=STOOD if player_third is None else player_third,
                                        style={"description_width": "initial"},
-                                       layout=w.Layout(width="auto", max_width="calc(100% - 4px)"))
+                                       layout=w.Layout(width="auto", max_width="calc(100% - 4px)", flex_flow="row wrap"))
         self.player_third.add_class("bk-player-third")
         self.decision = html_widget("bk-decision")
         self.reason = html_widget("bk-reason")

@@ -128,8 +128,10 @@ CUT_OFF_JS = """roots => {
             const past = r.right > edge + 1 && !scrolled;
             if (clipped || past) {
                 out.push(`${kind}: <${el.tagName.toLowerCase()} class="${el.className}"> ` +
-                         `"${(el.innerText || el.title || '').trim().slice(0, 50)}" ` +
-                         (clipped ? 'text clipped' : `right edge ${Math.round(r.right)} > ${Math.round(edge)}`));
+                         `"${(el.tagName === 'SELECT' ? (el.selectedOptions[0] || {}).text || ''
+                              : el.innerText || el.title || '').trim().slice(0, 50)}" ` +
+                         (clipped ? `text clipped (${el.scrollWidth} > ${el.clientWidth} px)`
+                                  : `right edge ${Math.round(r.right)} > ${Math.round(edge)}`));
             }
         }
     }
