@@ -83,15 +83,6 @@ def _misconception_lessons(lang: str = "zh") -> dict[str, str]:
     return out
 
 
-def draw_questions(seed: Any, attempt: int, n: int = 12,
-                   record: dict[str, Any] | None = None) -> list[tuple[str, Question]]:
-    """``n`` questions (lesson, question) for this learner's ``record`` (default: none yet),
-    drawn by :func:`baccarat_kit.widgets.final_bank.draw`: fresh bank items (boundary cells,
-    whole coups and settlements the kit deals) first, lesson questions not yet answered, never
-    one rule cell twice; all of them seeded by ``seed`` and ``attempt``."""
-    return [(item.lesson, item.question) for item in final_bank.draw(record or {}, seed=seed, attempt=attempt, n=n)]
-
-
 class FinalTest(Quiz):
     """The final test (a :class:`Quiz` whose questions are drawn for this learner): see the
     module docstring. ``seed`` and ``attempt`` draw another test than the record's next one
