@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import ipywidgets as w
@@ -179,6 +179,21 @@ def row(children: Iterable[w.Widget], css: str | None = None) -> w.HBox:
     if css:
         box.add_class(css)
     return box
+
+
+def button_widget(css: str, on_click: Callable[[], object] | None = None, **kwargs: Any) -> w.Button:
+    """A button of class ``css``, as wide as its label (unless ``layout`` says otherwise), that
+    calls ``on_click()`` when pressed; ``kwargs`` go to :class:`ipywidgets.Button`.
+
+    >>> pressed = []; b = button_widget("bk-x", lambda: pressed.append(1), icon="refresh"); b.click()
+    >>> b._dom_classes, b.layout.width, b.icon, pressed
+    (('bk-x',), 'auto', 'refresh', [1])
+    """
+    out = w.Button(**{"layout": w.Layout(width="auto"), **kwargs})
+    out.add_class(css)
+    if on_click is not None:
+        out.on_click(lambda _b: on_click())
+    return out
 
 
 def html_widget(css: str, value: str = "") -> w.HTML:

@@ -22,6 +22,7 @@ from ._common import (
     LangMixin,
     WidgetError,
     announce,
+    button_widget,
     cards_html,
     esc,
     gap,
@@ -115,10 +116,8 @@ class CaseViewer(LangMixin, w.VBox):
         self.case_select.add_class("bk-case-select")
         self.variant_toggle = w.ToggleButton(value=False, layout=w.Layout(width="auto"))
         self.variant_toggle.add_class("bk-variant-toggle")
-        self.prev_button = w.Button(layout=w.Layout(width="auto"))
-        self.prev_button.add_class("bk-step-prev")
-        self.next_button = w.Button(layout=w.Layout(width="auto"))
-        self.next_button.add_class("bk-step-next")
+        self.prev_button = button_widget("bk-step-prev", lambda: self._step_and_say(-1))
+        self.next_button = button_widget("bk-step-next", lambda: self._step_and_say(+1))
         self.info = html_widget("bk-case-info")
         self.progress = html_widget("bk-case-progress")
         self.case_steps = html_widget("bk-case-steps")
@@ -130,8 +129,6 @@ class CaseViewer(LangMixin, w.VBox):
         """The widget's one live region: the step (or the case) the learner's last action shows."""
         self.case_select.observe(self._on_select, names="value")
         self.variant_toggle.observe(self._on_select, names="value")
-        self.prev_button.on_click(lambda _b: self._step_and_say(-1))
-        self.next_button.on_click(lambda _b: self._step_and_say(+1))
         self.children = [
             row([self.title, self.lang_toggle]),
             row([self.case_select, self.variant_toggle]),

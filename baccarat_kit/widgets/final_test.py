@@ -44,7 +44,16 @@ import ipywidgets as w
 from .. import progress
 from ..misconceptions import get as get_misconception
 from . import final_bank
-from ._common import WidgetError, announce, esc, html_widget, plain_text, row, title_html
+from ._common import (
+    WidgetError,
+    announce,
+    button_widget,
+    esc,
+    html_widget,
+    plain_text,
+    row,
+    title_html,
+)
 from .questions import Question
 from .quiz import Quiz
 
@@ -99,12 +108,8 @@ class FinalTest(Quiz):
         self.add_class("bk-final-test")
         for button in (self.hint_button, self.reset_button, self.redo_button):  # none of them here
             button.layout.display = "none"
-        self.save_button = w.Button(icon="save", layout=w.Layout(width="auto"))
-        self.save_button.add_class("bk-final-save")
-        self.save_button.on_click(lambda _b: self.save())
-        self.new_button = w.Button(icon="plus", layout=w.Layout(width="auto"))
-        self.new_button.add_class("bk-final-new")
-        self.new_button.on_click(lambda _b: self.new_attempt())
+        self.save_button = button_widget("bk-final-save", lambda: self.save(), icon="save")
+        self.new_button = button_widget("bk-final-new", lambda: self.new_attempt(), icon="plus")
         self.saved = html_widget("bk-final-saved")
         self.attempts_view = html_widget("bk-final-attempts")
         # The summary is shown by an Output widget, as an output's text/html: JupyterLab (and
