@@ -286,6 +286,10 @@ class LangMixin:
     def _t(self, key: str, /, **params: Any) -> str:
         return message(key, self._lang, **params)
 
+    def _label(self, control: w.DOMWidget, key: str) -> None:
+        """Label ``control`` with the message ``key``, its tooltip with the message ``key-tip``."""
+        control.description, control.tooltip = self._t(key), self._t(f"{key}-tip")
+
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         """The widget view, plus a static ``text/html`` preview of what the widget shows.
 

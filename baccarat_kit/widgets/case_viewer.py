@@ -247,8 +247,7 @@ class CaseViewer(LangMixin, w.VBox):
     # ---- view ---------------------------------------------------------------------
     def _label_controls(self) -> None:
         self.title.value = title_html(self._t("widgets.cv.title"))
-        self.case_select.description = self._t("widgets.cv.case")
-        self.case_select.tooltip = self._t("widgets.cv.case-tip")
+        self._label(self.case_select, "widgets.cv.case")
         value = self.case_select.value
         self._busy = True
         try:
@@ -258,10 +257,8 @@ class CaseViewer(LangMixin, w.VBox):
         finally:
             self._busy = False
         self.variant_toggle.description = self._t("widgets.cv.variant")
-        self.prev_button.description = self._t("widgets.cv.prev")
-        self.prev_button.tooltip = self._t("widgets.cv.prev-tip")
-        self.next_button.description = self._t("widgets.cv.next")
-        self.next_button.tooltip = self._t("widgets.cv.next-tip")
+        self._label(self.prev_button, "widgets.cv.prev")
+        self._label(self.next_button, "widgets.cv.next")
 
     def _relabel(self) -> None:
         self._label_controls()

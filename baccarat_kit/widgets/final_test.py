@@ -340,10 +340,8 @@ class FinalTest(Quiz):
         self.hint.value = f'<div class="bk-final-no-hints">{esc(self._t("widgets.final.no-hints"))}</div>'
         if hasattr(self, "save_button"):
             self.title.value = title_html(self._t("widgets.final.title"))
-            self.save_button.description = self._t("widgets.final.save")
-            self.save_button.tooltip = self._t("widgets.final.save-tip")
-            self.new_button.description = self._t("widgets.final.new")
-            self.new_button.tooltip = self._t("widgets.final.new-tip")
+            self._label(self.save_button, "widgets.final.save")
+            self._label(self.new_button, "widgets.final.new")
             self.new_button.disabled = not self.finished
             if self.attempts_view.value:
                 self._show_attempts()

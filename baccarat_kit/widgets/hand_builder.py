@@ -239,10 +239,8 @@ class HandBuilder(LangMixin, w.VBox):
                 dd.value = value
             finally:
                 self._syncing = False
-            dd.description = self._t(f"widgets.hb.{slot}")
-            dd.tooltip = self._t(f"widgets.hb.{slot}-tip")
-        self.sequence.description = self._t("widgets.hb.sequence")
-        self.sequence.tooltip = self._t("widgets.hb.sequence-tip")
+            self._label(dd, f"widgets.hb.{slot}")
+        self._label(self.sequence, "widgets.hb.sequence")
         self.sequence.placeholder = self._t("widgets.hb.sequence-placeholder")
 
     def _relabel(self) -> None:

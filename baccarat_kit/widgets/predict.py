@@ -290,8 +290,7 @@ class Predict(LangMixin, w.VBox):
         self.prompt.value = f"<b>{esc(self._givens())}</b><br>{esc(question)}"
         for value, button in self.buttons.items():
             button.description = self._said(value)
-        self.retry_button.description = self._t("widgets.predict.retry")
-        self.retry_button.tooltip = self._t("widgets.predict.retry-tip")
+        self._label(self.retry_button, "widgets.predict.retry")
         self._render_answer()
 
     def __repr__(self) -> str:

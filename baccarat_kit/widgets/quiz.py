@@ -297,23 +297,18 @@ class Quiz(LangMixin, w.VBox):
                                 for pos, i in enumerate(self.orders[self.index])]
         self.options.value = chosen
         self.options.description = self._t("widgets.quiz.answer")
-        self.submit.description = self._t("widgets.quiz.submit")
-        self.submit.tooltip = self._t("widgets.quiz.submit-tip")
-        self.prev_button.description = self._t("widgets.quiz.prev")
-        self.prev_button.tooltip = self._t("widgets.quiz.prev-tip")
+        self._label(self.submit, "widgets.quiz.submit")
+        self._label(self.prev_button, "widgets.quiz.prev")
         self.prev_button.disabled = self.index == 0
-        self.next_button.description = self._t("widgets.quiz.next")
-        self.next_button.tooltip = self._t("widgets.quiz.next-tip")
+        self._label(self.next_button, "widgets.quiz.next")
         self.next_button.disabled = self.index == len(self.questions) - 1
         self.hint_button.description = self._t("widgets.quiz.hint-button")
         self.hint_button.tooltip = self._t("widgets.quiz.hint-tip")
         self.hint_button.disabled = q.hint is None
         self.hint.value = ""
-        self.redo_button.description = self._t("widgets.quiz.redo")
-        self.redo_button.tooltip = self._t("widgets.quiz.redo-tip")
+        self._label(self.redo_button, "widgets.quiz.redo")
         self.redo_button.disabled = not self.missed()
-        self.reset_button.description = self._t("widgets.quiz.reset")
-        self.reset_button.tooltip = self._t("widgets.quiz.reset-tip")
+        self._label(self.reset_button, "widgets.quiz.reset")
         if self.index in self.answers:
             self._render_feedback()
         else:

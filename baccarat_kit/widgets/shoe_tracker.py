@@ -169,14 +169,10 @@ class ShoeTracker(LangMixin, w.VBox):
     def _relabel(self) -> None:
         t = self._t
         self.title.value = title_html(t("widgets.st.title"))
-        self.seed_input.description = t("widgets.st.seed")
-        self.seed_input.tooltip = t("widgets.st.seed-tip")
-        self.new_shoe_button.description = t("widgets.st.new")
-        self.new_shoe_button.tooltip = t("widgets.st.new-tip")
-        self.deal_button.description = t("widgets.st.deal")
-        self.deal_button.tooltip = t("widgets.st.deal-tip")
-        self.deal_ten_button.description = t("widgets.st.deal-ten")
-        self.deal_ten_button.tooltip = t("widgets.st.deal-ten-tip")
+        self._label(self.seed_input, "widgets.st.seed")
+        self._label(self.new_shoe_button, "widgets.st.new")
+        self._label(self.deal_button, "widgets.st.deal")
+        self._label(self.deal_ten_button, "widgets.st.deal-ten")
         self._render()
 
     def _render(self) -> None:
