@@ -44,7 +44,6 @@ import os
 import re
 import secrets
 import stat
-import tempfile
 import time
 import warnings
 import weakref
@@ -54,6 +53,7 @@ from pathlib import Path
 from typing import Any
 
 from .i18n import message, normalize_language
+from .locations import write_atomic
 
 PROGRESS_ENV = "BACCARAT_KIT_PROGRESS"
 FILENAME = ".baccarat-progress.json"
@@ -709,15 +709,7 @@ def load(path: Path | None = None) -> Record:
 def save(record: Record, path: Path | None = None) -> Path:
     """Write the record atomically (a temporary file beside it, then a rename)."""
     path = path or location()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".baccarat-progress.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(record, fh, ensure_ascii=False, indent=1, sort_keys=True)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(path, json.dumps(record, ensure_ascii=False, indent=1, sort_keys=True).encode("utf-8"))
     return path
 
 
