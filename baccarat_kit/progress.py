@@ -165,6 +165,17 @@ class _Check:
         self.bad(where, "an object", value)
         return {}
 
+    def pick(self, raw: dict[str, Any], where: str, spec: dict[str, Callable[[Any], Any]],
+             out: dict[str, Any]) -> None:
+        """Each field of ``spec`` that ``raw`` has into ``out`` if it passes its check (else noted)."""
+        for key, check in spec.items():
+            if key in raw:
+                value = check(raw[key])
+                if value is None:
+                    self.bad(f"{where}.{key}" if where else key, check.expected, raw[key])  # type: ignore[attr-defined]
+                else:
+                    out[key] = value
+
     def fields(self, raw: dict[str, Any], where: str, spec: dict[str, Callable[[Any], Any]],
                required: tuple[str, ...] = ()) -> dict[str, Any] | None:
         """The fields of ``raw`` that pass their check in ``spec`` (others dropped, noted);
@@ -240,11 +251,7 @@ def _quizzes(c: _Check, raw: Any) -> dict[str, Any]:
     for name, quiz in c.table(raw, "quizzes").items():
         quiz = c.table(quiz, f"quizzes.{name}")
         entry: dict[str, Any] = {"answers": {}}
-        total = _count(quiz.get("total"))
-        if total is not None:
-            entry["total"] = total
-        elif "total" in quiz:
-            c.bad(f"quizzes.{name}.total", "a whole number ≥ 0", quiz["total"])
+        c.pick(quiz, f"quizzes.{name}", {"total": _COUNT}, entry)
         for qid, ans in c.table(quiz.get("answers", {}), f"quizzes.{name}.answers").items():
             where = f"quizzes.{name}.answers.{qid}"
             good = c.fields(c.table(ans, where), where, answer_spec, required=("answer",))
@@ -268,13 +275,7 @@ def _drill(c: _Check, raw: Any) -> dict[str, Any]:
 
     raw = c.table(raw, "drill")
     out: dict[str, Any] = {"cells": {}, "step": 0}
-    for key, check in (("step", _COUNT), ("seed", _COUNT), ("t", _NUM)):
-        if key in raw:
-            value = check(raw[key])
-            if value is None:
-                c.bad(f"drill.{key}", check.expected, raw[key])  # type: ignore[attr-defined]
-            else:
-                out[key] = value
+    c.pick(raw, "drill", {"step": _COUNT, "seed": _COUNT, "t": _NUM}, out)
     if "coups" in raw:
         coups = c.fields(c.table(raw["coups"], "drill.coups"), "drill.coups", {"seen": _COUNT, "right": _COUNT})
         if coups is not None:
@@ -350,12 +351,7 @@ def _drill_rounds(c: _Check, raw: Any) -> dict[str, Any]:
     dropped; a record without rounds (older than them) simply has none."""
     raw = c.table(raw, "drill.rounds")
     out: dict[str, Any] = {}
-    if "count" in raw:
-        count = _count(raw["count"])
-        if count is None:
-            c.bad("drill.rounds.count", "a whole number ≥ 0", raw["count"])
-        else:
-            out["count"] = count
+    c.pick(raw, "drill.rounds", {"count": _COUNT}, out)
     for key in ("best", "last"):
         if key not in raw:
             continue
@@ -377,13 +373,7 @@ def _exercises_section(c: _Check, raw: Any) -> dict[str, Any]:
         where = f"exercises.{ex}"
         entry = c.table(entry, where)
         good: dict[str, Any] = {"questions": {}}
-        for key, check in (("max", _COUNT), ("ids", _TEXTS)):
-            if key in entry:
-                value = check(entry[key])
-                if value is None:
-                    c.bad(f"{where}.{key}", check.expected, entry[key])  # type: ignore[attr-defined]
-                else:
-                    good[key] = value
+        c.pick(entry, where, {"max": _COUNT, "ids": _TEXTS}, good)
         for qid, q in c.table(entry.get("questions", {}), f"{where}.questions").items():
             qwhere = f"{where}.questions.{qid}"
             fields = c.fields(c.table(q, qwhere), qwhere, {"score": _NUM, "points": _COUNT, "t": _NUM},
@@ -461,12 +451,7 @@ def _final(c: _Check, raw: Any) -> dict[str, Any]:
     before the kit kept it simply has none)."""
     raw = c.table(raw, "final")
     out: dict[str, Any] = {}
-    if "open" in raw:
-        current = _open(raw["open"])
-        if current is None:
-            c.bad("final.open", _open.expected, raw["open"])  # type: ignore[attr-defined]
-        else:
-            out["open"] = current
+    c.pick(raw, "final", {"open": _open}, out)
     rest = {k: v for k, v in raw.items() if k != "open"}
     if not rest:
         return out
@@ -507,13 +492,7 @@ def _goal(value: Any) -> int | None:
 def _daily(c: _Check, raw: Any) -> dict[str, Any]:
     raw = c.table(raw, DAILY)
     out: dict[str, Any] = {}
-    for key, check in (("goal", _goal), ("t", _NUM)):
-        if key in raw:
-            value = check(raw[key])
-            if value is None:
-                c.bad(f"{DAILY}.{key}", check.expected, raw[key])  # type: ignore[attr-defined]
-            else:
-                out[key] = value
+    c.pick(raw, DAILY, {"goal": _goal, "t": _NUM}, out)
     if "days" in raw:
         days: dict[str, Any] = {}
         for key, entry in c.table(raw["days"], f"{DAILY}.days").items():
@@ -605,12 +584,7 @@ def validate(data: Any) -> tuple[Record, list[str]]:
     schema = data.get("schema", 1)
     if schema not in (1, SCHEMA) or isinstance(schema, bool):
         c.problems.append(f"schema: {schema!r} is not one this kit reads (1 or {SCHEMA}); read as far as it fits")
-    if "seed" in data:
-        seed = _count(data["seed"])
-        if seed is None:
-            c.bad("seed", "a whole number ≥ 0", data["seed"])
-        else:
-            record["seed"] = seed
+    c.pick(data, "", {"seed": _COUNT}, record)
     record["quizzes"] = _quizzes(c, data.get("quizzes", {}))
     record["drill"] = _drill(c, data.get("drill", {}))
     record["exercises"] = _exercises_section(c, data.get("exercises", {}))
