@@ -492,7 +492,7 @@ class _FileReader:
                          value=repr(quote_en))
         elif quote_en is not None and quote is None:
             self.problem(cid, "quote_en", "cases.err.translation-alone")
-        body = self.body(cid, raw, is_variant=False)
+        body = self.body(cid, raw)
         variants_raw = raw.get("variant", [])
         if not isinstance(variants_raw, list) or not all(isinstance(v, dict) for v in variants_raw):
             self.problem(cid, "variant", "cases.err.type", field="variant",
@@ -503,7 +503,7 @@ class _FileReader:
             vid = f"{cid}-variant" if n == 1 else f"{cid}-variant-{n}"
             self._unknown(vid, vraw, _VARIANT_KEYS, "")
             changes = self._texts(vid, vraw, "change", required=True)
-            vbody = self.body(vid, vraw, is_variant=True)
+            vbody = self.body(vid, vraw)
             if vbody is not None and changes is not None:
                 variants.append(Case(
                     id=vid, source=str(raw.get("source", "")), basis=str(raw.get("basis", "")),
@@ -550,7 +550,7 @@ class _FileReader:
 
     # -- the hand, the claims, the bets ---------------------------------------
 
-    def body(self, cid: str, raw: dict[str, Any], *, is_variant: bool) -> dict[str, Any] | None:
+    def body(self, cid: str, raw: dict[str, Any]) -> dict[str, Any] | None:
         before = len(self.problems)
         givens: dict[str, Any] = {}
         claims: dict[str, Any] = {}
