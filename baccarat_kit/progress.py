@@ -1208,7 +1208,8 @@ def course_map(record: Record | None = None, lessons: list[tuple[str, int]] | No
     return rows
 
 
-def _number(value: float) -> str:
+def score_text(value: float) -> str:
+    """A score as the course map and the today view write it: ``3``, ``2.5``."""
     return str(int(value)) if float(value).is_integer() else str(value)
 
 
@@ -1229,7 +1230,7 @@ def describe(row: dict[str, Any], lang: str) -> str:
             text += message("progress.drill-suspended", lang, n=row["suspended"])
     elif row["kind"] == "exercise":
         text = message("progress.exercise", lang, id=row["id"], answered=row["answered"], total=row["total"],
-                       score=_number(row["right"]), max=row["max"] or "?")
+                       score=score_text(row["right"]), max=row["max"] or "?")
     else:
         text = (message("progress.final", lang, best=row["best"], best_total=row["best_total"],
                         right=row["right"], total=row["total"], attempts=row["attempts"],

@@ -51,7 +51,7 @@ from typing import Any
 
 from . import progress
 from .i18n import LANGUAGES, BaccaratError, both, message
-from .progress import GOAL_DEFAULT, GOAL_MAX, GOAL_MIN, day_of
+from .progress import GOAL_DEFAULT, GOAL_MAX, GOAL_MIN, day_of, score_text
 
 __all__ = ["GOAL_DEFAULT", "GOAL_MAX", "GOAL_MIN", "GoalError", "Mistake", "Today", "answers_on", "cell_words",
            "check_goal", "day_of", "due", "goal", "record_goal", "review", "set_goal", "streak", "today"]
@@ -258,7 +258,7 @@ def _words(miss: Mapping[str, Any]) -> tuple[dict[str, str], dict[str, str]]:
         ex = str(miss["exercise"])
         title = _exercise_titles().get(ex) or both("today.from-exercise", id=ex)
         score = miss.get("score")
-        what = (both("today.exercise-score", qid=miss["id"], score=_number(float(score)), points=miss["points"])
+        what = (both("today.exercise-score", qid=miss["id"], score=score_text(float(score)), points=miss["points"])
                 if score is not None and miss.get("points") is not None
                 else both("today.exercise-check", qid=miss["id"]))
         return dict(title), what
@@ -275,10 +275,6 @@ def _words(miss: Mapping[str, Any]) -> tuple[dict[str, str], dict[str, str]]:
             pass
     lesson = str(miss.get("lesson") or "")
     return where, (both("today.final-lesson", lesson=lesson) if lesson else both("today.question-unknown"))
-
-
-def _number(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)
 
 
 def _item_key(miss: Mapping[str, Any]) -> str:
