@@ -47,7 +47,7 @@ import stat
 import time
 import warnings
 import weakref
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
@@ -1103,14 +1103,20 @@ def _lessons() -> list[tuple[str, int]]:
     return [(name, len(lesson_questions(name))) for name in lesson_names()]
 
 
-def _exercises() -> list[tuple[str, int, list[str]]]:
-    """The course's exercises (id, points, question ids), from the learner copies' metadata
-    beside the course (or in the kit)."""
+def course_roots(folder: str) -> Iterator[Path]:
+    """The courses that have ``folder`` (``notebooks``, ``exercises``), nearest first: the one
+    beside this notebook (:func:`course_folder`), the repository, the kit's packaged copy."""
     from .locations import PACKAGED, repository_root
 
     for root in (course_folder(), repository_root(), PACKAGED):
-        if root is None or not (root / "exercises").is_dir():
-            continue
+        if root is not None and (root / folder).is_dir():
+            yield root
+
+
+def _exercises() -> list[tuple[str, int, list[str]]]:
+    """The course's exercises (id, points, question ids), from the learner copies' metadata
+    beside the course (or in the kit)."""
+    for root in course_roots("exercises"):
         out = []
         for path in sorted((root / "exercises").glob("*.ipynb")):
             try:

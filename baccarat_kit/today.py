@@ -207,12 +207,8 @@ def _questions(name: str) -> dict[str, tuple[int, dict[str, str]]]:
 @cache
 def _exercise_titles() -> dict[str, dict[str, str]]:
     """Exercise id → its title in each language, from the learner copies' metadata."""
-    from .locations import PACKAGED, repository_root
-
     titles: dict[str, dict[str, str]] = {}
-    for root in (progress.course_folder(), repository_root(), PACKAGED):
-        if root is None or not (root / "exercises").is_dir():
-            continue
+    for root in progress.course_roots("exercises"):
         for path in sorted((root / "exercises").glob("*.ipynb")):
             try:
                 meta = json.loads(path.read_text(encoding="utf-8"))["metadata"]["baccarat_kit"]

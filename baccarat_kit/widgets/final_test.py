@@ -63,12 +63,7 @@ _MISCONCEPTIONS = Path(__file__).resolve().parent.parent / "data" / "misconcepti
 
 def _course_root() -> Path | None:
     """The course whose lessons the links go to: the one beside this notebook, else the kit's."""
-    from ..locations import PACKAGED, repository_root
-
-    for root in (progress.course_folder(), repository_root(), PACKAGED):
-        if root is not None and (root / "notebooks").is_dir():
-            return root
-    return None
+    return next(progress.course_roots("notebooks"), None)
 
 
 def _lesson_files() -> dict[str, str]:
