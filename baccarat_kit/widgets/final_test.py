@@ -32,7 +32,6 @@ new attempt: a new number, new items. ``attempts_view`` lists every completed at
 from __future__ import annotations
 
 import dataclasses
-import html
 import os
 import tomllib
 from pathlib import Path
@@ -47,6 +46,7 @@ from . import final_bank
 from ._common import (
     WidgetError,
     announce,
+    attr,
     button_widget,
     esc,
     html_widget,
@@ -277,7 +277,7 @@ class FinalTest(Quiz):
             edition = root / "notebooks" / ("en" if self._lang == "en" else "")
             href = quote(Path(os.path.relpath(edition / name, page_folder)).as_posix())
         href += f"#{anchor}" if anchor else ""
-        return f' <a href="{html.escape(href, quote=True)}">{esc(self._t("widgets.final.back-to", lesson=name))}</a>'
+        return f' <a href="{attr(href)}">{esc(self._t("widgets.final.back-to", lesson=name))}</a>'
 
     def _summary_html(self, page_folder: Path | None = None) -> str:
         lang = self._lang
