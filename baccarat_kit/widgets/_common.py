@@ -251,14 +251,10 @@ class LangMixin:
 
     _lang: str
     lang_toggle: w.ToggleButtons
-    title: w.HTML
 
-    def _init_lang(self, lang: str | None, css: str) -> None:
-        """The widget's language and switch, its classes (``bk-widget`` and ``css``), its ``title``."""
+    def _init_lang(self, lang: str | None) -> None:
         self._lang = check_lang(lang)
         self.add_class("bk-widget")  # type: ignore[attr-defined]
-        self.add_class(css)  # type: ignore[attr-defined]
-        self.title = html_widget("bk-title")
         self.lang_toggle = lang_toggle(self._lang)
         self.lang_toggle.observe(self._on_lang, names="value")
 

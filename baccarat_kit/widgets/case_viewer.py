@@ -90,7 +90,8 @@ class CaseViewer(LangMixin, w.VBox):
     def __init__(self, case_id: str | None = None, *, lang: str = "zh",
                  catalogue: Any = None, cases: Iterable[str] | None = None) -> None:
         super().__init__()
-        self._init_lang(lang, "bk-case-viewer")
+        self._init_lang(lang)
+        self.add_class("bk-case-viewer")
         self.catalogue = _default_catalogue() if catalogue is None else catalogue
         if cases is None:
             self.cases: tuple[CaseLike, ...] = tuple(
@@ -108,6 +109,7 @@ class CaseViewer(LangMixin, w.VBox):
         """Which of the case's variants the toggle shows (0: the first, ``-variant``)."""
         self._busy = False
 
+        self.title = html_widget("bk-title")
         self.case_select = w.Dropdown(options=self._case_options(),
                                       layout=w.Layout(width="36em", max_width="calc(100% - 4px)"),
                                       style={"description_width": "initial"})

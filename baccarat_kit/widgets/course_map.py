@@ -43,7 +43,9 @@ class CourseMap(LangMixin, w.VBox):
 
     def __init__(self, *, lang: str = "zh") -> None:
         super().__init__()
-        self._init_lang(lang, "bk-course-map")
+        self._init_lang(lang)
+        self.add_class("bk-course-map")
+        self.title = html_widget("bk-title")
         self.legend = html_widget("bk-course-map-legend")
         self.table = html_widget("bk-course-map-table")
         self.refresh_button = button_widget("bk-course-map-refresh", lambda: self.refresh(), icon="refresh")

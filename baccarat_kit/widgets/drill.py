@@ -127,7 +127,8 @@ class Drill(LangMixin, w.VBox):
                  coups: bool = True, clock: Callable[[], float] = time.monotonic,
                  now: Callable[[], float] = time.time, lessons: str = "") -> None:
         super().__init__()
-        self._init_lang(lang, "bk-drill")
+        self._init_lang(lang)
+        self.add_class("bk-drill")
         self.clock = clock
         self.now = now
         self.record = record
@@ -157,6 +158,7 @@ class Drill(LangMixin, w.VBox):
         self.last_round: dict[str, Any] | None = None
         """The summary of the round finished last in this session (None before one)."""
         self._new_best = False
+        self.title = html_widget("bk-title")
         self.mastery = html_widget("bk-drill-mastery")
         self.definition = html_widget("bk-drill-definition")
         self.prompt = html_widget("bk-drill-prompt")

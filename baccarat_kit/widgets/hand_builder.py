@@ -87,7 +87,8 @@ class HandBuilder(LangMixin, w.VBox):
         table: str | PayTable = "commission",
     ) -> None:
         super().__init__()
-        self._init_lang(lang, "bk-hand-builder")
+        self._init_lang(lang)
+        self.add_class("bk-hand-builder")
         self.bets: tuple[Bet, ...] = parse_bets(bets) if bets is not None else ()
         self.table: PayTable = pay_table(table)
         self.coup: Coup | None = None
@@ -102,6 +103,7 @@ class HandBuilder(LangMixin, w.VBox):
         """What changed with the last change of cards: names from :data:`FLIPS`."""
         self._syncing = False
 
+        self.title = html_widget("bk-title")
         self.dropdowns: dict[str, w.Dropdown] = {}
         for slot in SLOTS:
             dd = w.Dropdown(options=card_options(self._lang, blank=True), value="",

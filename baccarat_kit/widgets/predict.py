@@ -73,7 +73,8 @@ class Predict(LangMixin, w.VBox):
     def __init__(self, case_id: str, *, lang: str = "zh", asks: str | None = None,
                  record: str | None = None, catalogue: Any = None) -> None:
         super().__init__()
-        self._init_lang(lang, "bk-predict")
+        self._init_lang(lang)
+        self.add_class("bk-predict")
         from ..cases import load
 
         cat = load() if catalogue is None else catalogue
@@ -97,6 +98,7 @@ class Predict(LangMixin, w.VBox):
         self.first: str | None = None
         self.retried = False
         """Whether the learner pressed "predict again" (the answer shown is not the scored one)."""
+        self.title = html_widget("bk-title")
         self.prompt = html_widget("bk-predict-prompt")
         self.buttons = {}
         for value in self.choices:

@@ -75,7 +75,8 @@ class Quiz(LangMixin, w.VBox):
     def __init__(self, questions: Iterable[Question | Mapping[str, Any]], *, lang: str = "zh",
                  record: str | None = None, seed: int | None = None) -> None:
         super().__init__()
-        self._init_lang(lang, "bk-quiz")
+        self._init_lang(lang)
+        self.add_class("bk-quiz")
         self.questions: tuple[Question, ...] = tuple(
             q if isinstance(q, Question) else Question.from_dict(q) for q in questions
         )
@@ -100,6 +101,7 @@ class Quiz(LangMixin, w.VBox):
                     self.answers[i] = int(entry["answer"])
                     self.first[i] = int(entry.get("first_answer", entry["answer"]))
         self.hints_shown: set[int] = set()
+        self.title = html_widget("bk-title")
         self.progress = html_widget("bk-quiz-progress")
         self.prompt = html_widget("bk-quiz-prompt")
         self.options = w.RadioButtons(options=[], layout=w.Layout(width="auto"),

@@ -58,9 +58,11 @@ class RuleChecker(LangMixin, w.VBox):
                  player_third: int | None = None) -> None:
         banker_rule(banker_total, player_third)  # the engine's error for a cell not in the table
         super().__init__()
-        self._init_lang(lang, "bk-rule-checker")
+        self._init_lang(lang)
+        self.add_class("bk-rule-checker")
         self.draws: bool = False
         self.rule: str = ""
+        self.title = html_widget("bk-title")
         # width auto, never wider than the widget: at 390 px a picker is never cut off
         self.banker_total = w.Dropdown(options=[(str(t), t) for t in BANKER_TOTALS],
                                        value=banker_total, style={"description_width": "initial"},

@@ -85,9 +85,11 @@ class ShoeTracker(LangMixin, w.VBox):
     def __init__(self, *, decks: int = 8, seed: int = 2026, cut_card: int = DEFAULT_CUT_CARD,
                  lang: str = "zh") -> None:
         super().__init__()
-        self._init_lang(lang, "bk-shoe-tracker")
+        self._init_lang(lang)
+        self.add_class("bk-shoe-tracker")
         self.decks = decks
         self.cut_card = cut_card
+        self.title = html_widget("bk-title")
         self.seed_input = w.BoundedIntText(value=seed, min=0, max=2**31 - 1,
                                            layout=w.Layout(width="14em"),
                                            style={"description_width": "initial"})

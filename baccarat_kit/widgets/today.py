@@ -140,11 +140,13 @@ class TodayView(LangMixin, w.VBox):
     def __init__(self, *, lang: str = "zh", now: Callable[[], float] = time.time,
                  clock: Callable[[], float] = time.monotonic, toggle: bool = True) -> None:
         super().__init__()
-        self._init_lang(lang, "bk-today")
+        self._init_lang(lang)
+        self.add_class("bk-today")
         self.now = now
         self.clock = clock
         self.review: ReviewDrill | None = None
         self.state = days.today(progress.empty(), float(now()))
+        self.title = html_widget("bk-title")
         if not toggle:  # inside the course map: its switch relabels this view
             self.lang_toggle.layout.display = "none"
         self.progress_line = html_widget("bk-today-progress")
