@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import ipywidgets as w
@@ -251,6 +252,17 @@ class LangMixin:
 
     _lang: str
     lang_toggle: w.ToggleButtons
+    _busy = False
+    """True while the widget sets its own controls (:meth:`_quietly`): their observers do nothing."""
+
+    @contextmanager
+    def _quietly(self) -> Iterator[None]:
+        """Set the widget's own controls without their observers reacting (see ``_busy``)."""
+        was, self._busy = self._busy, True
+        try:
+            yield
+        finally:
+            self._busy = was
 
     def _init_lang(self, lang: str | None) -> None:
         self._lang = check_lang(lang)

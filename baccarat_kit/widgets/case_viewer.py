@@ -107,7 +107,6 @@ class CaseViewer(LangMixin, w.VBox):
         self.position = 0
         self.variant_index = 0
         """Which of the case's variants the toggle shows (0: the first, ``-variant``)."""
-        self._busy = False
 
         self.title = html_widget("bk-title")
         self.case_select = w.Dropdown(options=self._case_options(),
@@ -185,12 +184,9 @@ class CaseViewer(LangMixin, w.VBox):
         else:
             base, on = case, bool(variant)
             self.variant_index = 0
-        self._busy = True
-        try:
+        with self._quietly():
             self.case_select.value = base.id
             self.variant_toggle.value = on and bool(base.variants)
-        finally:
-            self._busy = False
         self._show(base)
 
     def step(self, delta: int) -> None:
@@ -230,11 +226,8 @@ class CaseViewer(LangMixin, w.VBox):
     def _show(self, base: CaseLike) -> None:
         variants = tuple(getattr(base, "variants", ()) or ())
         if not variants and self.variant_toggle.value:
-            self._busy = True
-            try:
+            with self._quietly():
                 self.variant_toggle.value = False
-            finally:
-                self._busy = False
         self.variant_toggle.disabled = not variants
         if self.variant_index >= len(variants):
             self.variant_index = 0
@@ -249,13 +242,10 @@ class CaseViewer(LangMixin, w.VBox):
         self.title.value = title_html(self._t("widgets.cv.title"))
         self._label(self.case_select, "widgets.cv.case")
         value = self.case_select.value
-        self._busy = True
-        try:
+        with self._quietly():
             self.case_select.options = self._case_options()
             if value is not None:
                 self.case_select.value = value
-        finally:
-            self._busy = False
         self.variant_toggle.description = self._t("widgets.cv.variant")
         self._label(self.prev_button, "widgets.cv.prev")
         self._label(self.next_button, "widgets.cv.next")
