@@ -111,6 +111,8 @@ class RuleChecker(LangMixin, w.VBox):
         return opts
 
     def _on_change(self, change: dict[str, Any]) -> None:
+        if self._busy:
+            return
         self._render()
         announce(self.live, f"{plain_text(self.decision)} {plain_text(self.reason)}")
 
@@ -118,12 +120,9 @@ class RuleChecker(LangMixin, w.VBox):
         self.title.value = title_html(self._t("widgets.rc.title"))
         self._label(self.banker_total, "widgets.rc.banker-total")
         value = self.player_third.value
-        self.player_third.unobserve(self._on_change, names="value")
-        try:
+        with self._quietly():
             self.player_third.options = self._third_options()
             self.player_third.value = value
-        finally:
-            self.player_third.observe(self._on_change, names="value")
         self._label(self.player_third, "widgets.rc.player-third")
         self._render()
 
