@@ -91,9 +91,6 @@ _SUIT_ALIASES.update(
 _TOKEN = re.compile(r"^(10|[2-9AJQKT])([♠♥♦♣♤♡♢♧SHDC])?$")
 _SEPARATORS = re.compile(r"[\s,，、;；]+")
 
-RANKS_TEXT = "A, 2–10, J, Q, K"
-
-
 @dataclass(frozen=True, slots=True, init=False)
 class Card:
     """One card: a :class:`Rank` and an optional :class:`Suit`.

@@ -31,7 +31,6 @@ import json
 import os
 import re
 import sys
-import tempfile
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -40,7 +39,7 @@ from typing import Any
 
 from .errors import BaccaratError
 from .i18n import message
-from .locations import PACKAGED, repository_root
+from .locations import PACKAGED, repository_root, write_atomic
 
 MANIFEST = ".baccarat-kit-course.json"
 MANIFEST_SCHEMA = 1
@@ -183,18 +182,6 @@ def _read_manifest(dest: Path) -> dict[str, str]:
         raise CourseError("course.bad_manifest", path=path, error=err) from None
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def install(dest: str | os.PathLike[str], *, update: bool = False,
             root: Path | None = None) -> Report:
     """Copy the learner's course into ``dest`` without overwriting a file the learner changed.
@@ -228,7 +215,7 @@ def install(dest: str | os.PathLike[str], *, update: bool = False,
         new_hash = sha256(data)
         target = dest / rel
         if not target.exists():
-            _write_atomic(target, data)
+            write_atomic(target, data)
             manifest[rel] = new_hash
             written.append(rel)
             continue
@@ -237,7 +224,7 @@ def install(dest: str | os.PathLike[str], *, update: bool = False,
             manifest[rel] = new_hash  # already the current version
         elif current is not None and old.get(rel) == current:
             if update:
-                _write_atomic(target, data)
+                write_atomic(target, data)
                 manifest[rel] = new_hash
                 updated.append(rel)
             else:
@@ -252,7 +239,7 @@ def install(dest: str | os.PathLike[str], *, update: bool = False,
     if manifest != old or not (dest / MANIFEST).exists():
         payload = {"schema": MANIFEST_SCHEMA, "kit_version": __version__,
                    "files": dict(sorted(manifest.items()))}
-        _write_atomic(dest / MANIFEST,
+        write_atomic(dest / MANIFEST,
                       (json.dumps(payload, indent=1, ensure_ascii=False) + "\n").encode())
     return Report(dest, spec.first, tuple(written), tuple(updated), tuple(kept),
                   tuple(outdated), tuple(retired))

@@ -30,7 +30,7 @@ from typing import Any
 from .cards import Card, Rank, format_cards, parse_cards
 from .coup import Coup
 from .errors import BaccaratError
-from .i18n import LANGUAGES, catalogue, message
+from .i18n import LANGUAGES, both, catalogue, message
 from .ledger import Ledger
 from .rules import hand_total
 from .settlement import PAY_TABLES, Settlement
@@ -235,7 +235,7 @@ def _texts(label: object, params: Mapping[str, object]) -> dict[str, str]:
         return {lang: str(label[lang]) for lang in LANGUAGES}
     text = str(label)
     if text in catalogue():
-        return {lang: message(text, lang, **params) for lang in LANGUAGES}
+        return both(text, **params)
     return dict.fromkeys(LANGUAGES, text)
 
 

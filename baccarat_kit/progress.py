@@ -44,16 +44,16 @@ import os
 import re
 import secrets
 import stat
-import tempfile
 import time
 import warnings
 import weakref
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
 from .i18n import message, normalize_language
+from .locations import write_atomic
 
 PROGRESS_ENV = "BACCARAT_KIT_PROGRESS"
 FILENAME = ".baccarat-progress.json"
@@ -165,6 +165,17 @@ class _Check:
         self.bad(where, "an object", value)
         return {}
 
+    def pick(self, raw: dict[str, Any], where: str, spec: dict[str, Callable[[Any], Any]],
+             out: dict[str, Any]) -> None:
+        """Each field of ``spec`` that ``raw`` has into ``out`` if it passes its check (else noted)."""
+        for key, check in spec.items():
+            if key in raw:
+                value = check(raw[key])
+                if value is None:
+                    self.bad(f"{where}.{key}" if where else key, check.expected, raw[key])  # type: ignore[attr-defined]
+                else:
+                    out[key] = value
+
     def fields(self, raw: dict[str, Any], where: str, spec: dict[str, Callable[[Any], Any]],
                required: tuple[str, ...] = ()) -> dict[str, Any] | None:
         """The fields of ``raw`` that pass their check in ``spec`` (others dropped, noted);
@@ -240,11 +251,7 @@ def _quizzes(c: _Check, raw: Any) -> dict[str, Any]:
     for name, quiz in c.table(raw, "quizzes").items():
         quiz = c.table(quiz, f"quizzes.{name}")
         entry: dict[str, Any] = {"answers": {}}
-        total = _count(quiz.get("total"))
-        if total is not None:
-            entry["total"] = total
-        elif "total" in quiz:
-            c.bad(f"quizzes.{name}.total", "a whole number ≥ 0", quiz["total"])
+        c.pick(quiz, f"quizzes.{name}", {"total": _COUNT}, entry)
         for qid, ans in c.table(quiz.get("answers", {}), f"quizzes.{name}.answers").items():
             where = f"quizzes.{name}.answers.{qid}"
             good = c.fields(c.table(ans, where), where, answer_spec, required=("answer",))
@@ -268,13 +275,7 @@ def _drill(c: _Check, raw: Any) -> dict[str, Any]:
 
     raw = c.table(raw, "drill")
     out: dict[str, Any] = {"cells": {}, "step": 0}
-    for key, check in (("step", _COUNT), ("seed", _COUNT), ("t", _NUM)):
-        if key in raw:
-            value = check(raw[key])
-            if value is None:
-                c.bad(f"drill.{key}", check.expected, raw[key])  # type: ignore[attr-defined]
-            else:
-                out[key] = value
+    c.pick(raw, "drill", {"step": _COUNT, "seed": _COUNT, "t": _NUM}, out)
     if "coups" in raw:
         coups = c.fields(c.table(raw["coups"], "drill.coups"), "drill.coups", {"seen": _COUNT, "right": _COUNT})
         if coups is not None:
@@ -350,12 +351,7 @@ def _drill_rounds(c: _Check, raw: Any) -> dict[str, Any]:
     dropped; a record without rounds (older than them) simply has none."""
     raw = c.table(raw, "drill.rounds")
     out: dict[str, Any] = {}
-    if "count" in raw:
-        count = _count(raw["count"])
-        if count is None:
-            c.bad("drill.rounds.count", "a whole number ≥ 0", raw["count"])
-        else:
-            out["count"] = count
+    c.pick(raw, "drill.rounds", {"count": _COUNT}, out)
     for key in ("best", "last"):
         if key not in raw:
             continue
@@ -377,13 +373,7 @@ def _exercises_section(c: _Check, raw: Any) -> dict[str, Any]:
         where = f"exercises.{ex}"
         entry = c.table(entry, where)
         good: dict[str, Any] = {"questions": {}}
-        for key, check in (("max", _COUNT), ("ids", _TEXTS)):
-            if key in entry:
-                value = check(entry[key])
-                if value is None:
-                    c.bad(f"{where}.{key}", check.expected, entry[key])  # type: ignore[attr-defined]
-                else:
-                    good[key] = value
+        c.pick(entry, where, {"max": _COUNT, "ids": _TEXTS}, good)
         for qid, q in c.table(entry.get("questions", {}), f"{where}.questions").items():
             qwhere = f"{where}.questions.{qid}"
             fields = c.fields(c.table(q, qwhere), qwhere, {"score": _NUM, "points": _COUNT, "t": _NUM},
@@ -461,12 +451,7 @@ def _final(c: _Check, raw: Any) -> dict[str, Any]:
     before the kit kept it simply has none)."""
     raw = c.table(raw, "final")
     out: dict[str, Any] = {}
-    if "open" in raw:
-        current = _open(raw["open"])
-        if current is None:
-            c.bad("final.open", _open.expected, raw["open"])  # type: ignore[attr-defined]
-        else:
-            out["open"] = current
+    c.pick(raw, "final", {"open": _open}, out)
     rest = {k: v for k, v in raw.items() if k != "open"}
     if not rest:
         return out
@@ -507,13 +492,7 @@ def _goal(value: Any) -> int | None:
 def _daily(c: _Check, raw: Any) -> dict[str, Any]:
     raw = c.table(raw, DAILY)
     out: dict[str, Any] = {}
-    for key, check in (("goal", _goal), ("t", _NUM)):
-        if key in raw:
-            value = check(raw[key])
-            if value is None:
-                c.bad(f"{DAILY}.{key}", check.expected, raw[key])  # type: ignore[attr-defined]
-            else:
-                out[key] = value
+    c.pick(raw, DAILY, {"goal": _goal, "t": _NUM}, out)
     if "days" in raw:
         days: dict[str, Any] = {}
         for key, entry in c.table(raw["days"], f"{DAILY}.days").items():
@@ -605,12 +584,7 @@ def validate(data: Any) -> tuple[Record, list[str]]:
     schema = data.get("schema", 1)
     if schema not in (1, SCHEMA) or isinstance(schema, bool):
         c.problems.append(f"schema: {schema!r} is not one this kit reads (1 or {SCHEMA}); read as far as it fits")
-    if "seed" in data:
-        seed = _count(data["seed"])
-        if seed is None:
-            c.bad("seed", "a whole number ≥ 0", data["seed"])
-        else:
-            record["seed"] = seed
+    c.pick(data, "", {"seed": _COUNT}, record)
     record["quizzes"] = _quizzes(c, data.get("quizzes", {}))
     record["drill"] = _drill(c, data.get("drill", {}))
     record["exercises"] = _exercises_section(c, data.get("exercises", {}))
@@ -709,15 +683,7 @@ def load(path: Path | None = None) -> Record:
 def save(record: Record, path: Path | None = None) -> Path:
     """Write the record atomically (a temporary file beside it, then a rename)."""
     path = path or location()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".baccarat-progress.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(record, fh, ensure_ascii=False, indent=1, sort_keys=True)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(path, json.dumps(record, ensure_ascii=False, indent=1, sort_keys=True).encode("utf-8"))
     return path
 
 
@@ -1137,14 +1103,20 @@ def _lessons() -> list[tuple[str, int]]:
     return [(name, len(lesson_questions(name))) for name in lesson_names()]
 
 
-def _exercises() -> list[tuple[str, int, list[str]]]:
-    """The course's exercises (id, points, question ids), from the learner copies' metadata
-    beside the course (or in the kit)."""
+def course_roots(folder: str) -> Iterator[Path]:
+    """The courses that have ``folder`` (``notebooks``, ``exercises``), nearest first: the one
+    beside this notebook (:func:`course_folder`), the repository, the kit's packaged copy."""
     from .locations import PACKAGED, repository_root
 
     for root in (course_folder(), repository_root(), PACKAGED):
-        if root is None or not (root / "exercises").is_dir():
-            continue
+        if root is not None and (root / folder).is_dir():
+            yield root
+
+
+def _exercises() -> list[tuple[str, int, list[str]]]:
+    """The course's exercises (id, points, question ids), from the learner copies' metadata
+    beside the course (or in the kit)."""
+    for root in course_roots("exercises"):
         out = []
         for path in sorted((root / "exercises").glob("*.ipynb")):
             try:
@@ -1242,7 +1214,8 @@ def course_map(record: Record | None = None, lessons: list[tuple[str, int]] | No
     return rows
 
 
-def _number(value: float) -> str:
+def score_text(value: float) -> str:
+    """A score as the course map and the today view write it: ``3``, ``2.5``."""
     return str(int(value)) if float(value).is_integer() else str(value)
 
 
@@ -1263,7 +1236,7 @@ def describe(row: dict[str, Any], lang: str) -> str:
             text += message("progress.drill-suspended", lang, n=row["suspended"])
     elif row["kind"] == "exercise":
         text = message("progress.exercise", lang, id=row["id"], answered=row["answered"], total=row["total"],
-                       score=_number(row["right"]), max=row["max"] or "?")
+                       score=score_text(row["right"]), max=row["max"] or "?")
     else:
         text = (message("progress.final", lang, best=row["best"], best_total=row["best_total"],
                         right=row["right"], total=row["total"], attempts=row["attempts"],

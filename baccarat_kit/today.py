@@ -50,8 +50,8 @@ from functools import cache
 from typing import Any
 
 from . import progress
-from .i18n import LANGUAGES, BaccaratError, message
-from .progress import GOAL_DEFAULT, GOAL_MAX, GOAL_MIN, day_of
+from .i18n import LANGUAGES, BaccaratError, both, message
+from .progress import GOAL_DEFAULT, GOAL_MAX, GOAL_MIN, day_of, score_text
 
 __all__ = ["GOAL_DEFAULT", "GOAL_MAX", "GOAL_MIN", "GoalError", "Mistake", "Today", "answers_on", "cell_words",
            "check_goal", "day_of", "due", "goal", "record_goal", "review", "set_goal", "streak", "today"]
@@ -190,10 +190,6 @@ class Mistake:
     fixed: bool
 
 
-def _both(key: str, **params: Any) -> dict[str, str]:
-    return {lang: message(key, lang, **params) for lang in LANGUAGES}
-
-
 @cache
 def _questions(name: str) -> dict[str, tuple[int, dict[str, str]]]:
     """A lesson's (or the trainer's) quiz: question id → (its number, its prompt in each language);
@@ -211,12 +207,8 @@ def _questions(name: str) -> dict[str, tuple[int, dict[str, str]]]:
 @cache
 def _exercise_titles() -> dict[str, dict[str, str]]:
     """Exercise id → its title in each language, from the learner copies' metadata."""
-    from .locations import PACKAGED, repository_root
-
     titles: dict[str, dict[str, str]] = {}
-    for root in (progress.course_folder(), repository_root(), PACKAGED):
-        if root is None or not (root / "exercises").is_dir():
-            continue
+    for root in progress.course_roots("exercises"):
         for path in sorted((root / "exercises").glob("*.ipynb")):
             try:
                 meta = json.loads(path.read_text(encoding="utf-8"))["metadata"]["baccarat_kit"]
@@ -239,14 +231,14 @@ def _quiz_words(quiz: str, qid: str, lesson: str | None) -> tuple[dict[str, str]
         path, _colon, asks = qid.rpartition(":")
         case = path.split("/")[-1]
         where_lesson = path.split("/")[0] if "/" in path else (lesson or "")
-        where = (_both("today.from-predict", lesson=where_lesson) if where_lesson
-                 else _both("today.from-predict-any"))
-        return where, _both(_ASKS.get(asks, "today.predict-other"), case=case)
-    where = (_both("today.from-lesson", lesson=quiz) if quiz.isdigit() else
-             _both("today.from-trainer") if quiz == "trainer" else _both("today.from-quiz", name=quiz))
+        where = (both("today.from-predict", lesson=where_lesson) if where_lesson
+                 else both("today.from-predict-any"))
+        return where, both(_ASKS.get(asks, "today.predict-other"), case=case)
+    where = (both("today.from-lesson", lesson=quiz) if quiz.isdigit() else
+             both("today.from-trainer") if quiz == "trainer" else both("today.from-quiz", name=quiz))
     found = _questions(quiz).get(qid)
     if found is None:
-        return where, _both("today.question-unknown")
+        return where, both("today.question-unknown")
     number, prompt = found
     return where, {lang: message("today.question", lang, number=number, prompt=prompt.get(lang, ""))
                    for lang in LANGUAGES}
@@ -255,19 +247,19 @@ def _quiz_words(quiz: str, qid: str, lesson: str | None) -> tuple[dict[str, str]
 def _words(miss: Mapping[str, Any]) -> tuple[dict[str, str], dict[str, str]]:
     kind = miss["kind"]
     if kind == "drill":
-        return _both("today.from-drill"), {lang: cell_words(str(miss["id"]), lang) for lang in LANGUAGES}
+        return both("today.from-drill"), {lang: cell_words(str(miss["id"]), lang) for lang in LANGUAGES}
     if kind == "quiz":
         return _quiz_words(str(miss["quiz"]), str(miss["id"]), miss.get("lesson"))
     if kind == "exercise":
         ex = str(miss["exercise"])
-        title = _exercise_titles().get(ex) or _both("today.from-exercise", id=ex)
+        title = _exercise_titles().get(ex) or both("today.from-exercise", id=ex)
         score = miss.get("score")
-        what = (_both("today.exercise-score", qid=miss["id"], score=_number(float(score)), points=miss["points"])
+        what = (both("today.exercise-score", qid=miss["id"], score=score_text(float(score)), points=miss["points"])
                 if score is not None and miss.get("points") is not None
-                else _both("today.exercise-check", qid=miss["id"]))
+                else both("today.exercise-check", qid=miss["id"]))
         return dict(title), what
     attempt = miss.get("attempt")
-    where = _both("today.from-final-attempt", attempt=attempt) if attempt else _both("today.from-final")
+    where = both("today.from-final-attempt", attempt=attempt) if attempt else both("today.from-final")
     mid = miss.get("misconception")
     if mid:
         from .misconceptions import get
@@ -278,11 +270,7 @@ def _words(miss: Mapping[str, Any]) -> tuple[dict[str, str], dict[str, str]]:
         except Exception:
             pass
     lesson = str(miss.get("lesson") or "")
-    return where, (_both("today.final-lesson", lesson=lesson) if lesson else _both("today.question-unknown"))
-
-
-def _number(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)
+    return where, (both("today.final-lesson", lesson=lesson) if lesson else both("today.question-unknown"))
 
 
 def _item_key(miss: Mapping[str, Any]) -> str:

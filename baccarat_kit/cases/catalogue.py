@@ -492,7 +492,7 @@ class _FileReader:
                          value=repr(quote_en))
         elif quote_en is not None and quote is None:
             self.problem(cid, "quote_en", "cases.err.translation-alone")
-        body = self.body(cid, raw, is_variant=False)
+        body = self.body(cid, raw)
         variants_raw = raw.get("variant", [])
         if not isinstance(variants_raw, list) or not all(isinstance(v, dict) for v in variants_raw):
             self.problem(cid, "variant", "cases.err.type", field="variant",
@@ -503,7 +503,7 @@ class _FileReader:
             vid = f"{cid}-variant" if n == 1 else f"{cid}-variant-{n}"
             self._unknown(vid, vraw, _VARIANT_KEYS, "")
             changes = self._texts(vid, vraw, "change", required=True)
-            vbody = self.body(vid, vraw, is_variant=True)
+            vbody = self.body(vid, vraw)
             if vbody is not None and changes is not None:
                 variants.append(Case(
                     id=vid, source=str(raw.get("source", "")), basis=str(raw.get("basis", "")),
@@ -550,25 +550,25 @@ class _FileReader:
 
     # -- the hand, the claims, the bets ---------------------------------------
 
-    def body(self, cid: str, raw: dict[str, Any], *, is_variant: bool) -> dict[str, Any] | None:
+    def body(self, cid: str, raw: dict[str, Any]) -> dict[str, Any] | None:
         before = len(self.problems)
         givens: dict[str, Any] = {}
         claims: dict[str, Any] = {}
         cards: tuple[Card, ...] | None = None
         if "cards" in raw:
-            cards = self._cards(cid, raw, "cards")
+            cards = self._cards(cid, "cards", raw["cards"])
             for other in ("player_cards", "banker_cards", "hand", "values", "natural_totals"):
                 if other in raw:
                     self.problem(cid, other, "cases.err.conflict", field=other, other="cards")
         for key in ("player_cards", "banker_cards"):
             if key in raw:
-                two = self._cards(cid, raw, key)
+                two = self._cards(cid, key, raw[key])
                 if two is not None and len(two) != 2:
                     self.problem(cid, key, "cases.err.two-cards", field=key, count=len(two))
                 elif two is not None:
                     givens[key] = two
         if "hand" in raw:
-            hand = self._cards(cid, raw, "hand")
+            hand = self._cards(cid, "hand", raw["hand"])
             if hand is not None:
                 if not hand:
                     self.problem(cid, "hand", "cases.err.type", field="hand",
@@ -629,8 +629,7 @@ class _FileReader:
         return {"kind": kind, "cards": cards, "claims": claims, "givens": givens,
                 "bets": bets, "_coup": coup}
 
-    def _cards(self, cid: str, raw: dict[str, Any], key: str) -> tuple[Card, ...] | None:
-        value = raw[key]
+    def _cards(self, cid: str, key: str, value: Any) -> tuple[Card, ...] | None:
         if not isinstance(value, str | list):
             self.problem(cid, key, "cases.err.type", field=key, expected=_text("cards"),
                          value=repr(value))
@@ -669,13 +668,8 @@ class _FileReader:
         if key == "winner":
             return value if value in WINNERS else bad("winner")
         if key == "unused":
-            if not isinstance(value, str | list):
-                return bad("cards")
-            try:
-                return parse_cards(value)
-            except BaccaratError as err:
-                self.problem(cid, key, "cases.err.card", field=key, detail=err.message)
-                return _BAD
+            cards = self._cards(cid, key, value)
+            return _BAD if cards is None else cards
         raise AssertionError(key)  # pragma: no cover - CLAIM_KEYS and this function agree
 
     def _bets(self, cid: str, raw: Any) -> tuple[BetClaim, ...]:

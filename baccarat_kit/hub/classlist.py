@@ -33,11 +33,11 @@ import io
 import os
 import re
 import secrets
-import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from ..errors import BaccaratError
+from ..locations import write_atomic
 
 NAME = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
 MAX_NAME = 20
@@ -120,16 +120,7 @@ def _write(path: Path, entries: dict[str, str]) -> None:
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(HEADER)
     writer.writerows(sorted(entries.items()))
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        os.fchmod(fd, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(buf.getvalue())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    write_atomic(path, buf.getvalue().encode("utf-8"))
 
 
 def set_passwords(path: str | Path, passwords: dict[str, str]) -> None:

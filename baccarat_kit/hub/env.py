@@ -57,11 +57,6 @@ def reachable_by_others(path: str | Path, *, execute: bool = False) -> bool:
     return mode & need == need
 
 
-def writable_by_others(path: str | Path) -> bool:
-    mode = os.stat(path).st_mode
-    return bool(mode & (stat.S_IWOTH | stat.S_IWGRP))
-
-
 def _stdlib_of(python: str) -> str | None:
     try:
         out = subprocess.run([python, "-I", "-c", "import os, sys; print(os.__file__); "

@@ -77,18 +77,6 @@ class Cgroup(_cgroup.Cgroup):
             return None if quota_us < 0 else quota_us / int((Path(folder) / "cpu.cfs_period_us").read_text())
         return None
 
-    def cpu_throttling(self) -> dict[str, int]:
-        """The kernel's bandwidth accounting (``cpu.stat``): ``nr_periods`` (periods in which she
-        ran), ``nr_throttled`` (periods she was stopped in, the quota spent); {} where unknown."""
-        folder = self.folders.get("cpu")
-        out: dict[str, int] = {}
-        with contextlib.suppress(OSError, ValueError):
-            for line in (Path(folder) / "cpu.stat").read_text().splitlines() if folder else ():
-                key, _, value = line.partition(" ")
-                if key in ("nr_periods", "nr_throttled"):
-                    out[key] = int(value)
-        return out
-
 
 def version(root: Path = ROOT) -> int | None:
     """2 for a unified hierarchy, 1 for v1 controllers, None if neither is there."""

@@ -20,11 +20,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from ..i18n import message
+from ..locations import write_atomic
 
 KERNEL_CONFIG = {"InteractiveShellApp": {"extensions": ["baccarat_kit.hub.notice"]}}
 """The IPython kernel configuration that loads this extension (``hub setup``)."""
@@ -45,13 +45,8 @@ def _told(key: str) -> int:
 
 
 def _tell(key: str, kills: int) -> None:
-    path = told_path()
     with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".memory-notice.")
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump({"cgroup": key, "kills": kills}, out)
-        os.replace(tmp, path)
+        write_atomic(told_path(), json.dumps({"cgroup": key, "kills": kills}).encode("utf-8"))
 
 
 class MemoryNotice:

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import ipywidgets as w
@@ -181,6 +182,21 @@ def row(children: Iterable[w.Widget], css: str | None = None) -> w.HBox:
     return box
 
 
+def button_widget(css: str, on_click: Callable[[], object] | None = None, **kwargs: Any) -> w.Button:
+    """A button of class ``css``, as wide as its label (unless ``layout`` says otherwise), that
+    calls ``on_click()`` when pressed; ``kwargs`` go to :class:`ipywidgets.Button`.
+
+    >>> pressed = []; b = button_widget("bk-x", lambda: pressed.append(1), icon="refresh"); b.click()
+    >>> b._dom_classes, b.layout.width, b.icon, pressed
+    (('bk-x',), 'auto', 'refresh', [1])
+    """
+    out = w.Button(**{"layout": w.Layout(width="auto"), **kwargs})
+    out.add_class(css)
+    if on_click is not None:
+        out.on_click(lambda _b: on_click())
+    return out
+
+
 def html_widget(css: str, value: str = "") -> w.HTML:
     out = w.HTML(value=value)
     out.add_class(css)
@@ -236,6 +252,17 @@ class LangMixin:
 
     _lang: str
     lang_toggle: w.ToggleButtons
+    _busy = False
+    """True while the widget sets its own controls (:meth:`_quietly`): their observers do nothing."""
+
+    @contextmanager
+    def _quietly(self) -> Iterator[None]:
+        """Set the widget's own controls without their observers reacting (see ``_busy``)."""
+        was, self._busy = self._busy, True
+        try:
+            yield
+        finally:
+            self._busy = was
 
     def _init_lang(self, lang: str | None) -> None:
         self._lang = check_lang(lang)
@@ -270,6 +297,10 @@ class LangMixin:
 
     def _t(self, key: str, /, **params: Any) -> str:
         return message(key, self._lang, **params)
+
+    def _label(self, control: w.DOMWidget, key: str) -> None:
+        """Label ``control`` with the message ``key``, its tooltip with the message ``key-tip``."""
+        control.description, control.tooltip = self._t(key), self._t(f"{key}-tip")
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         """The widget view, plus a static ``text/html`` preview of what the widget shows.

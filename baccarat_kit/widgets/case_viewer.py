@@ -22,6 +22,7 @@ from ._common import (
     LangMixin,
     WidgetError,
     announce,
+    button_widget,
     cards_html,
     esc,
     gap,
@@ -106,7 +107,6 @@ class CaseViewer(LangMixin, w.VBox):
         self.position = 0
         self.variant_index = 0
         """Which of the case's variants the toggle shows (0: the first, ``-variant``)."""
-        self._busy = False
 
         self.title = html_widget("bk-title")
         self.case_select = w.Dropdown(options=self._case_options(),
@@ -115,10 +115,8 @@ class CaseViewer(LangMixin, w.VBox):
         self.case_select.add_class("bk-case-select")
         self.variant_toggle = w.ToggleButton(value=False, layout=w.Layout(width="auto"))
         self.variant_toggle.add_class("bk-variant-toggle")
-        self.prev_button = w.Button(layout=w.Layout(width="auto"))
-        self.prev_button.add_class("bk-step-prev")
-        self.next_button = w.Button(layout=w.Layout(width="auto"))
-        self.next_button.add_class("bk-step-next")
+        self.prev_button = button_widget("bk-step-prev", lambda: self._step_and_say(-1))
+        self.next_button = button_widget("bk-step-next", lambda: self._step_and_say(+1))
         self.info = html_widget("bk-case-info")
         self.progress = html_widget("bk-case-progress")
         self.case_steps = html_widget("bk-case-steps")
@@ -130,8 +128,6 @@ class CaseViewer(LangMixin, w.VBox):
         """The widget's one live region: the step (or the case) the learner's last action shows."""
         self.case_select.observe(self._on_select, names="value")
         self.variant_toggle.observe(self._on_select, names="value")
-        self.prev_button.on_click(lambda _b: self._step_and_say(-1))
-        self.next_button.on_click(lambda _b: self._step_and_say(+1))
         self.children = [
             row([self.title, self.lang_toggle]),
             row([self.case_select, self.variant_toggle]),
@@ -188,12 +184,9 @@ class CaseViewer(LangMixin, w.VBox):
         else:
             base, on = case, bool(variant)
             self.variant_index = 0
-        self._busy = True
-        try:
+        with self._quietly():
             self.case_select.value = base.id
             self.variant_toggle.value = on and bool(base.variants)
-        finally:
-            self._busy = False
         self._show(base)
 
     def step(self, delta: int) -> None:
@@ -233,11 +226,8 @@ class CaseViewer(LangMixin, w.VBox):
     def _show(self, base: CaseLike) -> None:
         variants = tuple(getattr(base, "variants", ()) or ())
         if not variants and self.variant_toggle.value:
-            self._busy = True
-            try:
+            with self._quietly():
                 self.variant_toggle.value = False
-            finally:
-                self._busy = False
         self.variant_toggle.disabled = not variants
         if self.variant_index >= len(variants):
             self.variant_index = 0
@@ -250,21 +240,15 @@ class CaseViewer(LangMixin, w.VBox):
     # ---- view ---------------------------------------------------------------------
     def _label_controls(self) -> None:
         self.title.value = title_html(self._t("widgets.cv.title"))
-        self.case_select.description = self._t("widgets.cv.case")
-        self.case_select.tooltip = self._t("widgets.cv.case-tip")
+        self._label(self.case_select, "widgets.cv.case")
         value = self.case_select.value
-        self._busy = True
-        try:
+        with self._quietly():
             self.case_select.options = self._case_options()
             if value is not None:
                 self.case_select.value = value
-        finally:
-            self._busy = False
         self.variant_toggle.description = self._t("widgets.cv.variant")
-        self.prev_button.description = self._t("widgets.cv.prev")
-        self.prev_button.tooltip = self._t("widgets.cv.prev-tip")
-        self.next_button.description = self._t("widgets.cv.next")
-        self.next_button.tooltip = self._t("widgets.cv.next-tip")
+        self._label(self.prev_button, "widgets.cv.prev")
+        self._label(self.next_button, "widgets.cv.next")
 
     def _relabel(self) -> None:
         self._label_controls()

@@ -24,6 +24,7 @@ from .. import progress
 from ._common import (
     LangMixin,
     announce,
+    button_widget,
     esc,
     html_widget,
     live_region,
@@ -47,12 +48,8 @@ class CourseMap(LangMixin, w.VBox):
         self.title = html_widget("bk-title")
         self.legend = html_widget("bk-course-map-legend")
         self.table = html_widget("bk-course-map-table")
-        self.refresh_button = w.Button(icon="refresh", layout=w.Layout(width="auto"))
-        self.refresh_button.add_class("bk-course-map-refresh")
-        self.refresh_button.on_click(lambda _b: self.refresh())
-        self.export_button = w.Button(icon="download", layout=w.Layout(width="auto"))
-        self.export_button.add_class("bk-course-map-export")
-        self.export_button.on_click(lambda _b: self.export())
+        self.refresh_button = button_widget("bk-course-map-refresh", lambda: self.refresh(), icon="refresh")
+        self.export_button = button_widget("bk-course-map-export", lambda: self.export(), icon="download")
         self.status = html_widget("bk-course-map-status")
         self.live = live_region("bk-course-map-live")
         self.today = TodayView(lang=self._lang, toggle=False)

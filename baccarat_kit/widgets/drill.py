@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import ipywidgets as w
@@ -82,6 +83,7 @@ from ._common import (
     announce,
     attr,
     banker_reason,
+    button_widget,
     esc,
     html_widget,
     live_region,
@@ -164,10 +166,7 @@ class Drill(LangMixin, w.VBox):
         for kind in CHOICES.values():
             for value, _key in kind:
                 if value not in self.buttons:
-                    button = w.Button(layout=w.Layout(width="auto"))
-                    button.add_class(f"bk-drill-{value}")
-                    button.on_click(lambda _b, v=value: self.respond(v))
-                    self.buttons[value] = button
+                    self.buttons[value] = button_widget(f"bk-drill-{value}", partial(self.respond, value))
         self.answer_row = row([])
         self.answer_row.add_class("bk-drill-answers")
         self.key_box = w.Text(continuous_update=True, layout=w.Layout(width="22em", max_width="calc(100% - 4px)"),
@@ -182,15 +181,11 @@ class Drill(LangMixin, w.VBox):
                                           style={"description_width": "initial"})
         self.seconds.add_class("bk-drill-seconds")
         self.seconds.observe(lambda _c: self._render_status(), names="value")
-        self.round_button = w.Button(icon="clock-o", layout=w.Layout(width="auto"))
-        self.round_button.add_class("bk-drill-round")
-        self.round_button.on_click(lambda _b: self.start_round())
+        self.round_button = button_widget("bk-drill-round", lambda: self.start_round(), icon="clock-o")
         self.round_status = html_widget("bk-drill-round-status")
         self.feedback = html_widget("bk-drill-feedback")
         self.live = live_region("bk-drill-live")
-        self.unsuspend_button = w.Button(icon="play", layout=w.Layout(width="auto"))
-        self.unsuspend_button.add_class("bk-drill-unsuspend")
-        self.unsuspend_button.on_click(lambda _b: self.unsuspend())
+        self.unsuspend_button = button_widget("bk-drill-unsuspend", lambda: self.unsuspend(), icon="play")
         self.queue = html_widget("bk-drill-queue")
         self.heatmap = html_widget("bk-drill-heatmap")
         # The prompt's echo from the browser (see the module docstring): never displayed.

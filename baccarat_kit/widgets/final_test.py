@@ -32,7 +32,6 @@ new attempt: a new number, new items. ``attempts_view`` lists every completed at
 from __future__ import annotations
 
 import dataclasses
-import html
 import os
 import tomllib
 from pathlib import Path
@@ -44,7 +43,17 @@ import ipywidgets as w
 from .. import progress
 from ..misconceptions import get as get_misconception
 from . import final_bank
-from ._common import WidgetError, announce, esc, html_widget, plain_text, row, title_html
+from ._common import (
+    WidgetError,
+    announce,
+    attr,
+    button_widget,
+    esc,
+    html_widget,
+    plain_text,
+    row,
+    title_html,
+)
 from .questions import Question
 from .quiz import Quiz
 
@@ -54,12 +63,7 @@ _MISCONCEPTIONS = Path(__file__).resolve().parent.parent / "data" / "misconcepti
 
 def _course_root() -> Path | None:
     """The course whose lessons the links go to: the one beside this notebook, else the kit's."""
-    from ..locations import PACKAGED, repository_root
-
-    for root in (progress.course_folder(), repository_root(), PACKAGED):
-        if root is not None and (root / "notebooks").is_dir():
-            return root
-    return None
+    return next(progress.course_roots("notebooks"), None)
 
 
 def _lesson_files() -> dict[str, str]:
@@ -83,15 +87,6 @@ def _misconception_lessons(lang: str = "zh") -> dict[str, str]:
     return out
 
 
-def draw_questions(seed: Any, attempt: int, n: int = 12,
-                   record: dict[str, Any] | None = None) -> list[tuple[str, Question]]:
-    """``n`` questions (lesson, question) for this learner's ``record`` (default: none yet),
-    drawn by :func:`baccarat_kit.widgets.final_bank.draw`: fresh bank items (boundary cells,
-    whole coups and settlements the kit deals) first, lesson questions not yet answered, never
-    one rule cell twice; all of them seeded by ``seed`` and ``attempt``."""
-    return [(item.lesson, item.question) for item in final_bank.draw(record or {}, seed=seed, attempt=attempt, n=n)]
-
-
 class FinalTest(Quiz):
     """The final test (a :class:`Quiz` whose questions are drawn for this learner): see the
     module docstring. ``seed`` and ``attempt`` draw another test than the record's next one
@@ -108,12 +103,8 @@ class FinalTest(Quiz):
         self.add_class("bk-final-test")
         for button in (self.hint_button, self.reset_button, self.redo_button):  # none of them here
             button.layout.display = "none"
-        self.save_button = w.Button(icon="save", layout=w.Layout(width="auto"))
-        self.save_button.add_class("bk-final-save")
-        self.save_button.on_click(lambda _b: self.save())
-        self.new_button = w.Button(icon="plus", layout=w.Layout(width="auto"))
-        self.new_button.add_class("bk-final-new")
-        self.new_button.on_click(lambda _b: self.new_attempt())
+        self.save_button = button_widget("bk-final-save", lambda: self.save(), icon="save")
+        self.new_button = button_widget("bk-final-new", lambda: self.new_attempt(), icon="plus")
         self.saved = html_widget("bk-final-saved")
         self.attempts_view = html_widget("bk-final-attempts")
         # The summary is shown by an Output widget, as an output's text/html: JupyterLab (and
@@ -286,7 +277,7 @@ class FinalTest(Quiz):
             edition = root / "notebooks" / ("en" if self._lang == "en" else "")
             href = quote(Path(os.path.relpath(edition / name, page_folder)).as_posix())
         href += f"#{anchor}" if anchor else ""
-        return f' <a href="{html.escape(href, quote=True)}">{esc(self._t("widgets.final.back-to", lesson=name))}</a>'
+        return f' <a href="{attr(href)}">{esc(self._t("widgets.final.back-to", lesson=name))}</a>'
 
     def _summary_html(self, page_folder: Path | None = None) -> str:
         lang = self._lang
@@ -344,10 +335,8 @@ class FinalTest(Quiz):
         self.hint.value = f'<div class="bk-final-no-hints">{esc(self._t("widgets.final.no-hints"))}</div>'
         if hasattr(self, "save_button"):
             self.title.value = title_html(self._t("widgets.final.title"))
-            self.save_button.description = self._t("widgets.final.save")
-            self.save_button.tooltip = self._t("widgets.final.save-tip")
-            self.new_button.description = self._t("widgets.final.new")
-            self.new_button.tooltip = self._t("widgets.final.new-tip")
+            self._label(self.save_button, "widgets.final.save")
+            self._label(self.new_button, "widgets.final.new")
             self.new_button.disabled = not self.finished
             if self.attempts_view.value:
                 self._show_attempts()

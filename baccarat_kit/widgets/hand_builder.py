@@ -101,7 +101,6 @@ class HandBuilder(LangMixin, w.VBox):
         self._error: BaccaratError | None = None
         self.flipped: tuple[str, ...] = ()
         """What changed with the last change of cards: names from :data:`FLIPS`."""
-        self._syncing = False
 
         self.title = html_widget("bk-title")
         self.dropdowns: dict[str, w.Dropdown] = {}
@@ -170,29 +169,23 @@ class HandBuilder(LangMixin, w.VBox):
         except BaccaratError as err:
             self._show_error(err)
             return
-        self._syncing = True
-        try:
+        with self._quietly():
             for i, slot in enumerate(SLOTS):
                 self.dropdowns[slot].value = parsed[i].label if i < len(parsed) else ""
             self.sequence.value = format_cards(parsed)
-        finally:
-            self._syncing = False
         self._update()
 
     # ---- events -------------------------------------------------------------
     def _on_dropdown(self, change: dict[str, Any]) -> None:
-        if self._syncing:
+        if self._busy:
             return
-        self._syncing = True
-        try:
+        with self._quietly():
             self.sequence.value = format_cards(self.cards)
-        finally:
-            self._syncing = False
         self._update()
         self._announce()
 
     def _on_sequence(self, change: dict[str, Any]) -> None:
-        if self._syncing:
+        if self._busy:
             return
         self.set_cards(change["new"])
         self._announce()
@@ -233,16 +226,11 @@ class HandBuilder(LangMixin, w.VBox):
         self.title.value = title_html(self._t("widgets.hb.title"))
         for slot, dd in self.dropdowns.items():
             value = dd.value
-            self._syncing = True
-            try:
+            with self._quietly():
                 dd.options = card_options(self._lang, blank=True)
                 dd.value = value
-            finally:
-                self._syncing = False
-            dd.description = self._t(f"widgets.hb.{slot}")
-            dd.tooltip = self._t(f"widgets.hb.{slot}-tip")
-        self.sequence.description = self._t("widgets.hb.sequence")
-        self.sequence.tooltip = self._t("widgets.hb.sequence-tip")
+            self._label(dd, f"widgets.hb.{slot}")
+        self._label(self.sequence, "widgets.hb.sequence")
         self.sequence.placeholder = self._t("widgets.hb.sequence-placeholder")
 
     def _relabel(self) -> None:

@@ -35,6 +35,7 @@ True
 from __future__ import annotations
 
 from decimal import Decimal
+from functools import partial
 from typing import Any
 
 import ipywidgets as w
@@ -45,6 +46,7 @@ from ._common import (
     LangMixin,
     WidgetError,
     announce,
+    button_widget,
     esc,
     html_widget,
     live_region,
@@ -100,15 +102,11 @@ class Predict(LangMixin, w.VBox):
         self.prompt = html_widget("bk-predict-prompt")
         self.buttons = {}
         for value in self.choices:
-            button = w.Button(layout=w.Layout(width="auto"))
-            button.add_class(f"bk-predict-{value}" if self.asks != "returned" else "bk-predict-amount")
-            button.on_click(lambda _b, v=value: self.respond(v))
-            self.buttons[value] = button
+            css = f"bk-predict-{value}" if self.asks != "returned" else "bk-predict-amount"
+            self.buttons[value] = button_widget(css, partial(self.respond, value))
         self.edition = self._lang
         """The language the widget was built in (its lesson's edition): part of :attr:`key`."""
-        self.retry_button = w.Button(icon="repeat", layout=w.Layout(width="auto"), disabled=True)
-        self.retry_button.add_class("bk-predict-retry")
-        self.retry_button.on_click(lambda _b: self.retry())
+        self.retry_button = button_widget("bk-predict-retry", lambda: self.retry(), icon="repeat", disabled=True)
         self.feedback = html_widget("bk-predict-feedback")
         self.reveal = html_widget("bk-predict-reveal")
         self.live = live_region("bk-predict-live")
@@ -292,8 +290,7 @@ class Predict(LangMixin, w.VBox):
         self.prompt.value = f"<b>{esc(self._givens())}</b><br>{esc(question)}"
         for value, button in self.buttons.items():
             button.description = self._said(value)
-        self.retry_button.description = self._t("widgets.predict.retry")
-        self.retry_button.tooltip = self._t("widgets.predict.retry-tip")
+        self._label(self.retry_button, "widgets.predict.retry")
         self._render_answer()
 
     def __repr__(self) -> str:

@@ -45,6 +45,7 @@ from ._common import (
     LangMixin,
     WidgetError,
     announce,
+    button_widget,
     esc,
     html_widget,
     live_region,
@@ -106,28 +107,17 @@ class Quiz(LangMixin, w.VBox):
         self.options = w.RadioButtons(options=[], layout=w.Layout(width="auto"),
                                       style={"description_width": "initial"})
         self.options.add_class("bk-quiz-options")
-        self.submit = w.Button(icon="check", button_style="primary")
-        self.submit.add_class("bk-quiz-submit")
-        self.submit.on_click(lambda _b: self.check())
+        self.submit = button_widget("bk-quiz-submit", lambda: self.check(), layout=w.Layout(), icon="check",
+                             button_style="primary")
         self._asked_at: float | None = None
         """When the submit button came with no option chosen (monotonic), else None."""
         self.options.observe(self._late_choice, names="value")
-        self.prev_button = w.Button(layout=w.Layout(width="auto"))
-        self.prev_button.add_class("bk-quiz-prev")
-        self.prev_button.on_click(lambda _b: self.go(self.index - 1))
-        self.next_button = w.Button(layout=w.Layout(width="auto"))
-        self.next_button.add_class("bk-quiz-next")
-        self.next_button.on_click(lambda _b: self.go(self.index + 1))
-        self.reset_button = w.Button(icon="refresh", layout=w.Layout(width="auto"))
-        self.reset_button.add_class("bk-quiz-reset")
-        self.reset_button.on_click(lambda _b: self.reset())
-        self.hint_button = w.Button(icon="question", layout=w.Layout(width="auto"))
-        self.hint_button.add_class("bk-quiz-hint-button")
-        self.hint_button.on_click(lambda _b: self.show_hint())
+        self.prev_button = button_widget("bk-quiz-prev", lambda: self.go(self.index - 1))
+        self.next_button = button_widget("bk-quiz-next", lambda: self.go(self.index + 1))
+        self.reset_button = button_widget("bk-quiz-reset", lambda: self.reset(), icon="refresh")
+        self.hint_button = button_widget("bk-quiz-hint-button", lambda: self.show_hint(), icon="question")
         self.hint = html_widget("bk-quiz-hint")
-        self.redo_button = w.Button(icon="repeat", layout=w.Layout(width="auto"))
-        self.redo_button.add_class("bk-quiz-redo")
-        self.redo_button.on_click(lambda _b: self.redo())
+        self.redo_button = button_widget("bk-quiz-redo", lambda: self.redo(), icon="repeat")
         self.feedback = html_widget("bk-quiz-feedback")
         self.score = html_widget("bk-quiz-score")
         self.summary = html_widget("bk-quiz-summary")
@@ -307,23 +297,18 @@ class Quiz(LangMixin, w.VBox):
                                 for pos, i in enumerate(self.orders[self.index])]
         self.options.value = chosen
         self.options.description = self._t("widgets.quiz.answer")
-        self.submit.description = self._t("widgets.quiz.submit")
-        self.submit.tooltip = self._t("widgets.quiz.submit-tip")
-        self.prev_button.description = self._t("widgets.quiz.prev")
-        self.prev_button.tooltip = self._t("widgets.quiz.prev-tip")
+        self._label(self.submit, "widgets.quiz.submit")
+        self._label(self.prev_button, "widgets.quiz.prev")
         self.prev_button.disabled = self.index == 0
-        self.next_button.description = self._t("widgets.quiz.next")
-        self.next_button.tooltip = self._t("widgets.quiz.next-tip")
+        self._label(self.next_button, "widgets.quiz.next")
         self.next_button.disabled = self.index == len(self.questions) - 1
         self.hint_button.description = self._t("widgets.quiz.hint-button")
         self.hint_button.tooltip = self._t("widgets.quiz.hint-tip")
         self.hint_button.disabled = q.hint is None
         self.hint.value = ""
-        self.redo_button.description = self._t("widgets.quiz.redo")
-        self.redo_button.tooltip = self._t("widgets.quiz.redo-tip")
+        self._label(self.redo_button, "widgets.quiz.redo")
         self.redo_button.disabled = not self.missed()
-        self.reset_button.description = self._t("widgets.quiz.reset")
-        self.reset_button.tooltip = self._t("widgets.quiz.reset-tip")
+        self._label(self.reset_button, "widgets.quiz.reset")
         if self.index in self.answers:
             self._render_feedback()
         else:

@@ -111,22 +111,19 @@ class RuleChecker(LangMixin, w.VBox):
         return opts
 
     def _on_change(self, change: dict[str, Any]) -> None:
+        if self._busy:
+            return
         self._render()
         announce(self.live, f"{plain_text(self.decision)} {plain_text(self.reason)}")
 
     def _relabel(self) -> None:
         self.title.value = title_html(self._t("widgets.rc.title"))
-        self.banker_total.description = self._t("widgets.rc.banker-total")
-        self.banker_total.tooltip = self._t("widgets.rc.banker-total-tip")
+        self._label(self.banker_total, "widgets.rc.banker-total")
         value = self.player_third.value
-        self.player_third.unobserve(self._on_change, names="value")
-        try:
+        with self._quietly():
             self.player_third.options = self._third_options()
             self.player_third.value = value
-        finally:
-            self.player_third.observe(self._on_change, names="value")
-        self.player_third.description = self._t("widgets.rc.player-third")
-        self.player_third.tooltip = self._t("widgets.rc.player-third-tip")
+        self._label(self.player_third, "widgets.rc.player-third")
         self._render()
 
     def _render(self) -> None:

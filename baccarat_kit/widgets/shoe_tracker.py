@@ -30,6 +30,7 @@ from ._common import (
     LangMixin,
     announce,
     attr,
+    button_widget,
     cards_html,
     esc,
     html_widget,
@@ -93,21 +94,16 @@ class ShoeTracker(LangMixin, w.VBox):
                                            layout=w.Layout(width="14em"),
                                            style={"description_width": "initial"})
         self.seed_input.add_class("bk-shoe-seed")
-        self.new_shoe_button = w.Button(icon="refresh", layout=w.Layout(width="auto"))
-        self.new_shoe_button.add_class("bk-shoe-new")
-        self.deal_button = w.Button(button_style="primary", layout=w.Layout(width="auto"))
-        self.deal_button.add_class("bk-shoe-deal")
-        self.deal_ten_button = w.Button(layout=w.Layout(width="auto"))
-        self.deal_ten_button.add_class("bk-shoe-deal-ten")
+        self.new_shoe_button = button_widget(
+            "bk-shoe-new", lambda: self._say(lambda: self.new_shoe(int(self.seed_input.value))), icon="refresh")
+        self.deal_button = button_widget("bk-shoe-deal", lambda: self._say(self.deal), button_style="primary")
+        self.deal_ten_button = button_widget("bk-shoe-deal-ten", lambda: self._say(lambda: self.deal(10)))
         self.status = html_widget("bk-shoe-status")
         self.coup = html_widget("bk-shoe-coup")
         self.odds_table = html_widget("bk-shoe-odds")
         self.odds_table.layout = w.Layout(max_width="100%")  # its table scrolls inside it
         self.live = live_region("bk-st-live")
         """The widget's one live region: the last coup and the round, said after each deal."""
-        self.new_shoe_button.on_click(lambda _b: self._say(lambda: self.new_shoe(int(self.seed_input.value))))
-        self.deal_button.on_click(lambda _b: self._say(self.deal))
-        self.deal_ten_button.on_click(lambda _b: self._say(lambda: self.deal(10)))
         self.children = [
             row([self.title, self.lang_toggle]),
             row([self.seed_input, self.new_shoe_button, self.deal_button, self.deal_ten_button]),
@@ -173,14 +169,10 @@ class ShoeTracker(LangMixin, w.VBox):
     def _relabel(self) -> None:
         t = self._t
         self.title.value = title_html(t("widgets.st.title"))
-        self.seed_input.description = t("widgets.st.seed")
-        self.seed_input.tooltip = t("widgets.st.seed-tip")
-        self.new_shoe_button.description = t("widgets.st.new")
-        self.new_shoe_button.tooltip = t("widgets.st.new-tip")
-        self.deal_button.description = t("widgets.st.deal")
-        self.deal_button.tooltip = t("widgets.st.deal-tip")
-        self.deal_ten_button.description = t("widgets.st.deal-ten")
-        self.deal_ten_button.tooltip = t("widgets.st.deal-ten-tip")
+        self._label(self.seed_input, "widgets.st.seed")
+        self._label(self.new_shoe_button, "widgets.st.new")
+        self._label(self.deal_button, "widgets.st.deal")
+        self._label(self.deal_ten_button, "widgets.st.deal-ten")
         self._render()
 
     def _render(self) -> None:

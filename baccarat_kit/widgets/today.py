@@ -50,6 +50,7 @@ from .. import today as days
 from ._common import (
     LangMixin,
     announce,
+    button_widget,
     esc,
     html_widget,
     live_region,
@@ -159,12 +160,8 @@ class TodayView(LangMixin, w.VBox):
         self.status.observe(self._say, names="value")
         self._refused = False  # the goal box holds a refused value (kept until corrected)
         self.due_list = html_widget("bk-today-due")
-        self.review_button = w.Button(icon="repeat", layout=w.Layout(width="auto"))
-        self.review_button.add_class("bk-today-review")
-        self.review_button.on_click(lambda _b: self.start_review())
-        self.refresh_button = w.Button(icon="refresh", layout=w.Layout(width="auto"))
-        self.refresh_button.add_class("bk-today-refresh")
-        self.refresh_button.on_click(lambda _b: self.refresh())
+        self.review_button = button_widget("bk-today-review", lambda: self.start_review(), icon="repeat")
+        self.refresh_button = button_widget("bk-today-refresh", lambda: self.refresh(), icon="refresh")
         self.review_box = w.VBox()
         self.review_box.add_class("bk-today-review-box")
         self.mistakes = html_widget("bk-today-mistakes")
