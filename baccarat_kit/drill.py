@@ -103,8 +103,10 @@ a cell's first 3 answers takes 972 answers [422]: a missed cell needs more evide
 
 **Timed rounds** (:class:`TimedRound`): :data:`ROUND_SIZE` questions against the clock, each
 cell with a speed target (the seconds box unless set per cell); the summary gives right and
-wrong, each cell's median right-answer time against its target and the cells over it
-(:func:`better_round` says which round is the best one kept).
+wrong, the time the round took (the widget's monotonic clock, from its first question on screen
+to its last answer: re-drawing the widget, pressing its button again or changing the system's
+date neither resets nor pauses it), each cell's slowest right-answer time against its target and
+the cells over it (:func:`better_round` says which round is the best one kept).
 
 :func:`replay` runs the scheduler against a simulated learner (no widget, seeded).
 
@@ -1032,6 +1034,9 @@ class TimedRound:
     target: float = MASTERY_SECONDS
     targets: Mapping[str, float] | None = None
     answers: tuple[tuple[str, bool, float | None], ...] = ()
+    elapsed: float | None = None
+    """The round's own clock: the time from its first question on screen to its last answer
+    (the widget's monotonic clock), None when only the answers' times are known."""
 
     def target_for(self, cell: str) -> float:
         return float((self.targets or {}).get(cell, self.target))
@@ -1040,19 +1045,22 @@ class TimedRound:
     def finished(self) -> bool:
         return len(self.answers) >= self.size
 
-    def add(self, cell: str, right: bool, seconds: float | None) -> TimedRound:
-        """The round with one more answer (``seconds`` None: untimed)."""
+    def add(self, cell: str, right: bool, seconds: float | None, elapsed: float | None = None) -> TimedRound:
+        """The round with one more answer (``seconds`` None: untimed; ``elapsed``: the round's
+        time so far, by its own clock)."""
         from .errors import RuleError
 
         if self.finished:
             raise RuleError("drill.round-over", size=self.size)
-        return TimedRound(self.size, self.target, self.targets, (*self.answers, (cell, bool(right), seconds)))
+        return TimedRound(self.size, self.target, self.targets, (*self.answers, (cell, bool(right), seconds)),
+                          self.elapsed if elapsed is None else float(elapsed))
 
     def summary(self) -> dict[str, Any]:
-        """Right and wrong; the round's time (the sum of the answers' times); per cell asked, its
-        times, its median right-answer time and its target; ``over``: the cells whose median
-        right-answer time is over their target (a wrong answer's time is not a speed); ``missed``:
-        cells answered wrong in the round."""
+        """Right and wrong; the round's time (:attr:`elapsed`, the time the round took; without
+        it, the sum of the answers' times); per cell asked, its times, its median and its slowest
+        right-answer time and its target; ``over``: the cells with a right answer over their
+        target (a wrong answer's time is not a speed; one slow answer is not hidden by fast ones);
+        ``missed``: cells answered wrong in the round."""
         import statistics
 
         per: dict[str, dict[str, Any]] = {}
@@ -1065,12 +1073,14 @@ class TimedRound:
                 entry["times"].append(float(seconds))
         for entry in per.values():
             entry["median"] = statistics.median(entry["times"]) if entry["times"] else None
-            entry["over"] = entry["median"] is not None and entry["median"] > entry["target"]
+            entry["slowest"] = max(entry["times"]) if entry["times"] else None
+            entry["over"] = entry["slowest"] is not None and entry["slowest"] > entry["target"]
         n_right = sum(1 for _c, r, _s in self.answers if r)
         return {
             "size": self.size, "target": self.target, "answered": len(self.answers), "right": n_right,
             "wrong": len(self.answers) - n_right,
-            "seconds": round(sum(s for _c, _r, s in self.answers if s is not None), 3),
+            "seconds": round(self.elapsed if self.elapsed is not None
+                             else sum(s for _c, _r, s in self.answers if s is not None), 3),
             "untimed": sum(1 for _c, _r, s in self.answers if s is None),
             "cells": list(per.values()),
             "over": [c for c, e in per.items() if e["over"]],

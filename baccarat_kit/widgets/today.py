@@ -102,13 +102,13 @@ class ReviewDrill(Drill):
         """The cells of the review still due now."""
         return scheduler.due_cells(self.cells, float(self.now()), self.pool)
 
-    def _next_item(self) -> scheduler.Item:
+    def _next_item(self, avoid: str | None = None) -> scheduler.Item:
         due = self.remaining() if hasattr(self, "pool") else []
         if not due:
-            return super()._next_item()
-        avoid = self.asked[-1] if self.asked else None
+            return super()._next_item(avoid)
+        avoid = avoid or (self.asked[-1] if self.asked else None)
         cell = scheduler.choose(self.cells, self.step, self.seed, now=float(self.now()), pool=tuple(due), avoid=avoid)
-        return super()._next_item() if cell is None else scheduler.item(cell)
+        return super()._next_item(avoid) if cell is None else scheduler.item(cell)
 
     def respond(self, choice: str) -> bool:
         cell = self.item.id
