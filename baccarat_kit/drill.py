@@ -75,7 +75,7 @@ extension); the drill needs only the update with stated parameters, four lines h
 **Mastered now** (:func:`is_mastered_now`): mastered and not yet due, i.e. FSRS's predicted
 recall still above the course's target (:data:`DESIRED_RETENTION`, 90 %); a mastered cell past
 its due time is **due for a refresh** (:func:`needs_refresh`; 溫習 in the Chinese edition) until
-one right, in-time answer renews it. The drill's map, lesson 00's course map and ``baccarat-kit
+one right, in-time answer renews it (an untimed one does not: the cell stays due). The drill's map, lesson 00's course map and ``baccarat-kit
 progress`` count mastered now and name the refreshes.
 
 **The bar is the course's**: the mastery time is :data:`MASTERY_SECONDS`, kept with the record
@@ -468,6 +468,11 @@ def answer(cells: dict[str, Any], cell: str, right: bool, seconds: float | None,
     else:
         entry["p_known"] = round(posterior(entry["h"], prior(cells)), 6)
     if not review:
+        return entry
+    if right and seconds is None and needs_refresh(old, now):
+        # an untimed answer (the first after a drill appears) is not the right, in-time answer a
+        # refresh needs: the cell stays due, and is asked again, timed
+        entry["step"] = step
         return entry
     card = _card(old)
     if card.last_review is not None and card.last_review.timestamp() > now:

@@ -728,6 +728,25 @@ def test_a_timed_round_times_each_cell_against_its_target_and_keeps_the_best() -
     assert bk.progress.load()["drill"]["rounds"]["count"] == 2
 
 
+def test_an_untimed_answer_does_not_refresh_a_mastered_cell() -> None:
+    """Red team of issue 42: the first answer after a drill appears is untimed, and it renewed
+    a cell due for a refresh ("one right, in-time answer renews it")."""
+    cells: dict = {}
+    for i, c in enumerate(drill.MASTERY_CELLS):
+        drill.answer(cells, c, True, 1.0, step=i, now=0)
+    cell, now, step = "player-5", 0.0, 200
+    while not drill.is_mastered(cells[cell]):
+        now += 3 * drill.DAY
+        step += 1
+        drill.answer(cells, cell, True, 1.0, step=step, now=now)
+    later = float(cells[cell]["fsrs"]["due"]) + 1
+    assert drill.needs_refresh(cells[cell], later)
+    drill.answer(cells, cell, True, None, step=step + 1, now=later)
+    assert drill.needs_refresh(cells[cell], later + 1) and not drill.is_mastered_now(cells[cell], later + 1)
+    drill.answer(cells, cell, True, 1.5, step=step + 2, now=later + 60)
+    assert drill.is_mastered_now(cells[cell], later + 120)
+
+
 def test_a_rounds_clock_is_real_elapsed_time_and_the_button_cannot_reset_it() -> None:
     """Red team of issue 42: pressing "Start a timed round" again restarted the round under way
     and the question's clock, and pressing it on a question already read gave it fresh seconds."""
