@@ -207,10 +207,11 @@ class FinalTest(Quiz):
         lines = []
         if resumed:
             lines.append(esc(self._t("widgets.final.resumed", attempt=self.attempt, answered=resumed)))
-        kept = progress.final_attempts(progress.load()["final"])
+        kept = progress.final_checked(progress.load()["final"])
         if kept:
             words = [self._t("widgets.final.attempt-unfinished" if a.get("unfinished") else
-                             "widgets.final.attempt-passed" if a["right"] >= progress.final_pass_mark(a["total"])
+                             "widgets.final.attempt-unverified" if not a["verified"] else
+                             "widgets.final.attempt-passed" if progress.final_passed(a)
                              else "widgets.final.attempt-not-passed", attempt=a.get("attempt", n),
                              right=a["right"], total=a["total"]) for n, a in enumerate(kept, 1)]
             sep = "；" if self._lang == "zh" else "; "
