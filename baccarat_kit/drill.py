@@ -72,6 +72,10 @@ what a guesser passes; BKT alone is met by a lucky run within one sitting; FSRS 
 schedules memory, not knowledge. ``pyBKT`` fits BKT's parameters from data (numpy, a C++
 extension); the drill needs only the update with stated parameters, four lines here.
 
+The widgets' scheduler time is :func:`sitting_clock`: within one sitting (one drill widget) it
+never runs ahead of the time that has really passed, so a system date set forward mid-sitting
+is no spaced review either.
+
 **Mastered now** (:func:`is_mastered_now`): mastered and not yet due, i.e. FSRS's predicted
 recall still above the course's target (:data:`DESIRED_RETENTION`, 90 %); a mastered cell past
 its due time is **due for a refresh** (:func:`needs_refresh`; 溫習 in the Chinese edition) until
@@ -125,6 +129,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -1107,6 +1112,39 @@ def better_round(a: Mapping[str, Any] | None, b: Mapping[str, Any]) -> bool:
     def share(r: Mapping[str, Any]) -> float:
         return int(r["right"]) / max(1, int(r["size"]))
     return (share(b), -float(b["seconds"])) > (share(a), -float(a["seconds"]))
+
+
+def sitting_clock(wall: Callable[[], float] = time.time,
+                  elapsed: Callable[[], float] | None = None) -> Callable[[], float]:
+    """The scheduler's time (seconds since the epoch) for one sitting, e.g. one drill widget: the
+    wall clock, but never further from the sitting's start than the time that has really passed
+    (``elapsed``: a monotonic clock that counts a suspended machine's sleep where the system has
+    one, Linux's ``CLOCK_BOOTTIME``; else :func:`time.monotonic`). The system's date set forward
+    during a sitting then gives no spaced review (a date moved 17 h on mastered all 106 cells in
+    8 minutes of answers); a date set back is believed (no review is made earlier by it). The
+    date at the sitting's start is the learner's machine's: the record's times are hers.
+
+    >>> wall, mono = [1000.0], [5.0]
+    >>> now = sitting_clock(lambda: wall[0], lambda: mono[0])
+    >>> wall[0] += 17 * 3600; mono[0] += 60     # the date moved on 17 h, a minute later
+    >>> now()
+    1060.0
+    """
+    if elapsed is None:
+        elapsed = time.monotonic
+        boot = getattr(time, "CLOCK_BOOTTIME", None)
+        if boot is not None:
+            try:  # named, but not every system answers it (a sandbox, Pyodide)
+                time.clock_gettime(boot)
+                elapsed = lambda: time.clock_gettime(boot)  # noqa: E731
+            except OSError:
+                pass
+    start_wall, start = float(wall()), float(elapsed())
+
+    def now() -> float:
+        return min(float(wall()), start_wall + max(0.0, float(elapsed()) - start))
+
+    return now
 
 
 def due_cells(cells: Mapping[str, Any], now: float, pool: tuple[str, ...] = MASTERY_CELLS) -> list[str]:

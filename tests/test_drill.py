@@ -747,6 +747,24 @@ def test_an_untimed_answer_does_not_refresh_a_mastered_cell() -> None:
     assert drill.is_mastered_now(cells[cell], later + 120)
 
 
+def test_a_date_set_forward_in_one_sitting_masters_nothing() -> None:
+    """Red team of issue 42 ("nothing is mastered within one sitting, whatever the clock says"):
+    the system's date moved 17 h on in the middle of a sitting mastered all 106 cells."""
+    wall, mono = [1.9e9], [0.0]
+    d = Drill(lang="en", seed=3, coups=False, clock=lambda: mono[0],
+              now=drill.sitting_clock(lambda: wall[0], lambda: mono[0]))
+    for jump in (0.0, 17 * 3600.0):
+        wall[0] += jump
+        for _ in range(120):
+            wall[0] += 1.0
+            mono[0] += 1.0
+            d.respond(d.expected)
+    assert drill.mastered(d.cells, d.now()) == 0  # with the wall clock alone: 106 of 106
+    assert max(e["t"] for e in d.cells.values()) <= 1.9e9 + 240  # the times kept are the real ones
+    wall[0] = 1.9e9 + 100.0  # a date set back is believed
+    assert d.now() == wall[0]
+
+
 def test_a_rounds_clock_is_real_elapsed_time_and_the_button_cannot_reset_it() -> None:
     """Red team of issue 42: pressing "Start a timed round" again restarted the round under way
     and the question's clock, and pressing it on a question already read gave it fresh seconds."""

@@ -123,12 +123,14 @@ class Drill(LangMixin, w.VBox):
 
     def __init__(self, *, lang: str = "zh", seed: int | None = None, record: bool = True,
                  coups: bool = True, clock: Callable[[], float] = time.monotonic,
-                 now: Callable[[], float] = time.time, lessons: str = "") -> None:
+                 now: Callable[[], float] | None = None, lessons: str = "") -> None:
         super().__init__()
         self._init_lang(lang)
         self.add_class("bk-drill")
         self.clock = clock
-        self.now = now
+        self.now = now if now is not None else scheduler.sitting_clock()
+        """The scheduler's time: by default the wall clock of this sitting, never ahead of the
+        time really passed since the widget was made (:func:`~baccarat_kit.drill.sitting_clock`)."""
         self.record = record
         self.coups = coups
         self.lessons = lessons
