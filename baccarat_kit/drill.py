@@ -1121,7 +1121,7 @@ def sitting_clock(wall: Callable[[], float] = time.time,
     (``elapsed``: a monotonic clock that counts a suspended machine's sleep where the system has
     one, Linux's ``CLOCK_BOOTTIME``; else :func:`time.monotonic`). The system's date set forward
     during a sitting then gives no spaced review (a date moved 17 h on mastered all 106 cells in
-    8 minutes of answers); a date set back is believed (no review is made earlier by it). The
+    4 minutes of answers); a date set back is believed (no review is made earlier by it). The
     date at the sitting's start is the learner's machine's: the record's times are hers.
 
     >>> wall, mono = [1000.0], [5.0]
