@@ -628,10 +628,11 @@ def final_checked(final: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def final_passed(attempt: dict[str, Any]) -> bool:
-    """A checked attempt (:func:`final_checked`) that ticks the map: counted by the kit, every
+    """A checked attempt (:func:`final_checked`) that ticks the map: the course's test (all
+    :data:`FINAL_QUESTIONS` questions: ``FinalTest(n=1)`` is practice), counted by the kit, every
     question answered, at the pass mark."""
     return bool(attempt.get("verified") and attempt.get("complete") and not attempt.get("unfinished")
-                and attempt["total"] and attempt["right"] >= final_pass_mark(attempt["total"]))
+                and attempt["total"] >= FINAL_QUESTIONS and attempt["right"] >= final_pass_mark(attempt["total"]))
 
 
 def validate(data: Any) -> tuple[Record, list[str]]:
@@ -1280,7 +1281,7 @@ def course_map(record: Record | None = None, lessons: list[tuple[str, int]] | No
             i in qs and qs[i]["score"] == qs[i]["points"] for i in ids),
             "answered": len(qs), "total": len(ids), "right": score, "max": points})
     final = record.get("final", {})
-    attempts = final_checked(final)
+    attempts = [a for a in final_checked(final) if a["total"] >= FINAL_QUESTIONS]  # shorter ones are practice
     latest = attempts[-1] if attempts else {"right": 0, "total": 0}
     counted = [a for a in attempts if a["verified"]] or attempts  # an unverified score is no best
     best = max(counted, key=lambda a: (a["right"] / a["total"] if a["total"] else 0, a["right"]), default=latest)

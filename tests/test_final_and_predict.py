@@ -529,6 +529,20 @@ def test_an_edited_record_does_not_tick_the_final_test() -> None:
     assert {r["id"]: r for r in progress.course_map()}["final"]["done"]
 
 
+def test_a_shorter_test_is_practice_and_never_ticks_the_map() -> None:
+    """Red team of issue 42: ``FinalTest(n=1)``, one question answered right, said "Passed (the
+    pass mark is 1 of 1)" and ticked the course's final test."""
+    test = FinalTest(lang="en", n=1)
+    _take(test, 1)
+    assert "it is practice, never a pass" in plain_text(test.summary) and "Passed" not in plain_text(test.summary)
+    assert "(practice of fewer than 12 questions: it cannot pass)" in plain_text(test.attempts_view)
+    row = {r["id"]: r for r in bk.progress.course_map()}["final"]
+    assert not row["done"] and row["attempts"] == 0
+    zh = FinalTest(lang="zh", n=1)  # the next attempt
+    _take(zh, 1)
+    assert "只算練習，不算及格" in plain_text(zh.summary)
+
+
 def test_an_old_record_with_one_final_result_still_loads_and_counts_as_one_attempt() -> None:
     old = {"schema": 2, "final": {"right": 10, "total": 12, "attempt": 1, "t": 5.0, "asked": ["a"]}}
     record, problems = bk.progress.validate(old)
