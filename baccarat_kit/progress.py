@@ -1062,7 +1062,8 @@ def _keep_unfinished(r: Record, left: dict[str, Any]) -> None:
     if any(a.get("attempt") == left["attempt"] for a in attempts):
         return
     attempts.append({"right": len(left.get("right", [])), "total": len(left["items"]), "attempt": left["attempt"],
-                     "t": float(left.get("t", time.time())), "unfinished": True})
+                     "t": float(left.get("t", time.time())), "unfinished": True,
+                     **{k: left[k] for k in ("seed", "items", "answers") if k in left}})
     final["attempts"] = attempts
 
 
@@ -1288,7 +1289,7 @@ def course_map(record: Record | None = None, lessons: list[tuple[str, int]] | No
     rows.append({"kind": "final", "id": "final", "done": any(final_passed(a) for a in attempts),
                  "answered": len(attempts), "total": latest["total"], "right": latest["right"],
                  "best": best["right"], "best_total": best["total"], "attempts": len(attempts),
-                 "unverified": sum(1 for a in attempts if not a["verified"]),
+                 "unverified": sum(1 for a in attempts if not a["verified"] and not a.get("unfinished")),
                  "pass_mark": final_pass_mark(latest["total"] or FINAL_QUESTIONS)})
     return rows
 

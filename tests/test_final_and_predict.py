@@ -291,13 +291,16 @@ def test_an_attempt_left_for_another_draw_is_kept_unfinished_and_never_ticks() -
     other.options.value = other.question.answer
     other.check()  # attempt 2's first answer: attempt 1 is left, kept as it stood
     final = bk.progress.load()["final"]
-    assert final["attempts"] == [{"right": 11, "total": 12, "attempt": 1, "t": final["attempts"][0]["t"],
-                                  "unfinished": True}]
+    left = final["attempts"][0]
+    assert {k: left[k] for k in ("right", "total", "attempt", "unfinished")} == {
+        "right": 11, "total": 12, "attempt": 1, "unfinished": True}
+    assert left["items"] == [i.key for i in test.items] and len(left["answers"]) == 11  # kept as it stood
     assert final["open"]["attempt"] == 2 and "right" not in final  # nothing completed yet
     record, problems = bk.progress.validate({"final": final})
     assert problems == [] and record["final"] == final
     row = {r["id"]: r for r in bk.progress.course_map()}["final"]
     assert not row["done"] and row["attempts"] == 1  # 11 of 12 answered right, but unfinished
+    assert row["unverified"] == 0 and "could not verify" not in bk.progress.describe(row, "en")
     assert "attempt 1: 11 / 12 (left unfinished: it cannot pass)" in plain_text(FinalTest(lang="en").attempts_view)
     test.go(11)  # the widget left behind: its last answer cannot complete attempt 1 now
     test.options.value = test.question.answer
