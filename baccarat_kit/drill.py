@@ -1137,7 +1137,7 @@ def sitting_clock(wall: Callable[[], float] = time.time,
             try:  # named, but not every system answers it (a sandbox, Pyodide)
                 time.clock_gettime(boot)
                 elapsed = lambda: time.clock_gettime(boot)  # noqa: E731
-            except OSError:
+            except (OSError, AttributeError):
                 pass
     start_wall, start = float(wall()), float(elapsed())
 
