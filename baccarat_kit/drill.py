@@ -72,10 +72,14 @@ what a guesser passes; BKT alone is met by a lucky run within one sitting; FSRS 
 schedules memory, not knowledge. ``pyBKT`` fits BKT's parameters from data (numpy, a C++
 extension); the drill needs only the update with stated parameters, four lines here.
 
+The widgets' scheduler time is :func:`sitting_clock`: within one sitting (one drill widget) it
+never runs ahead of the time that has really passed, so a system date set forward mid-sitting
+is no spaced review either.
+
 **Mastered now** (:func:`is_mastered_now`): mastered and not yet due, i.e. FSRS's predicted
 recall still above the course's target (:data:`DESIRED_RETENTION`, 90 %); a mastered cell past
 its due time is **due for a refresh** (:func:`needs_refresh`; 溫習 in the Chinese edition) until
-one right, in-time answer renews it. The drill's map, lesson 00's course map and ``baccarat-kit
+one right, in-time answer renews it (an untimed one does not: the cell stays due). The drill's map, lesson 00's course map and ``baccarat-kit
 progress`` count mastered now and name the refreshes.
 
 **The bar is the course's**: the mastery time is :data:`MASTERY_SECONDS`, kept with the record
@@ -103,8 +107,10 @@ a cell's first 3 answers takes 972 answers [422]: a missed cell needs more evide
 
 **Timed rounds** (:class:`TimedRound`): :data:`ROUND_SIZE` questions against the clock, each
 cell with a speed target (the seconds box unless set per cell); the summary gives right and
-wrong, each cell's median right-answer time against its target and the cells over it
-(:func:`better_round` says which round is the best one kept).
+wrong, the time the round took (the widget's monotonic clock, from its first question on screen
+to its last answer: re-drawing the widget, pressing its button again or changing the system's
+date neither resets nor pauses it), each cell's slowest right-answer time against its target and
+the cells over it (:func:`better_round` says which round is the best one kept).
 
 :func:`replay` runs the scheduler against a simulated learner (no widget, seeded).
 
@@ -123,6 +129,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -466,6 +473,11 @@ def answer(cells: dict[str, Any], cell: str, right: bool, seconds: float | None,
     else:
         entry["p_known"] = round(posterior(entry["h"], prior(cells)), 6)
     if not review:
+        return entry
+    if right and seconds is None and needs_refresh(old, now):
+        # an untimed answer (the first after a drill appears) is not the right, in-time answer a
+        # refresh needs: the cell stays due, and is asked again, timed
+        entry["step"] = step
         return entry
     card = _card(old)
     if card.last_review is not None and card.last_review.timestamp() > now:
@@ -1032,6 +1044,9 @@ class TimedRound:
     target: float = MASTERY_SECONDS
     targets: Mapping[str, float] | None = None
     answers: tuple[tuple[str, bool, float | None], ...] = ()
+    elapsed: float | None = None
+    """The round's own clock: the time from its first question on screen to its last answer
+    (the widget's monotonic clock), None when only the answers' times are known."""
 
     def target_for(self, cell: str) -> float:
         return float((self.targets or {}).get(cell, self.target))
@@ -1040,19 +1055,22 @@ class TimedRound:
     def finished(self) -> bool:
         return len(self.answers) >= self.size
 
-    def add(self, cell: str, right: bool, seconds: float | None) -> TimedRound:
-        """The round with one more answer (``seconds`` None: untimed)."""
+    def add(self, cell: str, right: bool, seconds: float | None, elapsed: float | None = None) -> TimedRound:
+        """The round with one more answer (``seconds`` None: untimed; ``elapsed``: the round's
+        time so far, by its own clock)."""
         from .errors import RuleError
 
         if self.finished:
             raise RuleError("drill.round-over", size=self.size)
-        return TimedRound(self.size, self.target, self.targets, (*self.answers, (cell, bool(right), seconds)))
+        return TimedRound(self.size, self.target, self.targets, (*self.answers, (cell, bool(right), seconds)),
+                          self.elapsed if elapsed is None else float(elapsed))
 
     def summary(self) -> dict[str, Any]:
-        """Right and wrong; the round's time (the sum of the answers' times); per cell asked, its
-        times, its median right-answer time and its target; ``over``: the cells whose median
-        right-answer time is over their target (a wrong answer's time is not a speed); ``missed``:
-        cells answered wrong in the round."""
+        """Right and wrong; the round's time (:attr:`elapsed`, the time the round took; without
+        it, the sum of the answers' times); per cell asked, its times, its median and its slowest
+        right-answer time and its target; ``over``: the cells with a right answer over their
+        target (a wrong answer's time is not a speed; one slow answer is not hidden by fast ones);
+        ``missed``: cells answered wrong in the round."""
         import statistics
 
         per: dict[str, dict[str, Any]] = {}
@@ -1065,12 +1083,14 @@ class TimedRound:
                 entry["times"].append(float(seconds))
         for entry in per.values():
             entry["median"] = statistics.median(entry["times"]) if entry["times"] else None
-            entry["over"] = entry["median"] is not None and entry["median"] > entry["target"]
+            entry["slowest"] = max(entry["times"]) if entry["times"] else None
+            entry["over"] = entry["slowest"] is not None and entry["slowest"] > entry["target"]
         n_right = sum(1 for _c, r, _s in self.answers if r)
         return {
             "size": self.size, "target": self.target, "answered": len(self.answers), "right": n_right,
             "wrong": len(self.answers) - n_right,
-            "seconds": round(sum(s for _c, _r, s in self.answers if s is not None), 3),
+            "seconds": round(self.elapsed if self.elapsed is not None
+                             else sum(s for _c, _r, s in self.answers if s is not None), 3),
             "untimed": sum(1 for _c, _r, s in self.answers if s is None),
             "cells": list(per.values()),
             "over": [c for c, e in per.items() if e["over"]],
@@ -1092,6 +1112,39 @@ def better_round(a: Mapping[str, Any] | None, b: Mapping[str, Any]) -> bool:
     def share(r: Mapping[str, Any]) -> float:
         return int(r["right"]) / max(1, int(r["size"]))
     return (share(b), -float(b["seconds"])) > (share(a), -float(a["seconds"]))
+
+
+def sitting_clock(wall: Callable[[], float] = time.time,
+                  elapsed: Callable[[], float] | None = None) -> Callable[[], float]:
+    """The scheduler's time (seconds since the epoch) for one sitting, e.g. one drill widget: the
+    wall clock, but never further from the sitting's start than the time that has really passed
+    (``elapsed``: a monotonic clock that counts a suspended machine's sleep where the system has
+    one, Linux's ``CLOCK_BOOTTIME``; else :func:`time.monotonic`). The system's date set forward
+    during a sitting then gives no spaced review (a date moved 17 h on mastered all 106 cells in
+    4 minutes of answers); a date set back is believed (no review is made earlier by it). The
+    date at the sitting's start is the learner's machine's: the record's times are hers.
+
+    >>> wall, mono = [1000.0], [5.0]
+    >>> now = sitting_clock(lambda: wall[0], lambda: mono[0])
+    >>> wall[0] += 17 * 3600; mono[0] += 60     # the date moved on 17 h, a minute later
+    >>> now()
+    1060.0
+    """
+    if elapsed is None:
+        elapsed = time.monotonic
+        boot = getattr(time, "CLOCK_BOOTTIME", None)
+        if boot is not None:
+            try:  # named, but not every system answers it (a sandbox, Pyodide)
+                time.clock_gettime(boot)
+                elapsed = lambda: time.clock_gettime(boot)  # noqa: E731
+            except (OSError, AttributeError):
+                pass
+    start_wall, start = float(wall()), float(elapsed())
+
+    def now() -> float:
+        return min(float(wall()), start_wall + max(0.0, float(elapsed()) - start))
+
+    return now
 
 
 def due_cells(cells: Mapping[str, Any], now: float, pool: tuple[str, ...] = MASTERY_CELLS) -> list[str]:

@@ -398,7 +398,7 @@ def _missed(value: Any) -> list[dict[str, Any]] | None:
     return out
 
 
-@_expects("a list of attempts (right, total, attempt, t, unfinished)")
+@_expects("a list of attempts (right, total, attempt, t, unfinished, seed, items, answers)")
 def _attempts(value: Any) -> list[dict[str, Any]] | None:
     if not isinstance(value, list):
         return None
@@ -420,6 +420,12 @@ def _attempts(value: Any) -> list[dict[str, Any]] | None:
             return None
         if a.get("unfinished") is True:
             entry["unfinished"] = True
+        kept = _open({"attempt": entry.get("attempt", 0), "seed": a.get("seed"), "items": a.get("items"),
+                      "answers": a.get("answers", {})}) if "items" in a else None
+        if kept is not None:  # the attempt's questions and first answers: what its score is checked by
+            entry.update(seed=kept["seed"], items=kept["items"], answers=kept["answers"])
+        elif "items" in a:
+            return None
         out.append(entry)
     return out
 
@@ -564,6 +570,48 @@ def final_attempts(final: dict[str, Any]) -> list[dict[str, Any]]:
     if "right" in final and "total" in final:
         return [{k: final[k] for k in ("right", "total", "attempt", "t") if k in final}]
     return []
+
+
+def final_checked(final: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every attempt of :func:`final_attempts`, its score checked: the record is the learner's
+    own file, so an attempt's ``right`` is not taken on its word. A completed attempt keeps its
+    draw (``seed``), its questions (``items``) and the first answer to each (``answers``); the
+    kit draws the same questions again and counts the answers the engine's keys call right.
+    Each attempt comes back with ``right`` as counted (``verified`` True) and ``complete`` (every
+    question answered), or, when it cannot be counted (a record written before attempts kept
+    their answers, an entry written by hand, the kit's questions changed since), as the record
+    says with ``verified`` False: such an attempt is shown, never ticked as a pass.
+
+    What is still trusted: that the answers kept are the ones given first. The file is the
+    learner's, and answers written into it by hand that the engine calls right cannot be told
+    from answers given in the test."""
+    out = []
+    for a in final_attempts(final):
+        a = dict(a)
+        a["verified"] = a["complete"] = False
+        items, answers = a.get("items"), a.get("answers")
+        if isinstance(items, list) and isinstance(answers, dict) and a.get("attempt") is not None:
+            try:
+                from .widgets.final_bank import items_for
+
+                found = items_for(items, a.get("seed"), int(a["attempt"]))
+            except Exception:  # without ipywidgets (the bare CLI), nothing to count with
+                found = None
+            if found is not None:
+                a["right"] = sum(1 for i in found if answers.get(i.key) == i.question.answer)
+                a["total"] = len(found)
+                a["complete"] = all(i.key in answers for i in found)
+                a["verified"] = True
+        out.append(a)
+    return out
+
+
+def final_passed(attempt: dict[str, Any]) -> bool:
+    """A checked attempt (:func:`final_checked`) that ticks the map: the course's test (all
+    :data:`FINAL_QUESTIONS` questions: ``FinalTest(n=1)`` is practice), counted by the kit, every
+    question answered, at the pass mark."""
+    return bool(attempt.get("verified") and attempt.get("complete") and not attempt.get("unfinished")
+                and attempt["total"] >= FINAL_QUESTIONS and attempt["right"] >= final_pass_mark(attempt["total"]))
 
 
 def validate(data: Any) -> tuple[Record, list[str]]:
@@ -980,7 +1028,8 @@ def _keep_unfinished(r: Record, left: dict[str, Any]) -> None:
     if any(a.get("attempt") == left["attempt"] for a in attempts):
         return
     attempts.append({"right": len(left.get("right", [])), "total": len(left["items"]), "attempt": left["attempt"],
-                     "t": float(left.get("t", time.time())), "unfinished": True})
+                     "t": float(left.get("t", time.time())), "unfinished": True,
+                     **{k: left[k] for k in ("seed", "items", "answers") if k in left}})
     final["attempts"] = attempts
 
 
@@ -993,7 +1042,9 @@ def record_final(result: Record) -> None:
         now = time.time()
         final = r["final"]
         current = final.get("open")
+        done: dict[str, Any] = {}
         if current and current.get("attempt") == result.get("attempt"):
+            done = {k: current[k] for k in ("seed", "items", "answers")}  # how its score is checked
             current = None
         attempts = final_attempts(final)
         if result.get("attempt") is not None and any(a.get("attempt") == result["attempt"] for a in attempts):
@@ -1004,7 +1055,7 @@ def record_final(result: Record) -> None:
             _keep_unfinished(r, current)
             attempts = final_attempts(r["final"])
         attempts.append({k: v for k, v in {"right": result.get("right"), "total": result.get("total"),
-                                           "attempt": result.get("attempt"), "t": now}.items()
+                                           "attempt": result.get("attempt"), "t": now, **done}.items()
                          if v is not None})
         r["final"] = {**result, "t": now, "attempts": attempts}
     update(change)
@@ -1203,14 +1254,15 @@ def course_map(record: Record | None = None, lessons: list[tuple[str, int]] | No
             i in qs and qs[i]["score"] == qs[i]["points"] for i in ids),
             "answered": len(qs), "total": len(ids), "right": score, "max": points})
     final = record.get("final", {})
-    attempts = final_attempts(final)
+    attempts = [a for a in final_checked(final) if a["total"] >= FINAL_QUESTIONS]  # shorter ones are practice
     latest = attempts[-1] if attempts else {"right": 0, "total": 0}
-    best = max(attempts, key=lambda a: (a["right"] / a["total"] if a["total"] else 0, a["right"]), default=latest)
-    rows.append({"kind": "final", "id": "final", "done": any(
-        a["right"] >= final_pass_mark(a["total"]) for a in attempts if a["total"] and not a.get("unfinished")),
-        "answered": len(attempts), "total": latest["total"], "right": latest["right"],
-        "best": best["right"], "best_total": best["total"], "attempts": len(attempts),
-        "pass_mark": final_pass_mark(latest["total"] or FINAL_QUESTIONS)})
+    counted = [a for a in attempts if a["verified"]] or attempts  # an unverified score is no best
+    best = max(counted, key=lambda a: (a["right"] / a["total"] if a["total"] else 0, a["right"]), default=latest)
+    rows.append({"kind": "final", "id": "final", "done": any(final_passed(a) for a in attempts),
+                 "answered": len(attempts), "total": latest["total"], "right": latest["right"],
+                 "best": best["right"], "best_total": best["total"], "attempts": len(attempts),
+                 "unverified": sum(1 for a in attempts if not a["verified"] and not a.get("unfinished")),
+                 "pass_mark": final_pass_mark(latest["total"] or FINAL_QUESTIONS)})
     return rows
 
 
@@ -1243,6 +1295,8 @@ def describe(row: dict[str, Any], lang: str) -> str:
                         pass_mark=row["pass_mark"]) if row["attempts"]
                 else message("progress.final-none", lang, pass_mark=final_pass_mark(FINAL_QUESTIONS),
                              total=FINAL_QUESTIONS))
+        if row.get("unverified"):
+            text += message("progress.final-unverified", lang, n=row["unverified"])
     return f"{mark} {text}"
 
 

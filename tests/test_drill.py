@@ -728,6 +728,88 @@ def test_a_timed_round_times_each_cell_against_its_target_and_keeps_the_best() -
     assert bk.progress.load()["drill"]["rounds"]["count"] == 2
 
 
+def test_an_untimed_answer_does_not_refresh_a_mastered_cell() -> None:
+    """Red team of issue 42: the first answer after a drill appears is untimed, and it renewed
+    a cell due for a refresh ("one right, in-time answer renews it")."""
+    cells: dict = {}
+    for i, c in enumerate(drill.MASTERY_CELLS):
+        drill.answer(cells, c, True, 1.0, step=i, now=0)
+    cell, now, step = "player-5", 0.0, 200
+    while not drill.is_mastered(cells[cell]):
+        now += 3 * drill.DAY
+        step += 1
+        drill.answer(cells, cell, True, 1.0, step=step, now=now)
+    later = float(cells[cell]["fsrs"]["due"]) + 1
+    assert drill.needs_refresh(cells[cell], later)
+    drill.answer(cells, cell, True, None, step=step + 1, now=later)
+    assert drill.needs_refresh(cells[cell], later + 1) and not drill.is_mastered_now(cells[cell], later + 1)
+    drill.answer(cells, cell, True, 1.5, step=step + 2, now=later + 60)
+    assert drill.is_mastered_now(cells[cell], later + 120)
+
+
+def test_a_date_set_forward_in_one_sitting_masters_nothing() -> None:
+    """Red team of issue 42 ("nothing is mastered within one sitting, whatever the clock says"):
+    the system's date moved 17 h on in the middle of a sitting mastered all 106 cells."""
+    wall, mono = [1.9e9], [0.0]
+    d = Drill(lang="en", seed=3, coups=False, clock=lambda: mono[0],
+              now=drill.sitting_clock(lambda: wall[0], lambda: mono[0]))
+    for jump in (0.0, 17 * 3600.0):
+        wall[0] += jump
+        for _ in range(120):
+            wall[0] += 1.0
+            mono[0] += 1.0
+            d.respond(d.expected)
+    assert drill.mastered(d.cells, d.now()) == 0  # with the wall clock alone: 106 of 106
+    assert max(e["t"] for e in d.cells.values()) <= 1.9e9 + 240  # the times kept are the real ones
+    wall[0] = 1.9e9 + 100.0  # a date set back is believed
+    assert d.now() == wall[0]
+
+
+def test_a_rounds_clock_is_real_elapsed_time_and_the_button_cannot_reset_it() -> None:
+    """Red team of issue 42: pressing "Start a timed round" again restarted the round under way
+    and the question's clock, and pressing it on a question already read gave it fresh seconds."""
+    clock = [100.0]
+    d = Drill(lang="en", seed=6, record=False, coups=False, clock=lambda: clock[0])
+    d.respond(d.expected)  # the drill's first answer (untimed); the next question is timed
+    clock[0] += 10.0  # read for 10 s …
+    asked = d.item.id
+    d.start_round(size=3)  # … then the button: the question and its clock stay
+    assert d.item.id == asked and d.round_button.disabled
+    d.respond(d.expected)
+    assert d.cells[asked]["ms"] == 10_000 and drill.is_slow(d.cells[asked])
+    clock[0] += 1.0
+    round_under_way = d.round
+    d.start_round(size=3)  # again, during the round: nothing restarts
+    assert d.round is round_under_way and len(d.round.answers) == 1
+    d.seen_token.value = d.shown_token.value  # the browser's echo, 1 s after the kernel sent it
+    clock[0] += 1.0
+    d.respond(d.expected)
+    clock[0] += 0.5
+    d.respond(d.expected)
+    s = d.last_round
+    assert s is not None and d.round is None and not d.round_button.disabled
+    assert s["seconds"] == 12.5  # from the first question on screen to the last answer, not 11.5
+    assert "in 12.5 s." in plain_text(d.round_status)
+
+
+def test_one_slow_right_answer_puts_a_cell_over_its_target() -> None:
+    r = drill.TimedRound(size=3, target=3.0)
+    for seconds in (1.0, 10.0, 1.0):
+        r = r.add("player-5", True, seconds)
+    cell = r.summary()["cells"][0]
+    assert (cell["median"], cell["slowest"], cell["over"]) == (1.0, 10.0, True)
+    assert r.summary()["over"] == ["player-5"]
+
+
+def test_a_round_started_on_the_drills_first_untimed_question_asks_another() -> None:
+    clock = [0.0]
+    d = Drill(lang="en", seed=6, record=False, coups=False, clock=lambda: clock[0])
+    first = d.item.id
+    clock[0] += 30.0  # read, untimed, for 30 s
+    d.start_round(size=2)
+    assert d.item.id != first and d.shown_at == 30.0
+
+
 def test_a_round_started_during_a_coup_puts_the_coup_back_and_the_pure_round_refuses_extra_answers() -> None:
     d = Drill(lang="en", seed=4, record=False, clock=itertools.count().__next__)
     _to_coup(d)

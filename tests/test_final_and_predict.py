@@ -291,13 +291,16 @@ def test_an_attempt_left_for_another_draw_is_kept_unfinished_and_never_ticks() -
     other.options.value = other.question.answer
     other.check()  # attempt 2's first answer: attempt 1 is left, kept as it stood
     final = bk.progress.load()["final"]
-    assert final["attempts"] == [{"right": 11, "total": 12, "attempt": 1, "t": final["attempts"][0]["t"],
-                                  "unfinished": True}]
+    left = final["attempts"][0]
+    assert {k: left[k] for k in ("right", "total", "attempt", "unfinished")} == {
+        "right": 11, "total": 12, "attempt": 1, "unfinished": True}
+    assert left["items"] == [i.key for i in test.items] and len(left["answers"]) == 11  # kept as it stood
     assert final["open"]["attempt"] == 2 and "right" not in final  # nothing completed yet
     record, problems = bk.progress.validate({"final": final})
     assert problems == [] and record["final"] == final
     row = {r["id"]: r for r in bk.progress.course_map()}["final"]
     assert not row["done"] and row["attempts"] == 1  # 11 of 12 answered right, but unfinished
+    assert row["unverified"] == 0 and "could not verify" not in bk.progress.describe(row, "en")
     assert "attempt 1: 11 / 12 (left unfinished: it cannot pass)" in plain_text(FinalTest(lang="en").attempts_view)
     test.go(11)  # the widget left behind: its last answer cannot complete attempt 1 now
     test.options.value = test.question.answer
@@ -468,14 +471,25 @@ def final_cards(item: object) -> str:
     return " ".join(qid.split("-")[2 if qid.startswith("kit-coup") else 3:])
 
 
+def _take(test: FinalTest, right: int) -> None:
+    """Answer the attempt shown: the first ``right`` questions right, the rest wrong."""
+    for i, q in enumerate(test.questions):
+        test.go(i)
+        test.options.value = q.answer if i < right else (q.answer + 1) % len(q.options)
+        test.check()
+
+
 def test_the_map_ticks_the_final_test_only_at_the_pass_mark_and_keeps_every_attempt() -> None:
     progress = bk.progress
     assert progress.FINAL_PASS_MARK == 10 and progress.final_pass_mark(12) == 10
-    progress.record_final({"right": 3, "total": 12, "attempt": 1})
+    test = FinalTest(lang="en", seed=3)
+    _take(test, 3)
     row = {r["id"]: r for r in progress.course_map()}["final"]
     assert not row["done"] and progress.describe(row, "zh").startswith("· 期末測驗：最佳 3 / 12")
-    progress.record_final({"right": 11, "total": 12, "attempt": 2})
-    progress.record_final({"right": 9, "total": 12, "attempt": 3})
+    test.new_attempt()
+    _take(test, 11)
+    test.new_attempt()
+    _take(test, 9)
     record = progress.load()
     assert [a["right"] for a in record["final"]["attempts"]] == [3, 11, 9]
     assert record["final"]["right"] == 9 and record["final"]["attempt"] == 3  # the latest in full
@@ -490,17 +504,63 @@ def test_the_map_ticks_the_final_test_only_at_the_pass_mark_and_keeps_every_atte
         assert words in plain_text(CourseMap(lang=lang).legend)  # the map's legend says the pass mark
 
 
+def test_an_edited_record_does_not_tick_the_final_test() -> None:
+    """Red team of issue 42: the record is the learner's own file. A score written into it is
+    not taken on its word: an attempt's score is counted again from its questions and answers."""
+    progress = bk.progress
+    test = FinalTest(lang="en", seed=3)
+    _take(test, 4)
+    path = progress.location()
+    record = progress.load()
+    record["final"]["attempts"][0]["right"] = 12  # "4 / 12" edited into "12 / 12"
+    record["final"]["attempts"].append({"right": 12, "total": 12, "attempt": 2, "t": 9.0})  # a score alone
+    record["final"]["right"] = 12
+    progress.save(record, path)
+    row = {r["id"]: r for r in progress.course_map()}["final"]
+    assert not row["done"] and row["best"] == 4 and row["unverified"] == 1
+    checked = progress.final_checked(progress.load()["final"])
+    assert [(a["right"], a["verified"]) for a in checked] == [(4, True), (12, False)]
+    assert "could not verify 1 attempt(s)" in progress.describe(row, "en")
+    assert "無法核對" in progress.describe(row, "zh")
+    shown = plain_text(FinalTest(lang="en").attempts_view)
+    assert "attempt 1: 4 / 12 (not passed)" in shown and "attempt 2: 12 / 12 (could not verify" in shown
+    record = progress.load()  # answers edited to the keys' are what the record cannot tell apart
+    entry = record["final"]["attempts"][0]
+    keys = {i.key: i.question.answer for i in test.items}
+    entry["answers"] = {k: keys[k] for k in entry["items"]}
+    progress.save(record, path)
+    assert {r["id"]: r for r in progress.course_map()}["final"]["done"]
+
+
+def test_a_shorter_test_is_practice_and_never_ticks_the_map() -> None:
+    """Red team of issue 42: ``FinalTest(n=1)``, one question answered right, said "Passed (the
+    pass mark is 1 of 1)" and ticked the course's final test."""
+    test = FinalTest(lang="en", n=1)
+    _take(test, 1)
+    assert "it is practice, never a pass" in plain_text(test.summary) and "Passed" not in plain_text(test.summary)
+    assert "(practice of fewer than 12 questions: it cannot pass)" in plain_text(test.attempts_view)
+    row = {r["id"]: r for r in bk.progress.course_map()}["final"]
+    assert not row["done"] and row["attempts"] == 0
+    zh = FinalTest(lang="zh", n=1)  # the next attempt
+    _take(zh, 1)
+    assert "只算練習，不算及格" in plain_text(zh.summary)
+
+
 def test_an_old_record_with_one_final_result_still_loads_and_counts_as_one_attempt() -> None:
     old = {"schema": 2, "final": {"right": 10, "total": 12, "attempt": 1, "t": 5.0, "asked": ["a"]}}
     record, problems = bk.progress.validate(old)
     assert problems == [] and bk.progress.final_attempts(record["final"]) == [
         {"right": 10, "total": 12, "attempt": 1, "t": 5.0}]
     row = {r["id"]: r for r in bk.progress.course_map(record)}["final"]
-    assert row["done"] and row["attempts"] == 1 and row["best"] == 10
+    # kept without its questions and answers, its score cannot be checked: shown, never ticked
+    assert not row["done"] and row["attempts"] == 1 and row["best"] == 10 and row["unverified"] == 1
     bad, problems = bk.progress.validate({"final": {"right": 1, "total": 12, "attempts": [{"right": "x"}]}})
     assert "attempts" not in bad["final"] and any("final.attempts" in p for p in problems)
     capped, _ = bk.progress.validate({"final": {"right": 1, "total": 12, "attempts": [{"right": 30, "total": 12}]}})
     assert capped["final"]["attempts"] == [{"right": 12, "total": 12}]
+    forged, problems = bk.progress.validate({"final": {"attempts": [{"right": 1, "total": 2, "items": ["a"],
+                                                                     "answers": {"b": 1}}]}})
+    assert "attempts" not in forged["final"] and any("final.attempts" in p for p in problems)
 
 
 def test_an_attempt_in_progress_is_checked_when_read_and_older_records_still_load() -> None:

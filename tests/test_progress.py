@@ -375,7 +375,8 @@ def test_merging_two_records_keeps_every_final_attempt_of_both() -> None:
     assert [a["right"] for a in merged["final"]["attempts"]] == [4, 11]
     assert progress.merge(merged, merged)["final"]["attempts"] == merged["final"]["attempts"]
     row = {r["id"]: r for r in progress.course_map(merged, lessons=[])}["final"]
-    assert row["done"] and row["best"] == 11 and row["attempts"] == 2
+    # scores kept without their questions and answers: shown, not verified, never ticked
+    assert not row["done"] and row["best"] == 11 and row["attempts"] == 2 and row["unverified"] == 2
 
 
 def test_the_drills_mastery_fields_are_validated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -585,9 +585,38 @@ def test_the_first_answer_is_scored_and_the_quiz_ends_with_a_summary_and_can_be_
     # the review names the misconception behind the wrong answer, with its correction
     m = bk.misconceptions.get("banker-copies-player")
     assert m.correction("en") in summary
+    first = dict(quiz.first)
     quiz.reset_button.click()
-    assert (quiz.index, quiz.right, quiz.answers, quiz.first, quiz.summary.value) == (0, 0, {}, {}, "")
+    assert (quiz.index, quiz.answers, quiz.first) == (0, {}, first)
     assert quiz.feedback.value == "" and quiz.options.value is None
+    # "Start again" is practice: the questions answered right this time are not a better score
+    _answer(quiz, quiz.question.answer)
+    quiz.go(1)
+    _answer(quiz, quiz.question.answer)
+    assert quiz.right == 1 and "1 of 2" in quiz.score.value
+    assert "1 of 2 right" in bk.widgets.plain_text(quiz.summary)
+    assert "bk-not-counted" in quiz.feedback.value
+
+
+def test_start_again_keeps_the_recorded_score_and_the_score_shown_the_same(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 42's red team: a lesson quiz answered all wrong, "Start again", all right: it said
+    # "9 of 9 right at the first answer" while the record (and the quiz after a restart) said 0.
+    monkeypatch.setenv("BACCARAT_KIT_PROGRESS", str(tmp_path))
+    quiz = Quiz.lesson("04", lang="en")
+    n = len(quiz.questions)
+    for i in range(n):
+        quiz.go(i)
+        _answer(quiz, (quiz.question.answer + 1) % len(quiz.question.options))
+    quiz.reset()
+    for i in range(n):
+        quiz.go(i)
+        assert quiz.options.value is None
+        _answer(quiz, quiz.question.answer)
+    again = Quiz.lesson("04", lang="en")
+    assert quiz.right == again.right == 0
+    assert f"0 of {n} right" in bk.widgets.plain_text(quiz.summary)
+    assert not bk.progress.lesson_mastered(bk.progress.load()["quizzes"]["04"]["answers"], n)
 
 
 @pytest.mark.parametrize("name", bk.widgets.lesson_names())

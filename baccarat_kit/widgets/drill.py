@@ -125,12 +125,14 @@ class Drill(LangMixin, w.VBox):
 
     def __init__(self, *, lang: str = "zh", seed: int | None = None, record: bool = True,
                  coups: bool = True, clock: Callable[[], float] = time.monotonic,
-                 now: Callable[[], float] = time.time, lessons: str = "") -> None:
+                 now: Callable[[], float] | None = None, lessons: str = "") -> None:
         super().__init__()
         self._init_lang(lang)
         self.add_class("bk-drill")
         self.clock = clock
-        self.now = now
+        self.now = now if now is not None else scheduler.sitting_clock()
+        """The scheduler's time: by default the wall clock of this sitting, never ahead of the
+        time really passed since the widget was made (:func:`~baccarat_kit.drill.sitting_clock`)."""
         self.record = record
         self.coups = coups
         self.lessons = lessons
@@ -158,6 +160,8 @@ class Drill(LangMixin, w.VBox):
         self.last_round: dict[str, Any] | None = None
         """The summary of the round finished last in this session (None before one)."""
         self._new_best = False
+        self._round_from = 0.0
+        """The clock's time the round under way started from (its first question on screen)."""
         self.title = html_widget("bk-title")
         self.mastery = html_widget("bk-drill-mastery")
         self.definition = html_widget("bk-drill-definition")
@@ -210,14 +214,14 @@ class Drill(LangMixin, w.VBox):
         self._relabel()
 
     # ---- the scheduler ------------------------------------------------------------
-    def _next_item(self) -> scheduler.Item:
+    def _next_item(self, avoid: str | None = None) -> scheduler.Item:
         if self._teach is not None and self.round is None:
             taught, self._teach = self._teach, None
             return taught
         if (self.coups and self.round is None
                 and self.step % scheduler.COUP_EVERY == scheduler.COUP_EVERY - 1):
             return scheduler.coup_item(self.seed, self.coup_stats.get("seen", 0))
-        avoid = self.asked[-1] if self.asked else None
+        avoid = avoid or (self.asked[-1] if self.asked else None)
         cell = scheduler.choose(self.cells, self.step, self.seed, now=float(self.now()), avoid=avoid)
         return NOTHING if cell is None else scheduler.item(cell)
 
@@ -322,7 +326,9 @@ class Drill(LangMixin, w.VBox):
         self._save()
         feedback = self._feedback_html(done, choice, right, late, seconds)
         if self.round is not None:
-            self.round = self.round.add(done.id, right, seconds)
+            if not self.round.answers:  # the round's clock runs from its first question on screen
+                self._round_from = answered if self.shown_at is None else self.shown_at
+            self.round = self.round.add(done.id, right, seconds, elapsed=answered - self._round_from)
             if self.round.finished:
                 self._finish_round()
                 feedback += "<br>" + esc(self._round_done_text(self.last_round or {}))
@@ -424,16 +430,25 @@ class Drill(LangMixin, w.VBox):
     # ---- timed rounds -------------------------------------------------------------
     def start_round(self, size: int = scheduler.ROUND_SIZE) -> scheduler.TimedRound:
         """Start a timed round of ``size`` questions (no whole coups; a coup under way is put
-        back, dealt again later); every cell's target is the seconds set (``seconds``)."""
+        back, dealt again later, and a teaching item is asked after the round); every cell's
+        target is the seconds set (``seconds``). A round under way goes on: it is not started
+        again (the button is disabled while it runs), so its clock is never reset. A cell's
+        question already on screen and timed keeps its clock (pressing the button does not give
+        the learner fresh seconds for it); an untimed one (the drill's first) is replaced by
+        another question, timed from when it is shown."""
+        if self.round is not None:
+            return self.round
         self.round = scheduler.TimedRound(size=size, target=float(self.seconds.value))
         self.last_round, self._new_best = None, False
-        if self.item.kind == "coup":
-            self.item = self._next_item()
+        if self.item.kind in ("coup", "row") or self.shown_at is None:
+            if self.item.kind == "row" or self.item.params.get("made_up"):
+                self._teach = self.item  # the teaching a miss asked for: after the round
+            self.item = self._next_item(avoid=self.item.id)
             self.deal = None
+            self._render_item()
+            self._shown()
         self.feedback.value = ""
-        self._render_item()
         self._render_status()
-        self._shown()  # the round's first answer is timed too
         return self.round
 
     def _finish_round(self) -> None:
@@ -464,7 +479,7 @@ class Drill(LangMixin, w.VBox):
                 text = self._t("widgets.drill.round-cell-missed", cell=words, target=f"{e['target']:g}")
             else:
                 key = "widgets.drill.round-cell-over" if e["over"] else "widgets.drill.round-cell-in"
-                text = self._t(key, cell=words, seconds=f"{e['median']:.1f}", target=f"{e['target']:g}")
+                text = self._t(key, cell=words, seconds=f"{e['slowest']:.1f}", target=f"{e['target']:g}")
             items.append(f'<li class="{"bk-round-over" if e["over"] else "bk-round-in"}">{esc(text)}</li>')
         lines.append(esc(self._t("widgets.drill.round-cells")) + f'<ul class="bk-drill-round-cells">{"".join(items)}</ul>')
         over = [cell_words(c, self._lang) for c in summary["over"]]
@@ -491,8 +506,9 @@ class Drill(LangMixin, w.VBox):
         self.round_button.description = self._t("widgets.drill.round-button", size=scheduler.ROUND_SIZE)
         self.round_button.tooltip = self._t("widgets.drill.round-tip", size=scheduler.ROUND_SIZE)
         r = self.round
+        self.round_button.disabled = r is not None  # a round under way is never started again
         if r is not None:
-            spent = sum(s for _c, _r, s in r.answers if s is not None)
+            spent = r.elapsed or 0.0
             self.round_status.value = esc(self._t("widgets.drill.round-under-way", number=len(r.answers) + 1,
                                                   size=r.size, seconds=f"{spent:.1f}", target=f"{r.target:g}"))
         elif self.last_round is not None:

@@ -198,12 +198,15 @@ class FinalTest(Quiz):
         lines = []
         if resumed:
             lines.append(esc(self._t("widgets.final.resumed", attempt=self.attempt, answered=resumed)))
-        kept = progress.final_attempts(progress.load()["final"])
+        kept = progress.final_checked(progress.load()["final"])
         if kept:
             words = [self._t("widgets.final.attempt-unfinished" if a.get("unfinished") else
-                             "widgets.final.attempt-passed" if a["right"] >= progress.final_pass_mark(a["total"])
+                             "widgets.final.attempt-unverified" if not a["verified"] else
+                             "widgets.final.attempt-short" if a["total"] < progress.FINAL_QUESTIONS else
+                             "widgets.final.attempt-passed" if progress.final_passed(a)
                              else "widgets.final.attempt-not-passed", attempt=a.get("attempt", n),
-                             right=a["right"], total=a["total"]) for n, a in enumerate(kept, 1)]
+                             right=a["right"], total=a["total"], full=progress.FINAL_QUESTIONS)
+                     for n, a in enumerate(kept, 1)]
             sep = "；" if self._lang == "zh" else "; "
             lines.append(esc(self._t("widgets.final.attempts", list=sep.join(words))))
         self.attempts_view.value = "<br>".join(lines)
@@ -283,9 +286,10 @@ class FinalTest(Quiz):
         lang = self._lang
         total = len(self.questions)
         mark = progress.final_pass_mark(total)
-        verdict = "widgets.final.passed" if self.right >= mark else "widgets.final.not-passed"
+        verdict = ("widgets.final.short" if total < progress.FINAL_QUESTIONS else
+                   "widgets.final.passed" if self.right >= mark else "widgets.final.not-passed")
         lines = [f"<b>{esc(self._t('widgets.final.score', right=self.right, total=total, attempt=self.attempt))}</b>"
-                 f" {esc(self._t(verdict, pass_mark=mark, total=total))}"]
+                 f" {esc(self._t(verdict, pass_mark=mark, total=total, full=progress.FINAL_QUESTIONS))}"]
         review = []
         for i in self.missed():
             q = self.questions[i]

@@ -170,9 +170,10 @@ class Quiz(LangMixin, w.VBox):
         return len(self.first) == len(self.questions)
 
     def reset(self) -> None:
-        """Clear every answer and the score; back to question 1."""
+        """Start again: clear the answers shown and go back to question 1. The first answers
+        stay, and so does the score (:attr:`right`): answered again after their feedback, the
+        questions are practice, not a better score (the record keeps the first answers too)."""
         self.answers.clear()
-        self.first.clear()
         self.options.value = None
         self.go(0)
 

@@ -89,7 +89,7 @@ class ReviewDrill(Drill):
     before an answer, so the review never works from an old copy of it."""
 
     def __init__(self, pool: tuple[str, ...] | list[str], *, lang: str = "zh",
-                 clock: Callable[[], float] = time.monotonic, now: Callable[[], float] = time.time,
+                 clock: Callable[[], float] = time.monotonic, now: Callable[[], float] | None = None,
                  on_answer: Callable[[ReviewDrill], None] | None = None) -> None:
         self.pool = tuple(pool)
         self.on_answer = on_answer
@@ -103,13 +103,13 @@ class ReviewDrill(Drill):
         """The cells of the review still due now."""
         return scheduler.due_cells(self.cells, float(self.now()), self.pool)
 
-    def _next_item(self) -> scheduler.Item:
+    def _next_item(self, avoid: str | None = None) -> scheduler.Item:
         due = self.remaining() if hasattr(self, "pool") else []
         if not due:
-            return super()._next_item()
-        avoid = self.asked[-1] if self.asked else None
+            return super()._next_item(avoid)
+        avoid = avoid or (self.asked[-1] if self.asked else None)
         cell = scheduler.choose(self.cells, self.step, self.seed, now=float(self.now()), pool=tuple(due), avoid=avoid)
-        return super()._next_item() if cell is None else scheduler.item(cell)
+        return super()._next_item(avoid) if cell is None else scheduler.item(cell)
 
     def respond(self, choice: str) -> bool:
         cell = self.item.id
@@ -137,15 +137,15 @@ class TodayView(LangMixin, w.VBox):
     :class:`baccarat_kit.today.Today` shown; ``refresh()`` reads the record again; ``review`` is
     the running :class:`ReviewDrill` (None when none is)."""
 
-    def __init__(self, *, lang: str = "zh", now: Callable[[], float] = time.time,
+    def __init__(self, *, lang: str = "zh", now: Callable[[], float] | None = None,
                  clock: Callable[[], float] = time.monotonic, toggle: bool = True) -> None:
         super().__init__()
         self._init_lang(lang)
         self.add_class("bk-today")
-        self.now = now
+        self.now = now if now is not None else scheduler.sitting_clock()
         self.clock = clock
         self.review: ReviewDrill | None = None
-        self.state = days.today(progress.empty(), float(now()))
+        self.state = days.today(progress.empty(), float(self.now()))
         self.title = html_widget("bk-title")
         if not toggle:  # inside the course map: its switch relabels this view
             self.lang_toggle.layout.display = "none"

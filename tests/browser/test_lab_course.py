@@ -116,7 +116,7 @@ def test_a_resubmission_after_the_answer_was_shown_is_not_scored(open_lab, make_
     expect(page.locator(f"{root} .bk-quiz-feedback .bk-right")).to_have_count(1)
     expect(page.locator(f"{root} .bk-quiz-feedback .bk-not-counted")).to_have_count(1)
     expect(score).to_have_text(message("widgets.quiz.score", LANG, right=0, total=len(questions)))
-    # start again: nothing answered, nothing scored
+    # start again: the answers shown are cleared; the score stays the first answers'
     page.locator(f"{root} button.bk-quiz-reset").click()
     expect(page.locator(f"{root} .bk-quiz-feedback")).to_have_text("")
     expect(score).to_have_text(message("widgets.quiz.score", LANG, right=0, total=len(questions)))
