@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
+import signal
 import sys
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,7 +21,12 @@ from .grade import (
 )
 
 if TYPE_CHECKING:
-    from .term.deadlines import TermDeadlines
+    from .judge.checks import Exercise
+    from .records import Submission
+    from .sandbox.session import Limits
+    from .term.deadlines import LatePenalty, TermDeadlines
+    from .term.journal import Journal
+    from .term.secret import TermSecret
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -73,6 +81,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="output folder: new, empty, or made by an earlier grade (only its own files are replaced)")
     g.add_argument("--update", action="store_true",
                    help="regrade only the given files: every other row and feedback page in DIR stays")
+    g.add_argument("--resume", action="store_true",
+                   help="go on with a batch that was stopped (Ctrl-C, SIGTERM, a killed machine): the rows "
+                        "it kept (DIR/.baccarat-kit-journal.jsonl) stay, only the rest is graded; the same "
+                        "command run again does so too")
     g.add_argument("--deadline", default=None, metavar="ISO",
                    help="hand-in deadline (ISO 8601, UTC if no zone); files collected later are flagged late "
                         "(default: the deadline given to collect). A file not taken by collect has only its "
@@ -230,21 +242,19 @@ def _cmd_secret(args: argparse.Namespace) -> int:
 
 def _cmd_grade(args: argparse.Namespace) -> int:
     from .grade import (
+        BatchStopped,
         GradeUsageError,
         Limits,
-        batch_failure,
         collect_paths,
         default_source,
-        grade_paths,
+        journal_rows,
         load_exercises,
         missing_extra,
     )
-    from .grade_manual.publish import written_view
-    from .records import visible
     from .report.feedback import feedback_html
     from .term.collect import CollectError
     from .term.deadlines import gradebook_penalty, penalty_option, term_deadlines
-    from .term.gradebook import check_out_folder, exercise_means, read_results, write_outputs
+    from .term.gradebook import check_out_folder, read_results, write_outputs
 
     if (args.timeout <= 0 or args.notebook_timeout <= 0 or args.memory_mb < 128 or args.jobs < 1
             or (args.wall_limit is not None and not args.wall_limit > 0)
@@ -267,7 +277,12 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     for p in paths:
         if out == p.resolve() or out in p.resolve().parents:
             raise GradeUsageError("grading.cli.out_is_input", path=args.out)
-    check_out_folder(args.out, args.update)
+    from .term.journal import JOURNAL_NAME, Journal
+
+    resuming = Journal.exists(out)
+    if args.resume and not resuming:
+        raise GradeUsageError("grading.cli.nothing_to_resume", path=args.out, journal=JOURNAL_NAME)
+    check_out_folder(args.out, args.update, resuming)
     old_doc = read_results(Path(args.out) / "results.json") if args.update else None
     dates = term_deadlines(args.deadline, args.class_list, old_doc)  # --update: the gradebook's, unless given
     deadline, deadlines = dates.deadline, dates.deadlines
@@ -311,23 +326,85 @@ def _cmd_grade(args: argparse.Namespace) -> int:
             return 2
     limits = Limits(args.timeout, args.notebook_timeout, args.memory_mb, "none" if args.no_sandbox else "bwrap",
                     wall_limit=args.wall_limit, batch_wall_limit=args.batch_wall_limit)
-    with contextlib.ExitStack() as stack:
-        submit = None
-        if args.scheduler is not None:
-            from .cluster import remote_grading
+    journal = Journal(out, {"update": args.update, "sandbox": limits.sandbox, "timeout": args.timeout,
+                            "notebook_timeout": args.notebook_timeout, "wall_limit": args.wall_limit,
+                            "memory_mb": args.memory_mb, "secret": term.fingerprint if term is not None else None,
+                            "source": str(Path(args.source or default_source()).resolve())})
+    kept = journal.open()
+    if resuming:
+        print(message("grading.cli.resuming", args.lang, out=args.out, kept=kept), file=sys.stderr)
+    write = functools.partial(write_outputs, args.out, exercises=exercises, limits=limits, lang=args.lang,
+                              page=feedback_html, update=args.update, skipped=skipped,
+                              late_policy=book_rule.text if book_rule is not None else None, term=dates.record(),
+                              resuming=True)
+    try:
+        with _stop_on_signals(), contextlib.ExitStack() as stack:
+            subs = _grade_batch(stack, args, paths, exercises, limits, deadline, deadlines, penalty, known, term,
+                                journal)
+    except (BatchStopped, KeyboardInterrupt) as stop:
+        subs = journal_rows(paths, journal, deadline, deadlines, penalty, known)
+        if subs:
+            write(subs, keep=(JOURNAL_NAME,))
+        signum = stop.signum if isinstance(stop, BatchStopped) else signal.SIGINT
+        print(message("grading.cli.stopped", args.lang, signal=signal.Signals(signum).name, kept=len(subs),
+                      total=len(paths), out=args.out, left=len(paths) - len(subs)), file=sys.stderr)
+        return 128 + signum
+    return _graded(args, subs, skipped, write, journal)
 
-            submit = stack.enter_context(remote_grading(args.scheduler, args.certs, args.insecure_scheduler,
-                                                        exercises, limits))
-        bar = None
-        if not args.no_progress:
-            from tqdm import tqdm
 
-            bar = tqdm(total=len(paths), unit="nb", file=sys.stderr, desc="grade")
-            stack.callback(bar.close)
-        subs = grade_paths(paths, exercises, limits, args.jobs, progress=bar.update if bar else None,
-                           deadline=deadline, deadlines=deadlines, penalty=penalty, known=known, submit=submit,
-                           term=term)
+@contextlib.contextmanager
+def _stop_on_signals() -> Iterator[None]:
+    """While a batch is graded, SIGTERM raises :class:`.grade.BatchStopped` (and Ctrl-C, as always,
+    KeyboardInterrupt) in this thread, once: a second one acts as it would have."""
+    from .grade import BatchStopped
+
+    previous = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT)}
+
+    def stopped(signum: int, _frame: object) -> None:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+        raise BatchStopped(signum)
+
+    for s in previous:
+        signal.signal(s, stopped)
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+
+
+def _grade_batch(stack: contextlib.ExitStack, args: argparse.Namespace, paths: list[Path],
+                 exercises: dict[str, Exercise], limits: Limits, deadline: str | None,
+                 deadlines: Mapping[str, str], penalty: LatePenalty | None, known: list[str],
+                 term: TermSecret | None, journal: Journal) -> list[Submission]:
+    from .grade import grade_paths
+
+    submit = None
+    if args.scheduler is not None:
+        from .cluster import remote_grading
+
+        submit = stack.enter_context(remote_grading(args.scheduler, args.certs, args.insecure_scheduler,
+                                                    exercises, limits))
+    bar = None
+    if not args.no_progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(paths), unit="nb", file=sys.stderr, desc="grade")
+        stack.callback(bar.close)
+    return grade_paths(paths, exercises, limits, args.jobs, progress=bar.update if bar else None,
+                       deadline=deadline, deadlines=deadlines, penalty=penalty, known=known, submit=submit,
+                       term=term, journal=journal)
+
+
+def _graded(args: argparse.Namespace, subs: list[Submission], skipped: list[dict[str, str]],
+            write: Callable[..., Path], journal: Journal) -> int:
+    """What a whole batch says and writes (the gradebook, from its rows; the journal then goes)."""
     from ..i18n import both as _both
+    from .grade import batch_failure
+    from .grade_manual.publish import written_view
+    from .records import visible
+    from .term.gradebook import exercise_means
 
     untrusted = _both("grading.warning.mtime_deadline")[args.lang]
     for s in subs:  # learner text (file names, ids) only through visible(): no terminal escapes
@@ -365,9 +442,9 @@ def _cmd_grade(args: argparse.Namespace) -> int:
             print(message("grading.cli.update_unkeyed", args.lang, count=unkeyed), file=sys.stderr)
             subs = [s for s in subs if s.status not in ("needs_secret", "other_secret")]
         if not subs:
+            journal.remove()
             return 1
-    write_outputs(args.out, subs, exercises, limits, args.lang, page=feedback_html, update=args.update, skipped=skipped,
-                  late_policy=book_rule.text if book_rule is not None else None, term=dates.record())
+    write(subs)
     for item in skipped:
         print(visible(f"{item['file']}: {item[args.lang]}", 2000), file=sys.stderr)
     means = [message("grading.cli.summary_pending" if pending else "grading.cli.summary_exercise", args.lang,

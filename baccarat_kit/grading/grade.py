@@ -67,12 +67,13 @@ from .sandbox.session import (
 )
 from .term.deadlines import LatePenalty
 from .term.gradebook import name_feedback
+from .term.journal import Journal
 from .term.release import default_source, load_exercises, term_metadata
 from .term.secret import TermKeys, TermSecret
 
 __all__ = [
     "DEFAULT_CELL_TIMEOUT", "DEFAULT_MEMORY_MB", "DEFAULT_NOTEBOOK_TIMEOUT", "WALL_FACTOR", "WALL_LIMIT_FACTOR",
-    "BatchBudget", "GradeUsageError", "Limits", "Submission", "batch_failure", "collect_paths", "default_source",
+    "BatchBudget", "BatchStopped", "GradeUsageError", "Limits", "Submission", "batch_failure", "collect_paths", "default_source",
     "grade_file", "grade_paths", "load_exercises", "missing_extra",
 ]
 
@@ -561,11 +562,20 @@ def _digest(path: Path) -> str:
         return ""
 
 
+class BatchStopped(Exception):
+    """The batch was told to stop (SIGTERM; Ctrl-C is :class:`KeyboardInterrupt`): raised by the
+    ``grade`` command's signal handler while :func:`grade_paths` waits."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
 def grade_paths(
     paths: Sequence[Path], exercises: dict[str, Exercise], limits: Limits = DEFAULT_LIMITS, jobs: int = 1,
     progress: Callable[[int], None] | None = None, deadline: str | None = None,
     deadlines: Mapping[str, str] | None = None, penalty: LatePenalty | None = None, known: Sequence[str] = (),
-    submit: Submit | None = None, term: TermSecret | None = None,
+    submit: Submit | None = None, term: TermSecret | None = None, journal: Journal | None = None,
 ) -> list[Submission]:
     """Grade every path (``jobs`` at a time, or each through ``submit``); results in the order of ``paths``.
 
@@ -573,41 +583,95 @@ def grade_paths(
     from ``collect``'s manifest, else the file's untrusted modification time) and its feedback
     page's name. With ``term`` (the term secret), each file is graded against its owner's keys
     (:func:`file_keys`); the secret itself stays in this process.
+
+    ``journal`` (:mod:`.term.journal`): each row is appended to it as it finishes, and not kept
+    here; a file whose row it already holds (the same bytes) is not graded again. When the batch
+    is stopped (:class:`BatchStopped`, :class:`KeyboardInterrupt`), the running sandboxes are
+    ended, nothing more is journaled, and the exception goes on: :func:`journal_rows` then gives
+    what was kept.
     """
+    from .sandbox.session import stop_runs
     from .term.collect import utc_now
-    from .term.handin import stamp
 
     results: dict[int, Submission] = {}
+    done = journal.done() if journal is not None else {}
     todo = {}
     for i, p in enumerate(paths):
+        shown = file_text(str(p))
+        if shown in done and done[shown] == _digest(p):  # graded before the batch stopped
+            if progress:
+                progress(1)
+            continue
         problem = _unreadable(p)
         if problem is None:
             todo[i] = p
             continue
-        results[i] = Submission(str(p), "", None, "", "unreadable", both("grading.reason.unreadable", detail=problem))
+        results[i] = Submission(shown, "", None, "", "unreadable", both("grading.reason.unreadable", detail=problem))
         if progress:
             progress(1)
+
+    def finished(i: int, sub: Submission) -> None:
+        sub.graded_at = utc_now()
+        sub.sandbox = limits.sandbox
+        if journal is None:
+            results[i] = sub
+        else:
+            journal.add(sub)  # (kept there, not here: a class of rows is not held in memory)
+
+    for i in list(results):
+        finished(i, results.pop(i))
     budget = BatchBudget(limits)
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+    stop_runs(False)
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+    futures: dict[Future[Submission], int] = {}
+    try:
         def local(p: Path, keys: TermKeys | None) -> Future[Submission]:
             return pool.submit(budget.grade, grade_file, p, exercises, keys)
 
         send = submit or local
-        futures = {send(p, file_keys(p, term, exercises) if term is not None else None): i for i, p in todo.items()}
+        futures.update({send(p, file_keys(p, term, exercises) if term is not None else None): i for i, p in todo.items()})
         for fut in as_completed(futures):
             i = futures[fut]
             try:
-                results[i] = fut.result()
+                sub = fut.result()
             except Exception as err:
                 digest = _digest(paths[i])
-                results[i] = Submission(str(paths[i]), digest, None, "", "worker_failed",
-                                        both("grading.reason.worker_failed", detail=type(err).__name__))
+                sub = Submission(str(paths[i]), digest, None, "", "worker_failed",
+                                 both("grading.reason.worker_failed", detail=type(err).__name__))
+            finished(i, sub)
             if progress:
                 progress(1)
-    ordered = [results[i] for i in range(len(paths))]
-    for sub in ordered:
-        sub.graded_at = utc_now()
-        sub.sandbox = limits.sandbox
+    except BaseException:  # stopped: keep what finished, end what runs, start nothing more
+        if journal is not None:
+            journal.stop()
+        for fut in futures:
+            fut.cancel()
+        stop_runs()
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+    if journal is None:
+        return finish_rows(paths, [results[i] for i in range(len(paths))], deadline, deadlines, penalty, known)
+    return journal_rows(paths, journal, deadline, deadlines, penalty, known)
+
+
+def journal_rows(paths: Sequence[Path], journal: Journal, deadline: str | None = None,
+                 deadlines: Mapping[str, str] | None = None, penalty: LatePenalty | None = None,
+                 known: Sequence[str] = ()) -> list[Submission]:
+    """The rows ``journal`` holds of ``paths`` (in their order; a batch that stopped: only those
+    that finished), owned, stamped and named as :func:`grade_paths` gives them."""
+    rows = journal.rows([file_text(str(p)) for p in paths])
+    kept = [(p, rows[file_text(str(p))]) for p in paths if file_text(str(p)) in rows]
+    return finish_rows([p for p, _ in kept], [s for _, s in kept], deadline, deadlines, penalty, known)
+
+
+def finish_rows(paths: Sequence[Path], ordered: list[Submission], deadline: str | None = None,
+                deadlines: Mapping[str, str] | None = None, penalty: LatePenalty | None = None,
+                known: Sequence[str] = ()) -> list[Submission]:
+    """What a batch's rows get together: owner, hand-in time and lateness, feedback names, the flags
+    of files that share an id or bytes."""
+    from .term.handin import stamp
+
     stamp(paths, ordered, deadline, deadlines, penalty, known)  # owner, hand-in time, lateness
     name_feedback(ordered)
     _flag_duplicates(ordered)

@@ -57,9 +57,11 @@ def _owned_files(target: Path) -> set[str] | None:
         return None
 
 
-def check_out_folder(out: str | Path, update: bool = False) -> None:
+def check_out_folder(out: str | Path, update: bool = False, resuming: bool = False) -> None:
     """Refuse an output folder the grader did not make, and a gradebook without ``--update``
-    (before any grading starts): grading a few files must never drop the others' rows."""
+    (before any grading starts): grading a few files must never drop the others' rows.
+    ``resuming``: the folder holds this batch's journal (:mod:`.journal`), and its gradebook is
+    that batch's partial one."""
     target = Path(out)
     if target.exists() and not target.is_dir():
         raise GradeUsageError("grading.cli.out_is_input", path=out)
@@ -68,7 +70,7 @@ def check_out_folder(out: str | Path, update: bool = False) -> None:
     has_results = (target / "results.json").is_file()
     if update and not has_results:
         raise GradeUsageError("grading.cli.nothing_to_update", path=out)
-    if not update and has_results:
+    if not update and has_results and not resuming:
         raise GradeUsageError("grading.cli.gradebook_exists", path=out)
 
 
@@ -306,7 +308,8 @@ gradebook now holds it (the instructor's scores merged in): :func:`..report.feed
 def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[str, Exercise],
                   limits: Limits, lang: str = "zh", *, page: Page, update: bool = False,
                   skipped: Sequence[dict[str, str]] = (), late_policy: str | None = None,
-                  term: Mapping[str, object] | None = None) -> Path:
+                  term: Mapping[str, object] | None = None, resuming: bool = False,
+                  keep: Sequence[str] = ()) -> Path:
     """Write grades.csv, grades-long.csv, canvas.csv, moodle.csv, results.json and feedback/ (each
     new row's page rendered by ``page``, in :func:`feedback_language`).
 
@@ -319,9 +322,12 @@ def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[s
     as ``results.json``'s ``late_policy`` for the next ``--update`` (:func:`.deadlines.gradebook_penalty`).
     ``term``: the batch's ``deadline`` and ``class_list`` (:meth:`.deadlines.TermDeadlines.record`),
     kept the same way (:func:`.deadlines.term_deadlines`); None: an update keeps the gradebook's.
+    ``resuming`` and ``keep``: a batch with a journal (:mod:`.journal`): its folder may hold its
+    partial gradebook; ``keep``: the files (the journal of a batch that stopped) that stay listed
+    as the grader's; any other the marker listed is removed (the journal, once the batch is whole).
     """
     target = Path(out)
-    check_out_folder(target, update)
+    check_out_folder(target, update, resuming)
     owned = _owned_files(target) if target.is_dir() else set()
     owned = owned or set()
     old_rows: list[dict[str, Any]] = []
@@ -374,8 +380,8 @@ def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[s
             # her page in the language of the edition she worked in; the instructor's --lang otherwise
             (tmp / name).write_text(page(s, exercises, feedback_language(s, lang), merged.get(s.file)), encoding="utf-8")
             written.append(name)
-        keep = {str(r.get("feedback")) for r in rows}
-        files = sorted(set(written) | ({f for f in owned if f in keep} if update else set()))
+        pages = {str(r.get("feedback")) for r in rows}
+        files = sorted(set(written) | set(keep) | ({f for f in owned if f in pages} if update else set()))
         (tmp / MARKER).write_text(json.dumps({"files": files}, indent=1) + "\n", encoding="utf-8")
         _install(tmp, target, written, owned, files)
     finally:
