@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
 import signal
 import sys
 from collections.abc import Callable, Iterator, Mapping
@@ -333,10 +332,15 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     kept = journal.open()
     if resuming:
         print(message("grading.cli.resuming", args.lang, out=args.out, kept=kept), file=sys.stderr)
-    write = functools.partial(write_outputs, args.out, exercises=exercises, limits=limits, lang=args.lang,
-                              page=feedback_html, update=args.update, skipped=skipped,
-                              late_policy=book_rule.text if book_rule is not None else None, term=dates.record(),
-                              resuming=True)
+    read_as = _stat(Path(args.out) / "results.json")
+
+    def write(subs: list[Submission], keep: tuple[str, ...] = ()) -> Path:
+        """The gradebook (the one read above, unless it changed since: read again then)."""
+        same = old_doc if old_doc is not None and _stat(Path(args.out) / "results.json") == read_as else None
+        return write_outputs(args.out, subs, exercises, limits, args.lang, page=feedback_html, update=args.update,
+                             skipped=skipped, late_policy=book_rule.text if book_rule is not None else None,
+                             term=dates.record(), resuming=True, keep=keep, old_doc=same)
+
     try:
         with _stop_on_signals(), contextlib.ExitStack() as stack:
             subs = _grade_batch(stack, args, paths, exercises, limits, deadline, deadlines, penalty, known, term,
@@ -350,6 +354,14 @@ def _cmd_grade(args: argparse.Namespace) -> int:
                       total=len(paths), out=args.out, left=len(paths) - len(subs)), file=sys.stderr)
         return 128 + signum
     return _graded(args, subs, skipped, write, journal)
+
+
+def _stat(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_ino, st.st_size, st.st_mtime_ns
 
 
 @contextlib.contextmanager
