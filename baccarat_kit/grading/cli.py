@@ -8,7 +8,7 @@ import signal
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..i18n import message, normalize_language
 from .grade import (
@@ -334,12 +334,12 @@ def _cmd_grade(args: argparse.Namespace) -> int:
         print(message("grading.cli.resuming", args.lang, out=args.out, kept=kept), file=sys.stderr)
     read_as = _stat(Path(args.out) / "results.json")
 
-    def write(subs: list[Submission], keep: tuple[str, ...] = ()) -> Path:
+    def write(subs: list[Submission], keep: tuple[str, ...] = (), rows_out: list[dict[str, Any]] | None = None) -> Path:
         """The gradebook (the one read above, unless it changed since: read again then)."""
         same = old_doc if old_doc is not None and _stat(Path(args.out) / "results.json") == read_as else None
         return write_outputs(args.out, subs, exercises, limits, args.lang, page=feedback_html, update=args.update,
                              skipped=skipped, late_policy=book_rule.text if book_rule is not None else None,
-                             term=dates.record(), resuming=True, keep=keep, old_doc=same)
+                             term=dates.record(), resuming=True, keep=keep, old_doc=same, rows_out=rows_out)
 
     try:
         with _stop_on_signals(), contextlib.ExitStack() as stack:
@@ -456,13 +456,14 @@ def _graded(args: argparse.Namespace, subs: list[Submission], skipped: list[dict
         if not subs:
             journal.remove()
             return 1
-    write(subs)
+    rows: list[dict[str, Any]] = []
+    write(subs, rows_out=rows)
     for item in skipped:
         print(visible(f"{item['file']}: {item[args.lang]}", 2000), file=sys.stderr)
     means = [message("grading.cli.summary_pending" if pending else "grading.cli.summary_exercise", args.lang,
                      exercise=ex, mean=f"{mean:.1f}", max=most, n=n, pending=pending, graded=f"{graded:.4g}")
              if ex is not None else message("grading.cli.summary_no_exercise", args.lang, n=n)
-             for ex, mean, most, n, pending, graded in exercise_means(written_view(args.out, subs, args.lang))]
+             for ex, mean, most, n, pending, graded in exercise_means(written_view(args.out, subs, args.lang, rows))]
     print(message("grading.cli.summary", args.lang, count=len(subs),
                   means=message("grading.cli.summary_sep", args.lang).join(means), out=args.out))
     failure = batch_failure(subs)

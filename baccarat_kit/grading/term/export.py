@@ -86,8 +86,10 @@ def _csv(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow([_cell(h) for h in header])
-    for row in rows:
-        writer.writerow([_cell(v) for v in row])
+    # (a number, or text that needs nothing, as it is without a call: a gradebook has millions of cells)
+    writer.writerows([v if (t := type(v)) is int or t is float or (
+        t is str and v.isprintable() and v.lstrip()[:1] not in FORMULA_STARTS) else _cell(v) for v in row]
+        for row in rows)
     return buf.getvalue()
 
 

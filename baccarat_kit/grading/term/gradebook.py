@@ -357,7 +357,8 @@ def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[s
                   limits: Limits, lang: str = "zh", *, page: Page, update: bool = False,
                   skipped: Sequence[dict[str, str]] = (), late_policy: str | None = None,
                   term: Mapping[str, object] | None = None, resuming: bool = False,
-                  keep: Sequence[str] = (), old_doc: dict[str, Any] | None = None) -> Path:
+                  keep: Sequence[str] = (), old_doc: dict[str, Any] | None = None,
+                  rows_out: list[dict[str, Any]] | None = None) -> Path:
     """Write grades.csv, grades-long.csv, canvas.csv, moodle.csv, results.json and feedback/ (each
     new row's page rendered by ``page``, in :func:`feedback_language`).
 
@@ -374,7 +375,7 @@ def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[s
     partial gradebook; ``keep``: the files (the journal of a batch that stopped) that stay listed
     as the grader's; any other the marker listed is removed (the journal, once the batch is whole).
     ``old_doc``: with ``update``, the gradebook's ``results.json`` as the caller just read it
-    (:func:`read_results`; read here when not given).
+    (:func:`read_results`; read here when not given). ``rows_out``: given the rows written (not read back).
     """
     target = Path(out)
     check_out_folder(target, update, resuming)
@@ -435,6 +436,8 @@ def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[s
         files = sorted(set(written) | set(keep) | ({f for f in owned if f in pages} if update else set()))
         (tmp / MARKER).write_text(json.dumps({"files": files}, indent=1) + "\n", encoding="utf-8")
         _install(tmp, target, written, owned, files)
+        if rows_out is not None:
+            rows_out[:] = rows
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return target
