@@ -295,6 +295,13 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
             row.reason = both(f"grading.reason.{status}_wall", cell=report.get("cell"), wall=limit * WALL_FACTOR,
                               cpu=report.get("cpu_s", "?"))
         return row
+    if status == "batch_limit" and limits.batch_share is not None:  # it had its share of the batch's budget
+        row = broken("batch_share", exercise, cell=report.get("cell"), seconds=limits.batch_share,
+                     budget=limits.batch_wall_limit, cpu=report.get("cpu_s", "?"))
+        row.status = "batch_limit"  # (not graded: out of the LMS exports, for a later --update)
+        row.warnings.append({**both("grading.warning.batch_share", seconds=limits.batch_share,
+                                    cpu=report.get("cpu_s", "?")), "about": "batch_share"})  # (the instructor's)
+        return row
     if status in WALL_LIMITS:  # waited (or was starved) past the submission's or the batch's wall-clock limit
         return broken(status, exercise, cell=report.get("cell"), seconds=report.get("limit_s"),
                       cpu=report.get("cpu_s", "?"))
@@ -620,7 +627,7 @@ def grade_paths(
 
     for i in list(results):
         finished(i, results.pop(i))
-    budget = BatchBudget(limits)
+    budget = BatchBudget(limits, len(todo), jobs)
     stop_runs(False)
     pool = ThreadPoolExecutor(max_workers=max(1, jobs))
     futures: dict[Future[Submission], int] = {}
@@ -686,17 +693,39 @@ class BatchBudget:
     exercise, so it is in no LMS export; grade it again with ``--update``). Without a budget,
     every submission gets ``limits`` as they are. The Dask path asks it too (:mod:`.cluster`)."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, count: int = 0, jobs: int = 1) -> None:
+        import threading
         import time
 
         self.limits, self.clock = limits, time.time  # (the wall clock: a Dask worker reads it too)
         self.end = self.clock() + limits.batch_wall_limit if limits.batch_wall_limit is not None else None
+        self.left, self.jobs, self.lock = count, max(1, jobs), threading.Lock()
 
     def now(self) -> Limits | None:
-        """The limits of a submission starting now, or None when the budget is spent."""
+        """The limits of a submission starting now, or None when the budget is spent.
+
+        With ``count`` (the submissions to grade) each gets a fair share of what is left when it
+        starts: what is left × ``jobs`` / the submissions not started yet (itself included), so
+        that one that only waits cannot spend the batch's budget on the others (issue 43: a
+        sleeper first in name order put three honest rows into ``batch_limit``). A submission
+        that ends early leaves its time to those after it.
+
+        >>> budget = BatchBudget(Limits(batch_wall_limit=60), count=4)
+        >>> budget.clock = lambda: budget.end - 60  # (the batch's start)
+        >>> [budget.now().batch_share for _ in range(4)]
+        [15.0, 20.0, 30.0, None]
+        """
         if self.end is None:
             return self.limits
-        return replace(self.limits, batch_end=self.end) if self.end > self.clock() else None
+        start = self.clock()
+        if self.end <= start:
+            return None
+        with self.lock:
+            waiting, self.left = self.left, max(0, self.left - 1)
+        share = (self.end - start) * self.jobs / waiting if waiting > self.jobs else None
+        if share is None:
+            return replace(self.limits, batch_end=self.end)
+        return replace(self.limits, batch_end=start + share, batch_share=round(share, 1))
 
     def not_run(self, path: Path, display: str | None = None) -> Submission:
         return Submission(display or str(path), _digest(path), None, "", "batch_limit",
@@ -735,7 +764,14 @@ def batch_failure(subs: Sequence[Submission]) -> dict[str, str] | None:
     if not subs or any(s.status not in NOT_THE_LEARNERS for s in subs):
         return None
     reasons = {s.status if s.status == "batch_limit" else s.reason.get("en") for s in subs}  # (stopped, or not run)
-    return subs[0].reason if len(reasons) == 1 else None
+    if len(reasons) != 1:
+        return None  # the budget's own words, not a submission's that waited past its share:
+    return next((s.reason for s in reversed(subs) if not waited(s)), subs[0].reason)
+
+
+def waited(sub: Submission) -> bool:
+    """Whether ``sub`` was stopped at its share of the batch's budget, having waited (:class:`BatchBudget`)."""
+    return any(isinstance(w, dict) and w.get("about") == "batch_share" for w in sub.warnings)
 
 
 def _flag_duplicates(subs: list[Submission]) -> None:

@@ -204,6 +204,9 @@ class Limits:
     """When the batch's budget ends (``time.time()``, so that a Dask worker reads it on its own
     clock; set per submission by :class:`.grade.BatchBudget`, never by hand): the submission's
     run ends by then, whatever its own limit."""
+    batch_share: float | None = None
+    """The seconds of the batch's budget this submission was given, when that is its fair share
+    and less than what was left (set by :class:`.grade.BatchBudget`, never by hand)."""
 
     def submission_wall(self) -> float:
         """The wall-clock limit of one submission (``wall_limit``, or its default)."""
