@@ -114,7 +114,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     g.add_argument("--batch-wall-limit", type=float, default=None, metavar="S",
                    help="wall-clock seconds of the whole batch (default: none): a submission still running "
                         "when it ends, or not started by then, is left ungraded (status batch_limit, kept "
-                        "out of the LMS exports) for a later --update")
+                        "out of the LMS exports) for a later --update; each may use at most its fair share of "
+                        "what is left when it starts, so one that only waits cannot starve the others")
     g.add_argument("--memory-mb", type=int, default=DEFAULT_MEMORY_MB, metavar="MB",
                    help=f"memory of each sandbox in MB: the whole sandbox's total (a cgroup, where the grader can make "
                         f"one) and each process's address space (default {DEFAULT_MEMORY_MB})")
