@@ -369,8 +369,13 @@ def _stat(path: Path) -> tuple[int, int, int] | None:
 def _stop_on_signals() -> Iterator[None]:
     """While a batch is graded, SIGTERM raises :class:`.grade.BatchStopped` (and Ctrl-C, as always,
     KeyboardInterrupt) in this thread, once: a second one acts as it would have."""
+    import threading
+
     from .grade import BatchStopped
 
+    if threading.current_thread() is not threading.main_thread():  # (only the main thread gets signals)
+        yield
+        return
     previous = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT)}
 
     def stopped(signum: int, _frame: object) -> None:
