@@ -56,7 +56,7 @@ def encode(value: Any) -> Any:
         return {k: encode(v) for k, v in value.items()}
     if is_dataclass(value) and type(value).__name__ in CLASSES:
         return {"__record__": type(value).__name__, **{f.name: encode(getattr(value, f.name)) for f in fields(value)}}
-    raise TypeError(f"the journal cannot keep a {type(value).__name__}")
+    return str(value)  # (no such value is known: as its message would show it, rather than a lost batch)
 
 
 def decode(value: Any) -> Any:
@@ -112,7 +112,7 @@ class Journal:
         return 0
 
     def _append(self, record: Mapping[str, Any]) -> None:
-        data = (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+        data = (json.dumps(record, separators=(",", ":")) + "\n").encode("ascii")  # (a lone surrogate too)
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
         try:
             os.write(fd, data)
