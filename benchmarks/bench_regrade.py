@@ -108,7 +108,7 @@ def main() -> None:
             shutil.copytree(base, out)
             profile = cProfile.Profile()
             profile.runcall(cli, [str(out) if a == "OUT" else a for a in command])
-            pstats.Stats(profile).sort_stats("cumulative").print_stats(25)
+            pstats.Stats(profile).sort_stats(os.environ.get("BENCH_SORT", "cumulative")).print_stats(25)
             return
         runs = []
         for n in range(args.runs):
