@@ -330,7 +330,7 @@ def _cmd_grade(args: argparse.Namespace) -> int:
                             "notebook_timeout": args.notebook_timeout, "wall_limit": args.wall_limit,
                             "memory_mb": args.memory_mb, "secret": term.fingerprint if term is not None else None,
                             "source": str(Path(args.source or default_source()).resolve())})
-    kept = journal.open()
+    kept = journal.check()  # (made once the batch can start: a refused cluster leaves no folder)
     if resuming:
         print(message("grading.cli.resuming", args.lang, out=args.out, kept=kept), file=sys.stderr)
     read_as = _stat(Path(args.out) / "results.json")
@@ -404,6 +404,7 @@ def _grade_batch(stack: contextlib.ExitStack, args: argparse.Namespace, paths: l
 
         submit = stack.enter_context(remote_grading(args.scheduler, args.certs, args.insecure_scheduler,
                                                     exercises, limits))
+    journal.open()
     bar = None
     if not args.no_progress:
         from tqdm import tqdm

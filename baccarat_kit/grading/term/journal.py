@@ -92,19 +92,26 @@ class Journal:
     def exists(folder: str | Path) -> bool:
         return (Path(folder) / JOURNAL_NAME).is_file()
 
+    def check(self) -> int:
+        """The number of rows of the journal there (0: none), whose settings must be these."""
+        if not self.path.is_file():
+            return 0
+        with self.path.open("rb") as fh:
+            header = _line(fh.readline()) or {}
+        theirs = header.get("settings") if header.get("journal") == JOURNAL_VERSION else None
+        if theirs != self.settings:
+            differ = sorted(k for k in {*self.settings, *(theirs or {})}
+                            if (theirs or {}).get(k) != self.settings.get(k))
+            raise GradeUsageError("grading.cli.journal_other", path=self.path, differ=", ".join(differ) or "?")
+        return sum(1 for _ in self._records())
+
     def open(self) -> int:
-        """Start the journal, or continue the one there (its settings must be these): the number
-        of rows it already holds. A new one marks ``folder`` as the grader's (:data:`.gradebook.MARKER`)."""
+        """Start the journal, or continue the one there (:meth:`check`): the number of rows it
+        already holds. A new one marks ``folder`` as the grader's (:data:`.gradebook.MARKER`)."""
         if self.path.is_file():
-            with self.path.open("rb") as fh:
-                header = _line(fh.readline()) or {}
-            theirs = header.get("settings") if header.get("journal") == JOURNAL_VERSION else None
-            if theirs != self.settings:
-                differ = sorted(k for k in {*self.settings, *(theirs or {})}
-                                if (theirs or {}).get(k) != self.settings.get(k))
-                raise GradeUsageError("grading.cli.journal_other", path=self.path, differ=", ".join(differ) or "?")
+            kept = self.check()
             _cut_torn_line(self.path)
-            return sum(1 for _ in self._records())
+            return kept
         self.folder.mkdir(parents=True, exist_ok=True)
         owned = _owned_files(self.folder) or set()
         _write_marker(self.folder, sorted(owned | {JOURNAL_NAME}))
@@ -140,6 +147,8 @@ class Journal:
 
     def _records(self) -> Iterator[dict[str, Any]]:
         """The rows' records as written, one at a time (a last line cut short by a kill is skipped)."""
+        if not self.path.is_file():
+            return
         with self.path.open("rb") as fh:
             fh.readline()
             for raw in fh:
