@@ -348,8 +348,9 @@ def _cmd_grade(args: argparse.Namespace) -> int:
                                 journal)
     except (BatchStopped, KeyboardInterrupt) as stop:
         subs = journal_rows(paths, journal, deadline, deadlines, penalty, known)
-        if subs:
-            write(subs, keep=(JOURNAL_NAME,))
+        keyed = [s for s in subs if s.status not in ("needs_secret", "other_secret")] if args.update else subs
+        if keyed:  # (as a whole batch: a regrade that could not be keyed replaces nothing)
+            write(keyed, keep=(JOURNAL_NAME,))
         signum = stop.signum if isinstance(stop, BatchStopped) else signal.SIGINT
         print(message("grading.cli.stopped", args.lang, signal=signal.Signals(signum).name, kept=len(subs),
                       total=len(paths), out=args.out, left=len(paths) - len(subs)), file=sys.stderr)
