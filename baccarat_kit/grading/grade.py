@@ -643,7 +643,7 @@ def grade_paths(
                 sub = fut.result()
             except Exception as err:
                 digest = _digest(paths[i])
-                sub = Submission(str(paths[i]), digest, None, "", "worker_failed",
+                sub = Submission(file_text(str(paths[i])), digest, None, "", "worker_failed",
                                  both("grading.reason.worker_failed", detail=type(err).__name__))
             finished(i, sub)
             if progress:
