@@ -352,8 +352,9 @@ def _cmd_grade(args: argparse.Namespace) -> int:
         if keyed:  # (as a whole batch: a regrade that could not be keyed replaces nothing)
             write(keyed, keep=(JOURNAL_NAME,))
         signum = stop.signum if isinstance(stop, BatchStopped) else signal.SIGINT
-        print(message("grading.cli.stopped", args.lang, signal=signal.Signals(signum).name, kept=len(subs),
-                      total=len(paths), out=args.out, left=len(paths) - len(subs)), file=sys.stderr)
+        print(message("grading.cli.stopped" if subs else "grading.cli.stopped_none", args.lang,
+                      signal=signal.Signals(signum).name, kept=len(subs), total=len(paths), out=args.out,
+                      left=len(paths) - len(subs)), file=sys.stderr)
         return 128 + signum
     return _graded(args, subs, skipped, write, journal)
 
