@@ -7,7 +7,7 @@ Run by hand (not a timed test):  .venv/bin/python benchmarks/bench_report.py [--
 Generates a class in the class workflow's results.json schema (``tests/report_class.py``: the
 kit's six exercises, seeded answers, late and refused files, misconceptions), brought to the
 schema today's grader writes (``gradebook.upgrade``) and written as the grader writes it
-(``gradebook.results_bytes``: results.json, indented, and its index for the report,
+(``gradebook.results_bytes``: results.json, a row a line, and its index for the report,
 ``results.index.json``), then times, interleaved, in fresh processes:
 
 * the whole command, as an instructor runs it (Python start, imports, reading the index and

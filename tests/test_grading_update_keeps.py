@@ -194,3 +194,44 @@ def test_the_summary_counts_files_of_no_exercise_apart(tmp_path: Path, capsys: p
     folder = _files(tmp_path, "s1_03.ipynb")
     code, out, _ = _run(capsys, "grade", str(folder), "--out", str(tmp_path / "out"))
     assert code == 0 and "Graded 1 submission(s): files of no known exercise: n=1;" in out
+
+
+def _merge_by_scanning(old: list[dict[str, object]], new: list[dict[str, object]]) -> list[dict[str, object]]:
+    """The merge as it was before its index (issue 43): every new row scans the whole gradebook."""
+    from baccarat_kit.grading.term import export
+
+    def keys(row: dict[str, object]) -> set[tuple[str, ...]]:
+        out: set[tuple[str, ...]] = {("file", str(row.get("file")))}
+        who = export.identity(row).casefold()
+        if who and row.get("exercise"):
+            out.add(("owner" if row.get("owner") else "claim", str(row["exercise"]), who))
+        return out
+
+    out: list[dict[str, object] | None] = list(old)
+    for row in new:
+        mine = keys(row)
+        hits = [i for i, r in enumerate(out) if r is not None and keys(r) & mine]
+        for i in hits[1:]:
+            out[i] = None
+        if hits:
+            out[hits[0]] = row
+        else:
+            out.append(row)
+    return [r for r in out if r is not None]
+
+
+def test_the_indexed_merge_is_the_merge_it_replaces() -> None:
+    import random
+
+    from baccarat_kit.grading.term.gradebook import _merge
+
+    rng = random.Random(43)
+
+    def row(n: int) -> dict[str, object]:  # few files, owners, claims and exercises: many collisions
+        return {"file": f"f{rng.randrange(12)}", "owner": rng.choice([None, "", "ann", "Ann ", "bob"]),
+                "learner": rng.choice(["", "ann", "cai", "bob"]), "exercise": rng.choice([None, "03", "04"]), "n": n}
+
+    for _ in range(2000):
+        old = [row(n) for n in range(rng.randrange(8))]
+        new = [row(100 + n) for n in range(rng.randrange(5))]
+        assert _merge(old, new) == _merge_by_scanning(old, new), (old, new)

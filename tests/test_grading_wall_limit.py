@@ -21,6 +21,7 @@ import io
 import json
 import math
 import os
+import re
 import secrets
 import time
 from pathlib import Path
@@ -211,11 +212,42 @@ def test_when_the_batch_budget_runs_out_the_rest_is_left_ungraded_and_out_of_the
     assert took < budget + HEAD_ROOM * honest + session.WORKER_GRACE < wall, (took, honest)  # not its wall limit
     rows = json.loads((out / "results.json").read_text(encoding="utf-8"))["submissions"]
     assert [r["status"] for r in rows] == ["batch_limit"] * 3, rows
-    assert "ran out while this submission was at cell" in rows[0]["reason"]["en"], rows[0]
-    assert all("ran out before this submission started" in r["reason"]["en"] for r in rows[1:]), rows
+    # each had its fair share of the budget (issue 43): a third of it, then half of what was left;
+    # the last one started (if any did) all that was left, the others none
+    assert "when its share of the batch's wall-clock budget ran out" in rows[0]["reason"]["en"], rows[0]
+    assert any(w.get("about") == "batch_share" for w in rows[0]["warnings"]), rows[0]
+    assert all("share of the batch's wall-clock budget ran out" in r["reason"]["en"]
+               or "ran out while this submission was at cell" in r["reason"]["en"]
+               or "ran out before this submission started" in r["reason"]["en"] for r in rows[1:]), rows
     assert all("--update" in r["reason"]["en"] for r in rows)
     canvas = list(csv.reader(io.StringIO((out / "canvas.csv").read_text(encoding="utf-8"))))
     assert [r[0] for r in canvas] == ["Student", "Points Possible"], canvas  # no learner's 0 for an LMS
+
+
+def test_a_sleeper_first_in_name_order_does_not_starve_the_honest_ones(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """--jobs 1 --batch-wall-limit: the sleeper gets its share of the budget (a quarter, of four), not
+    all of it; the three honest notebooks after it are graded in full, and the instructor is told
+    which submission waited (issue 43: they were put into batch_limit, "not the learners'")."""
+    waiting_notebook(tmp_path / "class" / "learner-0", "time.sleep")
+    for n, path in enumerate([SOLUTION, *HONEST[:2]], 1):
+        (tmp_path / "class" / f"learner-{n}").mkdir(parents=True)
+        (tmp_path / "class" / f"learner-{n}" / path.name).write_bytes(path.read_bytes())
+    alone = _measured([SOLUTION, *HONEST[:2]])  # the three honest ones, one after the other
+    budget = 4 * _room(4, alone)  # the sleeper's quarter; every honest one's share is more than all three take
+    out = tmp_path / "out"
+    args = ["--lang", "en", "grade", str(tmp_path / "class"), "--out", str(out), "--no-progress", "--jobs", "1",
+            "--wall-limit", str(20 * budget), "--batch-wall-limit", str(budget)]
+    assert main(args + (["--no-sandbox"] if KIND == "none" else [])) == 0
+    rows = json.loads((out / "results.json").read_text(encoding="utf-8"))["submissions"]
+    assert "learner-0" in rows[0]["file"] and rows[0]["status"] == "batch_limit", rows[0]
+    share = re.search(r"\(([\d.]+) s of --batch-wall-limit ([\d.]+) s", rows[0]["reason"]["en"])
+    assert share is not None and float(share[2]) == budget and float(share[1]) <= budget / 4, rows[0]
+    for r in rows[1:]:
+        assert r["status"] == "ok" and r["score"] == r["max_score"] - r["pending_points"], r
+    err = capsys.readouterr().err
+    assert f"{rows[0]['file']}: This submission waited" in err, err
+    assert "not the learners'" not in err, err
 
 
 def test_results_json_records_both_wall_limits(tmp_path: Path) -> None:

@@ -142,7 +142,7 @@ def test_the_index_gives_back_the_projection_with_each_question_once(tmp_path: P
     assert back == ix.project(doc)
     qs = [q for r in back["submissions"] if isinstance(r.get("questions"), dict) for q in r["questions"].values()]
     assert len({id(q) for q in qs}) == len({json.dumps(q) for q in qs}) < len(qs) / 2  # each once, shared
-    assert (tmp_path / "graded" / ix.INDEX_NAME).stat().st_size < results.stat().st_size / 4
+    assert (tmp_path / "graded" / ix.INDEX_NAME).stat().st_size < results.stat().st_size / 3  # (a row a line there)
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import signal
 import sys
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..i18n import message, normalize_language
 from .grade import (
@@ -18,7 +20,12 @@ from .grade import (
 )
 
 if TYPE_CHECKING:
-    from .term.deadlines import TermDeadlines
+    from .judge.checks import Exercise
+    from .records import Submission
+    from .sandbox.session import Limits
+    from .term.deadlines import LatePenalty, TermDeadlines
+    from .term.journal import Journal
+    from .term.secret import TermSecret
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -73,6 +80,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="output folder: new, empty, or made by an earlier grade (only its own files are replaced)")
     g.add_argument("--update", action="store_true",
                    help="regrade only the given files: every other row and feedback page in DIR stays")
+    g.add_argument("--resume", action="store_true",
+                   help="go on with a batch that was stopped (Ctrl-C, SIGTERM, a killed machine): the rows "
+                        "it kept (DIR/.baccarat-kit-journal.jsonl) stay, only the rest is graded; the same "
+                        "command run again does so too")
     g.add_argument("--deadline", default=None, metavar="ISO",
                    help="hand-in deadline (ISO 8601, UTC if no zone); files collected later are flagged late "
                         "(default: the deadline given to collect). A file not taken by collect has only its "
@@ -103,7 +114,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     g.add_argument("--batch-wall-limit", type=float, default=None, metavar="S",
                    help="wall-clock seconds of the whole batch (default: none): a submission still running "
                         "when it ends, or not started by then, is left ungraded (status batch_limit, kept "
-                        "out of the LMS exports) for a later --update")
+                        "out of the LMS exports) for a later --update; each may use at most its fair share of "
+                        "what is left when it starts, so one that only waits cannot starve the others")
     g.add_argument("--memory-mb", type=int, default=DEFAULT_MEMORY_MB, metavar="MB",
                    help=f"memory of each sandbox in MB: the whole sandbox's total (a cgroup, where the grader can make "
                         f"one) and each process's address space (default {DEFAULT_MEMORY_MB})")
@@ -230,21 +242,19 @@ def _cmd_secret(args: argparse.Namespace) -> int:
 
 def _cmd_grade(args: argparse.Namespace) -> int:
     from .grade import (
+        BatchStopped,
         GradeUsageError,
         Limits,
-        batch_failure,
         collect_paths,
         default_source,
-        grade_paths,
+        journal_rows,
         load_exercises,
         missing_extra,
     )
-    from .grade_manual.publish import written_view
-    from .records import visible
     from .report.feedback import feedback_html
     from .term.collect import CollectError
     from .term.deadlines import gradebook_penalty, penalty_option, term_deadlines
-    from .term.gradebook import check_out_folder, exercise_means, read_results, write_outputs
+    from .term.gradebook import check_out_folder, read_results, write_outputs
 
     if (args.timeout <= 0 or args.notebook_timeout <= 0 or args.memory_mb < 128 or args.jobs < 1
             or (args.wall_limit is not None and not args.wall_limit > 0)
@@ -267,7 +277,12 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     for p in paths:
         if out == p.resolve() or out in p.resolve().parents:
             raise GradeUsageError("grading.cli.out_is_input", path=args.out)
-    check_out_folder(args.out, args.update)
+    from .term.journal import JOURNAL_NAME, Journal
+
+    resuming = Journal.exists(out)
+    if args.resume and not resuming:
+        raise GradeUsageError("grading.cli.nothing_to_resume", path=args.out, journal=JOURNAL_NAME)
+    check_out_folder(args.out, args.update, resuming)
     old_doc = read_results(Path(args.out) / "results.json") if args.update else None
     dates = term_deadlines(args.deadline, args.class_list, old_doc)  # --update: the gradebook's, unless given
     deadline, deadlines = dates.deadline, dates.deadlines
@@ -311,23 +326,106 @@ def _cmd_grade(args: argparse.Namespace) -> int:
             return 2
     limits = Limits(args.timeout, args.notebook_timeout, args.memory_mb, "none" if args.no_sandbox else "bwrap",
                     wall_limit=args.wall_limit, batch_wall_limit=args.batch_wall_limit)
-    with contextlib.ExitStack() as stack:
-        submit = None
-        if args.scheduler is not None:
-            from .cluster import remote_grading
+    journal = Journal(out, {"update": args.update, "sandbox": limits.sandbox, "timeout": args.timeout,
+                            "notebook_timeout": args.notebook_timeout, "wall_limit": args.wall_limit,
+                            "memory_mb": args.memory_mb, "secret": term.fingerprint if term is not None else None,
+                            "source": str(Path(args.source or default_source()).resolve())})
+    kept = journal.check()  # (made once the batch can start: a refused cluster leaves no folder)
+    if resuming:
+        print(message("grading.cli.resuming", args.lang, out=args.out, kept=kept), file=sys.stderr)
+    read_as = _stat(Path(args.out) / "results.json")
 
-            submit = stack.enter_context(remote_grading(args.scheduler, args.certs, args.insecure_scheduler,
-                                                        exercises, limits))
-        bar = None
-        if not args.no_progress:
-            from tqdm import tqdm
+    def write(subs: list[Submission], keep: tuple[str, ...] = (), rows_out: list[dict[str, Any]] | None = None) -> Path:
+        """The gradebook (the one read above, unless it changed since: read again then)."""
+        same = old_doc if old_doc is not None and _stat(Path(args.out) / "results.json") == read_as else None
+        return write_outputs(args.out, subs, exercises, limits, args.lang, page=feedback_html, update=args.update,
+                             skipped=skipped, late_policy=book_rule.text if book_rule is not None else None,
+                             term=dates.record(), resuming=True, keep=keep, old_doc=same, rows_out=rows_out)
 
-            bar = tqdm(total=len(paths), unit="nb", file=sys.stderr, desc="grade")
-            stack.callback(bar.close)
-        subs = grade_paths(paths, exercises, limits, args.jobs, progress=bar.update if bar else None,
-                           deadline=deadline, deadlines=deadlines, penalty=penalty, known=known, submit=submit,
-                           term=term)
+    try:
+        with _stop_on_signals(), contextlib.ExitStack() as stack:
+            subs = _grade_batch(stack, args, paths, exercises, limits, deadline, deadlines, penalty, known, term,
+                                journal)
+    except (BatchStopped, KeyboardInterrupt) as stop:
+        subs = journal_rows(paths, journal, deadline, deadlines, penalty, known)
+        keyed = [s for s in subs if s.status not in ("needs_secret", "other_secret")] if args.update else subs
+        if keyed:  # (as a whole batch: a regrade that could not be keyed replaces nothing)
+            write(keyed, keep=(JOURNAL_NAME,))
+        signum = stop.signum if isinstance(stop, BatchStopped) else signal.SIGINT
+        print(message("grading.cli.stopped" if subs else "grading.cli.stopped_none", args.lang,
+                      signal=signal.Signals(signum).name, kept=len(subs), total=len(paths), out=args.out,
+                      left=len(paths) - len(subs)), file=sys.stderr)
+        return 128 + signum
+    return _graded(args, subs, skipped, write, journal)
+
+
+def _stat(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_ino, st.st_size, st.st_mtime_ns
+
+
+@contextlib.contextmanager
+def _stop_on_signals() -> Iterator[None]:
+    """While a batch is graded, SIGTERM raises :class:`.grade.BatchStopped` (and Ctrl-C, as always,
+    KeyboardInterrupt) in this thread, once: a second one acts as it would have."""
+    import threading
+
+    from .grade import BatchStopped
+
+    if threading.current_thread() is not threading.main_thread():  # (only the main thread gets signals)
+        yield
+        return
+    previous = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT)}
+
+    def stopped(signum: int, _frame: object) -> None:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+        raise BatchStopped(signum)
+
+    for s in previous:
+        signal.signal(s, stopped)
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+
+
+def _grade_batch(stack: contextlib.ExitStack, args: argparse.Namespace, paths: list[Path],
+                 exercises: dict[str, Exercise], limits: Limits, deadline: str | None,
+                 deadlines: Mapping[str, str], penalty: LatePenalty | None, known: list[str],
+                 term: TermSecret | None, journal: Journal) -> list[Submission]:
+    from .grade import grade_paths
+
+    submit = None
+    if args.scheduler is not None:
+        from .cluster import remote_grading
+
+        submit = stack.enter_context(remote_grading(args.scheduler, args.certs, args.insecure_scheduler,
+                                                    exercises, limits))
+    journal.open()
+    bar = None
+    if not args.no_progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(paths), unit="nb", file=sys.stderr, desc="grade")
+        stack.callback(bar.close)
+    return grade_paths(paths, exercises, limits, args.jobs, progress=bar.update if bar else None,
+                       deadline=deadline, deadlines=deadlines, penalty=penalty, known=known, submit=submit,
+                       term=term, journal=journal)
+
+
+def _graded(args: argparse.Namespace, subs: list[Submission], skipped: list[dict[str, str]],
+            write: Callable[..., Path], journal: Journal) -> int:
+    """What a whole batch says and writes (the gradebook, from its rows; the journal then goes)."""
     from ..i18n import both as _both
+    from .grade import batch_failure
+    from .grade_manual.publish import written_view
+    from .records import visible
+    from .term.gradebook import exercise_means
 
     untrusted = _both("grading.warning.mtime_deadline")[args.lang]
     for s in subs:  # learner text (file names, ids) only through visible(): no terminal escapes
@@ -365,15 +463,16 @@ def _cmd_grade(args: argparse.Namespace) -> int:
             print(message("grading.cli.update_unkeyed", args.lang, count=unkeyed), file=sys.stderr)
             subs = [s for s in subs if s.status not in ("needs_secret", "other_secret")]
         if not subs:
+            journal.remove()
             return 1
-    write_outputs(args.out, subs, exercises, limits, args.lang, page=feedback_html, update=args.update, skipped=skipped,
-                  late_policy=book_rule.text if book_rule is not None else None, term=dates.record())
+    rows: list[dict[str, Any]] = []
+    write(subs, rows_out=rows)
     for item in skipped:
         print(visible(f"{item['file']}: {item[args.lang]}", 2000), file=sys.stderr)
     means = [message("grading.cli.summary_pending" if pending else "grading.cli.summary_exercise", args.lang,
                      exercise=ex, mean=f"{mean:.1f}", max=most, n=n, pending=pending, graded=f"{graded:.4g}")
              if ex is not None else message("grading.cli.summary_no_exercise", args.lang, n=n)
-             for ex, mean, most, n, pending, graded in exercise_means(written_view(args.out, subs, args.lang))]
+             for ex, mean, most, n, pending, graded in exercise_means(written_view(args.out, subs, args.lang, rows))]
     print(message("grading.cli.summary", args.lang, count=len(subs),
                   means=message("grading.cli.summary_sep", args.lang).join(means), out=args.out))
     failure = batch_failure(subs)

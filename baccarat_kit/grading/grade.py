@@ -67,12 +67,13 @@ from .sandbox.session import (
 )
 from .term.deadlines import LatePenalty
 from .term.gradebook import name_feedback
+from .term.journal import Journal
 from .term.release import default_source, load_exercises, term_metadata
 from .term.secret import TermKeys, TermSecret
 
 __all__ = [
     "DEFAULT_CELL_TIMEOUT", "DEFAULT_MEMORY_MB", "DEFAULT_NOTEBOOK_TIMEOUT", "WALL_FACTOR", "WALL_LIMIT_FACTOR",
-    "BatchBudget", "GradeUsageError", "Limits", "Submission", "batch_failure", "collect_paths", "default_source",
+    "BatchBudget", "BatchStopped", "GradeUsageError", "Limits", "Submission", "batch_failure", "collect_paths", "default_source",
     "grade_file", "grade_paths", "load_exercises", "missing_extra",
 ]
 
@@ -293,6 +294,13 @@ def grade_file(path: Path, exercises: dict[str, Exercise], limits: Limits = DEFA
         if report.get("clock") == "wall":
             row.reason = both(f"grading.reason.{status}_wall", cell=report.get("cell"), wall=limit * WALL_FACTOR,
                               cpu=report.get("cpu_s", "?"))
+        return row
+    if status == "batch_limit" and limits.batch_share is not None:  # it had its share of the batch's budget
+        row = broken("batch_share", exercise, cell=report.get("cell"), seconds=limits.batch_share,
+                     budget=limits.batch_wall_limit, cpu=report.get("cpu_s", "?"))
+        row.status = "batch_limit"  # (not graded: out of the LMS exports, for a later --update)
+        row.warnings.append({**both("grading.warning.batch_share", seconds=limits.batch_share,
+                                    cpu=report.get("cpu_s", "?")), "about": "batch_share"})  # (the instructor's)
         return row
     if status in WALL_LIMITS:  # waited (or was starved) past the submission's or the batch's wall-clock limit
         return broken(status, exercise, cell=report.get("cell"), seconds=report.get("limit_s"),
@@ -561,11 +569,20 @@ def _digest(path: Path) -> str:
         return ""
 
 
+class BatchStopped(Exception):
+    """The batch was told to stop (SIGTERM; Ctrl-C is :class:`KeyboardInterrupt`): raised by the
+    ``grade`` command's signal handler while :func:`grade_paths` waits."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
 def grade_paths(
     paths: Sequence[Path], exercises: dict[str, Exercise], limits: Limits = DEFAULT_LIMITS, jobs: int = 1,
     progress: Callable[[int], None] | None = None, deadline: str | None = None,
     deadlines: Mapping[str, str] | None = None, penalty: LatePenalty | None = None, known: Sequence[str] = (),
-    submit: Submit | None = None, term: TermSecret | None = None,
+    submit: Submit | None = None, term: TermSecret | None = None, journal: Journal | None = None,
 ) -> list[Submission]:
     """Grade every path (``jobs`` at a time, or each through ``submit``); results in the order of ``paths``.
 
@@ -573,41 +590,95 @@ def grade_paths(
     from ``collect``'s manifest, else the file's untrusted modification time) and its feedback
     page's name. With ``term`` (the term secret), each file is graded against its owner's keys
     (:func:`file_keys`); the secret itself stays in this process.
+
+    ``journal`` (:mod:`.term.journal`): each row is appended to it as it finishes, and not kept
+    here; a file whose row it already holds (the same bytes) is not graded again. When the batch
+    is stopped (:class:`BatchStopped`, :class:`KeyboardInterrupt`), the running sandboxes are
+    ended, nothing more is journaled, and the exception goes on: :func:`journal_rows` then gives
+    what was kept.
     """
+    from .sandbox.session import stop_runs
     from .term.collect import utc_now
-    from .term.handin import stamp
 
     results: dict[int, Submission] = {}
+    done = journal.done() if journal is not None else {}
     todo = {}
     for i, p in enumerate(paths):
+        shown = file_text(str(p))
+        if shown in done and done[shown] == _digest(p):  # graded before the batch stopped
+            if progress:
+                progress(1)
+            continue
         problem = _unreadable(p)
         if problem is None:
             todo[i] = p
             continue
-        results[i] = Submission(str(p), "", None, "", "unreadable", both("grading.reason.unreadable", detail=problem))
+        results[i] = Submission(shown, "", None, "", "unreadable", both("grading.reason.unreadable", detail=problem))
         if progress:
             progress(1)
-    budget = BatchBudget(limits)
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+
+    def finished(i: int, sub: Submission) -> None:
+        sub.graded_at = utc_now()
+        sub.sandbox = limits.sandbox
+        if journal is None:
+            results[i] = sub
+        else:
+            journal.add(sub)  # (kept there, not here: a class of rows is not held in memory)
+
+    for i in list(results):
+        finished(i, results.pop(i))
+    budget = BatchBudget(limits, len(todo), jobs)
+    stop_runs(False)
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+    futures: dict[Future[Submission], int] = {}
+    try:
         def local(p: Path, keys: TermKeys | None) -> Future[Submission]:
             return pool.submit(budget.grade, grade_file, p, exercises, keys)
 
         send = submit or local
-        futures = {send(p, file_keys(p, term, exercises) if term is not None else None): i for i, p in todo.items()}
+        futures.update({send(p, file_keys(p, term, exercises) if term is not None else None): i for i, p in todo.items()})
         for fut in as_completed(futures):
             i = futures[fut]
             try:
-                results[i] = fut.result()
+                sub = fut.result()
             except Exception as err:
                 digest = _digest(paths[i])
-                results[i] = Submission(str(paths[i]), digest, None, "", "worker_failed",
-                                        both("grading.reason.worker_failed", detail=type(err).__name__))
+                sub = Submission(file_text(str(paths[i])), digest, None, "", "worker_failed",
+                                 both("grading.reason.worker_failed", detail=type(err).__name__))
+            finished(i, sub)
             if progress:
                 progress(1)
-    ordered = [results[i] for i in range(len(paths))]
-    for sub in ordered:
-        sub.graded_at = utc_now()
-        sub.sandbox = limits.sandbox
+    except BaseException:  # stopped: keep what finished, end what runs, start nothing more
+        if journal is not None:
+            journal.stop()
+        for fut in futures:
+            fut.cancel()
+        stop_runs()
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+    if journal is None:
+        return finish_rows(paths, [results[i] for i in range(len(paths))], deadline, deadlines, penalty, known)
+    return journal_rows(paths, journal, deadline, deadlines, penalty, known)
+
+
+def journal_rows(paths: Sequence[Path], journal: Journal, deadline: str | None = None,
+                 deadlines: Mapping[str, str] | None = None, penalty: LatePenalty | None = None,
+                 known: Sequence[str] = ()) -> list[Submission]:
+    """The rows ``journal`` holds of ``paths`` (in their order; a batch that stopped: only those
+    that finished), owned, stamped and named as :func:`grade_paths` gives them."""
+    rows = journal.rows([file_text(str(p)) for p in paths])
+    kept = [(p, rows[file_text(str(p))]) for p in paths if file_text(str(p)) in rows]
+    return finish_rows([p for p, _ in kept], [s for _, s in kept], deadline, deadlines, penalty, known)
+
+
+def finish_rows(paths: Sequence[Path], ordered: list[Submission], deadline: str | None = None,
+                deadlines: Mapping[str, str] | None = None, penalty: LatePenalty | None = None,
+                known: Sequence[str] = ()) -> list[Submission]:
+    """What a batch's rows get together: owner, hand-in time and lateness, feedback names, the flags
+    of files that share an id or bytes."""
+    from .term.handin import stamp
+
     stamp(paths, ordered, deadline, deadlines, penalty, known)  # owner, hand-in time, lateness
     name_feedback(ordered)
     _flag_duplicates(ordered)
@@ -622,17 +693,39 @@ class BatchBudget:
     exercise, so it is in no LMS export; grade it again with ``--update``). Without a budget,
     every submission gets ``limits`` as they are. The Dask path asks it too (:mod:`.cluster`)."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, count: int = 0, jobs: int = 1) -> None:
+        import threading
         import time
 
         self.limits, self.clock = limits, time.time  # (the wall clock: a Dask worker reads it too)
         self.end = self.clock() + limits.batch_wall_limit if limits.batch_wall_limit is not None else None
+        self.left, self.jobs, self.lock = count, max(1, jobs), threading.Lock()
 
     def now(self) -> Limits | None:
-        """The limits of a submission starting now, or None when the budget is spent."""
+        """The limits of a submission starting now, or None when the budget is spent.
+
+        With ``count`` (the submissions to grade) each gets a fair share of what is left when it
+        starts: what is left × ``jobs`` / the submissions not started yet (itself included), so
+        that one that only waits cannot spend the batch's budget on the others (issue 43: a
+        sleeper first in name order put three honest rows into ``batch_limit``). A submission
+        that ends early leaves its time to those after it.
+
+        >>> budget = BatchBudget(Limits(batch_wall_limit=60), count=4)
+        >>> budget.clock = lambda: budget.end - 60  # (the batch's start)
+        >>> [budget.now().batch_share for _ in range(4)]
+        [15.0, 20.0, 30.0, None]
+        """
         if self.end is None:
             return self.limits
-        return replace(self.limits, batch_end=self.end) if self.end > self.clock() else None
+        start = self.clock()
+        if self.end <= start:
+            return None
+        with self.lock:
+            waiting, self.left = self.left, max(0, self.left - 1)
+        share = (self.end - start) * self.jobs / waiting if waiting > self.jobs else None
+        if share is None:
+            return replace(self.limits, batch_end=self.end)
+        return replace(self.limits, batch_end=start + share, batch_share=round(share, 1))
 
     def not_run(self, path: Path, display: str | None = None) -> Submission:
         return Submission(display or str(path), _digest(path), None, "", "batch_limit",
@@ -671,7 +764,14 @@ def batch_failure(subs: Sequence[Submission]) -> dict[str, str] | None:
     if not subs or any(s.status not in NOT_THE_LEARNERS for s in subs):
         return None
     reasons = {s.status if s.status == "batch_limit" else s.reason.get("en") for s in subs}  # (stopped, or not run)
-    return subs[0].reason if len(reasons) == 1 else None
+    if len(reasons) != 1:
+        return None  # the budget's own words, not a submission's that waited past its share:
+    return next((s.reason for s in reversed(subs) if not waited(s)), subs[0].reason)
+
+
+def waited(sub: Submission) -> bool:
+    """Whether ``sub`` was stopped at its share of the batch's budget, having waited (:class:`BatchBudget`)."""
+    return any(isinstance(w, dict) and w.get("about") == "batch_share" for w in sub.warnings)
 
 
 def _flag_duplicates(subs: list[Submission]) -> None:

@@ -61,7 +61,8 @@ def publish(folder: str | Path, exercises: Mapping[str, Exercise], lang: str = "
     return doc
 
 
-def written_view(folder: str | Path, subs: Sequence[Any], lang: str | None) -> list[Any]:
+def written_view(folder: str | Path, subs: Sequence[Any], lang: str | None,
+                 rows: Sequence[Mapping[str, Any]] | None = None) -> list[Any]:
     """``grade``'s rows as its summary line counts them: with the scores by hand merged in (and the
     points still pending), when
     the batch has written answers (read back from the gradebook just written); and one line on
@@ -71,7 +72,8 @@ def written_view(folder: str | Path, subs: Sequence[Any], lang: str | None) -> l
 
     if not any(getattr(s, "questions", None) and any(q.written is not None for q in s.questions) for s in subs):
         return list(subs)
-    rows = read_results(Path(folder) / "results.json").get("submissions", [])
+    if rows is None:  # (``rows``: the gradebook's, as the caller just wrote them)
+        rows = read_results(Path(folder) / "results.json").get("submissions", [])
     by_file = {str(r.get("file")): r for r in rows}
     scored, total = summary(rows)
     print(message("manual.cli.note", lang, scored=scored, total=total, folder=folder), file=sys.stderr)

@@ -204,6 +204,9 @@ class Limits:
     """When the batch's budget ends (``time.time()``, so that a Dask worker reads it on its own
     clock; set per submission by :class:`.grade.BatchBudget`, never by hand): the submission's
     run ends by then, whatever its own limit."""
+    batch_share: float | None = None
+    """The seconds of the batch's budget this submission was given, when that is its fair share
+    and less than what was left (set by :class:`.grade.BatchBudget`, never by hand)."""
 
     def submission_wall(self) -> float:
         """The wall-clock limit of one submission (``wall_limit``, or its default)."""
@@ -831,6 +834,51 @@ def read_submission(path: Path) -> tuple[str, int, dict[str, Any]]:
 
 
 
+class _Live:
+    """The sandboxes this process runs now, so that a batch that is told to stop (Ctrl-C,
+    SIGTERM: :func:`stop_runs`) ends them at once instead of waiting for their limits; their
+    threads then see the run end and clean up as always (:func:`_finish`)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.procs: set[subprocess.Popen[bytes]] = set()
+        self.stopping = False
+
+    def add(self, proc: subprocess.Popen[bytes]) -> None:
+        with self.lock:
+            self.procs.add(proc)
+            if not self.stopping:
+                return
+        _signal_group(proc)
+
+    def discard(self, proc: subprocess.Popen[bytes]) -> None:
+        with self.lock:
+            self.procs.discard(proc)
+
+    def stop(self, stopping: bool = True) -> None:
+        with self.lock:
+            self.stopping = stopping
+            procs = list(self.procs) if stopping else []
+        for proc in procs:
+            _signal_group(proc)
+
+
+def _signal_group(proc: subprocess.Popen[bytes]) -> None:
+    if proc.returncode is None:  # (each sandbox leads a session of its own)
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+_LIVE = _Live()
+
+
+def stop_runs(stopping: bool = True) -> None:
+    """End every sandbox running now and any started from now on (``stopping=False``: run again)."""
+    _LIVE.stop(stopping)
+
+
 def _run_once(box: _bwrap.Sandbox, cells: list[str], extractions: list[str], limits: Limits,
               api: dict[str, Any] | None, nonce: str, cgroup: bool, forked: bool,
               batch_end: float | None = None, kit: Mapping[str, Sequence[str]] | None = None) -> dict[str, Any]:
@@ -846,6 +894,7 @@ def _run_once(box: _bwrap.Sandbox, cells: list[str], extractions: list[str], lim
         folder = _api_tree.INSIDE if box.isolated else _bwrap.api_folder()
         proc, workdir = _start(box, [sys.executable, "-I", "-c", _api_tree.BOOT, folder], env_for, group)
         channel = _Channel(proc.stdin, proc.stdout, (proc.pid,))
+    _LIVE.add(proc)
     try:
         if isinstance(channel, dict):  # the placeholder did not come up
             return channel
@@ -862,6 +911,7 @@ def _run_once(box: _bwrap.Sandbox, cells: list[str], extractions: list[str], lim
         if forked and proc.stdin is not None:
             proc.stdin.close()  # the placeholder's end: bwrap ends, and every process of the sandbox with it
         _finish(proc, box, workdir, group)
+        _LIVE.discard(proc)
 
 
 FORK_ENV = "BACCARAT_KIT_GRADE_FORK"

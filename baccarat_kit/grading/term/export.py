@@ -56,9 +56,20 @@ def spreadsheet_text(text: str) -> str:
     >>> print(spreadsheet_text("s1\\x1b]52;c;aGk=\\x07\\x7f"), spreadsheet_text("\\x1c=1"))
     s1\\u001b]52;c;aGk=\\u0007\\u007f \\u001c=1
     """
-    flat = "".join(" " if ch in SPACED else f"\\u{ord(ch):04x}" if unicodedata.category(ch) in SHOWN_AS_ESCAPE
-                   else ch for ch in text)
+    flat = text if text.isprintable() else _flat(text)  # (most cells: checked in C, kept as they are)
     return "'" + flat if flat.lstrip()[:1] in FORMULA_STARTS and flat.lstrip() else flat
+
+
+_SPACES = str.maketrans(dict.fromkeys(SPACED, " "))
+
+
+def _flat(text: str) -> str:
+    """``text`` with its breaks as spaces and every character of :data:`SHOWN_AS_ESCAPE` escaped."""
+    text = text.translate(_SPACES)
+    if text.isprintable():
+        return text
+    return "".join(f"\\u{ord(ch):04x}" if not ch.isprintable() and unicodedata.category(ch) in SHOWN_AS_ESCAPE
+                   else ch for ch in text)
 
 
 def _cell(value: Any) -> Any:
@@ -75,8 +86,10 @@ def _csv(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow([_cell(h) for h in header])
-    for row in rows:
-        writer.writerow([_cell(v) for v in row])
+    # (a number, or text that needs nothing, as it is without a call: a gradebook has millions of cells)
+    writer.writerows([v if (t := type(v)) is int or t is float or (
+        t is str and v.isprintable() and v.lstrip()[:1] not in FORMULA_STARTS) else _cell(v) for v in row]
+        for row in rows)
     return buf.getvalue()
 
 

@@ -1,7 +1,7 @@
 """``results.index.json``: the part of ``results.json`` the class report reads, written beside it.
 
 ``results.json`` keeps everything the grader knows (every question's texts, messages, checks and
-wrong cells, indented): for 10,000 learners × 6 exercises it is 200 MB, and Python's ``json``
+wrong cells, a row a line): for 10,000 learners × 6 exercises it is 200 MB, and Python's ``json``
 alone takes longer to read it than the report may take in all. The gradebook
 (:mod:`.gradebook`) therefore writes this index with it: the same document with only the
 fields the report reads (:data:`ROW_FIELDS`, :data:`QUESTION_FIELDS`; a right answer's message,
