@@ -157,3 +157,21 @@ def test_canvas_carries_the_ids_a_class_list_gives_and_an_update_keeps_them(tmp_
     canvas = parse(canvas_csv(rows, {"01-card-values": "Exercise 1"}, kept.lms))
     assert canvas[2] == ["Alice Chen", "4711", "S001", "alice", "'=HYPERLINK(1)", "5"]  # (never a formula)
     assert canvas[3] == ["bob", "", "", "bob", "", "5"]
+
+
+def test_an_untouched_copy_never_counts_over_her_answered_one() -> None:
+    """Red team: her answered copy collected at the deadline, then an untouched copy (the course's
+    self-study one, or the class copy again) collected later or beside it: the exports, `return`
+    and the class report count the answered one, whichever was collected or graded last."""
+    from baccarat_kit.grading.term.export import per_learner
+
+    answered = owned("alice", "alice", "03-banker-rule", 6)
+    answered.update(submitted_at="2026-12-01T15:00:00Z", graded_at="2026-12-02T00:00:00Z")
+    untouched = owned("alice", "", "03-banker-rule", 0)
+    untouched.update(status="not_attempted", file="alice/zz-untouched.ipynb",
+                     submitted_at="2026-12-03T15:00:00Z", graded_at="2026-12-04T00:00:00Z")
+    for rows in ([answered, untouched], [untouched, answered]):
+        assert per_learner(rows)[0]["alice"]["03-banker-rule"] is answered
+        assert parse(moodle_csv(rows, {"03-banker-rule": "Exercise 3"}))[1] == ["alice", "6"]
+    alone = parse(moodle_csv([untouched], {"03-banker-rule": "Exercise 3"}))[1]
+    assert alone == ["alice", ""]  # only an untouched copy: blank, never 0

@@ -372,7 +372,7 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
             counts[key] = 1
             continue
         counts[key] += 1
-        # The row the exports and return count (export.counting_order: the latest hand-in, then
+        # The row the exports and return count (export.counting_order: an answered copy, the latest hand-in, then
         # one whose claim names no one else, then the latest graded), else the later in the file.
         if (counting_order(sub), i) >= (counting_order(before[1]), before[0]):
             chosen[key] = (i, sub)

@@ -146,14 +146,16 @@ def identity(row: Mapping[str, Any]) -> str:
     return str(row.get("owner") or row.get("learner") or "").strip()
 
 
-def counting_order(row: Mapping[str, Any]) -> tuple[bool, str, bool, str, str]:
+def counting_order(row: Mapping[str, Any]) -> tuple[bool, bool, str, bool, str, str]:
     """Of one learner's rows of one exercise the greatest counts: a collected one (it has an owner)
     before any that only claims her id (redteam: a loose file saying "alice", its mtime 2100, was
-    alice's grade over her own collected file), then the latest hand-in, then one whose claimed id
-    does not name someone else, then the latest graded, then the file name (never the best score:
-    handing in many files must not pay)."""
-    return (bool(row.get("owner")), str(row.get("submitted_at") or ""), not row.get("identity_mismatch"),
-            str(row.get("graded_at") or ""), str(row.get("file") or ""))
+    alice's grade over her own collected file), then an answered copy before one handed in as it
+    came (``not_attempted``: an untouched copy collected beside or after hers, e.g. the course's
+    self-study copy, never blanks her answered one), then the latest hand-in, then one whose
+    claimed id does not name someone else, then the latest graded, then the file name (never the
+    best score: handing in many files must not pay)."""
+    return (bool(row.get("owner")), row.get("status") != "not_attempted", str(row.get("submitted_at") or ""),
+            not row.get("identity_mismatch"), str(row.get("graded_at") or ""), str(row.get("file") or ""))
 
 
 def per_learner(rows: Sequence[Mapping[str, Any]]) -> tuple[dict[str, dict[str, Any]], list[Mapping[str, Any]]]:
