@@ -194,3 +194,28 @@ def test_the_summary_counts_files_of_no_exercise_apart(tmp_path: Path, capsys: p
     folder = _files(tmp_path, "s1_03.ipynb")
     code, out, _ = _run(capsys, "grade", str(folder), "--out", str(tmp_path / "out"))
     assert code == 0 and "Graded 1 submission(s): files of no known exercise: n=1;" in out
+
+
+def test_an_update_with_an_owner_differing_only_in_case_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team: `grade --update` of a file collected from folder `Alice` into a gradebook of
+    `alice` replaced her row (the merge ignores case) while canvas.csv then listed `Alice` and
+    `alice` as two learners. Refused (exit 2), naming both, and nothing in the gradebook changes."""
+    monkeypatch.setattr(g, "grade_file", _fake_grade({"03.ipynb": ("03-banker-rule", 9, 11)}))
+    for name in ("alice", "bob"):
+        (tmp_path / "home" / name).mkdir(parents=True)
+        (tmp_path / "home" / name / "03.ipynb").write_text("{}", encoding="utf-8")
+    (tmp_path / "home2" / "Alice").mkdir(parents=True)
+    (tmp_path / "home2" / "Alice" / "03.ipynb").write_text("{}", encoding="utf-8")
+    for root, name in (("home", "w1"), ("home2", "w2")):
+        assert main(["collect", str(tmp_path / root), "--out", str(tmp_path / "c"), "--name", name]) == 0
+    out = tmp_path / "out"
+    assert _run(capsys, "grade", str(tmp_path / "c" / "w1"), "--out", str(out))[0] == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
+    code, _, err = _run(capsys, "grade", str(tmp_path / "c" / "w2" / "Alice" / "03.ipynb"), "--out", str(out),
+                        "--update")
+    assert code == 2 and "Alice / alice" in err
+    assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before
+    # (and in one batch: two folders of one name but for case are refused before any row is written)
+    code, _, err = _run(capsys, "grade", str(tmp_path / "c"), "--out", str(tmp_path / "out2"))
+    assert code == 2 and "Alice / alice" in err and not (tmp_path / "out2").exists()

@@ -245,6 +245,7 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     from .term.collect import CollectError
     from .term.deadlines import gradebook_penalty, penalty_option, term_deadlines
     from .term.gradebook import check_out_folder, exercise_means, read_results, write_outputs
+    from .term.handin import case_clashes
 
     if (args.timeout <= 0 or args.notebook_timeout <= 0 or args.memory_mb < 128 or args.jobs < 1
             or (args.wall_limit is not None and not args.wall_limit > 0)
@@ -366,6 +367,10 @@ def _cmd_grade(args: argparse.Namespace) -> int:
             subs = [s for s in subs if s.status not in ("needs_secret", "other_secret")]
         if not subs:
             return 1
+    clash = case_clashes([*(s.owner for s in subs), *(str(r.get("owner") or "") for r in
+                                                       (old_doc or {}).get("submissions", []))])
+    if clash:  # one learner or two? the gradebook must neither split her nor lose one of them
+        raise GradeUsageError("grading.cli.case_clash", names="; ".join(" / ".join(map(visible, g)) for g in clash))
     write_outputs(args.out, subs, exercises, limits, args.lang, page=feedback_html, update=args.update, skipped=skipped,
                   late_policy=book_rule.text if book_rule is not None else None, term=dates.record())
     for item in skipped:

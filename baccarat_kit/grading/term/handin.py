@@ -90,3 +90,18 @@ def _earliest_for_same_bytes(subs: Sequence[Submission]) -> None:
         key = (s.owner or "", s.exercise or "", s.sha256)
         if s.time_source == "collect" and key in first:
             s.submitted_at = first[key]
+
+
+def case_clashes(owners: Sequence[str | None]) -> list[list[str]]:
+    """Learner folders (owners) whose names differ only in case (``Alice`` and ``alice``): the
+    gradebook replaces rows by owner without case, the LMS files list owners as written, so such a
+    pair would be one learner in one place and two in another; ``grade`` refuses it.
+
+    >>> case_clashes(["alice", "bob", "Alice", None, "alice", "ALICE"])
+    [['ALICE', 'Alice', 'alice']]
+    """
+    spellings: dict[str, set[str]] = {}
+    for owner in owners:
+        if owner:
+            spellings.setdefault(owner.strip().casefold(), set()).add(owner)
+    return [sorted(names) for _key, names in sorted(spellings.items()) if len(names) > 1]
