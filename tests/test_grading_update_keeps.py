@@ -219,3 +219,32 @@ def test_an_update_with_an_owner_differing_only_in_case_is_refused(
     # (and in one batch: two folders of one name but for case are refused before any row is written)
     code, _, err = _run(capsys, "grade", str(tmp_path / "c"), "--out", str(tmp_path / "out2"))
     assert code == 2 and "Alice / alice" in err and not (tmp_path / "out2").exists()
+
+
+def test_collected_work_the_gradebook_and_the_report_are_the_instructors_alone(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team: with the usual umask 022 the collected notebooks, the manifest, grades.csv,
+    canvas.csv, results.json, the feedback pages and the class report (every learner's grades)
+    were world-readable. Folders 0700, files 0600, also when the output folder is the instructor's
+    own 0755 one and after an --update."""
+    import stat
+
+    monkeypatch.setattr(g, "grade_file", _fake_grade({"03.ipynb": ("03-banker-rule", 9, 11)}))
+    old = os.umask(0o022)
+    try:
+        (tmp_path / "home" / "alice").mkdir(parents=True)
+        (tmp_path / "home" / "alice" / "03.ipynb").write_text("{}", encoding="utf-8")
+        assert main(["collect", str(tmp_path / "home"), "--out", str(tmp_path / "c"), "--name", "w1"]) == 0
+        out = tmp_path / "out"
+        out.mkdir(mode=0o755)
+        assert _run(capsys, "grade", str(tmp_path / "c" / "w1"), "--out", str(out))[0] == 0
+        assert _run(capsys, "grade", str(tmp_path / "c" / "w1"), "--out", str(out), "--update")[0] == 0
+        assert main(["report", str(out)]) == 0
+    finally:
+        os.umask(old)
+    made = [*(tmp_path / "c" / "w1").rglob("*"), tmp_path / "c" / "w1", *out.rglob("*"), tmp_path / "out-report.html"]
+    modes = {str(p.relative_to(tmp_path)): stat.S_IMODE(p.stat().st_mode) for p in made}
+    assert {k for k in modes if k.endswith((".ipynb", ".json", ".csv", ".html"))} >= {
+        "c/w1/alice/03.ipynb", "c/w1/.baccarat-kit-collected.json", "out/grades.csv", "out/canvas.csv",
+        "out/results.json", "out-report.html"}
+    assert {k: m for k, m in modes.items() if m != (0o700 if (tmp_path / k).is_dir() else 0o600)} == {}

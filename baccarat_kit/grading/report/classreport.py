@@ -917,7 +917,7 @@ def write_report(graded: str | Path, out: str | Path | None = None, lang: str = 
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(page)
-        os.chmod(tmp, 0o644)
+        os.chmod(tmp, 0o600)  # every learner's grades: the instructor's alone
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -412,11 +412,21 @@ def collect(root: str | Path, out: str | Path, *, pattern: str = "**/*.ipynb", d
         manifest["skipped"] = result.skipped
         result.late = sorted({str(e.get("owner")) for e in manifest["files"].values() if e.get("late")})
         (staging / MANIFEST).write_text(json.dumps(manifest, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        private(staging)
         os.rename(staging, target)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return result
+
+
+def private(folder: Path) -> None:
+    """``folder`` and everything in it the instructor's alone (folders 0700, files 0600): learners'
+    work and the manifest (who handed in what, when) are not for other accounts of the machine.
+    Only what this command made is changed (no link is followed)."""
+    for path in (folder, *folder.rglob("*")):
+        if not path.is_symlink():
+            os.chmod(path, 0o700 if path.is_dir() else 0o600)
 
 
 def learner_folders(root: Path, only: set[str] | None, skipped: list[dict[str, str]],

@@ -232,7 +232,7 @@ def write_atomic(path: Path, data: bytes) -> None:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        os.chmod(tmp, 0o600 if path.name == MANUAL_NAME else 0o644)
+        os.chmod(tmp, 0o600)  # scores, comments, the gradebook: the instructor's alone
         os.replace(tmp, path)
     except BaseException:
         with_suppressed_unlink(tmp)
