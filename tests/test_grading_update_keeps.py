@@ -248,3 +248,24 @@ def test_collected_work_the_gradebook_and_the_report_are_the_instructors_alone(
         "c/w1/alice/03.ipynb", "c/w1/.baccarat-kit-collected.json", "out/grades.csv", "out/canvas.csv",
         "out/results.json", "out-report.html"}
     assert {k: m for k, m in modes.items() if m != (0o700 if (tmp_path / k).is_dir() else 0o600)} == {}
+
+
+def test_a_file_time_outside_the_term_makes_a_loose_file_neither_late_nor_on_time(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team: a file graded without collect has only its modification time; `touch -d 2100`
+    made it late (10 %/day: 0 points) and counted it as her latest, `touch -d 1970` made it on
+    time. Such a time is no hand-in time: unknown (late None, no penalty), said on the row."""
+    monkeypatch.setattr(g, "grade_file", _fake_grade({n: ("03-banker-rule", 9, 11) for n in
+                                                      ("s1_03.ipynb", "s2_03.ipynb", "s3_03.ipynb")}))
+    folder = _files(tmp_path, "s1_03.ipynb", "s2_03.ipynb", "s3_03.ipynb")
+    os.utime(folder / "s1_03.ipynb", (4_102_444_800, 4_102_444_800))  # 2100-01-01
+    os.utime(folder / "s2_03.ipynb", (86_400, 86_400))  # 1970-01-02
+    out = tmp_path / "out"
+    code, _, err = _run(capsys, "grade", str(folder), "--out", str(out), "--deadline", CLASS_DEADLINE,
+                        "--late-penalty", "10%/day")
+    assert code == 0
+    for learner in ("s1", "s2"):
+        row = _row(out, learner)
+        assert (row["late"], row["submitted_at"], row["score"]) == (None, None, 9), row
+        assert any("cannot be a hand-in of this term" in w["en"] for w in row["warnings"])  # type: ignore[attr-defined]
+    assert (_row(out, "s3")["late"], _row(out, "s3")["score"]) == (True, 0)  # (2026-11-29, a month late: 0)

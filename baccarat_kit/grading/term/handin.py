@@ -16,12 +16,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from ...i18n import both
 from ..records import SELF_STUDY_ID, Submission
-from .collect import is_late, iso, manifest_entry, parse_deadline, untrusted_manifest
+from .collect import clock, is_late, iso, manifest_entry, parse_deadline, untrusted_manifest
 from .deadlines import LatePenalty
 
 
@@ -48,13 +48,16 @@ def stamp(paths: Sequence[Path], subs: Sequence[Submission], deadline: str | Non
                 sub.warnings.append(both("grading.warning.untrusted_manifest", path=str(forged)))
             try:
                 sub.file_mtime = iso(datetime.fromtimestamp(path.stat().st_mtime, UTC))
-            except OSError:
+            except (OSError, OverflowError, ValueError):
                 sub.file_mtime = None
             sub.submitted_at = sub.file_mtime
             sub.time_source = "mtime"
             recorded = None
         sub.learner = sub.owner or sub.claimed_id
         sub.deadline = own.get(sub.learner) or deadline or (str(recorded) if recorded else None)
+        if sub.time_source == "mtime" and sub.submitted_at and not plausible(sub.submitted_at, sub.deadline):
+            sub.warnings.append(both("grading.warning.mtime_impossible", when=sub.submitted_at))
+            sub.submitted_at = None  # neither on time nor late: not known (and it never counts as the latest)
     _earliest_for_same_bytes(subs)
     for sub in subs:
         sub.late = is_late(sub.submitted_at, sub.deadline) if sub.submitted_at and sub.deadline else None
@@ -77,6 +80,27 @@ def stamp(paths: Sequence[Path], subs: Sequence[Submission], deadline: str | Non
         elif flag:  # not collected: its claim names a learner who was
             sub.warnings.append(both("grading.warning.claim_not_collected", learner=sub.claimed_id))
     return sum(flags)
+
+
+TERM_DAYS = 366
+"""A file's modification time more than this before its deadline is no time of this term."""
+
+
+def plausible(moment: str, deadline: str | None) -> bool:
+    """Whether a file's modification time can be a hand-in of this term: not after the grader's
+    clock (an hour allowed for a file server's), not before :data:`TERM_DAYS` before the deadline
+    (with no deadline: not before 2000). A learner sets 2100 or 1970 with ``touch -d``; such a
+    time made a loose file late (its score cut to 0) or on time, and counted as her latest.
+
+    >>> plausible("2026-11-30T10:00:00Z", "2026-12-01T00:00:00Z"), plausible("1970-01-02T00:00:00Z", None)
+    (True, False)
+    >>> plausible("2100-01-01T00:00:00Z", None), plausible("2024-01-01T00:00:00Z", "2026-12-01T00:00:00Z")
+    (False, False)
+    """
+    when = parse_deadline(moment)
+    floor = (parse_deadline(deadline) - timedelta(days=TERM_DAYS) if deadline
+             else datetime(2000, 1, 1, tzinfo=UTC))
+    return floor <= when <= clock() + timedelta(hours=1)
 
 
 def _earliest_for_same_bytes(subs: Sequence[Submission]) -> None:
