@@ -175,3 +175,28 @@ def test_an_untouched_copy_never_counts_over_her_answered_one() -> None:
         assert parse(moodle_csv(rows, {"03-banker-rule": "Exercise 3"}))[1] == ["alice", "6"]
     alone = parse(moodle_csv([untouched], {"03-banker-rule": "Exercise 3"}))[1]
     assert alone == ["alice", ""]  # only an untouched copy: blank, never 0
+
+
+@pytest.mark.parametrize(("column", "rows"), [
+    ("canvas_id", "ann,,4711,S1\nben,,4711,S2\n"),
+    ("sis_user_id", "ann,,1,s-9\nben,,2,S-9\n"),
+    ("learner", "ann,,1,S1\nAnn,2026-12-09T00:00Z,2,S2\n"),
+])
+def test_a_class_list_giving_one_id_twice_is_refused_naming_it(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                               column: str, rows: str) -> None:
+    """Red team: two learners with one canvas_id put both grades on one Canvas user (the LMS files
+    took the list as it came); a learner twice had two deadlines, the later silently winning.
+    Every command that reads a class list refuses it (exit 2), naming the column, value and lines."""
+    from baccarat_kit.cli import main
+
+    listed = tmp_path / "class.csv"
+    listed.write_text("learner,deadline,canvas_id,sis_user_id\n" + rows, encoding="utf-8")
+    (tmp_path / "home" / "ann").mkdir(parents=True)
+    (tmp_path / "home" / "ann" / "01.ipynb").write_text("{}", encoding="utf-8")
+    for argv in (["collect", str(tmp_path / "home"), "--out", str(tmp_path / "c"), "--class-list", str(listed)],
+                 ["grade", str(tmp_path / "home"), "--out", str(tmp_path / "g"), "--class-list", str(listed)]):
+        capsys.readouterr()
+        assert main(["--lang", "en", *argv]) == 2
+        err = capsys.readouterr().err
+        assert f"gives {column} '" in err and "(2, 3)" in err and "Nothing was read" in err
+    assert not (tmp_path / "c").exists() and not (tmp_path / "g").exists()
