@@ -269,3 +269,25 @@ def test_a_file_time_outside_the_term_makes_a_loose_file_neither_late_nor_on_tim
         assert (row["late"], row["submitted_at"], row["score"]) == (None, None, 9), row
         assert any("cannot be a hand-in of this term" in w["en"] for w in row["warnings"])  # type: ignore[attr-defined]
     assert (_row(out, "s3")["late"], _row(out, "s3")["score"]) == (True, 0)  # (2026-11-29, a month late: 0)
+
+
+def test_the_summary_line_never_averages_an_untouched_copy_as_0(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team: a class copy handed back as it came is not attempted (no score, blank in the LMS
+    files), yet the summary line averaged it as 0: "mean 4.5 / 7" for a class whose answers
+    averaged 6.75, and "mean 0.0 / 11" for an exercise nobody had started."""
+    fake = _fake_grade({"s1_03.ipynb": ("03-banker-rule", 9, 11), "s2_03.ipynb": ("03-banker-rule", 0, 11),
+                        "s1_02.ipynb": ("02-naturals-player", 0, 11)})
+
+    def grade_file(path: Path, *args: object, **kwargs: object) -> g.Submission:
+        sub = fake(path, *args, **kwargs)  # type: ignore[operator]
+        if path.name != "s1_03.ipynb":
+            sub.status = "not_attempted"
+        return sub  # type: ignore[no-any-return]
+    monkeypatch.setattr(g, "grade_file", grade_file)
+    folder = _files(tmp_path, "s1_03.ipynb", "s2_03.ipynb", "s1_02.ipynb")
+    code, out, err = _run(capsys, "grade", str(folder), "--out", str(tmp_path / "out"))
+    assert code == 0 and "2 copies not attempted" in err
+    assert "03-banker-rule: mean 9.0 / 11 (n=1)" in out and "02-naturals-player" not in out
+    code, out, _ = _run(capsys, "grade", str(folder / "s1_02.ipynb"), "--out", str(tmp_path / "out2"))
+    assert code == 0 and "no copy answered (no mean)" in out and "mean" not in out.replace("no mean", "")

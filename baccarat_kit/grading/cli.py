@@ -378,7 +378,10 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     means = [message("grading.cli.summary_pending" if pending else "grading.cli.summary_exercise", args.lang,
                      exercise=ex, mean=f"{mean:.1f}", max=most, n=n, pending=pending, graded=f"{graded:.4g}")
              if ex is not None else message("grading.cli.summary_no_exercise", args.lang, n=n)
-             for ex, mean, most, n, pending, graded in exercise_means(written_view(args.out, subs, args.lang))]
+             for ex, mean, most, n, pending, graded in exercise_means(
+                 written_view(args.out, [s for s in subs if s.status != "not_attempted"], args.lang))]
+    # (an untouched copy is no 0 of hers: the means are of the copies answered; the line above counts them)
+    means = means or [message("grading.cli.summary_none_answered", args.lang)]
     print(message("grading.cli.summary", args.lang, count=len(subs),
                   means=message("grading.cli.summary_sep", args.lang).join(means), out=args.out))
     failure = batch_failure(subs)
