@@ -238,8 +238,10 @@ def test_collected_work_the_gradebook_and_the_report_are_the_instructors_alone(
         out = tmp_path / "out"
         out.mkdir(mode=0o755)
         assert _run(capsys, "grade", str(tmp_path / "c" / "w1"), "--out", str(out))[0] == 0
-        assert _run(capsys, "grade", str(tmp_path / "c" / "w1"), "--out", str(out), "--update")[0] == 0
+        code, _, err = _run(capsys, "grade", str(tmp_path / "c" / "w1"), "--out", str(out), "--update")
         assert main(["report", str(out)]) == 0
+        # (no deadline kept or given: the collect's own applies, never "(none)")
+        assert code == 0 and "get the deadline (the one each collect recorded, if any)" in err
     finally:
         os.umask(old)
     made = [*(tmp_path / "c" / "w1").rglob("*"), tmp_path / "c" / "w1", *out.rglob("*"), tmp_path / "out-report.html"]

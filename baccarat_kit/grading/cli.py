@@ -396,7 +396,7 @@ def _say_deadlines(dates: TermDeadlines, lang: str) -> None:
     """On ``--update``: which deadline and class list the regraded files get (this command's, or
     the gradebook's), on stderr."""
     none = message("grading.cli.update_none", lang)
-    when = dates.deadline or none
+    when = dates.deadline or message("grading.cli.update_collect_deadline", lang)  # (handin.stamp: then the collect's)
     listed = (message("grading.cli.update_class_list", lang, file=dates.class_list or "?", count=len(dates.deadlines))
               if dates.class_list_from != "none" else none)
     print(message("grading.cli.update_deadlines", lang, deadline=when,
