@@ -240,6 +240,8 @@ def test_collected_work_the_gradebook_and_the_report_are_the_instructors_alone(
         assert _run(capsys, "grade", str(tmp_path / "c" / "w1"), "--out", str(out))[0] == 0
         code, _, err = _run(capsys, "grade", str(tmp_path / "c" / "w1"), "--out", str(out), "--update")
         assert main(["report", str(out)]) == 0
+        assert main(["return", str(out), "--to", str(tmp_path / "home")]) == 0  # her pages: her folder, 0700
+        assert stat.S_IMODE((tmp_path / "home" / "alice" / "feedback").stat().st_mode) == 0o700
         # (no deadline kept or given: the collect's own applies, never "(none)")
         assert code == 0 and "get the deadline (the one each collect recorded, if any)" in err
     finally:
