@@ -295,3 +295,18 @@ def test_the_summary_line_never_averages_an_untouched_copy_as_0(
     assert "03-banker-rule: mean 9.0 / 11 (n=1)" in out and "02-naturals-player" not in out
     code, out, _ = _run(capsys, "grade", str(folder / "s1_02.ipynb"), "--out", str(tmp_path / "out2"))
     assert code == 0 and "no copy answered (no mean)" in out and "mean" not in out.replace("no mean", "")
+
+
+def test_a_class_list_names_a_learner_whatever_the_case(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team: the LMS's list says "S1", the hub user (her folder) is "s1": her extension was
+    not hers (flagged late, penalised) and canvas.csv left her Canvas ids out."""
+    monkeypatch.setattr(g, "grade_file", _fake_grade({"s1_03.ipynb": ("03-banker-rule", 9, 11)}))
+    folder = _files(tmp_path, "s1_03.ipynb")
+    (tmp_path / "class.csv").write_text(f"learner,deadline,canvas_id\nS1,{OWN_DEADLINE},4711\n", encoding="utf-8")
+    out = tmp_path / "out"
+    code, _, _ = _run(capsys, "grade", str(folder), "--out", str(out), "--deadline", CLASS_DEADLINE,
+                      "--class-list", str(tmp_path / "class.csv"), "--late-penalty", "10%/day")
+    assert code == 0
+    assert (_row(out, "s1")["deadline"], _row(out, "s1")["late"], _row(out, "s1")["score"]) == (OWN_DEADLINE, False, 9)
+    assert "s1,4711,,s1,,9" in (out / "canvas.csv").read_text(encoding="utf-8")

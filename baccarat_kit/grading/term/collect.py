@@ -389,7 +389,7 @@ def collect(root: str | Path, out: str | Path, *, pattern: str = "**/*.ipynb", d
         raise CollectError("grading.collect.no_root", path=root)
     if deadline is not None:
         deadline = iso(parse_deadline(deadline))
-    own = {k: iso(parse_deadline(v)) for k, v in (deadlines or {}).items()}
+    own = {k.casefold(): iso(parse_deadline(v)) for k, v in (deadlines or {}).items()}  # (Alice's is alice's)
     moment = now or clock()
     collected_at = iso(moment)
     target = Path(out) / (safe_part(name) if name else moment.astimezone(UTC).strftime("%Y-%m-%dT%H%M%SZ"))
@@ -406,7 +406,7 @@ def collect(root: str | Path, out: str | Path, *, pattern: str = "**/*.ipynb", d
         for learner, learner_fd, uid in learner_folders(src, only, result.skipped, hub_prefix):
             try:
                 _collect_learner(learner, learner_fd, globbed, staging, target, manifest, result,
-                                 collected_at, own.get(learner, deadline), uid, (hub_prefix or "") + learner)
+                                 collected_at, own.get(learner.casefold(), deadline), uid, (hub_prefix or "") + learner)
             finally:
                 os.close(learner_fd)
         manifest["skipped"] = result.skipped

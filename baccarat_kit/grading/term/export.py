@@ -202,7 +202,7 @@ def canvas_csv(rows: Sequence[Mapping[str, Any]], titles: Mapping[str, str],
     Ann Lee,4711,S001,ann,,3
     <BLANKLINE>
     """
-    ids = ids or {}
+    ids = {k.casefold(): v for k, v in (ids or {}).items()}  # a list's "Alice" is the hub's "alice"
     table, _ = per_learner(_graded(rows))
     exercises = sorted({ex for mine in table.values() for ex in mine})
     header = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", *(titles.get(ex, ex) for ex in exercises)]
@@ -212,7 +212,7 @@ def canvas_csv(rows: Sequence[Mapping[str, Any]], titles: Mapping[str, str],
     out = [points]
     for learner in sorted(table):
         mine = table[learner]
-        who = ids.get(learner, {})
+        who = ids.get(learner.casefold(), {})
         out.append([who.get("name") or learner, who.get("canvas_id", ""), who.get("sis_user_id", ""),
                     who.get("sis_login_id") or learner, who.get("section", ""),
                     *(lms_score(mine[ex]) if ex in mine else "" for ex in exercises)])

@@ -32,7 +32,7 @@ def stamp(paths: Sequence[Path], subs: Sequence[Submission], deadline: str | Non
     returns how many rows have a real identity mismatch."""
     from .gradebook import mark_mismatches
 
-    own = dict(deadlines or {})
+    own = {k.casefold(): v for k, v in (deadlines or {}).items()}  # a list's "Alice" is the hub's "alice"
     for path, sub in zip(paths, subs, strict=True):
         sub.claimed_id = sub.learner.strip()
         entry = manifest_entry(path)
@@ -54,7 +54,7 @@ def stamp(paths: Sequence[Path], subs: Sequence[Submission], deadline: str | Non
             sub.time_source = "mtime"
             recorded = None
         sub.learner = sub.owner or sub.claimed_id
-        sub.deadline = own.get(sub.learner) or deadline or (str(recorded) if recorded else None)
+        sub.deadline = own.get(sub.learner.casefold()) or deadline or (str(recorded) if recorded else None)
         if sub.time_source == "mtime" and sub.submitted_at and not plausible(sub.submitted_at, sub.deadline):
             sub.warnings.append(both("grading.warning.mtime_impossible", when=sub.submitted_at))
             sub.submitted_at = None  # neither on time nor late: not known (and it never counts as the latest)
