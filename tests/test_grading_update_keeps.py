@@ -310,3 +310,16 @@ def test_a_class_list_names_a_learner_whatever_the_case(
     assert code == 0
     assert (_row(out, "s1")["deadline"], _row(out, "s1")["late"], _row(out, "s1")["score"]) == (OWN_DEADLINE, False, 9)
     assert "s1,4711,,s1,,9" in (out / "canvas.csv").read_text(encoding="utf-8")
+
+
+def test_a_deadline_that_is_a_date_alone_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--deadline 2026-12-08` (or a class list's) was read as 2026-12-08T00:00Z: every hand-in of
+    that day was late. Refused, saying what to write."""
+    folder = _files(tmp_path, "s1_03.ipynb")
+    (tmp_path / "class.csv").write_text("learner,deadline\ns1,2026-12-08\n", encoding="utf-8")
+    for extra in (["--deadline", "2026-12-08"], ["--class-list", str(tmp_path / "class.csv")]):
+        code, _, err = _run(capsys, "grade", str(folder), "--out", str(tmp_path / "out"), *extra)
+        assert code == 2 and "2026-12-08T23:59+08:00" in err and not (tmp_path / "out").exists()
+    capsys.readouterr()
+    assert main(["--lang", "en", "collect", str(tmp_path), "--out", str(tmp_path / "c"), "--deadline", "2026-12-08"]) == 2
+    assert "a date alone" in capsys.readouterr().err

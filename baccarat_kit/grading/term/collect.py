@@ -103,11 +103,18 @@ def iso(moment: datetime) -> str:
 
 
 def parse_deadline(text: str) -> datetime:
-    """An ISO 8601 date-time; without a zone it is read as UTC.
+    """An ISO 8601 date-time; without a zone it is read as UTC. A date alone is refused: Python
+    reads ``2026-12-08`` as its first minute, so every hand-in of that day was late.
 
     >>> iso(parse_deadline("2026-12-01T23:59")), iso(parse_deadline("2026-12-01T23:59+08:00"))
     ('2026-12-01T23:59:00Z', '2026-12-01T15:59:00Z')
+    >>> parse_deadline("2026-12-08")
+    Traceback (most recent call last):
+    ...
+    baccarat_kit.grading.term.collect.CollectError: 截止時間「2026-12-08」只有日期：請寫出時間與時區，例如 2026-12-08T23:59+08:00（只寫日期會被當成那一天的 00:00）。
     """
+    if len(text.strip()) <= 10:  # (a date alone: YYYY-MM-DD, or its basic form)
+        raise CollectError("grading.collect.date_only", value=text)
     try:
         moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
     except ValueError:
