@@ -200,3 +200,14 @@ def test_a_class_list_giving_one_id_twice_is_refused_naming_it(tmp_path: Path, c
         err = capsys.readouterr().err
         assert f"gives {column} '" in err and "(2, 3)" in err and "Nothing was read" in err
     assert not (tmp_path / "c").exists() and not (tmp_path / "g").exists()
+
+
+@pytest.mark.parametrize("status", ["kernel_start", "worker_failed", "needs_secret", "other_secret"])
+def test_a_row_the_grader_could_not_grade_is_blank_in_the_lms_files_never_0(status: str) -> None:
+    """Red team: a kernel that did not start on a loaded machine, or a batch graded without
+    --secret-file, gave her a 0 in canvas.csv and moodle.csv: a grade she did not earn."""
+    rows = [owned("alice", "alice", "03-banker-rule", 0), owned("bob", "bob", "03-banker-rule", 7)]
+    rows[0]["status"] = status
+    titles = {"03-banker-rule": "Exercise 3"}
+    assert parse(moodle_csv(rows, titles))[1:] == [["alice", ""], ["bob", "7"]]
+    assert [r[5] for r in parse(canvas_csv(rows, titles))[2:]] == ["", "7"]

@@ -136,8 +136,16 @@ def lms_score(row: Mapping[str, Any]) -> Any:
     """The score an LMS file gets for a row: blank while written answers of it are pending (an
     LMS import takes a blank cell as not graded, never a part-total as final), and blank for a
     copy handed in with no answer at all (``not_attempted``: as a copy not handed in; the LMS's
-    own policy for missing work applies, and an exercise not due yet gets no 0)."""
-    return "" if row.get("pending_points") or row.get("status") == "not_attempted" else row.get("score")
+    own policy for missing work applies, and an exercise not due yet gets no 0), and blank for a row
+    the grader could not grade for reasons not hers (:data:`UNGRADED`: no 0 she did not earn)."""
+    return ("" if row.get("pending_points") or row.get("status") == "not_attempted" or row.get("status") in UNGRADED
+            else row.get("score"))
+
+
+UNGRADED = frozenset({"kernel_start", "worker_failed", "needs_secret", "other_secret"})
+"""Rows scored 0 because the grader could not grade them, not for anything in them (a kernel that
+did not start on a loaded machine, a Dask worker lost, no or another class's ``--secret-file``):
+blank in the LMS files until graded again (``grade --update``); ``grade`` says how to."""
 
 
 def identity(row: Mapping[str, Any]) -> str:
