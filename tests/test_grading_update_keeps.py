@@ -321,5 +321,22 @@ def test_a_deadline_that_is_a_date_alone_is_refused(tmp_path: Path, capsys: pyte
         code, _, err = _run(capsys, "grade", str(folder), "--out", str(tmp_path / "out"), *extra)
         assert code == 2 and "2026-12-08T23:59+08:00" in err and not (tmp_path / "out").exists()
     capsys.readouterr()
-    assert main(["--lang", "en", "collect", str(tmp_path), "--out", str(tmp_path / "c"), "--deadline", "2026-12-08"]) == 2
+    assert main(["--lang", "en", "collect", str(folder), "--out", str(tmp_path / "c"), "--deadline", "2026-12-08"]) == 2
     assert "a date alone" in capsys.readouterr().err
+
+
+def test_collect_refuses_an_out_folder_inside_the_learner_folders(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """Red team: `collect home --out home/collected` worked; the next collect took home/collected
+    as learner "collected", every learner's collected notebooks as hers. A hub's own prefix keeps
+    the instructor's home (not a learner's) usable."""
+    (tmp_path / "home" / "ann").mkdir(parents=True)
+    (tmp_path / "home" / "ann" / "01.ipynb").write_text("{}", encoding="utf-8")
+    for out in ("home/collected", "home", "home/ann/c"):
+        capsys.readouterr()
+        assert main(["--lang", "en", "collect", str(tmp_path / "home"), "--out", str(tmp_path / out)]) == 2
+        assert "is inside the folder of learner folders" in capsys.readouterr().err
+    assert main(["collect", str(tmp_path / "home"), "--out", str(tmp_path / "home" / "teacher"),
+                 "--hub-prefix", "jupyter-"]) == 0
+    assert main(["collect", str(tmp_path / "home"), "--out", str(tmp_path / "c")]) == 0
+    assert not (tmp_path / "home" / "collected").exists()

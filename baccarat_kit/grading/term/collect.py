@@ -28,6 +28,7 @@ import errno
 import fnmatch
 import json
 import os
+import re
 import shutil
 import stat
 from collections.abc import Callable, Iterator, Mapping
@@ -113,7 +114,7 @@ def parse_deadline(text: str) -> datetime:
     ...
     baccarat_kit.grading.term.collect.CollectError: 截止時間「2026-12-08」只有日期：請寫出時間與時區，例如 2026-12-08T23:59+08:00（只寫日期會被當成那一天的 00:00）。
     """
-    if len(text.strip()) <= 10:  # (a date alone: YYYY-MM-DD, or its basic form)
+    if re.fullmatch(r"\d{4}-?\d{2}-?\d{2}", text.strip()):  # (a date alone: YYYY-MM-DD, or its basic form)
         raise CollectError("grading.collect.date_only", value=text)
     try:
         moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
@@ -394,6 +395,11 @@ def collect(root: str | Path, out: str | Path, *, pattern: str = "**/*.ipynb", d
     src = Path(root)
     if not src.is_dir():
         raise CollectError("grading.collect.no_root", path=root)
+    inside = Path(out).resolve()
+    if inside == src.resolve() or src.resolve() in inside.parents:  # the next collect takes this one's copies
+        first = inside.relative_to(src.resolve()).parts[:1]     # as a learner's (every learner's work, "hers")
+        if not hub_prefix or not first or first[0].startswith(hub_prefix):
+            raise CollectError("grading.collect.out_in_root", out=out, root=root)
     if deadline is not None:
         deadline = iso(parse_deadline(deadline))
     own = {k.casefold(): iso(parse_deadline(v)) for k, v in (deadlines or {}).items()}  # (Alice's is alice's)
