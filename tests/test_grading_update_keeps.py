@@ -265,7 +265,7 @@ def test_a_file_time_outside_the_term_makes_a_loose_file_neither_late_nor_on_tim
     os.utime(folder / "s1_03.ipynb", (4_102_444_800, 4_102_444_800))  # 2100-01-01
     os.utime(folder / "s2_03.ipynb", (86_400, 86_400))  # 1970-01-02
     out = tmp_path / "out"
-    code, _, err = _run(capsys, "grade", str(folder), "--out", str(out), "--deadline", CLASS_DEADLINE,
+    code, _, _ = _run(capsys, "grade", str(folder), "--out", str(out), "--deadline", CLASS_DEADLINE,
                         "--late-penalty", "10%/day")
     assert code == 0
     for learner in ("s1", "s2"):
