@@ -655,6 +655,7 @@ SCRIPT = """
     var share = data.top ? r[4] / data.top : 0, tot = el('td', 'tot ' + shade(share), r[4] + '/' + data.top + ' ');
     tot.dataset.v = r[4];
     tot.appendChild(mark('mark', Math.round(100 * share) + '%'));
+    if (r.slice(5).some(function (c) { return c && (c[3] & 4); })) tot.appendChild(mark('mark p', data.marks.pending));
     tr.appendChild(tot);
     return tr;
   }
