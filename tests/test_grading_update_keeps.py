@@ -340,3 +340,26 @@ def test_collect_refuses_an_out_folder_inside_the_learner_folders(tmp_path: Path
                  "--hub-prefix", "jupyter-"]) == 0
     assert main(["collect", str(tmp_path / "home"), "--out", str(tmp_path / "c")]) == 0
     assert not (tmp_path / "home" / "collected").exists()
+
+
+def test_an_update_with_an_untouched_copy_keeps_her_answered_row(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team: `grade --update` of an untouched copy of hers (collected again later: a fresh
+    hand-out, the self-study copy) replaced her answered row in the gradebook, so her 9 became a
+    blank in the LMS files. It is left out, said on stderr; her row stays."""
+    def grade_file(path: Path, *args: object, **kwargs: object) -> g.Submission:
+        sub = _fake_grade({"03.ipynb": ("03-banker-rule", 9, 11)})(path, *args, **kwargs)  # type: ignore[operator]
+        if "w2" in path.parts:
+            sub.status = "not_attempted"
+        return sub  # type: ignore[no-any-return]
+    monkeypatch.setattr(g, "grade_file", grade_file)
+    (tmp_path / "home" / "alice").mkdir(parents=True)
+    (tmp_path / "home" / "alice" / "03.ipynb").write_text("{}", encoding="utf-8")
+    for name in ("w1", "w2"):
+        assert main(["collect", str(tmp_path / "home"), "--out", str(tmp_path / "c"), "--name", name]) == 0
+    out = tmp_path / "out"
+    assert _run(capsys, "grade", str(tmp_path / "c" / "w1"), "--out", str(out))[0] == 0
+    before = (out / "results.json").read_bytes()
+    code, _, err = _run(capsys, "grade", str(tmp_path / "c" / "w2"), "--out", str(out), "--update")
+    assert code == 0 and "untouched copy never replaces it" in err, err
+    assert (out / "results.json").read_bytes() == before and "alice,9" in (out / "moodle.csv").read_text()

@@ -367,6 +367,16 @@ def _cmd_grade(args: argparse.Namespace) -> int:
             subs = [s for s in subs if s.status not in ("needs_secret", "other_secret")]
         if not subs:
             return 1
+        answered = {(str(r.get("owner")).casefold(), r.get("exercise")) for r in (old_doc or {}).get("submissions", [])
+                    if r.get("owner") and r.get("status") != "not_attempted"}
+        untouched = [s for s in subs if s.status == "not_attempted" and s.owner
+                     and (s.owner.casefold(), s.exercise) in answered]
+        if untouched:  # (it would replace her answered row of the exercise: an untouched copy never counts over it)
+            print(message("grading.cli.update_untouched", args.lang, count=len(untouched),
+                          files=", ".join(visible(s.file, 200) for s in untouched[:5])), file=sys.stderr)
+            subs = [s for s in subs if s not in untouched]
+            if not subs:
+                return 0
     clash = case_clashes([*(s.owner for s in subs), *(str(r.get("owner") or "") for r in
                                                        (old_doc or {}).get("submissions", []))])
     if clash:  # one learner or two? the gradebook must neither split her nor lose one of them
