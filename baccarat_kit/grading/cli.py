@@ -6,7 +6,7 @@ import argparse
 import contextlib
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..i18n import message, normalize_language
 from .grade import (
@@ -18,6 +18,7 @@ from .grade import (
 )
 
 if TYPE_CHECKING:
+    from .records import Submission
     from .term.deadlines import TermDeadlines
 
 
@@ -245,7 +246,6 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     from .term.collect import CollectError
     from .term.deadlines import gradebook_penalty, penalty_option, term_deadlines
     from .term.gradebook import check_out_folder, exercise_means, read_results, write_outputs
-    from .term.handin import case_clashes
 
     if (args.timeout <= 0 or args.notebook_timeout <= 0 or args.memory_mb < 128 or args.jobs < 1
             or (args.wall_limit is not None and not args.wall_limit > 0)
@@ -367,20 +367,9 @@ def _cmd_grade(args: argparse.Namespace) -> int:
             subs = [s for s in subs if s.status not in ("needs_secret", "other_secret")]
         if not subs:
             return 1
-        answered = {(str(r.get("owner")).casefold(), r.get("exercise")) for r in (old_doc or {}).get("submissions", [])
-                    if r.get("owner") and r.get("status") != "not_attempted"}
-        untouched = [s for s in subs if s.status == "not_attempted" and s.owner
-                     and (s.owner.casefold(), s.exercise) in answered]
-        if untouched:  # (it would replace her answered row of the exercise: an untouched copy never counts over it)
-            print(message("grading.cli.update_untouched", args.lang, count=len(untouched),
-                          files=", ".join(visible(s.file, 200) for s in untouched[:5])), file=sys.stderr)
-            subs = [s for s in subs if s not in untouched]
-            if not subs:
-                return 0
-    clash = case_clashes([*(s.owner for s in subs), *(str(r.get("owner") or "") for r in
-                                                       (old_doc or {}).get("submissions", []))])
-    if clash:  # one learner or two? the gradebook must neither split her nor lose one of them
-        raise GradeUsageError("grading.cli.case_clash", names="; ".join(" / ".join(map(visible, g)) for g in clash))
+    subs = _settle(subs, (old_doc or {}).get("submissions", []), args.lang)
+    if not subs:  # (an --update of untouched copies only: her answered rows stay, nothing to write)
+        return 0
     write_outputs(args.out, subs, exercises, limits, args.lang, page=feedback_html, update=args.update, skipped=skipped,
                   late_policy=book_rule.text if book_rule is not None else None, term=dates.record())
     for item in skipped:
@@ -400,6 +389,28 @@ def _cmd_grade(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 1
     return 0
+
+
+def _settle(subs: list[Submission], old_rows: list[dict[str, Any]], lang: str) -> list[Submission]:
+    """The rows a batch writes into the gradebook (``old_rows``: the one ``--update`` writes into):
+    learner folders whose names differ only in case are refused (:func:`.term.handin.case_clashes`:
+    the merge would replace her row, the LMS files list two learners), and an untouched copy that
+    would replace her answered row of the exercise is left out, said on stderr (it never counts
+    over it: :func:`.term.export.counting_order`)."""
+    from .records import GradeUsageError, visible
+    from .term.handin import case_clashes
+
+    clash = case_clashes([*(s.owner for s in subs), *(str(r.get("owner") or "") for r in old_rows)])
+    if clash:
+        raise GradeUsageError("grading.cli.case_clash", names="; ".join(" / ".join(map(visible, g)) for g in clash))
+    answered = {(str(r.get("owner")).casefold(), r.get("exercise")) for r in old_rows
+                if r.get("owner") and r.get("status") != "not_attempted"}
+    untouched = [s for s in subs if s.status == "not_attempted" and s.owner
+                 and (s.owner.casefold(), s.exercise) in answered]
+    if untouched:
+        print(message("grading.cli.update_untouched", lang, count=len(untouched),
+                      files=", ".join(visible(s.file, 200) for s in untouched[:5])), file=sys.stderr)
+    return [s for s in subs if s not in untouched]
 
 
 def _say_deadlines(dates: TermDeadlines, lang: str) -> None:
