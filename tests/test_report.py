@@ -643,3 +643,19 @@ def test_pending_written_points_are_pending_never_0(tmp_path: Path, lang: str) -
     assert data["marks"]["pending"] == "✍ " + words[3]
     assert [cell_of(row[5], 14)["pending"] for row in data["rows"] if row[0] in ("ann", "ben")] == [True, True]
     assert "✍" not in " ".join(str(c) for row in data["rows"] if row[0] == "cai" for c in row)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_untouched_copys_feedback_page_gives_no_0_and_no_cross(lang: str) -> None:
+    """Red team: her page of a copy handed back as it came said "not a wrong answer and scores
+    nothing", under "Total: 0 / 7" and a ✘ and "0 / 1" on every question."""
+    from baccarat_kit.grading.grade import default_source, load_exercises
+    from baccarat_kit.grading.report.feedback import feedback_html
+
+    row = {"file": "c/dave/01-card-values.ipynb", "learner": "dave", "owner": "dave", "exercise": "01-card-values",
+           "status": "not_attempted", "score": 0, "max_score": 7, "questions": {}, "warnings": [],
+           "reason": {"zh": "未作答", "en": "Not attempted"}, "graded_at": "2026-12-02T00:00:00Z"}
+    page = Page(feedback_html(row, load_exercises(default_source()), lang, row))
+    text = " ".join(page.root.text.split())
+    assert "— / 7" in text and "0 / 7" not in text and "0 / 1" not in text and "✘" not in text
+    assert text.count("— / 1") == 4
