@@ -637,7 +637,7 @@ SCRIPT = """
     if (c[3] & 2) marks.push(mark('mark w', data.marks.mismatch));
     if (c[3] & 4) marks.push(mark('mark p', data.marks.pending));
     if (c[6] > 1) { marks.push(mark('mark', '\u00d7' + c[6])); tips.push(data.files[c[6]]); }
-    var td = el('td', cls, c[0] + '/' + most);
+    var td = el('td', cls, (state === 'not_attempted' ? '\u2014' : c[0]) + '/' + most);  // (not scored: no 0)
     td.dataset.score = c[0];
     if (c[5] !== undefined && c[5] !== null) td.dataset.max = c[5];
     if (state) td.dataset.status = state;
