@@ -350,7 +350,7 @@ def test_dask_cluster_keeps_its_scratch_private_serves_no_page_and_clears_a_kill
         with (tmp_path / "grade.log").open("wb") as out:
             grading = subprocess.Popen([*COMMAND, "--lang", "en", "grade", str(tmp_path / "class"), "--out",
                                         str(tmp_path / "graded"), "--no-progress", "--scheduler", identity["address"],
-                                        "--certs", str(tmp_path / "certs"), "--wall-limit", "15", *SANDBOX],
+                                        "--certs", str(tmp_path / "certs"), "--wall-limit", "40", *SANDBOX],
                                        stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
                                        start_new_session=True)
         deadline = time.monotonic() + 180
@@ -359,14 +359,14 @@ def test_dask_cluster_keeps_its_scratch_private_serves_no_page_and_clears_a_kill
             time.sleep(0.2)
         folder = busy[0]
         pid = int(folder.name.split("-")[2])
-        os.kill(pid, signal.SIGKILL)
-        time.sleep(1)
-        assert folder.is_dir() and any(folder.glob("03-*.ipynb")), "the kill left nothing behind to clear"
+        os.kill(pid, signal.SIGKILL)  # (what it leaves is not looked at here: on an idle machine the
+        # nanny's next worker may clear it within a second; the log line below says it was left)
         deadline = time.monotonic() + 180
         while folder.exists():  # the nanny starts a worker; as it starts, it clears the folder
             assert time.monotonic() < deadline, log.read_text(errors="replace")[-3000:]
             time.sleep(0.3)
-        assert f"removed {folder.name}, left by a worker process that is gone" in log.read_text(errors="replace")
+        assert f"removed {folder.name}, left by a worker process that is gone" in log.read_text(errors="replace"), (
+            log.read_text(errors="replace")[-3000:], (tmp_path / "grade.log").read_text(errors="replace"))
         assert grading.wait(240) == 0, (tmp_path / "grade.log").read_text()  # (retried on the other worker)
         rows = json.loads((tmp_path / "graded" / "results.json").read_text(encoding="utf-8"))["submissions"]
         assert sorted(r["status"] for r in rows) == ["ok", "wall_limit"], rows

@@ -422,11 +422,13 @@ def test_return_and_report_of_the_hostile_batch(batch: dict[str, Any], tmp_path:
     assert main(["--lang", "en", "report", str(batch["graded"]), "--out", str(report)]) == 0
     text = report.read_text(encoding="utf-8")
     assert "\x1b" not in text
-    # a learner's cell: its data-v where the label shown does not sort as the name does, else the label
-    learners = [v or label for v, label in
-                re.findall(r'<td class="lr[^"]*"(?: data-v="([^"]*)")?(?: title="[^"]*")?>([^<]*)</td>', text)]
-    assert sorted(learners) == ["alice", "ann", "hub1", "hub2", "mallory"]  # the same learners as the exports
-    row = text[text.index('<td class="lr">mallory</td>'):].split("</tr>", 1)[0]
+    # the grid's rows (its JSON block, as the page's script reads it): the learner's id is the
+    # row's second field (the name as it sorts)
+    block = re.search(r'<script type="application/json" id="grid-data">(.*?)</script>', text, re.S)
+    assert block, "the class report has no grid data"
+    rows = {r[1]: r for r in json.loads(block.group(1))["rows"]}
+    assert sorted(rows) == ["alice", "ann", "hub1", "hub2", "mallory"]  # the same learners as the exports
+    row = json.dumps(rows["mallory"])
     assert "refused" in row  # her FIFO (03) and sparse file (04) show as refused, not "not handed in"
 
 
