@@ -211,3 +211,17 @@ def test_a_row_the_grader_could_not_grade_is_blank_in_the_lms_files_never_0(stat
     titles = {"03-banker-rule": "Exercise 3"}
     assert parse(moodle_csv(rows, titles))[1:] == [["alice", ""], ["bob", "7"]]
     assert [r[5] for r in parse(canvas_csv(rows, titles))[2:]] == ["", "7"]
+
+
+def test_ids_differing_only_in_case_are_one_learner_spelled_as_her_folder() -> None:
+    """Red team: a loose file (graded without collect) claiming "ALICE" was a row of its own in the
+    LMS files beside alice's collected one (an LMS that matches ids without case takes it as hers);
+    two loose files claiming "Bob" and "bob" were two learners."""
+    rows = [owned("alice", "alice", "03-banker-rule", 8)]
+    loose = [row("ALICE", "03-banker-rule", 0), row("Bob", "03-banker-rule", 3), row("bob", "03-banker-rule", 5)]
+    for r, when in zip(loose, ("2030-01-01T00:00:00Z", "2026-12-01T00:00:00Z", "2026-12-02T00:00:00Z"), strict=True):
+        r.update(owner=None, claimed_id=r["learner"], submitted_at=when, file=f"loose/{r['learner']}.ipynb")
+    rows = [*loose[:1], *rows, *loose[1:]]
+    titles = {"03-banker-rule": "Exercise 3"}
+    assert parse(moodle_csv(rows, titles))[1:] == [["Bob", "5"], ["alice", "8"]]
+    assert [(r[0], r[5]) for r in parse(canvas_csv(rows, titles))[2:]] == [("Bob", "5"), ("alice", "8")]

@@ -166,16 +166,26 @@ def counting_order(row: Mapping[str, Any]) -> tuple[bool, bool, str, bool, str, 
             not row.get("identity_mismatch"), str(row.get("graded_at") or ""), str(row.get("file") or ""))
 
 
-def per_learner(rows: Sequence[Mapping[str, Any]]) -> tuple[dict[str, dict[str, Any]], list[Mapping[str, Any]]]:
+def per_learner(rows: Sequence[Mapping[str, Any]], fold: bool = False
+                ) -> tuple[dict[str, dict[str, Any]], list[Mapping[str, Any]]]:
     """learner → exercise → the row that counts (:func:`counting_order`); and the rows of no learner.
 
     The learner is the row's owner when it was collected (:func:`identity`), so two learners with
     an empty ``LEARNER_ID`` stay two learners and a claimed id never takes another owner's place.
+    ``fold`` (the LMS files): ids that differ only in case are one learner, spelled as where she
+    was collected, else as first claimed (redteam: a loose file claiming "ALICE" was a row of its
+    own in the LMS files beside alice's, which an LMS matching ids without case takes as hers).
     """
+    spelling: dict[str, str] = {}
+    for owners_only in (True, False) if fold else ():  # the spelling of her folder, else of the first claim
+        for r in rows:
+            who = identity(r)
+            if who and (r.get("owner") or not owners_only):
+                spelling.setdefault(who.casefold(), who)
     table: dict[str, dict[str, Any]] = {}
     nameless = []
     for r in rows:
-        learner = identity(r)
+        learner = spelling.get(identity(r).casefold(), "") if fold else identity(r)
         if not learner or not r.get("exercise"):
             nameless.append(r)
             continue
@@ -211,7 +221,7 @@ def canvas_csv(rows: Sequence[Mapping[str, Any]], titles: Mapping[str, str],
     <BLANKLINE>
     """
     ids = {k.casefold(): v for k, v in (ids or {}).items()}  # a list's "Alice" is the hub's "alice"
-    table, _ = per_learner(_graded(rows))
+    table, _ = per_learner(_graded(rows), fold=True)
     exercises = sorted({ex for mine in table.values() for ex in mine})
     header = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", *(titles.get(ex, ex) for ex in exercises)]
     points: list[Any] = ["Points Possible", "", "", "", ""]
@@ -230,7 +240,7 @@ def canvas_csv(rows: Sequence[Mapping[str, Any]], titles: Mapping[str, str],
 def moodle_csv(rows: Sequence[Mapping[str, Any]], titles: Mapping[str, str]) -> str:
     """A Moodle grade import file: ``ID number`` (map it to the user field "ID number" when
     importing), then one column per exercise named by its title (map each to a grade item)."""
-    table, _ = per_learner(_graded(rows))
+    table, _ = per_learner(_graded(rows), fold=True)
     exercises = sorted({ex for mine in table.values() for ex in mine})
     header = ["ID number", *(titles.get(ex, ex) for ex in exercises)]
     out = [[learner, *(lms_score(table[learner][ex]) if ex in table[learner] else "" for ex in exercises)]
