@@ -443,7 +443,8 @@ def import_csv(data: bytes, rows: Sequence[Mapping[str, Any]], marks: Mapping[st
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise ManualError("manual.error.csv_encoding", file=name) from None
-    reader = csv.DictReader(io.StringIO(text), delimiter=delimiter(text))
+    sep = delimiter(text)
+    reader = csv.DictReader(io.StringIO(text), delimiter=sep)
     header = [h.strip() for h in reader.fieldnames or []]
     missing = [c for c in ("learner", "exercise", "question", "score", "answer_sha256") if c not in header]
     if missing:
@@ -489,6 +490,8 @@ def import_csv(data: bytes, rows: Sequence[Mapping[str, Any]], marks: Mapping[st
                 raise ManualError("manual.error.twice", where=where, first=seen[answer.key])
             seen[answer.key] = n
             score_text = row.get("score", "").strip()
+            if sep == ";" and re.fullmatch(r"\d+,\d+", score_text):  # (its decimal comma: 2,5 is 2.5)
+                score_text = score_text.replace(",", ".")
             raw_comment = row.get("comment", "")
             if score_text:
                 parse_score(score_text, answer.points, f"{where}, column score")
