@@ -157,3 +157,71 @@ def test_canvas_carries_the_ids_a_class_list_gives_and_an_update_keeps_them(tmp_
     canvas = parse(canvas_csv(rows, {"01-card-values": "Exercise 1"}, kept.lms))
     assert canvas[2] == ["Alice Chen", "4711", "S001", "alice", "'=HYPERLINK(1)", "5"]  # (never a formula)
     assert canvas[3] == ["bob", "", "", "bob", "", "5"]
+
+
+def test_an_untouched_copy_never_counts_over_her_answered_one() -> None:
+    """Red team: her answered copy collected at the deadline, then an untouched copy (the course's
+    self-study one, or the class copy again) collected later or beside it: the exports, `return`
+    and the class report count the answered one, whichever was collected or graded last."""
+    from baccarat_kit.grading.term.export import per_learner
+
+    answered = owned("alice", "alice", "03-banker-rule", 6)
+    answered.update(submitted_at="2026-12-01T15:00:00Z", graded_at="2026-12-02T00:00:00Z")
+    untouched = owned("alice", "", "03-banker-rule", 0)
+    untouched.update(status="not_attempted", file="alice/zz-untouched.ipynb",
+                     submitted_at="2026-12-03T15:00:00Z", graded_at="2026-12-04T00:00:00Z")
+    for rows in ([answered, untouched], [untouched, answered]):
+        assert per_learner(rows)[0]["alice"]["03-banker-rule"] is answered
+        assert parse(moodle_csv(rows, {"03-banker-rule": "Exercise 3"}))[1] == ["alice", "6"]
+    alone = parse(moodle_csv([untouched], {"03-banker-rule": "Exercise 3"}))[1]
+    assert alone == ["alice", ""]  # only an untouched copy: blank, never 0
+
+
+@pytest.mark.parametrize(("column", "rows"), [
+    ("canvas_id", "ann,,4711,S1\nben,,4711,S2\n"),
+    ("sis_user_id", "ann,,1,s-9\nben,,2,S-9\n"),
+    ("learner", "ann,,1,S1\nAnn,2026-12-09T00:00Z,2,S2\n"),
+])
+def test_a_class_list_giving_one_id_twice_is_refused_naming_it(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                               column: str, rows: str) -> None:
+    """Red team: two learners with one canvas_id put both grades on one Canvas user (the LMS files
+    took the list as it came); a learner twice had two deadlines, the later silently winning.
+    Every command that reads a class list refuses it (exit 2), naming the column, value and lines."""
+    from baccarat_kit.cli import main
+
+    listed = tmp_path / "class.csv"
+    listed.write_text("learner,deadline,canvas_id,sis_user_id\n" + rows, encoding="utf-8")
+    (tmp_path / "home" / "ann").mkdir(parents=True)
+    (tmp_path / "home" / "ann" / "01.ipynb").write_text("{}", encoding="utf-8")
+    for argv in (["collect", str(tmp_path / "home"), "--out", str(tmp_path / "c"), "--class-list", str(listed)],
+                 ["grade", str(tmp_path / "home"), "--out", str(tmp_path / "g"), "--class-list", str(listed)]):
+        capsys.readouterr()
+        assert main(["--lang", "en", *argv]) == 2
+        err = capsys.readouterr().err
+        assert f"gives {column} '" in err and "(2, 3)" in err and "Nothing was read" in err
+    assert not (tmp_path / "c").exists() and not (tmp_path / "g").exists()
+
+
+@pytest.mark.parametrize("status", ["kernel_start", "worker_failed", "needs_secret", "other_secret"])
+def test_a_row_the_grader_could_not_grade_is_blank_in_the_lms_files_never_0(status: str) -> None:
+    """Red team: a kernel that did not start on a loaded machine, or a batch graded without
+    --secret-file, gave her a 0 in canvas.csv and moodle.csv: a grade she did not earn."""
+    rows = [owned("alice", "alice", "03-banker-rule", 0), owned("bob", "bob", "03-banker-rule", 7)]
+    rows[0]["status"] = status
+    titles = {"03-banker-rule": "Exercise 3"}
+    assert parse(moodle_csv(rows, titles))[1:] == [["alice", ""], ["bob", "7"]]
+    assert [r[5] for r in parse(canvas_csv(rows, titles))[2:]] == ["", "7"]
+
+
+def test_ids_differing_only_in_case_are_one_learner_spelled_as_her_folder() -> None:
+    """Red team: a loose file (graded without collect) claiming "ALICE" was a row of its own in the
+    LMS files beside alice's collected one (an LMS that matches ids without case takes it as hers);
+    two loose files claiming "Bob" and "bob" were two learners."""
+    rows = [owned("alice", "alice", "03-banker-rule", 8)]
+    loose = [row("ALICE", "03-banker-rule", 0), row("Bob", "03-banker-rule", 3), row("bob", "03-banker-rule", 5)]
+    for r, when in zip(loose, ("2030-01-01T00:00:00Z", "2026-12-01T00:00:00Z", "2026-12-02T00:00:00Z"), strict=True):
+        r.update(owner=None, claimed_id=r["learner"], submitted_at=when, file=f"loose/{r['learner']}.ipynb")
+    rows = [*loose[:1], *rows, *loose[1:]]
+    titles = {"03-banker-rule": "Exercise 3"}
+    assert parse(moodle_csv(rows, titles))[1:] == [["Bob", "5"], ["alice", "8"]]
+    assert [(r[0], r[5]) for r in parse(canvas_csv(rows, titles))[2:]] == [("Bob", "5"), ("alice", "8")]

@@ -230,6 +230,16 @@ def test_export_then_import_round_trips_and_keeps_her_text_safe() -> None:
                                                                        "ben": (1.5, "ok")}
     ann = next(m for m in got.values() if m.learner == "ann")
     assert (ann.answer_sha256, ann.owner, ann.file) == (answer_digest(HOSTILE.strip()), "ann", "ann.ipynb")
+    # saved again by a spreadsheet whose locale writes ";" between columns (a decimal comma):
+    # every column was "missing"; the same scores are taken
+    buf = io.StringIO()
+    semi = csv.DictWriter(buf, fieldnames=list(table[0]), delimiter=";")
+    semi.writeheader()
+    semi.writerows(table)
+    assert manual.import_csv(buf.getvalue().encode("utf-8"), rows, {}, "s.csv") == got
+    # and its decimal comma: "2,25" is 2.25 there (in a comma-separated file it stays refused)
+    text = buf.getvalue().replace(";2.25;", ";2,25;")
+    assert ";2,25;" in text and manual.import_csv(text.encode("utf-8"), rows, {}, "s.csv") == got
 
 
 @pytest.mark.parametrize(("change", "says"), [

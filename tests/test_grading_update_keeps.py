@@ -235,3 +235,172 @@ def test_the_indexed_merge_is_the_merge_it_replaces() -> None:
         old = [row(n) for n in range(rng.randrange(8))]
         new = [row(100 + n) for n in range(rng.randrange(5))]
         assert _merge(old, new) == _merge_by_scanning(old, new), (old, new)
+
+
+def test_an_update_with_an_owner_differing_only_in_case_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team: `grade --update` of a file collected from folder `Alice` into a gradebook of
+    `alice` replaced her row (the merge ignores case) while canvas.csv then listed `Alice` and
+    `alice` as two learners. Refused (exit 2), naming both, and nothing in the gradebook changes."""
+    monkeypatch.setattr(g, "grade_file", _fake_grade({"03.ipynb": ("03-banker-rule", 9, 11)}))
+    for name in ("alice", "bob"):
+        (tmp_path / "home" / name).mkdir(parents=True)
+        (tmp_path / "home" / name / "03.ipynb").write_text("{}", encoding="utf-8")
+    (tmp_path / "home2" / "Alice").mkdir(parents=True)
+    (tmp_path / "home2" / "Alice" / "03.ipynb").write_text("{}", encoding="utf-8")
+    for root, name in (("home", "w1"), ("home2", "w2")):
+        assert main(["collect", str(tmp_path / root), "--out", str(tmp_path / "c"), "--name", name]) == 0
+    out = tmp_path / "out"
+    assert _run(capsys, "grade", str(tmp_path / "c" / "w1"), "--out", str(out))[0] == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
+    code, _, err = _run(capsys, "grade", str(tmp_path / "c" / "w2" / "Alice" / "03.ipynb"), "--out", str(out),
+                        "--update")
+    assert code == 2 and "Alice / alice" in err
+    assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before
+    # (and in one batch: two folders of one name but for case are refused before any row is written)
+    code, _, err = _run(capsys, "grade", str(tmp_path / "c"), "--out", str(tmp_path / "out2"))
+    assert code == 2 and "Alice / alice" in err and not (tmp_path / "out2").exists()
+
+
+def test_collected_work_the_gradebook_and_the_report_are_the_instructors_alone(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team: with the usual umask 022 the collected notebooks, the manifest, grades.csv,
+    canvas.csv, results.json, the feedback pages and the class report (every learner's grades)
+    were world-readable. Folders 0700, files 0600, also when the output folder is the instructor's
+    own 0755 one and after an --update."""
+    import stat
+
+    monkeypatch.setattr(g, "grade_file", _fake_grade({"03.ipynb": ("03-banker-rule", 9, 11)}))
+    old = os.umask(0o022)
+    try:
+        (tmp_path / "home" / "alice").mkdir(parents=True)
+        (tmp_path / "home" / "alice" / "03.ipynb").write_text("{}", encoding="utf-8")
+        assert main(["collect", str(tmp_path / "home"), "--out", str(tmp_path / "c"), "--name", "w1"]) == 0
+        out = tmp_path / "out"
+        out.mkdir(mode=0o755)
+        assert _run(capsys, "grade", str(tmp_path / "c" / "w1"), "--out", str(out))[0] == 0
+        code, _, err = _run(capsys, "grade", str(tmp_path / "c" / "w1"), "--out", str(out), "--update")
+        assert main(["report", str(out)]) == 0
+        assert main(["return", str(out), "--to", str(tmp_path / "home")]) == 0  # her pages: her folder, 0700
+        assert stat.S_IMODE((tmp_path / "home" / "alice" / "feedback").stat().st_mode) == 0o700
+        # (no deadline kept or given: the collect's own applies, never "(none)")
+        assert code == 0 and "get the deadline (the one each collect recorded, if any)" in err
+    finally:
+        os.umask(old)
+    made = [*(tmp_path / "c" / "w1").rglob("*"), tmp_path / "c" / "w1", *out.rglob("*"), tmp_path / "out-report.html"]
+    modes = {str(p.relative_to(tmp_path)): stat.S_IMODE(p.stat().st_mode) for p in made}
+    assert {k for k in modes if k.endswith((".ipynb", ".json", ".csv", ".html"))} >= {
+        "c/w1/alice/03.ipynb", "c/w1/.baccarat-kit-collected.json", "out/grades.csv", "out/canvas.csv",
+        "out/results.json", "out-report.html"}
+    assert {k: m for k, m in modes.items() if m != (0o700 if (tmp_path / k).is_dir() else 0o600)} == {}
+
+
+def test_a_file_time_outside_the_term_makes_a_loose_file_neither_late_nor_on_time(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team: a file graded without collect has only its modification time; `touch -d 2100`
+    made it late (10 %/day: 0 points) and counted it as her latest, `touch -d 1970` made it on
+    time. Such a time is no hand-in time: unknown (late None, no penalty), said on the row."""
+    monkeypatch.setattr(g, "grade_file", _fake_grade({n: ("03-banker-rule", 9, 11) for n in
+                                                      ("s1_03.ipynb", "s2_03.ipynb", "s3_03.ipynb")}))
+    folder = _files(tmp_path, "s1_03.ipynb", "s2_03.ipynb", "s3_03.ipynb")
+    os.utime(folder / "s1_03.ipynb", (4_102_444_800, 4_102_444_800))  # 2100-01-01
+    os.utime(folder / "s2_03.ipynb", (86_400, 86_400))  # 1970-01-02
+    out = tmp_path / "out"
+    code, _, _ = _run(capsys, "grade", str(folder), "--out", str(out), "--deadline", CLASS_DEADLINE,
+                        "--late-penalty", "10%/day")
+    assert code == 0
+    for learner in ("s1", "s2"):
+        row = _row(out, learner)
+        assert (row["late"], row["submitted_at"], row["score"]) == (None, None, 9), row
+        assert any("cannot be a hand-in of this term" in w["en"] for w in row["warnings"])  # type: ignore[attr-defined]
+    assert (_row(out, "s3")["late"], _row(out, "s3")["score"]) == (True, 0)  # (2026-11-29, a month late: 0)
+
+
+def test_the_summary_line_never_averages_an_untouched_copy_as_0(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team: a class copy handed back as it came is not attempted (no score, blank in the LMS
+    files), yet the summary line averaged it as 0: "mean 4.5 / 7" for a class whose answers
+    averaged 6.75, and "mean 0.0 / 11" for an exercise nobody had started."""
+    fake = _fake_grade({"s1_03.ipynb": ("03-banker-rule", 9, 11), "s2_03.ipynb": ("03-banker-rule", 0, 11),
+                        "s1_02.ipynb": ("02-naturals-player", 0, 11)})
+
+    def grade_file(path: Path, *args: object, **kwargs: object) -> g.Submission:
+        sub = fake(path, *args, **kwargs)  # type: ignore[operator]
+        if path.name != "s1_03.ipynb":
+            sub.status = "not_attempted"
+        return sub  # type: ignore[no-any-return]
+    monkeypatch.setattr(g, "grade_file", grade_file)
+    folder = _files(tmp_path, "s1_03.ipynb", "s2_03.ipynb", "s1_02.ipynb")
+    code, out, err = _run(capsys, "grade", str(folder), "--out", str(tmp_path / "out"))
+    assert code == 0 and "2 copies not attempted" in err
+    assert "03-banker-rule: mean 9.0 / 11 (n=1)" in out and "02-naturals-player" not in out
+    code, out, _ = _run(capsys, "grade", str(folder / "s1_02.ipynb"), "--out", str(tmp_path / "out2"))
+    assert code == 0 and "no copy answered (no mean)" in out and "mean" not in out.replace("no mean", "")
+
+
+def test_a_class_list_names_a_learner_whatever_the_case(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team: the LMS's list says "S1", the hub user (her folder) is "s1": her extension was
+    not hers (flagged late, penalised) and canvas.csv left her Canvas ids out."""
+    monkeypatch.setattr(g, "grade_file", _fake_grade({"s1_03.ipynb": ("03-banker-rule", 9, 11)}))
+    folder = _files(tmp_path, "s1_03.ipynb")
+    (tmp_path / "class.csv").write_text(f"learner,deadline,canvas_id\nS1,{OWN_DEADLINE},4711\n", encoding="utf-8")
+    out = tmp_path / "out"
+    code, _, _ = _run(capsys, "grade", str(folder), "--out", str(out), "--deadline", CLASS_DEADLINE,
+                      "--class-list", str(tmp_path / "class.csv"), "--late-penalty", "10%/day")
+    assert code == 0
+    assert (_row(out, "s1")["deadline"], _row(out, "s1")["late"], _row(out, "s1")["score"]) == (OWN_DEADLINE, False, 9)
+    assert "s1,4711,,s1,,9" in (out / "canvas.csv").read_text(encoding="utf-8")
+
+
+def test_a_deadline_that_is_a_date_alone_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--deadline 2026-12-08` (or a class list's) was read as 2026-12-08T00:00Z: every hand-in of
+    that day was late. Refused, saying what to write."""
+    folder = _files(tmp_path, "s1_03.ipynb")
+    (tmp_path / "class.csv").write_text("learner,deadline\ns1,2026-12-08\n", encoding="utf-8")
+    for extra in (["--deadline", "2026-12-08"], ["--class-list", str(tmp_path / "class.csv")]):
+        code, _, err = _run(capsys, "grade", str(folder), "--out", str(tmp_path / "out"), *extra)
+        assert code == 2 and "2026-12-08T23:59+08:00" in err and not (tmp_path / "out").exists()
+    capsys.readouterr()
+    assert main(["--lang", "en", "collect", str(folder), "--out", str(tmp_path / "c"), "--deadline", "2026-12-08"]) == 2
+    assert "a date alone" in capsys.readouterr().err
+
+
+def test_collect_refuses_an_out_folder_inside_the_learner_folders(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """Red team: `collect home --out home/collected` worked; the next collect took home/collected
+    as learner "collected", every learner's collected notebooks as hers. A hub's own prefix keeps
+    the instructor's home (not a learner's) usable."""
+    (tmp_path / "home" / "ann").mkdir(parents=True)
+    (tmp_path / "home" / "ann" / "01.ipynb").write_text("{}", encoding="utf-8")
+    for out in ("home/collected", "home", "home/ann/c"):
+        capsys.readouterr()
+        assert main(["--lang", "en", "collect", str(tmp_path / "home"), "--out", str(tmp_path / out)]) == 2
+        assert "is inside the folder of learner folders" in capsys.readouterr().err
+    assert main(["collect", str(tmp_path / "home"), "--out", str(tmp_path / "home" / "teacher"),
+                 "--hub-prefix", "jupyter-"]) == 0
+    assert main(["collect", str(tmp_path / "home"), "--out", str(tmp_path / "c")]) == 0
+    assert not (tmp_path / "home" / "collected").exists()
+
+
+def test_an_update_with_an_untouched_copy_keeps_her_answered_row(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team: `grade --update` of an untouched copy of hers (collected again later: a fresh
+    hand-out, the self-study copy) replaced her answered row in the gradebook, so her 9 became a
+    blank in the LMS files. It is left out, said on stderr; her row stays."""
+    def grade_file(path: Path, *args: object, **kwargs: object) -> g.Submission:
+        sub = _fake_grade({"03.ipynb": ("03-banker-rule", 9, 11)})(path, *args, **kwargs)  # type: ignore[operator]
+        if "w2" in path.parts:
+            sub.status = "not_attempted"
+        return sub  # type: ignore[no-any-return]
+    monkeypatch.setattr(g, "grade_file", grade_file)
+    (tmp_path / "home" / "alice").mkdir(parents=True)
+    (tmp_path / "home" / "alice" / "03.ipynb").write_text("{}", encoding="utf-8")
+    for name in ("w1", "w2"):
+        assert main(["collect", str(tmp_path / "home"), "--out", str(tmp_path / "c"), "--name", name]) == 0
+    out = tmp_path / "out"
+    assert _run(capsys, "grade", str(tmp_path / "c" / "w1"), "--out", str(out))[0] == 0
+    before = (out / "results.json").read_bytes()
+    code, _, err = _run(capsys, "grade", str(tmp_path / "c" / "w2"), "--out", str(out), "--update")
+    assert code == 0 and "untouched copy never replaces it" in err, err
+    assert (out / "results.json").read_bytes() == before and "alice,9" in (out / "moodle.csv").read_text()

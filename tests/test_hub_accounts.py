@@ -424,3 +424,24 @@ def test_the_memory_notice_is_told_once_per_kill(tmp_path: Path, monkeypatch: py
     assert notice.MemoryNotice().tell_once() is not None  # a new kill: told again
     monkeypatch.setattr(limits, "own_memory_group", lambda: None)  # her laptop: no cgroup of her own
     assert notice.MemoryNotice().tell_once() is None
+
+
+def test_hub_hand_out_to_a_name_not_on_the_class_list_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team: `hub hand-out` printed a line for a hand-out folder not on the hub's list, then
+    handed out to every folder anyway (a stale home of an earlier term's learner got the copies).
+    Refused before anything is made or copied (exit 2), naming them."""
+    made: list[str] = []
+    monkeypatch.setattr(accounts, "ensure", lambda unix, homes: made.append(unix))
+    path = tmp_path / "classlist.csv"
+    assert main(["hub", "passwd", str(path), "alice"]) == 0
+    for learner in ("alice", "eve", "Zed"):
+        (tmp_path / "handout" / learner / "exercises").mkdir(parents=True)
+        (tmp_path / "handout" / learner / "exercises" / "01-card-values.ipynb").write_text("{}", encoding="utf-8")
+    (tmp_path / "homes" / "jupyter-eve").mkdir(parents=True)  # a stale home of hers
+    capsys.readouterr()
+    code = main(["--lang", "en", "hub", "hand-out", str(tmp_path / "handout"), "--class-list", str(path),
+                 "--homes", str(tmp_path / "homes"), "--prefix", "jupyter-"])
+    err = capsys.readouterr().err
+    assert code == 2 and "2 learner(s)" in err and "Zed, eve" in err and "Nothing was handed out" in err
+    assert made == [] and list((tmp_path / "homes").rglob("*.ipynb")) == []

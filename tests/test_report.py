@@ -109,7 +109,7 @@ def cell_of(c: list[Any], column_max: float) -> dict[str, Any]:
     assert len(c) in (3, 7), c  # the last four only when one of them is not the usual
     flags, status, most, files = c[3:] if len(c) == 7 else (0, "", None, 1)
     return {"score": c[0], "file": c[1], "submitted": c[2], "late": bool(flags & 1), "mismatch": bool(flags & 2),
-            "status": status, "max": column_max if most is None else most, "files": files}
+            "status": status, "max": column_max if most is None else most, "files": files, "pending": bool(flags & 4)}
 
 
 # ---------------------------------------------------------------- what results.json says
@@ -145,8 +145,10 @@ def check_numbers(doc: dict[str, Any], page: Page) -> None:
         if ok:
             assert float(stats.attrs["data-mean"]) == pytest.approx(statistics.fmean(s["score"] for s in ok), abs=1e-4)
         rows = cards[ex].all("tr")[1:]
-        rates = [float(r.attrs["data-rate"]) for r in rows]
+        rates = [float(r.attrs["data-rate"]) for r in rows if int(r.attrs["data-graded"])]
         assert rates == sorted(rates), f"{ex}: questions not hardest first"
+        scored = [int(r.attrs["data-graded"]) > 0 for r in rows]  # one with every answer pending: last, not "hardest"
+        assert scored == sorted(scored, reverse=True)
         for r in rows:
             qs = [q for s in ok if (q := s["questions"][r.attrs["data-q"]]).get("pending") is not True]
             assert int(r.attrs["data-graded"]) == len(qs)  # (a written answer not scored yet: not counted)
@@ -607,3 +609,53 @@ def test_a_file_collect_refused_shows_in_her_row_but_is_no_submission() -> None:
     assert rep.cells[("cai", "03-banker-rule")].status == "refused"
     [seen] = [a for a in rep.attention if a.learner == "cai"]
     assert (seen.category, seen.detail["en"]) == ("refused", "not a regular file")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_pending_written_points_are_pending_never_0(tmp_path: Path, lang: str) -> None:
+    """Red team: a written answer nobody had scored yet showed "0% (0/0)" and "0 / 3" in its
+    exercise's table, among the hardest questions; its exercise's mean and her grid cell "9/14"
+    looked final; and untouched copies were "no score (timeouts, refused files, failed grading)"."""
+    base = {"exercise": "03-banker-rule", "max_score": 14, "status": "ok", "reason": {"zh": "", "en": ""},
+            "warnings": [], "graded_at": "2026-12-02T14:07:41Z", "identity_mismatch": False}
+    q9 = {"points": 3, "score": 0, "pending": True}
+    subs = [{**base, "file": f"c/{who}/03-banker-rule.ipynb", "learner": who, "owner": who, "score": 9,
+             "pending_points": 3, "questions": {"q1": {"points": 1, "score": 1, "passed": True}, "q9": q9}}
+            for who in ("ann", "ben")]
+    subs.append({**base, "file": "c/cai/03-banker-rule.ipynb", "learner": "cai", "owner": "cai", "score": 0,
+                 "status": "not_attempted", "questions": {}})
+    folder = tmp_path / "graded"
+    folder.mkdir()
+    (folder / "results.json").write_text(json.dumps({"schema_version": 5, "submissions": subs}), encoding="utf-8")
+    path, rep = rp.write_report(folder, tmp_path / "r.html", lang)
+    (ex,) = rep.exercises
+    assert [(q.id, q.graded, q.pending) for q in ex.hardest_first()] == [("q1", 2, 0), ("q9", 0, 2)]
+    assert (ex.pending_points, ex.not_graded, ex.not_attempted) == (6, 0, 1)
+    page = Page(path.read_text(encoding="utf-8"))
+    (card,) = page.root.all("div", **{"class": "exercise"})
+    (row,) = [r for r in card.all("tr") if r.attrs.get("data-q") == "q9"]
+    words = {"en": ("2 pending", "6 more points are pending", "1 copies handed back as they came", "pending"),
+             "zh": ("2 份待人工評分", "另有 6 分待人工評分", "另有 1 份原封不動交回", "有待評分")}[lang]
+    assert words[0] in row.text and "0 / 3" not in row.text and "0%" not in row.text
+    (stats,) = [p for p in page.root.all("p") if p.attrs.get("class") == "stats"]
+    assert words[1] in stats.text and words[2] in stats.text and "timeouts" not in stats.text
+    data = grid(page)
+    assert data["marks"]["pending"] == "✍ " + words[3]
+    assert [cell_of(row[5], 14)["pending"] for row in data["rows"] if row[0] in ("ann", "ben")] == [True, True]
+    assert "✍" not in " ".join(str(c) for row in data["rows"] if row[0] == "cai" for c in row)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_untouched_copys_feedback_page_gives_no_0_and_no_cross(lang: str) -> None:
+    """Red team: her page of a copy handed back as it came said "not a wrong answer and scores
+    nothing", under "Total: 0 / 7" and a ✘ and "0 / 1" on every question."""
+    from baccarat_kit.grading.grade import default_source, load_exercises
+    from baccarat_kit.grading.report.feedback import feedback_html
+
+    row = {"file": "c/dave/01-card-values.ipynb", "learner": "dave", "owner": "dave", "exercise": "01-card-values",
+           "status": "not_attempted", "score": 0, "max_score": 7, "questions": {}, "warnings": [],
+           "reason": {"zh": "未作答", "en": "Not attempted"}, "graded_at": "2026-12-02T00:00:00Z"}
+    page = Page(feedback_html(row, load_exercises(default_source()), lang, row))
+    text = " ".join(page.root.text.split())
+    assert "— / 7" in text and "0 / 7" not in text and "0 / 1" not in text and "✘" not in text
+    assert text.count("— / 1") == 4

@@ -349,6 +349,7 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     except (BatchStopped, KeyboardInterrupt) as stop:
         subs = journal_rows(paths, journal, deadline, deadlines, penalty, known)
         keyed = [s for s in subs if s.status not in ("needs_secret", "other_secret")] if args.update else subs
+        keyed = _settle(keyed, (old_doc or {}).get("submissions", []), args.lang)
         if keyed:  # (as a whole batch: a regrade that could not be keyed replaces nothing)
             write(keyed, keep=(JOURNAL_NAME,))
         signum = stop.signum if isinstance(stop, BatchStopped) else signal.SIGINT
@@ -356,7 +357,7 @@ def _cmd_grade(args: argparse.Namespace) -> int:
                       signal=signal.Signals(signum).name, kept=len(subs), total=len(paths), out=args.out,
                       left=len(paths) - len(subs)), file=sys.stderr)
         return 128 + signum
-    return _graded(args, subs, skipped, write, journal)
+    return _graded(args, subs, skipped, write, journal, (old_doc or {}).get("submissions", []))
 
 
 def _stat(path: Path) -> tuple[int, int, int] | None:
@@ -419,8 +420,9 @@ def _grade_batch(stack: contextlib.ExitStack, args: argparse.Namespace, paths: l
 
 
 def _graded(args: argparse.Namespace, subs: list[Submission], skipped: list[dict[str, str]],
-            write: Callable[..., Path], journal: Journal) -> int:
-    """What a whole batch says and writes (the gradebook, from its rows; the journal then goes)."""
+            write: Callable[..., Path], journal: Journal, old_rows: list[dict[str, Any]]) -> int:
+    """What a whole batch says and writes (the gradebook, from its rows; the journal then goes;
+    ``old_rows``: the gradebook's that ``--update`` writes into)."""
     from ..i18n import both as _both
     from .grade import batch_failure
     from .grade_manual.publish import written_view
@@ -465,6 +467,10 @@ def _graded(args: argparse.Namespace, subs: list[Submission], skipped: list[dict
         if not subs:
             journal.remove()
             return 1
+    subs = _settle(subs, old_rows, args.lang)
+    if not subs:  # (an --update of untouched copies only: her answered rows stay, nothing to write)
+        journal.remove()
+        return 0
     rows: list[dict[str, Any]] = []
     write(subs, rows_out=rows)
     for item in skipped:
@@ -472,7 +478,10 @@ def _graded(args: argparse.Namespace, subs: list[Submission], skipped: list[dict
     means = [message("grading.cli.summary_pending" if pending else "grading.cli.summary_exercise", args.lang,
                      exercise=ex, mean=f"{mean:.1f}", max=most, n=n, pending=pending, graded=f"{graded:.4g}")
              if ex is not None else message("grading.cli.summary_no_exercise", args.lang, n=n)
-             for ex, mean, most, n, pending, graded in exercise_means(written_view(args.out, subs, args.lang, rows))]
+             for ex, mean, most, n, pending, graded in exercise_means(
+                 written_view(args.out, [s for s in subs if s.status != "not_attempted"], args.lang, rows))]
+    # (an untouched copy is no 0 of hers: the means are of the copies answered; the line above counts them)
+    means = means or [message("grading.cli.summary_none_answered", args.lang)]
     print(message("grading.cli.summary", args.lang, count=len(subs),
                   means=message("grading.cli.summary_sep", args.lang).join(means), out=args.out))
     failure = batch_failure(subs)
@@ -483,11 +492,33 @@ def _graded(args: argparse.Namespace, subs: list[Submission], skipped: list[dict
     return 0
 
 
+def _settle(subs: list[Submission], old_rows: list[dict[str, Any]], lang: str) -> list[Submission]:
+    """The rows a batch writes into the gradebook (``old_rows``: the one ``--update`` writes into):
+    learner folders whose names differ only in case are refused (:func:`.term.handin.case_clashes`:
+    the merge would replace her row, the LMS files list two learners), and an untouched copy that
+    would replace her answered row of the exercise is left out, said on stderr (it never counts
+    over it: :func:`.term.export.counting_order`)."""
+    from .records import GradeUsageError, visible
+    from .term.handin import case_clashes
+
+    clash = case_clashes([*(s.owner for s in subs), *(str(r.get("owner") or "") for r in old_rows)])
+    if clash:
+        raise GradeUsageError("grading.cli.case_clash", names="; ".join(" / ".join(map(visible, g)) for g in clash))
+    answered = {(str(r.get("owner")).casefold(), r.get("exercise")) for r in old_rows
+                if r.get("owner") and r.get("status") != "not_attempted"}
+    untouched = [s for s in subs if s.status == "not_attempted" and s.owner
+                 and (s.owner.casefold(), s.exercise) in answered]
+    if untouched:
+        print(message("grading.cli.update_untouched", lang, count=len(untouched),
+                      files=", ".join(visible(s.file, 200) for s in untouched[:5])), file=sys.stderr)
+    return [s for s in subs if s not in untouched]
+
+
 def _say_deadlines(dates: TermDeadlines, lang: str) -> None:
     """On ``--update``: which deadline and class list the regraded files get (this command's, or
     the gradebook's), on stderr."""
     none = message("grading.cli.update_none", lang)
-    when = dates.deadline or none
+    when = dates.deadline or message("grading.cli.update_collect_deadline", lang)  # (handin.stamp: then the collect's)
     listed = (message("grading.cli.update_class_list", lang, file=dates.class_list or "?", count=len(dates.deadlines))
               if dates.class_list_from != "none" else none)
     print(message("grading.cli.update_deadlines", lang, deadline=when,

@@ -124,9 +124,13 @@ def _cmd_hand_out(args: argparse.Namespace) -> int:
         raise classlist.HubError("hub.empty_list", path=args.class_list)
     folders = {p.name for p in Path(args.handout).iterdir() if p.is_dir() and not p.is_symlink()} \
         if Path(args.handout).is_dir() else set()
-    for name in sorted(folders - set(listed)):
-        print(message("hub.handout.not_listed", args.lang, name=name, path=args.class_list), file=sys.stderr)
-    for name in sorted(folders & set(listed)):
+    strangers = sorted(folders - set(listed))
+    if strangers:  # (a stranger's account or an old learner's home would have got her copies)
+        from ..grading.records import visible
+
+        raise classlist.HubError("hub.handout.not_listed", names=", ".join(visible(n, 80) for n in strangers[:20])
+                                 + (" …" if len(strangers) > 20 else ""), count=len(strangers), path=args.class_list)
+    for name in sorted(folders):
         accounts.ensure(accounts.unix_name(name, args.prefix), args.homes)
     return hand_out(argparse.Namespace(handout=args.handout, to=args.homes, hub_prefix=args.prefix,
                                        lang=args.lang))

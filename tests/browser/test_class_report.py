@@ -48,6 +48,8 @@ def report_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, 
     graded = root / "graded"
     graded.mkdir()
     doc = make_class(12)
+    untouched = next(s for s in doc["submissions"] if s["status"] == "ok")  # a copy handed back as it came
+    untouched.update(status="not_attempted", score=0, questions={}, pending_points=0)
     (graded / "results.json").write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
     path, rep = write_report(graded, root / "report.html", "zh")
     server = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()),
@@ -97,6 +99,15 @@ def test_the_grid_sorts_by_total(page: Any, report_url: tuple[str, Any], shot: A
         return [float(v) for v in totals.evaluate_all("cells => cells.map(c => c.dataset.v)")]
 
     assert len(read()) == len(rep.learners)
+    # a score with written answers still to be scored by hand says so in its cell and total (never final)
+    first_page = {lr.key for lr in rep.learners[:100]}
+    pending = sum(1 for (lk, _), c in rep.cells.items() if c.pending and lk in first_page)
+    assert pending and page.locator("table.grid tbody td:not(.tot) .mark.p").count() == pending
+    # an untouched copy is not scored: "—/8", never "0/8"
+    untouched = [c for (lk, _), c in rep.cells.items() if c.status == "not_attempted" and lk in first_page]
+    assert untouched and page.locator("table.grid tbody td[data-status=not_attempted]").count() == len(untouched)
+    texts = page.locator("table.grid tbody td[data-status=not_attempted]").all_text_contents()
+    assert all(t.startswith("\u2014/") for t in texts), texts
     header = page.locator("table.grid thead th", has=page.locator("button.total"))
     page.locator("table.grid button.total").click()
     from playwright.sync_api import expect

@@ -92,6 +92,8 @@ class Cell:
     submitted_at: str | None = None
     mismatch: bool = False
     """Its ``LEARNER_ID`` names another learner (``identity_mismatch``): a copy of someone else's?"""
+    pending: float = 0.0
+    """Points of its written answers not scored by hand yet: its score is not final."""
 
 
 @dataclass
@@ -372,7 +374,7 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
             counts[key] = 1
             continue
         counts[key] += 1
-        # The row the exports and return count (export.counting_order: the latest hand-in, then
+        # The row the exports and return count (export.counting_order: an answered copy, the latest hand-in, then
         # one whose claim names no one else, then the latest graded), else the later in the file.
         if (counting_order(sub), i) >= (counting_order(before[1]), before[0]):
             chosen[key] = (i, sub)
@@ -390,11 +392,16 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
         late = sub.get("late") if isinstance(sub.get("late"), bool) else None
         submitted = sub.get("submitted_at") if isinstance(sub.get("submitted_at"), str) else None
         file = short[str(sub.get("file", ""))]
+        pending = _num(sub.get("pending_points")) if ok else 0.0
         cells[key] = Cell(score, _num(sub.get("max_score"), stat.max_score), str(sub.get("status", "?")),
-                          late, counts[key], file, submitted, sub.get("identity_mismatch") is True)
+                          late, counts[key], file, submitted, sub.get("identity_mismatch") is True, pending)
         if not ok:
-            stat.not_graded += 1
+            if sub.get("status") == "not_attempted":
+                stat.not_attempted += 1
+            else:
+                stat.not_graded += 1
             continue
+        stat.pending_points += pending
         stat.scores.append(score)
         questions = sub.get("questions")
         graded_rows.setdefault(stat.id, []).append(questions)  # (for the item analysis)
@@ -419,6 +426,7 @@ def build_report(doc: dict[str, Any]) -> ClassReport:
             if points > qs.points:
                 qs.points = points
             if isinstance(q, dict) and q.get("pending") is True:
+                qs.pending += 1
                 continue  # a written answer not scored by hand yet: not a 0, not counted
             qs.graded += 1
             qs.earned += got
@@ -627,8 +635,9 @@ SCRIPT = """
     if (c[3] & 1) { cls += ' late'; marks.push(mark('mark l', data.marks.late)); }
     if (c[2]) tips.push(c[2]);
     if (c[3] & 2) marks.push(mark('mark w', data.marks.mismatch));
+    if (c[3] & 4) marks.push(mark('mark p', data.marks.pending));
     if (c[6] > 1) { marks.push(mark('mark', '\u00d7' + c[6])); tips.push(data.files[c[6]]); }
-    var td = el('td', cls, c[0] + '/' + most);
+    var td = el('td', cls, (state === 'not_attempted' ? '\u2014' : c[0]) + '/' + most);  // (not scored: no 0)
     td.dataset.score = c[0];
     if (c[5] !== undefined && c[5] !== null) td.dataset.max = c[5];
     if (state) td.dataset.status = state;
@@ -646,6 +655,7 @@ SCRIPT = """
     var share = data.top ? r[4] / data.top : 0, tot = el('td', 'tot ' + shade(share), r[4] + '/' + data.top + ' ');
     tot.dataset.v = r[4];
     tot.appendChild(mark('mark', Math.round(100 * share) + '%'));
+    if (r.slice(5).some(function (c) { return c && (c[3] & 4); })) tot.appendChild(mark('mark p', data.marks.pending));
     tr.appendChild(tot);
     return tr;
   }
@@ -757,14 +767,19 @@ def render_html(rep: ClassReport, lang: str = "zh", lessons_url: str = "notebook
             "max": fmt(ex.max_score),
             "number": ex.id.split("-", 1)[0], "name": ex.id.split("-", 1)[-1],
             "stats": m("report.exercise.stats", graded=len(ex.scores), mean=f"{mean:.2f}", max=fmt(ex.max_score),
-                       median=fmt(statistics.median(ex.scores))) if ex.scores else "",
-            "not_graded": m("report.exercise.not_graded", count=ex.not_graded) if ex.not_graded else "",
+                       median=fmt(statistics.median(ex.scores)))
+            + (" " + m("report.exercise.pending", points=fmt(ex.pending_points)) if ex.pending_points else "")
+            if ex.scores else "",
+            "not_graded": " ".join([*([m("report.exercise.not_graded", count=ex.not_graded)] if ex.not_graded else []),
+                                    *([m("report.exercise.not_attempted", count=ex.not_attempted)]
+                                      if ex.not_attempted else [])]),
             "plot": markup(exercise_plot(ex, lang, f"bk-report-{n}")),
             "caption": m("report.plot.dist_caption", exercise=ex.id),
             "questions": [{
                 "id": q.id, "text": q.text.get(lang, q.id) if q.text.get(lang) != q.id else "",
                 "rate_attr": f"{q.rate:.6f}", "full": q.full, "graded": q.graded, "width": f"{100 * q.rate:.1f}",
-                "rate": pct(q.rate), "mean": fmt(q.mean), "points": fmt(q.points),
+                "rate": pct(q.rate), "mean": fmt(q.mean) if q.graded else "—", "points": fmt(q.points),
+                "pending": m("report.questions.pending", count=q.pending) if q.pending else "",
                 "misconceptions": q.misconceptions.most_common(),
             } for q in ex.hardest_first()],
         })
@@ -818,13 +833,13 @@ def grid_data(rep: ClassReport, m: Any, lang: str, top: float) -> dict[str, Any]
     ``rows``: one list per learner, ``[shown name, sort key, whole name or 0 (when the shown one
     is whole), known (1/0), total, cell …]``, a cell per exercise of ``max`` (the columns' maxima):
     ``null`` when not handed in, else ``[score, file, handed in at or "", flags (1 late, 2 another's
-    id), status or "" (ok), its maximum or null (the column's), files]``, the last four only when
+    id, 4 written answers pending: the score is not final), status or "" (ok), its maximum or null (the column's), files]``, the last four only when
     one of them is not the usual. ``status``: each status's mark; ``files``: the tip of a count
     of files; ``marks``: the other words (``showing`` and ``none`` with ``{first}``, ``{last}``,
     ``{count}``, ``{query}`` for the script to fill)."""
     no_id = m("report.grid.no_id")
     marks = {"missing": m("report.grid.missing"), "late": "⏰ " + m("report.grid.late"),
-             "mismatch": "⚠ " + m("report.grid.mismatch"),
+             "mismatch": "⚠ " + m("report.grid.mismatch"), "pending": "✍ " + m("report.grid.pending"),
              "showing": m("report.grid.showing", first="{first}", last="{last}", count="{count}"),
              "none": m("report.grid.none", query="{query}")}
     statuses: dict[str, str] = {}
@@ -849,14 +864,14 @@ def grid_data(rep: ClassReport, m: Any, lang: str, top: float) -> dict[str, Any]
             if not (when.isprintable() and len(when) <= 40):
                 when = visible(when, 40)
             cell: list[Any] = [round(score) if abs(score - round(score)) < _EPS else round(score, 2), file, when]
-            if c.late or c.mismatch or c.status != "ok" or c.max_score != most or c.files > 1:
+            if c.late or c.mismatch or c.pending or c.status != "ok" or c.max_score != most or c.files > 1:
                 status = "" if c.status == "ok" else visible(c.status or "?")
                 if status and status not in statuses:
                     statuses[status] = ("" if c.status == "not_attempted" else "✘ ") + _category_text(
                         STATUS_CATEGORY.get(c.status, "other"), lang)
                 if c.files > 1 and c.files not in files:
                     files[c.files] = m("report.grid.files", count=c.files)
-                cell += [(1 if c.late else 0) | (2 if c.mismatch else 0), status,
+                cell += [(1 if c.late else 0) | (2 if c.mismatch else 0) | (4 if c.pending else 0), status,
                          _short(c.max_score) if c.max_score != most else None, c.files]
             row.append(cell)
         rows.append(row)
@@ -917,7 +932,7 @@ def write_report(graded: str | Path, out: str | Path | None = None, lang: str = 
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(page)
-        os.chmod(tmp, 0o644)
+        os.chmod(tmp, 0o600)  # every learner's grades: the instructor's alone
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -115,12 +115,14 @@ def feedback_html(sub: Submission | dict[str, Any], exercises: dict[str, Exercis
     results = {q.id: q for q in sub.questions} if isinstance(sub, Submission) else {}
     ex = exercises.get(row.get("exercise") or "")
     rows: list[dict[str, Any]] = []
+    untouched = row.get("status") == "not_attempted"  # its page says "not scored": its total is no 0 either
     for q in ex.questions if ex else ():
         got = row.get("questions", {}).get(q.id) if row.get("status") == "ok" else None
         text = q.text.get(lang, "") if q.text else ""
-        if got is None:
-            rows.append({"id": q.id, "text": text, "answer": None, "score": 0, "points": q.points, "passed": False,
-                         "lines": [row.get("reason", {}).get(lang, "")], "wrong": []})
+        if got is None:  # (an untouched copy: not scored, so no 0 and no ✘ either)
+            rows.append({"id": q.id, "text": text, "answer": None, "score": "—" if untouched else 0, "points": q.points,
+                         "passed": False, "lines": [row.get("reason", {}).get(lang, "")], "wrong": [],
+                         **({"untouched": True} if untouched else {})})
             continue
         if got.get("kind") == "written":
             rows.append(written_row(q.id, text, got, lang))
@@ -164,7 +166,8 @@ def feedback_html(sub: Submission | dict[str, Any], exercises: dict[str, Exercis
         exercise=str(row.get("exercise") or "?"), ex_title=ex.title.get(lang, "") if ex else "",
         name=Path(str(row.get("file", ""))).name, late=(message("grading.feedback.late_by", lang, by=late_by) if late_by else
               message("grading.feedback.late", lang) if row.get("late") else ""),
-        reason=row.get("reason", {}).get(lang, ""), score=row.get("score"), max_score=row.get("max_score"),
+        reason=row.get("reason", {}).get(lang, ""), score="—" if untouched else row.get("score"),
+        max_score=row.get("max_score"),
         pending_note=total_note(row, lang),
         penalty=penalty, labels=labels, rows=rows, wrong_open=WRONG_OPEN,
         notes=[str(w.get(lang, "")) for w in row.get("warnings") or []

@@ -105,6 +105,8 @@ class QuestionStat:
     full: int = 0
     earned: float = 0.0
     misconceptions: Counter[str] = field(default_factory=Counter)
+    pending: int = 0
+    """Written answers of it not scored by hand yet: neither a 0 nor graded."""
 
     @property
     def rate(self) -> float:
@@ -124,10 +126,16 @@ class ExerciseStat:
     scores: list[float] = field(default_factory=list)
     not_graded: int = 0
     questions: list[QuestionStat] = field(default_factory=list)
+    not_attempted: int = 0
+    """Copies handed in as they came: no score, nothing wrong with them either."""
+    pending_points: float = 0.0
+    """Points of written answers not scored by hand yet, over the submissions that count."""
 
     def hardest_first(self) -> list[QuestionStat]:
+        """Hardest first; a question nobody's answer of is graded yet (all pending) last: it is not hard."""
         order = {q.id: i for i, q in enumerate(self.questions)}
-        return sorted(self.questions, key=lambda q: (q.rate, q.mean / q.points if q.points else 0, order[q.id]))
+        return sorted(self.questions, key=lambda q: (not q.graded, q.rate, q.mean / q.points if q.points else 0,
+                                                     order[q.id]))
 
 
 @dataclass(frozen=True)

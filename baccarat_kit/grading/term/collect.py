@@ -28,6 +28,7 @@ import errno
 import fnmatch
 import json
 import os
+import re
 import shutil
 import stat
 from collections.abc import Callable, Iterator, Mapping
@@ -103,11 +104,18 @@ def iso(moment: datetime) -> str:
 
 
 def parse_deadline(text: str) -> datetime:
-    """An ISO 8601 date-time; without a zone it is read as UTC.
+    """An ISO 8601 date-time; without a zone it is read as UTC. A date alone is refused: Python
+    reads ``2026-12-08`` as its first minute, so every hand-in of that day was late.
 
     >>> iso(parse_deadline("2026-12-01T23:59")), iso(parse_deadline("2026-12-01T23:59+08:00"))
     ('2026-12-01T23:59:00Z', '2026-12-01T15:59:00Z')
+    >>> parse_deadline("2026-12-08")
+    Traceback (most recent call last):
+    ...
+    baccarat_kit.grading.term.collect.CollectError: 截止時間「2026-12-08」只有日期：請寫出時間與時區，例如 2026-12-08T23:59+08:00（只寫日期會被當成那一天的 00:00）。
     """
+    if re.fullmatch(r"\d{4}-?\d{2}-?\d{2}", text.strip()):  # (a date alone: YYYY-MM-DD, or its basic form)
+        raise CollectError("grading.collect.date_only", value=text)
     try:
         moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
     except ValueError:
@@ -387,9 +395,14 @@ def collect(root: str | Path, out: str | Path, *, pattern: str = "**/*.ipynb", d
     src = Path(root)
     if not src.is_dir():
         raise CollectError("grading.collect.no_root", path=root)
+    inside = Path(out).resolve()
+    if inside == src.resolve() or src.resolve() in inside.parents:  # the next collect takes this one's copies
+        first = inside.relative_to(src.resolve()).parts[:1]     # as a learner's (every learner's work, "hers")
+        if not hub_prefix or not first or first[0].startswith(hub_prefix):
+            raise CollectError("grading.collect.out_in_root", out=out, root=root)
     if deadline is not None:
         deadline = iso(parse_deadline(deadline))
-    own = {k: iso(parse_deadline(v)) for k, v in (deadlines or {}).items()}
+    own = {k.casefold(): iso(parse_deadline(v)) for k, v in (deadlines or {}).items()}  # (Alice's is alice's)
     moment = now or clock()
     collected_at = iso(moment)
     target = Path(out) / (safe_part(name) if name else moment.astimezone(UTC).strftime("%Y-%m-%dT%H%M%SZ"))
@@ -406,17 +419,27 @@ def collect(root: str | Path, out: str | Path, *, pattern: str = "**/*.ipynb", d
         for learner, learner_fd, uid in learner_folders(src, only, result.skipped, hub_prefix):
             try:
                 _collect_learner(learner, learner_fd, globbed, staging, target, manifest, result,
-                                 collected_at, own.get(learner, deadline), uid, (hub_prefix or "") + learner)
+                                 collected_at, own.get(learner.casefold(), deadline), uid, (hub_prefix or "") + learner)
             finally:
                 os.close(learner_fd)
         manifest["skipped"] = result.skipped
         result.late = sorted({str(e.get("owner")) for e in manifest["files"].values() if e.get("late")})
         (staging / MANIFEST).write_text(json.dumps(manifest, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        private(staging)
         os.rename(staging, target)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return result
+
+
+def private(folder: Path) -> None:
+    """``folder`` and everything in it the instructor's alone (folders 0700, files 0600): learners'
+    work and the manifest (who handed in what, when) are not for other accounts of the machine.
+    Only what this command made is changed (no link is followed)."""
+    for path in (folder, *folder.rglob("*")):
+        if not path.is_symlink():
+            os.chmod(path, 0o700 if path.is_dir() else 0o600)
 
 
 def learner_folders(root: Path, only: set[str] | None, skipped: list[dict[str, str]],

@@ -114,7 +114,31 @@ def _rows(path: str | Path) -> list[dict[str, str]]:
                            columns="learner,deadline")
     if len(raw) > MAX_CLASS_LIST_BYTES or not rows:
         raise CollectError("grading.deadline.bad_class_list", path=path, columns="learner,deadline")
-    return [{str(k): v.strip() for k, v in row.items() if k is not None and isinstance(v, str)} for row in rows]
+    out = [{str(k): v.strip() for k, v in row.items() if k is not None and isinstance(v, str)} for row in rows]
+    _unique_ids(path, out)
+    return out
+
+
+UNIQUE_COLUMNS = ("learner", "canvas_id", "sis_user_id", "sis_login_id")
+"""Columns no two learners of a class list share (case aside): a learner twice has two deadlines,
+one LMS id twice puts two learners' grades on one LMS user."""
+
+
+def _unique_ids(path: str | Path, rows: list[dict[str, str]]) -> None:
+    """Refuse a class list in which a value of :data:`UNIQUE_COLUMNS` is on more than one row,
+    naming the column, the values and their lines (``tests/test_grading_export.py``)."""
+    from ..records import visible
+
+    for column in UNIQUE_COLUMNS:
+        lines: dict[str, list[int]] = {}
+        for n, row in enumerate(rows, 2):
+            value = row.get(column, "")
+            if value:
+                lines.setdefault(value.casefold(), []).append(n)
+        twice = [(rows[ns[0] - 2][column], ns) for ns in lines.values() if len(ns) > 1]
+        if twice:
+            shown = "; ".join(f"'{visible(v, 60)}' ({', '.join(map(str, ns))})" for v, ns in twice[:10])
+            raise CollectError("grading.deadline.duplicate", path=path, column=column, values=shown)
 
 
 def read_lms_ids(path: str | Path) -> dict[str, dict[str, str]]:

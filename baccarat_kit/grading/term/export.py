@@ -149,8 +149,16 @@ def lms_score(row: Mapping[str, Any]) -> Any:
     """The score an LMS file gets for a row: blank while written answers of it are pending (an
     LMS import takes a blank cell as not graded, never a part-total as final), and blank for a
     copy handed in with no answer at all (``not_attempted``: as a copy not handed in; the LMS's
-    own policy for missing work applies, and an exercise not due yet gets no 0)."""
-    return "" if row.get("pending_points") or row.get("status") == "not_attempted" else row.get("score")
+    own policy for missing work applies, and an exercise not due yet gets no 0), and blank for a row
+    the grader could not grade for reasons not hers (:data:`UNGRADED`: no 0 she did not earn)."""
+    return ("" if row.get("pending_points") or row.get("status") == "not_attempted" or row.get("status") in UNGRADED
+            else row.get("score"))
+
+
+UNGRADED = frozenset({"kernel_start", "worker_failed", "needs_secret", "other_secret"})
+"""Rows scored 0 because the grader could not grade them, not for anything in them (a kernel that
+did not start on a loaded machine, a Dask worker lost, no or another class's ``--secret-file``):
+blank in the LMS files until graded again (``grade --update``); ``grade`` says how to."""
 
 
 def identity(row: Mapping[str, Any]) -> str:
@@ -159,26 +167,38 @@ def identity(row: Mapping[str, Any]) -> str:
     return str(row.get("owner") or row.get("learner") or "").strip()
 
 
-def counting_order(row: Mapping[str, Any]) -> tuple[bool, str, bool, str, str]:
+def counting_order(row: Mapping[str, Any]) -> tuple[bool, bool, str, bool, str, str]:
     """Of one learner's rows of one exercise the greatest counts: a collected one (it has an owner)
     before any that only claims her id (redteam: a loose file saying "alice", its mtime 2100, was
-    alice's grade over her own collected file), then the latest hand-in, then one whose claimed id
-    does not name someone else, then the latest graded, then the file name (never the best score:
-    handing in many files must not pay)."""
-    return (bool(row.get("owner")), str(row.get("submitted_at") or ""), not row.get("identity_mismatch"),
-            str(row.get("graded_at") or ""), str(row.get("file") or ""))
+    alice's grade over her own collected file), then an answered copy before one handed in as it
+    came (``not_attempted``: an untouched copy collected beside or after hers, e.g. the course's
+    self-study copy, never blanks her answered one), then the latest hand-in, then one whose
+    claimed id does not name someone else, then the latest graded, then the file name (never the
+    best score: handing in many files must not pay)."""
+    return (bool(row.get("owner")), row.get("status") != "not_attempted", str(row.get("submitted_at") or ""),
+            not row.get("identity_mismatch"), str(row.get("graded_at") or ""), str(row.get("file") or ""))
 
 
-def per_learner(rows: Sequence[Mapping[str, Any]]) -> tuple[dict[str, dict[str, Any]], list[Mapping[str, Any]]]:
+def per_learner(rows: Sequence[Mapping[str, Any]], fold: bool = False
+                ) -> tuple[dict[str, dict[str, Any]], list[Mapping[str, Any]]]:
     """learner → exercise → the row that counts (:func:`counting_order`); and the rows of no learner.
 
     The learner is the row's owner when it was collected (:func:`identity`), so two learners with
     an empty ``LEARNER_ID`` stay two learners and a claimed id never takes another owner's place.
+    ``fold`` (the LMS files): ids that differ only in case are one learner, spelled as where she
+    was collected, else as first claimed (redteam: a loose file claiming "ALICE" was a row of its
+    own in the LMS files beside alice's, which an LMS matching ids without case takes as hers).
     """
+    spelling: dict[str, str] = {}
+    for owners_only in (True, False) if fold else ():  # the spelling of her folder, else of the first claim
+        for r in rows:
+            who = identity(r)
+            if who and (r.get("owner") or not owners_only):
+                spelling.setdefault(who.casefold(), who)
     table: dict[str, dict[str, Any]] = {}
     nameless = []
     for r in rows:
-        learner = identity(r)
+        learner = spelling.get(identity(r).casefold(), "") if fold else identity(r)
         if not learner or not r.get("exercise"):
             nameless.append(r)
             continue
@@ -213,8 +233,8 @@ def canvas_csv(rows: Sequence[Mapping[str, Any]], titles: Mapping[str, str],
     Ann Lee,4711,S001,ann,,3
     <BLANKLINE>
     """
-    ids = ids or {}
-    table, _ = per_learner(_graded(rows))
+    ids = {k.casefold(): v for k, v in (ids or {}).items()}  # a list's "Alice" is the hub's "alice"
+    table, _ = per_learner(_graded(rows), fold=True)
     exercises = sorted({ex for mine in table.values() for ex in mine})
     header = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", *(titles.get(ex, ex) for ex in exercises)]
     points: list[Any] = ["Points Possible", "", "", "", ""]
@@ -223,7 +243,7 @@ def canvas_csv(rows: Sequence[Mapping[str, Any]], titles: Mapping[str, str],
     out = [points]
     for learner in sorted(table):
         mine = table[learner]
-        who = ids.get(learner, {})
+        who = ids.get(learner.casefold(), {})
         out.append([who.get("name") or learner, who.get("canvas_id", ""), who.get("sis_user_id", ""),
                     who.get("sis_login_id") or learner, who.get("section", ""),
                     *(lms_score(mine[ex]) if ex in mine else "" for ex in exercises)])
@@ -233,7 +253,7 @@ def canvas_csv(rows: Sequence[Mapping[str, Any]], titles: Mapping[str, str],
 def moodle_csv(rows: Sequence[Mapping[str, Any]], titles: Mapping[str, str]) -> str:
     """A Moodle grade import file: ``ID number`` (map it to the user field "ID number" when
     importing), then one column per exercise named by its title (map each to a grade item)."""
-    table, _ = per_learner(_graded(rows))
+    table, _ = per_learner(_graded(rows), fold=True)
     exercises = sorted({ex for mine in table.values() for ex in mine})
     header = ["ID number", *(titles.get(ex, ex) for ex in exercises)]
     out = [[learner, *(lms_score(table[learner][ex]) if ex in table[learner] else "" for ex in exercises)]

@@ -21,7 +21,7 @@ from ..judge.checks import Exercise
 from ..records import SCHEMA_VERSION, GradeUsageError, Submission
 from ..sandbox.session import Limits, limits_scope, sandbox_description, time_limits
 from . import export, manual
-from .collect import safe_part
+from .collect import private, safe_part
 from .deadlines import kept_lms
 from .index import INDEX_NAME, index_bytes
 
@@ -446,12 +446,14 @@ def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[s
 def _install(tmp: Path, target: Path, written: list[str], owned: set[str], files: list[str]) -> None:
     """Move the new files into ``target``: feedback pages first, results.json and the marker
     last; then remove files an earlier run wrote that are no longer listed. A file the grader
-    did not write is never touched."""
+    did not write is never touched. Every file holds grades: the instructor's alone (0600, the
+    feedback folder 0700), whatever the umask."""
+    private(tmp)
     if not target.exists():
         os.rename(tmp, target)
         tmp.mkdir()  # for the caller's clean-up
         return
-    (target / "feedback").mkdir(exist_ok=True)
+    (target / "feedback").mkdir(mode=0o700, exist_ok=True)
     ordered = sorted(written, key=lambda f: (f == "results.json", not f.startswith("feedback/"), f))
     for name in ordered:  # check all before moving any
         dest = target / name

@@ -84,17 +84,17 @@ def _is_ours(name: str, dir_fd: int) -> bool | None:
 def _feedback_dir(folder_fd: int) -> int:
     """The descriptor of the learner's ``feedback/``: made if missing, a real directory owned by
     the owner of her folder, else refused."""
-    return _own_dir(folder_fd, "feedback")
+    return _own_dir(folder_fd, "feedback", 0o700)  # (her grades: not for the other accounts)
 
 
-def _own_dir(folder_fd: int, sub: str) -> int:
+def _own_dir(folder_fd: int, sub: str, mode: int = 0o755) -> int:
     """The descriptor of ``sub`` in the learner's folder (``feedback``, ``exercises``): made if
-    missing and given to her, a real directory owned by the owner of her folder, else refused."""
+    missing (``mode``) and given to her, a real directory owned by the owner of her folder, else refused."""
     owner = os.fstat(folder_fd)
     _hook("mkdir", sub, folder_fd)
     made = False
     try:
-        os.mkdir(sub, 0o755, dir_fd=folder_fd)
+        os.mkdir(sub, mode, dir_fd=folder_fd)
         made = True
     except FileExistsError:
         pass

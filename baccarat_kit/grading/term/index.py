@@ -43,7 +43,7 @@ FORMAT = 1
 DOC_FIELDS = ("schema_version", "limits", "skipped")
 """What the report reads of the document besides its rows."""
 ROW_FIELDS = ("file", "learner", "exercise", "status", "reason", "warnings", "max_score", "score", "late",
-              "submitted_at", "graded_at", "identity_mismatch", "owner", "_collect_refused")
+              "submitted_at", "graded_at", "identity_mismatch", "owner", "_collect_refused", "pending_points")
 """What the report reads of a row (``reason`` only when the status is not ``ok``), besides its questions."""
 QUESTION_FIELDS = ("text", "points", "score", "passed", "misconception", "option", "pending")
 WRONG_FIELDS = ("message", "checks", "answer", "wrong")

@@ -232,7 +232,7 @@ def write_atomic(path: Path, data: bytes) -> None:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        os.chmod(tmp, 0o600 if path.name == MANUAL_NAME else 0o644)
+        os.chmod(tmp, 0o600)  # scores, comments, the gradebook: the instructor's alone
         os.replace(tmp, path)
     except BaseException:
         with_suppressed_unlink(tmp)
@@ -380,10 +380,23 @@ def key_csv(numbers: Mapping[str, str]) -> str:
     return export._csv(KEY_COLUMNS, sorted(((n, who) for who, n in numbers.items()), key=lambda x: int(x[0][1:])))
 
 
+def delimiter(text: str) -> str:
+    """The column separator of a CSV's header line: ``,`` as exported, or the ``;`` (or tab) a
+    spreadsheet in a locale whose decimal mark is a comma saves with (its columns were then
+    reported missing though every one was there).
+
+    >>> delimiter("learner,exercise"), delimiter("learner;exercise;score\\nann;03;2,5"), delimiter("a\\tb")
+    (',', ';', '\\t')
+    """
+    first = text.split("\n", 1)[0]
+    return max((",", ";", "\t"), key=lambda d: (first.count(d), d == ","))
+
+
 def read_key(data: bytes, name: str) -> dict[str, str]:
     """``#n`` → learner, from a key :func:`key_csv` wrote."""
     try:
-        table = list(csv.DictReader(io.StringIO(data.decode("utf-8-sig"))))
+        text = data.decode("utf-8-sig")
+        table = list(csv.DictReader(io.StringIO(text), delimiter=delimiter(text)))
     except (UnicodeDecodeError, csv.Error):
         raise ManualError("manual.error.csv_encoding", file=name) from None
     if not table or any(c not in table[0] for c in KEY_COLUMNS):
@@ -430,7 +443,8 @@ def import_csv(data: bytes, rows: Sequence[Mapping[str, Any]], marks: Mapping[st
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise ManualError("manual.error.csv_encoding", file=name) from None
-    reader = csv.DictReader(io.StringIO(text))
+    sep = delimiter(text)
+    reader = csv.DictReader(io.StringIO(text), delimiter=sep)
     header = [h.strip() for h in reader.fieldnames or []]
     missing = [c for c in ("learner", "exercise", "question", "score", "answer_sha256") if c not in header]
     if missing:
@@ -476,6 +490,8 @@ def import_csv(data: bytes, rows: Sequence[Mapping[str, Any]], marks: Mapping[st
                 raise ManualError("manual.error.twice", where=where, first=seen[answer.key])
             seen[answer.key] = n
             score_text = row.get("score", "").strip()
+            if sep == ";" and re.fullmatch(r"\d+,\d+", score_text):  # (its decimal comma: 2,5 is 2.5)
+                score_text = score_text.replace(",", ".")
             raw_comment = row.get("comment", "")
             if score_text:
                 parse_score(score_text, answer.points, f"{where}, column score")
