@@ -6,7 +6,7 @@ import argparse
 import contextlib
 import signal
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -324,6 +324,7 @@ def _cmd_grade(args: argparse.Namespace) -> int:
             print(f"baccarat-kit grade: {message('grading.cli.no_sandbox', args.lang, detail=what, install=INSTALL_COMMAND)}",
                   file=sys.stderr)
             return 2
+    _refuse_case_clashes(paths, (old_doc or {}).get("submissions", []))  # (before a row is graded)
     limits = Limits(args.timeout, args.notebook_timeout, args.memory_mb, "none" if args.no_sandbox else "bwrap",
                     wall_limit=args.wall_limit, batch_wall_limit=args.batch_wall_limit)
     journal = Journal(out, {"update": args.update, "sandbox": limits.sandbox, "timeout": args.timeout,
@@ -490,6 +491,21 @@ def _graded(args: argparse.Namespace, subs: list[Submission], skipped: list[dict
               file=sys.stderr)
         return 1
     return 0
+
+
+def _refuse_case_clashes(paths: Sequence[Path], old_rows: list[dict[str, Any]]) -> None:
+    """Learner folders whose names differ only in case (the folders ``collect`` took the files
+    from, and the gradebook's owners on ``--update``) are refused before anything is graded or
+    written (:func:`.term.handin.case_clashes`: the merge would replace her row, the LMS files
+    list two learners)."""
+    from .records import GradeUsageError, visible
+    from .term.collect import manifest_entry
+    from .term.handin import case_clashes
+
+    owners = [str((manifest_entry(p) or {}).get("owner") or "") for p in paths]
+    clash = case_clashes([*owners, *(str(r.get("owner") or "") for r in old_rows)])
+    if clash:
+        raise GradeUsageError("grading.cli.case_clash", names="; ".join(" / ".join(map(visible, g)) for g in clash))
 
 
 def _settle(subs: list[Submission], old_rows: list[dict[str, Any]], lang: str) -> list[Submission]:
