@@ -16,12 +16,13 @@ leaves kit code in the cells' text. This module looks at what ran instead:
   with ``types.FunctionType`` from any code object: one compiled and never executed, a module's
   code called as a function; wherever she keeps it, or none) and a function's ``__code__`` set.
   A code object is fingerprinted with everything nested in it (every function and class body).
-* after the cells the runner raises the audit event :data:`WALK`; the hook then walks what the
-  run left behind (the learner's namespace: functions, classes, methods, modules, containers one
+* after the cells, and again after the last answer, the runner raises the audit event
+  :data:`WALK`; the hook then walks what the run left behind (the learner's namespace: functions, classes, methods, modules, containers one
   level deep; every module imported during the run whose file is not in the read-only Python
   folders) for code that reached none of those events, and ends its report.
 * a **fingerprint** (:func:`code_fingerprints`) is computed from the bytecode itself, not the
-  text: ``co_code`` (instructions with their operands: a local, global or attribute is an index
+  text, normalised (no ``NOP``, only what can be reached: :func:`full_fingerprint`): ``co_code``
+  (instructions with their operands: a local, global or attribute is an index
   by order of first use, so renaming does not change it; line numbers, comments, layout and the
   docstring are not in it), the arguments' shape and the constants' (a nested function by its
   own bytecode). The grader computes the same fingerprints of the kit's rule modules (outside the
@@ -32,13 +33,16 @@ leaves kit code in the cells' text. This module looks at what ran instead:
 What learner code can do about it (it runs in this process): the hook's state and its
 descriptor live only in the hook's closure (nothing in any module or frame refers to them; the
 callables it uses are bound before learner code runs, so patching ``builtins``, ``os``, ``json``
-or ``hashlib`` does not reach them). Reaching that closure needs ``gc.get_objects``,
-``gc.get_referrers``/``get_referents`` or ``ctypes`` on the interpreter (``pythonapi``,
-``from_address``): each of these is an audited event, reported as a **trace** before the code
-that asked for it gets an answer. Each report line carries a sequence number and an HMAC under a
-key the grader sent with the job (kept only in the closure): a line dropped, reordered or forged
-on the way, or a missing end, shows as an incomplete report. What stays best effort, and what
-fails open, is listed in docs/threat-model.md ("Evidence for the instructor").
+or ``hashlib`` does not reach them). What can reach that closure, read this process's memory or
+run code where the hook is not (``gc``, ``ctypes``, another audit hook, ``sys._current_frames``, a
+sub-interpreter, a program started without Landlock: :data:`TRACED`, :data:`PROGRAMS`) is a
+**trace**, reported before the code that asked gets an answer. The hook never stops her code and
+never fails silently: an exception in it is counted (and sent as a ``fail`` line when it can be),
+the count goes into every end line, and a code object is marked seen only once it was checked.
+Each report line carries a sequence number and an HMAC under a key the grader sent with the job;
+that key is in this process, so it stops only lines written blind. The grader reads a trace, a
+failure, a missing line or a missing walk as "could not verify what ran" (:mod:`..judge.ran`,
+docs/threat-model.md).
 
 Standard library only: this file is copied into the grading run's folder (``bk_sandbox.ran``).
 """
