@@ -49,6 +49,7 @@ Standard library only: this file is copied into the grading run's folder (``bk_s
 
 from __future__ import annotations
 
+import opcode as _opcode_info
 import sys
 from _blake2 import blake2b as _blake2b
 from collections.abc import Callable, Iterator
@@ -90,11 +91,8 @@ STOPS = frozenset(_opmap[name] for name in ("RETURN_VALUE", "RETURN_CONST", "RAI
                                             "JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT",
                                             "JUMP_ABSOLUTE", "JUMP") if name in _opmap)
 """After these the next instruction is not reached (unless a jump goes there)."""
-try:
-    from opcode import _inline_cache_entries as _caches
-except ImportError:  # pragma: no cover - before 3.11: no inline caches
-    _caches = [0] * 256
-CACHES = bytes(_caches)
+CACHES = bytes(getattr(_opcode_info, "_inline_cache_entries", None) or [0] * 256)
+"""How many inline cache entries follow each instruction (none before Python 3.11)."""
 TRACED = ("sys.addaudithook", "gc.get_objects", "gc.get_referrers", "gc.get_referents",
           "sys._current_frames", "sys._current_exceptions", "os.kill", "os.killpg", "signal.pthread_kill",
           "cpython.PyInterpreterState_New", "ctypes.dlopen", "ctypes.dlsym", "ctypes.dlsym/handle",
