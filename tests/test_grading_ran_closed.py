@@ -254,3 +254,33 @@ def test_each_red_team_class_is_flagged_or_could_not_be_verified(batch: dict[str
     assert "kit's own code" in text or "could not verify what ran" in text or closed, (name, row["warnings"])
     page = (batch["out"] / row["feedback"]).read_text(encoding="utf-8")
     assert "For the instructor" not in page and "給教師" not in page
+
+
+def test_the_report_needs_its_last_walk_and_reads_past_the_first_end() -> None:
+    """A match or a trace after the first end line counts; a run whose answers all came needs an
+    end line after them (the runner's last walk), before it said ``final``."""
+    import hmac
+    import json
+    import os
+
+    from baccarat_kit.grading.judge import ran as judge_ran
+
+    key = os.urandom(32)
+
+    def line(seq: int, *fields: str) -> str:
+        payload = "\t".join(json.dumps(f) for f in fields)
+        return f"{seq} {payload} {hmac.new(key, f'{seq} {payload}'.encode(), 'sha256').hexdigest()[:32]}"
+
+    full, name = next(iter(judge_ran.kit_tables().full.items()))
+    first, match = line(0, "end", "5", "0.1", "0"), line(1, "match", "x", full, "exec", "<string>", "f")
+    last = line(2, "end", "6", "0.1", "0")
+    whole = judge_ran.read_report([first, match, last], key, after=0, answered=1, final=3, need_final=True)
+    assert whole.verified and [m["kit"] for m in whole.matches] == [name]
+    cut = judge_ran.read_report([first, match], key, after=0, answered=1, final=2, need_final=True)
+    assert not cut.complete and "no last walk after the answers" in cut.problems and cut.matches
+    traced = judge_ran.read_report([first, line(1, "trace", "", "gc.get_objects", "", ""), last], key, after=0,
+                                   answered=1, final=3, need_final=True)
+    assert traced.complete and not traced.verified
+    failed = judge_ran.read_report([first, line(1, "end", "6", "0.1", "2")], key, after=0, answered=1, final=2,
+                                   need_final=True)
+    assert not failed.complete and "the check failed 2 time(s)" in failed.problems
