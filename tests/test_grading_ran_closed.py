@@ -160,7 +160,13 @@ _KITZ = ("import sys, types, zlib, base64\n"
          "    _m = types.ModuleType('kitz.' + _n); setattr(_m, _v, type(_v, (Exception,), {})); "
          "sys.modules['kitz.' + _n] = _m\n"
          "ns = {'__name__': 'kitz.rules', '__package__': 'kitz'}\n"
-         "blob = {blob!r}\nsrc = zlib.decompress(base64.b64decode(blob)).decode()\n")
+         "blob = {blob!r}\nsrc = zlib.decompress(base64.b64decode(blob)).decode()\n"
+         "_STUBS = ('import sys, types\\n_p = types.ModuleType(\"kitz\"); _p.__path__ = []; sys.modules[\"kitz\"] = _p\\n'\n"
+         "          'for _n, _v in ((\"errors\", \"RuleError\"), (\"i18n\", \"Term\")):\\n'\n"
+         "          '    _m = types.ModuleType(\"kitz.\" + _n); setattr(_m, _v, type(_v, (Exception,), {})); '\n"
+         "          'sys.modules[\"kitz.\" + _n] = _m\\n__package__ = \"kitz\"\\n')\n"
+         "_RUN = ('g = {\"__name__\": \"kitz.rules\", \"__package__\": \"kitz\"}\\n'\n"
+         "        'exec(compile(SRC, \"x.py\", \"exec\"), g)\\nprint(int(not g[\"banker_draws\"](7, None)) * 0)\\n')\n")
 RED = {
     "thread-on-exec": "import threading\nt = threading.Thread(target=exec, args=(compile(src, 'x.py', 'exec'), ns))\n"
                       "t.start(); t.join()\nns = None",
@@ -169,10 +175,15 @@ RED = {
                           "    if len(calls) == 50:  # (called by the grader's extraction, after the first walk)\n"
                           "        box = dict(_ns)\n        exec(compile(_src, 'x.py', 'exec'), box)\n"
                           "    return sum(values) % 10\nns = None",
-    "child-python": "import subprocess\ntry:\n    subprocess.run([sys.executable, '-c', src], check=False)\n"
-                    "except OSError as err:\n    print(err)",
-    "sub-interpreter": "try:\n    import _xxsubinterpreters as interpreters\n    one = interpreters.create()\n"
-                       "    interpreters.run_string(one, src)\nexcept Exception as err:\n    print(err)",
+    "child-python": "import subprocess\nvalue_K = None\ntry:  # q1's answer comes from the kit's code in a child\n"
+                    "    value_K = int(subprocess.run([sys.executable, '-c', _STUBS + 'SRC = sys.argv[1]\\n' + _RUN, src],"
+                    " check=True,"
+                    " capture_output=True, text=True).stdout)\nexcept Exception as err:\n    print(err)",
+    "sub-interpreter": "value_K = None\ntry:  # q1's answer comes from the kit's code in a sub-interpreter\n"
+                       "    import _xxsubinterpreters as interpreters\n    one = interpreters.create()\n"
+                       "    interpreters.run_string(one, _STUBS + 'SRC = ' + repr(src) + '\\n' + _RUN.replace('print(', "
+                       "'open(\"/tmp/k\", \"w\").write(str(') + ')')\n"
+                       "    value_K = int(open('/tmp/k').read())\nexcept Exception as err:\n    print(err)",
     "dead-no-ops": _NOPS.replace("open({rules!r}).read()", "src") + "ns = None",
     "ast-no-op": _AST.replace("open({rules!r}).read()", "src") + "ns = None",
     "forged-report": "import os, stat, hmac, json\nfor path in ('/proc/self/mem', '/proc/self/environ'):\n    try:\n"
@@ -250,7 +261,7 @@ def test_each_red_team_class_is_flagged_or_could_not_be_verified(batch: dict[str
     of hers can come from it; the page still keeps every instructor's word off her page)."""
     row = batch["subs"][f"red-{name}"]
     text = " ".join(_what_ran(row))
-    closed = name in ("child-python", "sub-interpreter") and "kit's own code" not in text
+    closed = name in ("child-python", "sub-interpreter") and row["score"] < row["max_score"]  # q1 never came
     assert "kit's own code" in text or "could not verify what ran" in text or closed, (name, row["warnings"])
     page = (batch["out"] / row["feedback"]).read_text(encoding="utf-8")
     assert "For the instructor" not in page and "給教師" not in page
