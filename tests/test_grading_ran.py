@@ -82,15 +82,17 @@ def test_kit_code_brought_as_data_is_flagged_with_where_it_came_from(batch: dict
         assert where in text, f"{name}: the flag does not say where it came from ({where!r}): {text}"
 
 
-def test_the_flag_reaches_the_class_report_and_the_feedback_page(batch: dict[str, Any]) -> None:
-    """The instructor's report lists each flag (as it lists a pasted copy's); her page shows it."""
+def test_the_flag_reaches_the_class_report_never_her_page(batch: dict[str, Any]) -> None:
+    """The instructor's report lists each flag (as it lists a pasted copy's); her page never shows
+    it (issue 43: instructor-only words)."""
     from baccarat_kit.grading.report.classreport import build_report
 
     report = build_report(batch["doc"])
     flagged = {Path(a.file).stem for a in report.attention if a.category == "warning" and RAN_FLAG in str(a.detail.get("en"))}
     assert flagged >= set(rx.WHERE), set(rx.WHERE) - flagged
     page = batch["out"] / batch["subs"]["ran-zip-import-03"]["feedback"]
-    assert "kitcopy" in page.read_text(encoding="utf-8")
+    text = page.read_text(encoding="utf-8")
+    assert "kitcopy" not in text and "For the instructor" not in text and "給教師" not in text
 
 
 @pytest.mark.parametrize("name", sorted(rx.WHERE))
@@ -202,11 +204,21 @@ def test_honest_code_in_the_hook_reports_nothing(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("event", ["import gc\ngc.get_objects()", "import gc\ngc.get_referrers(sys)",
                                    "sys.addaudithook(lambda *a: None)", "import ctypes\nctypes.pythonapi.Py_IsInitialized",
-                                   "sys._current_frames()",
-                                   "import signal\nsignal.signal(signal.SIGALRM, lambda signum, frame: None)"])
+                                   "sys._current_frames()", "import ctypes\nctypes.string_at(id(sys), 8)",
+                                   "import _xxsubinterpreters as i\ni.destroy(i.create())"])
 def test_reaching_for_the_hooks_state_leaves_a_trace(tmp_path: Path, event: str) -> None:
     found = _probe(tmp_path, event)
-    assert found.traces, f"{event!r}: no trace"
+    assert found.traces and not found.verified, f"{event!r}: no trace"
+
+
+@pytest.mark.parametrize("event", ["import doctest\ndoctest.testmod()", "import cProfile\ncProfile.run('sum(range(9))')",
+                                   "import signal\nsignal.signal(signal.SIGALRM, lambda signum, frame: None)\n"
+                                   "signal.alarm(30)\nsignal.alarm(0)", "sys.settrace(lambda *a: None)\nsys.settrace(None)"])
+def test_a_debugger_profiler_doctest_or_alarm_is_no_trace(tmp_path: Path, event: str) -> None:
+    """Audit hooks run with tracing off: a tracer never sees the hook's frames. A signal handler
+    left set is a note (information), never a reason to doubt the report."""
+    found = _probe(tmp_path, event)
+    assert found.verified and not found.traces, found.to_json()
 
 
 def test_a_channel_taken_over_leaves_an_incomplete_report(tmp_path: Path) -> None:

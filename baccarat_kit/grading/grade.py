@@ -480,7 +480,7 @@ def pasted_warnings(found: Any) -> list[dict[str, str]]:
     if not pairs:
         return []
     return [{**both("grading.warning.pasted_kit", names=", ".join(sorted({n for n, _ in pairs}))[:200],
-                    kit=", ".join(sorted({k for _, k in pairs}))[:200]), "about": "notebook"}]
+                    kit=", ".join(sorted({k for _, k in pairs}))[:200]), "about": "instructor"}]
 
 
 
@@ -496,8 +496,10 @@ def _public_first(name: str) -> tuple[bool, bool, bool, str]:
 def ran_warnings(found: Any, finished: bool = True) -> list[dict[str, str]]:
     """Warnings for the instructor from what ran in the grading run (issue 35, :mod:`.judge.ran`):
     the kit's own code that ran without being typed in her cells (unpacked, decompressed,
-    unmarshalled, renamed), where it came from; events that can defeat that check (traces); and,
-    for a run that ``finished``, a report that lost or forged lines. Never a score."""
+    unmarshalled, renamed), where it came from; and "could not verify what ran" when the run did
+    something that can defeat that check (traces: reading its own memory, a sub-interpreter, a
+    program started) or, for a run that ``finished``, its report lost a line, a walk or a check.
+    Never a score, and never on the learner's page (``"about": "instructor"``)."""
     if not isinstance(found, dict):
         return []
     out: list[dict[str, str]] = []
@@ -525,14 +527,12 @@ def ran_warnings(found: Any, finished: bool = True) -> list[dict[str, str]]:
         named = sorted({f"{m.get('as', '?')} = {m.get('kit', '?')}" for m in matches
                         if str(m.get("as", "")).rpartition(".")[2] != str(m.get("kit", "")).rpartition(".")[2]})
         out.append({**both("grading.warning.ran_kit", kit=kits[:400], where="; ".join(places[:6])[:600],
-                           names=", ".join(named[:6])[:300] or "-"), "about": "notebook"})
+                           names=", ".join(named[:6])[:300] or "-"), "about": "instructor"})
     traces = sorted({str(t.get("event", "?")) for t in found.get("traces") or [] if isinstance(t, dict)})
-    if traces:
-        out.append({**both("grading.warning.ran_trace", events=", ".join(traces)[:200]), "about": "notebook"})
-    if finished and not found.get("complete"):
-        problems = [str(p) for p in found.get("problems") or []]
-        out.append({**both("grading.warning.ran_incomplete", why="; ".join(problems[:3])[:200] or "?"),
-                    "about": "notebook"})
+    problems = [str(p) for p in found.get("problems") or []] if finished and not found.get("complete") else []
+    if traces or problems:
+        why = "; ".join([*problems[:3], *(traces and [", ".join(traces)])])
+        out.append({**both("grading.warning.ran_unverified", why=why[:300]), "about": "instructor"})
     return out
 
 

@@ -85,17 +85,25 @@ def kit_hashes() -> dict[str, list[str]]:
 @dataclass
 class Findings:
     """What a run's report says: ``matches`` (``{"kit", "as", "how", "where", "exact"}``), ``traces``
-    (``{"event"}``), ``complete`` (every line numbered up to the end line and correctly signed),
-    ``problems`` (why not), ``checked`` (code objects the run fingerprinted)."""
+    (``{"event"}``: what makes the report one that could not verify what ran), ``notes`` (what the
+    instructor may like to know and that defeats nothing: a signal handler set), ``complete``
+    (every line numbered up to the last end line it needs, correctly signed, and the check never
+    failed), ``problems`` (why not), ``checked`` (code objects the run fingerprinted)."""
 
     matches: list[dict[str, Any]] = field(default_factory=list)
     traces: list[dict[str, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
     complete: bool = False
     problems: list[str] = field(default_factory=list)
     checked: int = 0
 
+    @property
+    def verified(self) -> bool:
+        """The report can be believed as far as it goes: complete, and nothing could defeat it."""
+        return self.complete and not self.traces
+
     def to_json(self) -> dict[str, Any]:
-        return {"matches": self.matches, "traces": self.traces, "complete": self.complete,
+        return {"matches": self.matches, "traces": self.traces, "notes": self.notes, "complete": self.complete,
                 "problems": self.problems, "checked": self.checked}
 
 
@@ -104,20 +112,25 @@ def read_run(ran: Any) -> Findings | None:
     :func:`..sandbox.session.run_notebook`); None when the run never got that far."""
     if not isinstance(ran, dict):
         return None
-    return read_report(ran["lines"], bytes.fromhex(ran["key"]), after=ran["after"])
+    return read_report(ran["lines"], bytes.fromhex(ran["key"]), after=ran["after"], answered=ran.get("answered"),
+                       final=ran.get("final"), need_final=bool(ran.get("finished")))
 
 
-def read_report(lines: list[str], key: bytes, tables: KitTables | None = None, after: int | None = None) -> Findings:
+def read_report(lines: list[str], key: bytes, tables: KitTables | None = None, after: int | None = None,
+                answered: int | None = None, final: int | None = None, need_final: bool = False) -> Findings:
     """The findings of a run's ``ran`` lines (``lines``: each without its ``ran `` prefix, in the
-    order they came; ``after``: how many had come when the last cell was done, None if it never
-    was). The report's end is the first end line after the cells (the runner's walk: one her code
-    raised earlier does not count); traces after it are the grader's own steps (the extraction
-    resets the tracer), not hers."""
+    order they came). Two walks end the report: the first after the cells (``after``: how many
+    lines had come when the last cell was done, None if it never was) and, when ``need_final``
+    (the answers all came), the last after the answers (an end line that came after ``answered``
+    lines and before ``final``, when the runner said it was done). Every line up to the last
+    needed end must be there and signed. A match counts wherever it is; so does a trace, and a
+    check that failed (a ``fail`` line, or the count in an end line)."""
     tables = kit_tables() if tables is None else tables
     found = Findings()
     seqs: set[int] = set()
-    end: int | None = None
-    traces: list[tuple[int, str]] = []
+    first: int | None = None
+    last: int | None = None
+    failed = 0
     for index, line in enumerate(lines[:MAX_RAN_LINES + KEPT_MATCHES]):
         head, _, rest = line.partition(" ")
         payload, _, mac = rest.rpartition(" ")
@@ -133,9 +146,13 @@ def read_report(lines: list[str], key: bytes, tables: KitTables | None = None, a
         seqs.add(seq)
         kind = fields[0]
         if kind == "end" and len(fields) >= 2:
-            if end is None and after is not None and index >= after:
-                end = seq
+            if len(fields) >= 4 and fields[3].isdigit():
+                failed = max(failed, int(fields[3]))
+            if first is None and after is not None and index >= after:
+                first = seq
                 found.checked = int(fields[1]) if fields[1].isdigit() else 0
+            if need_final and final is not None and (answered or 0) <= index < final:
+                last = seq
         elif kind == "match" and len(fields) >= 6:
             name = tables.full.get(fields[2]) or (tables.code.get(fields[1]) if fields[3] == "code.__new__" else None)
             if name is None:
@@ -143,15 +160,25 @@ def read_report(lines: list[str], key: bytes, tables: KitTables | None = None, a
             found.matches.append({"kit": name, "as": fields[5][:120], "how": fields[3][:40],
                                   "where": fields[4][:300], "exact": fields[2] in tables.full})
         elif kind == "trace" and len(fields) >= 4:
-            traces.append((seq, fields[3][:120]))
+            if {"event": fields[3][:120]} not in found.traces:
+                found.traces.append({"event": fields[3][:120]})
+        elif kind == "note" and len(fields) >= 4:
+            found.notes.append(fields[3][:120])
+        elif kind == "fail":
+            failed = max(failed, 1)
+            found.problems.append(f"the check failed on {fields[1][:40] if len(fields) > 1 else '?'}")
         elif kind == "more":
             found.problems.append(f"{fields[1] if len(fields) > 1 else '?'} more lines left out")
-    found.traces = [{"event": event} for seq, event in traces if end is None or seq < end]
-    if end is None:
+    if failed:
+        found.problems.insert(0, f"the check failed {failed} time(s)")
+    if first is None:
         found.problems.append("no end line after the cells")
-    else:
-        missing = [n for n in range(end) if n not in seqs]
+    if need_final and last is None:
+        found.problems.append("no last walk after the answers")
+    upto = last if need_final else first
+    if upto is not None:
+        missing = [n for n in range(upto) if n not in seqs]
         if missing:
             found.problems.append(f"{len(missing)} line(s) missing")
-        found.complete = not missing
+        found.complete = not missing and not failed and first is not None and (last is not None or not need_final)
     return found

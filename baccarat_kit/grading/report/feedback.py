@@ -14,6 +14,10 @@ WRONG_OPEN = 16
 """A question's table of wrong cells is shown open up to this many rows (folded above it)."""
 
 
+INSTRUCTOR_ONLY = "For the instructor"
+"""How an instructor's warning begins: never on her page (``"about": "instructor"``; a gradebook
+graded before that mark was kept has them as ``"about": "notebook"``)."""
+
 def rule_words(rule: str, lang: str = "zh") -> str:
     """The engine's step a rule id names, in words (the wording of the case checker's reasons);
     "" for an id the engine does not make. Found by asking the engine which decision gives the id,
@@ -170,7 +174,7 @@ def feedback_html(sub: Submission | dict[str, Any], exercises: dict[str, Exercis
         max_score=row.get("max_score"),
         pending_note=total_note(row, lang),
         penalty=penalty, labels=labels, rows=rows, wrong_open=WRONG_OPEN,
-        notes=[str(w.get(lang, "")) for w in row.get("warnings") or []
-               if isinstance(w, dict) and w.get("about") == "notebook"],  # cells that failed, pasted kit code
+        notes=[str(w.get(lang, "")) for w in row.get("warnings") or [] if isinstance(w, dict)
+               and w.get("about") == "notebook" and not str(w.get("en", "")).startswith(INSTRUCTOR_ONLY)],
         graded=message("grading.feedback.graded_at", lang, when=row.get("graded_at", "")),
     )

@@ -88,7 +88,33 @@ def kit_copies(folders: list[str]) -> list[tuple[str, bool]]:
                     found[path] = os.path.isdir(path)
     for path in _nested_copies(bound):
         found[path] = True
+    for path in interpreter_modules():  # masked like the kit's copies (issue 43)
+        if any(path.startswith(b + "/") for b in bound):
+            found[path] = False
     return sorted(found.items())
+
+
+SUBINTERPRETERS = ("_xxsubinterpreters", "_xxinterpchannels", "_xxinterpqueues", "_interpreters",
+                   "_interpchannels", "_interpqueues")
+"""The modules that start a sub-interpreter, where the audit hook of what ran is not (hooks are per
+interpreter): each file is masked in a sandbox. One built into Python cannot be masked; starting a
+sub-interpreter is then a trace (:data:`.ran.TRACED`)."""
+
+
+def interpreter_modules() -> list[str]:
+    """The files of :data:`SUBINTERPRETERS` this Python would load."""
+    import importlib.util
+
+    out = []
+    for name in SUBINTERPRETERS:
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            continue
+        origin = getattr(spec, "origin", None)
+        if isinstance(origin, str) and os.path.isfile(origin):
+            out.append(os.path.realpath(origin))
+    return out
 
 
 def _nested_copies(folders: list[str]) -> list[str]:

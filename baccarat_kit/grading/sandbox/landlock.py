@@ -52,11 +52,12 @@ def abi_version() -> int:
 
 
 def confine(writable: list[str], bind_ports: list[int] = (), connect_ports: list[int] = (),  # type: ignore[assignment]
-            readable: list[str] | None = None) -> int:
+            readable: list[str] | None = None, execute: bool = True) -> int:
     """Confine this process (see the module docstring); returns the ABI used, 0 if none.
 
     ``readable`` None leaves reading alone; a list (even empty) confines reading and executing
-    to those folders and ``writable``."""
+    to those folders and ``writable``. ``execute`` False: no program can be started at all (the
+    process and its children keep running what they run; ``execve`` fails with ``EACCES``)."""
     abi = abi_version()
     if abi < 1:
         return 0
@@ -64,8 +65,9 @@ def confine(writable: list[str], bind_ports: list[int] = (), connect_ports: list
     write_dir = _FS_WRITE_FILE | _FS_REMOVE_DIR | _FS_REMOVE_FILE | _FS_MAKE
     write_file = _FS_WRITE_FILE
     read_dir = read_file = 0
+    no_exec = 0 if execute else _FS_EXECUTE  # handled and granted nowhere: denied everywhere
     if readable is not None:
-        read_file = _FS_READ_FILE | _FS_EXECUTE
+        read_file = _FS_READ_FILE | (_FS_EXECUTE if execute else 0)
         read_dir = read_file | _FS_READ_DIR
     if abi >= 2:
         write_dir |= _FS_REFER
@@ -74,12 +76,13 @@ def confine(writable: list[str], bind_ports: list[int] = (), connect_ports: list
         write_file |= _FS_TRUNCATE
     net = (_NET_BIND_TCP | _NET_CONNECT_TCP) if abi >= 4 else 0
     scoped = (_SCOPE_ABSTRACT_UNIX | _SCOPE_SIGNAL) if abi >= 6 else 0
+    handled = write_dir | read_dir | no_exec
     if abi >= 6:
-        attr = struct.pack("=QQQ", write_dir | read_dir, net, scoped)
+        attr = struct.pack("=QQQ", handled, net, scoped)
     elif abi >= 4:
-        attr = struct.pack("=QQ", write_dir | read_dir, net)
+        attr = struct.pack("=QQ", handled, net)
     else:
-        attr = struct.pack("=Q", write_dir | read_dir)
+        attr = struct.pack("=Q", handled)
     buf = ctypes.create_string_buffer(attr, len(attr))
     ruleset = libc.syscall(_CREATE_RULESET, buf, ctypes.c_size_t(len(attr)), ctypes.c_uint32(0))
     if ruleset < 0:

@@ -16,12 +16,13 @@ leaves kit code in the cells' text. This module looks at what ran instead:
   with ``types.FunctionType`` from any code object: one compiled and never executed, a module's
   code called as a function; wherever she keeps it, or none) and a function's ``__code__`` set.
   A code object is fingerprinted with everything nested in it (every function and class body).
-* after the cells the runner raises the audit event :data:`WALK`; the hook then walks what the
-  run left behind (the learner's namespace: functions, classes, methods, modules, containers one
+* after the cells, and again after the last answer, the runner raises the audit event
+  :data:`WALK`; the hook then walks what the run left behind (the learner's namespace: functions, classes, methods, modules, containers one
   level deep; every module imported during the run whose file is not in the read-only Python
   folders) for code that reached none of those events, and ends its report.
 * a **fingerprint** (:func:`code_fingerprints`) is computed from the bytecode itself, not the
-  text: ``co_code`` (instructions with their operands: a local, global or attribute is an index
+  text, normalised (no ``NOP``, only what can be reached: :func:`full_fingerprint`): ``co_code``
+  (instructions with their operands: a local, global or attribute is an index
   by order of first use, so renaming does not change it; line numbers, comments, layout and the
   docstring are not in it), the arguments' shape and the constants' (a nested function by its
   own bytecode). The grader computes the same fingerprints of the kit's rule modules (outside the
@@ -32,23 +33,30 @@ leaves kit code in the cells' text. This module looks at what ran instead:
 What learner code can do about it (it runs in this process): the hook's state and its
 descriptor live only in the hook's closure (nothing in any module or frame refers to them; the
 callables it uses are bound before learner code runs, so patching ``builtins``, ``os``, ``json``
-or ``hashlib`` does not reach them). Reaching that closure needs ``gc.get_objects``,
-``gc.get_referrers``/``get_referents`` or ``ctypes`` on the interpreter (``pythonapi``,
-``from_address``): each of these is an audited event, reported as a **trace** before the code
-that asked for it gets an answer. Each report line carries a sequence number and an HMAC under a
-key the grader sent with the job (kept only in the closure): a line dropped, reordered or forged
-on the way, or a missing end, shows as an incomplete report. What stays best effort, and what
-fails open, is listed in docs/threat-model.md ("Evidence for the instructor").
+or ``hashlib`` does not reach them). What can reach that closure, read this process's memory or
+run code where the hook is not (``gc``, ``ctypes``, another audit hook, ``sys._current_frames``, a
+sub-interpreter, a program started without Landlock: :data:`TRACED`, :data:`PROGRAMS`) is a
+**trace**, reported before the code that asked gets an answer. The hook never stops her code and
+never fails silently: an exception in it is counted (and sent as a ``fail`` line when it can be),
+the count goes into every end line, and a code object is marked seen only once it was checked.
+Each report line carries a sequence number and an HMAC under a key the grader sent with the job;
+that key is in this process, so it stops only lines written blind. The grader reads a trace, a
+failure, a missing line or a missing walk as "could not verify what ran" (:mod:`..judge.ran`,
+docs/threat-model.md).
 
 Standard library only: this file is copied into the grading run's folder (``bk_sandbox.ran``).
 """
 
 from __future__ import annotations
 
+import opcode as _opcode_info
 import sys
 from _blake2 import blake2b as _blake2b
 from collections.abc import Callable, Iterator
+from opcode import hasjabs as _hasjabs
+from opcode import hasjrel as _hasjrel
 from opcode import opmap as _opmap
+from opcode import opname as _opname
 from typing import Any
 
 WALK = "baccarat_kit.ran.walk"
@@ -72,10 +80,31 @@ CACHE = _opmap.get("CACHE", -1)
 EXTENDED_ARG = _opmap["EXTENDED_ARG"]
 CONST_OPS = frozenset(_opmap[name] for name in ("LOAD_CONST", "KW_NAMES", "RETURN_CONST") if name in _opmap)
 """The instructions whose operand is an index into ``co_consts``."""
-TRACED = ("sys.addaudithook", "gc.get_objects", "gc.get_referrers", "gc.get_referents", "sys.settrace",
-          "sys.setprofile", "sys._current_frames", "sys._current_exceptions", "os.kill", "os.killpg",
-          "signal.pthread_kill")
-"""Audited events that can reach the hook's state or defeat it (reported as traces)."""
+NOP = _opmap["NOP"]
+NOP_BYTE = bytes((NOP,))
+RETURNS = tuple(bytes((_opmap[name],)) for name in ("RETURN_VALUE", "RETURN_CONST") if name in _opmap)
+"""What ends the part of a code object's instructions that the quick test hashes."""
+JUMPS_BACK = frozenset(op for op in _hasjrel if "BACKWARD" in _opname[op])
+JUMPS_FORWARD = frozenset(_hasjrel) - JUMPS_BACK
+JUMPS_ABS = frozenset(_hasjabs)
+STOPS = frozenset(_opmap[name] for name in ("RETURN_VALUE", "RETURN_CONST", "RAISE_VARARGS", "RERAISE",
+                                            "JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT",
+                                            "JUMP_ABSOLUTE", "JUMP") if name in _opmap)
+"""After these the next instruction is not reached (unless a jump goes there)."""
+CACHES = bytes(getattr(_opcode_info, "_inline_cache_entries", None) or [0] * 256)
+"""How many inline cache entries follow each instruction (none before Python 3.11)."""
+TRACED = ("sys.addaudithook", "gc.get_objects", "gc.get_referrers", "gc.get_referents",
+          "sys._current_frames", "sys._current_exceptions", "os.kill", "os.killpg", "signal.pthread_kill",
+          "cpython.PyInterpreterState_New", "ctypes.dlopen", "ctypes.dlsym", "ctypes.dlsym/handle",
+          "ctypes.cdata", "ctypes.cdata/buffer", "ctypes.string_at", "ctypes.wstring_at", "ctypes.call_function")
+"""Audited events that can reach the hook's state, read the process's memory (its key) or run
+code where the hook is not (a sub-interpreter: audit hooks are per interpreter): each makes the
+report one that could not verify what ran. A tracer (``sys.settrace``/``setprofile``: a debugger,
+a profiler, ``doctest``) is not among them: Python runs audit hooks with tracing off, so a tracer
+never sees the hook's frames."""
+PROGRAMS = ("os.exec", "os.posix_spawn", "os.spawn", "subprocess.Popen", "os.system")
+"""Events that start another program, where the hook is not: traced when Landlock could not take
+the right to execute programs away (else they fail with ``PermissionError``)."""
 
 
 _TYPE_NAME = type.__dict__["__name__"].__get__
@@ -112,18 +141,25 @@ def _const_shape(value: Any, out: list[str], code_type: type, depth: int = 0) ->
 
 
 def opcodes(co_code: bytes) -> str:
-    """The hash of the instructions alone (no operand): the quick first test, at C speed."""
-    return _hash(co_code[0::2])
+    """The hash of the instructions alone (no operand, no ``NOP``) up to the first return: the
+    quick first test, at C speed (dead code appended after a return changes nothing)."""
+    ops = co_code[0::2].replace(NOP_BYTE, b"")
+    ends = [n for n in (ops.find(r) for r in RETURNS) if n >= 0]
+    return _hash(ops[:min(ends) + 1] if ends else ops)
 
 
 def full_fingerprint(code: Any) -> str:
-    """The instructions with their operands, each constant's operand renumbered by first use
+    """The instructions that can be reached from the start (none that follows a return or a jump
+    unless a jump goes there; exception handlers are left out on both sides), without ``NOP``,
+    each jump's target by its place among them, each constant's operand renumbered by first use
     (so a docstring, kept or dropped, changes nothing), the constants in that order (their shape:
     a nested function by its instructions) and the arguments' shape."""
     raw = code.co_code
     out = bytearray()
     order: dict[int, int] = {}
     ext = 0
+    steps: list[tuple[int, int, int]] = []
+    at: dict[int, int] = {}
     for i in range(0, len(raw), 2):
         op, arg = raw[i], raw[i + 1] | ext
         if op == CACHE:
@@ -132,7 +168,37 @@ def full_fingerprint(code: Any) -> str:
             ext = arg << 8
             continue
         ext = 0
-        if op in CONST_OPS:
+        at[i] = len(steps)
+        steps.append((i, op, arg))
+    targets: dict[int, int] = {}
+    for n, (i, op, arg) in enumerate(steps):
+        if op in JUMPS_FORWARD or op in JUMPS_BACK or op in JUMPS_ABS:
+            after = i + 2 + 2 * CACHES[op]
+            target = arg * 2 if op in JUMPS_ABS else after - 2 * arg if op in JUMPS_BACK else after + 2 * arg
+            targets[n] = at.get(target, len(steps))
+    reach: set[int] = set()
+    todo = [0]
+    while todo:
+        n = todo.pop()
+        while n < len(steps) and n not in reach:
+            reach.add(n)
+            if n in targets:
+                todo.append(targets[n])
+            if steps[n][1] in STOPS:
+                break
+            n += 1
+    place: dict[int, int] = {}  # a step -> its place among those kept (a NOP: the next one's)
+    kept = 0
+    for n in sorted(reach):
+        place[n] = kept
+        kept += steps[n][1] != NOP
+    for n in sorted(reach):
+        i, op, arg = steps[n]
+        if op == NOP:
+            continue
+        if n in targets:
+            arg = place.get(targets[n], kept)
+        elif op in CONST_OPS:
             arg = order.setdefault(arg, len(order))
         out += bytes((op, arg & 0xFF, (arg >> 8) & 0xFF, (arg >> 16) & 0xFF))
     consts = code.co_consts
@@ -168,13 +234,16 @@ def code_fingerprints(code: Any) -> Iterator[tuple[str, str, str]]:
             yield one.co_qualname, opcodes(one.co_code), full_fingerprint(one)
 
 
-def install(kit: dict[str, Any], key: bytes, fd: int, trusted: list[str], writable: list[str]) -> None:
+def install(kit: dict[str, Any], key: bytes, fd: int, trusted: list[str], writable: list[str],
+            programs_blocked: bool = False) -> None:
     """Add the audit hook (see the module docstring). ``kit``: ``{"code": [bytecode hashes],
     "full": [full hashes]}`` of the kit's rule modules (from the grader); ``key``: the HMAC key of
     this run's report lines; ``fd``: where they go (the learner process's pipe to the supervisor:
     the hook writes to a duplicate of its own); ``trusted``: the read-only Python folders whose
     modules the walk skips (their imports were fingerprinted by the hook as they ran);
-    ``writable``: the run's writable folders. Nothing of this is kept anywhere but the hook."""
+    ``writable``: the run's writable folders; ``programs_blocked``: Landlock took the right to execute
+    programs away (else starting one is a trace, :data:`PROGRAMS`). Nothing of this is kept
+    anywhere but the hook."""
     import _hashlib
     import _json
     import _thread
@@ -188,7 +257,7 @@ def install(kit: dict[str, Any], key: bytes, fd: int, trusted: list[str], writab
 
     private = _private(builtins, types.FunctionType)
     handlers = {int(n): signal.getsignal(n) for n in signal.valid_signals()}
-    private["_hook"](_state(kit, key, os.dup(fd), trusted, writable, set(sys.modules)),
+    private["_hook"](_state(kit, key, os.dup(fd), trusted, writable, set(sys.modules), programs_blocked),
           (_hashlib.hmac_digest, _json.encode_basestring_ascii, _thread.get_ident, marshal.loads, os.write,
            time.monotonic, types.CodeType, types.FunctionType, types.MethodType, types.ModuleType, type,
            staticmethod, classmethod, issubclass, len, id, str, getattr, repr, sys.modules, sys.addaudithook,
@@ -215,12 +284,12 @@ def _private(builtins: Any, function_type: Any) -> dict[str, Any]:
 
 
 def _state(kit: dict[str, Any], key: bytes, fd: int, trusted: list[str], writable: list[str],
-           before: set[str]) -> dict[str, Any]:
+           before: set[str], programs_blocked: bool) -> dict[str, Any]:
     return {"code": frozenset(str(h) for h in kit.get("code", [])),
             "full": frozenset(str(h) for h in kit.get("full", [])), "key": bytes(key), "fd": fd,
             "trusted": tuple(t.rstrip("/") + "/" for t in trusted), "writable": tuple(w.rstrip("/") + "/" for w in writable),
             "before": frozenset(before), "seq": 0, "sent": set(), "busy": set(), "seen": {},
-            "dropped": 0}
+            "dropped": 0, "failed": 0, "traced": TRACED if programs_blocked else TRACED + PROGRAMS}
 
 
 def _hook(state: dict[str, Any], bound: tuple[Any, ...]) -> None:
@@ -262,23 +331,26 @@ def _hook(state: dict[str, Any], bound: tuple[Any, ...]) -> None:
         emit(fields)
 
     def check(code: Any, how: str, where: Any) -> None:
-        """Fingerprint ``code`` and everything nested in it; report each match."""
+        """Fingerprint ``code`` and everything nested in it; report each match. A code object is
+        marked seen only once it was checked (a check that failed half-way is done again)."""
         if id_(code) in seen:
             return
         todo = [code]
         while todo:
             one = todo.pop()
-            seen[id_(one)] = one  # (kept: an id is not reused while it is here)
+            if id_(one) in seen:
+                continue
             for value in one.co_consts:
                 if type_(value) is CodeType and id_(value) not in seen:
                     todo.append(value)
-            if len_(one.co_code) < MIN_CODE_BYTES:
-                continue
-            h = ops_(one.co_code)
-            if h in code_set:
-                f = full_(one)
-                if f in full_set:
-                    report(["match", h, f, how, where if type_(where) is str else where(), text(one.co_qualname)])
+            if len_(one.co_code) >= MIN_CODE_BYTES:
+                h = ops_(one.co_code)
+                if h in code_set:
+                    f = full_(one)
+                    if f in full_set:
+                        report(["match", h, f, how, where if type_(where) is str else where(),
+                                text(one.co_qualname)])
+            seen[id_(one)] = one  # (kept: an id is not reused while it is here)
 
     def where_of(code: Any, depth: int) -> str:
         """The file ``code`` says it is from and, for a module's code that an import runs, the
@@ -349,11 +421,11 @@ def _hook(state: dict[str, Any], bound: tuple[Any, ...]) -> None:
             if type_(code) is CodeType and id_(code) not in seen:
                 check(code, "walk", f"{label} ({text(code.co_filename)})")
         changed = [n for n, was in handlers.items() if getsignal(n) is not was]
-        if changed:  # (a Python handler is handed the frame it interrupts: perhaps the hook's)
-            report(["trace", "signal", "", f"signal handlers set: {changed[:8]}", "", ""])
+        if changed:  # (information: an alarm guard; see docs/threat-model.md)
+            report(["note", "signal", "", f"signal handlers set: {changed[:8]}", "", ""])
         if state["dropped"]:
             emit(["more", str_(state["dropped"])])
-        report(["end", str_(len_(seen)), f"{monotonic() - start:.4f}"])
+        report(["end", str_(len_(seen)), f"{monotonic() - start:.4f}", str_(state["failed"])])
 
     def hook(event: str, args: tuple[Any, ...]) -> None:
         if event not in handled:
@@ -365,14 +437,20 @@ def _hook(state: dict[str, Any], bound: tuple[Any, ...]) -> None:
                     report(["trace", "reentered", "", f"{event} while the check ran: her code ran from inside it",
                             "", ""])
                     handled[event](args)
-                except Exception:
-                    pass
+                except BaseException:
+                    state["failed"] += 1
             return
         busy.add(me)
         try:
             handled[event](args)
-        except Exception:  # never in her way; what it could not read is not reported
-            pass
+        except BaseException as err:  # never in her way, never silent: counted in the end line
+            state["failed"] += 1  # (first: no call that could fail again under a recursion limit)
+            try:
+                emit(["fail", event, _TYPE_NAME(type_(err))])
+            except BaseException:
+                pass
+            if not issubclass_(type_(err), Exception):  # (her handler's KeyboardInterrupt: hers to get)
+                raise
         finally:
             busy.discard(me)
 
@@ -418,19 +496,11 @@ def _hook(state: dict[str, Any], bound: tuple[Any, ...]) -> None:
             report(["trace", name, "", name, "", ""])
         return traced
 
-    def on_dlsym(args: tuple[Any, ...]) -> None:
-        name = text(args[1]) if len_(args) > 1 else ""
-        if name == "?" or name.startswith(("Py", "_Py")):
-            report(["trace", "ctypes.dlsym", "", f"ctypes.dlsym {name[:80]}", "", ""])
-
-    def on_cdata(args: tuple[Any, ...]) -> None:
-        report(["trace", "ctypes.cdata", "", "ctypes from_address", "", ""])
-
     def on_walk(args: tuple[Any, ...]) -> None:
         walk(args[0] if args else None)  # (raised again by her code: one more end line, nothing hidden)
 
     handled: dict[str, Callable[[tuple[Any, ...]], None]] = {
         "exec": on_exec, "marshal.loads": on_marshal, "code.__new__": on_new_code,
-        "function.__new__": on_new_function, "object.__setattr__": on_setattr, "ctypes.dlsym": on_dlsym, "ctypes.cdata": on_cdata, WALK: on_walk,
-        **{name: on_trace(name) for name in TRACED}}
+        "function.__new__": on_new_function, "object.__setattr__": on_setattr, WALK: on_walk,
+        **{name: on_trace(name) for name in state["traced"]}}
     add_hook(hook)

@@ -204,10 +204,11 @@ def _why(result: Any) -> str:
         return "error"
 
 
-def _watch_what_runs(job: dict[str, Any], fd: int, writable: list[str]) -> Any:
+def _watch_what_runs(job: dict[str, Any], fd: int, writable: list[str], programs_blocked: bool) -> Any:
     """Issue 35: before any learner code runs, the audit hook that fingerprints what runs
     (:mod:`.ran`; the kit's hashes and this run's key from ``job["ran"]``, taken out of the job);
-    returns what the runner calls after the cells (the walk of what the run left, and the report's end)."""
+    returns what the runner calls after the cells and after the last answer (the walk of what the
+    run left, and the report's end). ``programs_blocked``: no program can be started here (Landlock)."""
     import functools
 
     from . import ran
@@ -218,7 +219,7 @@ def _watch_what_runs(job: dict[str, Any], fd: int, writable: list[str]) -> Any:
     key = bytes.fromhex(str(given.pop("key", "")))
     trusted = [p for p in {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, "/usr", sys.path[0]}
                if p and os.path.isabs(p)]
-    ran.install(given, key, fd, trusted, [*writable, "/tmp", "/dev/shm"])
+    ran.install(given, key, fd, trusted, [*writable, "/tmp", "/dev/shm"], programs_blocked)
     del given, key
     return functools.partial(sys.audit, ran.WALK)
 
@@ -266,8 +267,8 @@ def main() -> int:
     set_limits(int(job["memory_mb"]), int(job["cpu_seconds"]), int(job["processes"]), int(job["file_mb"]),
                int(job["open_files"]))
     writable = [os.getcwd(), *job.get("writable", [])]
-    try:
-        confine(writable, readable=readable_paths(writable))
+    try:  # no program started from here (one would run where the check of what ran is not)
+        abi = confine(writable, readable=readable_paths(writable), execute=False)
     except OSError as err:  # fail closed: no learner code rather than unconfined code
         send(f"confine-failed {err}")
         return 4
@@ -276,7 +277,8 @@ def main() -> int:
         send("confine-failed the exercise API is not the baccarat_kit here")
         return 4
     api._state.configure(job.get("api") or {})
-    walk = _watch_what_runs(job, up_w, writable)
+    _undumpable()  # her own memory stays hers, but no other process of hers reads it (nor her /proc/self/mem)
+    walk = _watch_what_runs(job, up_w, writable, abi >= 1)
     del line
     streams, modules = (sys.stdout, sys.stderr), dict(sys.modules)
 
@@ -321,6 +323,8 @@ def main() -> int:
         finally:
             sys.stdout = real
         send("answers " + dumps("".join(capture.parts)))
+    walk(shell.user_ns)  # the last walk: what the function answers ran after the first one
+    send("final")
     report.close()
     os._exit(0)  # now: a learner's thread must not keep the sandbox waiting
 

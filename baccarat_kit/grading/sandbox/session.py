@@ -461,6 +461,10 @@ class _RanLines:
         self.last = f"done {cells} "
         self.after: int | None = 0 if cells == 0 else None
         """How many lines had come when the last cell was done (the runner's walk comes after)."""
+        self.answered: int | None = None
+        """How many had come with the last answers (the runner's last walk comes after)."""
+        self.final: int | None = None
+        """How many had come when the runner said its last walk was done."""
 
     def next(self, until: _Until) -> str | None:
         while True:
@@ -468,6 +472,10 @@ class _RanLines:
             if line is None or not line.startswith(_ran.PREFIX):
                 if line and self.after is None and line.startswith(self.last):
                     self.after = len(self.found)
+                elif line and line.startswith("answers "):
+                    self.answered = len(self.found)
+                elif line == "final" and self.final is None:
+                    self.final = len(self.found)
                 return line
             if len(self.found) < MAX_RAN_LINES:
                 self.found.append(line[len(_ran.PREFIX):])
@@ -490,7 +498,9 @@ def _with_ran(report: dict[str, Any], channel: _Channel) -> dict[str, Any]:
     if channel.ran is None:
         return report
     found = channel.ran
-    return {**report, "ran": {"lines": found.found, "key": found.key.hex(), "after": found.after}}
+    return {**report, "ran": {"lines": found.found, "key": found.key.hex(), "after": found.after,
+                              "answered": found.answered, "final": found.final,
+                              "finished": report.get("status") == "ok" and not report.get("stopped")}}
 
 
 def _send(channel: _Channel, text: str) -> bool:
@@ -708,6 +718,8 @@ def _drive(channel: _Channel, cells: list[str], extractions: list[str], limits: 
         except ValueError:
             return {**report, "status": "kernel_broken", "cell": after}
         texts.append(text if isinstance(text, str) else "")
+    if "stopped" not in report:  # the runner's last walk (what the function answers ran), then "final"
+        lines.next(step(limits.cell_timeout))
     return {**report, "extractions": texts, "wall_s": round(time.monotonic() - book_wall0, 2)}
 
 
