@@ -197,15 +197,9 @@ def test_the_summary_counts_files_of_no_exercise_apart(tmp_path: Path, capsys: p
 
 
 def _merge_by_scanning(old: list[dict[str, object]], new: list[dict[str, object]]) -> list[dict[str, object]]:
-    """The merge as it was before its index (issue 43): every new row scans the whole gradebook."""
-    from baccarat_kit.grading.term import export
-
-    def keys(row: dict[str, object]) -> set[tuple[str, ...]]:
-        out: set[tuple[str, ...]] = {("file", str(row.get("file")))}
-        who = export.identity(row).casefold()
-        if who and row.get("exercise"):
-            out.add(("owner" if row.get("owner") else "claim", str(row["exercise"]), who))
-        return out
+    """The merge as it was before its index (issue 43): every new row scans the whole gradebook
+    (the same keys: what is compared is the index)."""
+    from baccarat_kit.grading.term.gradebook import merge_keys as keys
 
     out: list[dict[str, object] | None] = list(old)
     for row in new:

@@ -314,8 +314,8 @@ def _hook(state: dict[str, Any], bound: tuple[Any, ...]) -> None:
         mac = hmac_digest(key, f"{seq} {payload}".encode(), "sha256").hex()[:32]
         try:
             write(fd, f"{PREFIX}{seq} {payload} {mac}\n".encode("utf-8", "replace"))
-        except OSError:
-            pass  # (the grader sees the gap: an incomplete report)
+        except OSError:  # (the grader sees the gap in the numbers, and the end line's count)
+            state["failed"] += 1
 
     def report(fields: list[str]) -> None:
         if fields[0] == "end":

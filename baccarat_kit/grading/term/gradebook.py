@@ -221,6 +221,16 @@ def results_bytes(doc: dict[str, Any]) -> tuple[bytes, bytes]:
     return results, index_bytes(doc, results)
 
 
+def merge_keys(row: Mapping[str, Any]) -> set[tuple[str, ...]]:
+    """What a gradebook row is one of (:func:`_merge`): its file, and its learner's exercise (by the
+    folder it was collected from, else by the id it claims; case ignored)."""
+    out: set[tuple[str, ...]] = {("file", str(row.get("file")))}
+    who = export.identity(row).casefold()
+    if who and row.get("exercise"):
+        out.add(("owner" if row.get("owner") else "claim", str(row["exercise"]), who))
+    return out
+
+
 def _merge(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Old rows, each replaced (in its place) by a new row of the same file, or of the same owner
     and exercise; new rows that replace none come last.
@@ -237,29 +247,22 @@ def _merge(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[dict[st
     >>> [(r["file"], r.get("v")) for r in _merge(old, new)]
     [('a2', 2), ('b', None), ('c', None)]
     """
-    def keys(row: dict[str, Any]) -> set[tuple[str, ...]]:
-        out: set[tuple[str, ...]] = {("file", str(row.get("file")))}
-        who = export.identity(row).casefold()
-        if who and row.get("exercise"):
-            out.add(("owner" if row.get("owner") else "claim", str(row["exercise"]), who))
-        return out
-
     out: list[dict[str, Any] | None] = list(old)
     where: dict[tuple[str, ...], set[int]] = {}
 
     def place(i: int, row: dict[str, Any] | None) -> None:
         if out[i] is not None:
-            for k in keys(out[i]):  # type: ignore[arg-type]
+            for k in merge_keys(out[i]):  # type: ignore[arg-type]
                 where[k].discard(i)
         out[i] = row
-        for k in keys(row) if row is not None else ():
+        for k in merge_keys(row) if row is not None else ():
             where.setdefault(k, set()).add(i)
 
     for i, row in enumerate(old):
-        for k in keys(row):
+        for k in merge_keys(row):
             where.setdefault(k, set()).add(i)
     for row in new:  # in the place of the first row it replaces (the gradebook keeps its order)
-        hits = sorted({i for k in keys(row) for i in where.get(k, ())})
+        hits = sorted({i for k in merge_keys(row) for i in where.get(k, ())})
         for i in hits[1:]:
             place(i, None)
         if hits:
