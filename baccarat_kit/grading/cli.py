@@ -510,16 +510,11 @@ def _refuse_case_clashes(paths: Sequence[Path], old_rows: list[dict[str, Any]]) 
 
 def _settle(subs: list[Submission], old_rows: list[dict[str, Any]], lang: str) -> list[Submission]:
     """The rows a batch writes into the gradebook (``old_rows``: the one ``--update`` writes into):
-    learner folders whose names differ only in case are refused (:func:`.term.handin.case_clashes`:
-    the merge would replace her row, the LMS files list two learners), and an untouched copy that
-    would replace her answered row of the exercise is left out, said on stderr (it never counts
-    over it: :func:`.term.export.counting_order`)."""
-    from .records import GradeUsageError, visible
-    from .term.handin import case_clashes
+    an untouched copy that would replace her answered row of the exercise is left out, said on
+    stderr (it never counts over it: :func:`.term.export.counting_order`). (Folders differing only
+    in case were refused before grading: :func:`_refuse_case_clashes`.)"""
+    from .records import visible
 
-    clash = case_clashes([*(s.owner for s in subs), *(str(r.get("owner") or "") for r in old_rows)])
-    if clash:
-        raise GradeUsageError("grading.cli.case_clash", names="; ".join(" / ".join(map(visible, g)) for g in clash))
     answered = {(str(r.get("owner")).casefold(), r.get("exercise")) for r in old_rows
                 if r.get("owner") and r.get("status") != "not_attempted"}
     untouched = [s for s in subs if s.status == "not_attempted" and s.owner
