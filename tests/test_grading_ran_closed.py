@@ -60,7 +60,10 @@ t = threading.Thread(target=exec, args=(compile(open({rules!r}).read(), 'x.py', 
 t.start(); t.join()
 '''
 _SUB = '''
-import _xxsubinterpreters as interpreters
+try:
+    import _interpreters as interpreters  # Python 3.13
+except ImportError:
+    import _xxsubinterpreters as interpreters
 one = interpreters.create()
 interpreters.run_string(one, "x = 1")
 interpreters.destroy(one)
@@ -180,7 +183,8 @@ RED = {
                     " check=True,"
                     " capture_output=True, text=True).stdout)\nexcept Exception as err:\n    print(err)",
     "sub-interpreter": "value_K = None\ntry:  # q1's answer comes from the kit's code in a sub-interpreter\n"
-                       "    import _xxsubinterpreters as interpreters\n    one = interpreters.create()\n"
+                       "    try:\n        import _interpreters as interpreters\n    except ImportError:\n"
+                       "        import _xxsubinterpreters as interpreters\n    one = interpreters.create()\n"
                        "    interpreters.run_string(one, _STUBS + 'SRC = ' + repr(src) + '\\n' + _RUN.replace('print(', "
                        "'open(\"/tmp/k\", \"w\").write(str(') + ')')\n"
                        "    value_K = int(open('/tmp/k').read())\nexcept Exception as err:\n    print(err)",

@@ -5,6 +5,7 @@ this clone's path."""
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import shutil
@@ -44,10 +45,19 @@ def one(entries: list[tuple[str, str]], key: str) -> str:
     return values[0]
 
 
+def own_make_env() -> dict[str, str]:
+    """The environment without what an outer make passes down (``make test-fast VENV=.venv-3.13``
+    puts VENV in every recipe's environment, and ``VENV ?= .venv`` takes it): the test reads the
+    Makefile's own defaults, which are what the unit names."""
+    passed_down = {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "VENV", "PYTHON"}
+    return {k: v for k, v in os.environ.items() if k not in passed_down}
+
+
 def make_dry_run(*args: str) -> list[str]:
     if not shutil.which("make"):
         pytest.skip("make not installed")
-    out = subprocess.run(["make", "-n", "-s", *args], cwd=REPO, capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(["make", "-n", "-s", *args], cwd=REPO, capture_output=True, text=True, check=True,
+                         env=own_make_env()).stdout
     return [line for line in out.splitlines() if line.strip()]
 
 
@@ -86,7 +96,7 @@ def test_make_hub_unit_writes_it_with_this_clones_paths(tmp_path: Path) -> None:
     if not shutil.which("make"):
         pytest.skip("make not installed")
     subprocess.run(["make", "-s", "hub-unit", f"UNIT_DIR={tmp_path}", "HUB_PREFIX=/srv/hub-test"], cwd=REPO,
-                   check=True, capture_output=True)
+                   check=True, capture_output=True, env=own_make_env())
     service = parse((tmp_path / "baccarat-hub.service").read_text(encoding="utf-8"))["Service"]
     argv = shlex.split(one(service, "ExecStart"))
     assert argv[0] == str(REPO / ".venv" / "bin" / "jupyterhub") and Path(argv[2]) == CONFIG

@@ -21,6 +21,8 @@ import shutil
 import sys
 from pathlib import Path
 
+from . import ran as _ran
+
 INSIDE = "/bk-api"
 """Where the folder is bound in a sandbox."""
 HERE = Path(__file__).resolve().parent
@@ -94,11 +96,9 @@ def kit_copies(folders: list[str]) -> list[tuple[str, bool]]:
     return sorted(found.items())
 
 
-SUBINTERPRETERS = ("_xxsubinterpreters", "_xxinterpchannels", "_xxinterpqueues", "_interpreters",
-                   "_interpchannels", "_interpqueues")
-"""The modules that start a sub-interpreter, where the audit hook of what ran is not (hooks are per
-interpreter): each file is masked in a sandbox. One built into Python cannot be masked; starting a
-sub-interpreter is then a trace (:data:`.ran.TRACED`)."""
+SUBINTERPRETERS = _ran.SUBINTERPRETERS
+"""The modules that start a sub-interpreter (:data:`.ran.SUBINTERPRETERS`): each file is masked in
+a sandbox; one built into Python cannot be masked, and importing it is a trace."""
 
 
 def interpreter_modules() -> list[str]:

@@ -91,8 +91,11 @@ STOPS = frozenset(_opmap[name] for name in ("RETURN_VALUE", "RETURN_CONST", "RAI
                                             "JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT",
                                             "JUMP_ABSOLUTE", "JUMP") if name in _opmap)
 """After these the next instruction is not reached (unless a jump goes there)."""
-CACHES = bytes(getattr(_opcode_info, "_inline_cache_entries", None) or [0] * 256)
-"""How many inline cache entries follow each instruction (none before Python 3.11)."""
+_CACHE_ENTRIES = getattr(_opcode_info, "_inline_cache_entries", None) or [0] * 256
+if isinstance(_CACHE_ENTRIES, dict):  # Python 3.13 keys them by name
+    _CACHE_ENTRIES = [_CACHE_ENTRIES.get(name, 0) for name in _opname]
+CACHES = bytes(_CACHE_ENTRIES)
+"""How many inline cache entries follow each instruction, by opcode (none before Python 3.11)."""
 TRACED = ("sys.addaudithook", "gc.get_objects", "gc.get_referrers", "gc.get_referents",
           "sys._current_frames", "sys._current_exceptions", "os.kill", "os.killpg", "signal.pthread_kill",
           "cpython.PyInterpreterState_New", "ctypes.dlopen", "ctypes.dlsym", "ctypes.dlsym/handle",
@@ -102,6 +105,12 @@ code where the hook is not (a sub-interpreter: audit hooks are per interpreter):
 report one that could not verify what ran. A tracer (``sys.settrace``/``setprofile``: a debugger,
 a profiler, ``doctest``) is not among them: Python runs audit hooks with tracing off, so a tracer
 never sees the hook's frames."""
+SUBINTERPRETERS = ("_xxsubinterpreters", "_xxinterpchannels", "_xxinterpqueues", "_interpreters",
+                   "_interpchannels", "_interpqueues", "_testcapi", "_testinternalcapi")
+"""The modules that can start a sub-interpreter, where this hook is not (hooks are per
+interpreter). Importing one is a trace: Python 3.13's ``_interpreters.create()`` raises no audit
+event at all (3.12's raised ``cpython.PyInterpreterState_New``, still in :data:`TRACED`). The
+sandbox also masks their files (:mod:`.api_tree`)."""
 PROGRAMS = ("os.exec", "os.posix_spawn", "os.spawn", "subprocess.Popen", "os.system")
 """Events that start another program, where the hook is not: traced when Landlock could not take
 the right to execute programs away (else they fail with ``PermissionError``)."""
@@ -496,11 +505,16 @@ def _hook(state: dict[str, Any], bound: tuple[Any, ...]) -> None:
             report(["trace", name, "", name, "", ""])
         return traced
 
+    def on_import(args: tuple[Any, ...]) -> None:
+        name = args[0] if args else None
+        if type_(name) is str and name in SUBINTERPRETERS:
+            report(["trace", "sub-interpreter", "", f"import {name}", "", ""])
+
     def on_walk(args: tuple[Any, ...]) -> None:
         walk(args[0] if args else None)  # (raised again by her code: one more end line, nothing hidden)
 
     handled: dict[str, Callable[[tuple[Any, ...]], None]] = {
         "exec": on_exec, "marshal.loads": on_marshal, "code.__new__": on_new_code,
-        "function.__new__": on_new_function, "object.__setattr__": on_setattr, WALK: on_walk,
+        "function.__new__": on_new_function, "object.__setattr__": on_setattr, WALK: on_walk, "import": on_import,
         **{name: on_trace(name) for name in state["traced"]}}
     add_hook(hook)
