@@ -225,3 +225,25 @@ def test_ids_differing_only_in_case_are_one_learner_spelled_as_her_folder() -> N
     titles = {"03-banker-rule": "Exercise 3"}
     assert parse(moodle_csv(rows, titles))[1:] == [["Bob", "5"], ["alice", "8"]]
     assert [(r[0], r[5]) for r in parse(canvas_csv(rows, titles))[2:]] == [("Bob", "5"), ("alice", "8")]
+
+
+def test_a_class_list_that_is_not_utf8_is_refused_naming_its_line(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """A class list saved as Big5 or Latin-1 was read with replacement characters: 'Zoë' became
+    'Zo\ufffd', another learner, and her LMS ids and deadline went with the wrong name, silently."""
+    from baccarat_kit.cli import main
+
+    listed = tmp_path / "class.csv"
+    listed.write_bytes("learner,deadline,name\nann,,Ann\nzoe,,Zoë Li\n".encode("latin-1"))
+    (tmp_path / "home" / "ann").mkdir(parents=True)
+    (tmp_path / "home" / "ann" / "01.ipynb").write_text("{}", encoding="utf-8")
+    for argv in (["collect", str(tmp_path / "home"), "--out", str(tmp_path / "c"), "--class-list", str(listed)],
+                 ["grade", str(tmp_path / "home"), "--out", str(tmp_path / "g"), "--class-list", str(listed)]):
+        capsys.readouterr()
+        assert main(["--lang", "en", *argv]) == 2
+        err = capsys.readouterr().err
+        assert "line 3, is not UTF-8 text" in err and "Nothing was read" in err, err
+    assert not (tmp_path / "c").exists() and not (tmp_path / "g").exists()
+    listed.write_bytes("\ufefflearner,deadline,name\nzoe,,Zoë Li\n".encode("utf-8"))  # Excel's CSV UTF-8
+    assert main(["--lang", "en", "collect", str(tmp_path / "home"), "--out", str(tmp_path / "c"),
+                 "--class-list", str(listed)]) == 0

@@ -106,7 +106,12 @@ def _rows(path: str | Path) -> list[dict[str, str]]:
         raw = file.read_bytes()[:MAX_CLASS_LIST_BYTES + 1]
     except OSError:
         raise CollectError("grading.deadline.no_class_list", path=path) from None
-    text = raw.decode("utf-8-sig", errors="replace")
+    if len(raw) > MAX_CLASS_LIST_BYTES:
+        raise CollectError("grading.deadline.bad_class_list", path=path, columns="learner,deadline")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as err:  # (a name read with replacement characters is another name)
+        raise CollectError("grading.deadline.not_utf8", path=path, line=raw[:err.start].count(b"\n") + 1) from None
     rows = list(csv.DictReader(io.StringIO(text)))
     if rows and len(raw) <= MAX_CLASS_LIST_BYTES and "learner" not in rows[0]:  # say what its header is
         header = ", ".join(repr(str(k)[:40]) for k in list(rows[0])[:10] if k is not None)
