@@ -130,6 +130,9 @@ def test_numbers_are_read_the_natural_way_at_the_questions_precision() -> None:
         assert grade_question(money, ok(answer), None).score == 2, answer
     assert grade_question(money, ok({"$float": "99.7"}), None).score == 0
     assert decode_money({"$float": "0.30000000000000004"}) == Decimal("0.30")
+    # a digit past the cent that she gave is hers, not a float's noise: 99.749 is not 99.75
+    for answer in ("99.749", {"$decimal": "99.751"}, {"$float": "99.749"}, {"$float": "99.7500001"}):
+        assert grade_question(money, ok(answer), None).score == 0, answer
 
 
 def test_a_type_message_says_what_to_type_in_plain_words() -> None:

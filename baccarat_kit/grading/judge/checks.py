@@ -381,14 +381,28 @@ def _number(value: Any) -> Decimal:
     raise _Bad
 
 
+FLOAT_NOISE = Decimal("1e-12")
+"""How far from ``precision`` a float answer may be and still be read at it (relative, at least
+this much absolute): binary arithmetic's error (``105 * 0.95`` is 99.74999999999999), not a digit
+she gave."""
+
+
 def decode_money(value: Any, precision: str = MONEY_PRECISION) -> Decimal:
-    """A money answer (int, float, decimal text, or ``{"$decimal": …}``) as Decimal, rounded to
-    ``precision`` (the cent): ``stake * 0.95`` typed as a float counts like ``"99.75"``.
+    """A money answer (int, float, decimal text, or ``{"$decimal": …}``) as Decimal, at
+    ``precision`` (the cent) where it is there: ``stake * 0.95`` typed as a float counts like
+    ``"99.75"``. A digit past it that is hers, not a float's noise, is kept: 161.499 is not 161.50.
 
     >>> decode_money({"$float": "99.74999999999999"}), decode_money("1,234.5"), decode_money(95)
     (Decimal('99.75'), Decimal('1234.50'), Decimal('95.00'))
+    >>> decode_money("161.499"), decode_money({"$float": "161.499"})
+    (Decimal('161.499'), Decimal('161.499'))
     """
-    return _number(value).quantize(Decimal(precision), rounding=ROUND_HALF_EVEN)
+    number = _number(value)
+    rounded = number.quantize(Decimal(precision), rounding=ROUND_HALF_EVEN)
+    is_float = type(value) is dict and "$float" in value
+    if number == rounded or (is_float and abs(number - rounded) <= FLOAT_NOISE * max(1, abs(rounded))):
+        return rounded
+    return number
 
 
 def decode_int(value: Any) -> int:
