@@ -400,7 +400,7 @@ def decode_money(value: Any, precision: str = MONEY_PRECISION) -> Decimal:
     number = _number(value)
     rounded = number.quantize(Decimal(precision), rounding=ROUND_HALF_EVEN)
     is_float = type(value) is dict and "$float" in value
-    if number == rounded or (is_float and abs(number - rounded) <= FLOAT_NOISE * max(1, abs(rounded))):
+    if number == rounded or (is_float and abs(number - rounded) <= FLOAT_NOISE * max(Decimal(1), abs(rounded))):
         return rounded
     return number
 
