@@ -157,6 +157,8 @@ def test_canvas_carries_the_ids_a_class_list_gives_and_an_update_keeps_them(tmp_
     canvas = parse(canvas_csv(rows, {"01-card-values": "Exercise 1"}, kept.lms))
     assert canvas[2] == ["Alice Chen", "4711", "S001", "alice", "'=HYPERLINK(1)", "5"]  # (never a formula)
     assert canvas[3] == ["bob", "", "", "bob", "", "5"]
+    # Moodle's ID number is the institution's id (sis_user_id) where the list gives one
+    assert parse(moodle_csv(rows, {"01-card-values": "Exercise 1"}, kept.lms))[1:] == [["S001", "5"], ["bob", "5"]]
 
 
 def test_an_untouched_copy_never_counts_over_her_answered_one() -> None:

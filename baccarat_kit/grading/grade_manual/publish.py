@@ -38,11 +38,12 @@ def publish(folder: str | Path, exercises: Mapping[str, Exercise], lang: str = "
     doc = {**doc, "submissions": rows}
     questions = _questions_of(dict(exercises))
     titles = {ex_id: ex.title.get(lang) or ex_id for ex_id, ex in exercises.items()}
+    lms = kept_lms(doc)
     files: dict[str, bytes] = {
         "grades.csv": export.grades_csv(rows, questions).encode("utf-8"),
         "grades-long.csv": export.long_csv(rows).encode("utf-8"),
-        "canvas.csv": export.canvas_csv(rows, titles, kept_lms(doc)).encode("utf-8"),
-        "moodle.csv": export.moodle_csv(rows, titles).encode("utf-8"),
+        "canvas.csv": export.canvas_csv(rows, titles, lms).encode("utf-8"),
+        "moodle.csv": export.moodle_csv(rows, titles, lms).encode("utf-8"),
     }
     for row in rows:
         has_written = any(isinstance(q, dict) and q.get("kind") == WRITTEN

@@ -250,12 +250,24 @@ def canvas_csv(rows: Sequence[Mapping[str, Any]], titles: Mapping[str, str],
     return _csv(header, out)
 
 
-def moodle_csv(rows: Sequence[Mapping[str, Any]], titles: Mapping[str, str]) -> str:
+def moodle_csv(rows: Sequence[Mapping[str, Any]], titles: Mapping[str, str],
+               ids: Mapping[str, Mapping[str, str]] | None = None) -> str:
     """A Moodle grade import file: ``ID number`` (map it to the user field "ID number" when
-    importing), then one column per exercise named by its title (map each to a grade item)."""
+    importing), then one column per exercise named by its title (map each to a grade item).
+    ``ID number`` is the class list's ``sis_user_id`` where it gives one (the institution's id,
+    what Moodle's ID number holds), else the learner id; ``ids`` as :func:`canvas_csv`'s.
+
+    >>> row = {"learner": "ann", "owner": "ann", "exercise": "01", "score": 3, "max_score": 5, "status": "ok"}
+    >>> print(moodle_csv([row], {"01": "Ex 1"}, {"Ann": {"sis_user_id": "S001"}}))
+    ID number,Ex 1
+    S001,3
+    <BLANKLINE>
+    """
+    ids = {k.casefold(): v for k, v in (ids or {}).items()}
     table, _ = per_learner(_graded(rows), fold=True)
     exercises = sorted({ex for mine in table.values() for ex in mine})
     header = ["ID number", *(titles.get(ex, ex) for ex in exercises)]
-    out = [[learner, *(lms_score(table[learner][ex]) if ex in table[learner] else "" for ex in exercises)]
+    out = [[ids.get(learner.casefold(), {}).get("sis_user_id") or learner,
+            *(lms_score(table[learner][ex]) if ex in table[learner] else "" for ex in exercises)]
            for learner in sorted(table)]
     return _csv(header, out)

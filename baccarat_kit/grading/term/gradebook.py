@@ -413,7 +413,7 @@ def write_outputs(out: str | Path, subs: Sequence[Submission], exercises: dict[s
         (tmp / "grades-long.csv").write_text(export.long_csv(rows), encoding="utf-8")
         lms = kept_lms(dict(term) if term is not None else kept_term)  # the class list's ids of each learner
         (tmp / "canvas.csv").write_text(export.canvas_csv(rows, titles, lms), encoding="utf-8")
-        (tmp / "moodle.csv").write_text(export.moodle_csv(rows, titles), encoding="utf-8")
+        (tmp / "moodle.csv").write_text(export.moodle_csv(rows, titles, lms), encoding="utf-8")
         doc = {
             "schema_version": SCHEMA_VERSION,
             "graded_at": max((str(r.get("graded_at") or "") for r in rows), default=""),
